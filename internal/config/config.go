@@ -1,0 +1,203 @@
+// Package config parses the process configuration once, from flags and the
+// environment, into typed structs with defaults. Validate reports every bad
+// value at once so an operator fixes them in one go.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is everything a process of the agora binary is configured with.
+type Config struct {
+	// Addr is the HTTP listen address of the API.
+	Addr string
+	// DataDir holds the embedded runtime's state (Postgres cluster, mailbox…).
+	DataDir string
+	// DatabaseURL, when set, is used instead of spawning an embedded Postgres.
+	DatabaseURL string
+	// PublicURL is the browser-facing base URL used in e-mailed links.
+	PublicURL string
+	// Dev enables development-only endpoints such as the dev mailbox.
+	Dev bool
+	// DemoPassword is the password of the seeded demo logins.
+	DemoPassword string
+	// LogLevel is one of debug, info, warn, error.
+	LogLevel string
+
+	Auth AuthConfig
+	SMTP SMTPConfig
+}
+
+// AuthConfig holds the session, token and abuse-protection settings.
+type AuthConfig struct {
+	SessionTTL       time.Duration
+	PasswordResetTTL time.Duration
+	InvitationTTL    time.Duration
+	// SignInPerIPPerMinute follows Discourse's max_logins_per_ip_per_minute (6).
+	SignInPerIPPerMinute      int
+	SignInPerAccountPerMinute int
+	// ResetPerAccountPerHour bounds reset mails to one address.
+	ResetPerAccountPerHour int
+	// MaxConcurrentHashes bounds argon2id work so a burst of sign-ins cannot
+	// exhaust memory (each hash holds 19 MiB).
+	MaxConcurrentHashes int
+}
+
+// SMTPConfig selects the SMTP mail adapter when Host is set; otherwise mail
+// goes to the dev mailbox.
+type SMTPConfig struct {
+	Host     string
+	Port     int
+	Username string
+	Password string
+	From     string
+}
+
+// Default returns the configuration used when nothing is set.
+func Default() Config {
+	return Config{
+		Addr:         "127.0.0.1:8080",
+		DataDir:      "./var",
+		PublicURL:    "",
+		DemoPassword: "agora-demo",
+		LogLevel:     "info",
+		Auth: AuthConfig{
+			SessionTTL:                30 * 24 * time.Hour,
+			PasswordResetTTL:          time.Hour,
+			InvitationTTL:             14 * 24 * time.Hour,
+			SignInPerIPPerMinute:      6,
+			SignInPerAccountPerMinute: 6,
+			ResetPerAccountPerHour:    3,
+			MaxConcurrentHashes:       4,
+		},
+		SMTP: SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
+	}
+}
+
+// Env is the environment lookup FromEnv reads; tests pass a map's lookup.
+type Env func(key string) (string, bool)
+
+// FromEnv overlays environment variables on c. Parse errors are collected and
+// returned together with Validate's, so nothing is reported piecemeal.
+func (c *Config) FromEnv(lookup Env) []error {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	var errs []error
+	str := func(key string, dst *string) {
+		if v, ok := lookup(key); ok {
+			*dst = v
+		}
+	}
+	integer := func(key string, dst *int) {
+		if v, ok := lookup(key); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %q is not a whole number", key, v))
+				return
+			}
+			*dst = n
+		}
+	}
+	duration := func(key string, dst *time.Duration) {
+		if v, ok := lookup(key); ok {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %q is not a duration such as 15m or 24h", key, v))
+				return
+			}
+			*dst = d
+		}
+	}
+	str("AGORA_ADDR", &c.Addr)
+	str("AGORA_DATA_DIR", &c.DataDir)
+	str("DATABASE_URL", &c.DatabaseURL)
+	str("AGORA_PUBLIC_URL", &c.PublicURL)
+	str("AGORA_DEMO_PASSWORD", &c.DemoPassword)
+	str("AGORA_LOG_LEVEL", &c.LogLevel)
+	duration("AGORA_SESSION_TTL", &c.Auth.SessionTTL)
+	duration("AGORA_PASSWORD_RESET_TTL", &c.Auth.PasswordResetTTL)
+	duration("AGORA_INVITATION_TTL", &c.Auth.InvitationTTL)
+	integer("AGORA_SIGNIN_PER_IP_PER_MINUTE", &c.Auth.SignInPerIPPerMinute)
+	integer("AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE", &c.Auth.SignInPerAccountPerMinute)
+	integer("AGORA_RESET_PER_ACCOUNT_PER_HOUR", &c.Auth.ResetPerAccountPerHour)
+	integer("AGORA_MAX_CONCURRENT_HASHES", &c.Auth.MaxConcurrentHashes)
+	str("SMTP_HOST", &c.SMTP.Host)
+	integer("SMTP_PORT", &c.SMTP.Port)
+	str("SMTP_USERNAME", &c.SMTP.Username)
+	str("SMTP_PASSWORD", &c.SMTP.Password)
+	str("SMTP_FROM", &c.SMTP.From)
+	return errs
+}
+
+// Validate reports every invalid value at once.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("addr: %q is not host:port", c.Addr)
+	}
+	if c.DatabaseURL == "" && strings.TrimSpace(c.DataDir) == "" {
+		bad("data dir: required when DATABASE_URL is not set")
+	}
+	if c.DatabaseURL != "" {
+		if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			bad("DATABASE_URL: must be a postgres:// URL")
+		}
+	}
+	if c.PublicURL != "" {
+		if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("AGORA_PUBLIC_URL: %q is not an http(s) URL", c.PublicURL)
+		}
+	}
+	if n := len(c.DemoPassword); n < 8 || n > 64 || strings.ContainsAny(c.DemoPassword, " \t\n") {
+		bad("AGORA_DEMO_PASSWORD: must be 8 to 64 characters without spaces")
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("AGORA_LOG_LEVEL: %q is not one of debug, info, warn, error", c.LogLevel)
+	}
+	positive := func(name string, d time.Duration) {
+		if d <= 0 {
+			bad("%s: must be positive", name)
+		}
+	}
+	positive("AGORA_SESSION_TTL", c.Auth.SessionTTL)
+	positive("AGORA_PASSWORD_RESET_TTL", c.Auth.PasswordResetTTL)
+	positive("AGORA_INVITATION_TTL", c.Auth.InvitationTTL)
+	atLeastOne := func(name string, n int) {
+		if n < 1 {
+			bad("%s: must be at least 1", name)
+		}
+	}
+	atLeastOne("AGORA_SIGNIN_PER_IP_PER_MINUTE", c.Auth.SignInPerIPPerMinute)
+	atLeastOne("AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE", c.Auth.SignInPerAccountPerMinute)
+	atLeastOne("AGORA_RESET_PER_ACCOUNT_PER_HOUR", c.Auth.ResetPerAccountPerHour)
+	atLeastOne("AGORA_MAX_CONCURRENT_HASHES", c.Auth.MaxConcurrentHashes)
+	if c.SMTP.Host != "" {
+		if c.SMTP.Port < 1 || c.SMTP.Port > 65535 {
+			bad("SMTP_PORT: %d is not a port", c.SMTP.Port)
+		}
+		if strings.TrimSpace(c.SMTP.From) == "" {
+			bad("SMTP_FROM: required with SMTP_HOST")
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// BaseURL is where e-mailed links point: PublicURL, else the listen address.
+func (c Config) BaseURL() string {
+	if c.PublicURL != "" {
+		return strings.TrimRight(c.PublicURL, "/")
+	}
+	return "http://" + c.Addr
+}

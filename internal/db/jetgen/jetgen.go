@@ -1,0 +1,70 @@
+// Package jetgen regenerates the jet models in internal/db/gen from the
+// migrations, on a throw-away private cluster, so `make gen` needs no
+// database of the developer's.
+package jetgen
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/go-jet/jet/v2/generator/metadata"
+	jetpg "github.com/go-jet/jet/v2/generator/postgres"
+	"github.com/go-jet/jet/v2/generator/template"
+	"github.com/go-jet/jet/v2/postgres"
+
+	"agora/internal/db"
+	"agora/internal/pgserver"
+)
+
+// Generate writes the models of the migrated schema into dest (dest/model,
+// dest/table), replacing what is there.
+func Generate(ctx context.Context, dest string) error {
+	scratch, err := os.MkdirTemp("", "agora-jetgen-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	if err := os.Chmod(scratch, 0o755); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := pgserver.Start(ctx, filepath.Join(scratch, "pg"), log)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop() //nolint:errcheck
+	if err := srv.CreateDatabase(ctx, "agora"); err != nil {
+		return err
+	}
+	d, err := db.Open(ctx, srv.URL("agora"), 4)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if _, err := db.Migrate(ctx, d.Pool); err != nil {
+		return err
+	}
+	out := filepath.Join(scratch, "gen")
+	tmpl := template.Default(postgres.Dialect).UseSchema(func(s metadata.Schema) template.Schema {
+		return template.DefaultSchema(s).UsePath("")
+	})
+	// The generator prints progress to stdout; keep `make gen` quiet.
+	stdout := os.Stdout
+	os.Stdout, _ = os.Open(os.DevNull)
+	err = jetpg.GenerateDB(d.SQL, "public", out, tmpl)
+	os.Stdout = stdout
+	if err != nil {
+		return fmt.Errorf("jetgen: %w", err)
+	}
+	if err := os.RemoveAll(dest); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return err
+	}
+	return os.CopyFS(dest, os.DirFS(out))
+}
