@@ -43,3 +43,16 @@ func (d *DB) Close() {
 	d.SQL.Close()
 	d.Pool.Close()
 }
+
+// InTx runs fn in a transaction on db, committing when fn returns nil.
+func InTx(ctx context.Context, db *sql.DB, fn func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

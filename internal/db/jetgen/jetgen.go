@@ -17,6 +17,7 @@ import (
 	"github.com/go-jet/jet/v2/postgres"
 
 	"agora/internal/db"
+	"agora/internal/db/dbtype"
 	"agora/internal/pgserver"
 )
 
@@ -50,7 +51,16 @@ func Generate(ctx context.Context, dest string) error {
 	}
 	out := filepath.Join(scratch, "gen")
 	tmpl := template.Default(postgres.Dialect).UseSchema(func(s metadata.Schema) template.Schema {
-		return template.DefaultSchema(s).UsePath("")
+		return template.DefaultSchema(s).UsePath("").UseModel(template.DefaultModel().UseTable(
+			func(t metadata.Table) template.TableModel {
+				return template.DefaultTableModel(t).UseField(func(c metadata.Column) template.TableModelField {
+					f := template.DefaultTableModelField(c)
+					if c.DataType.Kind == metadata.ArrayType && c.DataType.Name == "text[]" {
+						f = f.UseType(template.NewType(dbtype.TextArray{}))
+					}
+					return f
+				})
+			}))
 	})
 	// The generator prints progress to stdout; keep `make gen` quiet.
 	stdout := os.Stdout

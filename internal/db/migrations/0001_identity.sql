@@ -2,10 +2,12 @@
 -- (profiles), sessions and one-time tokens, organizations, communities and
 -- forums (series) with their memberships.
 --
--- A user is a login account. A profile is a person inside one organization;
--- it exists before its person registers (an invitation creates it) and is
--- joined to the user on registration. Memberships hang on profiles so that an
--- invited person can be given access before they have an account.
+-- A user is a login account and the person's own data. A profile is a person
+-- inside one organization; it exists before its person registers (an
+-- invitation creates it, with what the inviter knew) and is joined to the
+-- user on registration, after which the person's fields are read from the
+-- user. Memberships hang on profiles so that an invited person can be given
+-- access before they have an account.
 
 CREATE TABLE users (
     id            uuid PRIMARY KEY,
@@ -13,10 +15,18 @@ CREATE TABLE users (
     email_key     text NOT NULL UNIQUE,          -- lower(trim(email)): sign-in is case-insensitive
     password_hash text NOT NULL,
     role          text NOT NULL DEFAULT 'user'
-                  CHECK (role IN ('super', 'admin', 'moderator', 'user', 'member')),
+                  CHECK (role IN ('super', 'admin', 'moderator', 'user')),
     first_name    text NOT NULL,
     last_name     text NOT NULL,
     avatar        text,
+    job_title       text NOT NULL DEFAULT '',
+    company         text NOT NULL DEFAULT '',
+    bio             text NOT NULL DEFAULT '',
+    interest_tags   text[] NOT NULL DEFAULT '{}',
+    school          text NOT NULL DEFAULT '',
+    degree          text NOT NULL DEFAULT '',
+    field_of_study  text NOT NULL DEFAULT '',
+    graduation_year integer CHECK (graduation_year BETWEEN 1900 AND 2100),
     created_on    timestamptz NOT NULL DEFAULT now(),
     updated_on    timestamptz NOT NULL DEFAULT now()
 );

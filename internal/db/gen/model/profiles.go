@@ -8,6 +8,7 @@
 package model
 
 import (
+	"agora/internal/db/dbtype"
 	"github.com/google/uuid"
 	"time"
 )
@@ -25,7 +26,7 @@ type Profiles struct {
 	Company        string
 	Avatar         *string
 	Bio            string
-	InterestTags   string
+	InterestTags   dbtype.TextArray
 	School         string
 	Degree         string
 	FieldOfStudy   string

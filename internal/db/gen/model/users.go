@@ -8,19 +8,28 @@
 package model
 
 import (
+	"agora/internal/db/dbtype"
 	"github.com/google/uuid"
 	"time"
 )
 
 type Users struct {
-	ID           uuid.UUID `sql:"primary_key"`
-	Email        string
-	EmailKey     string
-	PasswordHash string
-	Role         string
-	FirstName    string
-	LastName     string
-	Avatar       *string
-	CreatedOn    time.Time
-	UpdatedOn    time.Time
+	ID             uuid.UUID `sql:"primary_key"`
+	Email          string
+	EmailKey       string
+	PasswordHash   string
+	Role           string
+	FirstName      string
+	LastName       string
+	Avatar         *string
+	JobTitle       string
+	Company        string
+	Bio            string
+	InterestTags   dbtype.TextArray
+	School         string
+	Degree         string
+	FieldOfStudy   string
+	GraduationYear *int32
+	CreatedOn      time.Time
+	UpdatedOn      time.Time
 }

@@ -17,16 +17,24 @@ type usersTable struct {
 	postgres.Table
 
 	// Columns
-	ID           postgres.ColumnString
-	Email        postgres.ColumnString
-	EmailKey     postgres.ColumnString
-	PasswordHash postgres.ColumnString
-	Role         postgres.ColumnString
-	FirstName    postgres.ColumnString
-	LastName     postgres.ColumnString
-	Avatar       postgres.ColumnString
-	CreatedOn    postgres.ColumnTimestampz
-	UpdatedOn    postgres.ColumnTimestampz
+	ID             postgres.ColumnString
+	Email          postgres.ColumnString
+	EmailKey       postgres.ColumnString
+	PasswordHash   postgres.ColumnString
+	Role           postgres.ColumnString
+	FirstName      postgres.ColumnString
+	LastName       postgres.ColumnString
+	Avatar         postgres.ColumnString
+	JobTitle       postgres.ColumnString
+	Company        postgres.ColumnString
+	Bio            postgres.ColumnString
+	InterestTags   postgres.ColumnString
+	School         postgres.ColumnString
+	Degree         postgres.ColumnString
+	FieldOfStudy   postgres.ColumnString
+	GraduationYear postgres.ColumnInteger
+	CreatedOn      postgres.ColumnTimestampz
+	UpdatedOn      postgres.ColumnTimestampz
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -68,35 +76,51 @@ func newUsersTable(schemaName, tableName, alias string) *UsersTable {
 
 func newUsersTableImpl(schemaName, tableName, alias string) usersTable {
 	var (
-		IDColumn           = postgres.StringColumn("id")
-		EmailColumn        = postgres.StringColumn("email")
-		EmailKeyColumn     = postgres.StringColumn("email_key")
-		PasswordHashColumn = postgres.StringColumn("password_hash")
-		RoleColumn         = postgres.StringColumn("role")
-		FirstNameColumn    = postgres.StringColumn("first_name")
-		LastNameColumn     = postgres.StringColumn("last_name")
-		AvatarColumn       = postgres.StringColumn("avatar")
-		CreatedOnColumn    = postgres.TimestampzColumn("created_on")
-		UpdatedOnColumn    = postgres.TimestampzColumn("updated_on")
-		allColumns         = postgres.ColumnList{IDColumn, EmailColumn, EmailKeyColumn, PasswordHashColumn, RoleColumn, FirstNameColumn, LastNameColumn, AvatarColumn, CreatedOnColumn, UpdatedOnColumn}
-		mutableColumns     = postgres.ColumnList{EmailColumn, EmailKeyColumn, PasswordHashColumn, RoleColumn, FirstNameColumn, LastNameColumn, AvatarColumn, CreatedOnColumn, UpdatedOnColumn}
-		defaultColumns     = postgres.ColumnList{RoleColumn, CreatedOnColumn, UpdatedOnColumn}
+		IDColumn             = postgres.StringColumn("id")
+		EmailColumn          = postgres.StringColumn("email")
+		EmailKeyColumn       = postgres.StringColumn("email_key")
+		PasswordHashColumn   = postgres.StringColumn("password_hash")
+		RoleColumn           = postgres.StringColumn("role")
+		FirstNameColumn      = postgres.StringColumn("first_name")
+		LastNameColumn       = postgres.StringColumn("last_name")
+		AvatarColumn         = postgres.StringColumn("avatar")
+		JobTitleColumn       = postgres.StringColumn("job_title")
+		CompanyColumn        = postgres.StringColumn("company")
+		BioColumn            = postgres.StringColumn("bio")
+		InterestTagsColumn   = postgres.StringColumn("interest_tags")
+		SchoolColumn         = postgres.StringColumn("school")
+		DegreeColumn         = postgres.StringColumn("degree")
+		FieldOfStudyColumn   = postgres.StringColumn("field_of_study")
+		GraduationYearColumn = postgres.IntegerColumn("graduation_year")
+		CreatedOnColumn      = postgres.TimestampzColumn("created_on")
+		UpdatedOnColumn      = postgres.TimestampzColumn("updated_on")
+		allColumns           = postgres.ColumnList{IDColumn, EmailColumn, EmailKeyColumn, PasswordHashColumn, RoleColumn, FirstNameColumn, LastNameColumn, AvatarColumn, JobTitleColumn, CompanyColumn, BioColumn, InterestTagsColumn, SchoolColumn, DegreeColumn, FieldOfStudyColumn, GraduationYearColumn, CreatedOnColumn, UpdatedOnColumn}
+		mutableColumns       = postgres.ColumnList{EmailColumn, EmailKeyColumn, PasswordHashColumn, RoleColumn, FirstNameColumn, LastNameColumn, AvatarColumn, JobTitleColumn, CompanyColumn, BioColumn, InterestTagsColumn, SchoolColumn, DegreeColumn, FieldOfStudyColumn, GraduationYearColumn, CreatedOnColumn, UpdatedOnColumn}
+		defaultColumns       = postgres.ColumnList{RoleColumn, JobTitleColumn, CompanyColumn, BioColumn, InterestTagsColumn, SchoolColumn, DegreeColumn, FieldOfStudyColumn, CreatedOnColumn, UpdatedOnColumn}
 	)
 
 	return usersTable{
 		Table: postgres.NewTable(schemaName, tableName, alias, allColumns...),
 
 		//Columns
-		ID:           IDColumn,
-		Email:        EmailColumn,
-		EmailKey:     EmailKeyColumn,
-		PasswordHash: PasswordHashColumn,
-		Role:         RoleColumn,
-		FirstName:    FirstNameColumn,
-		LastName:     LastNameColumn,
-		Avatar:       AvatarColumn,
-		CreatedOn:    CreatedOnColumn,
-		UpdatedOn:    UpdatedOnColumn,
+		ID:             IDColumn,
+		Email:          EmailColumn,
+		EmailKey:       EmailKeyColumn,
+		PasswordHash:   PasswordHashColumn,
+		Role:           RoleColumn,
+		FirstName:      FirstNameColumn,
+		LastName:       LastNameColumn,
+		Avatar:         AvatarColumn,
+		JobTitle:       JobTitleColumn,
+		Company:        CompanyColumn,
+		Bio:            BioColumn,
+		InterestTags:   InterestTagsColumn,
+		School:         SchoolColumn,
+		Degree:         DegreeColumn,
+		FieldOfStudy:   FieldOfStudyColumn,
+		GraduationYear: GraduationYearColumn,
+		CreatedOn:      CreatedOnColumn,
+		UpdatedOn:      UpdatedOnColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

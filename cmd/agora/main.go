@@ -1,0 +1,156 @@
+// Command agora is Agora's one binary. Subcommands:
+//
+//	agora dev      everything on one machine: a private Postgres, migrations,
+//	               demo data and the API (flags --addr, --data)
+//	agora api      the production API role, configured by the environment
+//	agora migrate  apply pending migrations and exit
+//	agora seed     write the demo data (once) and exit
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"agora/internal/config"
+	"agora/internal/runtime"
+	"agora/internal/seed"
+)
+
+const usage = `usage: agora <command> [flags]
+
+commands:
+  dev      run everything on embedded defaults (--addr 127.0.0.1:8080 --data ./var)
+  api      run the API (production role; configured by environment)
+  migrate  apply pending migrations
+  seed     write the demo data once
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	cmd, args := os.Args[1], os.Args[2:]
+	cfg, err := loadConfig(cmd, args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agora: invalid configuration:")
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(os.Stderr, "  -", line)
+		}
+		os.Exit(2)
+	}
+	log := newLogger(cfg.LogLevel)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	switch cmd {
+	case "dev":
+		err = dev(ctx, cfg, log)
+	case "api":
+		err = api(ctx, cfg, log)
+	case "migrate":
+		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error { return runtime.Migrate(ctx, d.DB, log) })
+	case "seed":
+		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
+			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+				return err
+			}
+			return runtime.Seed(ctx, d.DB, cfg, log)
+		})
+	default:
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		log.Error("agora "+cmd+" failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+// loadConfig reads defaults, then the environment, then the flags of cmd,
+// and validates the result, reporting every problem at once.
+func loadConfig(cmd string, args []string) (config.Config, error) {
+	cfg := config.Default()
+	errs := cfg.FromEnv(nil)
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (AGORA_ADDR)")
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder of the embedded runtime (AGORA_DATA_DIR)")
+	if err := fs.Parse(args); err != nil {
+		os.Exit(2)
+	}
+	cfg.Dev = cmd == "dev"
+	if err := cfg.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		var b strings.Builder
+		for i, e := range errs {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(e.Error())
+		}
+		return cfg, fmt.Errorf("%s", b.String())
+	}
+	return cfg, nil
+}
+
+func newLogger(level string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}
+
+func withDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, fn func(*runtime.Database) error) error {
+	d, err := runtime.OpenDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer d.Close() //nolint:errcheck
+	return fn(d)
+}
+
+// dev runs the whole product on embedded defaults.
+func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	return withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
+		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+			return err
+		}
+		if err := runtime.Seed(ctx, d.DB, cfg, log); err != nil {
+			return err
+		}
+		app, err := runtime.NewAPI(cfg, d.DB, log)
+		if err != nil {
+			return err
+		}
+		return runtime.Serve(ctx, app, cfg.Addr, func(a net.Addr) {
+			fmt.Printf("\nAgora is running at http://%s\n\nDemo logins (password %q):\n", a, cfg.DemoPassword)
+			for _, e := range seed.Logins() {
+				fmt.Printf("  %s\n", e)
+			}
+			fmt.Printf("\nDev mailbox: http://%s/api/dev/mailbox\nStop with Ctrl-C.\n\n", a)
+		})
+	})
+}
+
+// api runs the API role against DATABASE_URL (or the private cluster when
+// unset, which suits a single machine).
+func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	return withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
+		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+			return err
+		}
+		app, err := runtime.NewAPI(cfg, d.DB, log)
+		if err != nil {
+			return err
+		}
+		return runtime.Serve(ctx, app, cfg.Addr, func(a net.Addr) { log.Info("api listening", "addr", a.String()) })
+	})
+}

@@ -1,0 +1,99 @@
+package account
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"agora/internal/apperr"
+)
+
+// Person is the person's own fields, as registration and PATCH /users/me
+// take them. Nil means "not given".
+type Person struct {
+	FirstName      *string
+	LastName       *string
+	Avatar         *string
+	JobTitle       *string
+	Company        *string
+	Bio            *string
+	InterestTags   []string
+	School         *string
+	Degree         *string
+	FieldOfStudy   *string
+	GraduationYear *int32
+	// ClearGraduationYear distinguishes an explicit null from "not given".
+	ClearGraduationYear bool
+	// ClearAvatar distinguishes an explicit null from "not given".
+	ClearAvatar bool
+}
+
+// Limits of the person fields. Names follow spec 000 §5 (50); the rest are
+// ours, sized for what the profile dialog shows.
+const (
+	nameMax   = 50
+	textMax   = 100
+	bioMax    = 1000
+	tagsMax   = 30
+	tagMax    = 40
+	avatarMax = 2048
+)
+
+// normalize trims the text fields and records what breaks the rules.
+func (p *Person) normalize(f apperr.Fields) {
+	name := func(field string, v *string) {
+		if v == nil {
+			return
+		}
+		*v = strings.TrimSpace(*v)
+		if *v == "" || utf8.RuneCountInString(*v) > nameMax {
+			f.Add(field, "must be 1 to 50 characters")
+		}
+	}
+	text := func(field string, v *string, max int) {
+		if v == nil {
+			return
+		}
+		*v = strings.TrimSpace(*v)
+		if utf8.RuneCountInString(*v) > max {
+			f.Add(field, "is too long")
+		}
+	}
+	name("firstName", p.FirstName)
+	name("lastName", p.LastName)
+	text("jobTitle", p.JobTitle, textMax)
+	text("company", p.Company, textMax)
+	text("bio", p.Bio, bioMax)
+	text("school", p.School, textMax)
+	text("degree", p.Degree, textMax)
+	text("fieldOfStudy", p.FieldOfStudy, textMax)
+	if p.Avatar != nil {
+		*p.Avatar = strings.TrimSpace(*p.Avatar)
+		u, err := url.Parse(*p.Avatar)
+		if len(*p.Avatar) > avatarMax || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			f.Add("avatar", "must be an http(s) URL")
+		}
+	}
+	if p.GraduationYear != nil && (*p.GraduationYear < 1900 || *p.GraduationYear > 2100) {
+		f.Add("graduationYear", "must be a year between 1900 and 2100")
+	}
+	if p.InterestTags != nil {
+		if len(p.InterestTags) > tagsMax {
+			f.Add("interestTags", "must have at most 30 tags")
+		}
+		seen := map[string]bool{}
+		tags := p.InterestTags[:0]
+		for _, t := range p.InterestTags {
+			t = strings.TrimSpace(t)
+			if t == "" || utf8.RuneCountInString(t) > tagMax {
+				f.Add("interestTags", "each tag must be 1 to 40 characters")
+				continue
+			}
+			if k := strings.ToLower(t); !seen[k] {
+				seen[k] = true
+				tags = append(tags, t)
+			}
+		}
+		p.InterestTags = tags
+	}
+}

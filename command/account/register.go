@@ -1,0 +1,232 @@
+package account
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/go-jet/jet/v2/qrm"
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/dbtype"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+)
+
+// Register is POST /users?token=: an account made from an invitation or a
+// confirmation token.
+type Register struct {
+	Token     string
+	Email     string
+	Password  string
+	Person    Person
+	IP        string
+	UserAgent string
+}
+
+// Register creates the account and signs it in. An invitation's profile is
+// joined in the same transaction, so the new member lands in their
+// community even if the client never makes the separate join call.
+func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
+	var missing []string
+	if in.Token == "" {
+		missing = append(missing, "token")
+	}
+	if in.Password == "" {
+		missing = append(missing, "password")
+	}
+	if in.Person.FirstName == nil {
+		missing = append(missing, "firstName")
+	}
+	if in.Person.LastName == nil {
+		missing = append(missing, "lastName")
+	}
+	if len(missing) > 0 {
+		return Session{}, apperr.MissingParameters(missing...)
+	}
+	f := apperr.Fields{}
+	in.Person.normalize(f)
+	if msg := auth.CheckPassword(in.Password); msg != "" {
+		f.Add("password", msg)
+	}
+	in.Email = strings.TrimSpace(in.Email)
+	if in.Email != "" && !auth.ValidEmail(in.Email) {
+		f.Add("email", "This is not a valid email.")
+	}
+	if err := f.Err(); err != nil {
+		return Session{}, err
+	}
+	hash, err := s.hasher.Hash(ctx, in.Password)
+	if err != nil {
+		return Session{}, err
+	}
+	var sess Session
+	err = db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		tok, err := s.lockToken(ctx, tx, in.Token, "invitation", "confirmation")
+		if err != nil {
+			return registrationTokenError(tok, err)
+		}
+		if in.Email != "" && auth.EmailKey(in.Email) != auth.EmailKey(tok.Email) {
+			return apperr.Invalid(map[string]string{"email": "must be the address the invitation was sent to"})
+		}
+		if tok.Kind == "confirmation" && in.Email == "" {
+			return apperr.MissingParameters("email")
+		}
+		var n struct{ Count int64 }
+		if err := SELECT(COUNT(STAR).AS("count")).FROM(table.Users).
+			WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(tok.Email)))).QueryContext(ctx, tx, &n); err != nil {
+			return err
+		}
+		if n.Count > 0 {
+			return ErrEmailTaken
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		u := model.Users{
+			ID: id, Email: strings.TrimSpace(tok.Email), EmailKey: auth.EmailKey(tok.Email), PasswordHash: hash, Role: string(auth.RoleUser),
+			InterestTags: dbtype.TextArray{}, CreatedOn: now, UpdatedOn: now,
+		}
+		applyPerson(&u, in.Person)
+		if _, err := table.Users.INSERT(table.Users.AllColumns).MODEL(u).ExecContext(ctx, tx); err != nil {
+			return fmt.Errorf("account: register: %w", err)
+		}
+		if tok.ProfileID != nil {
+			if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
+				return err
+			}
+		}
+		if err := s.markUsed(ctx, tx, tok.ID); err != nil {
+			return err
+		}
+		sess, err = s.createSession(ctx, tx, u, in.IP, in.UserAgent)
+		return err
+	})
+	return sess, err
+}
+
+// registrationTokenError gives token failures the registration codes of
+// spec 002 §8.
+func registrationTokenError(tok model.Tokens, err error) error {
+	if errors.Is(err, auth.ErrOneTimeTokenInvalid) || errors.Is(err, auth.ErrOneTimeTokenExpired) {
+		if tok.Kind == "confirmation" {
+			return auth.ErrConfirmation.Wrap(err)
+		}
+		return auth.ErrInvitation.Wrap(err)
+	}
+	return err
+}
+
+// applyPerson copies the given person fields onto u.
+func applyPerson(u *model.Users, p Person) {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&u.FirstName, p.FirstName)
+	set(&u.LastName, p.LastName)
+	set(&u.JobTitle, p.JobTitle)
+	set(&u.Company, p.Company)
+	set(&u.Bio, p.Bio)
+	set(&u.School, p.School)
+	set(&u.Degree, p.Degree)
+	set(&u.FieldOfStudy, p.FieldOfStudy)
+	if p.Avatar != nil || p.ClearAvatar {
+		u.Avatar = p.Avatar
+	}
+	if p.GraduationYear != nil || p.ClearGraduationYear {
+		u.GraduationYear = p.GraduationYear
+	}
+	if p.InterestTags != nil {
+		u.InterestTags = dbtype.TextArray(p.InterestTags)
+	}
+}
+
+// join attaches an invited profile to a user and makes the profile's pending
+// memberships active.
+func (s *Service) join(ctx context.Context, exec qrm.Executable, userID, profileID uuid.UUID) error {
+	res, err := table.Profiles.UPDATE(table.Profiles.UserID, table.Profiles.UpdatedOn).
+		SET(UUID(userID), TimestampzT(s.now())).
+		WHERE(table.Profiles.ID.EQ(UUID(profileID)).AND(table.Profiles.UserID.IS_NULL().OR(table.Profiles.UserID.EQ(UUID(userID))))).
+		ExecContext(ctx, exec)
+	if err != nil {
+		return fmt.Errorf("account: join profile: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.New(apperr.Conflict, "profileAlreadyJoined", "this invitation was accepted by another account")
+	}
+	active := String("active")
+	if _, err := table.CommunityMemberships.UPDATE(table.CommunityMemberships.Status).SET(active).
+		WHERE(table.CommunityMemberships.ProfileID.EQ(UUID(profileID))).ExecContext(ctx, exec); err != nil {
+		return err
+	}
+	_, err = table.SeriesMemberships.UPDATE(table.SeriesMemberships.Status).SET(active).
+		WHERE(table.SeriesMemberships.ProfileID.EQ(UUID(profileID))).ExecContext(ctx, exec)
+	return err
+}
+
+// JoinProfile is POST /users/{id}/profiles?token=.
+type JoinProfile struct {
+	UserID uuid.UUID
+	Token  string
+	// Caller is the signed-in user, if any; it must be UserID.
+	Caller *uuid.UUID
+}
+
+// JoinProfile joins the invitation's profile to an existing account whose
+// address the invitation was sent to. Repeating it after registration
+// already joined the profile answers with the same profile.
+func (s *Service) JoinProfile(ctx context.Context, in JoinProfile) (uuid.UUID, error) {
+	if in.Token == "" {
+		return uuid.Nil, apperr.MissingParameters("token")
+	}
+	if in.Caller != nil && *in.Caller != in.UserID {
+		return uuid.Nil, apperr.ErrForbidden
+	}
+	var profileID uuid.UUID
+	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		var u model.Users
+		if err := SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))).
+			QueryContext(ctx, tx, &u); err != nil {
+			if errors.Is(err, qrm.ErrNoRows) {
+				return apperr.ErrNotFound
+			}
+			return err
+		}
+		tok, err := s.lockToken(ctx, tx, in.Token, "invitation")
+		if errors.Is(err, auth.ErrOneTimeTokenInvalid) && tok.ProfileID != nil && tok.UsedOn != nil {
+			// Already used: fine when it was used to join this very user.
+			var p model.Profiles
+			if qerr := SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
+				WHERE(table.Profiles.ID.EQ(UUID(*tok.ProfileID))).QueryContext(ctx, tx, &p); qerr == nil &&
+				p.UserID != nil && *p.UserID == u.ID {
+				profileID = p.ID
+				return nil
+			}
+		}
+		if err != nil {
+			return registrationTokenError(tok, err)
+		}
+		if tok.ProfileID == nil {
+			return auth.ErrInvitation
+		}
+		if auth.EmailKey(tok.Email) != u.EmailKey {
+			return apperr.New(apperr.Forbidden, "invitationEmailMismatch", "the invitation was sent to another address")
+		}
+		if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
+			return err
+		}
+		profileID = *tok.ProfileID
+		return s.markUsed(ctx, tx, tok.ID)
+	})
+	return profileID, err
+}

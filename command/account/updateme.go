@@ -1,0 +1,88 @@
+package account
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/go-jet/jet/v2/qrm"
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+)
+
+// UpdateMe is PATCH /users/me: the person's own fields, and optionally a new
+// password given with the current one.
+type UpdateMe struct {
+	UserID          uuid.UUID
+	SessionID       uuid.UUID
+	Person          Person
+	CurrentPassword *string
+	NewPassword     *string
+}
+
+// UpdateMe changes the caller's own fields. A password change signs every
+// other session out.
+func (s *Service) UpdateMe(ctx context.Context, in UpdateMe) error {
+	f := apperr.Fields{}
+	in.Person.normalize(f)
+	if in.NewPassword != nil {
+		if in.CurrentPassword == nil {
+			return apperr.MissingParameters("currentPassword")
+		}
+		if msg := auth.CheckPassword(*in.NewPassword); msg != "" {
+			f.Add("password", msg)
+		}
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	var newHash string
+	if in.NewPassword != nil {
+		var stored model.Users
+		if err := SELECT(table.Users.PasswordHash).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))).
+			QueryContext(ctx, s.db, &stored); err != nil {
+			return fmt.Errorf("account: update me: %w", err)
+		}
+		ok, err := s.hasher.Verify(ctx, *in.CurrentPassword, stored.PasswordHash)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apperr.Invalid(map[string]string{"currentPassword": "is not correct"})
+		}
+		if newHash, err = s.hasher.Hash(ctx, *in.NewPassword); err != nil {
+			return err
+		}
+	}
+	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		var u model.Users
+		err := SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))).
+			FOR(UPDATE()).QueryContext(ctx, tx, &u)
+		if errors.Is(err, qrm.ErrNoRows) {
+			return apperr.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		applyPerson(&u, in.Person)
+		u.UpdatedOn = s.now()
+		if newHash != "" {
+			u.PasswordHash = newHash
+		}
+		cols := table.Users.MutableColumns.Except(table.Users.Email, table.Users.EmailKey, table.Users.Role, table.Users.CreatedOn)
+		if _, err := table.Users.UPDATE(cols).MODEL(u).WHERE(table.Users.ID.EQ(UUID(u.ID))).ExecContext(ctx, tx); err != nil {
+			return fmt.Errorf("account: update me: %w", err)
+		}
+		if newHash != "" {
+			return s.revokeSessions(ctx, tx, u.ID, &in.SessionID)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,210 @@
+// Package community is the write side of communities: adding and inviting
+// members.
+package community
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/go-jet/jet/v2/qrm"
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/dbtype"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+)
+
+// Inviter issues and mails an invitation inside a transaction.
+type Inviter interface {
+	Invite(ctx context.Context, exec qrm.Executable, profileID uuid.UUID, email, firstName, inviter, orgName string) error
+}
+
+// Service runs the community commands.
+type Service struct {
+	db      *sql.DB
+	inviter Inviter
+	now     func() time.Time
+}
+
+// New builds the service.
+func New(db *sql.DB, inviter Inviter) (*Service, error) {
+	if db == nil || inviter == nil {
+		return nil, errors.New("community.New: nil dependency")
+	}
+	return &Service{db: db, inviter: inviter, now: time.Now}, nil
+}
+
+// ErrEmailConflict is a member that the community already has (spec 000 §5:
+// a 409 shows an email conflict message on the form).
+var ErrEmailConflict = apperr.New(apperr.Conflict, "emailConflict", "this email already belongs to a member of the community")
+
+// AddProfile is POST /communities/{communityId}/profiles.
+type AddProfile struct {
+	CommunityID    uuid.UUID
+	ActorID        uuid.UUID
+	ActorRole      auth.Role
+	FirstName      *string
+	LastName       *string
+	Email          *string
+	RoleID         string
+	Tags           string
+	SendInvitation bool
+}
+
+// AddProfile adds a person to a community: their organization profile is
+// created when new, the membership is active for someone who already has
+// an account joined to the profile and pending otherwise, and an invitation
+// is mailed when asked for.
+func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, error) {
+	var missing []string
+	if in.FirstName == nil {
+		missing = append(missing, "firstName")
+	}
+	if in.LastName == nil {
+		missing = append(missing, "lastName")
+	}
+	if in.Email == nil {
+		missing = append(missing, "email")
+	}
+	if len(missing) > 0 {
+		return uuid.Nil, apperr.MissingParameters(missing...)
+	}
+	first, last, email := strings.TrimSpace(*in.FirstName), strings.TrimSpace(*in.LastName), strings.TrimSpace(*in.Email)
+	f := apperr.Fields{}
+	if first == "" || utf8.RuneCountInString(first) > 50 {
+		f.Add("firstName", "must be 1 to 50 characters")
+	}
+	if last == "" || utf8.RuneCountInString(last) > 50 {
+		f.Add("lastName", "must be 1 to 50 characters")
+	}
+	if !auth.ValidEmail(email) {
+		f.Add("email", "This is not a valid email.")
+	}
+	role := in.RoleID
+	if role == "" {
+		role = "member"
+	}
+	if role != "member" && role != "admin" {
+		f.Add("roleId", "must be member or admin")
+	}
+	var tags []string
+	for _, t := range strings.Split(in.Tags, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			if utf8.RuneCountInString(t) > 40 {
+				f.Add("tags", "each tag must be at most 40 characters")
+			}
+			tags = append(tags, t)
+		}
+	}
+	if len(tags) > 30 {
+		f.Add("tags", "must have at most 30 tags")
+	}
+	if err := f.Err(); err != nil {
+		return uuid.Nil, err
+	}
+
+	var profileID uuid.UUID
+	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		var c struct {
+			model.Communities
+			Organizations model.Organizations
+		}
+		err := SELECT(table.Communities.ID, table.Communities.OrganizationID, table.Organizations.Name).
+			FROM(table.Communities.INNER_JOIN(table.Organizations, table.Organizations.ID.EQ(table.Communities.OrganizationID))).
+			WHERE(table.Communities.ID.EQ(UUID(in.CommunityID))).QueryContext(ctx, tx, &c)
+		if errors.Is(err, qrm.ErrNoRows) {
+			return apperr.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		actor, err := s.actorName(ctx, tx, in, c.OrganizationID)
+		if err != nil {
+			return err
+		}
+		var p model.Profiles
+		err = SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
+			WHERE(table.Profiles.OrganizationID.EQ(UUID(c.OrganizationID)).AND(table.Profiles.EmailKey.EQ(String(auth.EmailKey(email))))).
+			FOR(UPDATE()).QueryContext(ctx, tx, &p)
+		switch {
+		case errors.Is(err, qrm.ErrNoRows):
+			id, err := uuid.NewV7()
+			if err != nil {
+				return err
+			}
+			now := s.now()
+			p = model.Profiles{ID: id, OrganizationID: c.OrganizationID, Role: "member", Email: email, EmailKey: auth.EmailKey(email),
+				FirstName: first, LastName: last, InterestTags: dbtype.TextArray(tags), CreatedOn: now, UpdatedOn: now}
+			if p.InterestTags == nil {
+				p.InterestTags = dbtype.TextArray{}
+			}
+			if _, err := table.Profiles.INSERT(table.Profiles.AllColumns).MODEL(p).ExecContext(ctx, tx); err != nil {
+				return fmt.Errorf("community: add profile: %w", err)
+			}
+		case err != nil:
+			return err
+		}
+		status := "pending"
+		if p.UserID != nil {
+			status = "active"
+		}
+		res, err := table.CommunityMemberships.INSERT(table.CommunityMemberships.CommunityID, table.CommunityMemberships.ProfileID,
+			table.CommunityMemberships.Role, table.CommunityMemberships.Status, table.CommunityMemberships.AssignedOn).
+			VALUES(UUID(in.CommunityID), UUID(p.ID), String(role), String(status), TimestampzT(s.now())).
+			ON_CONFLICT(table.CommunityMemberships.CommunityID, table.CommunityMemberships.ProfileID).DO_NOTHING().
+			ExecContext(ctx, tx)
+		if err != nil {
+			return fmt.Errorf("community: add membership: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrEmailConflict
+		}
+		profileID = p.ID
+		if in.SendInvitation {
+			return s.inviter.Invite(ctx, tx, p.ID, p.Email, p.FirstName, actor, c.Organizations.Name)
+		}
+		return nil
+	})
+	return profileID, err
+}
+
+// actorName authorises the actor (a community admin, an admin of the
+// community's organization, or a super user) and returns their name for
+// the invitation.
+func (s *Service) actorName(ctx context.Context, tx *sql.Tx, in AddProfile, orgID uuid.UUID) (string, error) {
+	var u model.Users
+	if err := SELECT(table.Users.FirstName, table.Users.LastName).FROM(table.Users).
+		WHERE(table.Users.ID.EQ(UUID(in.ActorID))).QueryContext(ctx, tx, &u); err != nil {
+		return "", err
+	}
+	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+	if in.ActorRole == auth.RoleSuper {
+		return name, nil
+	}
+	var n struct{ Count int64 }
+	err := SELECT(COUNT(STAR).AS("count")).
+		FROM(table.Profiles.LEFT_JOIN(table.CommunityMemberships,
+			table.CommunityMemberships.ProfileID.EQ(table.Profiles.ID).
+				AND(table.CommunityMemberships.CommunityID.EQ(UUID(in.CommunityID))))).
+		WHERE(table.Profiles.UserID.EQ(UUID(in.ActorID)).AND(
+			table.Profiles.OrganizationID.EQ(UUID(orgID)).AND(table.Profiles.Role.EQ(String("admin"))).
+				OR(table.CommunityMemberships.Role.IN(String("admin"), String("cascadingAdmin")).
+					AND(table.CommunityMemberships.Status.EQ(String("active")))))).
+		QueryContext(ctx, tx, &n)
+	if err != nil {
+		return "", err
+	}
+	if n.Count == 0 {
+		return "", apperr.ErrForbidden
+	}
+	return name, nil
+}

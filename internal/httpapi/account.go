@@ -1,0 +1,242 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v3"
+
+	cmdaccount "agora/command/account"
+	"agora/internal/auth"
+	"agora/internal/jsontime"
+	qaccount "agora/query/account"
+)
+
+func (s *server) accountRoutes(api fiber.Router) {
+	api.Post("/sessions", s.signIn)
+	api.Delete("/sessions/current", only(auth.GroupAuthenticated), s.signOut)
+	api.Get("/tokens/decode", only(auth.GroupAuthenticated), s.decodeToken)
+	api.Post("/tokens/passwordReset", s.requestPasswordReset)
+	api.Get("/tokens/passwordReset/:token", s.checkPasswordReset)
+	api.Post("/tokens/passwordReset/:token/use", s.resetPassword)
+	api.Get("/tokens/:token/validate", s.validateToken)
+	api.Post("/users", s.register)
+	api.Post("/users/:id/profiles", s.joinProfile)
+	api.Patch("/users/me", only(auth.GroupAuthenticated), s.updateMe)
+	api.Get("/profiles/:id", only(auth.GroupAuthenticated), s.getProfile)
+}
+
+// SessionBody answers sign-in and registration (spec 002 §7).
+type SessionBody struct {
+	User        qaccount.User `json:"user"`
+	AccessToken string        `json:"accessToken"`
+	Role        auth.Role     `json:"role"`
+	ExpiresOn   jsontime.Time `json:"expiresOn"`
+}
+
+func (s *server) sessionBody(c fiber.Ctx, sess cmdaccount.Session) (SessionBody, error) {
+	u, err := s.AccountRead.User(c.Context(), sess.UserID)
+	if err != nil {
+		return SessionBody{}, err
+	}
+	return SessionBody{User: u, AccessToken: sess.Token, Role: sess.Role, ExpiresOn: jsontime.Of(sess.ExpiresOn)}, nil
+}
+
+func (s *server) signIn(c fiber.Ctx) error {
+	var in struct {
+		Email    *string `json:"email"`
+		Username *string `json:"username"`
+		Password *string `json:"password"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	email := deref(in.Email)
+	if email == "" {
+		email = deref(in.Username)
+	}
+	sess, err := s.Accounts.SignIn(c.Context(), cmdaccount.SignIn{
+		Email: email, Password: deref(in.Password), IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent),
+	})
+	if err != nil {
+		return err
+	}
+	body, err := s.sessionBody(c, sess)
+	if err != nil {
+		return err
+	}
+	return c.JSON(body)
+}
+
+func (s *server) signOut(c fiber.Ctx) error {
+	if err := s.Accounts.SignOut(c.Context(), mustPrincipal(c).SessionID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *server) decodeToken(c fiber.Ctx) error {
+	d, err := s.AccountRead.Decode(c.Context(), mustPrincipal(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(d)
+}
+
+// neutralReset is the same answer whether or not the address has an account.
+const neutralReset = "If an account exists for this email, a link to reset the password has been sent."
+
+func (s *server) requestPasswordReset(c fiber.Ctx) error {
+	var in struct {
+		Email *string `json:"email"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Accounts.RequestPasswordReset(c.Context(), cmdaccount.RequestPasswordReset{Email: deref(in.Email), IP: c.IP()}); err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"message": neutralReset})
+}
+
+func (s *server) checkPasswordReset(c fiber.Ctx) error {
+	r, err := s.AccountRead.CheckPasswordReset(c.Context(), c.Params("token"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(r)
+}
+
+func (s *server) resetPassword(c fiber.Ctx) error {
+	var in struct {
+		Password *string `json:"password"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Accounts.ResetPassword(c.Context(), cmdaccount.ResetPassword{Token: c.Params("token"), Password: deref(in.Password)}); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"message": "Password was reset successfully!"})
+}
+
+func (s *server) validateToken(c fiber.Ctx) error {
+	inv, err := s.AccountRead.ValidateToken(c.Context(), c.Params("token"), c.Query("email"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(inv)
+}
+
+// personBody is the person's own fields in registration and PATCH /users/me.
+type personBody struct {
+	FirstName      *string          `json:"firstName"`
+	LastName       *string          `json:"lastName"`
+	Avatar         Nullable[string] `json:"avatar"`
+	JobTitle       *string          `json:"jobTitle"`
+	Company        *string          `json:"company"`
+	Bio            *string          `json:"bio"`
+	InterestTags   []string         `json:"interestTags"`
+	School         *string          `json:"school"`
+	Degree         *string          `json:"degree"`
+	FieldOfStudy   *string          `json:"fieldOfStudy"`
+	GraduationYear Nullable[int32]  `json:"graduationYear"`
+}
+
+func (p personBody) person() cmdaccount.Person {
+	return cmdaccount.Person{
+		FirstName: p.FirstName, LastName: p.LastName, JobTitle: p.JobTitle, Company: p.Company, Bio: p.Bio,
+		InterestTags: p.InterestTags, School: p.School, Degree: p.Degree, FieldOfStudy: p.FieldOfStudy,
+		Avatar: p.Avatar.Value, ClearAvatar: p.Avatar.Set && p.Avatar.Value == nil,
+		GraduationYear: p.GraduationYear.Value, ClearGraduationYear: p.GraduationYear.Set && p.GraduationYear.Value == nil,
+	}
+}
+
+func (s *server) register(c fiber.Ctx) error {
+	var in struct {
+		personBody
+		Email    *string `json:"email"`
+		Password *string `json:"password"`
+		// Token may come in the body as well as in the query (spec 002 §3).
+		Token *string `json:"token"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	token := c.Query("token")
+	if token == "" {
+		token = deref(in.Token)
+	}
+	sess, err := s.Accounts.Register(c.Context(), cmdaccount.Register{
+		Token: token, Email: deref(in.Email), Password: deref(in.Password), Person: in.person(),
+		IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent),
+	})
+	if err != nil {
+		return err
+	}
+	body, err := s.sessionBody(c, sess)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(body)
+}
+
+func (s *server) joinProfile(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	in := cmdaccount.JoinProfile{UserID: id, Token: c.Query("token")}
+	if p, ok := principal(c); ok {
+		in.Caller = &p.UserID
+	}
+	profileID, err := s.Accounts.JoinProfile(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	// The profile is the joined user's own, so it is read as theirs.
+	p, err := s.AccountRead.Profile(c.Context(), qaccount.Principal{UserID: id, Role: auth.RoleUser}, profileID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+func (s *server) updateMe(c fiber.Ctx) error {
+	var in struct {
+		personBody
+		CurrentPassword *string `json:"currentPassword"`
+		Password        *string `json:"password"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	p := mustPrincipal(c)
+	if err := s.Accounts.UpdateMe(c.Context(), cmdaccount.UpdateMe{
+		UserID: p.UserID, SessionID: p.SessionID, Person: in.person(),
+		CurrentPassword: in.CurrentPassword, NewPassword: in.Password,
+	}); err != nil {
+		return err
+	}
+	u, err := s.AccountRead.User(c.Context(), p.UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(u)
+}
+
+func (s *server) getProfile(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	p, err := s.AccountRead.Profile(c.Context(), mustPrincipal(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

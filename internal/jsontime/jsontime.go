@@ -1,0 +1,45 @@
+// Package jsontime is the wire form of timestamps: UTC, RFC 3339 with
+// milliseconds (architecture: "Identifiers").
+package jsontime
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Layout is RFC 3339 with exactly three fractional digits, in UTC.
+const Layout = "2006-01-02T15:04:05.000Z07:00"
+
+// Time marshals as Layout in UTC.
+type Time time.Time
+
+// Of converts t.
+func Of(t time.Time) Time { return Time(t) }
+
+// Ptr converts an optional time; nil stays null on the wire.
+func Ptr(t *time.Time) *Time {
+	if t == nil {
+		return nil
+	}
+	v := Time(*t)
+	return &v
+}
+
+// MarshalJSON writes the wire form.
+func (t Time) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Time(t).UTC().Format(Layout))
+}
+
+// UnmarshalJSON reads any RFC 3339 timestamp.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return err
+	}
+	*t = Time(v)
+	return nil
+}

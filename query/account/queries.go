@@ -1,0 +1,158 @@
+package account
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/go-jet/jet/v2/qrm"
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+	"agora/internal/jsontime"
+)
+
+// Queries reads accounts from Postgres (the read pool).
+type Queries struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// New returns the account queries over db.
+func New(db *sql.DB) *Queries {
+	if db == nil {
+		panic("account.New: nil db")
+	}
+	return &Queries{db: db, now: time.Now}
+}
+
+// Principal is who a valid bearer token speaks for.
+type Principal struct {
+	UserID    uuid.UUID
+	SessionID uuid.UUID
+	Role      auth.Role
+	ExpiresOn time.Time
+}
+
+// Authenticate resolves a bearer token. Unknown and revoked tokens are
+// ErrTokenInvalid, expired ones ErrTokenExpired.
+func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, error) {
+	var row struct {
+		model.Sessions
+		Users model.Users
+	}
+	stmt := SELECT(table.Sessions.ID, table.Sessions.UserID, table.Sessions.ExpiresOn, table.Sessions.RevokedOn, table.Users.Role).
+		FROM(table.Sessions.INNER_JOIN(table.Users, table.Users.ID.EQ(table.Sessions.UserID))).
+		WHERE(table.Sessions.TokenHash.EQ(Bytea(auth.HashToken(token))))
+	if err := stmt.QueryContext(ctx, q.db, &row); err != nil {
+		if errors.Is(err, qrm.ErrNoRows) {
+			return Principal{}, apperr.ErrTokenInvalid
+		}
+		return Principal{}, fmt.Errorf("account: authenticate: %w", err)
+	}
+	if row.RevokedOn != nil {
+		return Principal{}, apperr.ErrTokenInvalid
+	}
+	if !q.now().Before(row.ExpiresOn) {
+		return Principal{}, apperr.ErrTokenExpired
+	}
+	return Principal{UserID: row.UserID, SessionID: row.ID, Role: auth.Role(row.Users.Role), ExpiresOn: row.ExpiresOn}, nil
+}
+
+// User reads a user by id.
+func (q *Queries) User(ctx context.Context, id uuid.UUID) (User, error) {
+	var u model.Users
+	err := SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(id))).QueryContext(ctx, q.db, &u)
+	if errors.Is(err, qrm.ErrNoRows) {
+		return User{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("account: user: %w", err)
+	}
+	return UserOf(u), nil
+}
+
+// Decoded is what GET /tokens/decode answers about the caller's token.
+type Decoded struct {
+	User      User          `json:"user"`
+	Role      auth.Role     `json:"role"`
+	SessionID uuid.UUID     `json:"sessionId"`
+	ExpiresOn jsontime.Time `json:"expiresOn"`
+}
+
+// Decode describes the caller's session.
+func (q *Queries) Decode(ctx context.Context, p Principal) (Decoded, error) {
+	u, err := q.User(ctx, p.UserID)
+	if err != nil {
+		return Decoded{}, err
+	}
+	return Decoded{User: u, Role: p.Role, SessionID: p.SessionID, ExpiresOn: jsontime.Of(p.ExpiresOn)}, nil
+}
+
+// Profile reads a profile that viewer may see: their own, one sharing an
+// active community with them, or any in an organization they administer.
+// Super users see every profile. Others get not found, so that profile ids
+// cannot be probed.
+func (q *Queries) Profile(ctx context.Context, viewer Principal, id uuid.UUID) (Profile, error) {
+	var row struct {
+		model.Profiles
+		User *model.Users `alias:"user"`
+	}
+	owner := table.Users.AS("user")
+	stmt := SELECT(table.Profiles.AllColumns, owner.AllColumns).
+		FROM(table.Profiles.LEFT_JOIN(owner, owner.ID.EQ(table.Profiles.UserID))).
+		WHERE(table.Profiles.ID.EQ(UUID(id)).AND(visibleTo(viewer)))
+	if err := stmt.QueryContext(ctx, q.db, &row); err != nil {
+		if errors.Is(err, qrm.ErrNoRows) {
+			return Profile{}, apperr.ErrNotFound
+		}
+		return Profile{}, fmt.Errorf("account: profile: %w", err)
+	}
+	v := ProfileOf(row.Profiles, row.User)
+	var expert []model.Series
+	err := SELECT(table.Series.ID, table.Series.Name).
+		FROM(table.Series.INNER_JOIN(table.SeriesMemberships, table.SeriesMemberships.SeriesID.EQ(table.Series.ID))).
+		WHERE(table.SeriesMemberships.ProfileID.EQ(UUID(id)).AND(table.SeriesMemberships.IsExpert.IS_TRUE())).
+		ORDER_BY(table.Series.Name).QueryContext(ctx, q.db, &expert)
+	if err != nil && !errors.Is(err, qrm.ErrNoRows) {
+		return Profile{}, fmt.Errorf("account: profile expertise: %w", err)
+	}
+	for _, s := range expert {
+		v.ExpertInSeries = append(v.ExpertInSeries, SeriesRef{ID: s.ID, Name: s.Name})
+	}
+	return v, nil
+}
+
+// visibleTo is the condition under which viewer may read a profile row.
+func visibleTo(viewer Principal) BoolExpression {
+	if viewer.Role == auth.RoleSuper {
+		return Bool(true)
+	}
+	me := UUID(viewer.UserID)
+	mine := table.Profiles.AS("mine")
+	theirs := table.CommunityMemberships.AS("theirs")
+	ours := table.CommunityMemberships.AS("ours")
+	sharesCommunity := EXISTS(
+		SELECT(Int(1)).
+			FROM(theirs.
+				INNER_JOIN(ours, ours.CommunityID.EQ(theirs.CommunityID)).
+				INNER_JOIN(mine, mine.ID.EQ(ours.ProfileID))).
+			WHERE(theirs.ProfileID.EQ(table.Profiles.ID).
+				AND(mine.UserID.EQ(me)).
+				AND(ours.Status.EQ(String("active")))),
+	)
+	adminMine := table.Profiles.AS("admin_mine")
+	administersOrg := EXISTS(
+		SELECT(Int(1)).FROM(adminMine).
+			WHERE(adminMine.UserID.EQ(me).
+				AND(adminMine.OrganizationID.EQ(table.Profiles.OrganizationID)).
+				AND(adminMine.Role.EQ(String("admin")))),
+	)
+	return table.Profiles.UserID.EQ(me).OR(sharesCommunity).OR(administersOrg)
+}

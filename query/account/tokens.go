@@ -1,0 +1,109 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/go-jet/jet/v2/qrm"
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+	"agora/internal/jsontime"
+)
+
+func (q *Queries) oneTime(ctx context.Context, token string, kinds ...string) (model.Tokens, error) {
+	var row model.Tokens
+	ks := make([]Expression, len(kinds))
+	for i, k := range kinds {
+		ks[i] = String(k)
+	}
+	err := SELECT(table.Tokens.AllColumns).FROM(table.Tokens).
+		WHERE(table.Tokens.TokenHash.EQ(Bytea(auth.HashToken(token))).AND(table.Tokens.Kind.IN(ks...))).
+		QueryContext(ctx, q.db, &row)
+	if errors.Is(err, qrm.ErrNoRows) {
+		return row, auth.ErrOneTimeTokenInvalid
+	}
+	if err != nil {
+		return row, fmt.Errorf("account: token: %w", err)
+	}
+	if row.UsedOn != nil {
+		return row, auth.ErrOneTimeTokenInvalid
+	}
+	if !q.now().Before(row.ExpiresOn) {
+		return row, auth.ErrOneTimeTokenExpired
+	}
+	return row, nil
+}
+
+// ResetCheck is GET /tokens/passwordReset/{token}: the link is usable.
+type ResetCheck struct {
+	Valid     bool          `json:"valid"`
+	ExpiresOn jsontime.Time `json:"expiresOn"`
+}
+
+// CheckPasswordReset tells whether a reset link can still be used.
+func (q *Queries) CheckPasswordReset(ctx context.Context, token string) (ResetCheck, error) {
+	row, err := q.oneTime(ctx, token, "passwordReset")
+	if err != nil {
+		return ResetCheck{}, err
+	}
+	return ResetCheck{Valid: true, ExpiresOn: jsontime.Of(row.ExpiresOn)}, nil
+}
+
+// Invitation is GET /tokens/{token}/validate: what the registration form
+// pre-fills from an invitation or confirmation.
+type Invitation struct {
+	Kind             string        `json:"kind"`
+	Email            string        `json:"email"`
+	FirstName        string        `json:"firstName"`
+	LastName         string        `json:"lastName"`
+	ProfileID        *uuid.UUID    `json:"profileId"`
+	OrganizationName string        `json:"organizationName"`
+	HasAccount       bool          `json:"hasAccount"`
+	ExpiresOn        jsontime.Time `json:"expiresOn"`
+}
+
+// ValidateToken checks an invitation or confirmation token. A confirmation
+// needs the address it was sent to (spec 002 §5).
+func (q *Queries) ValidateToken(ctx context.Context, token, email string) (Invitation, error) {
+	row, err := q.oneTime(ctx, token, "invitation", "confirmation")
+	if err != nil {
+		if row.Kind == "confirmation" {
+			return Invitation{}, auth.ErrConfirmation.Wrap(err)
+		}
+		return Invitation{}, auth.ErrInvitation.Wrap(err)
+	}
+	if row.Kind == "confirmation" {
+		if email == "" {
+			return Invitation{}, apperr.MissingParameters("email")
+		}
+		if auth.EmailKey(email) != auth.EmailKey(row.Email) {
+			return Invitation{}, auth.ErrConfirmation
+		}
+	}
+	inv := Invitation{Kind: row.Kind, Email: row.Email, ProfileID: row.ProfileID, ExpiresOn: jsontime.Of(row.ExpiresOn)}
+	if row.ProfileID != nil {
+		var p struct {
+			model.Profiles
+			Organizations model.Organizations
+		}
+		if err := SELECT(table.Profiles.FirstName, table.Profiles.LastName, table.Organizations.Name).
+			FROM(table.Profiles.INNER_JOIN(table.Organizations, table.Organizations.ID.EQ(table.Profiles.OrganizationID))).
+			WHERE(table.Profiles.ID.EQ(UUID(*row.ProfileID))).QueryContext(ctx, q.db, &p); err != nil {
+			return Invitation{}, fmt.Errorf("account: invitation profile: %w", err)
+		}
+		inv.FirstName, inv.LastName, inv.OrganizationName = p.FirstName, p.LastName, p.Organizations.Name
+	}
+	var n struct{ Count int64 }
+	if err := SELECT(COUNT(STAR).AS("count")).FROM(table.Users).
+		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(row.Email)))).QueryContext(ctx, q.db, &n); err != nil {
+		return Invitation{}, err
+	}
+	inv.HasAccount = n.Count > 0
+	return inv, nil
+}

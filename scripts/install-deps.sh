@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# install-deps.sh — make this machine able to run `make dev` and `make test`.
+#
+# Idempotent: it checks each dependency and installs only what is missing,
+# saying what it installs and why. When everything is present it prints one
+# line, "deps: all present".
+#
+# Usage: scripts/install-deps.sh [COMPONENT...]
+#   With no argument it checks the base set (Go, PostgreSQL server, the
+#   postgres system user). Extra components (see `optional_component` below)
+#   can be named to install them too, e.g. `scripts/install-deps.sh chromium`.
+set -euo pipefail
+
+installed_any=0
+apt_updated=0
+
+say() { echo "deps: $*"; }
+die() { echo "deps: error: $*" >&2; exit 1; }
+
+# as_root runs a command as root: directly when we are root, else through sudo.
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		die "need root to run '$*' (not root and sudo is not installed)"
+	fi
+}
+
+apt_install() {
+	command -v apt-get >/dev/null 2>&1 ||
+		die "apt-get not found: install $* with this system's package manager"
+	if [ "$apt_updated" -eq 0 ]; then
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+		apt_updated=1
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+# need_apt PKG CHECKCMD REASON
+# Runs CHECKCMD (a shell snippet); when it fails, installs the Debian package
+# PKG (several may be given, space-separated) with apt-get, saying REASON,
+# then checks again.
+need_apt() {
+	local pkg=$1 check=$2 reason=$3
+	if bash -c "$check" >/dev/null 2>&1; then
+		return 0
+	fi
+	echo "installing $pkg: $reason"
+	# shellcheck disable=SC2086 # PKG may name several packages on purpose
+	apt_install $pkg
+	installed_any=1
+	bash -c "$check" >/dev/null 2>&1 || die "$pkg installed but the check still fails: $check"
+}
+
+# --- Go -------------------------------------------------------------------
+if ! command -v go >/dev/null 2>&1; then
+	if [ -x /usr/local/go/bin/go ]; then
+		die "go is at /usr/local/go/bin/go but not on PATH: export PATH=\$PATH:/usr/local/go/bin"
+	fi
+	die "go not found: install Go 1.22 or later from https://go.dev/dl/ (into /usr/local/go)"
+fi
+
+# --- Build tools ----------------------------------------------------------
+need_apt make "command -v make" "the Makefile drives build, dev and test"
+# go test -race needs cgo, hence a working C compiler and libc headers.
+need_apt "gcc libc6-dev" "printf 'int main(void){return 0;}' | gcc -x c - -o /dev/null" \
+	"go test -race needs cgo and a C compiler"
+
+# --- PostgreSQL server ----------------------------------------------------
+# `agora dev` and the tests start a private cluster from the machine's server
+# binaries, so the server package (not only the client) is needed.
+pg_server_check='
+	d=$(pg_config --bindir 2>/dev/null) && [ -x "$d/postgres" ] && exit 0
+	for p in /usr/lib/postgresql/*/bin/postgres; do [ -x "$p" ] && exit 0; done
+	exit 1'
+need_apt postgresql "$pg_server_check" \
+	"agora dev and the tests run a private PostgreSQL cluster from the local server binaries"
+
+# initdb and postgres refuse to run as root; agora runs them as this user.
+if ! id postgres >/dev/null 2>&1; then
+	echo "installing postgres system user: initdb and postgres refuse to run as root"
+	as_root useradd --system --no-create-home --shell /usr/sbin/nologin postgres
+	installed_any=1
+fi
+
+# --- Optional components --------------------------------------------------
+# Later issues add their components here: one case per name, each a need_apt
+# (or another check-then-install) call. `all-extras` may list them together.
+optional_component() {
+	case "$1" in
+	# chromium)
+	# 	need_apt chromium "command -v chromium" "browser tests drive the system Chromium with playwright-core"
+	# 	;;
+	# clickhouse)
+	# 	need_apt clickhouse-server "command -v clickhouse-server" "agora dev starts a local ClickHouse for insights"
+	# 	;;
+	*)
+		die "unknown component '$1'"
+		;;
+	esac
+}
+
+for component in "$@"; do
+	optional_component "$component"
+done
+
+if [ "$installed_any" -eq 0 ]; then
+	say "all present"
+else
+	say "done"
+fi
