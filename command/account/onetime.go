@@ -2,7 +2,6 @@ package account
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -12,6 +11,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/onetime"
 )
 
 // issueToken stores a new one-time token of kind and returns it.
@@ -28,30 +28,9 @@ func (s *Service) issueToken(ctx context.Context, exec qrm.Executable, row model
 	return token, nil
 }
 
-// lockToken reads a one-time token of one of kinds for update. Unknown or
-// used tokens are auth.ErrOneTimeTokenInvalid, expired ones auth.ErrOneTimeTokenExpired.
+// lockToken reads a one-time token of one of kinds for update.
 func (s *Service) lockToken(ctx context.Context, exec qrm.Queryable, token string, kinds ...string) (model.Tokens, error) {
-	var row model.Tokens
-	ks := make([]Expression, len(kinds))
-	for i, k := range kinds {
-		ks[i] = String(k)
-	}
-	err := SELECT(table.Tokens.AllColumns).FROM(table.Tokens).
-		WHERE(table.Tokens.TokenHash.EQ(Bytea(auth.HashToken(token))).AND(table.Tokens.Kind.IN(ks...))).
-		FOR(UPDATE()).QueryContext(ctx, exec, &row)
-	if errors.Is(err, qrm.ErrNoRows) {
-		return row, auth.ErrOneTimeTokenInvalid
-	}
-	if err != nil {
-		return row, fmt.Errorf("account: token: %w", err)
-	}
-	if row.UsedOn != nil {
-		return row, auth.ErrOneTimeTokenInvalid
-	}
-	if !s.now().Before(row.ExpiresOn) {
-		return row, auth.ErrOneTimeTokenExpired
-	}
-	return row, nil
+	return onetime.Find(ctx, exec, token, true, s.now(), kinds...)
 }
 
 func (s *Service) markUsed(ctx context.Context, exec qrm.Executable, id uuid.UUID) error {

@@ -2,11 +2,9 @@ package account
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
@@ -14,30 +12,11 @@ import (
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/onetime"
 )
 
 func (q *Queries) oneTime(ctx context.Context, token string, kinds ...string) (model.Tokens, error) {
-	var row model.Tokens
-	ks := make([]Expression, len(kinds))
-	for i, k := range kinds {
-		ks[i] = String(k)
-	}
-	err := SELECT(table.Tokens.AllColumns).FROM(table.Tokens).
-		WHERE(table.Tokens.TokenHash.EQ(Bytea(auth.HashToken(token))).AND(table.Tokens.Kind.IN(ks...))).
-		QueryContext(ctx, q.db, &row)
-	if errors.Is(err, qrm.ErrNoRows) {
-		return row, auth.ErrOneTimeTokenInvalid
-	}
-	if err != nil {
-		return row, fmt.Errorf("account: token: %w", err)
-	}
-	if row.UsedOn != nil {
-		return row, auth.ErrOneTimeTokenInvalid
-	}
-	if !q.now().Before(row.ExpiresOn) {
-		return row, auth.ErrOneTimeTokenExpired
-	}
-	return row, nil
+	return onetime.Find(ctx, q.db, token, false, q.now(), kinds...)
 }
 
 // ResetCheck is GET /tokens/passwordReset/{token}: the link is usable.
