@@ -27,7 +27,10 @@ func decode(c fiber.Ctx, dst any) error {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &te):
-			return apperr.ErrInvalidBody.With("field", te.Field).With("expected", te.Type.String())
+			// Field is a Go path ("personBody.bio") for embedded structs; the
+			// bodies are flat, so the last part is the JSON name.
+			field := te.Field[strings.LastIndex(te.Field, ".")+1:]
+			return apperr.ErrInvalidBody.With("field", field).With("expected", te.Type.String())
 		case errors.As(err, &se):
 			return apperr.ErrInvalidBody.With("reason", "malformed JSON")
 		case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -105,8 +105,9 @@ func (s *server) authenticate(c fiber.Ctx) error {
 	if h == "" {
 		return c.Next()
 	}
-	token, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || strings.TrimSpace(token) == "" || len(token) > 256 {
+	// The scheme name is case-insensitive (RFC 9110 §11.1).
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" || len(token) > 256 {
 		return apperr.ErrTokenInvalid
 	}
 	p, err := s.AccountRead.Authenticate(c.Context(), strings.TrimSpace(token))

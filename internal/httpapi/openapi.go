@@ -1,33 +1,15 @@
 package httpapi
 
 import (
-	_ "embed"
-	"encoding/json"
-	"sync"
-
 	"github.com/gofiber/fiber/v3"
-	"gopkg.in/yaml.v3"
+
+	"agora/internal/openapi"
 )
 
-// OpenAPIYAML is the API contract, written by hand beside the handlers; a
-// test fails when a route is missing from it or a response breaks it.
-//
-//go:embed openapi.yaml
-var OpenAPIYAML []byte
-
-var openAPIJSON = sync.OnceValues(func() ([]byte, error) {
-	var doc any
-	if err := yaml.Unmarshal(OpenAPIYAML, &doc); err != nil {
-		return nil, err
-	}
-	return json.Marshal(doc)
-})
-
-// OpenAPIJSON is the contract as JSON, as served at /api/openapi.json.
-func OpenAPIJSON() ([]byte, error) { return openAPIJSON() }
-
+// serveOpenAPI answers the API contract (internal/openapi/openapi.yaml) as
+// JSON; a test fails when a route is missing from it or a response breaks it.
 func serveOpenAPI(c fiber.Ctx) error {
-	b, err := openAPIJSON()
+	b, err := openapi.JSON()
 	if err != nil {
 		return err
 	}

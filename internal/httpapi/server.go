@@ -50,13 +50,15 @@ func New(d Deps) (*fiber.App, error) {
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  120 * time.Second,
 	})
-	app.Use(s.observe, s.recoverPanic, s.authenticate)
+	app.Use(s.observe, s.recoverPanic)
 
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
 	app.Get("/metrics", s.metricsHandler())
 
-	api := app.Group("/api")
+	// Probes and metrics ignore credentials: a stale header on a load
+	// balancer's probe must not make the node look down.
+	api := app.Group("/api", s.authenticate)
 	api.Get("/openapi.json", serveOpenAPI)
 	s.accountRoutes(api)
 	s.communityRoutes(api)

@@ -139,7 +139,7 @@ func visibleTo(viewer Principal) BoolExpression {
 	theirs := table.CommunityMemberships.AS("theirs")
 	ours := table.CommunityMemberships.AS("ours")
 	sharesCommunity := EXISTS(
-		SELECT(Int(1)).
+		SELECT(theirs.ProfileID).
 			FROM(theirs.
 				INNER_JOIN(ours, ours.CommunityID.EQ(theirs.CommunityID)).
 				INNER_JOIN(mine, mine.ID.EQ(ours.ProfileID))).
@@ -149,7 +149,7 @@ func visibleTo(viewer Principal) BoolExpression {
 	)
 	adminMine := table.Profiles.AS("admin_mine")
 	administersOrg := EXISTS(
-		SELECT(Int(1)).FROM(adminMine).
+		SELECT(adminMine.ID).FROM(adminMine).
 			WHERE(adminMine.UserID.EQ(me).
 				AND(adminMine.OrganizationID.EQ(table.Profiles.OrganizationID)).
 				AND(adminMine.Role.EQ(String("admin")))),
