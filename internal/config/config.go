@@ -143,10 +143,10 @@ func (c Config) Validate() error {
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
-		bad("addr: %q is not host:port", c.Addr)
+		bad("AGORA_ADDR (--addr): %q is not host:port", c.Addr)
 	}
 	if c.DatabaseURL == "" && strings.TrimSpace(c.DataDir) == "" {
-		bad("data dir: required when DATABASE_URL is not set")
+		bad("AGORA_DATA_DIR (--data): required when DATABASE_URL is not set")
 	}
 	if c.DatabaseURL != "" {
 		if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
@@ -199,5 +199,10 @@ func (c Config) BaseURL() string {
 	if c.PublicURL != "" {
 		return strings.TrimRight(c.PublicURL, "/")
 	}
-	return "http://" + c.Addr
+	// A wildcard listen address is no address for a link: use loopback.
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil || host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

@@ -41,8 +41,10 @@ type Server struct {
 	port     int
 	password string
 	cmd      *exec.Cmd
-	exited   chan error
-	log      *slog.Logger
+	// exited is closed when the server process ends, so any number of
+	// waiters (Stop called twice, the start loop) see it.
+	exited chan struct{}
+	log    *slog.Logger
 }
 
 // superuser is the cluster's bootstrap role; the application connects as it.
@@ -248,7 +250,7 @@ func (s *Server) launch(ctx context.Context, bin string, cred *syscall.Credentia
 	// exits, so the goroutine below keeps that thread for the server's life.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGINT, Setpgid: true}
 	started := make(chan error, 1)
-	s.exited = make(chan error, 1)
+	s.exited = make(chan struct{})
 	go func() {
 		runtime.LockOSThread()
 		if err := cmd.Start(); err != nil {
@@ -257,8 +259,9 @@ func (s *Server) launch(ctx context.Context, bin string, cred *syscall.Credentia
 			return
 		}
 		started <- nil
-		s.exited <- cmd.Wait()
+		_ = cmd.Wait()
 		logFile.Close()
+		close(s.exited)
 	}()
 	if err := <-started; err != nil {
 		logFile.Close()
@@ -269,8 +272,8 @@ func (s *Server) launch(ctx context.Context, bin string, cred *syscall.Credentia
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		select {
-		case err := <-s.exited:
-			return fmt.Errorf("pgserver: postgres exited during start (%v); see %s", err, filepath.Join(s.dir, "postgres.log"))
+		case <-s.exited:
+			return fmt.Errorf("pgserver: postgres exited during start (%v); see %s", cmd.ProcessState, filepath.Join(s.dir, "postgres.log"))
 		default:
 		}
 		if err := s.ping(ctx); err == nil {

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// client is a keep-alive HTTP client of one API server.
+type client struct {
+	base string
+	http *http.Client
+}
+
+func newClient(base string) *client {
+	return &client{base: base, http: &http.Client{
+		Timeout: 30 * time.Second,
+		Transport: &http.Transport{
+			MaxIdleConns:        64,
+			MaxIdleConnsPerHost: 64,
+			IdleConnTimeout:     time.Minute,
+			DisableCompression:  true,
+		},
+	}}
+}
+
+// ready waits for /readyz to answer 200.
+func (c *client) ready(ctx context.Context) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		status, err := c.do(ctx, "GET", "/readyz", "", nil, nil)
+		if err == nil && status == http.StatusOK {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("API not ready: status %d, %v", status, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// do sends a request and reads the whole answer, decoding it into out when
+// it is not nil and the status is 2xx.
+func (c *client) do(ctx context.Context, method, path, token string, body []byte, out any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return res.StatusCode, err
+	}
+	if res.StatusCode/100 != 2 {
+		return res.StatusCode, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, bytes.TrimSpace(b))
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			return res.StatusCode, fmt.Errorf("%s %s: decode: %w", method, path, err)
+		}
+	}
+	return res.StatusCode, nil
+}
+
+// signIn signs in and returns the access token.
+func (c *client) signIn(ctx context.Context, email, password string) (string, error) {
+	body, _ := json.Marshal(map[string]string{"email": email, "password": password})
+	var s struct {
+		AccessToken string `json:"accessToken"`
+	}
+	if _, err := c.do(ctx, "POST", "/api/sessions", "", body, &s); err != nil {
+		return "", err
+	}
+	if s.AccessToken == "" {
+		return "", fmt.Errorf("sign in %s: no access token", email)
+	}
+	return s.AccessToken, nil
+}

@@ -1,0 +1,220 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// env turns a map into the lookup FromEnv reads.
+func env(m map[string]string) Env {
+	return func(k string) (string, bool) {
+		v, ok := m[k]
+		return v, ok
+	}
+}
+
+// load is what the binary does: defaults, then the environment, then
+// Validate; it returns every message.
+func load(m map[string]string) (Config, []string) {
+	c := Default()
+	errs := c.FromEnv(env(m))
+	if err := c.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	var msgs []string
+	for _, e := range errs {
+		msgs = append(msgs, strings.Split(e.Error(), "\n")...)
+	}
+	return c, msgs
+}
+
+func TestDefaultsAreValid(t *testing.T) {
+	c, msgs := load(nil)
+	if len(msgs) != 0 {
+		t.Fatalf("defaults invalid: %q", msgs)
+	}
+	if c != Default() {
+		t.Fatalf("an empty environment changed the defaults: %+v", c)
+	}
+	if err := Default().Validate(); err != nil {
+		t.Fatalf("Default().Validate() = %v", err)
+	}
+}
+
+func TestFromEnvReadsEveryVariable(t *testing.T) {
+	c, msgs := load(map[string]string{
+		"AGORA_ADDR":                          "0.0.0.0:9000",
+		"AGORA_DATA_DIR":                      "/srv/agora",
+		"DATABASE_URL":                        "postgres://u:p@db:5432/agora",
+		"AGORA_PUBLIC_URL":                    "https://agora.example.org/",
+		"AGORA_DEMO_PASSWORD":                 "another-demo",
+		"AGORA_LOG_LEVEL":                     "debug",
+		"AGORA_SESSION_TTL":                   " 12h ",
+		"AGORA_PASSWORD_RESET_TTL":            "30m",
+		"AGORA_INVITATION_TTL":                "72h",
+		"AGORA_SIGNIN_PER_IP_PER_MINUTE":      "10",
+		"AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE": " 7",
+		"AGORA_RESET_PER_ACCOUNT_PER_HOUR":    "5",
+		"AGORA_MAX_CONCURRENT_HASHES":         "8",
+		"SMTP_HOST":                           "smtp.example.org",
+		"SMTP_PORT":                           "2525",
+		"SMTP_USERNAME":                       "mailer",
+		"SMTP_PASSWORD":                       "secret",
+		"SMTP_FROM":                           "Agora <agora@example.org>",
+	})
+	if len(msgs) != 0 {
+		t.Fatalf("unexpected problems: %q", msgs)
+	}
+	want := Config{
+		Addr:         "0.0.0.0:9000",
+		DataDir:      "/srv/agora",
+		DatabaseURL:  "postgres://u:p@db:5432/agora",
+		PublicURL:    "https://agora.example.org/",
+		DemoPassword: "another-demo",
+		LogLevel:     "debug",
+		Auth: AuthConfig{
+			SessionTTL:                12 * time.Hour,
+			PasswordResetTTL:          30 * time.Minute,
+			InvitationTTL:             72 * time.Hour,
+			SignInPerIPPerMinute:      10,
+			SignInPerAccountPerMinute: 7,
+			ResetPerAccountPerHour:    5,
+			MaxConcurrentHashes:       8,
+		},
+		SMTP: SMTPConfig{Host: "smtp.example.org", Port: 2525, Username: "mailer", Password: "secret", From: "Agora <agora@example.org>"},
+	}
+	if c != want {
+		t.Fatalf("got  %+v\nwant %+v", c, want)
+	}
+}
+
+func TestEachBadValueIsReported(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string // a part of the one expected message
+	}{
+		{"addr without port", map[string]string{"AGORA_ADDR": "nonsense"}, `AGORA_ADDR (--addr): "nonsense" is not host:port`},
+		{"empty data dir without DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "  "}, "AGORA_DATA_DIR (--data): required"},
+		{"database url scheme", map[string]string{"DATABASE_URL": "mysql://db/agora"}, "DATABASE_URL: must be a postgres:// URL"},
+		{"database url unparsable", map[string]string{"DATABASE_URL": "postgres://[::1"}, "DATABASE_URL"},
+		{"public url scheme", map[string]string{"AGORA_PUBLIC_URL": "ftp://agora.example.org"}, `AGORA_PUBLIC_URL: "ftp://agora.example.org"`},
+		{"public url without host", map[string]string{"AGORA_PUBLIC_URL": "https://"}, "AGORA_PUBLIC_URL"},
+		{"demo password short", map[string]string{"AGORA_DEMO_PASSWORD": "short"}, "AGORA_DEMO_PASSWORD"},
+		{"demo password long", map[string]string{"AGORA_DEMO_PASSWORD": strings.Repeat("x", 65)}, "AGORA_DEMO_PASSWORD"},
+		{"demo password with space", map[string]string{"AGORA_DEMO_PASSWORD": "agora demo"}, "AGORA_DEMO_PASSWORD"},
+		{"log level", map[string]string{"AGORA_LOG_LEVEL": "loud"}, `AGORA_LOG_LEVEL: "loud" is not one of`},
+		{"session ttl unparsable", map[string]string{"AGORA_SESSION_TTL": "abc"}, `AGORA_SESSION_TTL: "abc" is not a duration`},
+		{"session ttl zero", map[string]string{"AGORA_SESSION_TTL": "0s"}, "AGORA_SESSION_TTL: must be positive"},
+		{"reset ttl negative", map[string]string{"AGORA_PASSWORD_RESET_TTL": "-1h"}, "AGORA_PASSWORD_RESET_TTL: must be positive"},
+		{"invitation ttl unparsable", map[string]string{"AGORA_INVITATION_TTL": "14 days"}, `AGORA_INVITATION_TTL: "14 days" is not a duration`},
+		{"sign-in per ip not a number", map[string]string{"AGORA_SIGNIN_PER_IP_PER_MINUTE": "six"}, `AGORA_SIGNIN_PER_IP_PER_MINUTE: "six" is not a whole number`},
+		{"sign-in per ip zero", map[string]string{"AGORA_SIGNIN_PER_IP_PER_MINUTE": "0"}, "AGORA_SIGNIN_PER_IP_PER_MINUTE: must be at least 1"},
+		{"sign-in per account zero", map[string]string{"AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE": "-3"}, "AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE: must be at least 1"},
+		{"reset per hour fraction", map[string]string{"AGORA_RESET_PER_ACCOUNT_PER_HOUR": "1.5"}, `AGORA_RESET_PER_ACCOUNT_PER_HOUR: "1.5" is not a whole number`},
+		{"max hashes zero", map[string]string{"AGORA_MAX_CONCURRENT_HASHES": "0"}, "AGORA_MAX_CONCURRENT_HASHES: must be at least 1"},
+		{"smtp port not a number", map[string]string{"SMTP_PORT": "smtp"}, `SMTP_PORT: "smtp" is not a whole number`},
+		{"smtp port out of range", map[string]string{"SMTP_HOST": "mail", "SMTP_PORT": "70000"}, "SMTP_PORT: 70000 is not a port"},
+		{"smtp from empty", map[string]string{"SMTP_HOST": "mail", "SMTP_FROM": " "}, "SMTP_FROM: required with SMTP_HOST"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, msgs := load(tt.env)
+			if len(msgs) != 1 {
+				t.Fatalf("got %d problems %q, want exactly one mentioning %q", len(msgs), msgs, tt.want)
+			}
+			if !strings.Contains(msgs[0], tt.want) {
+				t.Fatalf("problem %q does not mention %q", msgs[0], tt.want)
+			}
+		})
+	}
+}
+
+func TestValidValuesAreAccepted(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+	}{
+		{"ipv6 addr", map[string]string{"AGORA_ADDR": "[::1]:8080"}},
+		{"any interface", map[string]string{"AGORA_ADDR": ":8080"}},
+		{"empty data dir with DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgresql://db/agora"}},
+		{"http public url", map[string]string{"AGORA_PUBLIC_URL": "http://localhost:5173"}},
+		{"each log level", map[string]string{"AGORA_LOG_LEVEL": "error"}},
+		{"smtp port ignored without host", map[string]string{"SMTP_PORT": "0"}},
+		{"demo password of 8", map[string]string{"AGORA_DEMO_PASSWORD": "12345678"}},
+		{"demo password of 64", map[string]string{"AGORA_DEMO_PASSWORD": strings.Repeat("x", 64)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, msgs := load(tt.env); len(msgs) != 0 {
+				t.Fatalf("unexpected problems: %q", msgs)
+			}
+		})
+	}
+}
+
+func TestEveryProblemIsReportedAtOnce(t *testing.T) {
+	c := Default()
+	parseErrs := c.FromEnv(env(map[string]string{
+		"AGORA_ADDR":                     "nonsense",
+		"AGORA_LOG_LEVEL":                "loud",
+		"AGORA_SESSION_TTL":              "abc",
+		"AGORA_SIGNIN_PER_IP_PER_MINUTE": "six",
+		"AGORA_MAX_CONCURRENT_HASHES":    "0",
+		"AGORA_PUBLIC_URL":               "agora.example.org",
+		"SMTP_HOST":                      "mail",
+		"SMTP_PORT":                      "0",
+	}))
+	// The parse errors come from FromEnv, and a value that did not parse
+	// keeps its default rather than turning invalid.
+	if len(parseErrs) != 2 {
+		t.Fatalf("FromEnv: got %d errors %v, want 2 (session ttl, sign-in per ip)", len(parseErrs), parseErrs)
+	}
+	if c.Auth.SessionTTL != Default().Auth.SessionTTL || c.Auth.SignInPerIPPerMinute != Default().Auth.SignInPerIPPerMinute {
+		t.Fatalf("unparsable values changed the config: %+v", c.Auth)
+	}
+	err := c.Validate()
+	if err == nil {
+		t.Fatal("Validate accepted an invalid config")
+	}
+	all := errors.Join(append(parseErrs, err)...).Error()
+	for _, want := range []string{
+		"AGORA_SESSION_TTL", "AGORA_SIGNIN_PER_IP_PER_MINUTE", // parse
+		`AGORA_ADDR (--addr): "nonsense"`, "AGORA_LOG_LEVEL", "AGORA_MAX_CONCURRENT_HASHES", "AGORA_PUBLIC_URL", "SMTP_PORT", // validate
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("report does not mention %s:\n%s", want, all)
+		}
+	}
+	if n := len(strings.Split(all, "\n")); n != 7 {
+		t.Errorf("report has %d lines, want 7 (one per problem):\n%s", n, all)
+	}
+}
+
+func TestBaseURL(t *testing.T) {
+	tests := []struct {
+		name      string
+		addr      string
+		publicURL string
+		want      string
+	}{
+		{"listen address when no public url", "127.0.0.1:8080", "", "http://127.0.0.1:8080"},
+		{"public url wins", "127.0.0.1:8080", "https://agora.example.org", "https://agora.example.org"},
+		{"trailing slash trimmed", "127.0.0.1:8080", "https://agora.example.org/", "https://agora.example.org"},
+		{"every trailing slash trimmed", "127.0.0.1:8080", "https://agora.example.org//", "https://agora.example.org"},
+		{"path kept", "127.0.0.1:8080", "https://example.org/agora/", "https://example.org/agora"},
+		{"wildcard host becomes localhost", ":8080", "", "http://localhost:8080"},
+		{"any-address host becomes localhost", "0.0.0.0:8080", "", "http://localhost:8080"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Default()
+			c.Addr, c.PublicURL = tt.addr, tt.publicURL
+			if got := c.BaseURL(); got != tt.want {
+				t.Fatalf("BaseURL() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
