@@ -24,20 +24,15 @@ help: ## list the targets
 deps: ## install what is missing (PostgreSQL server, C compiler for -race…)
 	@bash scripts/install-deps.sh
 
-# The web app is built first so the binary can embed web/dist. Until web/
-# has a package.json there is nothing to build and the step is skipped.
-web: ## build the React app into web/dist (skipped while web/package.json is absent)
-	@if [ ! -f web/package.json ]; then \
-		echo "web: no web/package.json yet, skipping the web build"; \
-	else \
-		command -v $(NPM) >/dev/null 2>&1 || { echo "web: $(NPM) not found: install Node.js 20 and npm (apt-get install -y nodejs npm)" >&2; exit 1; }; \
-		if [ -f web/package-lock.json ]; then \
-			echo "web: npm ci"; $(NPM) --prefix web ci --no-audit --no-fund; \
-		else \
-			echo "web: npm install (no package-lock.json)"; $(NPM) --prefix web install --no-audit --no-fund; \
-		fi && \
-		echo "web: npm run build" && $(NPM) --prefix web run build; \
+# The web app is built first so the binary can embed web/dist (web/embed.go).
+# npm ci runs only when package-lock.json changed since the last install.
+web: ## build the React app into web/dist (npm ci when needed, then vite build and a type check)
+	@command -v $(NPM) >/dev/null 2>&1 || { echo "web: $(NPM) not found: install Node.js 20 and npm (apt-get install -y nodejs npm)" >&2; exit 1; }
+	@if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
+		echo "web: npm ci"; $(NPM) --prefix web ci --no-audit --no-fund; \
 	fi
+	@echo "web: npm run build"
+	@$(NPM) --prefix web run --silent build
 
 build: web ## build bin/agora (with the web app when it exists)
 	$(GO) build -o $(BIN) ./cmd/agora
@@ -45,10 +40,15 @@ build: web ## build bin/agora (with the web app when it exists)
 dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo data
 	./$(BIN) dev $(DEV_FLAGS)
 
-# Later issues that add web tests hook them in here, after the Go tests.
-test: deps ## go vet, then every Go test with -race
+# Go first, then the web app: Vitest, then the browser tests (Playwright
+# with the system Chromium, installed from Debian when missing) against a
+# real `agora dev` started from bin/agora by web/e2e/run.mjs.
+test: deps build ## go vet, every Go test with -race, Vitest, then the browser tests
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
+	$(NPM) --prefix web run --silent test
+	@bash scripts/install-deps.sh chromium
+	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent e2e
 
 # gofmt checks every Go file but those of dependencies and state; jet's
 # generated models are gofmt-clean, so they are checked too.
@@ -63,8 +63,10 @@ lint: ## go vet and a gofmt check
 gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 	$(GO) run ./internal/db/jetgen/cmd
 
-bench: deps ## run the benchmark program and print its figures
+bench: deps build ## run the benchmark programs and print their figures
 	$(GO) run ./internal/bench
+	@bash scripts/install-deps.sh chromium
+	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
 
 clean: ## remove bin/ and var/ (the dev data, including its database)
 	rm -rf bin var

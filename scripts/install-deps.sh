@@ -90,9 +90,10 @@ fi
 # (or another check-then-install) call. `all-extras` may list them together.
 optional_component() {
 	case "$1" in
-	# chromium)
-	# 	need_apt chromium "command -v chromium" "browser tests drive the system Chromium with playwright-core"
-	# 	;;
+	chromium)
+		need_apt chromium "command -v chromium || [ -x /usr/bin/chromium ]" \
+			"the browser tests and the web benchmark drive the system Chromium with playwright-core (npx playwright install cannot download browsers here)"
+		;;
 	# clickhouse)
 	# 	need_apt clickhouse-server "command -v clickhouse-server" "agora dev starts a local ClickHouse for insights"
 	# 	;;

@@ -5,6 +5,9 @@
 //	agora api      the production API role, configured by the environment
 //	agora migrate  apply pending migrations and exit
 //	agora seed     write the demo data (once) and exit
+//	agora relay    the CDC relay: Postgres logical replication to Kafka
+//	agora projector [rebuild NAME]
+//	               the projections (consumer groups), or rebuild one
 package main
 
 import (
@@ -30,6 +33,9 @@ commands:
   api      run the API (production role; configured by environment)
   migrate  apply pending migrations
   seed     write the demo data once
+  relay    relay Postgres changes to Kafka (DATABASE_URL, KAFKA_BROKERS)
+  projector [rebuild NAME]
+           run the projections, or rebuild one from a snapshot (KAFKA_BROKERS)
 `
 
 func main() {
@@ -64,6 +70,15 @@ func main() {
 			}
 			return runtime.Seed(ctx, d.DB, cfg, log)
 		})
+	case "relay":
+		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
+			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+				return err
+			}
+			return runtime.RunRelay(ctx, cfg, d, log)
+		})
+	case "projector":
+		err = projector(ctx, cfg, args, log)
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
@@ -126,7 +141,20 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err := runtime.Seed(ctx, d.DB, cfg, log); err != nil {
 			return err
 		}
-		app, err := runtime.NewAPI(cfg, d.DB, log)
+		// The change pipeline runs in process: the embedded broker (unless
+		// KAFKA_BROKERS is set), the relay and the projections; the API
+		// serves the metrics of all of them.
+		reg := runtime.NewRegistry()
+		handlers, err := runtime.Projections(cfg, d, log)
+		if err != nil {
+			return err
+		}
+		pipe, err := runtime.StartPipeline(ctx, cfg, d.URL, log, runtime.PipelineOptions{Relay: true, Projections: handlers, Registry: reg})
+		if err != nil {
+			return err
+		}
+		defer pipe.Close()
+		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg))
 		if err != nil {
 			return err
 		}
@@ -152,5 +180,33 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		return runtime.Serve(ctx, app, cfg.Addr, func(a net.Addr) { log.Info("api listening", "addr", a.String()) })
+	})
+}
+
+// projector runs the projections against KAFKA_BROKERS, or, with
+// "rebuild NAME", rebuilds one of them from a Postgres snapshot.
+func projector(ctx context.Context, cfg config.Config, args []string, log *slog.Logger) error {
+	var rest []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			rest = append(rest, a)
+		}
+	}
+	return withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
+		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+			return err
+		}
+		handlers, err := runtime.Projections(cfg, d, log)
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(rest) == 0:
+			return runtime.RunProjector(ctx, cfg, handlers, log)
+		case len(rest) == 2 && rest[0] == "rebuild":
+			return runtime.Rebuild(ctx, cfg, d, handlers, rest[1], log)
+		default:
+			return fmt.Errorf("usage: agora projector [rebuild NAME]")
+		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -31,8 +32,37 @@ type Config struct {
 	// LogLevel is one of debug, info, warn, error.
 	LogLevel string
 
-	Auth AuthConfig
-	SMTP SMTPConfig
+	Auth  AuthConfig
+	SMTP  SMTPConfig
+	Kafka KafkaConfig
+}
+
+// KafkaConfig places the change stream: the broker, its topics, the relay's
+// slot, and where a standalone projector serves its metrics.
+type KafkaConfig struct {
+	// Brokers is KAFKA_BROKERS, comma-separated host:port; empty means the
+	// embedded broker (agora dev), and is required by agora relay and
+	// agora projector, which run as processes of their own.
+	Brokers string
+	// TopicPrefix is Debezium's topic.prefix: topics are prefix.public.<table>.
+	TopicPrefix string
+	// Partitions is the partition count of the topics Agora creates.
+	Partitions int
+	// RelaySlot is the relay's replication slot.
+	RelaySlot string
+	// MetricsAddr is where agora relay and agora projector serve /metrics.
+	MetricsAddr string
+}
+
+// BrokerList is Brokers split at commas, without blanks.
+func (k KafkaConfig) BrokerList() []string {
+	var out []string
+	for _, b := range strings.Split(k.Brokers, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // AuthConfig holds the session, token and abuse-protection settings.
@@ -77,7 +107,8 @@ func Default() Config {
 			ResetPerAccountPerHour:    3,
 			MaxConcurrentHashes:       4,
 		},
-		SMTP: SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
+		SMTP:  SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
+		Kafka: KafkaConfig{TopicPrefix: "agora", Partitions: 8, RelaySlot: "agora_relay", MetricsAddr: "127.0.0.1:9464"},
 	}
 }
 
@@ -134,6 +165,11 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("SMTP_USERNAME", &c.SMTP.Username)
 	str("SMTP_PASSWORD", &c.SMTP.Password)
 	str("SMTP_FROM", &c.SMTP.From)
+	str("KAFKA_BROKERS", &c.Kafka.Brokers)
+	str("AGORA_KAFKA_TOPIC_PREFIX", &c.Kafka.TopicPrefix)
+	integer("AGORA_KAFKA_PARTITIONS", &c.Kafka.Partitions)
+	str("AGORA_RELAY_SLOT", &c.Kafka.RelaySlot)
+	str("AGORA_METRICS_ADDR", &c.Kafka.MetricsAddr)
 	return errs
 }
 
@@ -191,8 +227,30 @@ func (c Config) Validate() error {
 			bad("SMTP_FROM: required with SMTP_HOST")
 		}
 	}
+	for _, b := range c.Kafka.BrokerList() {
+		if _, _, err := net.SplitHostPort(b); err != nil {
+			bad("KAFKA_BROKERS: %q is not host:port", b)
+		}
+	}
+	if !topicName.MatchString(c.Kafka.TopicPrefix) {
+		bad("AGORA_KAFKA_TOPIC_PREFIX: %q is not a topic name (letters, digits, . _ -)", c.Kafka.TopicPrefix)
+	}
+	if c.Kafka.Partitions < 1 || c.Kafka.Partitions > 1000 {
+		bad("AGORA_KAFKA_PARTITIONS: must be 1 to 1000")
+	}
+	if !slotName.MatchString(c.Kafka.RelaySlot) {
+		bad("AGORA_RELAY_SLOT: %q is not a slot name (lower-case letters, digits, _)", c.Kafka.RelaySlot)
+	}
+	if _, _, err := net.SplitHostPort(c.Kafka.MetricsAddr); err != nil {
+		bad("AGORA_METRICS_ADDR: %q is not host:port", c.Kafka.MetricsAddr)
+	}
 	return errors.Join(errs...)
 }
+
+var (
+	topicName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,200}$`)
+	slotName  = regexp.MustCompile(`^[a-z0-9_]{1,63}$`)
+)
 
 // BaseURL is where e-mailed links point: PublicURL, else the listen address.
 func (c Config) BaseURL() string {

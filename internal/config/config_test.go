@@ -63,6 +63,11 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"SMTP_USERNAME":                       "mailer",
 		"SMTP_PASSWORD":                       "secret",
 		"SMTP_FROM":                           "Agora <agora@example.org>",
+		"KAFKA_BROKERS":                       "kafka-1:9092, kafka-2:9092",
+		"AGORA_KAFKA_TOPIC_PREFIX":            "agora-prod",
+		"AGORA_KAFKA_PARTITIONS":              "12",
+		"AGORA_RELAY_SLOT":                    "agora_relay_2",
+		"AGORA_METRICS_ADDR":                  "0.0.0.0:9464",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -83,7 +88,8 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 			ResetPerAccountPerHour:    5,
 			MaxConcurrentHashes:       8,
 		},
-		SMTP: SMTPConfig{Host: "smtp.example.org", Port: 2525, Username: "mailer", Password: "secret", From: "Agora <agora@example.org>"},
+		SMTP:  SMTPConfig{Host: "smtp.example.org", Port: 2525, Username: "mailer", Password: "secret", From: "Agora <agora@example.org>"},
+		Kafka: KafkaConfig{Brokers: "kafka-1:9092, kafka-2:9092", TopicPrefix: "agora-prod", Partitions: 12, RelaySlot: "agora_relay_2", MetricsAddr: "0.0.0.0:9464"},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -118,6 +124,11 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"smtp port not a number", map[string]string{"SMTP_PORT": "smtp"}, `SMTP_PORT: "smtp" is not a whole number`},
 		{"smtp port out of range", map[string]string{"SMTP_HOST": "mail", "SMTP_PORT": "70000"}, "SMTP_PORT: 70000 is not a port"},
 		{"smtp from empty", map[string]string{"SMTP_HOST": "mail", "SMTP_FROM": " "}, "SMTP_FROM: required with SMTP_HOST"},
+		{"kafka broker without port", map[string]string{"KAFKA_BROKERS": "kafka-1:9092,kafka-2"}, `KAFKA_BROKERS: "kafka-2" is not host:port`},
+		{"topic prefix", map[string]string{"AGORA_KAFKA_TOPIC_PREFIX": "agora/prod"}, "AGORA_KAFKA_TOPIC_PREFIX"},
+		{"partitions zero", map[string]string{"AGORA_KAFKA_PARTITIONS": "0"}, "AGORA_KAFKA_PARTITIONS: must be 1 to 1000"},
+		{"relay slot", map[string]string{"AGORA_RELAY_SLOT": "Agora-Relay"}, "AGORA_RELAY_SLOT"},
+		{"metrics addr", map[string]string{"AGORA_METRICS_ADDR": "9464"}, "AGORA_METRICS_ADDR"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

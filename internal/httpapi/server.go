@@ -16,6 +16,7 @@ import (
 	"agora/command/community"
 	"agora/internal/db"
 	"agora/internal/mail"
+	"agora/projections/realtime"
 	qaccount "agora/query/account"
 )
 
@@ -30,6 +31,9 @@ type Deps struct {
 	Mailbox *mail.Mailbox
 	// Registry receives the HTTP metrics and is served at /metrics.
 	Registry *prometheus.Registry
+	// Hub holds this node's live connections (GET /api/hub); nil answers
+	// the route with hubUnavailable.
+	Hub *realtime.Hub
 }
 
 // BodyLimit bounds request bodies; files go to the blob store through
@@ -62,11 +66,17 @@ func New(d Deps) (*fiber.App, error) {
 	api.Get("/openapi.json", serveOpenAPI)
 	s.accountRoutes(api)
 	s.communityRoutes(api)
+	s.homeRoutes(api)
+	s.hubRoutes(api)
 	if d.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)
 	}
 	// Anything else under /api is a JSON 404, not the web app's fallback.
 	api.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
+	// The web app and its SPA fallback (static.go), outside /api.
+	if err := mountWebApp(app); err != nil {
+		return nil, err
+	}
 	return app, nil
 }
 

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	cmdaccount "agora/command/account"
 	"agora/command/community"
@@ -98,7 +96,10 @@ func Seed(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger) er
 
 // NewAPI builds the HTTP API over d. In dev mode mail goes to the dev
 // mailbox and GET /api/dev/mailbox lists it.
-func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger) (*fiber.App, error) {
+// Options (WithRegistry, WithPipeline, WithRealtime) are optional. Every
+// API serves live events at /api/hub; they flow once the server listens,
+// when it has a broker (WithPipeline, or KAFKA_BROKERS).
+func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*fiber.App, error) {
 	var sender mail.Sender
 	var mailbox *mail.Mailbox
 	switch {
@@ -121,12 +122,17 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	return httpapi.New(httpapi.Deps{
+	reg := apiRegistry(opts)
+	hub := newHub(d, log, opts)
+	app, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: d, Accounts: accounts, Communities: communities,
-		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg,
+		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg, Hub: hub,
 	})
+	if err != nil {
+		return nil, err
+	}
+	runLiveEvents(app, hub, cfg, d, reg, log, opts)
+	return app, nil
 }
 
 // Serve runs app on addr until ctx ends, then shuts it down gracefully.

@@ -10,10 +10,15 @@ package table
 // UseSchema sets a new schema name for all generated table SQL builder types. It is recommended to invoke
 // this method only once at the beginning of the program.
 func UseSchema(schema string) {
+	CdcHeartbeat = CdcHeartbeat.FromSchema(schema)
+	CdcRelayState = CdcRelayState.FromSchema(schema)
 	Communities = Communities.FromSchema(schema)
 	CommunityMemberships = CommunityMemberships.FromSchema(schema)
 	DevMail = DevMail.FromSchema(schema)
+	OnlineUsers = OnlineUsers.FromSchema(schema)
 	Organizations = Organizations.FromSchema(schema)
+	Presence = Presence.FromSchema(schema)
+	PresenceNodes = PresenceNodes.FromSchema(schema)
 	Profiles = Profiles.FromSchema(schema)
 	SchemaMigrations = SchemaMigrations.FromSchema(schema)
 	Series = Series.FromSchema(schema)

@@ -1,0 +1,175 @@
+package httpapi
+
+import (
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/fasthttp/websocket"
+	"github.com/gofiber/fiber/v3"
+	"github.com/valyala/fasthttp"
+
+	"agora/internal/apperr"
+	"agora/projections/realtime"
+	qaccount "agora/query/account"
+)
+
+// The WebSocket's timing: a ping every hubPing, and a connection that
+// answers nothing (no pong, no message) for hubPongWait is dead.
+const (
+	hubPing      = 25 * time.Second
+	hubPongWait  = 60 * time.Second
+	hubWriteWait = 10 * time.Second
+	// hubReadLimit bounds what a browser may send; it has nothing to say
+	// but pongs and close frames.
+	hubReadLimit = 4 << 10
+)
+
+var (
+	// errUpgradeRequired is a GET /api/hub that is not a WebSocket handshake.
+	errUpgradeRequired = apperr.New(apperr.BadInput, "upgradeRequired", "GET /api/hub opens a WebSocket: send a WebSocket handshake")
+	// errOriginForbidden is a handshake from a page of another site: with a
+	// cookie, it would otherwise read the member's events.
+	errOriginForbidden = apperr.New(apperr.Forbidden, "originForbidden", "this origin may not open the hub")
+	// errHubClosed is a handshake on a node that is shutting down.
+	errHubClosed = apperr.New(apperr.Internal, "hubUnavailable", "live events are not available on this node")
+)
+
+func (s *server) hubRoutes(api fiber.Router) {
+	api.Get("/hub", s.openHub)
+}
+
+// hubToken is the caller's token: the Authorization header (already
+// resolved by authenticate), else the user_token cookie the web app keeps,
+// else ?access_token= for clients that can set neither.
+func (s *server) hubPrincipal(c fiber.Ctx) (qaccount.Principal, error) {
+	if p, ok := principal(c); ok {
+		return p, nil
+	}
+	token := c.Cookies("user_token")
+	if token == "" {
+		token = c.Query("access_token")
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return qaccount.Principal{}, apperr.ErrAuthRequired
+	}
+	if len(token) > 256 {
+		return qaccount.Principal{}, apperr.ErrTokenInvalid
+	}
+	return s.AccountRead.Authenticate(c.Context(), token)
+}
+
+// sameOrigin admits a handshake without Origin (not a browser) or from a
+// page of the host the request was sent to.
+func sameOrigin(c fiber.Ctx) bool {
+	origin := c.Get(fiber.HeaderOrigin)
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, string(c.RequestCtx().Host()))
+}
+
+// openHub is GET /api/hub: it authenticates, then upgrades to a WebSocket
+// on which the member receives api:messages:broadcast events.
+func (s *server) openHub(c fiber.Ctx) error {
+	p, err := s.hubPrincipal(c)
+	if err != nil {
+		return err
+	}
+	if s.Hub == nil {
+		return errHubClosed
+	}
+	if !websocket.FastHTTPIsWebSocketUpgrade(c.RequestCtx()) {
+		return errUpgradeRequired
+	}
+	if !sameOrigin(c) {
+		return errOriginForbidden
+	}
+	up := websocket.FastHTTPUpgrader{
+		HandshakeTimeout: 10 * time.Second,
+		ReadBufferSize:   1 << 10,
+		WriteBufferSize:  4 << 10,
+		CheckOrigin:      func(*fasthttp.RequestCtx) bool { return true }, // checked above
+		Error:            func(*fasthttp.RequestCtx, int, error) {},        // answered below, in JSON
+	}
+	hub := s.Hub
+	log := s.Log
+	if err := up.Upgrade(c.RequestCtx(), func(conn *websocket.Conn) { pumpHub(hub, conn, p, log) }); err != nil {
+		return errUpgradeRequired.Wrap(err)
+	}
+	return nil
+}
+
+// pumpHub serves one connection: this goroutine writes, another reads
+// (pongs, and the close), and the hub decides when it ends.
+func pumpHub(hub *realtime.Hub, conn *websocket.Conn, p qaccount.Principal, log *slog.Logger) {
+	client, err := hub.Register(p.UserID, p.SessionID, p.ExpiresOn)
+	if err != nil {
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "shutting down"), time.Now().Add(hubWriteWait))
+		_ = conn.Close()
+		return
+	}
+	readDone := make(chan struct{})
+	defer func() {
+		hub.Unregister(client)
+		_ = conn.Close()
+		<-readDone // the connection is closed by fasthttp when this returns
+	}()
+	conn.SetReadLimit(hubReadLimit)
+	_ = conn.SetReadDeadline(time.Now().Add(hubPongWait))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(hubPongWait)) })
+	go func() {
+		defer close(readDone)
+		for {
+			if _, _, err := conn.ReadMessage(); err != nil {
+				return
+			}
+			_ = conn.SetReadDeadline(time.Now().Add(hubPongWait))
+		}
+	}()
+	ping := time.NewTicker(hubPing)
+	defer ping.Stop()
+	for {
+		select {
+		case msg := <-client.Messages():
+			_ = conn.SetWriteDeadline(time.Now().Add(hubWriteWait))
+			if err := conn.WriteMessage(websocket.TextMessage, msg); err != nil {
+				return
+			}
+		case <-ping.C:
+			if err := conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(hubWriteWait)); err != nil {
+				return
+			}
+		case <-client.Done():
+			code, text := closeFrame(client.Reason())
+			log.Debug("hub connection closed by the node", "user", p.UserID, "reason", text)
+			_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(hubWriteWait))
+			return
+		case <-readDone:
+			return
+		}
+	}
+}
+
+// HubCloseSessionEnded is the close code of a connection whose session was
+// signed out or expired: the client should sign in again, not reconnect.
+const HubCloseSessionEnded = 4401
+
+func closeFrame(r realtime.CloseReason) (int, string) {
+	switch r {
+	case realtime.SessionEnded:
+		return HubCloseSessionEnded, "session ended"
+	case realtime.TooSlow:
+		return websocket.CloseTryAgainLater, "too slow"
+	case realtime.ShuttingDown:
+		return websocket.CloseGoingAway, "shutting down"
+	default:
+		return websocket.CloseNormalClosure, ""
+	}
+}

@@ -1,0 +1,146 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"mime"
+	"path"
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+
+	"agora/web"
+)
+
+// The web app (web/dist, embedded) is served outside /api:
+//
+//   - files under /assets/ carry a content hash in their names, so they are
+//     cached for a year and marked immutable;
+//   - every other file (index.html, favicon…) is `no-cache`: the browser
+//     revalidates it with its ETag, so a new deployment is picked up at once;
+//   - a GET for any other path from a browser navigation (Accept includes
+//     text/html) answers index.html, and the client-side router shows the
+//     page or its 404. API clients that do not ask for HTML keep getting the
+//     JSON 404 of x-unmatched, and /api/* never falls back.
+//
+// Text files are gzipped once at start-up and sent compressed to clients
+// that accept it.
+
+type staticFile struct {
+	body, gzipped []byte
+	contentType   string
+	etag          string
+	immutable     bool
+}
+
+type staticSite struct {
+	files map[string]*staticFile // by URL path, "/assets/index-abc.js"
+	built bool
+}
+
+// notBuiltPage is what a browser gets when the binary was built without
+// the web app (go build without `make build`).
+const notBuiltPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agora: web app not built</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">
+<h1>Web app not built</h1><p>This agora binary was built without the web app: run <code>make build</code> (or <code>make dev</code>) and start it again.</p>
+<p>The API is served under <a href="/api/openapi.json">/api/</a>.</p></body></html>`
+
+func newStaticSite(dist fs.FS, built bool) (*staticSite, error) {
+	s := &staticSite{files: map[string]*staticFile{}, built: built}
+	if dist == nil || !built {
+		return s, nil
+	}
+	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			return err
+		}
+		body, err := fs.ReadFile(dist, p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(body)
+		f := &staticFile{
+			body:        body,
+			contentType: mime.TypeByExtension(path.Ext(p)),
+			etag:        `"` + hex.EncodeToString(sum[:8]) + `"`,
+			immutable:   strings.HasPrefix(p, "assets/"),
+		}
+		if f.contentType == "" {
+			f.contentType = "application/octet-stream"
+		}
+		if compressible(f.contentType) && len(body) > 512 {
+			var b bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+			_, _ = zw.Write(body)
+			_ = zw.Close()
+			if b.Len() < len(body) {
+				f.gzipped = b.Bytes()
+			}
+		}
+		s.files["/"+p] = f
+		return nil
+	})
+	return s, err
+}
+
+func compressible(ct string) bool {
+	return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "javascript") ||
+		strings.Contains(ct, "json") || strings.Contains(ct, "svg") || strings.Contains(ct, "wasm")
+}
+
+// handler serves files and the SPA fallback; everything else goes on to
+// the JSON 404/405 answers.
+func (s *staticSite) handler(c fiber.Ctx) error {
+	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
+		return c.Next()
+	}
+	p := c.Path()
+	if p == "/api" || strings.HasPrefix(p, "/api/") {
+		return c.Next()
+	}
+	if f, ok := s.files[p]; ok && p != "/index.html" {
+		return s.send(c, f)
+	}
+	if strings.HasPrefix(p, "/assets/") || !strings.Contains(c.Get(fiber.HeaderAccept), "text/html") {
+		return c.Next()
+	}
+	if !s.built {
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+		return c.Status(fiber.StatusServiceUnavailable).SendString(notBuiltPage)
+	}
+	return s.send(c, s.files["/index.html"])
+}
+
+func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
+	if f.immutable {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+	} else {
+		c.Set(fiber.HeaderCacheControl, "no-cache")
+	}
+	c.Set(fiber.HeaderETag, f.etag)
+	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	c.Set(fiber.HeaderContentType, f.contentType)
+	if c.Get(fiber.HeaderIfNoneMatch) == f.etag {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	if f.gzipped != nil && strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
+		c.Set(fiber.HeaderContentEncoding, "gzip")
+		return c.Send(f.gzipped)
+	}
+	return c.Send(f.body)
+}
+
+// mountWebApp serves the embedded web app as middleware (app.Use), so the
+// pages are not API operations and the route contract test ignores them.
+func mountWebApp(app *fiber.App) error {
+	site, err := newStaticSite(web.Dist())
+	if err != nil {
+		return err
+	}
+	app.Use(site.handler)
+	return nil
+}

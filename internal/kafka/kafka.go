@@ -1,0 +1,134 @@
+// Package kafka is Agora's plumbing for the change stream's transport: the
+// embedded Kafka-protocol broker that `agora dev` and the tests run in
+// process (franz-go's kfake, persisted under the data folder), and the
+// kafka-go clients that every producer and consumer uses, whether the broker
+// is the embedded one or a real cluster named by KAFKA_BROKERS.
+//
+// Nothing outside this package knows which broker it talks to: the relay and
+// the projection runner receive a list of broker addresses and speak the
+// Kafka protocol through kafka-go, exactly as they would to Kafka.
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	kafkago "github.com/segmentio/kafka-go"
+)
+
+// DefaultPartitions is how many partitions a change topic gets. Changes are
+// keyed by primary key, so a row's changes stay in one partition and in
+// order, and up to this many projector copies share a projection's work.
+const DefaultPartitions = 8
+
+// NewWriter returns a kafka-go writer tuned for the change stream:
+//
+//   - every message acknowledged by all in-sync replicas (RequireAll), so a
+//     message the writer reports written survives a broker failure;
+//   - partitioned with Murmur2 on the key, the partitioner of the Java
+//     client that Kafka Connect (and so Debezium) uses, so the relay and
+//     Debezium put a row's changes on the same partition;
+//   - synchronous writes with a short linger (BatchTimeout): the relay
+//     already batches, and kafka-go would otherwise hold a partial batch
+//     for a whole second.
+func NewWriter(brokers []string) *kafkago.Writer {
+	return &kafkago.Writer{
+		Addr:         kafkago.TCP(brokers...),
+		Balancer:     &kafkago.Murmur2Balancer{},
+		RequiredAcks: kafkago.RequireAll,
+		BatchSize:    5000,
+		BatchBytes:   16 << 20,
+		BatchTimeout: time.Millisecond,
+		MaxAttempts:  5,
+		WriteTimeout: 10 * time.Second,
+		ReadTimeout:  10 * time.Second,
+	}
+}
+
+// Client returns a kafka-go admin client for brokers.
+func Client(brokers []string) *kafkago.Client {
+	return &kafkago.Client{Addr: kafkago.TCP(brokers...), Timeout: 10 * time.Second}
+}
+
+// EnsureTopics creates the topics that do not exist yet, each with
+// partitions partitions and the broker's default replication factor. A topic
+// that exists already is left as it is.
+func EnsureTopics(ctx context.Context, brokers []string, partitions int, topics ...string) error {
+	if len(topics) == 0 {
+		return nil
+	}
+	if partitions < 1 {
+		partitions = DefaultPartitions
+	}
+	req := &kafkago.CreateTopicsRequest{}
+	for _, t := range topics {
+		req.Topics = append(req.Topics, kafkago.TopicConfig{Topic: t, NumPartitions: partitions, ReplicationFactor: -1})
+	}
+	res, err := Client(brokers).CreateTopics(ctx, req)
+	if err != nil {
+		return fmt.Errorf("kafka: create topics: %w", err)
+	}
+	var errs []error
+	for t, e := range res.Errors {
+		if e != nil && !errors.Is(e, kafkago.TopicAlreadyExists) {
+			errs = append(errs, fmt.Errorf("kafka: create topic %s: %w", t, e))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// EndOffsets returns the next offset (high watermark) of every partition of
+// topic.
+func EndOffsets(ctx context.Context, brokers []string, topic string) (map[int]int64, error) {
+	c := Client(brokers)
+	meta, err := c.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{topic}})
+	if err != nil {
+		return nil, fmt.Errorf("kafka: metadata %s: %w", topic, err)
+	}
+	if len(meta.Topics) != 1 || meta.Topics[0].Error != nil {
+		if len(meta.Topics) == 1 {
+			return nil, fmt.Errorf("kafka: metadata %s: %w", topic, meta.Topics[0].Error)
+		}
+		return nil, fmt.Errorf("kafka: metadata %s: no such topic", topic)
+	}
+	var reqs []kafkago.OffsetRequest
+	for _, p := range meta.Topics[0].Partitions {
+		reqs = append(reqs, kafkago.LastOffsetOf(p.ID))
+	}
+	res, err := c.ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{topic: reqs}})
+	if err != nil {
+		return nil, fmt.Errorf("kafka: list offsets %s: %w", topic, err)
+	}
+	out := map[int]int64{}
+	for _, p := range res.Topics[topic] {
+		if p.Error != nil {
+			return nil, fmt.Errorf("kafka: list offsets %s/%d: %w", topic, p.Partition, p.Error)
+		}
+		out[p.Partition] = p.LastOffset
+	}
+	return out, nil
+}
+
+// ParseBrokers splits a comma-separated KAFKA_BROKERS value and checks that
+// each entry is host:port.
+func ParseBrokers(s string) ([]string, error) {
+	var out []string
+	for _, b := range strings.Split(s, ",") {
+		b = strings.TrimSpace(b)
+		if b == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(b); err != nil {
+			return nil, fmt.Errorf("%q is not host:port", b)
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no broker address")
+	}
+	return out, nil
+}

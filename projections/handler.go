@@ -1,0 +1,74 @@
+package projections
+
+import (
+	"context"
+	"errors"
+
+	"agora/projections/change"
+)
+
+// Handler is a projection. The runner calls Apply (or ApplyBatch) from one
+// goroutine per projection, in partition order: a row's changes arrive in
+// the order they were committed, but changes of different rows may
+// interleave across partitions.
+type Handler interface {
+	// Name names the projection in its consumer group
+	// (<prefix>.projection.<name>), its dead-letter topic
+	// (<prefix>.dlq.<name>), metrics and logs. It must not change, or the
+	// projection starts again from the beginning of the stream.
+	Name() string
+	// Tables are the tables the projection reacts to, as "schema.table"
+	// ("public.users").
+	Tables() []string
+	// Apply brings the target up to date with one change. It must be
+	// idempotent: the same change may come again after a crash or a
+	// rebalance, and an older change may follow a snapshot read of the
+	// same row; compare change.Position with what the target holds. An
+	// error makes the runner retry with backoff, then dead-letter the
+	// change; wrap an error with Permanent to dead-letter it at once.
+	Apply(ctx context.Context, c change.Change) error
+}
+
+// BatchHandler is a Handler that applies several changes at once (in one
+// transaction, say), in the order given. When ApplyBatch fails, the runner
+// falls back to Apply, one change at a time, to find the one that fails.
+type BatchHandler interface {
+	Handler
+	ApplyBatch(ctx context.Context, cs []change.Change) error
+}
+
+// Rebuilder is a Handler that can be rebuilt from a snapshot (agora
+// projector rebuild NAME). Reset makes a fresh, empty target that the
+// snapshot's op r changes are then applied to.
+type Rebuilder interface {
+	Handler
+	Reset(ctx context.Context) error
+}
+
+// Swapper is a Rebuilder that builds its fresh target beside the live one
+// (from Reset on) and swaps it in once the snapshot is applied.
+type Swapper interface {
+	Rebuilder
+	Swap(ctx context.Context) error
+}
+
+// permanent marks an error that retrying cannot fix.
+type permanent struct{ err error }
+
+func (p permanent) Error() string { return p.err.Error() }
+func (p permanent) Unwrap() error { return p.err }
+
+// Permanent wraps err so the runner dead-letters the change without
+// retrying it.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return permanent{err}
+}
+
+// IsPermanent reports whether err was wrapped with Permanent.
+func IsPermanent(err error) bool {
+	var p permanent
+	return errors.As(err, &p)
+}

@@ -1,0 +1,57 @@
+package projections
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Metrics are the runner's Prometheus metrics, labelled by projection.
+type Metrics struct {
+	// Lag is the messages of a partition not yet applied (its high
+	// watermark minus the next offset), as of the last batch.
+	Lag *prometheus.GaugeVec
+	// Apply is how long applying a batch took.
+	Apply *prometheus.HistogramVec
+	// Delay is the time from the commit in Postgres to the change being
+	// applied: the pipeline's end-to-end latency.
+	Delay *prometheus.HistogramVec
+	// Changes counts applied changes by operation.
+	Changes *prometheus.CounterVec
+	// Retries counts failed attempts that were retried.
+	Retries *prometheus.CounterVec
+	// DeadLetters counts changes sent to the dead-letter topic.
+	DeadLetters *prometheus.CounterVec
+}
+
+// NewMetrics creates the metrics and registers them with reg (when not nil).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Lag: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "agora_projection_consumer_lag",
+			Help: "Messages of a partition not yet applied by a projection.",
+		}, []string{"projection", "topic", "partition"}),
+		Apply: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "agora_projection_apply_seconds",
+			Help:    "Time a projection took to apply one batch of changes.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
+		}, []string{"projection"}),
+		Delay: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "agora_projection_commit_to_apply_seconds",
+			Help:    "Time from the Postgres commit of a change to its projection applying it.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+		}, []string{"projection"}),
+		Changes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "agora_projection_changes_total",
+			Help: "Changes applied by a projection.",
+		}, []string{"projection", "op"}),
+		Retries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "agora_projection_retries_total",
+			Help: "Failed attempts to apply a change that were retried.",
+		}, []string{"projection"}),
+		DeadLetters: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "agora_projection_dead_letters_total",
+			Help: "Changes sent to a projection's dead-letter topic.",
+		}, []string{"projection"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.Lag, m.Apply, m.Delay, m.Changes, m.Retries, m.DeadLetters)
+	}
+	return m
+}

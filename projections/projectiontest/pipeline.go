@@ -1,0 +1,93 @@
+package projectiontest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/kafka"
+	"agora/internal/relay"
+)
+
+// Pipeline is an embedded broker and a relay over a test database.
+type Pipeline struct {
+	Brokers []string
+	Broker  *kafka.Embedded
+	Slot    string
+}
+
+var slots atomic.Int64
+
+// Logger is the log tests give the pipeline: warnings on stderr with -v,
+// everything with AGORA_TEST_LOG=debug.
+func Logger() *slog.Logger {
+	if os.Getenv("AGORA_TEST_LOG") == "debug" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// StartPipeline starts an embedded broker (state in a temporary folder)
+// and a relay for databaseURL, both stopped when the test ends.
+func StartPipeline(t testing.TB, databaseURL string) *Pipeline {
+	t.Helper()
+	b, err := kafka.StartEmbedded(t.TempDir(), kafka.EmbeddedOptions{Log: Logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A slot of its own: several pipelines may share a test database.
+	slot := fmt.Sprintf("test_%d_%d", os.Getpid(), slots.Add(1))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = relay.Run(ctx, relay.Config{DatabaseURL: databaseURL, Brokers: b.Brokers(), Slot: slot, Log: Logger(), HeartbeatInterval: time.Second})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		b.Close()
+	})
+	// Changes made before the slot exists would be in the snapshot or
+	// nowhere: wait for the snapshot, so a test's writes are streamed.
+	WaitForSnapshot(t, databaseURL, slot)
+	return &Pipeline{Brokers: b.Brokers(), Broker: b, Slot: slot}
+}
+
+// WaitForSnapshot waits until the relay of slot has delivered its initial
+// snapshot.
+func WaitForSnapshot(t testing.TB, databaseURL, slot string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for {
+		var done bool
+		err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM cdc_relay_state WHERE slot_name = $1 AND snapshot_done_on IS NOT NULL)", slot).Scan(&done)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("relay %s: no snapshot within a minute", slot)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

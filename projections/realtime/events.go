@@ -1,0 +1,295 @@
+package realtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/google/uuid"
+
+	"agora/projections/change"
+)
+
+// MessageType is the type of every message the hub sends (spec 000 §7).
+const MessageType = "api:messages:broadcast"
+
+// The event types the projection emits.
+const (
+	UserUpdated            = "user.updated"
+	UserConnected          = "user.connected"
+	UserDisconnected       = "user.disconnected"
+	CommunityUpdated       = "community.updated"
+	CommunityDeleted       = "community.deleted"
+	CommunityMembersRemove = "community.members.removed"
+	SeriesDeleted          = "series.deleted"
+	SeriesMembersRemoved   = "series.members.removed"
+)
+
+// Event is one live event and who may receive it.
+type Event struct {
+	// Type is the event type ("user.updated").
+	Type string
+	// ContextKey routes it in the browser: "type:id" ("user:<id>").
+	ContextKey string
+	// Payload is data.payload.
+	Payload any
+	// To are the audiences whose union may read the event.
+	To []Audience
+	// Except is a member not told even when in an audience: a member is
+	// not told of their own presence.
+	Except uuid.UUID
+	// If, when set, must hold when the event is delivered.
+	If *Condition
+}
+
+// AudienceKind says who an Audience is.
+type AudienceKind int
+
+// The audiences.
+const (
+	// ReadersOfUser are the members who may read the user's profile, as
+	// query/account's visibleTo decides: the user, members with an active
+	// membership in a community the user has a membership in, admins of an
+	// organization the user has a profile in, and super users.
+	ReadersOfUser AudienceKind = iota + 1
+	// CommunityMembers are the active members of a community.
+	CommunityMembers
+	// SeriesMembers are the active members of a forum.
+	SeriesMembers
+	// UserOfProfile is the person of a profile (none before they register).
+	UserOfProfile
+)
+
+// Audience is a set of members, named by kind and the id it is about.
+type Audience struct {
+	Kind AudienceKind
+	ID   uuid.UUID
+}
+
+// Condition is "the row ID of Table exists" (or, with Exists false, that
+// it does not): a membership deleted with its community is a deletion of
+// the community for its member, one deleted alone a member removed.
+type Condition struct {
+	Table  string // "communities" or "series"
+	ID     uuid.UUID
+	Exists bool
+}
+
+// Message is what the browser receives.
+type Message struct {
+	Type       string      `json:"type"`
+	ContextKey string      `json:"contextKey"`
+	Event      string      `json:"event"`
+	Data       MessageData `json:"data"`
+}
+
+// MessageData wraps the payload as the client expects it.
+type MessageData struct {
+	Payload any `json:"payload"`
+}
+
+// Encode is the message of e.
+func (e Event) Encode() ([]byte, error) {
+	return json.Marshal(Message{Type: MessageType, ContextKey: e.ContextKey, Event: e.Type, Data: MessageData{Payload: e.Payload}})
+}
+
+// mapper turns one change of its table into events.
+type mapper func(c change.Change) ([]Event, error)
+
+// mappers are the tables the projection reacts to. Snapshot reads and
+// truncates never reach them. Tables whose changes need no live event yet
+// (profiles: a joined person's fields live in users; series: a forum's
+// deletion reaches its members through their memberships) are left out so
+// that the node does not read their topics for nothing.
+var mappers = map[string]mapper{
+	"public.users":                 userEvents,
+	"public.communities":           communityEvents,
+	"public.community_memberships": communityMembershipEvents,
+	"public.series_memberships":    seriesMembershipEvents,
+	"public.online_users":          presenceEvents,
+}
+
+// Tables are the tables the projection reads, sorted.
+func Tables() []string {
+	ts := make([]string, 0, len(mappers))
+	for t := range mappers {
+		ts = append(ts, t)
+	}
+	sort.Strings(ts)
+	return ts
+}
+
+// Events maps a change to the live events it makes; a table without a
+// mapper, a snapshot read and a truncate make none.
+func Events(c change.Change) ([]Event, error) {
+	if c.Op == change.Read || c.Op == change.Truncate {
+		return nil, nil
+	}
+	m, ok := mappers[c.QualifiedTable()]
+	if !ok {
+		return nil, nil
+	}
+	return m(c)
+}
+
+// PublicUser is what a user.updated event shows of a person: the fields a
+// peer sees in a member list, never the e-mail or credentials.
+type PublicUser struct {
+	ID        uuid.UUID `json:"id"`
+	FirstName string    `json:"firstName"`
+	LastName  string    `json:"lastName"`
+	Avatar    *string   `json:"avatar"`
+	JobTitle  string    `json:"jobTitle"`
+	Company   string    `json:"company"`
+}
+
+func userEvents(c change.Change) ([]Event, error) {
+	if c.Op != change.Update {
+		return nil, nil // a registration or a deletion is not a user.updated
+	}
+	var after PublicUser
+	if err := c.After.Scan(&after); err != nil {
+		return nil, fmt.Errorf("realtime: users: %w", err)
+	}
+	if c.Before != nil {
+		var before PublicUser
+		if err := c.Before.Scan(&before); err == nil && reflect.DeepEqual(before, after) {
+			return nil, nil // a password or e-mail change: nothing a peer sees
+		}
+	}
+	return []Event{{
+		Type: UserUpdated, ContextKey: "user:" + after.ID.String(), Payload: after,
+		To: []Audience{{ReadersOfUser, after.ID}},
+	}}, nil
+}
+
+// PublicCommunity is what community.updated shows.
+type PublicCommunity struct {
+	ID             uuid.UUID `json:"id"`
+	OrganizationID uuid.UUID `json:"organizationId"`
+	Name           string    `json:"name"`
+	Description    string    `json:"description"`
+	Image          *string   `json:"image"`
+	Video          *string   `json:"video"`
+	VideoCover     *string   `json:"videoCover"`
+}
+
+func communityEvents(c change.Change) ([]Event, error) {
+	// A deleted community's memberships are gone by the time the change is
+	// consumed; each membership's own delete tells its member
+	// (communityMembershipEvents).
+	if c.Op != change.Update {
+		return nil, nil
+	}
+	var after PublicCommunity
+	if err := c.After.Scan(&after); err != nil {
+		return nil, fmt.Errorf("realtime: communities: %w", err)
+	}
+	if c.Before != nil {
+		var before PublicCommunity
+		if err := c.Before.Scan(&before); err == nil && reflect.DeepEqual(before, after) {
+			return nil, nil
+		}
+	}
+	return []Event{{
+		Type: CommunityUpdated, ContextKey: "community:" + after.ID.String(), Payload: after,
+		To: []Audience{{CommunityMembers, after.ID}},
+	}}, nil
+}
+
+type membership struct {
+	CommunityID uuid.UUID `cdc:"community_id"`
+	SeriesID    uuid.UUID `cdc:"series_id"`
+	ProfileID   uuid.UUID `cdc:"profile_id"`
+}
+
+// removed is the payload of a members-removed event.
+type removed struct {
+	CommunityID *uuid.UUID  `json:"communityId,omitempty"`
+	SeriesID    *uuid.UUID  `json:"seriesId,omitempty"`
+	ProfileIDs  []uuid.UUID `json:"profileIds"`
+}
+
+// deleted is the payload of a deletion.
+type deleted struct {
+	ID uuid.UUID `json:"id"`
+}
+
+func communityMembershipEvents(c change.Change) ([]Event, error) {
+	if c.Op != change.Delete {
+		return nil, nil
+	}
+	var m membership
+	if err := c.Before.Scan(&m); err != nil {
+		return nil, fmt.Errorf("realtime: community_memberships: %w", err)
+	}
+	key := "community:" + m.CommunityID.String()
+	return []Event{
+		{
+			Type: CommunityDeleted, ContextKey: key, Payload: deleted{m.CommunityID},
+			To: []Audience{{UserOfProfile, m.ProfileID}},
+			If: &Condition{Table: "communities", ID: m.CommunityID, Exists: false},
+		},
+		{
+			Type: CommunityMembersRemove, ContextKey: key,
+			Payload: removed{CommunityID: &m.CommunityID, ProfileIDs: []uuid.UUID{m.ProfileID}},
+			To:      []Audience{{CommunityMembers, m.CommunityID}, {UserOfProfile, m.ProfileID}},
+			If:      &Condition{Table: "communities", ID: m.CommunityID, Exists: true},
+		},
+	}, nil
+}
+
+func seriesMembershipEvents(c change.Change) ([]Event, error) {
+	if c.Op != change.Delete {
+		return nil, nil
+	}
+	var m membership
+	if err := c.Before.Scan(&m); err != nil {
+		return nil, fmt.Errorf("realtime: series_memberships: %w", err)
+	}
+	key := "series:" + m.SeriesID.String()
+	return []Event{
+		{
+			Type: SeriesDeleted, ContextKey: key, Payload: deleted{m.SeriesID},
+			To: []Audience{{UserOfProfile, m.ProfileID}},
+			If: &Condition{Table: "series", ID: m.SeriesID, Exists: false},
+		},
+		{
+			Type: SeriesMembersRemoved, ContextKey: key,
+			Payload: removed{SeriesID: &m.SeriesID, ProfileIDs: []uuid.UUID{m.ProfileID}},
+			To:      []Audience{{SeriesMembers, m.SeriesID}, {UserOfProfile, m.ProfileID}},
+			If:      &Condition{Table: "series", ID: m.SeriesID, Exists: true},
+		},
+	}, nil
+}
+
+// Presence is the payload of user.connected and user.disconnected.
+type Presence struct {
+	UserID uuid.UUID `json:"userId"`
+	Status string    `json:"status"` // online or offline
+}
+
+// presenceEvents: an online_users row appears when a member's first
+// connection on any node opens and disappears when their last one closes
+// (see migration 0003); its updates (another node, another tab) are not
+// events.
+func presenceEvents(c change.Change) ([]Event, error) {
+	var typ, status string
+	switch c.Op {
+	case change.Create:
+		typ, status = UserConnected, "online"
+	case change.Delete:
+		typ, status = UserDisconnected, "offline"
+	default:
+		return nil, nil
+	}
+	id, err := c.Row().UUID("user_id")
+	if err != nil {
+		return nil, fmt.Errorf("realtime: online_users: %w", err)
+	}
+	return []Event{{
+		Type: typ, ContextKey: "user:" + id.String(), Payload: Presence{UserID: id, Status: status},
+		To: []Audience{{ReadersOfUser, id}}, Except: id,
+	}}, nil
+}

@@ -1,0 +1,164 @@
+package realtime_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"agora/projections/change"
+	"agora/projections/realtime"
+)
+
+func row(t *testing.T, js string) change.Row {
+	t.Helper()
+	if js == "" {
+		return nil
+	}
+	var r change.Row
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+var (
+	uid = uuid.MustParse("0190a6f2-9a4e-7c3b-8f00-000000000001")
+	cid = uuid.MustParse("0190a6f2-9a4e-7c3b-8f00-000000000002")
+	sid = uuid.MustParse("0190a6f2-9a4e-7c3b-8f00-000000000003")
+	pid = uuid.MustParse("0190a6f2-9a4e-7c3b-8f00-000000000004")
+	oid = uuid.MustParse("0190a6f2-9a4e-7c3b-8f00-000000000005")
+)
+
+func user(jobTitle, hash string) string {
+	return `{"id":"` + uid.String() + `","email":"ada@demo.agora","email_key":"ada@demo.agora","password_hash":"` + hash +
+		`","role":"user","first_name":"Ada","last_name":"Lovelace","avatar":null,"job_title":"` + jobTitle +
+		`","company":"Analytical","bio":"","interest_tags":[],"graduation_year":null,"updated_on":"2026-11-22T08:27:03.123456Z"}`
+}
+
+func community(name string) string {
+	return `{"id":"` + cid.String() + `","organization_id":"` + oid.String() + `","name":"` + name +
+		`","description":"d","image":null,"video":null,"video_cover":null,"price_cents":3995,"is_free":true}`
+}
+
+func TestEvents(t *testing.T) {
+	cm := `{"community_id":"` + cid.String() + `","profile_id":"` + pid.String() + `","role":"member","status":"active"}`
+	sm := `{"series_id":"` + sid.String() + `","profile_id":"` + pid.String() + `","role":"member","status":"active"}`
+	online := `{"user_id":"` + uid.String() + `","nodes":1,"online_on":"2026-11-22T08:27:03.123456Z"}`
+	ada := realtime.PublicUser{ID: uid, FirstName: "Ada", LastName: "Lovelace", JobTitle: "Countess", Company: "Analytical"}
+	cases := []struct {
+		name          string
+		table         string
+		op            change.Op
+		before, after string
+		want          []realtime.Event
+	}{
+		{"a user's public fields changed", "users", change.Update, user("Engineer", "h1"), user("Countess", "h1"), []realtime.Event{{
+			Type: realtime.UserUpdated, ContextKey: "user:" + uid.String(), Payload: ada,
+			To: []realtime.Audience{{Kind: realtime.ReadersOfUser, ID: uid}},
+		}}},
+		{"a password change is not an event", "users", change.Update, user("Engineer", "h1"), user("Engineer", "h2"), nil},
+		{"a snapshot read is not an event", "users", change.Read, "", user("Engineer", "h1"), nil},
+		{"a registration is not user.updated", "users", change.Create, "", user("Engineer", "h1"), nil},
+		{"a community renamed", "communities", change.Update, community("A"), community("B"), []realtime.Event{{
+			Type: realtime.CommunityUpdated, ContextKey: "community:" + cid.String(),
+			Payload: realtime.PublicCommunity{ID: cid, OrganizationID: oid, Name: "B", Description: "d"},
+			To:      []realtime.Audience{{Kind: realtime.CommunityMembers, ID: cid}},
+		}}},
+		{"a community's price is not an event", "communities", change.Update, community("A"), strings.Replace(community("A"), "3995", "10", 1), nil},
+		{"a community deleted tells nobody itself", "communities", change.Delete, community("A"), "", nil},
+		{"a community membership deleted", "community_memberships", change.Delete, cm, "", nil /* checked below */},
+		{"member online", "online_users", change.Create, "", online, []realtime.Event{{
+			Type: realtime.UserConnected, ContextKey: "user:" + uid.String(),
+			Payload: realtime.Presence{UserID: uid, Status: "online"},
+			To:      []realtime.Audience{{Kind: realtime.ReadersOfUser, ID: uid}}, Except: uid,
+		}}},
+		{"another tab or node is not an event", "online_users", change.Update, online, strings.Replace(online, `"nodes":1`, `"nodes":2`, 1), nil},
+		{"member offline", "online_users", change.Delete, online, "", []realtime.Event{{
+			Type: realtime.UserDisconnected, ContextKey: "user:" + uid.String(),
+			Payload: realtime.Presence{UserID: uid, Status: "offline"},
+			To:      []realtime.Audience{{Kind: realtime.ReadersOfUser, ID: uid}}, Except: uid,
+		}}},
+		{"a table without events", "sessions", change.Update, `{"id":"x"}`, `{"id":"x"}`, nil},
+		{"a truncate", "users", change.Truncate, "", "", nil},
+		{"a forum membership deleted", "series_memberships", change.Delete, sm, "", nil /* checked below */},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ch := change.Change{Op: c.op, Schema: "public", Table: c.table, Before: row(t, c.before), After: row(t, c.after)}
+			got, err := realtime.Events(ch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch c.table {
+			case "community_memberships", "series_memberships":
+				checkMembership(t, c.table, got)
+				return
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("events:\n got %+v\nwant %+v", got, c.want)
+			}
+			for _, e := range got {
+				b, err := e.Encode()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, secret := range []string{"password", "hash", "email", "h1"} {
+					if strings.Contains(string(b), secret) {
+						t.Errorf("message %s contains %q", b, secret)
+					}
+				}
+			}
+		})
+	}
+}
+
+// checkMembership: a deleted membership is the container's deletion for
+// its member when the container is gone, else a member removed, told to
+// the remaining members and the member.
+func checkMembership(t *testing.T, table string, got []realtime.Event) {
+	t.Helper()
+	kind, id, container, deleted, removed := realtime.CommunityMembers, cid, "communities", realtime.CommunityDeleted, realtime.CommunityMembersRemove
+	key := "community:" + cid.String()
+	if table == "series_memberships" {
+		kind, id, container, deleted, removed = realtime.SeriesMembers, sid, "series", realtime.SeriesDeleted, realtime.SeriesMembersRemoved
+		key = "series:" + sid.String()
+	}
+	if len(got) != 2 {
+		t.Fatalf("want 2 conditional events, got %+v", got)
+	}
+	del, rem := got[0], got[1]
+	if del.Type != deleted || del.ContextKey != key || *del.If != (realtime.Condition{Table: container, ID: id, Exists: false}) ||
+		!reflect.DeepEqual(del.To, []realtime.Audience{{Kind: realtime.UserOfProfile, ID: pid}}) {
+		t.Errorf("deletion event: %+v", del)
+	}
+	if rem.Type != removed || rem.ContextKey != key || *rem.If != (realtime.Condition{Table: container, ID: id, Exists: true}) ||
+		!reflect.DeepEqual(rem.To, []realtime.Audience{{Kind: kind, ID: id}, {Kind: realtime.UserOfProfile, ID: pid}}) {
+		t.Errorf("removal event: %+v", rem)
+	}
+	b, _ := rem.Encode()
+	if !strings.Contains(string(b), `"profileIds":["`+pid.String()+`"]`) {
+		t.Errorf("removal message %s lacks the profile", b)
+	}
+}
+
+func TestMessageShape(t *testing.T) {
+	e := realtime.Event{Type: realtime.UserConnected, ContextKey: "user:" + uid.String(), Payload: realtime.Presence{UserID: uid, Status: "online"}}
+	b, err := e.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"api:messages:broadcast","contextKey":"user:` + uid.String() + `","event":"user.connected","data":{"payload":{"userId":"` + uid.String() + `","status":"online"}}}`
+	if string(b) != want {
+		t.Errorf("message\n got %s\nwant %s", b, want)
+	}
+}
+
+func TestTables(t *testing.T) {
+	want := []string{"public.communities", "public.community_memberships", "public.online_users", "public.series_memberships", "public.users"}
+	if got := realtime.Tables(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Tables() = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,113 @@
+package realtime
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/projections"
+	"agora/projections/change"
+)
+
+var _ projections.Handler = (*Projection)(nil)
+
+// DefaultReplayMargin is how far before the node started a change may have
+// been committed and still be delivered: room for the clocks of Postgres
+// and of the node to disagree.
+const DefaultReplayMargin = 2 * time.Second
+
+// Projection delivers the live events of row changes to the connections of
+// one hub. It implements projections.Handler.
+type Projection struct {
+	hub   *Hub
+	store store
+	since int64 // commit time (ms) before which changes are skipped
+	log   *slog.Logger
+}
+
+// NewProjection is the realtime projection of hub over db. replayMargin <
+// 0 means DefaultReplayMargin.
+func NewProjection(hub *Hub, db DB, replayMargin time.Duration, log *slog.Logger) *Projection {
+	if replayMargin < 0 {
+		replayMargin = DefaultReplayMargin
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Projection{hub: hub, store: store{db}, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}
+}
+
+// Name is "realtime." and the node id: a consumer group per node, so that
+// every node sees every change.
+func (p *Projection) Name() string { return "realtime." + p.hub.NodeID() }
+
+// Tables are the tables with live events.
+func (p *Projection) Tables() []string { return Tables() }
+
+// Apply delivers the events of c to this node's connections that may read
+// them. It fails nothing: a live event is a hint for the browser to
+// refetch, not worth holding up the stream with retries or a dead letter,
+// so a failure is logged and the change dropped.
+func (p *Projection) Apply(ctx context.Context, c change.Change) error {
+	// A node's consumer group is new when the node starts, and so reads the
+	// topics from their beginning; no browser connected to this node was
+	// waiting for what happened before it started, so those changes are
+	// skipped (a reconnecting browser refetches).
+	if c.Source.TsMs > 0 && c.Source.TsMs < p.since {
+		return nil
+	}
+	evs, err := Events(c)
+	if err != nil {
+		p.log.Warn("realtime: change not understood; skipped", "table", c.QualifiedTable(), "offset", c.Offset, "err", err)
+		return nil
+	}
+	for _, e := range evs {
+		if err := p.deliver(ctx, e); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			p.log.Warn("realtime: event not delivered", "event", e.Type, "contextKey", e.ContextKey, "err", err)
+		}
+	}
+	return nil
+}
+
+func (p *Projection) deliver(ctx context.Context, e Event) error {
+	// The cheap path: nobody connected here, no query.
+	candidates := p.hub.Users()
+	if len(candidates) == 0 {
+		return nil
+	}
+	if e.If != nil {
+		ok, err := p.store.holds(ctx, *e.If)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	to := map[uuid.UUID]bool{}
+	for _, a := range e.To {
+		us, err := p.store.audience(ctx, a, candidates)
+		if err != nil {
+			return err
+		}
+		for _, u := range us {
+			to[u] = true
+		}
+	}
+	delete(to, e.Except)
+	if len(to) == 0 {
+		return nil
+	}
+	msg, err := e.Encode()
+	if err != nil {
+		return err
+	}
+	users := make([]uuid.UUID, 0, len(to))
+	for u := range to {
+		users = append(users, u)
+	}
+	p.hub.Deliver(msg, users)
+	return nil
+}

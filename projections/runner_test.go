@@ -1,0 +1,88 @@
+package projections_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"agora/internal/testenv"
+	"agora/projections"
+	"agora/projections/projectiontest"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// sourceTable creates a captured table for one test.
+func sourceTable(t *testing.T, env *testenv.Env) string {
+	t.Helper()
+	name := fmt.Sprintf("src_%d", time.Now().UnixNano())
+	_, err := env.DB.Pool.Exec(t.Context(), fmt.Sprintf(`CREATE TABLE %s (id bigint PRIMARY KEY, val text); ALTER TABLE %s REPLICA IDENTITY FULL`, name, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+func runProjection(t *testing.T, brokers []string, h projections.Handler, cfg projections.Config) {
+	t.Helper()
+	cfg.Brokers = brokers
+	cfg.Log = projectiontest.Logger()
+	if cfg.SessionTimeout == 0 {
+		cfg.SessionTimeout = 2 * time.Second
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = projections.Run(ctx, cfg, h)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v (%s)", what, d, state)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestCountingProjectionSeesEveryChange(t *testing.T) {
+	env := testenv.New(t)
+	p := projectiontest.StartPipeline(t, env.DBURL)
+	src := sourceTable(t, env)
+	h, err := projectiontest.NewCounting(t.Context(), env.DB.Pool, testenv.Unique("count")[0:0]+fmt.Sprintf("count_%d", time.Now().UnixNano()), "public."+src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runProjection(t, p.Brokers, h, projections.Config{})
+	ctx := t.Context()
+	for i := 1; i <= 50; i++ {
+		if _, err := env.DB.Pool.Exec(ctx, fmt.Sprintf("INSERT INTO %s VALUES ($1, 'v1')", src), i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := env.DB.Pool.Exec(ctx, fmt.Sprintf("UPDATE %s SET val = 'v2' WHERE id <= 10", src)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.DB.Pool.Exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE id > 45", src)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "projection caught up", func() (bool, string) {
+		var n, applied, deleted int
+		err := env.DB.Pool.QueryRow(ctx, "SELECT count(*), coalesce(sum(applied),0), count(*) FILTER (WHERE deleted) FROM "+h.Target()).Scan(&n, &applied, &deleted)
+		if err != nil {
+			return false, err.Error()
+		}
+		return n == 50 && applied == 65 && deleted == 5, fmt.Sprintf("rows %d applied %d deleted %d", n, applied, deleted)
+	})
+}

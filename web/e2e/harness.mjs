@@ -1,0 +1,127 @@
+// harness: starts a real `agora dev` (the built binary, a temporary data
+// folder, a free loopback port) and the system Chromium through
+// playwright-core, then runs the tests one after another, each in a fresh
+// browser context, and prints what passed with timings.
+import { spawn } from 'node:child_process'
+import { chmodSync, mkdtempSync, rmSync, mkdirSync, existsSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+const here = dirname(fileURLToPath(import.meta.url))
+export const screenshotDir = join(here, 'screenshots')
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer()
+    s.unref()
+    s.on('error', rej)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => res(port))
+    })
+  })
+}
+
+/** startAgora runs `agora dev` and resolves when /readyz answers 200. */
+export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, '../../bin/agora') } = {}) {
+  if (!existsSync(bin)) throw new Error(`${bin} not found: run make build first`)
+  const port = await freePort()
+  const data = mkdtempSync(join(tmpdir(), 'agora-e2e-'))
+  // agora runs postgres as the postgres user, which must reach the folder.
+  chmodSync(data, 0o755)
+  const url = `http://127.0.0.1:${port}`
+  const logs = []
+  const proc = spawn(bin, ['dev', '--addr', `127.0.0.1:${port}`, '--data', data], {
+    env: {
+      ...process.env,
+      AGORA_LOG_LEVEL: 'warn',
+      // The tests sign in dozens of times from one address.
+      AGORA_SIGNIN_PER_IP_PER_MINUTE: '100000',
+      AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE: '100000',
+      AGORA_RESET_PER_ACCOUNT_PER_HOUR: '100000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  proc.stdout.on('data', (b) => logs.push(b.toString()))
+  proc.stderr.on('data', (b) => logs.push(b.toString()))
+  const exited = new Promise((res) => proc.on('exit', res))
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`agora dev exited (${proc.exitCode}):\n${logs.join('')}`)
+    try {
+      const r = await fetch(`${url}/readyz`)
+      if (r.ok) break
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`agora dev not ready after 60 s:\n${logs.join('')}`)
+    await new Promise((r) => setTimeout(r, 150))
+  }
+  return {
+    url,
+    logs,
+    async stop() {
+      proc.kill('SIGINT')
+      const t = setTimeout(() => proc.kill('SIGKILL'), 15_000)
+      await exited
+      clearTimeout(t)
+      rmSync(data, { recursive: true, force: true })
+    },
+  }
+}
+
+// launchChromium starts the system Chromium. playwright-core refuses a
+// --user-data-dir argument in launch(): it gives every launch a fresh
+// temporary profile of its own, which is what the flag was for.
+export async function launchChromium() {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
+  const browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true })
+  return {
+    browser,
+    async close() {
+      await browser.close()
+    },
+  }
+}
+
+/** run executes tests [{name, fn}] with ctx, printing a line per test. */
+export async function run(tests, makeCtx) {
+  mkdirSync(screenshotDir, { recursive: true })
+  const only = process.env.E2E_ONLY
+  const started = Date.now()
+  let passed = 0
+  const failed = []
+  for (const t of tests) {
+    if (only && !t.name.includes(only)) continue
+    const t0 = Date.now()
+    const ctx = await makeCtx(t)
+    try {
+      await t.fn(ctx)
+      passed++
+      console.log(`  ✓ ${t.name} (${Date.now() - t0} ms)`)
+    } catch (e) {
+      failed.push(t.name)
+      console.log(`  ✗ ${t.name} (${Date.now() - t0} ms)\n${String(e?.stack ?? e).replace(/^/gm, '      ')}`)
+      await ctx.page?.screenshot({ path: join(screenshotDir, `FAILED-${t.name.replace(/\W+/g, '-')}.png`) }).catch(() => {})
+    } finally {
+      await ctx.close()
+    }
+  }
+  console.log(`\ne2e: ${passed} passed, ${failed.length} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  if (failed.length) console.log(`failed: ${failed.join('; ')}`)
+  return failed.length === 0
+}

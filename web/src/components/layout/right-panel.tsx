@@ -1,0 +1,185 @@
+import { useState, useSyncExternalStore, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { BarChart3, CalendarDays, ChevronLeft, ChevronRight, MessageCircle, Search, Users } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { PersonAvatar } from '@/components/ui/avatar'
+import { ScrollArea } from '@/components/ui/scroll-area'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { EmptyState } from '@/components/ui/states'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { Tip } from '@/components/ui/tooltip'
+import { useCurrentUser } from '@/lib/session-context'
+import { cn } from '@/lib/utils'
+
+// The right-side panel (spec 002 §2): docked (a 70 px icon column) or
+// expanded (390 px), with the tabs chat, meetups, insights and team. Its
+// state is a UI setting kept in localStorage, so it survives sign-out.
+
+export type PanelTab = 'chat' | 'meetups' | 'insights' | 'team'
+type PanelState = { expanded: boolean; tab: PanelTab }
+const KEY = 'agora.panel'
+const listeners = new Set<() => void>()
+let cached: { raw: string | null; value: PanelState } | undefined
+
+function read(): PanelState {
+  const raw = localStorage.getItem(KEY)
+  if (cached && cached.raw === raw) return cached.value
+  let value: PanelState = { expanded: false, tab: 'chat' }
+  try {
+    if (raw) value = { ...value, ...(JSON.parse(raw) as Partial<PanelState>) }
+  } catch {
+    /* a bad value falls back to the default */
+  }
+  cached = { raw, value }
+  return value
+}
+
+export function setPanel(p: Partial<PanelState>) {
+  localStorage.setItem(KEY, JSON.stringify({ ...read(), ...p }))
+  listeners.forEach((l) => l())
+}
+
+export function usePanel(): PanelState {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
+    read,
+    read,
+  )
+}
+
+export type PanelContext = { forumSelected: boolean; forumAdmin: boolean; meetingActive: boolean }
+
+/** availableTabs: meetups only while a meeting is active; insights and team only in a forum, insights for its admins. */
+export function availableTabs({ forumSelected, forumAdmin, meetingActive }: PanelContext): PanelTab[] {
+  const tabs: PanelTab[] = ['chat']
+  if (meetingActive) tabs.push('meetups')
+  if (forumSelected && forumAdmin) tabs.push('insights')
+  if (forumSelected) tabs.push('team')
+  return tabs
+}
+
+const icons: Record<PanelTab, ReactNode> = {
+  chat: <MessageCircle aria-hidden />,
+  meetups: <CalendarDays aria-hidden />,
+  insights: <BarChart3 aria-hidden />,
+  team: <Users aria-hidden />,
+}
+
+/** RightPanel is the docked or expanded panel of large screens. */
+export function RightPanel({ context }: { context: PanelContext }) {
+  const { t } = useTranslation()
+  const panel = usePanel()
+  const tabs = availableTabs(context)
+  // An unavailable tab falls back to chat.
+  const tab = tabs.includes(panel.tab) ? panel.tab : 'chat'
+
+  if (!panel.expanded) {
+    return (
+      <aside aria-label={t('panel.label')} className="sticky top-14 hidden h-[calc(100dvh-3.5rem)] w-[70px] shrink-0 flex-col items-center gap-2 border-l bg-background py-3 md:flex" data-testid="right-panel" data-state="docked">
+        <Tip label={t('panel.expand')} side="left">
+          <Button variant="ghost" size="icon" aria-label={t('panel.expand')} onClick={() => setPanel({ expanded: true })}>
+            <ChevronLeft aria-hidden />
+          </Button>
+        </Tip>
+        <div className="my-1 h-px w-8 bg-border" />
+        {tabs.map((k) => (
+          <Tip key={k} label={t(`panel.${k}`)} side="left">
+            <Button variant={k === tab ? 'secondary' : 'ghost'} size="icon" aria-label={t(`panel.${k}`)} onClick={() => setPanel({ expanded: true, tab: k })}>
+              {icons[k]}
+            </Button>
+          </Tip>
+        ))}
+      </aside>
+    )
+  }
+  return (
+    <aside aria-label={t('panel.label')} className="sticky top-14 hidden h-[calc(100dvh-3.5rem)] w-[390px] shrink-0 flex-col border-l bg-background md:flex" data-testid="right-panel" data-state="expanded">
+      <PanelBody tabs={tabs} tab={tab} onCollapse={() => setPanel({ expanded: false })} />
+    </aside>
+  )
+}
+
+/** PanelBody is the expanded panel's content, also shown in the small-screen sheet. */
+export function PanelBody({ tabs, tab, onCollapse }: { tabs: PanelTab[]; tab: PanelTab; onCollapse?: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <Tabs value={tab} onValueChange={(v) => setPanel({ tab: v as PanelTab })} className="flex min-h-0 flex-1 flex-col">
+      <div className="flex items-center gap-2 border-b px-3 py-2">
+        {onCollapse && (
+          <Button variant="ghost" size="icon" aria-label={t('panel.collapse')} onClick={onCollapse}>
+            <ChevronRight aria-hidden />
+          </Button>
+        )}
+        <TabsList>
+          {tabs.map((k) => (
+            <TabsTrigger key={k} value={k}>
+              {t(`panel.${k}`)}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+      </div>
+      <TabsContent value="chat" className="mt-0 flex min-h-0 flex-1 flex-col">
+        <ChatTab />
+      </TabsContent>
+      <TabsContent value="meetups" className="p-4">
+        <EmptyState icon={<CalendarDays />}>{t('panel.meetupsEmpty')}</EmptyState>
+      </TabsContent>
+      <TabsContent value="insights" className="p-4">
+        <EmptyState icon={<BarChart3 />}>{t('panel.insightsEmpty')}</EmptyState>
+      </TabsContent>
+      <TabsContent value="team" className="p-4">
+        <EmptyState icon={<Users />}>{t('panel.teamEmpty')}</EmptyState>
+      </TabsContent>
+    </Tabs>
+  )
+}
+
+const criteria = ['all', 'name', 'org', 'job', 'expertise', 'tags'] as const
+
+/** ChatTab: 'Me' first, then peers (none until the chat API exists), with the search box and criterion. */
+function ChatTab() {
+  const { t } = useTranslation()
+  const me = useCurrentUser()
+  const [criterion, setCriterion] = useState<(typeof criteria)[number]>('all')
+  const [text, setText] = useState('')
+  return (
+    <>
+      <div className="flex gap-2 p-3">
+        <div className="relative flex-1">
+          <Search className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-muted-foreground" aria-hidden />
+          <Input value={text} onChange={(e) => setText(e.target.value)} placeholder={t('panel.search')} aria-label={t('panel.search')} className="pl-8" />
+        </div>
+        <Select value={criterion} onValueChange={(v) => setCriterion(v as typeof criterion)}>
+          <SelectTrigger className="w-28" aria-label="Search by">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {criteria.map((c) => (
+              <SelectItem key={c} value={c}>
+                {c}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <ScrollArea className="min-h-0 flex-1">
+        {me && (
+          <div className={cn('flex items-center gap-3 px-4 py-2')}>
+            <PersonAvatar person={me.user} />
+            <div className="min-w-0">
+              <p className="truncate text-sm font-medium">
+                {me.user.firstName} {me.user.lastName}
+              </p>
+              <p className="text-xs text-muted-foreground">{t('panel.me')}</p>
+            </div>
+          </div>
+        )}
+        <EmptyState icon={<Users />}>{t('panel.noMembers')}</EmptyState>
+      </ScrollArea>
+    </>
+  )
+}

@@ -1,0 +1,159 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { BarChart3, Home, LayoutGrid, LogOut, MessageCircle, PanelRight, Settings2, User as UserIcon, Users } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { PersonAvatar } from '@/components/ui/avatar'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu'
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet'
+import { NotificationsBell } from '@/features/notifications/components/notifications-bell'
+import { UpcomingMeetupsButton } from '@/features/meetups/components/upcoming-meetups-button'
+import { ManageCommunitiesDialog } from '@/features/communities/components/manage-communities-dialog'
+import { useSignOut } from '@/features/auth/hooks/use-sign-out'
+import { useCurrentUser } from '@/lib/session-context'
+import { setTheme, useTheme, type Theme } from '@/lib/theme'
+import { availableTabs, PanelBody, setPanel, usePanel, type PanelContext } from './right-panel'
+
+export type ManageRights = { accounts: boolean; communities: boolean }
+
+/**
+ * TopBar (spec 000 §2.2): Home, notifications, upcoming Meet Ups, the
+ * Manage menu when the user manages something, and the avatar menu; on
+ * small screens also the chat button and, within a forum, the panel menu.
+ */
+export function TopBar({ manage, panel }: { manage: ManageRights; panel: PanelContext }) {
+  const { t } = useTranslation()
+  const me = useCurrentUser()
+  const signOut = useSignOut()
+  const navigate = useNavigate()
+  const theme = useTheme()
+  const [manageOpen, setManageOpen] = useState(false)
+  const [sheetOpen, setSheetOpen] = useState(false)
+  const panelState = usePanel()
+  const tabs = availableTabs(panel)
+  const tab = tabs.includes(panelState.tab) ? panelState.tab : 'chat'
+  const openSheet = (k: typeof tab) => {
+    setPanel({ tab: k })
+    setSheetOpen(true)
+  }
+
+  return (
+    <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
+      <Link to="/home" className="mr-2 flex items-center gap-2 font-semibold">
+        <img src="/favicon.svg" alt="" className="size-7" />
+        <span className="sr-only sm:not-sr-only">Agora</span>
+      </Link>
+      <nav aria-label="Main" className="flex items-center gap-1">
+        <Button asChild variant="ghost" size="sm">
+          <Link to="/home" activeProps={{ 'aria-current': 'page', className: 'bg-accent text-accent-foreground' }}>
+            <Home aria-hidden />
+            <span className="sr-only sm:not-sr-only">{t('nav.home')}</span>
+          </Link>
+        </Button>
+        {(manage.accounts || manage.communities) && (
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="sm" data-testid="manage-menu">
+                <Settings2 aria-hidden />
+                <span className="sr-only sm:not-sr-only">{t('nav.manage')}</span>
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="start">
+              {manage.accounts && (
+                <DropdownMenuItem onSelect={() => void navigate({ to: '/accounts' })}>
+                  <LayoutGrid aria-hidden />
+                  {t('nav.accounts')}
+                </DropdownMenuItem>
+              )}
+              {manage.communities && (
+                <DropdownMenuItem onSelect={() => setManageOpen(true)}>
+                  <Users aria-hidden />
+                  {t('nav.communities')}
+                </DropdownMenuItem>
+              )}
+            </DropdownMenuContent>
+          </DropdownMenu>
+        )}
+      </nav>
+      <div className="ml-auto flex items-center gap-0.5">
+        <NotificationsBell />
+        <UpcomingMeetupsButton />
+        <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.chat')} onClick={() => openSheet('chat')} data-testid="chat-button">
+          <MessageCircle aria-hidden />
+        </Button>
+        {panel.forumSelected && (
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.panelMenu')}>
+                <PanelRight aria-hidden />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              {panel.forumAdmin && (
+                <DropdownMenuItem onSelect={() => openSheet('insights')}>
+                  <BarChart3 aria-hidden />
+                  {t('nav.insights')}
+                </DropdownMenuItem>
+              )}
+              <DropdownMenuItem onSelect={() => openSheet('team')}>
+                <Users aria-hidden />
+                {t('nav.team')}
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        )}
+        {me && (
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon" className="rounded-full" aria-label={t('nav.account')} data-testid="avatar-menu">
+                <PersonAvatar person={me.user} className="size-8" />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" className="w-56">
+              <DropdownMenuLabel className="font-normal">
+                <p className="truncate text-sm font-medium">
+                  {me.user.firstName} {me.user.lastName}
+                </p>
+                <p className="truncate text-xs text-muted-foreground">{me.user.email}</p>
+              </DropdownMenuLabel>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem onSelect={() => void navigate({ to: '/profile' })}>
+                <UserIcon aria-hidden />
+                {t('nav.profile')}
+              </DropdownMenuItem>
+              <DropdownMenuSeparator />
+              <DropdownMenuLabel className="text-xs text-muted-foreground">{t('nav.theme')}</DropdownMenuLabel>
+              <DropdownMenuRadioGroup value={theme} onValueChange={(v) => setTheme(v as Theme)}>
+                <DropdownMenuRadioItem value="light">{t('nav.light')}</DropdownMenuRadioItem>
+                <DropdownMenuRadioItem value="dark">{t('nav.dark')}</DropdownMenuRadioItem>
+                <DropdownMenuRadioItem value="system">{t('nav.system')}</DropdownMenuRadioItem>
+              </DropdownMenuRadioGroup>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem onSelect={() => void signOut()} data-testid="sign-out">
+                <LogOut aria-hidden />
+                {t('nav.signOut')}
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        )}
+      </div>
+      <ManageCommunitiesDialog open={manageOpen} onOpenChange={setManageOpen} />
+      <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
+        <SheetContent side="right" className="p-0 pt-10">
+          <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
+          <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
+          <PanelBody tabs={tabs} tab={tab} />
+        </SheetContent>
+      </Sheet>
+    </header>
+  )
+}

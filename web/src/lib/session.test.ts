@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { QueryClient } from '@tanstack/react-query'
+import { api } from '@/api/client'
+import { json, stubFetch } from '@/test/utils'
+import { Session, type SignedOutEvent } from './session'
+
+const user = { id: 'u1', email: 'member@demo.agora', firstName: 'Chris', lastName: 'M' }
+const decoded = { user, role: 'user', sessionId: 's1', expiresOn: '2030-01-01T00:00:00.000Z' }
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('Session (spec 000 §4, 002 §4)', () => {
+  it('is a guest without a stored token, and asks nothing', async () => {
+    const calls = stubFetch(() => json(500))
+    const s = new Session(new QueryClient())
+    await s.boot()
+    expect(s.get().status).toBe('guest')
+    expect(calls).toHaveLength(0)
+  })
+
+  it('checks a stored token with GET /api/tokens/decode, sending it as a bearer', async () => {
+    localStorage.setItem('user_token', 'tok')
+    const calls = stubFetch(() => json(200, decoded))
+    const s = new Session(new QueryClient())
+    await s.boot()
+    expect(s.get()).toMatchObject({ status: 'user', role: 'user', token: 'tok' })
+    expect(calls[0]!.headers.get('Authorization')).toBe('Bearer tok')
+    expect(new URL(calls[0]!.url).pathname).toBe('/api/tokens/decode')
+  })
+
+  it('drops a refused stored token', async () => {
+    localStorage.setItem('user_token', 'old')
+    stubFetch(() => json(401, { code: 'tokenExpired', message: 'expired' }))
+    const s = new Session(new QueryClient())
+    await s.boot()
+    expect(s.get().status).toBe('guest')
+    expect(s.expiredAtBoot).toBe(true)
+    expect(localStorage.getItem('user_token')).toBeNull()
+  })
+
+  it('signs out on a 401 to any call made with its token, and clears the cache but not UI settings', async () => {
+    localStorage.setItem('agora.theme', 'dark')
+    const qc = new QueryClient()
+    qc.setQueryData(['communities', 'mine'], { results: [] })
+    const s = new Session(qc)
+    const events: SignedOutEvent[] = []
+    s.onSignedOut((e) => events.push(e))
+    s.signedIn({ accessToken: 'tok', user: user as never, role: 'user' })
+    stubFetch(() => json(401, { code: 'tokenInvalid', message: 'revoked' }))
+    await api.GET('/api/communities', {})
+    expect(events).toEqual([{ reason: 'expired' }])
+    expect(s.get().status).toBe('guest')
+    expect(localStorage.getItem('user_token')).toBeNull()
+    expect(qc.getQueryData(['communities', 'mine'])).toBeUndefined()
+    expect(localStorage.getItem('agora.theme')).toBe('dark')
+  })
+
+  it('ignores a 401 to a request without its token (a wrong password)', async () => {
+    const s = new Session(new QueryClient())
+    const events: SignedOutEvent[] = []
+    s.onSignedOut((e) => events.push(e))
+    s.signedIn({ accessToken: 'tok', user: user as never, role: 'user' })
+    stubFetch(() => json(401, { code: 'loginAuthentication', message: 'no' }))
+    await api.POST('/api/sessions', { body: { email: 'x@y.z', password: 'p' }, headers: { Authorization: '' } })
+    expect(events).toEqual([])
+    expect(s.get().status).toBe('user')
+  })
+
+  it('revokes the session on sign-out', async () => {
+    const s = new Session(new QueryClient())
+    const events: SignedOutEvent[] = []
+    s.onSignedOut((e) => events.push(e))
+    s.signedIn({ accessToken: 'tok', user: user as never, role: 'user' })
+    const calls = stubFetch(() => new Response(null, { status: 204 }))
+    await s.signOut()
+    expect(calls[0]!.method).toBe('DELETE')
+    expect(new URL(calls[0]!.url).pathname).toBe('/api/sessions/current')
+    expect(events).toEqual([{ reason: 'signOut' }])
+  })
+})

@@ -1,0 +1,12 @@
+import '@testing-library/jest-dom/vitest'
+import { afterEach } from 'vitest'
+import { cleanup } from '@testing-library/react'
+import '@/i18n'
+
+afterEach(() => {
+  cleanup()
+  localStorage.clear()
+})
+
+// jsdom lacks scrolling; the router restores scroll positions.
+window.scrollTo = () => {}

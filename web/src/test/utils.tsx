@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react'
+import { render } from '@testing-library/react'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { RouterProvider, createMemoryHistory, createRootRoute, createRouter } from '@tanstack/react-router'
+import { vi } from 'vitest'
+import { makeQueryClient } from '@/app'
+import { Session } from '@/lib/session'
+import { SessionContext } from '@/lib/session-context'
+
+export const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  })
+
+/** stubFetch answers each request with respond(method, path, request). */
+export function stubFetch(respond: (method: string, path: string, req: Request) => Response | Promise<Response>) {
+  const calls: Request[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (req: Request) => {
+      calls.push(req)
+      const url = new URL(req.url)
+      return respond(req.method, url.pathname + url.search, req)
+    }),
+  )
+  return calls
+}
+
+/** renderInApp renders ui inside a memory router, the query client and a session. */
+export async function renderInApp(ui: ReactNode, { path = '/' } = {}) {
+  const queryClient = makeQueryClient()
+  const session = new Session(queryClient)
+  const rootRoute = createRootRoute({ component: () => <>{ui}</> })
+  const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory({ initialEntries: [path] }) })
+  const result = render(
+    <SessionContext.Provider value={session}>
+      <QueryClientProvider client={queryClient}>
+        {/* eslint-disable-next-line @typescript-eslint/no-explicit-any */}
+        <RouterProvider router={router as any} />
+      </QueryClientProvider>
+    </SessionContext.Provider>,
+  )
+  await router.load()
+  return { ...result, router, session, queryClient }
+}
