@@ -60,7 +60,7 @@ func TestCountingProjectionSeesEveryChange(t *testing.T) {
 	env := testenv.New(t)
 	p := projectiontest.StartPipeline(t, env.DBURL)
 	src := sourceTable(t, env)
-	h, err := projectiontest.NewCounting(t.Context(), env.DB.Pool, testenv.Unique("count")[0:0]+fmt.Sprintf("count_%d", time.Now().UnixNano()), "public."+src)
+	h, err := projectiontest.NewCounting(t.Context(), env.DB.Pool, "count_"+src, "public."+src)
 	if err != nil {
 		t.Fatal(err)
 	}

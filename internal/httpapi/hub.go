@@ -62,7 +62,8 @@ func (s *server) hubPrincipal(c fiber.Ctx) (qaccount.Principal, error) {
 }
 
 // sameOrigin admits a handshake without Origin (not a browser) or from a
-// page of the host the request was sent to.
+// page of the host the request was sent to. A Host without a port (a proxy
+// passing nginx's $host) is compared with the origin's host name alone.
 func sameOrigin(c fiber.Ctx) bool {
 	origin := c.Get(fiber.HeaderOrigin)
 	if origin == "" {
@@ -72,7 +73,11 @@ func sameOrigin(c fiber.Ctx) bool {
 	if err != nil || u.Host == "" {
 		return false
 	}
-	return strings.EqualFold(u.Host, string(c.RequestCtx().Host()))
+	host := string(c.RequestCtx().Host())
+	if strings.EqualFold(u.Host, host) {
+		return true
+	}
+	return !strings.Contains(host, ":") && strings.EqualFold(u.Hostname(), host)
 }
 
 // openHub is GET /api/hub: it authenticates, then upgrades to a WebSocket

@@ -305,6 +305,9 @@ func TestHubRefusesBeforeUpgrading(t *testing.T) {
 	handshake("foreign origin", "", http.Header{"Authorization": {"Bearer " + member.Token}, "Origin": {"https://evil.example"}}, 403)
 	handshake("same origin", "", http.Header{"Cookie": {"user_token=" + member.Token}, "Origin": {env.URL}}, 101)
 	handshake("query token", "?access_token="+member.Token, nil, 101)
+	// Behind a proxy that passes the host name without the port (nginx's $host).
+	handshake("same host behind a proxy", "", http.Header{"Authorization": {"Bearer " + member.Token}, "Host": {"127.0.0.1"}, "Origin": {"http://127.0.0.1:8443"}}, 101)
+	handshake("other host behind a proxy", "", http.Header{"Authorization": {"Bearer " + member.Token}, "Host": {"127.0.0.1"}, "Origin": {"http://localhost:8443"}}, 403)
 
 	// A connection with no broker behind it stays open and quiet.
 	h := dial(t, env, "", bearer(member.Token))

@@ -461,6 +461,7 @@ func (s *streamer) handle(ctx context.Context, xld pglogrepl.XLogData, inTx *boo
 		*tx = txInfo{xid: m.Xid, commitLSN: m.FinalLSN, commitTime: m.CommitTime}
 	case *pglogrepl.CommitMessage:
 		*inTx = false
+		s.cfg.Log.Debug("commit received", "lsn", m.CommitLSN, "end", m.TransactionEndLSN)
 		return s.prod.send(ctx, item{commit: m.TransactionEndLSN})
 	case *pglogrepl.InsertMessage:
 		rel, err := s.rel(m.RelationID)
@@ -763,6 +764,7 @@ func (p *producer) run(ctx context.Context) error {
 			}
 		}
 		err := p.write(ctx, batch)
+		p.cfg.Log.Debug("batch written", "messages", len(batch), "commit", commit, "err", err)
 		for _, w := range waiters {
 			w <- err
 		}

@@ -20,6 +20,7 @@ import (
 
 	"agora/internal/kafka"
 	"agora/internal/testenv"
+	"agora/projections/projectiontest"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -98,7 +99,16 @@ func start(t *testing.T, role string, env []string) *proc {
 		t.Fatal(err)
 	}
 	go func() { _ = cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() { p.kill() })
+	t.Cleanup(func() {
+		if t.Failed() && os.Getenv("AGORA_TEST_STACKS") != "" {
+			_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+			time.Sleep(time.Second)
+		}
+		p.kill()
+		if t.Failed() || os.Getenv("AGORA_TEST_LOG") != "" {
+			t.Logf("%s stderr:\n%s", role, p.stderr.String())
+		}
+	})
 	return p
 }
 
@@ -154,11 +164,10 @@ func (w *writer) run(ctx context.Context, env *testenv.Env) error {
 		if gone {
 			continue
 		}
-		tag, err := pool.Exec(ctx, sql, id, val)
+		// Not ctx: a statement cancelled between its CommandComplete and
+		// its commit would look written and not be.
+		tag, err := pool.Exec(context.Background(), sql, id, val)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
 			return err
 		}
 		if tag.RowsAffected() != 1 {
@@ -191,7 +200,12 @@ func scenario(t *testing.T, chaos func(t *testing.T, table string) int) {
 	w := &writer{table: table, changes: map[int64]int{}, last: map[int64]string{}, deleted: map[int64]bool{}}
 	wctx, stopWriter := context.WithCancel(ctx)
 	werr := make(chan error, 1)
-	go func() { werr <- w.run(wctx, env) }()
+	go func() {
+		// Changes before the relay's slot exists reach the projection as
+		// one snapshot read, not one by one: write after the snapshot.
+		projectiontest.WaitForSnapshot(t, env.DBURL, slotOf(table))
+		werr <- w.run(wctx, env)
+	}()
 
 	kills := chaos(t, table)
 	stopWriter()
@@ -201,7 +215,7 @@ func scenario(t *testing.T, chaos func(t *testing.T, table string) int) {
 	t.Logf("%d kills under %d committed changes to %d rows", kills, w.n, len(w.changes))
 
 	target := "projtest.fault_" + table
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		missing, duplicated, wrong, report := compare(t, env, target, w)
 		if missing == 0 && duplicated == 0 && wrong == 0 {
@@ -209,6 +223,7 @@ func scenario(t *testing.T, chaos func(t *testing.T, table string) int) {
 			return
 		}
 		if duplicated > 0 || time.Now().After(deadline) {
+			diagnose(t, brokersOf(t), table)
 			t.Fatalf("%d changes missing, %d duplicated, %d rows with a wrong value: %s", missing, duplicated, wrong, report)
 		}
 		time.Sleep(250 * time.Millisecond)
@@ -239,6 +254,7 @@ func compare(t *testing.T, env *testenv.Env, target string, w *writer) (missing,
 		switch {
 		case applied < want:
 			missing += want - applied
+			examples = append(examples, fmt.Sprintf("row %d applied %d times, written %d", id, applied, want))
 		case applied > want:
 			duplicated += applied - want
 			examples = append(examples, fmt.Sprintf("row %d applied %d times, written %d", id, applied, want))
@@ -253,6 +269,7 @@ func compare(t *testing.T, env *testenv.Env, target string, w *writer) (missing,
 	for id, n := range w.changes {
 		if !seen[id] {
 			missing += n
+			examples = append(examples, fmt.Sprintf("row %d never applied, written %d", id, n))
 		}
 	}
 	if len(examples) > 5 {
@@ -267,14 +284,23 @@ func envFor(env *testenv.Env, table string, brokers []string, extra ...string) [
 		"DATABASE_URL=" + env.DBURL,
 		"FAULT_TABLE=" + table,
 		"AGORA_METRICS_ADDR=127.0.0.1:0",
-		"AGORA_LOG_LEVEL=warn",
-		"AGORA_RELAY_SLOT=" + strings.ReplaceAll(table, "fault_src", "fault_slot"),
+		"AGORA_LOG_LEVEL=" + logLevel(),
+		"AGORA_RELAY_SLOT=" + slotOf(table),
 	}
 	if brokers != nil {
 		out = append(out, "KAFKA_BROKERS="+strings.Join(brokers, ","))
 	}
 	return append(out, extra...)
 }
+
+func logLevel() string {
+	if l := os.Getenv("AGORA_TEST_LOG"); l != "" {
+		return l
+	}
+	return "warn"
+}
+
+func slotOf(table string) string { return strings.ReplaceAll(table, "fault_src", "fault_slot") }
 
 const cycles = 3
 
@@ -292,9 +318,9 @@ func TestKillProjector(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	brokersByTest[t.Name()] = b.Brokers()
 	scenario(t, func(t *testing.T, table string) int {
-		relay := start(t, "relay", envFor(env, table, b.Brokers()))
-		defer relay.kill()
+		start(t, "relay", envFor(env, table, b.Brokers()))
 		proj := start(t, "projector", envFor(env, table, b.Brokers()))
 		for i := 0; i < cycles; i++ {
 			sleepRandom(1500*time.Millisecond, 3*time.Second)
@@ -316,8 +342,7 @@ func TestKillRelay(t *testing.T) {
 	}
 	defer b.Close()
 	scenario(t, func(t *testing.T, table string) int {
-		proj := start(t, "projector", envFor(env, table, b.Brokers()))
-		_ = proj
+		start(t, "projector", envFor(env, table, b.Brokers()))
 		relay := start(t, "relay", envFor(env, table, b.Brokers()))
 		for i := 0; i < cycles; i++ {
 			sleepRandom(time.Second, 2500*time.Millisecond)

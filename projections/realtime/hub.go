@@ -133,9 +133,11 @@ type Hub struct {
 	closed bool
 	wake   chan struct{}
 
-	// inDB is which members have a presence row of this node; only Run's
-	// goroutine touches it.
-	inDB map[uuid.UUID]bool
+	// inDB is which members have a presence row of this node, and beaten
+	// whether the node's own row is known to exist; only Run's goroutine
+	// touches them.
+	inDB   map[uuid.UUID]bool
+	beaten bool
 }
 
 // NewHub makes a hub over db. Connections are accepted at once; presence is
@@ -270,6 +272,9 @@ func (h *Hub) Run(ctx context.Context) error {
 			return nil
 		case <-h.wake:
 		case <-retry.C:
+			if !h.beaten {
+				h.heartbeat(ctx)
+			}
 		case <-beat.C:
 			h.heartbeat(ctx)
 		case <-check.C:
@@ -286,6 +291,7 @@ func (h *Hub) heartbeat(ctx context.Context) {
 		}
 		return
 	}
+	h.beaten = true
 	if made && len(h.inDB) > 0 {
 		// Swept as stale while alive: the presence rows went with the node
 		// row. Write them again.
@@ -306,6 +312,10 @@ func (h *Hub) heartbeat(ctx context.Context) {
 // Reading the wanted state when writing (rather than queueing every open
 // and close) makes a tab reloaded in a blink cost nothing.
 func (h *Hub) reconcile(ctx context.Context) error {
+	if !h.beaten {
+		// Presence rows reference the node's row: write them once it is there.
+		return errors.New("realtime: the node's presence row is not written yet")
+	}
 	h.mu.Lock()
 	todo := make(map[uuid.UUID]bool, len(h.dirty))
 	for u := range h.dirty {

@@ -386,6 +386,15 @@ const tests = [
       await visible(old.getByRole('heading', { name: 'Your browser is not supported' }))
       await visible(old.getByRole('link', { name: 'Firefox' }))
       await axe(old, 'unsupported')
+      // A browser too old to run the app's modules still gets there: the
+      // inline check in index.html redirects and shows static text.
+      const ancient = await ctx.newPage(WIDE, {
+        userAgent: 'Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko',
+      })
+      await ancient.route('**/assets/**', (route) => route.abort())
+      await ancient.goto(server.url + '/home')
+      await waitPath(ancient, '/unsupported')
+      await visible(ancient.getByRole('heading', { name: 'Your browser is not supported' }))
       // A current Chromium is let in.
       const page = await ctx.newPage()
       await page.goto(server.url + '/login')

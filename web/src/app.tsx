@@ -1,5 +1,5 @@
 import { Component, useEffect, useState, type ReactNode } from 'react'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import i18n from '@/i18n'
@@ -12,8 +12,22 @@ import { SessionContext } from '@/lib/session-context'
 import { isAuthPage } from '@/lib/redirect'
 import { makeRouter } from './router'
 
+/**
+ * Failed mutations show a generic toast (spec 000 §8) unless their meta says
+ * `silent` (forms that show the error themselves). Cancelled requests and
+ * 401s (which sign out with their own message) are silent. Failed queries
+ * show their list's error fallback instead.
+ */
+function mutationError(err: unknown, meta?: Record<string, unknown>) {
+  if (meta?.silent) return
+  if (err instanceof DOMException && err.name === 'AbortError') return
+  if (isApiError(err) && err.status === 401) return
+  toast({ title: i18n.t('global:error.genericMessage'), variant: 'destructive' })
+}
+
 export function makeQueryClient() {
   return new QueryClient({
+    mutationCache: new MutationCache({ onError: (err, _vars, _ctx, mutation) => mutationError(err, mutation.meta) }),
     defaultOptions: {
       queries: {
         // 4xx answers will not change on retry; network and 5xx may.

@@ -1,5 +1,15 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isSupportedBrowser } from './browser'
+
+// index.html's inline ES5 check (for browsers that cannot run the app's
+// modules) must agree with isSupportedBrowser.
+const html = readFileSync(resolve(import.meta.dirname, '../../index.html'), 'utf8')
+const inline = /<script id="browser-check">([\s\S]*?)<\/script>/.exec(html)![1]!
+const sandbox: { agoraSupported?: (ua: string) => boolean } = {}
+new Function('window', 'navigator', 'location', 'document', inline)(sandbox, { userAgent: 'Chrome/130' }, { pathname: '/' }, {})
+const inlineSupported = sandbox.agoraSupported!
 
 const ua = {
   chrome53: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/53.0.2785.143 Safari/537.36',
@@ -34,5 +44,6 @@ describe('isSupportedBrowser (spec 000 §2.1)', () => {
     ['oldAndroid', true],
   ] as const)('%s → %s', (name, want) => {
     expect(isSupportedBrowser(ua[name])).toBe(want)
+    expect(inlineSupported(ua[name])).toBe(want)
   })
 })

@@ -11,4 +11,4 @@ export async function joinProfile({ userId, token, accessToken }: { userId: stri
   )
 }
 
-export const useJoinProfile = () => useMutation({ mutationFn: joinProfile })
+export const useJoinProfile = () => useMutation({ mutationFn: joinProfile, meta: { silent: true } })

@@ -8,4 +8,4 @@ export async function register({ token, ...body }: RegisterInput) {
   return unwrap(await api.POST('/api/users', { params: { query: { token } }, body }))
 }
 
-export const useRegister = () => useMutation({ mutationFn: register })
+export const useRegister = () => useMutation({ mutationFn: register, meta: { silent: true } })

@@ -6,4 +6,4 @@ export async function requestPasswordReset(email: string) {
   return unwrap(await api.POST('/api/tokens/passwordReset', { body: { email: email.trim() } }))
 }
 
-export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset })
+export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset, meta: { silent: true } })

@@ -5,4 +5,4 @@ export async function resetPassword({ token, password }: { token: string; passwo
   return unwrap(await api.POST('/api/tokens/passwordReset/{token}/use', { params: { path: { token } }, body: { password } }))
 }
 
-export const useResetPassword = () => useMutation({ mutationFn: resetPassword })
+export const useResetPassword = () => useMutation({ mutationFn: resetPassword, meta: { silent: true } })

@@ -8,4 +8,4 @@ export async function signIn({ email, password }: SignInInput) {
   return unwrap(await api.POST('/api/sessions', { body: { email: email.trim(), password } }))
 }
 
-export const useSignIn = () => useMutation({ mutationFn: signIn })
+export const useSignIn = () => useMutation({ mutationFn: signIn, meta: { silent: true } })

@@ -1,0 +1,105 @@
+package realtime_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/internal/testenv"
+	"agora/projections/realtime"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// TestPresenceAcrossNodes checks presence in Postgres, where the online and
+// offline transitions are decided: tabs and nodes add up to one
+// online_users row, a killed node's share is swept, and a node swept while
+// alive writes its presence again.
+func TestPresenceAcrossNodes(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	var member uuid.UUID
+	if err := env.DB.Pool.QueryRow(ctx, "SELECT id FROM users WHERE email = 'member@demo.agora'").Scan(&member); err != nil {
+		t.Fatal(err)
+	}
+	nodes := func() int {
+		var n int
+		err := env.DB.Pool.QueryRow(ctx, "SELECT coalesce((SELECT nodes FROM online_users WHERE user_id = $1), 0)", member).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	eventually := func(what string, want int) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for nodes() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: online_users.nodes = %d, want %d", what, nodes(), want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	online := func() bool {
+		on, err := realtime.Online(ctx, env.DB.Pool, []uuid.UUID{member})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return on[member]
+	}
+	start := func(node string) (*realtime.Hub, context.CancelFunc) {
+		hub := realtime.NewHub(env.DB.Pool, realtime.HubOptions{
+			NodeID: node, Heartbeat: 100 * time.Millisecond, StaleAfter: 500 * time.Millisecond,
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); _ = hub.Run(ctx) }()
+		stop := func() { cancel(); <-done }
+		t.Cleanup(stop)
+		return hub, stop
+	}
+	n1, n2 := testenv.Unique("node"), testenv.Unique("node")
+	hub1, _ := start(n1)
+	hub2, stop2 := start(n2)
+	exp := time.Now().Add(time.Hour)
+
+	a, _ := hub1.Register(member, uuid.New(), exp)
+	b, _ := hub1.Register(member, uuid.New(), exp)
+	c, _ := hub2.Register(member, uuid.New(), exp)
+	eventually("two tabs on one node and one on another", 2)
+	if !online() {
+		t.Error("Online() says the member is offline")
+	}
+	hub1.Unregister(a)
+	time.Sleep(200 * time.Millisecond)
+	eventually("one of two tabs on a node closed", 2)
+
+	// A clean stop deletes the node's presence.
+	stop2()
+	eventually("the second node stopped", 1)
+	_ = c
+
+	// A killed node: its rows stay until a live node sweeps them.
+	if _, err := env.DB.Pool.Exec(ctx, "INSERT INTO presence_nodes (node_id, beat_on) VALUES ($1, now())", "killed-"+n1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.DB.Pool.Exec(ctx, "INSERT INTO presence (node_id, user_id) VALUES ($1, $2)", "killed-"+n1, member); err != nil {
+		t.Fatal(err)
+	}
+	eventually("a node that then dies", 2)
+	eventually("the dead node swept", 1)
+
+	// Swept while alive (a long pause): the node writes its presence again.
+	if _, err := env.DB.Pool.Exec(ctx, "DELETE FROM presence_nodes WHERE node_id = $1", n1); err != nil {
+		t.Fatal(err)
+	}
+	eventually("restored after being swept", 1)
+
+	hub1.Unregister(b)
+	eventually("the last tab closed", 0)
+	if online() {
+		t.Error("Online() says the member is online")
+	}
+}

@@ -1,0 +1,133 @@
+package realtime_test
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/internal/testenv"
+	"agora/projections/change"
+	"agora/projections/realtime"
+)
+
+// TestProjectionAudiences applies changes straight to the projection (no
+// broker) over the seeded database, and checks who of three connected
+// members receives each event: the audiences' SQL against the read model.
+func TestProjectionAudiences(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	pool := env.DB.Pool
+	lookup := func(q string, args ...any) string {
+		t.Helper()
+		var s string
+		if err := pool.QueryRow(ctx, q, args...).Scan(&s); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return s
+	}
+	userOf := func(email string) string { return lookup("SELECT id::text FROM users WHERE email = $1", email) }
+	member, expert, outsider := userOf("member@demo.agora"), userOf("expert@demo.agora"), userOf("outsider@demo.agora")
+	memberProfile := lookup("SELECT id::text FROM profiles WHERE user_id = $1", member)
+	community := lookup(`SELECT m.community_id::text FROM community_memberships m JOIN profiles p ON p.id = m.profile_id
+		WHERE p.user_id = $1 AND m.status = 'active' LIMIT 1`, member)
+	org := lookup("SELECT organization_id::text FROM communities WHERE id = $1", community)
+
+	hub := realtime.NewHub(pool, realtime.HubOptions{NodeID: testenv.Unique("node")})
+	p := realtime.NewProjection(hub, pool, 0, nil)
+	exp := time.Now().Add(time.Hour)
+	clients := map[string]*realtime.Client{}
+	for name, id := range map[string]string{"member": member, "expert": expert, "outsider": outsider} {
+		c, err := hub.Register(uuid.MustParse(id), uuid.New(), exp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients[name] = c
+	}
+	now := time.Now().UnixMilli()
+	mk := func(table string, op change.Op, before, after string) change.Change {
+		c := change.Change{Op: op, Schema: "public", Table: table, Source: change.Source{TsMs: now}}
+		c.Before, c.After = row(t, before), row(t, after)
+		return c
+	}
+	userRow := func(id, job string) string {
+		return `{"id":"` + id + `","first_name":"F","last_name":"L","avatar":null,"job_title":"` + job + `","company":"C","password_hash":"x","email_key":"k"}`
+	}
+	communityRow := func(name string) string {
+		return `{"id":"` + community + `","organization_id":"` + org + `","name":"` + name + `","description":"d","image":null,"video":null,"video_cover":null}`
+	}
+	gone := uuid.NewString()
+	cases := []struct {
+		name  string
+		c     change.Change
+		event string
+		want  []string // who receives it
+	}{
+		{"a member's profile to those sharing a community, and to themself", mk("users", change.Update, userRow(expert, "a"), userRow(expert, "b")),
+			realtime.UserUpdated, []string{"expert", "member"}},
+		{"an outsider's profile to nobody else", mk("users", change.Update, userRow(outsider, "a"), userRow(outsider, "b")),
+			realtime.UserUpdated, []string{"outsider"}},
+		{"presence to the others who may read the member", mk("online_users", change.Create, "", `{"user_id":"`+expert+`","nodes":1}`),
+			realtime.UserConnected, []string{"member"}},
+		{"a community to its active members", mk("communities", change.Update, communityRow("A"), communityRow("B")),
+			realtime.CommunityUpdated, []string{"expert", "member"}},
+		{"a member removed from a community that exists",
+			mk("community_memberships", change.Delete, `{"community_id":"`+community+`","profile_id":"`+memberProfile+`"}`, ""),
+			realtime.CommunityMembersRemove, []string{"expert", "member"}},
+		{"a membership of a deleted community: the deletion, to its member",
+			mk("community_memberships", change.Delete, `{"community_id":"`+gone+`","profile_id":"`+memberProfile+`"}`, ""),
+			realtime.CommunityDeleted, []string{"member"}},
+		{"a membership of a deleted forum: the deletion, to its member",
+			mk("series_memberships", change.Delete, `{"series_id":"`+gone+`","profile_id":"`+memberProfile+`"}`, ""),
+			realtime.SeriesDeleted, []string{"member"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := p.Apply(ctx, tc.c); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for name, c := range clients {
+				for {
+					select {
+					case b := <-c.Messages():
+						var m realtime.Message
+						if err := json.Unmarshal(b, &m); err != nil {
+							t.Fatal(err)
+						}
+						if m.Event != tc.event {
+							t.Errorf("%s received %s", name, b)
+						}
+						if strings.Contains(string(b), "password") || strings.Contains(string(b), "email") {
+							t.Errorf("%s received %s", name, b)
+						}
+						got = append(got, name)
+						continue
+					default:
+					}
+					break
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("received by %v, want %v", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("a change from before the node started is skipped", func(t *testing.T) {
+		old := mk("users", change.Update, userRow(expert, "a"), userRow(expert, "c"))
+		old.Source.TsMs = hub.Started().Add(-time.Minute).UnixMilli()
+		if err := p.Apply(ctx, old); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case b := <-clients["member"].Messages():
+			t.Errorf("received %s", b)
+		default:
+		}
+	})
+}
