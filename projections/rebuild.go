@@ -43,6 +43,12 @@ var ErrGroupActive = errors.New("projections: the projection's consumer group is
 //     on is not;
 //  5. commit those offsets for the group. The projection's consumers,
 //     started again, go on from there.
+//
+// Step 4 reads the commit LSN from source.sequence, where the relay puts
+// the commit LSN of the change's own transaction. Debezium puts the
+// previous transaction's commit there; on a Debezium-fed stream the first
+// transaction to commit after S may be taken for one before it, so pause
+// writes while rebuilding such a projection.
 func Rebuild(ctx context.Context, cfg Config, o RebuildOptions, h Rebuilder) (rows int, err error) {
 	cfg.defaults()
 	topics := Topics(cfg.TopicPrefix, h)

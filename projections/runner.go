@@ -282,12 +282,17 @@ func (c *consumer) process(ctx context.Context, batch []kafkago.Message) error {
 			c.cfg.Log.Warn("batch apply failed; applying one by one", "projection", c.h.Name(), "changes", len(todo), "err", err)
 		}
 	}
+	done := todo[:0]
 	for _, d := range ds {
-		if err := c.applyOne(ctx, d); err != nil {
+		ok, err := c.applyOne(ctx, d)
+		if err != nil {
 			return err
 		}
+		if ok {
+			done = append(done, d.c)
+		}
 	}
-	c.applied(todo, start)
+	c.applied(done, start)
 	return nil
 }
 
@@ -306,17 +311,16 @@ func (c *consumer) applied(cs []change.Change, start time.Time) {
 }
 
 // applyOne applies one change with retries, dead-lettering it when it keeps
-// failing.
-func (c *consumer) applyOne(ctx context.Context, d decoded) error {
+// failing; applied says which happened.
+func (c *consumer) applyOne(ctx context.Context, d decoded) (applied bool, err error) {
 	backoff := c.cfg.Backoff
-	var err error
 	attempt := 1
 	for ; attempt <= c.cfg.MaxAttempts; attempt++ {
 		if err = c.h.Apply(ctx, d.c); err == nil {
-			return nil
+			return true, nil
 		}
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
 		if IsPermanent(err) || attempt == c.cfg.MaxAttempts {
 			break
@@ -325,12 +329,12 @@ func (c *consumer) applyOne(ctx context.Context, d decoded) error {
 		c.cfg.Log.Warn("apply failed; retrying", "projection", c.h.Name(), "topic", d.msg.Topic, "partition", d.msg.Partition, "offset", d.msg.Offset, "attempt", attempt, "err", err)
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-time.After(backoff):
 		}
 		backoff = min(2*backoff, 10*time.Second)
 	}
-	return c.deadLetter(ctx, d.msg, err, attempt)
+	return false, c.deadLetter(ctx, d.msg, err, attempt)
 }
 
 // deadLetter writes m to the projection's dead-letter topic with the error.

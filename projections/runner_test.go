@@ -3,6 +3,7 @@ package projections_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,7 +25,7 @@ func sourceTable(t *testing.T, env *testenv.Env) string {
 	return name
 }
 
-func runProjection(t *testing.T, brokers []string, h projections.Handler, cfg projections.Config) {
+func runProjection(t *testing.T, brokers []string, h projections.Handler, cfg projections.Config) (stop func()) {
 	t.Helper()
 	cfg.Brokers = brokers
 	cfg.Log = projectiontest.Logger()
@@ -37,7 +38,10 @@ func runProjection(t *testing.T, brokers []string, h projections.Handler, cfg pr
 		defer close(done)
 		_ = projections.Run(ctx, cfg, h)
 	}()
-	t.Cleanup(func() { cancel(); <-done })
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	return stop
 }
 
 // waitFor polls cond until it holds or the deadline passes.

@@ -71,6 +71,10 @@ func main() {
 			return runtime.Seed(ctx, d.DB, cfg, log)
 		})
 	case "relay":
+		if len(cfg.Kafka.BrokerList()) == 0 {
+			err = runtime.ErrNoBrokers
+			break
+		}
 		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
 			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
 				return err
@@ -154,7 +158,7 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer pipe.Close()
-		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg))
+		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg), runtime.WithPipeline(pipe))
 		if err != nil {
 			return err
 		}
@@ -186,6 +190,9 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 // projector runs the projections against KAFKA_BROKERS, or, with
 // "rebuild NAME", rebuilds one of them from a Postgres snapshot.
 func projector(ctx context.Context, cfg config.Config, args []string, log *slog.Logger) error {
+	if len(cfg.Kafka.BrokerList()) == 0 {
+		return runtime.ErrNoBrokers
+	}
 	var rest []string
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {

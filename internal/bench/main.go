@@ -9,6 +9,10 @@
 //	signin-seq  200 sequential sign-ins (after 10 warm-up calls)
 //	signin-par  200 sign-ins from 4 concurrent workers
 //	read        GET /api/tokens/decode with a bearer token, 8 workers
+//	pipeline-latency, pipeline-throughput
+//	            the change pipeline (relay, embedded broker, one projection):
+//	            commit-to-projection latency at 1,000 changes/s, and the
+//	            highest sustained changes/s (see pipeline.go)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end.
@@ -34,7 +38,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read"}
+var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput"}
 
 func main() {
 	duration := flag.Duration("duration", 5*time.Second, "measuring time of the read benchmark")
@@ -192,6 +196,9 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 		if errs > 0 {
 			return fmt.Errorf("read: %d requests failed", errs)
 		}
+	}
+	if err := pipelineBench(ctx, selected, cfg, d, duration, log); err != nil {
+		return err
 	}
 	fmt.Println()
 	fmt.Println("stopping: API, then Postgres")

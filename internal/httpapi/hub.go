@@ -101,7 +101,7 @@ func (s *server) openHub(c fiber.Ctx) error {
 		ReadBufferSize:   1 << 10,
 		WriteBufferSize:  4 << 10,
 		CheckOrigin:      func(*fasthttp.RequestCtx) bool { return true }, // checked above
-		Error:            func(*fasthttp.RequestCtx, int, error) {},        // answered below, in JSON
+		Error:            func(*fasthttp.RequestCtx, int, error) {},       // answered below, in JSON
 	}
 	hub := s.Hub
 	log := s.Log

@@ -13,8 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"strings"
 	"time"
 
 	kafkago "github.com/segmentio/kafka-go"
@@ -109,26 +107,6 @@ func EndOffsets(ctx context.Context, brokers []string, topic string) (map[int]in
 			return nil, fmt.Errorf("kafka: list offsets %s/%d: %w", topic, p.Partition, p.Error)
 		}
 		out[p.Partition] = p.LastOffset
-	}
-	return out, nil
-}
-
-// ParseBrokers splits a comma-separated KAFKA_BROKERS value and checks that
-// each entry is host:port.
-func ParseBrokers(s string) ([]string, error) {
-	var out []string
-	for _, b := range strings.Split(s, ",") {
-		b = strings.TrimSpace(b)
-		if b == "" {
-			continue
-		}
-		if _, _, err := net.SplitHostPort(b); err != nil {
-			return nil, fmt.Errorf("%q is not host:port", b)
-		}
-		out = append(out, b)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no broker address")
 	}
 	return out, nil
 }

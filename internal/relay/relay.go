@@ -60,7 +60,9 @@ type Config struct {
 	StatusInterval time.Duration
 	// OnAck, when set, is called with every LSN the relay confirms (tests).
 	OnAck func(pglogrepl.LSN)
-	Log   *slog.Logger
+	// Metrics, when set, receive the relay's figures.
+	Metrics *Metrics
+	Log     *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -84,6 +86,9 @@ func (c *Config) defaults() {
 	}
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Metrics == nil {
+		c.Metrics = NewMetrics(nil)
 	}
 }
 
@@ -199,6 +204,9 @@ func runOnce(ctx context.Context, cfg Config) error {
 		return err
 	case err := <-prodErr:
 		prodErr <- err // for the deferred receive
+		// The streamer must be done with the connection before it closes.
+		cancel()
+		<-errc
 		return err
 	}
 }
@@ -361,6 +369,7 @@ func (s *streamer) stream(ctx context.Context, start pglogrepl.LSN) error {
 		if pos > confirmed && s.cfg.OnAck != nil {
 			s.cfg.OnAck(pos)
 		}
+		s.cfg.Metrics.Confirmed.Set(float64(pos))
 		confirmed = pos
 		nextStatus = time.Now().Add(s.cfg.StatusInterval)
 		return nil
@@ -462,7 +471,7 @@ func (s *streamer) handle(ctx context.Context, xld pglogrepl.XLogData, inTx *boo
 	case *pglogrepl.CommitMessage:
 		*inTx = false
 		s.cfg.Log.Debug("commit received", "lsn", m.CommitLSN, "end", m.TransactionEndLSN)
-		return s.prod.send(ctx, item{commit: m.TransactionEndLSN})
+		return s.prod.send(ctx, item{commit: m.TransactionEndLSN, commitTime: m.CommitTime})
 	case *pglogrepl.InsertMessage:
 		rel, err := s.rel(m.RelationID)
 		if err != nil || rel.skip {
@@ -687,9 +696,10 @@ func appendCol(buf *bytes.Buffer, c column, row []value, i int) error {
 // item is what the streamer hands the producer: a message, or the end of a
 // transaction (commit), or a flush request (done).
 type item struct {
-	msg    kafkago.Message
-	commit pglogrepl.LSN
-	done   chan error
+	msg        kafkago.Message
+	commit     pglogrepl.LSN
+	commitTime time.Time
+	done       chan error
 }
 
 // producer writes messages in order, in batches, and tracks the LSN up to
@@ -740,16 +750,17 @@ func (p *producer) run(ctx context.Context) error {
 	var (
 		batch   []kafkago.Message
 		waiters []chan error
+		commits []time.Time
 		commit  pglogrepl.LSN
 		n       int64
 	)
 	for {
-		batch, waiters, commit, n = batch[:0], waiters[:0], 0, 0
+		batch, waiters, commits, commit, n = batch[:0], waiters[:0], commits[:0], 0, 0
 		// Block for the first item, then take what is queued, up to a batch.
 		select {
 		case it := <-p.in:
 			n++
-			p.take(it, &batch, &waiters, &commit)
+			p.take(it, &batch, &waiters, &commit, &commits)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -758,7 +769,7 @@ func (p *producer) run(ctx context.Context) error {
 			select {
 			case it := <-p.in:
 				n++
-				p.take(it, &batch, &waiters, &commit)
+				p.take(it, &batch, &waiters, &commit, &commits)
 			default:
 				break drain
 			}
@@ -774,16 +785,22 @@ func (p *producer) run(ctx context.Context) error {
 		if commit > 0 {
 			p.ackedLSN.Store(uint64(commit))
 		}
+		p.cfg.Metrics.Messages.Add(float64(len(batch)))
+		now := time.Now()
+		for _, ct := range commits {
+			p.cfg.Metrics.Delay.Observe(now.Sub(ct).Seconds())
+		}
 		p.pending.Add(-n)
 	}
 }
 
-func (p *producer) take(it item, batch *[]kafkago.Message, waiters *[]chan error, commit *pglogrepl.LSN) {
+func (p *producer) take(it item, batch *[]kafkago.Message, waiters *[]chan error, commit *pglogrepl.LSN, commits *[]time.Time) {
 	switch {
 	case it.done != nil:
 		*waiters = append(*waiters, it.done)
 	case it.commit > 0:
 		*commit = it.commit
+		*commits = append(*commits, it.commitTime)
 	default:
 		*batch = append(*batch, it.msg)
 	}
@@ -813,4 +830,3 @@ func (p *producer) write(ctx context.Context, batch []kafkago.Message) error {
 	}
 	return nil
 }
-

@@ -98,10 +98,14 @@ func StartPipeline(ctx context.Context, cfg config.Config, databaseURL string, l
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			_ = relay.Run(ctx, relay.Config{
+			rc := relay.Config{
 				DatabaseURL: databaseURL, Brokers: p.brokers, Slot: cfg.Kafka.RelaySlot,
 				TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions, Log: log.With("part", "relay"),
-			})
+			}
+			if o.Registry != nil {
+				rc.Metrics = relay.NewMetrics(o.Registry)
+			}
+			_ = relay.Run(ctx, rc)
 		}()
 	}
 	if len(o.Projections) > 0 {
@@ -176,6 +180,7 @@ func RunRelay(ctx context.Context, cfg config.Config, d *Database, log *slog.Log
 	err := relay.Run(ctx, relay.Config{
 		DatabaseURL: d.URL, Brokers: brokers, Slot: cfg.Kafka.RelaySlot,
 		TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions, Log: log,
+		Metrics: relay.NewMetrics(reg),
 	})
 	if merr := <-errc; err == nil {
 		err = merr

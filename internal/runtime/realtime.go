@@ -91,7 +91,7 @@ func runLiveEvents(app *fiber.App, hub *realtime.Hub, cfg config.Config, d *db.D
 			_ = hub.Run(ctx)
 		}()
 		if len(brokers) == 0 {
-			log.Warn("live events are off: set KAFKA_BROKERS so that this API node consumes the change stream (agora dev runs a broker in process)")
+			log.Warn("live events are off: this API node has no broker to read the change stream from; set KAFKA_BROKERS")
 			return nil
 		}
 		pc := ProjectorConfig(cfg, brokers, nil, log)

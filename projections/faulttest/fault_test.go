@@ -215,7 +215,7 @@ func scenario(t *testing.T, chaos func(t *testing.T, table string) int) {
 	t.Logf("%d kills under %d committed changes to %d rows", kills, w.n, len(w.changes))
 
 	target := "projtest.fault_" + table
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		missing, duplicated, wrong, report := compare(t, env, target, w)
 		if missing == 0 && duplicated == 0 && wrong == 0 {

@@ -1,0 +1,80 @@
+package kafka_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	kafkago "github.com/segmentio/kafka-go"
+
+	"agora/internal/kafka"
+)
+
+// TestEmbeddedBrokerPersists writes, consumes and commits, restarts the
+// broker on its folder, and finds the messages, the partitions and the
+// group's committed offsets again.
+func TestEmbeddedBrokerPersists(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	b, err := kafka.StartEmbedded(dir, kafka.EmbeddedOptions{Partitions: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const topic = "agora.public.things"
+	if err := kafka.EnsureTopics(ctx, b.Brokers(), 4, topic); err != nil {
+		t.Fatal(err)
+	}
+	w := kafka.NewWriter(b.Brokers())
+	var msgs []kafkago.Message
+	for i := 0; i < 40; i++ {
+		msgs = append(msgs, kafkago.Message{Topic: topic, Key: []byte(`{"id":` + strconv.Itoa(i) + `}`), Value: []byte(`{}`)})
+	}
+	if err := w.WriteMessages(ctx, msgs...); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	read := func(brokers []string, n int) {
+		r := kafkago.NewReader(kafkago.ReaderConfig{Brokers: brokers, GroupID: "g", GroupTopics: []string{topic}, StartOffset: kafkago.FirstOffset,
+			MinBytes: 1, MaxBytes: 1 << 20, MaxWait: 100 * time.Millisecond, SessionTimeout: 2 * time.Second})
+		defer r.Close()
+		for i := 0; i < n; i++ {
+			m, err := r.FetchMessage(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.CommitMessages(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	read(b.Brokers(), 40)
+	b.Close()
+
+	b, err = kafka.StartEmbedded(dir, kafka.EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ends, err := kafka.EndOffsets(ctx, b.Brokers(), topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, e := range ends {
+		total += e
+	}
+	if len(ends) != 4 || total != 40 {
+		t.Fatalf("after a restart: %d partitions, %d messages; want 4 and 40", len(ends), total)
+	}
+	res, err := kafka.Client(b.Brokers()).OffsetFetch(ctx, &kafkago.OffsetFetchRequest{GroupID: "g", Topics: map[string][]int{topic: {0, 1, 2, 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Topics[topic] {
+		if p.CommittedOffset != ends[p.Partition] {
+			t.Errorf("partition %d: committed %d after a restart, want %d", p.Partition, p.CommittedOffset, ends[p.Partition])
+		}
+	}
+}
