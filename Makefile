@@ -25,11 +25,14 @@ deps: ## install what is missing (PostgreSQL server, C compiler for -race…)
 	@bash scripts/install-deps.sh
 
 # The web app is built first so the binary can embed web/dist (web/embed.go).
-# npm ci runs only when package-lock.json changed since the last install.
-web: ## build the React app into web/dist (npm ci when needed, then vite build and a type check)
+# npm install (with the committed lock) runs only when package-lock.json
+# changed since the last install. Not npm ci: this machine's npm config
+# (omit-lockfile-registry-resolved) leaves other platforms' optional packages
+# out of the lock, and npm ci refuses such a lock.
+web: ## build the React app into web/dist (npm install when the lock changed, then vite build and a type check)
 	@command -v $(NPM) >/dev/null 2>&1 || { echo "web: $(NPM) not found: install Node.js 20 and npm (apt-get install -y nodejs npm)" >&2; exit 1; }
 	@if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
-		echo "web: npm ci"; $(NPM) --prefix web ci --no-audit --no-fund; \
+		echo "web: npm install (from package-lock.json)"; $(NPM) --prefix web install --no-audit --no-fund; \
 	fi
 	@echo "web: npm run build"
 	@$(NPM) --prefix web run --silent build

@@ -34,7 +34,7 @@
 //	topic.prefix                        agora            (topics agora.public.<table>)
 //	slot.name                           agora_relay      (Debezium's own slot name may differ; one of the two runs)
 //	publication.name                    agora_cdc
-//	publication.autocreate.mode         filtered
+//	publication.autocreate.mode         all_tables       (the heartbeat table must be published, and tables of later migrations too; table.exclude.list keeps bookkeeping off Kafka)
 //	schema.include.list                 public
 //	table.exclude.list                  public.schema_migrations,public.cdc_relay_state,public.cdc_heartbeat
 //	snapshot.mode                       initial

@@ -1,11 +1,6 @@
 package testenv
 
 import (
-	"context"
-	"io"
-	"log/slog"
-	"net"
-	"os"
 	"testing"
 	"time"
 
@@ -45,39 +40,7 @@ type Live struct {
 // against live.Pipeline. Several such servers are several API nodes.
 func NewLive(t testing.TB, live Live, options ...func(*config.Config)) *Env {
 	t.Helper()
-	once.Do(func() { shared, sharedE = start() })
-	if sharedE != nil {
-		t.Fatalf("testenv: %v", sharedE)
-	}
-	cfg := Config()
-	for _, o := range options {
-		o(&cfg)
-	}
-	cfg.Addr = "127.0.0.1:0"
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if testing.Verbose() {
-		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	}
-	app, err := runtime.NewAPI(cfg, shared.db, log,
-		runtime.WithBrokers(live.Pipeline.Brokers), runtime.WithRealtime(live.Hub, live.ReplayMargin))
-	if err != nil {
-		t.Fatalf("testenv: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() { done <- runtime.Serve(ctx, app, cfg.Addr, func(a net.Addr) { addr <- a }) }()
-	var a net.Addr
-	select {
-	case a = <-addr:
-	case err := <-done:
-		cancel()
-		t.Fatalf("testenv: serve: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	cfg.Addr = a.String()
-	return &Env{URL: "http://" + a.String(), DB: shared.db, DBURL: shared.url, Config: cfg}
+	return serve(t, []runtime.APIOption{
+		runtime.WithBrokers(live.Pipeline.Brokers), runtime.WithRealtime(live.Hub, live.ReplayMargin),
+	}, options)
 }

@@ -110,6 +110,12 @@ type Env struct {
 // change the configuration before the server starts.
 func New(t testing.TB, options ...func(*config.Config)) *Env {
 	t.Helper()
+	return serve(t, nil, options)
+}
+
+// serve starts an API server built with apiOptions over the shared database.
+func serve(t testing.TB, apiOptions []runtime.APIOption, options []func(*config.Config)) *Env {
+	t.Helper()
 	once.Do(func() { shared, sharedE = start() })
 	if sharedE != nil {
 		t.Fatalf("testenv: %v", sharedE)
@@ -123,7 +129,7 @@ func New(t testing.TB, options ...func(*config.Config)) *Env {
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	app, err := runtime.NewAPI(cfg, shared.db, log)
+	app, err := runtime.NewAPI(cfg, shared.db, log, apiOptions...)
 	if err != nil {
 		t.Fatalf("testenv: %v", err)
 	}
