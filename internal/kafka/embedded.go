@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -20,6 +21,8 @@ import (
 type Embedded struct {
 	cluster *kfake.Cluster
 	addrs   []string
+	stop    context.CancelFunc
+	reaped  chan struct{}
 }
 
 // EmbeddedOptions tune the embedded broker.
@@ -60,14 +63,33 @@ func StartEmbedded(dir string, o EmbeddedOptions) (*Embedded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kafka: start embedded broker: %w", err)
 	}
-	return &Embedded{cluster: c, addrs: c.ListenAddrs()}, nil
+	e := &Embedded{cluster: c, addrs: c.ListenAddrs(), reaped: make(chan struct{})}
+	// kfake can leave a killed consumer in its group for ever (see
+	// sessionReaper): enforce the session timeout beside it.
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	reaper := newSessionReaper(log)
+	reaper.install(c)
+	var ctx context.Context
+	ctx, e.stop = context.WithCancel(context.Background())
+	go func() {
+		defer close(e.reaped)
+		reaper.run(ctx, e.addrs)
+	}()
+	return e, nil
 }
 
 // Brokers are the addresses to give kafka-go clients.
 func (e *Embedded) Brokers() []string { return append([]string(nil), e.addrs...) }
 
 // Close stops the broker and writes its state to disk.
-func (e *Embedded) Close() { e.cluster.Close() }
+func (e *Embedded) Close() {
+	e.stop()
+	<-e.reaped
+	e.cluster.Close()
+}
 
 type slogLogger struct{ log *slog.Logger }
 

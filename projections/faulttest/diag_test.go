@@ -40,4 +40,22 @@ func diagnose(t *testing.T, brokers []string, table string) {
 	for _, p := range res.Topics[topic] {
 		t.Logf("partition %d committed %d (end %d) %v", p.Partition, p.CommittedOffset, ends[p.Partition], p.Error)
 	}
+	// The group's members and what each was assigned: a member that owns
+	// partitions nobody reads is a dead consumer the broker kept.
+	group := projections.GroupID("agora", "fault_"+table)
+	desc, err := kafka.Client(brokers).DescribeGroups(ctx, &kafkago.DescribeGroupsRequest{GroupIDs: []string{group}})
+	if err != nil {
+		t.Logf("describe group: %v", err)
+		return
+	}
+	for _, g := range desc.Groups {
+		t.Logf("group %s %s %v", g.GroupID, g.GroupState, g.Error)
+		for _, m := range g.Members {
+			var parts []int
+			for _, a := range m.MemberAssignments.Topics {
+				parts = append(parts, a.Partitions...)
+			}
+			t.Logf("member %s (%s) partitions %v", m.MemberID, m.ClientHost, parts)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -309,14 +310,29 @@ func sleepRandom(lo, hi time.Duration) {
 	time.Sleep(lo + time.Duration(rand.Int64N(int64(hi-lo))))
 }
 
+// startBroker starts an embedded broker for one test; its warnings (a
+// consumer-group member removed because its session expired, say) are
+// logged when the test fails or AGORA_TEST_LOG is set.
+func startBroker(t *testing.T) *kafka.Embedded {
+	t.Helper()
+	log := &syncBuffer{}
+	b, err := kafka.StartEmbedded(t.TempDir(), kafka.EmbeddedOptions{Log: slog.New(slog.NewTextHandler(log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() || os.Getenv("AGORA_TEST_LOG") != "" {
+			t.Logf("broker log:\n%s", log.String())
+		}
+	})
+	return b
+}
+
 func TestKillProjector(t *testing.T) {
 	t.Parallel()
 	faultproc(t)
 	env := testenv.New(t)
-	b, err := kafka.StartEmbedded(t.TempDir(), kafka.EmbeddedOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := startBroker(t)
 	defer b.Close()
 	brokersByTest[t.Name()] = b.Brokers()
 	scenario(t, func(t *testing.T, table string) int {
@@ -336,10 +352,7 @@ func TestKillRelay(t *testing.T) {
 	t.Parallel()
 	faultproc(t)
 	env := testenv.New(t)
-	b, err := kafka.StartEmbedded(t.TempDir(), kafka.EmbeddedOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := startBroker(t)
 	defer b.Close()
 	scenario(t, func(t *testing.T, table string) int {
 		start(t, "projector", envFor(env, table, b.Brokers()))
