@@ -284,7 +284,7 @@ func build(hash string, now time.Time) (*data, error) {
 	at := func(i int) time.Time { return now.Add(-time.Duration(people-i) * time.Minute) }
 	addPerson := func(i int, email, userRole, profileRole string, p person) uuid.UUID {
 		u := model.Users{
-			ID: newID(), Email: email, EmailKey: emailKey(email), PasswordHash: hash, Role: userRole,
+			ID: newID(), Email: email, EmailKey: auth.EmailKey(email), PasswordHash: hash, Role: userRole,
 			FirstName: p.first, LastName: p.last, JobTitle: p.title, Company: p.company, Bio: p.bio,
 			InterestTags: dbtype.TextArray(p.tags), School: p.school, Degree: p.degree, FieldOfStudy: p.field,
 			GraduationYear: &p.year, CreatedOn: at(i), UpdatedOn: at(i),
@@ -292,7 +292,7 @@ func build(hash string, now time.Time) (*data, error) {
 		d.users = append(d.users, u)
 		d.profiles = append(d.profiles, model.Profiles{
 			ID: newID(), OrganizationID: OrganizationID, UserID: &u.ID, Role: profileRole,
-			Email: email, EmailKey: emailKey(email), FirstName: p.first, LastName: p.last,
+			Email: email, EmailKey: auth.EmailKey(email), FirstName: p.first, LastName: p.last,
 			JobTitle: p.title, Company: p.company, Bio: p.bio, InterestTags: dbtype.TextArray(p.tags),
 			School: p.school, Degree: p.degree, FieldOfStudy: p.field, GraduationYear: &p.year,
 			IsExpert: p.expert, CreatedOn: at(i), UpdatedOn: at(i),
@@ -349,7 +349,7 @@ func build(hash string, now time.Time) (*data, error) {
 	// expert is the forum expert of the first open forum they are in.
 	for k, p := range members {
 		i := len(loginPeople) + k
-		email := emailKey(strings.ReplaceAll(p.first+"."+p.last, " ", "")) + "@demo.agora"
+		email := auth.EmailKey(strings.ReplaceAll(p.first+"."+p.last, " ", "")) + "@demo.agora"
 		email = strings.ReplaceAll(email, "'", "")
 		id := addPerson(i, email, string(auth.RoleUser), "member", p)
 		in := []bool{k%3 != 2, k%3 != 1}
@@ -399,10 +399,4 @@ func (d *data) insert(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
-}
-
-// emailKey is the sign-in key of an address, as the users and profiles
-// email_key columns define it: lower(trim(email)).
-func emailKey(email string) string {
-	return strings.ToLower(strings.TrimSpace(email))
 }

@@ -209,3 +209,25 @@ func TestSeed(t *testing.T) {
 		}
 	})
 }
+
+// TestEveryForumHasItsChannels: the schema gives each forum its main and
+// admin channel, with time-ordered (version 7) ids.
+func TestEveryForumHasItsChannels(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	if _, err := seed.Seed(ctx, d, auth.NewHasher(2), password); err != nil {
+		t.Fatal(err)
+	}
+	series := count(t, d, "SELECT count(*) FROM series")
+	for _, kind := range []string{"main", "admin"} {
+		if n := count(t, d, "SELECT count(DISTINCT series_id) FROM channels WHERE kind = '"+kind+"'"); n != series {
+			t.Errorf("%d of %d forums have a %s channel", n, series, kind)
+		}
+	}
+	if n := count(t, d, "SELECT count(*) FROM channels WHERE substring(id::text, 15, 1) <> '7'"); n != 0 {
+		t.Errorf("%d channel ids are not UUIDv7", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM channels WHERE abs(extract(epoch FROM now()) - ('x' || substring(replace(id::text, '-', ''), 1, 12))::bit(48)::bigint / 1000.0) > 3600"); n != 0 {
+		t.Errorf("%d channel ids do not carry the time they were made", n)
+	}
+}

@@ -12,6 +12,7 @@ package table
 func UseSchema(schema string) {
 	CdcHeartbeat = CdcHeartbeat.FromSchema(schema)
 	CdcRelayState = CdcRelayState.FromSchema(schema)
+	Channels = Channels.FromSchema(schema)
 	Communities = Communities.FromSchema(schema)
 	CommunityMemberships = CommunityMemberships.FromSchema(schema)
 	DevMail = DevMail.FromSchema(schema)

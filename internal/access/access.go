@@ -1,0 +1,94 @@
+// Package access answers who may do what in a forum or a community, from
+// the memberships in Postgres. Commands and queries of every area ask it, so
+// that one rule is written once: a forum's readers are its active members,
+// its admins (and the admins of its community, and super users) manage it.
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/go-jet/jet/v2/qrm"
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db/gen/table"
+)
+
+// Forum is what a user may do in one forum.
+type Forum struct {
+	SeriesID    uuid.UUID
+	CommunityID uuid.UUID
+	// ProfileID is the user's profile holding the membership (uuid.Nil
+	// when the user is not a member).
+	ProfileID uuid.UUID
+	// Member is an active membership of the forum.
+	Member bool
+	// Admin is a forum admin, an admin of its community or organization,
+	// or a super user.
+	Admin bool
+	// Expert is the forum's expert flag of the membership.
+	Expert bool
+}
+
+// Read reports whether the user may read the forum.
+func (f Forum) Read() bool { return f.Member || f.Admin }
+
+// ErrForumNotFound is an unknown forum.
+var ErrForumNotFound = apperr.New(apperr.NotFound, "notFound", "forum not found")
+
+// InForum resolves the user's rights in a forum. An unknown forum is
+// ErrForumNotFound; a forum the user cannot read is not an error here, so
+// callers choose between 403 and 404.
+func InForum(ctx context.Context, q qrm.Queryable, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
+	var row struct {
+		SeriesID    uuid.UUID
+		CommunityID uuid.UUID
+		ProfileID   *uuid.UUID
+		Role        *string
+		Status      *string
+		IsExpert    *bool
+		CommAdmin   *bool
+		OrgAdmin    *bool
+	}
+	me := UUID(userID)
+	sm, p := table.SeriesMemberships, table.Profiles
+	cm, op := table.CommunityMemberships.AS("cm"), table.Profiles.AS("op")
+	stmt := SELECT(
+		table.Series.ID.AS("series_id"),
+		table.Series.CommunityID.AS("community_id"),
+		sm.ProfileID.AS("profile_id"),
+		sm.Role.AS("role"),
+		sm.Status.AS("status"),
+		sm.IsExpert.AS("is_expert"),
+		EXISTS(SELECT(cm.ProfileID).FROM(cm.INNER_JOIN(op, op.ID.EQ(cm.ProfileID))).
+			WHERE(cm.CommunityID.EQ(table.Series.CommunityID).AND(op.UserID.EQ(me)).
+				AND(cm.Role.IN(String("admin"), String("cascadingAdmin"))).AND(cm.Status.EQ(String("active"))))).AS("comm_admin"),
+		EXISTS(SELECT(op.ID).FROM(op.INNER_JOIN(table.Communities, table.Communities.OrganizationID.EQ(op.OrganizationID))).
+			WHERE(table.Communities.ID.EQ(table.Series.CommunityID).AND(op.UserID.EQ(me)).AND(op.Role.EQ(String("admin"))))).AS("org_admin"),
+	).FROM(table.Series.
+		LEFT_JOIN(p, p.UserID.EQ(me)).
+		LEFT_JOIN(sm, sm.SeriesID.EQ(table.Series.ID).AND(sm.ProfileID.EQ(p.ID)))).
+		WHERE(table.Series.ID.EQ(UUID(seriesID))).
+		ORDER_BY(sm.ProfileID.IS_NULL()). // a profile holding a membership first
+		LIMIT(1)
+	if err := stmt.QueryContext(ctx, q, &row); err != nil {
+		if errors.Is(err, qrm.ErrNoRows) {
+			return Forum{}, ErrForumNotFound
+		}
+		return Forum{}, fmt.Errorf("access: forum: %w", err)
+	}
+	f := Forum{SeriesID: row.SeriesID, CommunityID: row.CommunityID}
+	if row.ProfileID != nil && row.Status != nil && *row.Status == "active" {
+		f.ProfileID, f.Member = *row.ProfileID, true
+		f.Admin = row.Role != nil && *row.Role == "admin"
+		f.Expert = row.IsExpert != nil && *row.IsExpert
+	}
+	if role == auth.RoleSuper || (row.CommAdmin != nil && *row.CommAdmin) || (row.OrgAdmin != nil && *row.OrgAdmin) {
+		f.Admin = true
+	}
+	return f, nil
+}
