@@ -67,6 +67,8 @@ func New(d Deps) (*fiber.App, error) {
 	s.accountRoutes(api)
 	s.communityRoutes(api)
 	s.homeRoutes(api)
+	s.feedRoutes(api)
+	s.forumRoutes(api)
 	s.hubRoutes(api)
 	if d.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)

@@ -385,6 +385,566 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/communities/{communityId}/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a forum
+         * @description For the community's admins (`admin` or `cascadingAdmin`), admins of
+         *     its organization, and super users. `name` (1 to 90 characters) and
+         *     `description` (1 to 1000) are trimmed and may not be only spaces;
+         *     `image` is an optional http(s) URL (empty means none);
+         *     `exclusivity` defaults to `inviteOnly`, `shareEnabled` to false.
+         *     The forum goes last in the community's order, gets its main and
+         *     admin channels, and the creator becomes its admin when they have a
+         *     profile in the organization.
+         */
+        post: operations["createSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/series-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Order a community's forums
+         * @description For the community's admins. `ids` lists every forum of the community exactly once, in the new order.
+         */
+        put: operations["orderSeries"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The forums of a community
+         * @description The forums of community `communityId` that the caller may read (an
+         *     active member, or an admin of the forum, its community or
+         *     organization, or a super user), in the community's order. A
+         *     community whose forums the caller may not read gives an empty page.
+         */
+        get: operations["listSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trending/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trending forums
+         * @description The forums the caller may read, most active first. Until posts
+         *     exist, activity is the number of members who joined the forum in
+         *     the last 30 days; ties go to the newest forum.
+         */
+        get: operations["listTrendingSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a forum
+         * @description For its readers. `adminChannelId` is given to the forum's admins only.
+         */
+        get: operations["getSeries"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a forum
+         * @description For the forum's admins; its memberships and channels go with it.
+         */
+        delete: operations["deleteSeries"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a forum
+         * @description For the forum's admins (and the admins of its community or
+         *     organization, and super users). Absent fields stay as they are; the
+         *     rules are those of creation; `image` null clears it. An open forum
+         *     cannot become `inviteOnly` again.
+         */
+        patch: operations["updateSeries"];
+        trace?: never;
+    };
+    "/api/series/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The members of a forum
+         * @description For the forum's readers. Active and invited members, by last name, or experts first with `sort=isExpert desc`.
+         */
+        get: operations["listSeriesMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}/admin-and-experts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The admins and experts of a forum
+         * @description For the forum's readers. Experts first, then admins, each by last name.
+         */
+        get: operations["listSeriesAdminsAndExperts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}/assignables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The people who may be given access to a forum
+         * @description For the forum's admins: the members (active and invited) of the
+         *     forum's community, by last name, with whether they are assigned to
+         *     the forum. `keyword` matches first name, last name or email
+         *     (case-insensitive, literally).
+         */
+        get: operations["listSeriesAssignables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}/admin-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The admins a staged state would leave
+         * @description For the forum's admins; nothing is written. `selfExclusiveAdminSet`
+         *     are the profile ids of the forum's admins once the staged state
+         *     applies, other than the caller: when it is empty, the caller would
+         *     be the last admin, and the client limits the role menu.
+         */
+        post: operations["countSeriesAdmins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}/assignments-invitations-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the notice of a staged state
+         * @description For the forum's admins; nothing is written. `totalAssignees` counts
+         *     the people the state gives a role, `numExpectedRecipients` those of
+         *     them not yet in the forum.
+         */
+        post: operations["previewSeriesAssignments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a staged state
+         * @description For the forum's admins, all or nothing. Each person gets the role
+         *     (`admin`, `member`, `admin-expert`, `member-expert`), joining the
+         *     forum (active with an account, invited otherwise), or is removed
+         *     with `roleId` null. The caller's own row cannot change, the last
+         *     admin cannot go, and nobody can be removed from an open forum.
+         */
+        post: operations["assignSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail invitations
+         * @description For the forum's admins: mails an invitation to each given member of
+         *     the forum's community who has no account yet; people with an account
+         *     are skipped.
+         */
+        post: operations["inviteSeriesMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{seriesId}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post or ask in a forum
+         * @description For a reader of the forum. `channelId` must be the forum's main
+         *     channel, or its admin channel for a forum admin. The text is trimmed
+         *     and at most 4000 characters; a post needs text, an image, a file or a
+         *     link. `mentions` and `hashtags` are read by the server from `raw`
+         *     (those sent are ignored): a mention is `[Display Name](userId)` of
+         *     someone who may read the forum (others are dropped), a hashtag is `#`
+         *     then letters, digits or underscores. `creatorAs: anonymous` is for
+         *     questions (`type: question`) and hides the creator from everyone.
+         *     `meeting` must be null.
+         */
+        post: operations["createThread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channels/{channelId}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A page of a channel's posts
+         * @description For a reader of the channel's forum (the admin channel: forum admins
+         *     only). Newest first (by `createdOn`, then `id`), each post with its
+         *     reaction counts, the caller's reaction, its reply count and its first
+         *     (featured) comment with that comment's replies. For the next page,
+         *     send the smallest `createdOn` of this page as `createdBefore`; an
+         *     empty page is the end.
+         */
+        get: operations["listChannelThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/threads/{threadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One post with all its comments
+         * @description For a reader of the post's forum. Comments are oldest first, each with all its replies.
+         */
+        get: operations["getThread"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a post
+         * @description For the post's creator or a forum admin; its comments and reactions go with it. A refusal is `403 forbidden` (the client shows `feedPostDeleting` for any failure).
+         */
+        delete: operations["deleteThread"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a post
+         * @description For the post's creator or a forum admin. A field that is absent keeps
+         *     its value; `image`, `file` or `link` set to null removes it. The rules
+         *     of a new post apply to the result; mentions and hashtags are read
+         *     again from `raw`.
+         */
+        patch: operations["updateThread"];
+        trace?: never;
+    };
+    "/api/threads/{threadId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on a post, or reply to a comment
+         * @description For a reader of the post's forum. With `parentId` (a comment of this
+         *     post) it is a reply; a reply to a reply is refused (one level of
+         *     nesting). The text is trimmed, 1 to 4000 characters; mentions and
+         *     hashtags are read from it.
+         */
+        post: operations["createReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/threads/{threadId}/replies/{replyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+                replyId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment or reply
+         * @description For its creator or a forum admin; a comment's replies go with it.
+         */
+        delete: operations["deleteReply"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment or reply
+         * @description For its creator or a forum admin; the text rules of a new comment apply.
+         */
+        patch: operations["updateReply"];
+        trace?: never;
+    };
+    "/api/threads/{threadId}/reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or clear the caller's reaction to a post
+         * @description For a reader of the forum. The server sets what it is given; choosing the same reaction again to clear it is the client's toggle (it sends null).
+         */
+        put: operations["reactToThread"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/threads/{threadId}/replies/{replyId}/reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+                replyId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or clear the caller's reaction to a comment or reply
+         * @description As `PUT /api/threads/{threadId}/reaction`, for one of its replies.
+         */
+        put: operations["reactToReply"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/thread/{threadId}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Who reacted to a post or a comment
+         * @description For a reader of the post's forum; oldest first. With `replyId`, the reactions to that reply of the post.
+         */
+        get: operations["listReactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hashtags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hashtag suggestions
+         * @description The hashtags used in posts and comments of the main channels (feeds) of the forums the caller can read whose name starts with `q` (case-insensitive), most used first, at most 10. Admin-channel posts are left out.
+         */
+        get: operations["listHashtags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{seriesId}/visits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The caller's latest visit to a forum
+         * @description For a reader of the forum. `previouslyVisitedOn` is the time of the latest recorded visit (null before the first), without recording one.
+         */
+        get: operations["getForumVisit"];
+        put?: never;
+        /**
+         * Record a visit to a forum
+         * @description For a reader of the forum. Records a visit now and returns the time of the previous one (null on the first).
+         */
+        post: operations["visitForum"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hub": {
         parameters: {
             query?: never;
@@ -448,6 +1008,166 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A forum (series) as the caller sees it (spec 001 §3). */
+        Forum: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            /** @description An http(s) URL. */
+            image: string | null;
+            /** @enum {string} */
+            exclusivity: "inviteOnly" | "open";
+            shareEnabled: boolean;
+            /** @description The forum's place in its community's order. */
+            position: number;
+            context: {
+                /** Format: uuid */
+                communityId: string;
+            };
+            /**
+             * @description The caller's role; `admin` also for admins of the community or organization and super users.
+             * @enum {string}
+             */
+            role: "admin" | "member";
+            isSubscribed: boolean;
+            createdOn: components["schemas"]["Timestamp"];
+            updatedOn: components["schemas"]["Timestamp"];
+            /**
+             * Format: uuid
+             * @description The forum's feed.
+             */
+            mainChannelId: string;
+            /**
+             * Format: uuid
+             * @description The admins' channel; null unless the caller is an admin.
+             */
+            adminChannelId: string | null;
+        };
+        ForumList: {
+            results: components["schemas"]["Forum"][];
+            total: number;
+        };
+        /** @description A new forum (spec 001 §5). */
+        ForumForm: {
+            /** @description 1 to 90 characters once trimmed. */
+            name: string;
+            /** @description 1 to 1000 characters once trimmed. */
+            description: string;
+            /** @description An http(s) URL; empty or null for none. */
+            image?: string | null;
+            /**
+             * @default inviteOnly
+             * @enum {string}
+             */
+            exclusivity: "inviteOnly" | "open";
+            /** @default false */
+            shareEnabled: boolean;
+        };
+        /** @description Changes to a forum; absent fields stay as they are. */
+        ForumPatch: {
+            /** @description 1 to 90 characters once trimmed. */
+            name?: string;
+            /** @description 1 to 1000 characters once trimmed. */
+            description?: string;
+            /** @description An http(s) URL; empty or null clears it. */
+            image?: string | null;
+            /**
+             * @description `inviteOnly` may become `open`, never the reverse.
+             * @enum {string}
+             */
+            exclusivity?: "inviteOnly" | "open";
+            shareEnabled?: boolean;
+        };
+        ForumOrder: {
+            /** @description Every forum of the community, once each, in the new order. */
+            ids: string[];
+        };
+        /** @description A person of a forum (spec 001 §3 Assignable); `id` is the profile id. */
+        ForumMember: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Null until the person has an account.
+             */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            email: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            assignedOn: components["schemas"]["Timestamp"];
+            isSubscribed: boolean;
+            isExpert: boolean;
+            role: components["schemas"]["ForumAssignableRole"];
+        };
+        /**
+         * @description A role in a forum; `-expert` marks an expert.
+         * @enum {string}
+         */
+        ForumAssignableRole: "admin" | "member" | "admin-expert" | "member-expert";
+        ForumMemberList: {
+            results: components["schemas"]["ForumMember"][];
+            total: number;
+        };
+        /** @description A member of the forum's community; the forum fields are null (or false) until assigned. */
+        Assignable: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            email: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            assignedOn: components["schemas"]["Timestamp"] | null;
+            isSubscribed: boolean;
+            isExpert: boolean;
+            role: components["schemas"]["ForumAssignableRole"] | null;
+            isAssigned: boolean;
+        };
+        AssignableList: {
+            results: components["schemas"]["Assignable"][];
+            total: number;
+        };
+        /** @description Staged assignments (spec 001 §3); each person at most once. */
+        ForumStagedState: {
+            assignments: {
+                /** @description The role to give, or null to remove. */
+                roleId: components["schemas"]["ForumAssignableRole"] | null;
+                assigneeIds: string[];
+            }[];
+        };
+        ForumAdminCount: {
+            /** @description Profile ids of the admins the state leaves, other than the caller. */
+            selfExclusiveAdminSet: string[];
+        };
+        /** @description The notice people given access receive (spec 001 §3 Assignment preview). */
+        ForumAssignmentPreview: {
+            actor: {
+                firstName: string;
+                lastName: string;
+            };
+            /** @description The organization's name. */
+            from: string;
+            subject: string;
+            description: string;
+            numExpectedRecipients: number;
+            totalAssignees: number;
+        };
+        ForumInvitationsRequest: {
+            profileIds: string[];
+        };
+        ForumInvitations: {
+            /** @description People without an account */
+            invited: number;
+            /** @description People with an account; nothing is sent. */
+            skipped: number;
+        };
         /** @description A live event sent on the `GET /api/hub` WebSocket. */
         HubMessage: {
             /** @constant */
@@ -464,9 +1184,9 @@ export interface components {
         /**
          * @description The one error body of the API. Catalogue codes:
          *
-         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`
+         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `feedPostCreating`, `feedPostUpdating`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`
          *     - 401 `authenticationRequired`, `tokenInvalid`, `tokenExpired`, `loginAuthentication`
-         *     - 403 `forbidden`, `invitationEmailMismatch`
+         *     - 403 `forbidden`, `invitationEmailMismatch`, `seriesForbidden`
          *     - 404 `notFound`, `oneTimeTokenInvalid`, `invitationValidating`, `confirmationValidating`
          *     - 405 `methodNotAllowed`
          *     - 409 `registrationCreatingExistingEmail`, `profileAlreadyJoined`, `emailConflict`
@@ -699,6 +1419,220 @@ export interface components {
             isExpert: boolean;
             createdOn: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description One of the five reactions.
+         * @enum {string}
+         */
+        ReactionKind: "liked" | "loved" | "smiled" | "disliked" | "neutral";
+        /** @description Reaction counts per kind, and their total. */
+        ReactionStats: {
+            liked: number;
+            loved: number;
+            smiled: number;
+            disliked: number;
+            neutral: number;
+            totalCount: number;
+        };
+        ReactionSummary: {
+            reactions: components["schemas"]["ReactionStats"];
+            /** @description The caller's reaction, or null. */
+            myReaction: components["schemas"]["ReactionKind"] | null;
+        };
+        ReactionRequest: {
+            /** @description The reaction to set, or null to clear it. */
+            reaction: components["schemas"]["ReactionKind"] | null;
+        };
+        /** @description Who reacted. `id` is their profile in the forum's organization (their user id when they have none). */
+        ReactionActor: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            jobTitle: string;
+            company: string;
+            avatar: string | null;
+        };
+        ReactionEntry: {
+            reaction: components["schemas"]["ReactionKind"];
+            actor: components["schemas"]["ReactionActor"];
+        };
+        ReactionList: {
+            results: components["schemas"]["ReactionEntry"][];
+            total: number;
+        };
+        /** @description The author of a post or comment; `isExpert` is the forum's expert badge. */
+        ThreadCreator: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+            isExpert: boolean;
+        };
+        ThreadImage: {
+            /**
+             * Format: uri
+             * @description An http(s) URL.
+             */
+            url: string;
+        };
+        ThreadFile: {
+            id?: string;
+            name: string;
+            /**
+             * Format: uri
+             * @description An http(s) URL.
+             */
+            url: string;
+            mediaType: string;
+        };
+        ThreadLink: {
+            /**
+             * Format: uri
+             * @description An http(s) URL.
+             */
+            url: string;
+            mediaType?: string;
+            /** @description `embedded`, `external` or other. */
+            viewerType?: string;
+            /** @description The link preview, kept as the client sent it. */
+            preview?: Record<string, never>;
+        };
+        /**
+         * @description A post (or question) in a channel. For an anonymous question
+         *     (`creatorAs: anonymous`) `creatorId` and `creator` are null for
+         *     everyone.
+         */
+        Thread: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            /** Format: uuid */
+            seriesId: string;
+            /** @enum {string} */
+            type: "post" | "question" | "shared-ai-chat";
+            /** @enum {string} */
+            creatorAs: "author" | "anonymous";
+            /** Format: uuid */
+            creatorId: string | null;
+            creator: components["schemas"]["ThreadCreator"] | null;
+            raw: string;
+            image: components["schemas"]["ThreadImage"] | null;
+            file: components["schemas"]["ThreadFile"] | null;
+            link: components["schemas"]["ThreadLink"] | null;
+            /** @description The post's Meet Up; null until Meet Ups can be scheduled. */
+            meeting: null;
+            /** @description The user ids mentioned in `raw` who may read the forum. */
+            mentions: string[];
+            /** @description The hashtags of `raw`, without `#`. */
+            hashtags: string[];
+            reactions: components["schemas"]["ReactionStats"];
+            myReaction: components["schemas"]["ReactionKind"] | null;
+            /** @description Whether the caller may edit and delete it (creator or forum admin). */
+            canManage: boolean;
+            /** @description Comments and replies. */
+            repliesCount: number;
+            /** @description Comments, oldest first, with their replies; in the feed only the first (featured) one. */
+            replies: components["schemas"]["Reply"][];
+            createdOn: components["schemas"]["Timestamp"];
+            updatedOn: components["schemas"]["Timestamp"];
+        };
+        ThreadPage: {
+            results: components["schemas"]["Thread"][];
+        };
+        ThreadCreateRequest: {
+            /** Format: uuid */
+            channelId: string;
+            /** @description The text */
+            raw?: string | null;
+            image?: components["schemas"]["ThreadImage"] | null;
+            file?: components["schemas"]["ThreadFile"] | null;
+            link?: components["schemas"]["ThreadLink"] | null;
+            /** @description Ignored; read from `raw`. */
+            hashtags?: string[] | null;
+            /** @description Ignored; read from `raw`. */
+            mentions?: string[] | null;
+            meeting?: null;
+            /**
+             * @default post
+             * @enum {string}
+             */
+            type: "post" | "question" | "shared-ai-chat";
+            /**
+             * @default author
+             * @enum {string}
+             */
+            creatorAs: "author" | "anonymous";
+        };
+        ThreadUpdateRequest: {
+            raw?: string | null;
+            image?: components["schemas"]["ThreadImage"] | null;
+            file?: components["schemas"]["ThreadFile"] | null;
+            link?: components["schemas"]["ThreadLink"] | null;
+            /** @description Ignored; read from `raw`. */
+            hashtags?: string[] | null;
+            /** @description Ignored; read from `raw`. */
+            mentions?: string[] | null;
+            meeting?: null;
+        };
+        /** @description A comment (`parentId` null) or a reply to a comment. */
+        Reply: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            threadId: string;
+            /** Format: uuid */
+            parentId: string | null;
+            /** Format: uuid */
+            creatorId: string;
+            creator: components["schemas"]["ThreadCreator"];
+            raw: string;
+            mentions: string[];
+            hashtags: string[];
+            reactions: components["schemas"]["ReactionStats"];
+            myReaction: components["schemas"]["ReactionKind"] | null;
+            canManage: boolean;
+            repliesCount: number;
+            /** @description A comment's replies, oldest first (always empty for a reply). */
+            replies: components["schemas"]["Reply"][];
+            createdOn: components["schemas"]["Timestamp"];
+            updatedOn: components["schemas"]["Timestamp"];
+        };
+        ReplyCreateRequest: {
+            /** @description 1 to 4000 characters once trimmed. */
+            raw: string;
+            /**
+             * Format: uuid
+             * @description The comment this replies to.
+             */
+            parentId?: string | null;
+            /** @description Ignored; read from `raw`. */
+            hashtags?: string[] | null;
+            /** @description Ignored; read from `raw`. */
+            mentions?: string[] | null;
+        };
+        ReplyUpdateRequest: {
+            raw: string;
+            /** @description Ignored; read from `raw`. */
+            hashtags?: string[] | null;
+            /** @description Ignored; read from `raw`. */
+            mentions?: string[] | null;
+        };
+        Hashtag: {
+            /** @description Without `#`. */
+            name: string;
+            /** @description Posts and comments using it. */
+            count: number;
+        };
+        HashtagList: {
+            tags: components["schemas"]["Hashtag"][];
+        };
+        VisitBody: {
+            previouslyVisitedOn: components["schemas"]["Timestamp"] | null;
+        };
         /** @description A message kept in the dev mailbox. */
         MailboxMessage: {
             /** Format: uuid */
@@ -816,6 +1750,49 @@ export interface components {
         };
     };
     responses: {
+        /** @description `notFound`: there is no forum `id`. */
+        ForumNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the forum. */
+        ForumAdminOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description - `forbidden`: the caller's role may not call this.
+         *     - `seriesForbidden`: the caller may not read the forum.
+         */
+        ForumReadersOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+         *     - `parametersMissingException`: `assignments` is missing.
+         *     - `validationFailed`: `id` is not a UUID, a role is unknown, an id is not a UUID or names no member of the forum's community, or a person is staged twice (`details.fields`).
+         */
+        ForumBadStagedState: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description - `notFound` (404): no such path, or (under `/api/`) no such method for the path.
          *     - `methodNotAllowed` (405): outside `/api/`, the path exists with other methods.
@@ -894,6 +1871,11 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The forum (series). */
+        ForumId: string;
+        ForumCommunityId: string;
+        /** @description The page, from 1. */
+        ForumPage: number;
         /** @description A one-time token, as mailed in a link. */
         OneTimeToken: string;
     };
@@ -1641,6 +2623,1381 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumForm"];
+            };
+        };
+        responses: {
+            /** @description The new forum. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forum"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `name` or `description` is missing (`details.missing`).
+             *     - `validationFailed`: `communityId` is not a UUID, or fields break the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the community. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no community `communityId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    orderSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumOrder"];
+            };
+        };
+        responses: {
+            /** @description Ordered. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape (an id that is not a UUID included).
+             *     - `parametersMissingException`: `ids` is missing.
+             *     - `validationFailed`: `communityId` is not a UUID, or `ids` is not exactly the community's forums (`details.fields.ids`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the community. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no community `communityId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSeries: {
+        parameters: {
+            query: {
+                communityId: string;
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description Forums per page, 1 to 9999. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of forums; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumList"];
+                };
+            };
+            /**
+             * @description - `parametersMissingException`: `communityId` is missing.
+             *     - `validationFailed`: `communityId` is not a UUID, or `page` or `pageSize` is out of range (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `notFound`: there is no community `communityId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTrendingSeries: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description Forums per page, 1 to 9999. */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of forums; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumList"];
+                };
+            };
+            /** @description `validationFailed`: `page` or `pageSize` is out of range (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forum. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forum"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID (`details.fields.id`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description - `forbidden`: the caller's role may not call this.
+             *     - `seriesForbidden`: the caller may not read the forum.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `id` is not a UUID (`details.fields.id`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumAdminOnly"];
+            404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumPatch"];
+            };
+        };
+        responses: {
+            /** @description The forum as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forum"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `id` is not a UUID, or fields break the rules (`details.fields`); only `image` may be null.
+             *     - `exclusivityLocked`: the forum is open; open cannot be undone.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumAdminOnly"];
+            404: components["responses"]["ForumNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSeriesMembers: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description Members per page, 1 to 9999 (the forum header asks for 3). */
+                pageSize?: number;
+                sort?: "isExpert desc";
+                /** @description Only members of this role; `admin` and `member` include experts. */
+                roleName?: "admin" | "member" | "admin-expert" | "member-expert";
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of members; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumMemberList"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID, or `page`, `pageSize`, `sort` or `roleName` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumReadersOnly"];
+            404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSeriesAdminsAndExperts: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description People per page, 1 to 9999. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumMemberList"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID, or `page` or `pageSize` is out of range (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumReadersOnly"];
+            404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSeriesAssignables: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description People per page, 1 to 9999. */
+                pageSize?: number;
+                keyword?: string;
+                isAssigned?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignableList"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID, or `page`, `pageSize`, `keyword` or `isAssigned` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumAdminOnly"];
+            404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    countSeriesAdmins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumStagedState"];
+            };
+        };
+        responses: {
+            /** @description The other admins. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumAdminCount"];
+                };
+            };
+            400: components["responses"]["ForumBadStagedState"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumAdminOnly"];
+            404: components["responses"]["ForumNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewSeriesAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumStagedState"];
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumAssignmentPreview"];
+                };
+            };
+            400: components["responses"]["ForumBadStagedState"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumAdminOnly"];
+            404: components["responses"]["ForumNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumStagedState"];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `assignments` is missing.
+             *     - `validationFailed`: `id` is not a UUID, the state is empty, a role is unknown, an id is not a UUID or names no member of the forum's community, or a person is staged twice (`details.fields`).
+             *     - `ownAssignment`: the state changes the caller's own row.
+             *     - `lastAdmin`: the state leaves the forum without an admin.
+             *     - `exclusivityOpen`: the state removes someone from an open forum.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumAdminOnly"];
+            404: components["responses"]["ForumNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteSeriesMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumInvitationsRequest"];
+            };
+        };
+        responses: {
+            /** @description What was sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumInvitations"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `profileIds` is missing.
+             *     - `validationFailed`: `id` is not a UUID, or `profileIds` is empty, holds a non-UUID or names no member of the forum's community (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumAdminOnly"];
+            404: components["responses"]["ForumNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; the post as `GET /api/threads/{threadId}` returns it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `channelId` is missing.
+             *     - `validationFailed`: `seriesId` is not a UUID.
+             *     - `feedPostCreating`: the post breaks the rules (`details.fields`: `channelId` not a channel of this forum, `raw` empty or too long, `image`, `file`, `link`, `type`, `creatorAs`, `meeting`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the forum, or posts in its admin channel without being a forum admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no forum `seriesId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listChannelThreads: {
+        parameters: {
+            query?: {
+                /** @description Only posts created strictly before this time (RFC 3339). */
+                createdBefore?: string;
+                /** @description Posts per page, 1 to 50. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of posts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadPage"];
+                };
+            };
+            /** @description `validationFailed`: `channelId` is not a UUID, or `createdBefore` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the channel. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no channel `channelId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            /** @description `validationFailed`: `threadId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the post's forum (or channel). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `threadId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is neither the creator nor a forum admin, or may not read the forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The edited post. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `threadId` is not a UUID.
+             *     - `feedPostUpdating`: the edit breaks the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is neither the creator nor a forum admin, or may not read the forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new comment or reply. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reply"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `raw` is missing.
+             *     - `validationFailed`: `threadId` is not a UUID, `raw` is empty or too long, or `parentId` is not a UUID, not a comment of this post, or a reply (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the post's forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+                replyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: an id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is neither its creator nor a forum admin, or may not read the forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+                replyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The edited comment or reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reply"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `raw` is missing.
+             *     - `validationFailed`: an id is not a UUID, or `raw` is empty or too long (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is neither its creator nor a forum admin, or may not read the forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reactToThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The post's reaction counts and the caller's reaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReactionSummary"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `reaction` is missing.
+             *     - `validationFailed`: `threadId` is not a UUID or `reaction` is not a kind (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the post's forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reactToReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+                replyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply's reaction counts and the caller's reaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReactionSummary"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `reaction` is missing.
+             *     - `validationFailed`: an id is not a UUID or `reaction` is not a kind (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the post's forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listReactions: {
+        parameters: {
+            query?: {
+                replyId?: string;
+            };
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reactions and who made them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReactionList"];
+                };
+            };
+            /** @description `validationFailed`: `threadId` or `replyId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the post's forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listHashtags: {
+        parameters: {
+            query?: {
+                /** @description The prefix, without `#`, at most 100 characters; empty gives the most used. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HashtagList"];
+                };
+            };
+            /** @description `validationFailed`: `q` is too long. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getForumVisit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest visit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitBody"];
+                };
+            };
+            /** @description `validationFailed`: `seriesId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no forum `seriesId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    visitForum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The previous visit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitBody"];
+                };
+            };
+            /** @description `validationFailed`: `seriesId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller may not read the forum. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no forum `seriesId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,0 +1,5 @@
+package feed
+
+import "encoding/json"
+
+var jsonMarshal = json.Marshal

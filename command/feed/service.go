@@ -1,0 +1,219 @@
+// Package feed is the write side of the forum feed (spec 001): posts and
+// questions (threads), comments and replies, reactions and forum visits.
+// Every rule of who may do what is asked of internal/access.
+package feed
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db/dbtype"
+	"agora/internal/richtext"
+)
+
+// MaxText is the longest post or comment text, in characters (spec 001 §9).
+const MaxText = 4000
+
+// maxMentions bounds the mentions kept from one text.
+const maxMentions = 50
+
+// Service runs the feed commands.
+type Service struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// New builds the service.
+func New(db *sql.DB) (*Service, error) {
+	if db == nil {
+		return nil, errors.New("feed.New: nil dependency")
+	}
+	return &Service{db: db, now: time.Now}, nil
+}
+
+// Actor is the signed-in caller.
+type Actor struct {
+	UserID uuid.UUID
+	Role   auth.Role
+}
+
+// Errors of the feed commands (spec 001 §8).
+var (
+	// ErrPostCreating is a post or question that breaks the rules; details.fields say which.
+	ErrPostCreating = apperr.New(apperr.BadInput, "feedPostCreating", "the post could not be created")
+	// ErrPostUpdating is an edit that breaks the rules; details.fields say which.
+	ErrPostUpdating = apperr.New(apperr.BadInput, "feedPostUpdating", "the post could not be updated")
+)
+
+// timestamp is now to the millisecond, the precision of the wire: the feed's
+// createdBefore cursor is a createdOn read back from the API, so stored
+// times must compare equal to it.
+func (s *Service) timestamp() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
+
+// Image is a post's picture.
+type Image struct {
+	URL string `json:"url"`
+}
+
+// File is a post's attached file.
+type File struct {
+	ID        *string `json:"id,omitempty"`
+	Name      string  `json:"name"`
+	URL       string  `json:"url"`
+	MediaType string  `json:"mediaType"`
+}
+
+// Link is a post's web link; preview is kept as the client sent it.
+type Link struct {
+	URL        string         `json:"url"`
+	MediaType  *string        `json:"mediaType,omitempty"`
+	ViewerType *string        `json:"viewerType,omitempty"`
+	Preview    map[string]any `json:"preview,omitempty"`
+}
+
+// Content is the editable part of a post.
+type Content struct {
+	Raw   string
+	Image *Image
+	File  *File
+	Link  *Link
+}
+
+// check trims the text and validates the content, adding to f.
+func (c *Content) check(f apperr.Fields) {
+	c.Raw = strings.TrimSpace(c.Raw)
+	if utf8.RuneCountInString(c.Raw) > MaxText {
+		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
+	}
+	if c.Image != nil && !webURL(c.Image.URL) {
+		f.Add("image", "url must be an http(s) URL")
+	}
+	if c.File != nil {
+		if !webURL(c.File.URL) {
+			f.Add("file", "url must be an http(s) URL")
+		} else if strings.TrimSpace(c.File.Name) == "" || utf8.RuneCountInString(c.File.Name) > 255 {
+			f.Add("file", "name must be 1 to 255 characters")
+		}
+	}
+	if c.Link != nil && !webURL(c.Link.URL) {
+		f.Add("link", "url must be an http(s) URL")
+	}
+	if c.Raw == "" && c.Image == nil && c.File == nil && c.Link == nil {
+		f.Add("raw", "a post needs text, an image, a file or a link")
+	}
+}
+
+func webURL(s string) bool {
+	if len(s) > 2048 {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// checkReplyText trims a comment's text and validates it.
+func checkReplyText(raw *string, f apperr.Fields) string {
+	if raw == nil {
+		return ""
+	}
+	t := strings.TrimSpace(*raw)
+	switch {
+	case t == "":
+		f.Add("raw", "must not be empty")
+	case utf8.RuneCountInString(t) > MaxText:
+		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
+	}
+	return t
+}
+
+// threadRef is what the rules need of a thread.
+type threadRef struct {
+	ID        uuid.UUID
+	SeriesID  uuid.UUID
+	CreatorID uuid.UUID
+}
+
+// loadThread finds a thread and the actor's rights in its forum; a forum
+// the actor cannot read is forbidden.
+func loadThread(ctx context.Context, q *sql.Tx, a Actor, id uuid.UUID) (threadRef, access.Forum, error) {
+	t := threadRef{ID: id}
+	var kind string
+	err := q.QueryRowContext(ctx, `SELECT t.series_id, t.creator_id, c.kind FROM threads t JOIN channels c ON c.id = t.channel_id WHERE t.id = $1`, id).
+		Scan(&t.SeriesID, &t.CreatorID, &kind)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, access.Forum{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return t, access.Forum{}, fmt.Errorf("feed: thread: %w", err)
+	}
+	f, err := access.InForum(ctx, q, a.UserID, a.Role, t.SeriesID)
+	if err != nil {
+		return t, f, err
+	}
+	// The admin channel is for forum admins only.
+	if !f.Read() || (kind == "admin" && !f.Admin) {
+		return t, f, apperr.ErrForbidden
+	}
+	return t, f, nil
+}
+
+// parse reads the mentions and hashtags of a text, keeping only mentions of
+// people who may read the forum: a mention of anyone else would leak the
+// post to them through notifications.
+func parse(ctx context.Context, q *sql.Tx, seriesID uuid.UUID, raw string) (mentions, hashtags dbtype.TextArray, err error) {
+	p := richtext.Parse(raw)
+	hashtags = dbtype.TextArray(p.Hashtags)
+	mentions = dbtype.TextArray{}
+	if len(p.Mentions) > maxMentions {
+		p.Mentions = p.Mentions[:maxMentions]
+	}
+	for _, id := range p.Mentions {
+		var role string
+		err := q.QueryRowContext(ctx, `SELECT role FROM users WHERE id = $1`, id).Scan(&role)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("feed: mention: %w", err)
+		}
+		f, err := access.InForum(ctx, q, id, auth.Role(role), seriesID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if f.Read() {
+			mentions = append(mentions, id.String())
+		}
+	}
+	return mentions, hashtags, nil
+}
+
+func newID() uuid.UUID {
+	id, err := uuid.NewV7()
+	if err != nil {
+		panic(err) // only when the system's random source fails
+	}
+	return id
+}
+
+// jsonOrNull marshals v, or returns nil (SQL NULL) for a nil pointer.
+func jsonOrNull[T any](v *T) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	b, err := jsonMarshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}

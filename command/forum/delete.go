@@ -1,0 +1,31 @@
+package forum
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"agora/internal/db"
+)
+
+// Delete is DELETE /series/{id}.
+type Delete struct {
+	Actor
+	SeriesID uuid.UUID
+}
+
+// Delete removes a forum with its memberships and channels (cascade), for
+// its admins.
+func (s *Service) Delete(ctx context.Context, in Delete) error {
+	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM series WHERE id = $1`, in.SeriesID); err != nil {
+			return fmt.Errorf("forum: delete: %w", err)
+		}
+		return nil
+	})
+}

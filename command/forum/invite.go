@@ -1,0 +1,115 @@
+package forum
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/db"
+)
+
+// Invite is POST /series/{id}/invitations.
+type Invite struct {
+	Actor
+	SeriesID   uuid.UUID
+	ProfileIDs []string
+}
+
+// Invited counts what Invite did.
+type Invited struct {
+	// Invited are the people without an account, mailed an invitation.
+	Invited int `json:"invited"`
+	// Skipped already have an account: nothing is sent.
+	Skipped int `json:"skipped"`
+}
+
+// Invite mails an invitation to each given member of the forum's
+// community who has no account yet, for the forum's admins.
+func (s *Service) Invite(ctx context.Context, in Invite) (Invited, error) {
+	if in.ProfileIDs == nil {
+		return Invited{}, apperr.MissingParameters("profileIds")
+	}
+	f := apperr.Fields{}
+	seen := map[uuid.UUID]bool{}
+	var ids []uuid.UUID
+	for _, s := range in.ProfileIDs {
+		id, err := uuid.Parse(s)
+		if err != nil {
+			f.Add("profileIds", "must be profile ids (UUIDs)")
+			continue
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		f.Add("profileIds", "must name at least one person")
+	}
+	if len(ids) > MaxAssignees {
+		f.Add("profileIds", fmt.Sprintf("must name at most %d people", MaxAssignees))
+	}
+	if err := f.Err(); err != nil {
+		return Invited{}, err
+	}
+	var out Invited
+	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
+			return err
+		}
+		st, err := loadState(ctx, tx, in.Actor, in.SeriesID)
+		if err != nil {
+			return err
+		}
+		if err := checkCommunity(ctx, tx, st, ids); err != nil {
+			if _, ok := apperr.As(err); !ok {
+				return err
+			}
+			return apperr.Invalid(map[string]string{"profileIds": "every person must be a member of the forum's community"})
+		}
+		var actor, org string
+		if err := tx.QueryRowContext(ctx, `SELECT u.first_name || ' ' || u.last_name, o.name FROM users u, organizations o
+			WHERE u.id = $1 AND o.id = $2`, in.UserID, st.orgID).Scan(&actor, &org); err != nil {
+			return fmt.Errorf("forum: invite: %w", err)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, email, first_name, user_id IS NOT NULL FROM profiles WHERE id = ANY($1::uuid[]) ORDER BY id`,
+			uuidStrings(ids))
+		if err != nil {
+			return fmt.Errorf("forum: invite: %w", err)
+		}
+		type person struct {
+			id           uuid.UUID
+			email, first string
+		}
+		var todo []person
+		for rows.Next() {
+			var p person
+			var joined bool
+			if err := rows.Scan(&p.id, &p.email, &p.first, &joined); err != nil {
+				rows.Close()
+				return err
+			}
+			if joined {
+				out.Skipped++
+			} else {
+				todo = append(todo, p)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, p := range todo {
+			if err := s.inviter.Invite(ctx, tx, p.id, p.email, p.first, strings.TrimSpace(actor), org); err != nil {
+				return fmt.Errorf("forum: invite: %w", err)
+			}
+			out.Invited++
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,85 @@
+package forum
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/db"
+)
+
+// Preview is POST /series/{id}/assignments-invitations-preview.
+type Preview struct {
+	Actor
+	SeriesID    uuid.UUID
+	Assignments []Staged
+}
+
+// PreviewActor names who gives access.
+type PreviewActor struct {
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+}
+
+// AssignmentPreview is the notice the people given access receive (spec
+// 001 §3 Assignment preview).
+type AssignmentPreview struct {
+	Actor       PreviewActor `json:"actor"`
+	From        string       `json:"from"`
+	Subject     string       `json:"subject"`
+	Description string       `json:"description"`
+	// NumExpectedRecipients are the people the state adds to the forum.
+	NumExpectedRecipients int `json:"numExpectedRecipients"`
+	// TotalAssignees are the people the state gives a role.
+	TotalAssignees int `json:"totalAssignees"`
+}
+
+// Preview describes what applying a staged state tells the people it
+// gives access to, for the forum's admins. Nothing is written.
+func (s *Service) Preview(ctx context.Context, in Preview) (AssignmentPreview, error) {
+	f := apperr.Fields{}
+	changes, order := parseStaged(f, in.Assignments)
+	if err := f.Err(); err != nil {
+		return AssignmentPreview{}, err
+	}
+	var p AssignmentPreview
+	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
+			return err
+		}
+		st, err := loadState(ctx, tx, in.Actor, in.SeriesID)
+		if err != nil {
+			return err
+		}
+		if err := checkCommunity(ctx, tx, st, order); err != nil {
+			return err
+		}
+		var forum, community, org string
+		if err := tx.QueryRowContext(ctx, `
+			SELECT u.first_name, u.last_name, s.name, c.name, o.name
+			FROM series s JOIN communities c ON c.id = s.community_id JOIN organizations o ON o.id = c.organization_id
+			JOIN users u ON u.id = $2 WHERE s.id = $1`, in.SeriesID, in.UserID).
+			Scan(&p.Actor.FirstName, &p.Actor.LastName, &forum, &community, &org); err != nil {
+			return fmt.Errorf("forum: preview: %w", err)
+		}
+		name := strings.TrimSpace(p.Actor.FirstName + " " + p.Actor.LastName)
+		p.From = org
+		p.Subject = fmt.Sprintf("%s gave you access to %s", name, forum)
+		p.Description = fmt.Sprintf("You can now join the conversation in the forum %s of %s.", forum, community)
+		for id, c := range changes {
+			if c.remove {
+				continue
+			}
+			p.TotalAssignees++
+			if _, member := st.members[id]; !member {
+				p.NumExpectedRecipients++
+			}
+		}
+		return nil
+	})
+	return p, err
+}

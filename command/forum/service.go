@@ -1,0 +1,72 @@
+// Package forum is the write side of forums (series): the forum form,
+// their order in a community, and who has access (staged assignments and
+// invitations, spec 001 §4–§6).
+package forum
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/go-jet/jet/v2/qrm"
+	"github.com/google/uuid"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+)
+
+// Inviter issues and mails an invitation inside a transaction
+// (account.Service.Invite).
+type Inviter interface {
+	Invite(ctx context.Context, exec qrm.Executable, profileID uuid.UUID, email, firstName, inviter, orgName string) error
+}
+
+// Service runs the forum commands.
+type Service struct {
+	db      *sql.DB
+	inviter Inviter
+	now     func() time.Time
+}
+
+// New builds the service.
+func New(db *sql.DB, inviter Inviter) (*Service, error) {
+	if db == nil || inviter == nil {
+		return nil, errors.New("forum.New: nil dependency")
+	}
+	return &Service{db: db, inviter: inviter, now: time.Now}, nil
+}
+
+// Actor is who runs a command.
+type Actor struct {
+	UserID uuid.UUID
+	Role   auth.Role
+}
+
+// ErrForumAdminOnly is a forum call for its admins only.
+var ErrForumAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the forum's admins may do this")
+
+// ErrCommunityAdminOnly is a community call for its admins only.
+var ErrCommunityAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the community's admins may do this")
+
+// forumAdmin checks that the actor administers the forum; inside tx, the
+// forum row is locked so that concurrent changes of one forum queue up.
+func forumAdmin(ctx context.Context, tx *sql.Tx, a Actor, seriesID uuid.UUID) (access.Forum, error) {
+	var id uuid.UUID
+	err := tx.QueryRowContext(ctx, `SELECT id FROM series WHERE id = $1 FOR UPDATE`, seriesID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return access.Forum{}, access.ErrForumNotFound
+	}
+	if err != nil {
+		return access.Forum{}, err
+	}
+	f, err := access.InForum(ctx, tx, a.UserID, a.Role, seriesID)
+	if err != nil {
+		return f, err
+	}
+	if !f.Admin {
+		return f, ErrForumAdminOnly
+	}
+	return f, nil
+}

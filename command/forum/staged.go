@@ -1,0 +1,162 @@
+package forum
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+)
+
+// Staged is one staged assignment (spec 001 §3): a role for some people,
+// or removal from the forum when RoleID is nil.
+type Staged struct {
+	// RoleID is admin, member, admin-expert, member-expert, or nil to remove.
+	RoleID      *string
+	AssigneeIDs []string
+}
+
+// MaxAssignees bounds the people of one staged state.
+const MaxAssignees = 10000
+
+// change is what a staged state does to one profile.
+type change struct {
+	remove bool
+	role   string // admin or member
+	expert bool
+}
+
+// parseStaged checks a staged state: known roles, profile ids as UUIDs,
+// each person once.
+func parseStaged(f apperr.Fields, items []Staged) (map[uuid.UUID]change, []uuid.UUID) {
+	changes := map[uuid.UUID]change{}
+	var order []uuid.UUID
+	for i, it := range items {
+		field := fmt.Sprintf("assignments[%d]", i)
+		var c change
+		if it.RoleID == nil {
+			c.remove = true
+		} else {
+			role, expert, _ := strings.Cut(*it.RoleID, "-")
+			c.role, c.expert = role, expert == "expert"
+			if (role != "admin" && role != "member") || (expert != "" && expert != "expert") {
+				f.Add(field+".roleId", "must be admin, member, admin-expert, member-expert or null")
+			}
+		}
+		if len(it.AssigneeIDs) == 0 {
+			f.Add(field+".assigneeIds", "must name at least one person")
+		}
+		for _, s := range it.AssigneeIDs {
+			id, err := uuid.Parse(s)
+			if err != nil {
+				f.Add(field+".assigneeIds", "must be profile ids (UUIDs)")
+				continue
+			}
+			if _, dup := changes[id]; dup {
+				f.Add(field+".assigneeIds", "a person may be staged once only")
+				continue
+			}
+			changes[id] = c
+			order = append(order, id)
+		}
+	}
+	if len(order) > MaxAssignees {
+		f.Add("assignments", fmt.Sprintf("must name at most %d people", MaxAssignees))
+	}
+	return changes, order
+}
+
+// forumState is what the assignment rules read about a forum.
+type forumState struct {
+	exclusivity string
+	communityID uuid.UUID
+	orgID       uuid.UUID
+	// me is the actor's profile in the organization (uuid.Nil if none).
+	me      uuid.UUID
+	members map[uuid.UUID]change // current memberships
+	admins  map[uuid.UUID]bool
+}
+
+func loadState(ctx context.Context, tx *sql.Tx, a Actor, seriesID uuid.UUID) (forumState, error) {
+	st := forumState{members: map[uuid.UUID]change{}, admins: map[uuid.UUID]bool{}}
+	var me *uuid.UUID
+	if err := tx.QueryRowContext(ctx, `
+		SELECT s.exclusivity, s.community_id, c.organization_id,
+		       (SELECT p.id FROM profiles p WHERE p.organization_id = c.organization_id AND p.user_id = $2)
+		FROM series s JOIN communities c ON c.id = s.community_id WHERE s.id = $1`, seriesID, a.UserID).
+		Scan(&st.exclusivity, &st.communityID, &st.orgID, &me); err != nil {
+		return st, fmt.Errorf("forum: state: %w", err)
+	}
+	if me != nil {
+		st.me = *me
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT profile_id, role, is_expert FROM series_memberships WHERE series_id = $1`, seriesID)
+	if err != nil {
+		return st, fmt.Errorf("forum: state: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id uuid.UUID
+		var c change
+		if err := rows.Scan(&id, &c.role, &c.expert); err != nil {
+			return st, err
+		}
+		st.members[id] = c
+		if c.role == "admin" {
+			st.admins[id] = true
+		}
+	}
+	return st, rows.Err()
+}
+
+// checkCommunity refuses people who would join the forum without being
+// members (active or invited) of its community, unknown ids included. The
+// forum's current members may change or go even if they left the
+// community.
+func checkCommunity(ctx context.Context, tx *sql.Tx, st forumState, all []uuid.UUID) error {
+	var ids []uuid.UUID
+	for _, id := range all {
+		if _, member := st.members[id]; !member {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM community_memberships WHERE community_id = $1 AND profile_id = ANY($2::uuid[])`,
+		st.communityID, uuidStrings(ids)).Scan(&n); err != nil {
+		return fmt.Errorf("forum: community members: %w", err)
+	}
+	if n != len(ids) {
+		return apperr.Invalid(map[string]string{"assigneeIds": "every person must be a member of the forum's community"})
+	}
+	return nil
+}
+
+func uuidStrings(ids []uuid.UUID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.String()
+	}
+	return out
+}
+
+// adminsAfter are the forum's admins once changes apply.
+func (st forumState) adminsAfter(changes map[uuid.UUID]change) map[uuid.UUID]bool {
+	after := map[uuid.UUID]bool{}
+	for id := range st.admins {
+		after[id] = true
+	}
+	for id, c := range changes {
+		if !c.remove && c.role == "admin" {
+			after[id] = true
+		} else {
+			delete(after, id)
+		}
+	}
+	return after
+}

@@ -1,0 +1,339 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+
+	cmdfeed "agora/command/feed"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/jsontime"
+	qfeed "agora/query/feed"
+)
+
+// feedRoutes serve the forum feed (spec 001 §7 "Threads and posts"):
+// posts, comments, reactions, hashtags and visits.
+func (s *server) feedRoutes(api fiber.Router) {
+	cmd, err := cmdfeed.New(s.DB.SQL)
+	if err != nil {
+		panic(err) // New checked s.DB
+	}
+	q, err := qfeed.New(s.DB.SQL)
+	if err != nil {
+		panic(err)
+	}
+	h := &feedHandlers{cmd: cmd, q: q}
+	authed := only(auth.GroupAuthenticated)
+	api.Post("/series/:seriesId/threads", authed, h.createThread)
+	api.Get("/channels/:channelId/threads", authed, h.channelThreads)
+	api.Get("/threads/:threadId", authed, h.thread)
+	api.Patch("/threads/:threadId", authed, h.updateThread)
+	api.Delete("/threads/:threadId", authed, h.deleteThread)
+	api.Post("/threads/:threadId/replies", authed, h.createReply)
+	api.Patch("/threads/:threadId/replies/:replyId", authed, h.updateReply)
+	api.Delete("/threads/:threadId/replies/:replyId", authed, h.deleteReply)
+	api.Put("/threads/:threadId/reaction", authed, h.react)
+	api.Put("/threads/:threadId/replies/:replyId/reaction", authed, h.react)
+	api.Get("/thread/:threadId/reactions", authed, h.reactions)
+	api.Get("/hashtags", authed, h.hashtags)
+	api.Post("/series/:seriesId/visits", authed, h.visit)
+	api.Get("/series/:seriesId/visits", authed, h.lastVisit)
+}
+
+type feedHandlers struct {
+	cmd *cmdfeed.Service
+	q   *qfeed.Queries
+}
+
+func feedActor(c fiber.Ctx) cmdfeed.Actor {
+	p := mustPrincipal(c)
+	return cmdfeed.Actor{UserID: p.UserID, Role: p.Role}
+}
+
+func feedViewer(c fiber.Ctx) qfeed.Viewer {
+	p := mustPrincipal(c)
+	return qfeed.Viewer{UserID: p.UserID, Role: p.Role}
+}
+
+// postBody is the body of a new post or an edit. The client sends the
+// mentions and hashtags it saw; the server reads its own from raw.
+type postBody struct {
+	ChannelID *string                 `json:"channelId"`
+	Raw       *string                 `json:"raw"`
+	Image     Nullable[cmdfeed.Image] `json:"image"`
+	File      Nullable[cmdfeed.File]  `json:"file"`
+	Link      Nullable[cmdfeed.Link]  `json:"link"`
+	Hashtags  []string                `json:"hashtags"`
+	Mentions  []string                `json:"mentions"`
+	Meeting   json.RawMessage         `json:"meeting"`
+	Type      *string                 `json:"type"`
+	CreatorAs *string                 `json:"creatorAs"`
+}
+
+func meetingSet(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+
+func (h *feedHandlers) createThread(c fiber.Ctx) error {
+	seriesID, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return err
+	}
+	var in postBody
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	id, err := h.cmd.CreateThread(c.Context(), cmdfeed.CreateThread{
+		SeriesID: seriesID, Actor: feedActor(c), ChannelID: in.ChannelID,
+		Content: cmdfeed.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value},
+		Type:    deref(in.Type), CreatorAs: deref(in.CreatorAs), MeetingSet: meetingSet(in.Meeting),
+	})
+	if err != nil {
+		return err
+	}
+	t, err := h.q.Thread(c.Context(), feedViewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(t)
+}
+
+func (h *feedHandlers) channelThreads(c fiber.Ctx) error {
+	channelID, err := pathUUID(c, "channelId")
+	if err != nil {
+		return err
+	}
+	in := qfeed.ChannelThreads{ChannelID: channelID, Viewer: feedViewer(c)}
+	bad := map[string]string{}
+	if v := c.Query("createdBefore"); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			bad["createdBefore"] = "must be an RFC 3339 timestamp"
+		}
+		in.CreatedBefore = &t
+	}
+	if v := c.Query("pageSize"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > qfeed.MaxPageSize {
+			bad["pageSize"] = "must be an integer from 1 to 50"
+		}
+		in.PageSize = n
+	}
+	if len(bad) > 0 {
+		return apperr.Invalid(bad)
+	}
+	page, err := h.q.ChannelThreads(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *feedHandlers) thread(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	t, err := h.q.Thread(c.Context(), feedViewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(t)
+}
+
+func (h *feedHandlers) updateThread(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Raw      *string                 `json:"raw"`
+		Image    Nullable[cmdfeed.Image] `json:"image"`
+		File     Nullable[cmdfeed.File]  `json:"file"`
+		Link     Nullable[cmdfeed.Link]  `json:"link"`
+		Hashtags []string                `json:"hashtags"`
+		Mentions []string                `json:"mentions"`
+		Meeting  json.RawMessage         `json:"meeting"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	err = h.cmd.UpdateThread(c.Context(), cmdfeed.UpdateThread{
+		ThreadID: id, Actor: feedActor(c), Raw: in.Raw,
+		Image:      cmdfeed.Optional[cmdfeed.Image](in.Image),
+		File:       cmdfeed.Optional[cmdfeed.File](in.File),
+		Link:       cmdfeed.Optional[cmdfeed.Link](in.Link),
+		MeetingSet: meetingSet(in.Meeting),
+	})
+	if err != nil {
+		return err
+	}
+	t, err := h.q.Thread(c.Context(), feedViewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(t)
+}
+
+func (h *feedHandlers) deleteThread(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	if err := h.cmd.DeleteThread(c.Context(), cmdfeed.DeleteThread{ThreadID: id, Actor: feedActor(c)}); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *feedHandlers) createReply(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Raw      *string  `json:"raw"`
+		ParentID *string  `json:"parentId"`
+		Hashtags []string `json:"hashtags"`
+		Mentions []string `json:"mentions"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	replyID, err := h.cmd.CreateReply(c.Context(), cmdfeed.CreateReply{ThreadID: id, Actor: feedActor(c), Raw: in.Raw, ParentID: in.ParentID})
+	if err != nil {
+		return err
+	}
+	r, err := h.q.Reply(c.Context(), feedViewer(c), id, replyID)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(r)
+}
+
+func (h *feedHandlers) updateReply(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	replyID, err := pathUUID(c, "replyId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Raw      *string  `json:"raw"`
+		Hashtags []string `json:"hashtags"`
+		Mentions []string `json:"mentions"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := h.cmd.UpdateReply(c.Context(), cmdfeed.UpdateReply{ThreadID: id, ReplyID: replyID, Actor: feedActor(c), Raw: in.Raw}); err != nil {
+		return err
+	}
+	r, err := h.q.Reply(c.Context(), feedViewer(c), id, replyID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(r)
+}
+
+func (h *feedHandlers) deleteReply(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	replyID, err := pathUUID(c, "replyId")
+	if err != nil {
+		return err
+	}
+	if err := h.cmd.DeleteReply(c.Context(), cmdfeed.DeleteReply{ThreadID: id, ReplyID: replyID, Actor: feedActor(c)}); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// react serves both reaction routes: with replyId it is a comment's.
+func (h *feedHandlers) react(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	var replyID *uuid.UUID
+	if c.Params("replyId") != "" {
+		r, err := pathUUID(c, "replyId")
+		if err != nil {
+			return err
+		}
+		replyID = &r
+	}
+	var in struct {
+		Reaction Nullable[string] `json:"reaction"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	err = h.cmd.React(c.Context(), cmdfeed.React{ThreadID: id, ReplyID: replyID, Actor: feedActor(c), Set: in.Reaction.Set, Kind: in.Reaction.Value})
+	if err != nil {
+		return err
+	}
+	sum, err := h.q.Summary(c.Context(), feedViewer(c), id, replyID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(sum)
+}
+
+func (h *feedHandlers) reactions(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	var replyID *uuid.UUID
+	if v := c.Query("replyId"); v != "" {
+		r, err := uuid.Parse(v)
+		if err != nil {
+			return apperr.Invalid(map[string]string{"replyId": "must be a UUID"})
+		}
+		replyID = &r
+	}
+	list, err := h.q.Reactions(c.Context(), feedViewer(c), id, replyID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+func (h *feedHandlers) hashtags(c fiber.Ctx) error {
+	list, err := h.q.Hashtags(c.Context(), feedViewer(c), c.Query("q"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+func (h *feedHandlers) visit(c fiber.Ctx) error {
+	id, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return err
+	}
+	prev, err := h.cmd.Visit(c.Context(), cmdfeed.Visit{SeriesID: id, Actor: feedActor(c)})
+	if err != nil {
+		return err
+	}
+	return c.JSON(qfeed.VisitView{PreviouslyVisitedOn: jsontime.Ptr(prev)})
+}
+
+func (h *feedHandlers) lastVisit(c fiber.Ctx) error {
+	id, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return err
+	}
+	v, err := h.q.LastVisit(c.Context(), feedViewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
+}

@@ -1,0 +1,369 @@
+package httpapi
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+
+	cforum "agora/command/forum"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	qforum "agora/query/forum"
+)
+
+// forumRoutes serve forums (series) and their access management (spec 001).
+// New has checked the dependencies, so the use cases cannot refuse them.
+func (s *server) forumRoutes(api fiber.Router) {
+	cmd, err := cforum.New(s.DB.SQL, s.Accounts)
+	if err != nil {
+		panic(err)
+	}
+	q, err := qforum.New(s.DB.SQL)
+	if err != nil {
+		panic(err)
+	}
+	h := &forumHandlers{cmd: cmd, q: q}
+	authed := only(auth.GroupAuthenticated)
+	api.Post("/communities/:communityId/series", authed, h.create)
+	api.Put("/communities/:communityId/series-order", authed, h.order)
+	api.Get("/series", authed, h.list)
+	api.Get("/trending/series", authed, h.trending)
+	api.Get("/series/:id", authed, h.get)
+	api.Patch("/series/:id", authed, h.update)
+	api.Delete("/series/:id", authed, h.delete)
+	api.Get("/series/:id/members", authed, h.members)
+	api.Get("/series/:id/admin-and-experts", authed, h.adminAndExperts)
+	api.Get("/series/:id/assignables", authed, h.assignables)
+	api.Post("/series/:id/admin-count", authed, h.adminCount)
+	api.Post("/series/:id/assignments-invitations-preview", authed, h.preview)
+	api.Post("/series/:id/assignments", authed, h.assign)
+	api.Post("/series/:id/invitations", authed, h.invite)
+}
+
+type forumHandlers struct {
+	cmd *cforum.Service
+	q   *qforum.Queries
+}
+
+func actor(c fiber.Ctx) cforum.Actor {
+	p := mustPrincipal(c)
+	return cforum.Actor{UserID: p.UserID, Role: p.Role}
+}
+
+func caller(c fiber.Ctx) qforum.Caller {
+	p := mustPrincipal(c)
+	return qforum.Caller{UserID: p.UserID, Role: p.Role}
+}
+
+// paging reads page and pageSize (defaulting to 1 and def), collecting
+// non-integers into bad.
+func paging(c fiber.Ctx, def int, bad apperr.Fields) qforum.Paging {
+	p := qforum.Paging{Page: 1, PageSize: def}
+	p.Page = queryInt(c, "page", p.Page, bad)
+	p.PageSize = queryInt(c, "pageSize", p.PageSize, bad)
+	return p
+}
+
+func queryInt(c fiber.Ctx, name string, def int, bad apperr.Fields) int {
+	v := c.Query(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		bad.Add(name, "must be an integer")
+		return def
+	}
+	return n
+}
+
+type forumForm struct {
+	Name         *string          `json:"name"`
+	Description  *string          `json:"description"`
+	Image        Nullable[string] `json:"image"`
+	Exclusivity  *string          `json:"exclusivity"`
+	ShareEnabled *bool            `json:"shareEnabled"`
+}
+
+func (h *forumHandlers) create(c fiber.Ctx) error {
+	id, err := pathUUID(c, "communityId")
+	if err != nil {
+		return err
+	}
+	var in forumForm
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	seriesID, err := h.cmd.Create(c.Context(), cforum.Create{Actor: actor(c), CommunityID: id, Name: in.Name,
+		Description: in.Description, Image: in.Image.Value, Exclusivity: in.Exclusivity, ShareEnabled: in.ShareEnabled})
+	if err != nil {
+		return err
+	}
+	f, err := h.q.Get(c.Context(), caller(c), seriesID)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(f)
+}
+
+func (h *forumHandlers) update(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name         Nullable[string] `json:"name"`
+		Description  Nullable[string] `json:"description"`
+		Image        Nullable[string] `json:"image"`
+		Exclusivity  Nullable[string] `json:"exclusivity"`
+		ShareEnabled Nullable[bool]   `json:"shareEnabled"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	// null clears the image only: the other fields cannot be emptied.
+	nulls := apperr.Fields{}
+	for name, null := range map[string]bool{
+		"name":         in.Name.Set && in.Name.Value == nil,
+		"description":  in.Description.Set && in.Description.Value == nil,
+		"exclusivity":  in.Exclusivity.Set && in.Exclusivity.Value == nil,
+		"shareEnabled": in.ShareEnabled.Set && in.ShareEnabled.Value == nil,
+	} {
+		if null {
+			nulls.Add(name, "must not be null")
+		}
+	}
+	if err := nulls.Err(); err != nil {
+		return err
+	}
+	if err := h.cmd.Update(c.Context(), cforum.Update{Actor: actor(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,
+		ImageSet: in.Image.Set, Image: in.Image.Value, Exclusivity: in.Exclusivity.Value, ShareEnabled: in.ShareEnabled.Value}); err != nil {
+		return err
+	}
+	f, err := h.q.Get(c.Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(f)
+}
+
+func (h *forumHandlers) delete(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	if err := h.cmd.Delete(c.Context(), cforum.Delete{Actor: actor(c), SeriesID: id}); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *forumHandlers) order(c fiber.Ctx) error {
+	id, err := pathUUID(c, "communityId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		IDs *[]uuid.UUID `json:"ids"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if in.IDs == nil {
+		return apperr.MissingParameters("ids")
+	}
+	if err := h.cmd.Order(c.Context(), cforum.Order{Actor: actor(c), CommunityID: id, IDs: *in.IDs}); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *forumHandlers) list(c fiber.Ctx) error {
+	bad := apperr.Fields{}
+	in := qforum.List{Caller: caller(c), Paging: paging(c, qforum.MaxPageSize, bad)}
+	if v := c.Query("communityId"); v != "" {
+		id, err := uuid.Parse(v)
+		if err != nil {
+			bad.Add("communityId", "must be a UUID")
+		}
+		in.CommunityID = &id
+	}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.List(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *forumHandlers) trending(c fiber.Ctx) error {
+	bad := apperr.Fields{}
+	in := qforum.Trending{Caller: caller(c), Paging: paging(c, 10, bad)}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.Trending(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *forumHandlers) get(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	f, err := h.q.Get(c.Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(f)
+}
+
+func (h *forumHandlers) members(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	in := qforum.Members{Caller: caller(c), Paging: paging(c, 25, bad), SeriesID: id, Sort: c.Query("sort"), RoleName: c.Query("roleName")}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.Members(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *forumHandlers) adminAndExperts(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	in := qforum.AdminAndExperts{Caller: caller(c), Paging: paging(c, 100, bad), SeriesID: id}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.AdminAndExperts(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *forumHandlers) assignables(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	in := qforum.Assignables{Caller: caller(c), Paging: paging(c, 25, bad), SeriesID: id, Keyword: c.Query("keyword")}
+	switch v := c.Query("isAssigned"); v {
+	case "":
+	case "true", "false":
+		b := v == "true"
+		in.IsAssigned = &b
+	default:
+		bad.Add("isAssigned", "must be true or false")
+	}
+	in.Check(bad)
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.Assignables(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+// stagedBody is a staged state: {"assignments": [{roleId, assigneeIds}]}.
+type stagedBody struct {
+	Assignments *[]struct {
+		RoleID      *string  `json:"roleId"`
+		AssigneeIDs []string `json:"assigneeIds"`
+	} `json:"assignments"`
+}
+
+func (b stagedBody) staged() []cforum.Staged {
+	out := []cforum.Staged{}
+	for _, a := range *b.Assignments {
+		out = append(out, cforum.Staged{RoleID: a.RoleID, AssigneeIDs: a.AssigneeIDs})
+	}
+	return out
+}
+
+func decodeStaged(c fiber.Ctx) (uuid.UUID, []cforum.Staged, error) {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return id, nil, err
+	}
+	var in stagedBody
+	if err := decode(c, &in); err != nil {
+		return id, nil, err
+	}
+	if in.Assignments == nil {
+		return id, nil, apperr.MissingParameters("assignments")
+	}
+	return id, in.staged(), nil
+}
+
+func (h *forumHandlers) adminCount(c fiber.Ctx) error {
+	id, staged, err := decodeStaged(c)
+	if err != nil {
+		return err
+	}
+	set, err := h.cmd.AdminCount(c.Context(), cforum.AdminCount{Actor: actor(c), SeriesID: id, Assignments: staged})
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"selfExclusiveAdminSet": set})
+}
+
+func (h *forumHandlers) preview(c fiber.Ctx) error {
+	id, staged, err := decodeStaged(c)
+	if err != nil {
+		return err
+	}
+	p, err := h.cmd.Preview(c.Context(), cforum.Preview{Actor: actor(c), SeriesID: id, Assignments: staged})
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+func (h *forumHandlers) assign(c fiber.Ctx) error {
+	id, staged, err := decodeStaged(c)
+	if err != nil {
+		return err
+	}
+	if err := h.cmd.Assign(c.Context(), cforum.Assign{Actor: actor(c), SeriesID: id, Assignments: staged}); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *forumHandlers) invite(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		ProfileIDs []string `json:"profileIds"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	n, err := h.cmd.Invite(c.Context(), cforum.Invite{Actor: actor(c), SeriesID: id, ProfileIDs: in.ProfileIDs})
+	if err != nil {
+		return err
+	}
+	return c.JSON(n)
+}

@@ -1,0 +1,145 @@
+// Package forum is the read side of forums (series): a forum, the forums
+// of a community, trending forums, and the people of a forum.
+package forum
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/jsontime"
+)
+
+// MaxPageSize is the largest page of every list (spec 001 §9: forum lists
+// load with pageSize 9999).
+const MaxPageSize = 9999
+
+// Queries reads forums from Postgres.
+type Queries struct {
+	db *sql.DB
+}
+
+// New returns the forum queries over db.
+func New(db *sql.DB) (*Queries, error) {
+	if db == nil {
+		return nil, fmt.Errorf("forum.New: nil db")
+	}
+	return &Queries{db: db}, nil
+}
+
+// Page is one page of results and the total count.
+type Page[T any] struct {
+	Results []T `json:"results"`
+	Total   int `json:"total"`
+}
+
+// Paging is a page request.
+type Paging struct {
+	Page     int
+	PageSize int
+}
+
+func (p Paging) check(fields apperr.Fields) {
+	if p.Page < 1 {
+		fields.Add("page", "must be 1 or more")
+	}
+	if p.PageSize < 1 || p.PageSize > MaxPageSize {
+		fields.Add("pageSize", fmt.Sprintf("must be 1 to %d", MaxPageSize))
+	}
+}
+
+func (p Paging) offset() int { return (p.Page - 1) * p.PageSize }
+
+// Caller is who asks.
+type Caller struct {
+	UserID uuid.UUID
+	Role   auth.Role
+}
+
+// Forum is a forum as the caller sees it (spec 001 §3).
+type Forum struct {
+	ID           uuid.UUID     `json:"id"`
+	Name         string        `json:"name"`
+	Description  string        `json:"description"`
+	Image        *string       `json:"image"`
+	Exclusivity  string        `json:"exclusivity"`
+	ShareEnabled bool          `json:"shareEnabled"`
+	Position     int           `json:"position"`
+	Context      Context       `json:"context"`
+	Role         string        `json:"role"`
+	IsSubscribed bool          `json:"isSubscribed"`
+	CreatedOn    jsontime.Time `json:"createdOn"`
+	UpdatedOn    jsontime.Time `json:"updatedOn"`
+	// MainChannelID is the forum's feed; AdminChannelID its admins' channel,
+	// given to admins only.
+	MainChannelID  uuid.UUID  `json:"mainChannelId"`
+	AdminChannelID *uuid.UUID `json:"adminChannelId"`
+}
+
+// Context ties a forum to its community.
+type Context struct {
+	CommunityID uuid.UUID `json:"communityId"`
+}
+
+// forumSelect reads Forum rows for the user $1 (super when $2); callers
+// add WHERE, ORDER BY and paging.
+func forumSelect() string {
+	member, admin := access.ForumSQL("$1", "$2")
+	return `SELECT s.id, s.name, s.description, s.image, s.exclusivity, s.share_enabled, s.position, s.community_id,
+		       s.created_on, s.updated_on, ` + admin + `, coalesce(me.is_subscribed, false), mc.id, ac.id
+		FROM series s
+		LEFT JOIN LATERAL (SELECT x.is_subscribed FROM series_memberships x JOIN profiles p ON p.id = x.profile_id
+			WHERE x.series_id = s.id AND p.user_id = $1 AND x.status = 'active' LIMIT 1) me ON true
+		JOIN channels mc ON mc.series_id = s.id AND mc.kind = 'main'
+		JOIN channels ac ON ac.series_id = s.id AND ac.kind = 'admin'
+		WHERE (` + member + ` OR ` + admin + `)`
+}
+
+func scanForums(rows *sql.Rows) ([]Forum, error) {
+	defer rows.Close()
+	out := []Forum{}
+	for rows.Next() {
+		var f Forum
+		var admin bool
+		var created, updated time.Time
+		var adminChannel uuid.UUID
+		if err := rows.Scan(&f.ID, &f.Name, &f.Description, &f.Image, &f.Exclusivity, &f.ShareEnabled, &f.Position,
+			&f.Context.CommunityID, &created, &updated, &admin, &f.IsSubscribed, &f.MainChannelID, &adminChannel); err != nil {
+			return nil, err
+		}
+		f.CreatedOn, f.UpdatedOn = jsontime.Of(created), jsontime.Of(updated)
+		f.Role = "member"
+		if admin {
+			f.Role = "admin"
+			f.AdminChannelID = &adminChannel
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// likeEscaper makes a keyword literal inside ILIKE.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// ErrSeriesForbidden is a forum the caller may not read (spec 001 §8:
+// global:error.seriesForbidden).
+var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do not have access to this forum")
+
+// reader checks that the caller may read the forum.
+func (q *Queries) reader(ctx context.Context, c Caller, seriesID uuid.UUID) (access.Forum, error) {
+	f, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
+	if err != nil {
+		return f, err
+	}
+	if !f.Read() {
+		return f, ErrSeriesForbidden
+	}
+	return f, nil
+}
