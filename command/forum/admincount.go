@@ -31,14 +31,8 @@ func (s *Service) AdminCount(ctx context.Context, in AdminCount) ([]uuid.UUID, e
 	}
 	out := []uuid.UUID{}
 	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
-			return err
-		}
-		st, err := loadState(ctx, tx, in.Actor, in.SeriesID)
+		st, err := stagedState(ctx, tx, in.Actor, in.SeriesID, order)
 		if err != nil {
-			return err
-		}
-		if err := checkCommunity(ctx, tx, st, order); err != nil {
 			return err
 		}
 		for id := range st.adminsAfter(changes) {

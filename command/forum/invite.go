@@ -58,15 +58,9 @@ func (s *Service) Invite(ctx context.Context, in Invite) (Invited, error) {
 	}
 	var out Invited
 	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
-			return err
-		}
-		st, err := loadState(ctx, tx, in.Actor, in.SeriesID)
+		st, err := stagedState(ctx, tx, in.Actor, in.SeriesID, ids)
 		if err != nil {
-			return err
-		}
-		if err := checkCommunity(ctx, tx, st, ids); err != nil {
-			if _, ok := apperr.As(err); !ok {
+			if ae, ok := apperr.As(err); !ok || ae.Kind != apperr.BadInput {
 				return err
 			}
 			return apperr.Invalid(map[string]string{"profileIds": "every person must be a member of the forum's community"})

@@ -48,14 +48,8 @@ func (s *Service) Preview(ctx context.Context, in Preview) (AssignmentPreview, e
 	}
 	var p AssignmentPreview
 	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
-			return err
-		}
-		st, err := loadState(ctx, tx, in.Actor, in.SeriesID)
+		st, err := stagedState(ctx, tx, in.Actor, in.SeriesID, order)
 		if err != nil {
-			return err
-		}
-		if err := checkCommunity(ctx, tx, st, order); err != nil {
 			return err
 		}
 		var forum, community, org string

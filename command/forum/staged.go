@@ -160,3 +160,17 @@ func (st forumState) adminsAfter(changes map[uuid.UUID]change) map[uuid.UUID]boo
 	}
 	return after
 }
+
+// stagedState authorises a forum admin, then reads the forum's memberships
+// under its row lock and checks that the people named belong to the
+// forum's community: the start of every call that weighs a staged state.
+func stagedState(ctx context.Context, tx *sql.Tx, a Actor, seriesID uuid.UUID, named []uuid.UUID) (forumState, error) {
+	if _, err := forumAdmin(ctx, tx, a, seriesID); err != nil {
+		return forumState{}, err
+	}
+	st, err := loadState(ctx, tx, a, seriesID)
+	if err != nil {
+		return forumState{}, err
+	}
+	return st, checkCommunity(ctx, tx, st, named)
+}
