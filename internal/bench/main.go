@@ -13,6 +13,8 @@
 //	            the change pipeline (relay, embedded broker, one projection):
 //	            commit-to-projection latency at 1,000 changes/s, and the
 //	            highest sustained changes/s (see pipeline.go)
+//	feed        the feed page on a forum of 100,000 posts, API (open loop
+//	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end.
@@ -38,7 +40,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput"}
+var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed"}
 
 func main() {
 	duration := flag.Duration("duration", 5*time.Second, "measuring time of the read benchmark")
@@ -198,6 +200,9 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 		}
 	}
 	if err := pipelineBench(ctx, selected, cfg, d, duration, log); err != nil {
+		return err
+	}
+	if err := feedBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil {
 		return err
 	}
 	fmt.Println()

@@ -1,0 +1,515 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/internal/seed"
+)
+
+// feedBench measures the feed page (GET /api/channels/{id}/threads, 10
+// posts newest first, each with its counts and featured comment) on a
+// forum of 100,000 posts, beside the same data read by bare SQL:
+//
+//	feed  bulk-loads 100,000 posts, their comments (and replies to them)
+//	      and reactions into the main channel of the demo member's forum
+//	      "Welcome & Introductions" with INSERT … SELECT, then VACUUM (ANALYZE)
+//	      then measures the API open-loop at 500 requests a second (latency
+//	      from each request's scheduled send time), the API closed-loop
+//	      with 8 workers, and the query package's four data queries run
+//	      directly on pgx with 8 workers. Pages start at createdBefore
+//	      cursors sampled from the whole feed.
+const (
+	feedForum   = "Welcome & Introductions"
+	feedPosts   = 100_000
+	feedRate    = 500
+	feedWorkers = 8
+)
+
+// Text for generated posts and comments, picked by row number.
+const feedSentences = `ARRAY[
+	'Hi all, I lead product at a mid-size fintech and just joined the circle.',
+	'We are rethinking how we run discovery interviews and I would love to compare notes.',
+	'Has anyone moved from quarterly planning to a rolling roadmap? How did leadership take it?',
+	'Our team shipped a pricing experiment last month and the results surprised everyone.',
+	'Looking for advice on hiring a first data PM: what should the interview loop test?',
+	'Sharing the onboarding checklist we use for new engineers; feedback welcome.',
+	'What metrics do you put in front of the board each quarter, and which ones do you regret?',
+	'I am based in Lisbon and happy to meet anyone passing through for a coffee.',
+	'Just finished a long migration off our legacy monolith; ask me anything about the trade-offs.',
+	'How do you keep customer advisory boards useful after the first two meetings?',
+	'We run weekly demo days and they changed how sales talks about the product.',
+	'Curious how other teams write decision records and where they keep them.',
+	'Our NPS went up after we removed three features. Still trying to understand why.',
+	'Any recommendations for a good book on negotiation for product people?',
+	'Working on an accessibility audit of our checkout and learning a lot.',
+	'Is anyone using opportunity solution trees in practice, beyond the workshop?',
+	'The hardest part of my week is saying no to good ideas from great colleagues.',
+	'Happy to share the template we use for one-page product briefs.',
+	'We are hiring two senior designers in Berlin, remote-friendly.',
+	'What does a healthy ratio of maintenance to new work look like on your team?',
+	'Thanks for the warm welcome, everyone. Looking forward to the next Meet Up.',
+	'Great point. We saw the same thing when we moved to usage-based pricing.',
+	'Could you share more about how you measured it?',
+	'+1, this matches our experience with enterprise customers.',
+	'We tried that and had to roll it back after two sprints; happy to explain why.'
+]`
+
+const feedTags = `ARRAY['introductions','roadmaps','discovery','hiring','pricing','metrics','leadership','design','analytics','meetups']`
+
+// Twenty slots: half liked, then loved, smiled, neutral, disliked.
+const feedKinds = `ARRAY['liked','liked','liked','liked','liked','liked','liked','liked','liked','liked',
+	'loved','loved','loved','loved','smiled','smiled','smiled','neutral','neutral','disliked']`
+
+const feedMembers = `(SELECT array_agg(p.user_id ORDER BY p.user_id) FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
+	WHERE sm.series_id = $2::uuid AND sm.status = 'active' AND p.user_id IS NOT NULL)`
+
+// feedData is what the load made.
+type feedData struct {
+	channelID, seriesID       string
+	posts, comments, children int64
+	reactions                 int64
+	cursors                   []time.Time
+}
+
+func loadFeed(ctx context.Context, pool *pgxpool.Pool) (feedData, error) {
+	var f feedData
+	if err := pool.QueryRow(ctx, `SELECT c.id::text, s.id::text FROM series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
+		WHERE s.name = $1`, feedForum).Scan(&f.channelID, &f.seriesID); err != nil {
+		return f, fmt.Errorf("forum %q: %w", feedForum, err)
+	}
+	// $1 channel, $2 forum, $3 post count.
+	steps := []struct{ name, sql string }{
+		{"posts", `WITH m AS (SELECT ` + feedMembers + ` AS ids), s AS (SELECT ` + feedSentences + ` AS txt, ` + feedTags + ` AS tags)
+			INSERT INTO threads (id, channel_id, series_id, creator_id, creator_as, type, raw, hashtags, created_on, updated_on)
+			SELECT uuid_v7(), $1::uuid, $2::uuid, m.ids[1 + (g * 7919) % array_length(m.ids, 1)],
+				CASE WHEN g % 50 = 0 THEN 'anonymous' ELSE 'author' END,
+				CASE WHEN g % 10 = 0 THEN 'question' ELSE 'post' END,
+				s.txt[1 + g % 20] || ' ' || s.txt[1 + (g * 31) % 20]
+					|| CASE WHEN g % 3 = 0 THEN ' ' || s.txt[1 + (g * 17) % 20] ELSE '' END
+					|| CASE WHEN g % 6 = 0 THEN ' #' || s.tags[1 + (g / 6) % 10] ELSE '' END,
+				CASE WHEN g % 6 = 0 THEN ARRAY[s.tags[1 + (g / 6) % 10]] ELSE '{}'::text[] END,
+				x.ts, x.ts
+			FROM m, s, generate_series(1, $3::int) g,
+				LATERAL (SELECT now() - interval '2 hours' - ($3::int - g) * interval '5 minutes' - (g % 240) * interval '1 second' AS ts) x`},
+		// 0 to 3 comments a post, 1.5 on average.
+		{"comments", `WITH m AS (SELECT ` + feedMembers + ` AS ids), s AS (SELECT ` + feedSentences + ` AS txt)
+			INSERT INTO replies (id, thread_id, parent_id, creator_id, raw, created_on, updated_on)
+			SELECT uuid_v7(), t.id, NULL, m.ids[1 + (t.h + k * 13) % array_length(m.ids, 1)], s.txt[1 + (t.h + k) % 25],
+				t.created_on + k * interval '23 minutes', t.created_on + k * interval '23 minutes'
+			FROM m, s, (SELECT id, created_on, hashtext(id::text) & 1073741823 AS h FROM threads
+				WHERE channel_id = $1::uuid AND $2::uuid IS NOT NULL AND $3::int > 0) t
+			CROSS JOIN LATERAL generate_series(1, t.h % 4) k`},
+		// A reply on every third comment.
+		{"replies", `WITH m AS (SELECT ` + feedMembers + ` AS ids), s AS (SELECT ` + feedSentences + ` AS txt)
+			INSERT INTO replies (id, thread_id, parent_id, creator_id, raw, created_on, updated_on)
+			SELECT uuid_v7(), r.thread_id, r.id, m.ids[1 + (r.h / 3) % array_length(m.ids, 1)], s.txt[21 + r.h % 5],
+				r.created_on + interval '7 minutes', r.created_on + interval '7 minutes'
+			FROM m, s, (SELECT r.id, r.thread_id, r.created_on, hashtext(r.id::text) & 1073741823 AS h
+				FROM replies r JOIN threads t ON t.id = r.thread_id
+				WHERE t.channel_id = $1::uuid AND r.parent_id IS NULL AND $3::int > 0) r
+			WHERE r.h % 3 = 0`},
+		// 0 to 4 reactions a post (2 on average) and 0 or 1 a comment or
+		// reply, from distinct members.
+		{"reactions", `WITH m AS (SELECT ` + feedMembers + ` AS ids), k AS (SELECT ` + feedKinds + ` AS kinds)
+			INSERT INTO reactions (id, thread_id, reply_id, user_id, kind, created_on)
+			SELECT uuid_v7(), t.id, NULL, m.ids[1 + (t.h + j) % array_length(m.ids, 1)], k.kinds[1 + ((t.h >> 5) + j * 7) % 20],
+				t.created_on + (j + 1) * interval '3 minutes'
+			FROM m, k, (SELECT id, created_on, hashtext(id::text) & 1073741823 AS h FROM threads
+				WHERE channel_id = $1::uuid AND $3::int > 0) t
+			CROSS JOIN LATERAL generate_series(0, (t.h >> 3) % 5 - 1) j
+			UNION ALL
+			SELECT uuid_v7(), r.thread_id, r.id, m.ids[1 + (r.h >> 4) % array_length(m.ids, 1)], k.kinds[1 + (r.h >> 6) % 20],
+				r.created_on + interval '4 minutes'
+			FROM m, k, (SELECT r.id, r.thread_id, r.created_on, hashtext(r.id::text) & 1073741823 AS h
+				FROM replies r JOIN threads t ON t.id = r.thread_id WHERE t.channel_id = $1::uuid) r
+			WHERE r.h % 2 = 0`},
+	}
+	for _, s := range steps {
+		if _, err := pool.Exec(ctx, s.sql, f.channelID, f.seriesID, feedPosts); err != nil {
+			return f, fmt.Errorf("load %s: %w", s.name, err)
+		}
+	}
+	if _, err := pool.Exec(ctx, `VACUUM (ANALYZE) threads, replies, reactions`); err != nil {
+		return f, err
+	}
+	{
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM threads WHERE channel_id = $1::uuid`, f.channelID).Scan(&f.posts); err != nil {
+			return f, err
+		}
+		if err := pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE r.parent_id IS NULL), count(*) FILTER (WHERE r.parent_id IS NOT NULL)
+			FROM replies r JOIN threads t ON t.id = r.thread_id WHERE t.channel_id = $1::uuid`, f.channelID).Scan(&f.comments, &f.children); err != nil {
+			return f, err
+		}
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM reactions x JOIN threads t ON t.id = x.thread_id WHERE t.channel_id = $1::uuid`,
+			f.channelID).Scan(&f.reactions); err != nil {
+			return f, err
+		}
+	}
+	// Cursors over the whole feed, none so old that its page is short.
+	rows, err := pool.Query(ctx, `SELECT created_on FROM threads WHERE channel_id = $1::uuid
+		AND created_on > (SELECT created_on FROM threads WHERE channel_id = $1::uuid ORDER BY created_on LIMIT 1 OFFSET 20)
+		ORDER BY random() LIMIT 5000`, f.channelID)
+	if err != nil {
+		return f, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t time.Time
+		if err := rows.Scan(&t); err != nil {
+			return f, err
+		}
+		f.cursors = append(f.cursors, t)
+	}
+	return f, rows.Err()
+}
+
+func feedBench(ctx context.Context, selected map[string]bool, c *client, pool *pgxpool.Pool, password string, duration, warmup time.Duration) error {
+	if !selected["feed"] {
+		return nil
+	}
+	// Connections the open loop opened beyond the idle pool must not hold
+	// the server's shutdown.
+	defer c.http.CloseIdleConnections()
+	start := time.Now()
+	f, err := loadFeed(ctx, pool)
+	if err != nil {
+		return fmt.Errorf("feed: %w", err)
+	}
+	fmt.Printf("feed data: forum %q main channel, %s posts, %s comments + %s replies to them, %s reactions; loaded (INSERT … SELECT), vacuumed and analyzed in %.1f s\n",
+		feedForum, thousands(f.posts), thousands(f.comments), thousands(f.children), thousands(f.reactions), time.Since(start).Seconds())
+
+	token, err := c.signIn(ctx, seed.MemberEmail, password)
+	if err != nil {
+		return fmt.Errorf("feed: %w", err)
+	}
+	var viewer string
+	if err := pool.QueryRow(ctx, `SELECT id::text FROM users WHERE email_key = $1`, seed.MemberEmail).Scan(&viewer); err != nil {
+		return fmt.Errorf("feed: viewer: %w", err)
+	}
+	cursor := func() string {
+		// One page in twenty is the first page.
+		if rand.IntN(20) == 0 {
+			return ""
+		}
+		return f.cursors[rand.IntN(len(f.cursors))].Format(time.RFC3339Nano)
+	}
+	api := func(ctx context.Context) error {
+		path := "/api/channels/" + f.channelID + "/threads?pageSize=10"
+		if cur := cursor(); cur != "" {
+			path += "&createdBefore=" + url.QueryEscape(cur)
+		}
+		_, err := c.do(ctx, "GET", path, token, nil, nil)
+		return err
+	}
+	sqlPage := func(ctx context.Context) error {
+		var before any
+		if cur := cursor(); cur != "" {
+			before = cur
+		}
+		return barePage(ctx, pool, f.channelID, viewer, before)
+	}
+
+	// A first page through the API must be a full page.
+	var page struct {
+		Results []struct {
+			Replies []any `json:"replies"`
+		} `json:"results"`
+	}
+	if _, err := c.do(ctx, "GET", "/api/channels/"+f.channelID+"/threads?pageSize=10", token, nil, &page); err != nil {
+		return fmt.Errorf("feed: %w", err)
+	}
+	if len(page.Results) != 10 {
+		return fmt.Errorf("feed: first page has %d posts, want 10", len(page.Results))
+	}
+
+	label := fmt.Sprintf("feed page (%s posts, %s comments, %s reactions), API at %d req/s:",
+		thousands(f.posts), thousands(f.comments+f.children), thousands(f.reactions), feedRate)
+	open, achieved, errs, err := openLoop(ctx, feedRate, max(2*time.Second, warmup), 2*duration, api)
+	if err != nil {
+		return fmt.Errorf("feed: %w", err)
+	}
+	fmt.Printf("%s p50 %6.2f ms  p99 %6.2f ms  (achieved %.0f req/s, n=%d in %.1f s, %d errors; latency from scheduled send)\n",
+		label, ms(open.p(50)), ms(open.p(99)), achieved, open.n(), open.wall.Seconds(), errs)
+
+	apiClosed, apiErrs, err := closedLoop(ctx, feedWorkers, warmup, duration, api)
+	if err != nil {
+		return fmt.Errorf("feed: %w", err)
+	}
+	fmt.Printf("%-48s %8.0f req/s   p50 %6.2f ms  p99 %6.2f ms  (n=%d in %.1f s, %d errors)\n",
+		"feed page, API closed loop 8 workers:", apiClosed.rate(), ms(apiClosed.p(50)), ms(apiClosed.p(99)), apiClosed.n(), apiClosed.wall.Seconds(), apiErrs)
+
+	bare, sqlErrs, err := closedLoop(ctx, feedWorkers, warmup, duration, sqlPage)
+	if err != nil {
+		return fmt.Errorf("feed: %w", err)
+	}
+	ratio := 0.0
+	if bare.rate() > 0 {
+		ratio = apiClosed.rate() / bare.rate()
+	}
+	fmt.Printf("%-48s %8.0f q/s     p50 %6.2f ms  p99 %6.2f ms  (n=%d in %.1f s, %d errors); API/SQL throughput ratio %.2f\n",
+		"feed page, bare SQL (pgx, 4 queries) 8 workers:", bare.rate(), ms(bare.p(50)), ms(bare.p(99)), bare.n(), bare.wall.Seconds(), sqlErrs, ratio)
+	fmt.Printf("feed target: p99 <= 25 ms at %d req/s (%s), API >= 0.5 x bare-SQL throughput (%s)\n",
+		feedRate, verdict(open.p(99) <= 25*time.Millisecond && achieved >= 0.95*feedRate), verdict(ratio >= 0.5))
+	if errs+apiErrs+sqlErrs > 0 {
+		return fmt.Errorf("feed: %d requests failed", errs+apiErrs+sqlErrs)
+	}
+	return nil
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "missed"
+}
+
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	out := ""
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out += ","
+		}
+		out += string(r)
+	}
+	return out
+}
+
+// The query package's data queries for one feed page (query/feed
+// ChannelThreads and fill), without its channel and access checks.
+const (
+	bareCreatorCols = `u.id, u.first_name, u.last_name, u.avatar,
+	EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
+	        WHERE p.user_id = u.id AND sm.series_id = t.series_id AND sm.is_expert AND sm.status = 'active')`
+	bareThreads = `SELECT t.id, t.channel_id, t.series_id, t.type, t.creator_as, t.creator_id, t.raw, t.image, t.file, t.link, t.meeting,
+	t.mentions::text[], t.hashtags, t.created_on, t.updated_on, ` + bareCreatorCols + ` FROM threads t JOIN users u ON u.id = t.creator_id
+		WHERE t.channel_id = $1 AND ($2::timestamptz IS NULL OR t.created_on < $2)
+		ORDER BY t.created_on DESC, t.id DESC LIMIT $3`
+	bareReplyCounts = `SELECT thread_id, count(*) FROM replies WHERE thread_id = ANY($1::text[]::uuid[]) GROUP BY thread_id`
+	bareReplies     = `SELECT r.id, r.thread_id, r.parent_id, r.raw, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, ` +
+		bareCreatorCols + ` FROM replies r JOIN threads t ON t.id = r.thread_id JOIN users u ON u.id = r.creator_id
+		WHERE COALESCE(r.parent_id, r.id) IN (SELECT DISTINCT ON (thread_id) id FROM replies
+			WHERE thread_id = ANY($1::text[]::uuid[]) AND parent_id IS NULL ORDER BY thread_id, created_on, id) ORDER BY r.created_on, r.id`
+	bareReactions = `SELECT thread_id, reply_id, kind, count(*), bool_or(user_id = $3) FROM reactions
+		WHERE thread_id = ANY($1::text[]::uuid[]) AND (reply_id IS NULL OR reply_id = ANY($2::text[]::uuid[]))
+		GROUP BY thread_id, reply_id, kind`
+)
+
+func uuidText(u pgtype.UUID) string {
+	b := u.Bytes
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// barePage reads one feed page with pgx: the posts, their reply counts,
+// featured comments (with their replies) and reaction counts.
+func barePage(ctx context.Context, pool *pgxpool.Pool, channelID, viewer string, before any) error {
+	rows, err := pool.Query(ctx, bareThreads, channelID, before, 10)
+	if err != nil {
+		return err
+	}
+	var tids []string
+	for rows.Next() {
+		var id, ch, se, creator, uid pgtype.UUID
+		var typ, as, raw, first, last string
+		var image, file, link, meeting []byte
+		var mentions, hashtags []string
+		var created, updated time.Time
+		var avatar *string
+		var expert bool
+		if err := rows.Scan(&id, &ch, &se, &typ, &as, &creator, &raw, &image, &file, &link, &meeting,
+			&mentions, &hashtags, &created, &updated, &uid, &first, &last, &avatar, &expert); err != nil {
+			rows.Close()
+			return err
+		}
+		tids = append(tids, uuidText(id))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(tids) == 0 {
+		return errors.New("empty page")
+	}
+	rows, err = pool.Query(ctx, bareReplyCounts, tids)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id pgtype.UUID
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			rows.Close()
+			return err
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = pool.Query(ctx, bareReplies, tids)
+	if err != nil {
+		return err
+	}
+	rids := []string{}
+	for rows.Next() {
+		var id, tid, uid pgtype.UUID
+		var parent *pgtype.UUID
+		var raw, first, last string
+		var mentions, hashtags []string
+		var created, updated time.Time
+		var avatar *string
+		var expert bool
+		if err := rows.Scan(&id, &tid, &parent, &raw, &mentions, &hashtags, &created, &updated, &uid, &first, &last, &avatar, &expert); err != nil {
+			rows.Close()
+			return err
+		}
+		rids = append(rids, uuidText(id))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = pool.Query(ctx, bareReactions, tids, rids, viewer)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tid pgtype.UUID
+		var rid *pgtype.UUID
+		var kind string
+		var n int
+		var mine bool
+		if err := rows.Scan(&tid, &rid, &kind, &n, &mine); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// openLoop starts one call every 1/rate seconds, whether or not earlier
+// ones have answered, for warmup (not counted) and then d. Latency runs
+// from each call's scheduled start, so a slow server is not hidden by a
+// sender that waits. achieved is the counted calls over the time from the
+// first counted scheduled start to the last counted answer.
+func openLoop(ctx context.Context, rate int, warmup, d time.Duration, call func(context.Context) error) (result, float64, int64, error) {
+	interval := time.Second / time.Duration(rate)
+	nWarm := int(warmup / interval)
+	n := nWarm + int(d/interval)
+	lat := make([]time.Duration, n)
+	ok := make([]bool, n)
+	var failed atomic.Int64
+	var firstErr atomic.Value
+	var lastMu sync.Mutex
+	var last time.Time
+	var wg sync.WaitGroup
+	start := time.Now().Add(20 * time.Millisecond)
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		at := start.Add(time.Duration(i) * interval)
+		time.Sleep(time.Until(at))
+		wg.Add(1)
+		go func(i int, at time.Time) {
+			defer wg.Done()
+			err := call(ctx)
+			done := time.Now()
+			if i < nWarm {
+				return
+			}
+			if err != nil {
+				firstErr.CompareAndSwap(nil, err.Error())
+				failed.Add(1)
+				return
+			}
+			lat[i], ok[i] = done.Sub(at), true
+			lastMu.Lock()
+			if done.After(last) {
+				last = done
+			}
+			lastMu.Unlock()
+		}(i, at)
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return result{}, 0, 0, errors.New("interrupted")
+	}
+	if e, _ := firstErr.Load().(string); e != "" {
+		fmt.Printf("first error: %s\n", e)
+	}
+	var all []time.Duration
+	for i := nWarm; i < n; i++ {
+		if ok[i] {
+			all = append(all, lat[i])
+		}
+	}
+	wall := last.Sub(start.Add(time.Duration(nWarm) * interval))
+	r := newResult(all, wall)
+	return r, r.rate(), failed.Load(), nil
+}
+
+// closedLoop runs call from workers goroutines back to back for warmup
+// (not counted) and then for d.
+func closedLoop(ctx context.Context, workers int, warmup, d time.Duration, call func(context.Context) error) (result, int64, error) {
+	var measuring atomic.Bool
+	var failed atomic.Int64
+	per := make([][]time.Duration, workers)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			lat := make([]time.Duration, 0, 1<<14)
+			for runCtx.Err() == nil {
+				counted := measuring.Load()
+				t0 := time.Now()
+				err := call(runCtx)
+				el := time.Since(t0)
+				if runCtx.Err() != nil {
+					break
+				}
+				if !counted || !measuring.Load() {
+					continue
+				}
+				if err != nil {
+					failed.Add(1)
+					continue
+				}
+				lat = append(lat, el)
+			}
+			per[w] = lat
+		}(w)
+	}
+	select {
+	case <-time.After(warmup):
+	case <-ctx.Done():
+	}
+	measuring.Store(true)
+	start := time.Now()
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+	}
+	measuring.Store(false)
+	wall := time.Since(start)
+	cancel()
+	wg.Wait()
+	if ctx.Err() != nil {
+		return result{}, 0, errors.New("interrupted")
+	}
+	var all []time.Duration
+	for _, l := range per {
+		all = append(all, l...)
+	}
+	return newResult(all, wall), failed.Load(), nil
+}
