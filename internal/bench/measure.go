@@ -112,6 +112,15 @@ func signInConcurrent(ctx context.Context, c *client, logins []string, password 
 // warmup (not counted) and then for d. It returns the counted latencies and
 // the number of failed calls.
 func readThroughput(ctx context.Context, c *client, token string, workers int, warmup, d time.Duration) (result, int64, error) {
+	return closedLoop(ctx, workers, warmup, d, func(ctx context.Context) error {
+		_, err := c.do(ctx, "GET", "/api/tokens/decode", token, nil, nil)
+		return err
+	})
+}
+
+// closedLoop runs call from workers goroutines back to back for warmup
+// (not counted) and then for d.
+func closedLoop(ctx context.Context, workers int, warmup, d time.Duration, call func(context.Context) error) (result, int64, error) {
 	var measuring atomic.Bool
 	var failed atomic.Int64
 	per := make([][]time.Duration, workers)
@@ -122,14 +131,14 @@ func readThroughput(ctx context.Context, c *client, token string, workers int, w
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			lat := make([]time.Duration, 0, 1<<16)
+			lat := make([]time.Duration, 0, 1<<14)
 			for runCtx.Err() == nil {
 				counted := measuring.Load()
 				t0 := time.Now()
-				_, err := c.do(runCtx, "GET", "/api/tokens/decode", token, nil, nil)
+				err := call(runCtx)
 				el := time.Since(t0)
 				if runCtx.Err() != nil {
-					break // a call cut short by the end of the run
+					break
 				}
 				if !counted || !measuring.Load() {
 					continue
@@ -157,7 +166,7 @@ func readThroughput(ctx context.Context, c *client, token string, workers int, w
 	wall := time.Since(start)
 	cancel()
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if ctx.Err() != nil {
 		return result{}, 0, errors.New("interrupted")
 	}
 	var all []time.Duration
