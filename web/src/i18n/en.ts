@@ -1,3 +1,7 @@
+import { composer } from './en/composer'
+import { feed } from './en/feed'
+import { forum } from './en/forum'
+
 // English strings. Keys named by the spec keep their names and namespaces
 // (global:error.seriesForbidden, accessToken.invalid, …).
 
@@ -197,9 +201,10 @@ export const translation = {
     title: 'Community',
     comingSoon: 'The community page arrives with the communities feature.',
   },
-  forum: {
-    comingSoon: 'The forum feed arrives with the forums feature.',
-  },
+  // Each feature area keeps its strings in its own file under en/.
+  forum,
+  feed,
+  composer,
   profile: {
     title: 'Profile',
     email: 'Email',

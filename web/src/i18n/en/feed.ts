@@ -1,0 +1,3 @@
+// The feed strings (spec 001); merged into the translation namespace by ../en.ts.
+export const feed = {
+} as const
