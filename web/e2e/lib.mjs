@@ -1,0 +1,89 @@
+// The browser tests' shared helpers: the running server, API calls, sign-in,
+// waits, axe and screenshots. run.mjs starts the server and Chromium and
+// sets them here before any test runs.
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { screenshotDir } from './harness.mjs'
+
+export const PASSWORD = process.env.AGORA_DEMO_PASSWORD ?? 'agora-demo'
+export const WIDE = { width: 1440, height: 900 }
+export const NARROW = { width: 390, height: 844 }
+export const TIMEOUT = 10_000
+
+/** server is the running `agora dev` ({url, …}); set by run.mjs. */
+export const server = {}
+/** shared carries accounts made by one test for a later one. */
+export const shared = {}
+
+export async function api(method, path, { token, body } = {}) {
+  const r = await fetch(server.url + path, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  const text = await r.text()
+  return { status: r.status, body: text ? JSON.parse(text) : undefined }
+}
+
+export async function apiSignIn(email, password = PASSWORD) {
+  const r = await api('POST', '/api/sessions', { body: { email, password } })
+  assert.equal(r.status, 200, `sign in ${email}: ${JSON.stringify(r.body)}`)
+  return r.body.accessToken
+}
+
+/** mailLink finds the newest link to path in the dev mailbox of to. */
+export async function mailLink(to, path) {
+  for (let i = 0; i < 50; i++) {
+    const r = await api('GET', `/api/dev/mailbox?to=${encodeURIComponent(to)}`)
+    for (const m of r.body?.results ?? []) {
+      const match = m.body.match(new RegExp(`https?://[^\\s]+(${path.replace('/', '\\/')}\\?token=[^\\s]+)`))
+      if (match) return match[1]
+    }
+    await new Promise((res) => setTimeout(res, 100))
+  }
+  throw new Error(`no ${path} mail for ${to}`)
+}
+
+export async function signIn(page, email, password = PASSWORD) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+export const waitPath = (page, pathname) => page.waitForURL((u) => u.pathname === pathname, { timeout: TIMEOUT })
+export const visible = (locator) => locator.first().waitFor({ state: 'visible', timeout: TIMEOUT })
+
+export async function setTheme(page, theme) {
+  await page.evaluate((t) => {
+    localStorage.setItem('agora.theme', t)
+    document.documentElement.classList.toggle('dark', t === 'dark')
+    document.documentElement.style.colorScheme = t
+  }, theme)
+}
+
+/** axe checks the page in light and dark themes: no serious or critical violation. */
+export async function axe(page, screen) {
+  for (const theme of ['light', 'dark']) {
+    await setTheme(page, theme)
+    await page.waitForTimeout(50)
+    const result = await new AxeBuilder({ page }).analyze()
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    assert.deepEqual(
+      bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+      [],
+      `axe on ${screen} (${theme})`,
+    )
+  }
+  await setTheme(page, 'light')
+}
+
+export const shot = (page, name) => page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: false })
+
+export async function signedInPage(ctx, email, viewport = WIDE) {
+  const page = await ctx.newPage(viewport)
+  await page.goto(server.url + '/login')
+  await signIn(page, email)
+  await waitPath(page, '/home')
+  return page
+}
