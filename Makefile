@@ -14,7 +14,7 @@ DEV_FLAGS := $(if $(ADDR),--addr $(ADDR)) $(if $(DATA),--data $(DATA))
 TESTFLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps web build dev test lint gen bench clean
+.PHONY: fuzz help deps web build dev test lint gen bench clean
 
 help: ## list the targets
 	@echo "Agora make targets:"
@@ -49,9 +49,21 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 test: deps build ## go vet, every Go test with -race, Vitest, then the browser tests
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
+	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent e2e
+
+# The fuzz targets run for FUZZTIME each beyond their seed corpus (which
+# every plain go test runs): the parsers that read what members and other
+# sites write. go test -fuzz takes one target in one package at a time.
+FUZZ := ./internal/richtext:FuzzParse
+FUZZTIME ?= 10s
+fuzz: ## run each fuzz target for FUZZTIME (default 10s)
+	@for t in $(FUZZ); do \
+		echo "fuzz: $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}" || exit 1; \
+	done
 
 # gofmt checks every Go file but those of dependencies and state; jet's
 # generated models are gofmt-clean, so they are checked too.
