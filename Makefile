@@ -57,7 +57,7 @@ test: deps build ## go vet, every Go test with -race, Vitest, then the browser t
 # The fuzz targets run for FUZZTIME each beyond their seed corpus (which
 # every plain go test runs): the parsers that read what members and other
 # sites write. go test -fuzz takes one target in one package at a time.
-FUZZ := ./internal/richtext:FuzzParse
+FUZZ := ./internal/richtext:FuzzParse ./internal/linkpreview:FuzzReadHTML
 FUZZTIME ?= 10s
 fuzz: ## run each fuzz target for FUZZTIME (default 10s)
 	@for t in $(FUZZ); do \
