@@ -23,6 +23,10 @@ const (
 	Gone
 	TooMany
 	TooLarge
+	// Unprocessable is a well-formed request that could not be carried out
+	// because of something outside the caller's input (a page that could not
+	// be fetched for a link preview).
+	Unprocessable
 )
 
 // Error is an application error with a catalogue code.

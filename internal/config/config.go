@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,6 +36,45 @@ type Config struct {
 	Auth  AuthConfig
 	SMTP  SMTPConfig
 	Kafka KafkaConfig
+	Blobs BlobConfig
+
+	// LinkPreview configures GET /api/links/preview.
+	LinkPreview LinkPreviewConfig
+}
+
+// LinkPreviewConfig configures the link previews of posts.
+type LinkPreviewConfig struct {
+	// AllowPrivate lets previews fetch loopback, private and link-local
+	// addresses, which are refused otherwise (they would let a member make
+	// the server reach its own network). For tests only, whose pages are
+	// served on loopback.
+	AllowPrivate bool
+	// PerAccountPerMinute bounds the previews one account asks for.
+	PerAccountPerMinute int
+}
+
+// BlobConfig places the embedded blob store that keeps uploads, and the
+// lifetimes of its signed URLs.
+type BlobConfig struct {
+	// Dir is AGORA_BLOB_DIR; empty means DataDir/blobs. Several API nodes
+	// share one folder (a network volume) and one Secret.
+	Dir string
+	// Secret is AGORA_BLOB_SECRET, the key that signs blob URLs; empty
+	// means a random key made on first use and kept in the folder.
+	Secret string
+	// UploadURLTTL is how long a URL from POST /api/sas accepts the upload.
+	UploadURLTTL time.Duration
+	// ReadURLTTL is how long the URL of an uploaded blob, kept in posts,
+	// serves it: long, since a post keeps its URL.
+	ReadURLTTL time.Duration
+}
+
+// BlobDir is the folder of the blob store: Blobs.Dir, else DataDir/blobs.
+func (c Config) BlobDir() string {
+	if c.Blobs.Dir != "" {
+		return c.Blobs.Dir
+	}
+	return filepath.Join(c.DataDir, "blobs")
 }
 
 // KafkaConfig places the change stream: the broker, its topics, the relay's
@@ -109,6 +149,9 @@ func Default() Config {
 		},
 		SMTP:  SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
 		Kafka: KafkaConfig{TopicPrefix: "agora", Partitions: 8, RelaySlot: "agora_relay", MetricsAddr: "127.0.0.1:9464"},
+		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 10 * 365 * 24 * time.Hour},
+
+		LinkPreview: LinkPreviewConfig{PerAccountPerMinute: 30},
 	}
 }
 
@@ -147,6 +190,16 @@ func (c *Config) FromEnv(lookup Env) []error {
 			*dst = d
 		}
 	}
+	boolean := func(key string, dst *bool) {
+		if v, ok := lookup(key); ok {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %q is not true or false", key, v))
+				return
+			}
+			*dst = b
+		}
+	}
 	str("AGORA_ADDR", &c.Addr)
 	str("AGORA_DATA_DIR", &c.DataDir)
 	str("DATABASE_URL", &c.DatabaseURL)
@@ -170,6 +223,12 @@ func (c *Config) FromEnv(lookup Env) []error {
 	integer("AGORA_KAFKA_PARTITIONS", &c.Kafka.Partitions)
 	str("AGORA_RELAY_SLOT", &c.Kafka.RelaySlot)
 	str("AGORA_METRICS_ADDR", &c.Kafka.MetricsAddr)
+	str("AGORA_BLOB_DIR", &c.Blobs.Dir)
+	str("AGORA_BLOB_SECRET", &c.Blobs.Secret)
+	duration("AGORA_UPLOAD_URL_TTL", &c.Blobs.UploadURLTTL)
+	duration("AGORA_BLOB_URL_TTL", &c.Blobs.ReadURLTTL)
+	boolean("AGORA_LINK_PREVIEW_ALLOW_PRIVATE", &c.LinkPreview.AllowPrivate)
+	integer("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", &c.LinkPreview.PerAccountPerMinute)
 	return errs
 }
 
@@ -244,6 +303,17 @@ func (c Config) Validate() error {
 	if _, _, err := net.SplitHostPort(c.Kafka.MetricsAddr); err != nil {
 		bad("AGORA_METRICS_ADDR: %q is not host:port", c.Kafka.MetricsAddr)
 	}
+	// Without DATABASE_URL an empty data folder is reported above already.
+	if c.DatabaseURL != "" && strings.TrimSpace(c.DataDir) == "" && strings.TrimSpace(c.Blobs.Dir) == "" {
+		bad("AGORA_BLOB_DIR: required when AGORA_DATA_DIR is empty")
+	}
+	// A secret shorter than HMAC-SHA256's 32-byte key could be guessed.
+	if c.Blobs.Secret != "" && len(c.Blobs.Secret) < 32 {
+		bad("AGORA_BLOB_SECRET: must be at least 32 characters")
+	}
+	positive("AGORA_UPLOAD_URL_TTL", c.Blobs.UploadURLTTL)
+	positive("AGORA_BLOB_URL_TTL", c.Blobs.ReadURLTTL)
+	atLeastOne("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", c.LinkPreview.PerAccountPerMinute)
 	return errors.Join(errs...)
 }
 

@@ -68,6 +68,13 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_KAFKA_PARTITIONS":              "12",
 		"AGORA_RELAY_SLOT":                    "agora_relay_2",
 		"AGORA_METRICS_ADDR":                  "0.0.0.0:9464",
+		"AGORA_BLOB_DIR":                      "/mnt/agora-blobs",
+		"AGORA_BLOB_SECRET":                   "0123456789abcdef0123456789abcdef",
+		"AGORA_UPLOAD_URL_TTL":                "5m",
+		"AGORA_BLOB_URL_TTL":                  "8760h",
+
+		"AGORA_LINK_PREVIEW_ALLOW_PRIVATE":           "true",
+		"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "12",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -90,6 +97,9 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		},
 		SMTP:  SMTPConfig{Host: "smtp.example.org", Port: 2525, Username: "mailer", Password: "secret", From: "Agora <agora@example.org>"},
 		Kafka: KafkaConfig{Brokers: "kafka-1:9092, kafka-2:9092", TopicPrefix: "agora-prod", Partitions: 12, RelaySlot: "agora_relay_2", MetricsAddr: "0.0.0.0:9464"},
+		Blobs: BlobConfig{Dir: "/mnt/agora-blobs", Secret: "0123456789abcdef0123456789abcdef", UploadURLTTL: 5 * time.Minute, ReadURLTTL: 8760 * time.Hour},
+
+		LinkPreview: LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -129,6 +139,12 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"partitions zero", map[string]string{"AGORA_KAFKA_PARTITIONS": "0"}, "AGORA_KAFKA_PARTITIONS: must be 1 to 1000"},
 		{"relay slot", map[string]string{"AGORA_RELAY_SLOT": "Agora-Relay"}, "AGORA_RELAY_SLOT"},
 		{"metrics addr", map[string]string{"AGORA_METRICS_ADDR": "9464"}, "AGORA_METRICS_ADDR"},
+		{"no blob folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora"}, "AGORA_BLOB_DIR: required when AGORA_DATA_DIR is empty"},
+		{"short blob secret", map[string]string{"AGORA_BLOB_SECRET": "too-short"}, "AGORA_BLOB_SECRET: must be at least 32 characters"},
+		{"upload url ttl zero", map[string]string{"AGORA_UPLOAD_URL_TTL": "0s"}, "AGORA_UPLOAD_URL_TTL: must be positive"},
+		{"blob url ttl unparsable", map[string]string{"AGORA_BLOB_URL_TTL": "ten years"}, `AGORA_BLOB_URL_TTL: "ten years" is not a duration`},
+		{"link preview allow private not a boolean", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": "yes"}, `AGORA_LINK_PREVIEW_ALLOW_PRIVATE: "yes" is not true or false`},
+		{"link previews per minute zero", map[string]string{"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "0"}, "AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE: must be at least 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,10 +166,11 @@ func TestValidValuesAreAccepted(t *testing.T) {
 	}{
 		{"ipv6 addr", map[string]string{"AGORA_ADDR": "[::1]:8080"}},
 		{"any interface", map[string]string{"AGORA_ADDR": ":8080"}},
-		{"empty data dir with DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgresql://db/agora"}},
+		{"empty data dir with DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgresql://db/agora", "AGORA_BLOB_DIR": "/srv/blobs"}},
 		{"http public url", map[string]string{"AGORA_PUBLIC_URL": "http://localhost:5173"}},
 		{"each log level", map[string]string{"AGORA_LOG_LEVEL": "error"}},
 		{"smtp port ignored without host", map[string]string{"SMTP_PORT": "0"}},
+		{"link previews of private addresses off", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": " 0 "}},
 		{"demo password of 8", map[string]string{"AGORA_DEMO_PASSWORD": "12345678"}},
 		{"demo password of 64", map[string]string{"AGORA_DEMO_PASSWORD": strings.Repeat("x", 64)}},
 	}
@@ -227,5 +244,17 @@ func TestBaseURL(t *testing.T) {
 				t.Fatalf("BaseURL() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestBlobDir(t *testing.T) {
+	c := Default()
+	c.DataDir = "/srv/agora"
+	if got := c.BlobDir(); got != "/srv/agora/blobs" {
+		t.Errorf("BlobDir() = %q, want the data folder's blobs", got)
+	}
+	c.Blobs.Dir = "/mnt/blobs"
+	if got := c.BlobDir(); got != "/mnt/blobs" {
+		t.Errorf("BlobDir() = %q, want AGORA_BLOB_DIR", got)
 	}
 }

@@ -17,15 +17,16 @@ type ErrorBody struct {
 }
 
 var statusOf = map[apperr.Kind]int{
-	apperr.Internal:     fiber.StatusInternalServerError,
-	apperr.BadInput:     fiber.StatusBadRequest,
-	apperr.Unauthorized: fiber.StatusUnauthorized,
-	apperr.Forbidden:    fiber.StatusForbidden,
-	apperr.NotFound:     fiber.StatusNotFound,
-	apperr.Conflict:     fiber.StatusConflict,
-	apperr.Gone:         fiber.StatusGone,
-	apperr.TooMany:      fiber.StatusTooManyRequests,
-	apperr.TooLarge:     fiber.StatusRequestEntityTooLarge,
+	apperr.Internal:      fiber.StatusInternalServerError,
+	apperr.BadInput:      fiber.StatusBadRequest,
+	apperr.Unauthorized:  fiber.StatusUnauthorized,
+	apperr.Forbidden:     fiber.StatusForbidden,
+	apperr.NotFound:      fiber.StatusNotFound,
+	apperr.Conflict:      fiber.StatusConflict,
+	apperr.Gone:          fiber.StatusGone,
+	apperr.TooMany:       fiber.StatusTooManyRequests,
+	apperr.TooLarge:      fiber.StatusRequestEntityTooLarge,
+	apperr.Unprocessable: fiber.StatusUnprocessableEntity,
 }
 
 // fiberCodes names the errors Fiber itself raises.

@@ -223,6 +223,32 @@ func ValidateResponse(method, path string, status int, contentType string, body 
 	return nil
 }
 
+// ValidateSchema checks a JSON value against the component schema name
+// (#/components/schemas/<name>): for what is documented but is not an HTTP
+// response, such as the payloads of the live events on GET /api/hub.
+func ValidateSchema(name string, body []byte) error {
+	s, err := load()
+	if err != nil {
+		return err
+	}
+	ptr := "/components/schemas/" + escape(name)
+	if _, ok := s.at(ptr); !ok {
+		return fmt.Errorf("openapi: no schema %q", name)
+	}
+	sch, err := s.schema(ptr)
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("schema %s: not JSON: %w", name, err)
+	}
+	if err := sch.Validate(v); err != nil {
+		return fmt.Errorf("schema %s: %w", name, err)
+	}
+	return nil
+}
+
 // hasOperation reports whether the path item t has the operation m
 // (a lower-case method).
 func (s *spec) hasOperation(t template, m string) bool {

@@ -20,6 +20,7 @@ import (
 	"agora/internal/config"
 	"agora/internal/db"
 	"agora/internal/httpapi"
+	"agora/internal/linkpreview"
 	"agora/internal/mail"
 	"agora/internal/pgserver"
 	"agora/internal/seed"
@@ -124,9 +125,22 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 	}
 	reg := apiRegistry(opts)
 	hub := newHub(d, log, opts)
+	if cfg.LinkPreview.AllowPrivate {
+		log.Warn("AGORA_LINK_PREVIEW_ALLOW_PRIVATE is on: link previews may fetch loopback and private addresses; for tests only")
+	}
+	linkPreviews := linkpreview.New(linkpreview.Options{
+		Fetch:               linkpreview.FetcherOptions{AllowPrivate: cfg.LinkPreview.AllowPrivate},
+		PerAccountPerMinute: cfg.LinkPreview.PerAccountPerMinute,
+	})
+	uploads, uploadRead, err := newUploads(cfg, d)
+	if err != nil {
+		return nil, err
+	}
 	app, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: d, Accounts: accounts, Communities: communities,
 		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg, Hub: hub,
+		Uploads: uploads, UploadRead: uploadRead,
+		LinkPreviews: linkPreviews,
 	})
 	if err != nil {
 		return nil, err

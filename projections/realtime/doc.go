@@ -13,4 +13,40 @@
 //
 // Adding a table is one entry in mappers (events.go): a function from a row
 // change to the events it makes and their audiences.
+//
+// # Forum events
+//
+// Posts, comments and reactions (forum.go) make these events, all with the
+// context key "thread:<threadId>" of the post they change, so that the
+// browser applies them to the post it shows (spec 001 §4) without reading
+// it again:
+//
+//   - thread.created, thread.updated: a ThreadPayload, the post as the
+//     feed's Thread has it (id, channelId, seriesId, type, creatorAs,
+//     creatorId, creator, raw, image, file, link, meeting, mentions,
+//     hashtags, reactions, createdOn, updatedOn) without the caller's own
+//     myReaction and canManage. An edit that changes only updatedOn is
+//     not an event.
+//   - thread.deleted: {id, channelId, seriesId}.
+//   - thread.reply.created, thread.reply.updated: a ReplyPayload, the
+//     comment (parentId null) or reply as the feed's Reply has it (id,
+//     threadId, parentId, creatorId, creator, raw, mentions, hashtags,
+//     reactions, createdOn, updatedOn) and the post's channelId and
+//     seriesId.
+//   - thread.reply.deleted: the same fields as they were, without creator
+//     and reactions.
+//   - thread.reacted: {threadId, replyId (null for the post itself),
+//     channelId, seriesId, userId, reaction (null when cleared), reactions}:
+//     who set which reaction, and the counts once it is set.
+//
+// Counts, creators and places are read when the event is delivered, once
+// for the node and only when someone connected there receives it. The
+// audience is the readers of the post's channel as internal/access decides
+// (a forum's active members and those who administer it; for its admin
+// channel, those who administer it alone). An anonymous question's events
+// carry no creatorId or creator, to anyone: as in the feed, the asker is
+// shown only through the recorded moderation look (GET
+// /api/threads/{threadId}/asker). Changes that follow from a deletion
+// (comments and reactions deleted with their post, reactions with their
+// comment) make no events of their own.
 package realtime

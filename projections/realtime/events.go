@@ -59,6 +59,15 @@ const (
 	SeriesMembers
 	// UserOfProfile is the person of a profile (none before they register).
 	UserOfProfile
+	// ChannelReaders are those who may read the posts of a channel, as
+	// internal/access decides: for a forum's main channel its readers (its
+	// active members and those who administer it), for its admin channel
+	// those who administer it alone. A channel of another kind has none
+	// until its kind says who reads it.
+	ChannelReaders
+	// ThreadReaders are the ChannelReaders of a post's channel: nobody once
+	// the post is gone.
+	ThreadReaders
 )
 
 // Audience is a set of members, named by kind and the id it is about.
@@ -71,7 +80,7 @@ type Audience struct {
 // it does not): a membership deleted with its community is a deletion of
 // the community for its member, one deleted alone a member removed.
 type Condition struct {
-	Table  string // "communities" or "series"
+	Table  string // "communities", "series" or "replies"
 	ID     uuid.UUID
 	Exists bool
 }
@@ -108,6 +117,9 @@ var mappers = map[string]mapper{
 	"public.community_memberships": communityMembershipEvents,
 	"public.series_memberships":    seriesMembershipEvents,
 	"public.online_users":          presenceEvents,
+	"public.threads":               threadEvents,
+	"public.replies":               replyEvents,
+	"public.reactions":             reactionEvents,
 }
 
 // Tables are the tables the projection reads, sorted.

@@ -2,10 +2,12 @@ package realtime
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/projections"
 	"agora/projections/change"
@@ -99,6 +101,14 @@ func (p *Projection) deliver(ctx context.Context, e Event) error {
 	delete(to, e.Except)
 	if len(to) == 0 {
 		return nil
+	}
+	if f, ok := e.Payload.(filler); ok {
+		if err := f.fill(ctx, p.store); err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil // what the event is about went meanwhile; its own event follows
+			}
+			return err
+		}
 	}
 	msg, err := e.Encode()
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"agora/internal/access"
 )
 
 // DB is what the hub and the projection need of Postgres (a *pgxpool.Pool).
@@ -71,6 +73,21 @@ var audienceSQL = map[AudienceKind]string{
 		WHERE m.series_id = $2::uuid AND m.status = 'active' AND p.user_id = ANY($1::uuid[])`,
 	UserOfProfile: `SELECT p.user_id::text FROM profiles p
 		WHERE p.id = $2::uuid AND p.user_id = ANY($1::uuid[])`,
+	ChannelReaders: channelReadersSQL(`SELECT f.id, f.community_id, c.kind FROM channels c
+		JOIN series f ON f.id = c.series_id WHERE c.id = $2::uuid`),
+	ThreadReaders: channelReadersSQL(`SELECT f.id, f.community_id, c.kind FROM threads t
+		JOIN channels c ON c.id = t.channel_id JOIN series f ON f.id = c.series_id WHERE t.id = $2::uuid`),
+}
+
+// channelReadersSQL selects the readers of one channel; channel is a query
+// of the channel's forum (its id and community_id) and its kind. Who reads
+// a forum is internal/access's rule, the one the feed's reads apply,
+// written once there.
+func channelReadersSQL(channel string) string {
+	member, admin := access.ForumSQL("v.id", "v.role = 'super'")
+	return `SELECT v.id::text FROM users v CROSS JOIN (` + channel + `) s
+		WHERE v.id = ANY($1::uuid[])
+		  AND ((s.kind = 'main' AND (` + member + ` OR ` + admin + `)) OR (s.kind = 'admin' AND ` + admin + `))`
 }
 
 // audience returns the candidates who belong to a.
@@ -89,6 +106,7 @@ func (s store) audience(ctx context.Context, a Audience, candidates []uuid.UUID)
 var existsSQL = map[string]string{
 	"communities": `SELECT EXISTS (SELECT 1 FROM communities WHERE id = $1::uuid)`,
 	"series":      `SELECT EXISTS (SELECT 1 FROM series WHERE id = $1::uuid)`,
+	"replies":     `SELECT EXISTS (SELECT 1 FROM replies WHERE id = $1::uuid)`,
 }
 
 // holds evaluates a condition.
@@ -102,6 +120,61 @@ func (s store) holds(ctx context.Context, c Condition) (bool, error) {
 		return false, fmt.Errorf("realtime: condition: %w", err)
 	}
 	return exists == c.Exists, nil
+}
+
+// creator reads the author of a post or comment in forum seriesID as the
+// feed shows them, with the expert flag of their membership of the forum
+// (query/feed reads it the same way: keep them together).
+func (s store) creator(ctx context.Context, userID, seriesID uuid.UUID) (Creator, error) {
+	c := Creator{UserID: userID}
+	err := s.db.QueryRow(ctx, `SELECT u.first_name, u.last_name, u.avatar,
+		EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
+		        WHERE p.user_id = u.id AND sm.series_id = $2::uuid AND sm.is_expert AND sm.status = 'active')
+		FROM users u WHERE u.id = $1::uuid`, userID.String(), seriesID.String()).
+		Scan(&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert)
+	if err != nil {
+		return c, fmt.Errorf("realtime: creator: %w", err)
+	}
+	return c, nil
+}
+
+// reactions counts the reactions on a post (replyID nil) or on one of its
+// comments or replies.
+func (s store) reactions(ctx context.Context, threadID uuid.UUID, replyID *uuid.UUID) (Reactions, error) {
+	var r Reactions
+	var reply *string
+	if replyID != nil {
+		id := replyID.String()
+		reply = &id
+	}
+	rows, err := s.db.Query(ctx, `SELECT kind, count(*) FROM reactions
+		WHERE thread_id = $1::uuid AND reply_id IS NOT DISTINCT FROM $2::uuid GROUP BY kind`, threadID.String(), reply)
+	if err != nil {
+		return r, fmt.Errorf("realtime: reactions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var kind string
+		var n int
+		if err := rows.Scan(&kind, &n); err != nil {
+			return r, fmt.Errorf("realtime: reactions: %w", err)
+		}
+		r.add(kind, n)
+	}
+	return r, rows.Err()
+}
+
+// threadPlace is the channel and forum of a post.
+func (s store) threadPlace(ctx context.Context, threadID uuid.UUID) (channelID, seriesID uuid.UUID, err error) {
+	var ch, se string
+	if err := s.db.QueryRow(ctx, `SELECT channel_id::text, series_id::text FROM threads WHERE id = $1::uuid`, threadID.String()).Scan(&ch, &se); err != nil {
+		return channelID, seriesID, fmt.Errorf("realtime: thread: %w", err)
+	}
+	if channelID, err = uuid.Parse(ch); err != nil {
+		return channelID, seriesID, err
+	}
+	seriesID, err = uuid.Parse(se)
+	return channelID, seriesID, err
 }
 
 // liveSessions returns those of the sessions that are neither revoked nor

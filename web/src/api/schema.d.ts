@@ -780,6 +780,34 @@ export interface paths {
         patch: operations["updateThread"];
         trace?: never;
     };
+    "/api/threads/{threadId}/asker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Who asked an anonymous question (moderation)
+         * @description For those who administer the post's forum (forum admins, admins of
+         *     its community or organization, super users): the person who asked
+         *     the anonymous question `threadId`. Every answer is recorded (who
+         *     looked, at which question, when) in the same transaction as the
+         *     read; a refused or failed look records nothing. Elsewhere (feed,
+         *     post, live events) an anonymous question never shows its asker. The
+         *     answer is sent with `Cache-Control: no-store`.
+         */
+        get: operations["lookAtAnonymousAsker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/threads/{threadId}/replies": {
         parameters: {
             query?: never;
@@ -919,6 +947,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/links/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a web link
+         * @description Fetches the page `url` points to and reads its Open Graph and Twitter
+         *     card fields, `<title>` and meta description, for the composer's
+         *     'Add a Web Link' dialog. The answer has the shape of a post's `link`
+         *     (`ThreadLink`), so the client attaches it to a post as it is.
+         *
+         *     The server fetches with a few seconds' timeout, at most 5 redirects,
+         *     and reads at most 1 MiB before the page's `</head>`. It connects only
+         *     to public addresses: loopback, private, link-local (cloud metadata
+         *     included), shared and reserved ranges are refused, whether the link
+         *     names them, a DNS name resolves to them or a redirect leads to them
+         *     (`AGORA_LINK_PREVIEW_ALLOW_PRIVATE` lifts this, for tests only).
+         *     Previews are cached by URL for a few minutes. Each account may ask for
+         *     `AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE` (30) a minute.
+         */
+        get: operations["previewLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/series/{seriesId}/visits": {
         parameters: {
             query?: never;
@@ -945,6 +1005,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a signed URL to upload a file or an image
+         * @description For a signed-in user. Declares what is about to be uploaded and
+         *     answers with a URL to `PUT` its bytes to, directly and without the
+         *     bearer header (the URL's signature is the permission, as with a cloud
+         *     store's SAS URL), before `expiresOn` (15 minutes by default,
+         *     `AGORA_UPLOAD_URL_TTL`).
+         *
+         *     `kind` is `image` (shown in a post; at most 3 MiB; `mediaType` one
+         *     of `image/jpeg`, `image/png`, `image/gif`, `image/webp`) or `file`
+         *     (attached to a post; at most 50 MiB; `mediaType` optional and only
+         *     kept for reference). `name` is the file's name, 1 to 255 characters
+         *     without `/`, `\` or control characters. `size` is the exact number
+         *     of bytes that will be put. The type is checked again, from the
+         *     bytes, when they arrive.
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{id}/{name}": {
+        parameters: {
+            query: {
+                /** @description When the URL's signature expires (Unix seconds). */
+                exp: string;
+                /** @description The URL's signature (HMAC-SHA256 */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                /** @description The upload's id. */
+                id: string;
+                /** @description The file's name (for the browser only; any value is accepted). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an uploaded file
+         * @description The `url` of an upload result, with its `exp` and `sig`: a long-lived
+         *     capability URL (ten years by default, `AGORA_BLOB_URL_TTL`), since an
+         *     `<img>` cannot send a bearer header; no bearer header is needed.
+         *     The file is served so that it can never act as a page of this site:
+         *     `Content-Type` is the type read from its bytes, except that anything
+         *     a browser could run (HTML, XML, SVG…) is `application/octet-stream`;
+         *     `X-Content-Type-Options: nosniff`; `Content-Security-Policy:
+         *     sandbox; default-src 'none'`; and `Content-Disposition: attachment`
+         *     with the file's name (`filename*`, UTF-8) unless it is an image
+         *     (`inline`). A file never changes: `Cache-Control: private,
+         *     max-age=31536000, immutable`, and its `ETag` is its id. One byte
+         *     range (`Range: bytes=…`) is answered with 206; any other `Range` with
+         *     the whole file.
+         */
+        get: operations["getUploadBlob"];
+        /**
+         * Upload the bytes (the URL of POST /api/sas)
+         * @description The `url` of `POST /api/sas`, with its `exp` and `sig`; no bearer
+         *     header is needed. The body is the file's bytes, any `Content-Type`.
+         *     They are read to disk and counted while they arrive, whatever
+         *     `Content-Length` says: more bytes than declared are refused as they
+         *     arrive. The type is read from the first bytes (never from the name
+         *     or the declared type): an image whose bytes are not a JPEG, PNG,
+         *     GIF or WebP image is refused. A refused upload stores nothing and
+         *     stays pending, so the same URL may be used again until it expires.
+         *     The answer is the upload result, whose `url` reads the file (see
+         *     GET) and is what a post's `image.url` or `file` takes. The server
+         *     closes the connection after answering.
+         */
+        put: operations["putUploadBlob"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hub": {
         parameters: {
             query?: never;
@@ -957,13 +1105,27 @@ export interface paths {
          * @description Upgrades to a WebSocket on which the member receives live events as
          *     JSON text messages (schema `HubMessage`): `type` is always
          *     `api:messages:broadcast`, `contextKey` names what changed as
-         *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`), `event`
-         *     the change (`user.updated`, `user.connected`, `user.disconnected`,
-         *     `community.updated`, `community.deleted`,
-         *     `community.members.removed`, `series.deleted`,
-         *     `series.members.removed`) and `data.payload` its data. A member
-         *     receives only events about what they may read. The server sends
-         *     nothing else but pings; what the client sends is ignored.
+         *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
+         *     `thread:<id>`), `event` the change (`user.updated`,
+         *     `user.connected`, `user.disconnected`, `community.updated`,
+         *     `community.deleted`, `community.members.removed`, `series.deleted`,
+         *     `series.members.removed`, and the forum's `thread.created`,
+         *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
+         *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`)
+         *     and `data.payload` its data. A member receives only events about
+         *     what they may read: a forum's events go to its readers (its active
+         *     members and those who administer it), those of its admin channel to
+         *     those who administer it alone. The server sends nothing else but
+         *     pings; what the client sends is ignored.
+         *
+         *     The forum's events all have the context key `thread:<threadId>` of
+         *     the post they change, and carry what the browser needs to apply
+         *     them to the post it shows without reading it again: `LiveThread`
+         *     for `thread.created` and `thread.updated`, `LiveThreadRef` for
+         *     `thread.deleted`, `LiveReply` for the three reply events (for
+         *     `thread.reply.deleted` without `creator` and `reactions`), and
+         *     `LiveReaction` for `thread.reacted`. An anonymous question's events
+         *     carry no `creatorId` or `creator`, to anyone.
          *
          *     The token is taken from the `Authorization` bearer header, else the
          *     `user_token` cookie, else the `access_token` query parameter (for
@@ -1177,21 +1339,116 @@ export interface components {
             /** @description The change, e.g. `user.updated`. */
             event: string;
             data: {
-                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `offline`). */
+                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `offline`); for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
                 payload: unknown;
             };
         };
         /**
+         * @description The payload of `thread.created` and `thread.updated`: the post as
+         *     `Thread` has it, without the caller's own `myReaction` and
+         *     `canManage` (the browser keeps them) and without comments. An edit
+         *     replaces `raw`, `image`, `file`, `link`, `mentions`, `hashtags` and
+         *     `reactions`. `creatorId` and `creator` are null for an anonymous
+         *     question.
+         */
+        LiveThread: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            /** Format: uuid */
+            seriesId: string;
+            /** @enum {string} */
+            type: "post" | "question" | "shared-ai-chat";
+            /** @enum {string} */
+            creatorAs: "author" | "anonymous";
+            /** Format: uuid */
+            creatorId: string | null;
+            creator: components["schemas"]["ThreadCreator"] | null;
+            raw: string;
+            image: components["schemas"]["ThreadImage"] | null;
+            file: components["schemas"]["ThreadFile"] | null;
+            link: components["schemas"]["ThreadLink"] | null;
+            /** @description The post's Meet Up, as `Thread` has it. */
+            meeting: unknown;
+            mentions: string[];
+            hashtags: string[];
+            reactions: components["schemas"]["ReactionStats"];
+            createdOn: components["schemas"]["Timestamp"];
+            updatedOn: components["schemas"]["Timestamp"];
+        };
+        /** @description The payload of `thread.deleted`. */
+        LiveThreadRef: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            /** Format: uuid */
+            seriesId: string;
+        };
+        /**
+         * @description The payload of `thread.reply.created`, `thread.reply.updated` and
+         *     `thread.reply.deleted`: a comment (`parentId` null) or a reply to
+         *     one, as `Reply` has it without the caller's own fields and nested
+         *     replies, with its post's `channelId` and `seriesId`. A new one goes
+         *     to the front of its post's comments or of its comment's replies;
+         *     the others are found at the top level, then nested. A deletion has
+         *     no `creator` or `reactions`.
+         */
+        LiveReply: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            threadId: string;
+            /** Format: uuid */
+            parentId: string | null;
+            /** Format: uuid */
+            channelId: string;
+            /** Format: uuid */
+            seriesId: string;
+            /** Format: uuid */
+            creatorId: string;
+            creator?: components["schemas"]["ThreadCreator"];
+            raw: string;
+            mentions: string[];
+            hashtags: string[];
+            reactions?: components["schemas"]["ReactionStats"];
+            createdOn: components["schemas"]["Timestamp"];
+            updatedOn: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The payload of `thread.reacted`: `userId` set `reaction` (null:
+         *     cleared) on the post `threadId` (`replyId` null) or on its comment
+         *     or reply `replyId`; `reactions` are that post's or comment's counts
+         *     once the change is made. The browser sets the counts, and its own
+         *     `myReaction` when `userId` is the signed-in user.
+         */
+        LiveReaction: {
+            /** Format: uuid */
+            threadId: string;
+            /** Format: uuid */
+            replyId: string | null;
+            /** Format: uuid */
+            channelId: string;
+            /** Format: uuid */
+            seriesId: string;
+            /** Format: uuid */
+            userId: string;
+            reaction: components["schemas"]["ReactionKind"] | null;
+            reactions: components["schemas"]["ReactionStats"];
+        };
+        /**
          * @description The one error body of the API. Catalogue codes:
          *
-         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `feedPostCreating`, `feedPostUpdating`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`
+         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected`
          *     - 401 `authenticationRequired`, `tokenInvalid`, `tokenExpired`, `loginAuthentication`
-         *     - 403 `forbidden`, `invitationEmailMismatch`, `seriesForbidden`
+         *     - 403 `forbidden`, `invitationEmailMismatch`, `seriesForbidden`, `blobSignatureInvalid`, `blobSignatureExpired`
          *     - 404 `notFound`, `oneTimeTokenInvalid`, `invitationValidating`, `confirmationValidating`
          *     - 405 `methodNotAllowed`
-         *     - 409 `registrationCreatingExistingEmail`, `profileAlreadyJoined`, `emailConflict`
+         *     - 409 `registrationCreatingExistingEmail`, `profileAlreadyJoined`, `emailConflict`, `uploadCompleted`
          *     - 410 `oneTimeTokenExpired`
-         *     - 413 `requestTooLarge`
+         *     - 413 `requestTooLarge`, `uploadTooLarge`
+         *     - 422 `linkPreviewFailed`
          *     - 429 `tooManyRequests`
          *     - 500 `internalError`
          */
@@ -1454,6 +1711,18 @@ export interface components {
             company: string;
             avatar: string | null;
         };
+        /** @description The person who asked an anonymous question. `id` is their profile in the forum's organization (their user id when they have none). */
+        AnonymousAsker: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+        };
         ReactionEntry: {
             reaction: components["schemas"]["ReactionKind"];
             actor: components["schemas"]["ReactionActor"];
@@ -1471,14 +1740,59 @@ export interface components {
             avatar: string | null;
             isExpert: boolean;
         };
+        UploadCreateRequest: {
+            /** @enum {string} */
+            kind: "image" | "file";
+            /** @description The file's name, without a folder. */
+            name: string;
+            /** @description The type the browser gives the file; required for an image (`image/jpeg`, `image/png`, `image/gif` or `image/webp`). */
+            mediaType?: string | null;
+            /** @description The exact number of bytes that will be put. */
+            size: number;
+        };
+        /** @description Where to put an upload's bytes. */
+        UploadTicket: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uri
+             * @description The signed URL (`/api/blobs/{id}/{name}?exp=…&sig=…`) to send the bytes to.
+             */
+            url: string;
+            /** @constant */
+            method: "PUT";
+            expiresOn: components["schemas"]["Timestamp"];
+            /** @description The most bytes the URL takes (the declared size). */
+            maxSize: number;
+        };
+        /** @description An upload's result (spec 001 §3). A post takes `url` as its `image.url`, or `id`, `name`, `url` and `mediaType` as its `file`. */
+        Upload: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The kind the upload was asked for.
+             * @enum {string}
+             */
+            type: "image" | "file";
+            name: string;
+            /**
+             * Format: uri
+             * @description The signed, long-lived URL that reads the file.
+             */
+            url: string;
+            /** @description The type the file is served with, read from its bytes (`application/octet-stream` for anything a browser could run). */
+            mediaType: string;
+            size: number;
+        };
         ThreadImage: {
             /**
              * Format: uri
-             * @description An http(s) URL.
+             * @description An http(s) URL: an image upload's `url`, or an image elsewhere.
              */
             url: string;
         };
         ThreadFile: {
+            /** @description The id of the file upload attached (see `POST /api/sas`). */
             id?: string;
             name: string;
             /**
@@ -1497,13 +1811,64 @@ export interface components {
             mediaType?: string;
             /** @description `embedded`, `external` or other. */
             viewerType?: string;
-            /** @description The link preview, kept as the client sent it. */
+            /** @description The link preview, kept as the client sent it; normally the `LinkPreview` that `GET /api/links/preview` answered. */
             preview?: Record<string, never>;
+        };
+        /** @description A link with its preview, as `GET /api/links/preview` answers; the shape of a post's `link`. */
+        LinkPreviewResult: {
+            /**
+             * Format: uri
+             * @description The link as fetched (normalised; not the page after redirects).
+             */
+            url: string;
+            /**
+             * @description The media type of the response, e.g. `text/html`, `application/pdf`.
+             * @example text/html
+             */
+            mediaType: string;
+            /**
+             * @description `embedded`: a YouTube, Vimeo or Kaltura video, played in the post; `external`: a web page; `other`: not a page (the preview is empty).
+             * @enum {string}
+             */
+            viewerType: "embedded" | "external" | "other";
+            preview: components["schemas"]["LinkPreview"];
+        };
+        /**
+         * @description What a page says about itself. Every text field is plain text (entities
+         *     decoded once, whitespace collapsed, never markup to render); URLs are
+         *     absolute http(s) URLs, resolved against the page after redirects.
+         *     Absent fields were not found.
+         */
+        LinkPreview: {
+            /** @description `og:title`, else `twitter:title`, else `<title>`. */
+            title?: string;
+            /** @description `og:description`, else `twitter:description`, else the meta description. */
+            description?: string;
+            /** @description `og:site_name`. */
+            siteName?: string;
+            /**
+             * Format: uri
+             * @description `og:image` (or its `:url`, `:secure_url`), else `twitter:image`.
+             */
+            image?: string;
+            /**
+             * Format: uri
+             * @description `og:video` (or its `:secure_url`, `:url`), else `twitter:player`.
+             */
+            video?: string;
+            /**
+             * @description For an `embedded` link, its video provider.
+             * @enum {string}
+             */
+            provider?: "youtube" | "vimeo" | "kaltura";
+            /** @description For an `embedded` link that names a video, its id, checked against the provider's id syntax (YouTube: 11 of `A-Za-z0-9_-`; Vimeo: digits; Kaltura: an entry id such as `1_abcd1234`); build the player URL from it. */
+            videoId?: string;
         };
         /**
          * @description A post (or question) in a channel. For an anonymous question
          *     (`creatorAs: anonymous`) `creatorId` and `creator` are null for
-         *     everyone.
+         *     everyone; those who administer the forum may look at the asker with
+         *     `GET /api/threads/{threadId}/asker`, which records the look.
          */
         Thread: {
             /** Format: uuid */
@@ -3270,7 +3635,7 @@ export interface operations {
              * @description - `invalidBody`: the body is not a JSON object of the expected shape.
              *     - `parametersMissingException`: `channelId` is missing.
              *     - `validationFailed`: `seriesId` is not a UUID.
-             *     - `feedPostCreating`: the post breaks the rules (`details.fields`: `channelId` not a channel of this forum, `raw` empty or too long, `image`, `file`, `link`, `type`, `creatorAs`, `meeting`).
+             *     - `feedPostCreating`: the post breaks the rules (`details.fields`: `channelId` not a channel of this forum, `raw` empty or too long, `image`, `file`, `link`, `type`, `creatorAs`, `meeting`). An `image` whose URL is an upload's (`/api/blobs/…`), and a `file` with an `id` or such a URL, must be a completed upload of the caller's of that kind (`image` or `file`); the post then takes the upload's own `name`, `url` and `mediaType`. Images and files elsewhere on the web are kept as sent.
              */
             400: {
                 headers: {
@@ -3486,7 +3851,7 @@ export interface operations {
             /**
              * @description - `invalidBody`: the body is not a JSON object of the expected shape.
              *     - `validationFailed`: `threadId` is not a UUID.
-             *     - `feedPostUpdating`: the edit breaks the rules (`details.fields`).
+             *     - `feedPostUpdating`: the edit breaks the rules (`details.fields`), the upload rules of a new post included; an attachment naming the upload the post already has is kept as it was.
              */
             400: {
                 headers: {
@@ -3516,6 +3881,60 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    lookAtAnonymousAsker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asker. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnonymousAsker"];
+                };
+            };
+            /**
+             * @description - `validationFailed`: `threadId` is not a UUID.
+             *     - `threadNotAnonymous`: the post is not an anonymous question (its creator is on the post).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller does not administer the post's forum (a member, or someone who may not read it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post `threadId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -3899,6 +4318,55 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    previewLink: {
+        parameters: {
+            query: {
+                /** @description The link as typed; surrounding space is trimmed and a missing scheme becomes `https://`. */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link with its preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkPreviewResult"];
+                };
+            };
+            /**
+             * @description - `parametersMissingException`: `url` is missing or blank.
+             *     - `validationFailed`: `url` is not an http(s) URL with a host, has a user name or password, or is over 2048 characters (`details.fields.url`).
+             *     - `linkPreviewRefused`: the link, or a redirect from it, leads to a loopback, private, link-local or other non-public address, or to a scheme other than http(s).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `linkPreviewFailed`: the page could not be read: unreachable, too slow, an error status (not 2xx), too many redirects, or over 1 MiB before its head ended. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getForumVisit: {
         parameters: {
             query?: never;
@@ -3991,6 +4459,226 @@ export interface operations {
             };
             /** @description `notFound`: there is no forum `seriesId`. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The upload is recorded, pending its bytes. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadTicket"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `kind`, `name` or `size` is missing, or `mediaType` for an image (`details.missing`).
+             *     - `uploadRejected`: `details.fields` names what is wrong: `kind`, `name` (`Invalid or missing file.` when empty), `size` (`no bytes in file` when 0 or less) or `mediaType`; for an image of another type `details.supportedTypes` lists the supported ones.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description - `uploadTooLarge`: `size` is over the limit of the kind (`details.maxSize`, in bytes: 3 MiB for an image, 50 MiB for a file).
+             *     - `requestTooLarge`: the request body is over 1 MiB.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUploadBlob: {
+        parameters: {
+            query: {
+                /** @description When the URL's signature expires (Unix seconds). */
+                exp: string;
+                /** @description The URL's signature (HMAC-SHA256 */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                /** @description The upload's id. */
+                id: string;
+                /** @description The file's name (for the browser only; any value is accepted). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description `inline` for an image, else `attachment`, with `filename` and `filename*`. */
+                    "Content-Disposition"?: string;
+                    "X-Content-Type-Options"?: "nosniff";
+                    "Content-Security-Policy"?: "sandbox; default-src 'none'";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The byte range asked for, with `Content-Range`. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified (`If-None-Match` names the file's `ETag`). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `id` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description - `blobSignatureInvalid`: `exp` or `sig` is missing, or the signature is not this server's for this upload and method (a changed URL).
+             *     - `blobSignatureExpired`: the URL has expired.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no completed upload `id`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putUploadBlob: {
+        parameters: {
+            query: {
+                /** @description When the URL's signature expires (Unix seconds). */
+                exp: string;
+                /** @description The URL's signature (HMAC-SHA256 */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                /** @description The upload's id. */
+                id: string;
+                /** @description The file's name (for the browser only; any value is accepted). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description The upload is complete. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /**
+             * @description - `validationFailed`: `id` is not a UUID.
+             *     - `uploadRejected`: `details.reason` says why: `no bytes in file`, a body of fewer bytes than declared, a body that could not be read to its end, or an image whose bytes are not of a supported type (`details.supportedTypes`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description - `blobSignatureInvalid`: `exp` or `sig` is missing, or the signature is not this server's for this upload and method (a changed URL).
+             *     - `blobSignatureExpired`: the URL has expired; ask for another with `POST /api/sas`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no upload `id`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `uploadCompleted`: the upload is complete already; a completed upload is never replaced. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `uploadTooLarge`: the body is longer than the declared `size` (`details.maxSize`). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
