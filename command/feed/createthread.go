@@ -60,6 +60,9 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 			return apperr.ErrForbidden
 		}
 		in.Content.check(fields)
+		if err := attachUploads(ctx, tx, in.Actor.UserID, &in.Content, Content{}, fields); err != nil {
+			return err
+		}
 		typ, as := in.Type, in.CreatorAs
 		if typ == "" {
 			typ = "post"

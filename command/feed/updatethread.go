@@ -58,6 +58,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 				}
 			}
 		}
+		prev := c
 		if in.Raw != nil {
 			c.Raw = *in.Raw
 		}
@@ -72,6 +73,9 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		}
 		fields := apperr.Fields{}
 		c.check(fields)
+		if err := attachUploads(ctx, tx, in.Actor.UserID, &c, prev, fields); err != nil {
+			return err
+		}
 		if in.MeetingSet {
 			fields.Add("meeting", "must be null: Meet Ups are edited separately")
 		}

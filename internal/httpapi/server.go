@@ -14,10 +14,13 @@ import (
 
 	cmdaccount "agora/command/account"
 	"agora/command/community"
+	cmdupload "agora/command/upload"
 	"agora/internal/db"
+	"agora/internal/linkpreview"
 	"agora/internal/mail"
 	"agora/projections/realtime"
 	qaccount "agora/query/account"
+	qupload "agora/query/upload"
 )
 
 // Deps are what the API serves from.
@@ -34,6 +37,12 @@ type Deps struct {
 	// Hub holds this node's live connections (GET /api/hub); nil answers
 	// the route with hubUnavailable.
 	Hub *realtime.Hub
+	// Uploads and UploadRead serve POST /api/sas and the blob store's
+	// signed URLs.
+	Uploads    *cmdupload.Service
+	UploadRead *qupload.Queries
+	// LinkPreviews answers GET /api/links/preview.
+	LinkPreviews *linkpreview.Service
 }
 
 // BodyLimit bounds request bodies; files go to the blob store through
@@ -42,7 +51,7 @@ const BodyLimit = 1 << 20
 
 // New builds the Fiber app with every route.
 func New(d Deps) (*fiber.App, error) {
-	if d.Log == nil || d.DB == nil || d.Accounts == nil || d.Communities == nil || d.AccountRead == nil || d.Registry == nil {
+	if d.Log == nil || d.DB == nil || d.Accounts == nil || d.Communities == nil || d.AccountRead == nil || d.Registry == nil || d.LinkPreviews == nil {
 		return nil, errors.New("httpapi.New: nil dependency")
 	}
 	s := &server{Deps: d, metrics: newMetrics(d.Registry)}
@@ -55,6 +64,7 @@ func New(d Deps) (*fiber.App, error) {
 		IdleTimeout:  120 * time.Second,
 	})
 	app.Use(s.observe, s.recoverPanic)
+	s.limitBodies(app)
 
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
@@ -68,6 +78,9 @@ func New(d Deps) (*fiber.App, error) {
 	s.communityRoutes(api)
 	s.homeRoutes(api)
 	s.feedRoutes(api)
+	s.uploadRoutes(api)
+	s.linkRoutes(api)
+	s.askerRoutes(api)
 	s.forumRoutes(api)
 	s.hubRoutes(api)
 	if d.Mailbox != nil {

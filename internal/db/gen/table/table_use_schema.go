@@ -10,6 +10,7 @@ package table
 // UseSchema sets a new schema name for all generated table SQL builder types. It is recommended to invoke
 // this method only once at the beginning of the program.
 func UseSchema(schema string) {
+	AnonymousAskerLooks = AnonymousAskerLooks.FromSchema(schema)
 	CdcHeartbeat = CdcHeartbeat.FromSchema(schema)
 	CdcRelayState = CdcRelayState.FromSchema(schema)
 	Channels = Channels.FromSchema(schema)
@@ -30,5 +31,6 @@ func UseSchema(schema string) {
 	Sessions = Sessions.FromSchema(schema)
 	Threads = Threads.FromSchema(schema)
 	Tokens = Tokens.FromSchema(schema)
+	Uploads = Uploads.FromSchema(schema)
 	Users = Users.FromSchema(schema)
 }

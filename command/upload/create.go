@@ -1,0 +1,138 @@
+package upload
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/blob"
+	"agora/internal/jsontime"
+)
+
+// Create is POST /sas: what the member is about to upload.
+type Create struct {
+	Actor     uuid.UUID
+	Kind      *string
+	Name      *string
+	MediaType *string
+	Size      *int64
+	// RequestBase is the scheme and host the request came to.
+	RequestBase string
+}
+
+// Ticket is the answer to POST /sas: where to put the bytes, and until when.
+type Ticket struct {
+	ID        uuid.UUID     `json:"id"`
+	URL       string        `json:"url"`
+	Method    string        `json:"method"`
+	ExpiresOn jsontime.Time `json:"expiresOn"`
+	// MaxSize is the most bytes the URL accepts: the declared size.
+	MaxSize int64 `json:"maxSize"`
+}
+
+// Create checks the declared upload, records it as pending and signs a PUT
+// URL for it. Nothing is stored until the bytes arrive; the declared type
+// is checked here only to refuse early what the bytes will be refused for.
+func (s *Service) Create(ctx context.Context, in Create) (Ticket, error) {
+	var missing []string
+	if in.Kind == nil {
+		missing = append(missing, "kind")
+	}
+	if in.Name == nil {
+		missing = append(missing, "name")
+	}
+	if in.Size == nil {
+		missing = append(missing, "size")
+	}
+	if in.Kind != nil && *in.Kind == KindImage && in.MediaType == nil {
+		missing = append(missing, "mediaType")
+	}
+	if len(missing) > 0 {
+		return Ticket{}, apperr.MissingParameters(missing...)
+	}
+	kind, name, size := *in.Kind, *in.Name, *in.Size
+	mediaType := ""
+	if in.MediaType != nil {
+		mediaType = strings.ToLower(strings.TrimSpace(*in.MediaType))
+	}
+	fields := apperr.Fields{}
+	if kind != KindImage && kind != KindFile {
+		fields.Add("kind", "must be image or file")
+	}
+	if msg := checkName(name); msg != "" {
+		fields.Add("name", msg)
+	}
+	if size <= 0 {
+		fields.Add("size", "no bytes in file")
+	}
+	supported := false
+	switch {
+	case kind == KindImage:
+		supported = blob.IsImageType(mediaType)
+		if !supported {
+			fields.Add("mediaType", "must be one of "+strings.Join(blob.ImageTypes, ", "))
+		}
+	case mediaType == "":
+		mediaType = "application/octet-stream"
+	default:
+		if mt, _, err := mime.ParseMediaType(mediaType); err != nil || len(mediaType) > 255 {
+			fields.Add("mediaType", "must be a media type such as application/pdf")
+		} else {
+			mediaType = mt
+		}
+	}
+	if len(fields) > 0 {
+		err := ErrRejected.With("fields", map[string]string(fields))
+		if kind == KindImage && !supported {
+			err = err.With("supportedTypes", blob.ImageTypes)
+		}
+		return Ticket{}, err
+	}
+	if max := MaxSize(kind); size > max {
+		return Ticket{}, ErrTooLarge.With("maxSize", max)
+	}
+
+	id := newID()
+	now := s.now()
+	expires := now.Add(s.cfg.UploadURLTTL)
+	url, err := s.store.URL(s.base(in.RequestBase), id, name, "PUT", expires)
+	if err != nil {
+		return Ticket{}, err
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO uploads (id, owner_id, kind, name, declared_media_type, declared_size, created_on)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, in.Actor, kind, name, mediaType, size, now.UTC())
+	if err != nil {
+		return Ticket{}, fmt.Errorf("upload: create: %w", err)
+	}
+	return Ticket{ID: id, URL: url, Method: "PUT", ExpiresOn: jsontime.Of(time.Unix(expires.Unix(), 0)), MaxSize: size}, nil
+}
+
+// checkName returns what is wrong with a file name, or "". A name is shown
+// and used as the saved file's name, so it is one path element of printable
+// characters.
+func checkName(name string) string {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case strings.TrimSpace(name) == "":
+		return "Invalid or missing file."
+	case n > MaxName:
+		return fmt.Sprintf("must be at most %d characters", MaxName)
+	case !utf8.ValidString(name):
+		return "must be UTF-8"
+	case strings.ContainsAny(name, `/\`), name == ".", name == "..":
+		return "must be a file name, without a folder"
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return "must not contain control characters"
+		}
+	}
+	return ""
+}
