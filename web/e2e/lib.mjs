@@ -64,9 +64,13 @@ export async function setTheme(page, theme) {
 
 /** axe checks the page in light and dark themes: no serious or critical violation. */
 export async function axe(page, screen) {
+  // Colour transitions would let axe read a colour half-way between the
+  // themes on a slow machine: stop them, then wait for two frames so the
+  // new theme is painted before the check.
+  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' })
   for (const theme of ['light', 'dark']) {
     await setTheme(page, theme)
-    await page.waitForTimeout(50)
+    await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))))
     const result = await new AxeBuilder({ page }).analyze()
     const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     assert.deepEqual(
