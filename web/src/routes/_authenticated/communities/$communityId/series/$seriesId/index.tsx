@@ -1,7 +1,17 @@
 import { createFileRoute } from '@tanstack/react-router'
-import i18n from '@/i18n'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { forumQuery } from '@/features/forums/api/get-forum'
+import { ForumPage } from '@/features/forums/components/forum-page'
+import { useForumCommunity } from '../-forum-community'
 
 export const Route = createFileRoute('/_authenticated/communities/$communityId/series/$seriesId/')({
-  component: () => <ComingSoon title={i18n.t('forum.comingSoon')} body={i18n.t('forum.comingSoon')} />,
+  // Start the read early; the page shows its skeleton, and sends the user
+  // home itself when the forum cannot be read (spec 001 §2).
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(forumQuery(params.seriesId))
+  },
+  component: function ForumRoute() {
+    const { communityId, seriesId } = Route.useParams()
+    return <ForumPage communityId={communityId} seriesId={seriesId} community={useForumCommunity(communityId)} />
+  },
 })
+

@@ -1,10 +1,20 @@
 import { createFileRoute } from '@tanstack/react-router'
-import i18n from '@/i18n'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { forumQuery } from '@/features/forums/api/get-forum'
+import { ForumPage } from '@/features/forums/components/forum-page'
+import { useForumCommunity } from '../../-forum-community'
 
 export const Route = createFileRoute('/_authenticated/communities/$communityId/series/$seriesId/posts/$postId')({
   validateSearch: (s: Record<string, unknown>): { reason?: 'comment' | 'mention' } => ({
     reason: s.reason === 'comment' || s.reason === 'mention' ? s.reason : undefined,
   }),
-  component: () => <ComingSoon title={i18n.t('forum.comingSoon')} body={i18n.t('forum.comingSoon')} />,
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(forumQuery(params.seriesId))
+  },
+  // The forum page opened on one post, its comments expanded; a
+  // notification link says why with ?reason= (spec 001 §2).
+  component: function ForumPostRoute() {
+    const { communityId, seriesId, postId } = Route.useParams()
+    const { reason } = Route.useSearch()
+    return <ForumPage communityId={communityId} seriesId={seriesId} community={useForumCommunity(communityId)} postId={postId} reason={reason} />
+  },
 })

@@ -1,0 +1,206 @@
+// The forum page and access management (spec 001 §2, §4, §5, §6, §8).
+import assert from 'node:assert/strict'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+
+// The demo forums used here: an open forum with an expert, which the demo
+// member is in, and the invite-only one the member is not in, whose access
+// these tests change (people they add themselves, so other tests' people
+// keep their roles).
+const OPEN = 'Roadmaps & Prioritization'
+const CLOSED = 'Leadership Roundtable'
+
+/** forumPath finds a demo forum by name, as the admin sees it. */
+async function forumPath(name) {
+  const token = await apiSignIn('admin@demo.agora')
+  const r = await api('GET', '/api/communities', { token })
+  for (const c of r.body.results) {
+    const f = c.series.find((s) => s.name === name)
+    if (f) return { path: `/communities/${c.id}/series/${f.id}`, seriesId: f.id, communityId: c.id, token }
+  }
+  throw new Error(`no demo forum ${name}`)
+}
+
+async function openForum(page, path, name) {
+  await page.goto(server.url + path)
+  await visible(page.getByRole('heading', { level: 1, name }))
+}
+
+/** manageAccess opens the Manage Access choice and picks an option. */
+async function manageAccess(page, option) {
+  await page.getByRole('button', { name: 'Manage Access' }).click()
+  const dialog = page.getByRole('dialog')
+  await visible(dialog.getByRole('heading', { name: 'Manage Access' }))
+  if (option) await dialog.getByRole('button', { name: option }).click()
+  return dialog
+}
+
+/** findExisting searches the existing-members list (the box shows past ten members) for an email. */
+async function findExisting(dialog, email) {
+  // The list is read first; the box shows once the number of members is known.
+  await visible(dialog.getByTestId('existing-row'))
+  const search = dialog.getByRole('searchbox', { name: 'Search by name or email' })
+  if (await search.isVisible().catch(() => false)) await search.fill(email)
+  const row = dialog.getByTestId('existing-row').filter({ hasText: email })
+  await visible(row)
+  return row
+}
+
+export default [
+  {
+    name: 'forum: admin sees the header, the members strip and list, the forms; screenshots; axe',
+    async fn(ctx) {
+      const { path } = await forumPath(OPEN)
+      const page = await signedInPage(ctx, 'admin@demo.agora')
+      await openForum(page, path, OPEN)
+      const strip = page.getByTestId('members-strip')
+      await visible(strip)
+      assert.match(await strip.getAttribute('aria-label'), /^Members of this forum: \d+ members, .*\(Expert\)/, 'the strip puts the expert first')
+      await visible(page.getByRole('button', { name: 'Manage Access' }))
+      await shot(page, 'forum-wide')
+      await axe(page, 'forum page')
+
+      // The members list: experts first, with the star badge.
+      await strip.click()
+      const members = page.getByTestId('members-dialog')
+      await visible(members.getByTestId('member-row'))
+      const first = members.getByTestId('member-row').first()
+      assert.match(await first.innerText(), /Expert/)
+      assert.equal(await first.getByTestId('expert-star').count(), 1)
+      await axe(page, 'forum members list')
+      await page.keyboard.press('Escape')
+
+      // An open forum: the notice, and no removal.
+      const dialog = await manageAccess(page)
+      await visible(dialog.getByText("Access Can't Be Changed"))
+      await shot(page, 'forum-access-choice')
+      await axe(page, 'manage access choice')
+      await dialog.getByRole('button', { name: /Existing members/ }).click()
+      await visible(dialog.getByTestId('existing-row'))
+      assert.equal(await dialog.getByRole('option', { name: 'Remove access' }).count(), 0, 'no removal from an open forum')
+      assert.equal(await dialog.getByRole('button', { name: 'Confirm' }).isDisabled(), true)
+      await axe(page, 'existing members')
+      await page.keyboard.press('Escape')
+
+      // The edit form: its rules, then cancel.
+      await page.getByRole('button', { name: 'Forum settings' }).click()
+      await page.getByRole('menuitem', { name: 'Edit forum' }).click()
+      const form = page.getByTestId('forum-form')
+      await visible(form)
+      assert.equal(await form.getByRole('radio', { name: /Invite only/ }).isDisabled(), true, 'open cannot be undone')
+      await form.getByLabel('Name').fill('   ')
+      await form.getByRole('button', { name: 'Save' }).click()
+      await visible(form.getByText('Required.'))
+      await axe(page, 'edit forum')
+      await form.getByRole('button', { name: 'Cancel' }).click()
+      await page.getByRole('button', { name: 'Forum settings' }).click()
+      await page.getByRole('menuitem', { name: 'Delete forum' }).click()
+      await visible(page.getByRole('alertdialog').getByText('This action cannot be undone.', { exact: false }))
+      await axe(page, 'delete forum')
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click()
+      await visible(page.getByRole('heading', { level: 1, name: OPEN }))
+
+      // Narrow: one column, no Manage Access.
+      const narrow = await signedInPage(ctx, 'admin@demo.agora', NARROW)
+      await openForum(narrow, path, OPEN)
+      await visible(narrow.getByTestId('members-strip'))
+      assert.equal(await narrow.getByRole('button', { name: 'Manage Access' }).isVisible(), false, 'hidden on narrow screens')
+      await shot(narrow, 'forum-narrow')
+      await axe(narrow, 'forum page, narrow')
+    },
+  },
+  {
+    name: 'forum: admin adds a new individual, then changes their role, which stays after reload',
+    async fn(ctx) {
+      const { path, seriesId, token } = await forumPath(CLOSED)
+      const email = `nora.${Date.now()}@example.test`
+      const page = await signedInPage(ctx, 'admin@demo.agora')
+      await openForum(page, path, CLOSED)
+
+      let dialog = await manageAccess(page, /Add a new individual/)
+      await dialog.getByLabel('First name').fill('Nora')
+      await dialog.getByLabel('Last name').fill('Newcomer')
+      await dialog.getByLabel('Email').fill(email)
+      await axe(page, 'new individual form')
+      await dialog.getByRole('button', { name: 'Next' }).click()
+      await visible(dialog.getByRole('heading', { name: 'Is this right?' }))
+      await visible(dialog.getByText(email))
+      await shot(page, 'forum-access-is-this-right')
+      await axe(page, 'is this right')
+      await dialog.getByRole('button', { name: 'Yes' }).click()
+      // The confirmation shows the notice the newcomer receives.
+      await visible(dialog.getByTestId('notice-preview'))
+      await visible(dialog.getByText('1 person new to the forum receives this notice.'))
+      await shot(page, 'forum-access-confirm')
+      await axe(page, 'access confirmation')
+      await dialog.getByRole('button', { name: 'Confirm' }).click()
+      await visible(page.getByTestId('toast').getByText('Access updated for 1 person.'))
+      await dialog.waitFor({ state: 'detached', timeout: TIMEOUT })
+
+      // She is a member of the forum now, invited (no account yet), and was mailed.
+      const members = await api('GET', `/api/series/${seriesId}/assignables?isAssigned=true&keyword=${encodeURIComponent(email)}`, { token })
+      assert.equal(members.body.results.length, 1)
+      assert.equal(members.body.results[0].role, 'member')
+      const mail = await api('GET', `/api/dev/mailbox?to=${encodeURIComponent(email)}`)
+      assert.ok(mail.body.results.length >= 1, 'the invitation was mailed')
+
+      // Change her role among the existing members.
+      dialog = await manageAccess(page, /Existing members/)
+      let row = await findExisting(dialog, email)
+      const confirm = dialog.getByRole('button', { name: 'Confirm' })
+      assert.equal(await confirm.isDisabled(), true, 'Confirm waits for a change')
+      await row.getByRole('combobox').selectOption('member-expert')
+      assert.equal(await confirm.isDisabled(), false)
+      await shot(page, 'forum-access-existing')
+      await confirm.click()
+      await visible(dialog.getByText('1 person gets a role.'))
+      await dialog.getByRole('button', { name: 'Confirm' }).click()
+      await visible(page.getByTestId('toast').getByText('Access updated for 1 person.'))
+      await dialog.waitFor({ state: 'detached', timeout: TIMEOUT })
+
+      await page.reload()
+      await visible(page.getByRole('heading', { level: 1, name: CLOSED }))
+      dialog = await manageAccess(page, /Existing members/)
+      row = await findExisting(dialog, email)
+      assert.equal(await row.getByRole('combobox').inputValue(), 'member-expert')
+      // The admin's own row cannot be changed.
+      const own = await findExisting(dialog, 'admin@demo.agora')
+      assert.match(await own.getByTestId('own-row').innerText(), /You/)
+      assert.equal(await own.getByRole('combobox').count(), 0)
+      await page.keyboard.press('Escape')
+    },
+  },
+  {
+    name: 'forum: a member sees the forum without Manage Access',
+    async fn(ctx) {
+      const { path } = await forumPath(OPEN)
+      const page = await signedInPage(ctx, 'member@demo.agora')
+      await openForum(page, path, OPEN)
+      await visible(page.getByTestId('members-strip'))
+      assert.equal(await page.getByRole('button', { name: 'Manage Access' }).count(), 0)
+      assert.equal(await page.getByRole('button', { name: 'Forum settings' }).count(), 0)
+      assert.equal(await page.getByTestId('subscribe-prompt').count(), 0, 'a subscribed member is not asked to join')
+      await axe(page, 'forum page, member')
+
+      // The single-post view: the same page, with the tagline.
+      await page.goto(`${server.url}${path}/posts/00000000-0000-7000-8000-000000000001?reason=mention`)
+      await visible(page.getByTestId('post-tagline').getByText(/^in Roadmaps & Prioritization in \S/))
+      await visible(page.getByRole('link', { name: 'Back to the forum' }))
+    },
+  },
+  {
+    name: 'forum: an outsider and a non-member are sent home with the message',
+    async fn(ctx) {
+      for (const [email, forum] of [
+        ['outsider@demo.agora', OPEN],
+        ['member@demo.agora', CLOSED],
+      ]) {
+        const { path } = await forumPath(forum)
+        const page = await signedInPage(ctx, email)
+        await page.goto(server.url + path)
+        await waitPath(page, '/home')
+        await visible(page.getByTestId('toast').getByText('You do not have access to this forum.'))
+        await page.close()
+      }
+    },
+  },
+]

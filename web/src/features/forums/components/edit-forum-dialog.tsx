@@ -1,0 +1,127 @@
+import { useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { isApiError } from '@/api/client'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { FieldControl, FormField } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Switch } from '@/components/ui/switch'
+import { Textarea } from '@/components/ui/textarea'
+import { toast } from '@/components/ui/toast'
+import type { Forum } from '../api/get-forum'
+import { useUpdateForum } from '../api/update-forum'
+import { DESCRIPTION_MAX, formValues, NAME_MAX, toPatch, validateForumForm, type ForumFormErrors, type ForumFormValues } from '../hooks/forum-form'
+import { AccessNotice } from './access-notice'
+
+/** EditForumDialog is the forum form for its admins (spec 001 §5). */
+export function EditForumDialog({ forum, open, onOpenChange }: { forum: Forum; open: boolean; onOpenChange: (o: boolean) => void }) {
+  const { t } = useTranslation()
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>{t('forum.form.title')}</DialogTitle>
+          <DialogDescription>{t('forum.form.description')}</DialogDescription>
+        </DialogHeader>
+        {/* Mounted only while open, so each opening starts from the forum as it is. */}
+        {open && <ForumForm forum={forum} onDone={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function ForumForm({ forum, onDone }: { forum: Forum; onDone: () => void }) {
+  const { t } = useTranslation()
+  const update = useUpdateForum(forum.id)
+  const [v, setV] = useState<ForumFormValues>(() => formValues(forum))
+  const [submitted, setSubmitted] = useState(false)
+  const [serverError, setServerError] = useState<string>()
+  const errors: ForumFormErrors = submitted ? validateForumForm(v, forum.exclusivity) : {}
+  const set = <K extends keyof ForumFormValues>(k: K, value: ForumFormValues[K]) => setV((p) => ({ ...p, [k]: value }))
+  const message = (field: 'name' | 'description', e: ForumFormErrors[typeof field]) =>
+    e === 'required' ? t('forum.form.errors.required') : e === 'tooLong' ? t(`forum.form.errors.${field}TooLong`) : undefined
+  const locked = forum.exclusivity === 'open'
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault()
+    setSubmitted(true)
+    setServerError(undefined)
+    if (Object.keys(validateForumForm(v, forum.exclusivity)).length > 0) return
+    update.mutate(toPatch(v), {
+      onSuccess: () => {
+        toast({ title: t('forum.form.saved'), variant: 'success' })
+        onDone()
+      },
+      onError: (err) =>
+        setServerError(isApiError(err) && err.code === 'exclusivityLocked' ? t('forum.form.errors.locked') : t('forum.form.errors.saveFailed')),
+    })
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4" data-testid="forum-form">
+      {serverError && (
+        <p role="alert" className="text-sm font-medium text-destructive">
+          {serverError}
+        </p>
+      )}
+      <FormField label={t('forum.form.name')} error={message('name', errors.name)}>
+        <FieldControl>
+          <Input name="name" value={v.name} maxLength={NAME_MAX + 10} onChange={(e) => set('name', e.target.value)} />
+        </FieldControl>
+      </FormField>
+      <FormField label={t('forum.form.about')} error={message('description', errors.description)}>
+        <FieldControl>
+          <Textarea name="description" rows={4} value={v.description} maxLength={DESCRIPTION_MAX + 10} onChange={(e) => set('description', e.target.value)} />
+        </FieldControl>
+      </FormField>
+      <FormField
+        label={t('forum.form.image')}
+        description={t('forum.form.imageHint')}
+        error={errors.image ? t('forum.form.errors.invalidUrl') : undefined}
+      >
+        <FieldControl>
+          <Input name="image" type="url" inputMode="url" value={v.image} onChange={(e) => set('image', e.target.value)} />
+        </FieldControl>
+      </FormField>
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">{t('forum.form.exclusivity')}</legend>
+        {locked && <AccessNotice />}
+        {(['inviteOnly', 'open'] as const).map((x) => (
+          <label key={x} className="flex items-start gap-3 rounded-md border p-3 has-[:checked]:border-primary has-[:disabled]:opacity-70">
+            <input
+              type="radio"
+              name="exclusivity"
+              value={x}
+              checked={v.exclusivity === x}
+              disabled={locked}
+              onChange={() => set('exclusivity', x)}
+              className="mt-0.5 size-4 accent-primary"
+            />
+            <span className="grid gap-0.5">
+              <span className="text-sm font-medium">{t(`forum.form.${x}`)}</span>
+              <span className="text-xs text-muted-foreground">{t(`forum.form.${x}Hint`)}</span>
+            </span>
+          </label>
+        ))}
+        {errors.exclusivity && (
+          <p role="alert" className="text-sm font-medium text-destructive">
+            {t('forum.form.errors.locked')}
+          </p>
+        )}
+      </fieldset>
+      <div className="flex items-center justify-between gap-3">
+        <Label htmlFor="forum-share">{t('forum.form.shareEnabled')}</Label>
+        <Switch id="forum-share" checked={v.shareEnabled} onCheckedChange={(c) => set('shareEnabled', c)} />
+      </div>
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onDone}>
+          {t('forum.form.cancel')}
+        </Button>
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending ? t('forum.form.saving') : t('forum.form.save')}
+        </Button>
+      </DialogFooter>
+    </form>
+  )
+}

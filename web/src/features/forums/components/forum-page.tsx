@@ -1,0 +1,119 @@
+import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { ArrowLeft } from 'lucide-react'
+import { isApiError } from '@/api/client'
+import { PageGrid } from '@/components/layout/page-grid'
+import { Skeleton } from '@/components/ui/skeleton'
+import { toast } from '@/components/ui/toast'
+import { cn } from '@/lib/utils'
+import { ForumFeed } from '@/features/feed/components/forum-feed'
+import { useForum, type Forum } from '../api/get-forum'
+import { useRecordVisit } from '../api/record-visit'
+import { ForumHeader } from './forum-header'
+import { SubscribePrompt, type CommunityInfo } from './subscribe-prompt'
+
+export type ForumPageProps = {
+  seriesId: string
+  communityId: string
+  /** The forum's community and its forums, when the user's community list has them. */
+  community?: CommunityInfo & { forums: { id: string; name: string }[] }
+  /** The single-post view: the post to open, and why (a notification link). */
+  postId?: string
+  reason?: 'comment' | 'mention'
+}
+
+/**
+ * needsSubscription: the subscribe prompt opens for a member who is not
+ * subscribed (spec 001 §2). Forum admins are not asked: the admins of the
+ * community or organization read every forum without being members of it,
+ * so they have no subscription, and the page is theirs to manage.
+ */
+export const needsSubscription = (f: Forum) => !f.isSubscribed && f.role !== 'admin'
+
+/**
+ * ForumPage is /communities/{communityId}/series/{seriesId} and, with
+ * postId, its single-post view (spec 001 §2). A forum that cannot be read
+ * sends the user home with global:error.seriesForbidden (403) or
+ * global:error.seriesLoading (anything else).
+ */
+export function ForumPage({ seriesId, communityId, community, postId, reason }: ForumPageProps) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const q = useForum(seriesId)
+  const forum = q.data
+  useRecordVisit(seriesId, !!forum)
+
+  const failed = useRef(false)
+  useEffect(() => {
+    if (!q.isError || failed.current) return
+    failed.current = true
+    const forbidden = isApiError(q.error) && q.error.status === 403
+    toast({ title: t(forbidden ? 'global:error.seriesForbidden' : 'global:error.seriesLoading'), variant: 'destructive' })
+    void navigate({ to: '/home', replace: true })
+  }, [q.isError, q.error, navigate, t])
+
+  // A forum opened under another community's path is shown under its own.
+  useEffect(() => {
+    if (forum && forum.context.communityId !== communityId) {
+      const params = { communityId: forum.context.communityId, seriesId }
+      void (postId
+        ? navigate({ to: '/communities/$communityId/series/$seriesId/posts/$postId', params: { ...params, postId }, search: { reason }, replace: true })
+        : navigate({ to: '/communities/$communityId/series/$seriesId', params, replace: true }))
+    }
+  }, [forum, communityId, seriesId, postId, reason, navigate])
+
+  const left = community && community.forums.length > 0 && (
+    <nav aria-label={t('forum.forumsOf')} className="sticky top-20 grid gap-1">
+      <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">{community.name}</p>
+      {community.forums.map((f) => (
+        <Link
+          key={f.id}
+          to="/communities/$communityId/series/$seriesId"
+          params={{ communityId, seriesId: f.id }}
+          aria-current={f.id === seriesId ? 'page' : undefined}
+          className={cn(
+            'truncate rounded-md px-2 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground',
+            f.id === seriesId && 'bg-accent font-medium text-accent-foreground',
+          )}
+        >
+          {f.name}
+        </Link>
+      ))}
+    </nav>
+  )
+
+  if (!forum) {
+    return (
+      <PageGrid left={left}>
+        <div className="grid gap-4" aria-busy="true" aria-label={t('forum.loading')} data-testid="forum-skeleton">
+          <Skeleton className="h-36 rounded-xl" />
+          <Skeleton className="h-48 rounded-xl" />
+        </div>
+      </PageGrid>
+    )
+  }
+
+  return (
+    <PageGrid left={left}>
+      <ForumHeader forum={forum} />
+      {postId && (
+        <div className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" data-testid="single-post-bar">
+          <Link
+            to="/communities/$communityId/series/$seriesId"
+            params={{ communityId, seriesId }}
+            className="inline-flex items-center gap-1 font-medium text-primary hover:underline"
+          >
+            <ArrowLeft aria-hidden className="size-4" />
+            {t('forum.backToForum')}
+          </Link>
+          <span className="text-muted-foreground" data-testid="post-tagline">
+            {community ? t('forum.tagline', { series: forum.name, community: community.name }) : t('forum.taglineSeries', { series: forum.name })}
+          </span>
+        </div>
+      )}
+      <ForumFeed series={forum} postId={postId} reason={reason} />
+      {needsSubscription(forum) && <SubscribePrompt forumName={forum.name} community={community} />}
+    </PageGrid>
+  )
+}

@@ -1,0 +1,71 @@
+import { useTranslation } from 'react-i18next'
+import { Users } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Skeleton } from '@/components/ui/skeleton'
+import { EmptyState, ErrorFallback } from '@/components/ui/states'
+import { useForumMembersList } from '../api/get-forum-members'
+import { fullName, MemberAvatar, RolePill } from './member-avatar'
+
+/** MembersDialog lists the forum's members, experts first (spec 001 §2), 25 at a time. */
+export function MembersDialog({ seriesId, open, onOpenChange }: { seriesId: string; open: boolean; onOpenChange: (o: boolean) => void }) {
+  const { t } = useTranslation()
+  const q = useForumMembersList(seriesId, open)
+  const members = q.data?.pages.flatMap((p) => p.results) ?? []
+  const total = q.data?.pages[0]?.total
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[85dvh] grid-rows-[auto_minmax(0,1fr)]" data-testid="members-dialog">
+        <DialogHeader>
+          <DialogTitle>
+            {t('forum.members.title')}
+            {total !== undefined && <span className="ml-2 text-sm font-normal text-muted-foreground">{t('forum.members.count', { count: total })}</span>}
+          </DialogTitle>
+          <DialogDescription>{t('forum.members.description')}</DialogDescription>
+        </DialogHeader>
+        {/* Focusable, so keyboard users can scroll a long list (its rows hold no controls). */}
+        <div className="-mx-2 overflow-y-auto rounded-md px-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring" tabIndex={0} role="region" aria-label={t('forum.members.title')}>
+          {q.isPending ? (
+            <div className="grid gap-2" aria-busy="true">
+              {[0, 1, 2].map((i) => (
+                <Skeleton key={i} className="h-12" />
+              ))}
+            </div>
+          ) : q.isError ? (
+            <ErrorFallback message={t('forum.members.loadFailed')} onRetry={() => void q.refetch()} />
+          ) : members.length === 0 ? (
+            <EmptyState icon={<Users />}>{t('forum.members.empty')}</EmptyState>
+          ) : (
+            <>
+              <ul className="grid gap-1" aria-label={t('forum.members.title')}>
+                {members.map((m) => (
+                  <li key={m.id} className="flex items-center gap-3 rounded-md px-2 py-2" data-testid="member-row">
+                    <MemberAvatar person={m} isExpert={m.isExpert} />
+                    <div className="min-w-0 flex-1">
+                      <p className="flex flex-wrap items-center gap-1.5 text-sm font-medium">
+                        <span className="truncate">{fullName(m)}</span>
+                        {m.isExpert && <RolePill className="bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200">{t('forum.members.expert')}</RolePill>}
+                        {m.role.startsWith('admin') && <RolePill>{t('forum.members.admin')}</RolePill>}
+                        {!m.userId && <RolePill>{t('forum.members.invited')}</RolePill>}
+                      </p>
+                      {(m.jobTitle || m.company) && (
+                        <p className="truncate text-xs text-muted-foreground">{[m.jobTitle, m.company].filter(Boolean).join(' · ')}</p>
+                      )}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              {q.hasNextPage && (
+                <div className="mt-2 flex justify-center">
+                  <Button variant="outline" size="sm" onClick={() => void q.fetchNextPage()} disabled={q.isFetchingNextPage}>
+                    {t('forum.members.showMore')}
+                  </Button>
+                </div>
+              )}
+            </>
+          )}
+        </div>
+      </DialogContent>
+    </Dialog>
+  )
+}
