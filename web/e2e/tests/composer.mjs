@@ -1,0 +1,308 @@
+// The post composer (spec 001 §2 "Feed surfaces", §4 "Composer", §5): a
+// member posts with a mention and a hashtag, asks anonymously, uploads an
+// image with progress, and attaches a link to a local page with its
+// preview; each post is then read back from the feed and from the API.
+import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
+import { crc32, deflateSync } from 'node:zlib'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signedInPage, visible } from '../lib.mjs'
+
+const MEMBER = 'member@demo.agora'
+const FORUM = 'Welcome & Introductions'
+
+/** forum finds the demo member's forum and its main channel through the API. */
+async function forum() {
+  const token = await apiSignIn(MEMBER)
+  const mine = await api('GET', '/api/communities?page=1&pageSize=9999', { token })
+  assert.equal(mine.status, 200)
+  for (const c of mine.body.results) {
+    const s = c.series.find((f) => f.name === FORUM)
+    if (s) {
+      const f = await api('GET', `/api/series/${s.id}`, { token })
+      assert.equal(f.status, 200)
+      return { token, series: f.body, path: `/communities/${c.id}/series/${s.id}` }
+    }
+  }
+  throw new Error(`${MEMBER} is not in ${FORUM}`)
+}
+
+/** latest is the newest post of the channel, read through the API. */
+async function latest(token, channelId) {
+  const r = await api('GET', `/api/channels/${channelId}/threads?pageSize=1`, { token })
+  assert.equal(r.status, 200)
+  return r.body.results[0]
+}
+
+async function openForum(ctx, path, viewport) {
+  const page = await signedInPage(ctx, MEMBER, viewport)
+  await page.goto(server.url + path)
+  await visible(page.getByTestId('forum-feed'))
+  return page
+}
+
+async function openComposer(page, button, title) {
+  await page.getByRole('group', { name: 'Create' }).getByRole('button', { name: button }).click()
+  const dialog = page.getByRole('dialog', { name: title })
+  await visible(dialog)
+  return dialog
+}
+
+/** png is a real PNG of w×h random pixels, stored without compression so that its size is about 3·w·h bytes. */
+function png(w, h) {
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4)
+    len.writeUInt32BE(data.length)
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(body))
+    return Buffer.concat([len, body, crc])
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(w, 0)
+  ihdr.writeUInt32BE(h, 4)
+  ihdr.set([8, 2, 0, 0, 0], 8) // 8-bit RGB
+  const raw = Buffer.alloc((w * 3 + 1) * h)
+  for (let y = 0; y < h; y++) {
+    const row = y * (w * 3 + 1)
+    raw[row] = 0 // no filter
+    for (let i = 1; i <= w * 3; i++) raw[row + i] = (Math.random() * 256) | 0
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 0 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+/** pageServer serves one HTML page with Open Graph fields on loopback, for the link preview. */
+async function pageServer(title) {
+  const srv = createServer((req, res) => {
+    if (req.url !== '/article.html') {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+    res.end(`<!doctype html><html><head><title>fallback</title>
+      <meta property="og:title" content="${title}">
+      <meta property="og:description" content="A local page the composer test links to.">
+      <meta property="og:site_name" content="E2E Site">
+      </head><body>article</body></html>`)
+  })
+  await new Promise((res) => srv.listen(0, '127.0.0.1', res))
+  return { url: `http://127.0.0.1:${srv.address().port}/article.html`, close: () => new Promise((res) => srv.close(res)) }
+}
+
+export default [
+  {
+    name: 'composer: a post with a mention and a hashtag shows in the feed; axe on the dialog',
+    async fn(ctx) {
+      const { token, series, path } = await forum()
+      // A hashtag in use already, so that '#' has something to suggest.
+      const tag = `composer${Date.now().toString(36)}`
+      const seeded = await api('POST', `/api/series/${series.id}/threads`, {
+        token,
+        body: { channelId: series.mainChannelId, raw: `seed #${tag}` },
+      })
+      assert.equal(seeded.status, 201)
+      const members = await api('GET', `/api/series/${series.id}/members?page=1&pageSize=9999`, { token })
+      const me = (await api('GET', '/api/tokens/decode', { token })).body.user.id
+      const other = members.body.results.find((m) => m.userId && m.userId !== me)
+      assert.ok(other, 'someone to mention')
+
+      const page = await openForum(ctx, path)
+      const dialog = await openComposer(page, 'Post', 'Create a post')
+      const text = dialog.getByRole('textbox', { name: 'Post text' })
+      assert.equal(await dialog.getByRole('button', { name: 'Post' }).isDisabled(), true)
+
+      const words = `Composer e2e ${Date.now()}`
+      // Typed key by key where the editor reacts to keys (triggers, shortcuts).
+      await text.fill(`${words} hello `)
+      await text.pressSequentially(`@${other.firstName.slice(0, 3)}`)
+      const people = page.getByRole('listbox', { name: 'People to mention' })
+      await visible(people.getByRole('option', { name: new RegExp(`${other.firstName} ${other.lastName}`) }))
+      await shot(page, 'composer-mention-suggestions')
+      await axe(page, 'composer dialog with mention suggestions')
+      await people.getByRole('option', { name: new RegExp(`${other.firstName} ${other.lastName}`) }).click()
+      await text.pressSequentially(`and #${tag.slice(0, -2)}`)
+      const tags = page.getByRole('listbox', { name: 'Hashtags' })
+      await visible(tags.getByRole('option', { name: new RegExp(`#${tag}`) }))
+      await text.press('ArrowDown')
+      await text.press('ArrowUp')
+      await text.press('Enter')
+      await text.pressSequentially(':tada:')
+      await dialog.getByRole('button', { name: 'Insert an emoji' }).click()
+      const picker = page.getByRole('dialog', { name: 'Emoji picker' })
+      await visible(picker)
+      await axe(page, 'emoji picker')
+      await picker.getByRole('button', { name: 'thumbs up' }).click()
+      const mention = `[${other.firstName} ${other.lastName}](${other.userId})`
+      assert.equal(await text.inputValue(), `${words} hello ${mention} and #${tag} 🎉👍`)
+
+      await shot(page, 'composer-dialog')
+      await axe(page, 'composer dialog')
+      await dialog.getByRole('button', { name: 'Post' }).click()
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+
+      const card = page.getByTestId('post-card').filter({ hasText: words }).first()
+      await visible(card)
+      await visible(card.getByText(`#${tag}`))
+      const post = await latest(token, series.mainChannelId)
+      assert.equal(post.raw, `${words} hello ${mention} and #${tag} 🎉👍`)
+      assert.deepEqual(post.mentions, [other.userId])
+      assert.deepEqual(post.hashtags, [tag])
+      assert.equal(post.type, 'post')
+      assert.equal(post.creatorAs, 'author')
+    },
+  },
+  {
+    name: 'composer: a question asked anonymously hides the asker',
+    async fn(ctx) {
+      const { token, series, path } = await forum()
+      const page = await openForum(ctx, path)
+      const dialog = await openComposer(page, 'Ask a question', 'Ask a question')
+      await dialog.getByRole('radio', { name: 'Anonymous' }).check()
+      const question = `Anonymous e2e question ${Date.now()}?`
+      // Leading spaces are dropped as typed; Enter submits.
+      await dialog.getByRole('textbox', { name: 'Question text' }).pressSequentially(`   ${question}`)
+      await axe(page, 'question dialog')
+      await dialog.getByRole('textbox', { name: 'Question text' }).press('Enter')
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+      await visible(page.getByTestId('post-card').filter({ hasText: question }))
+      const post = await latest(token, series.mainChannelId)
+      assert.equal(post.raw, question)
+      assert.equal(post.type, 'question')
+      assert.equal(post.creatorAs, 'anonymous')
+      assert.equal(post.creator, null)
+      assert.equal(post.creatorId, null)
+    },
+  },
+  {
+    name: 'composer: an image uploads with progress and is posted; rejected files warn',
+    async fn(ctx) {
+      const { token, series, path } = await forum()
+      const page = await openForum(ctx, path)
+      const dialog = await openComposer(page, 'Post', 'Create a post')
+      await dialog.getByRole('button', { name: 'Add an image' }).click()
+      await visible(dialog.getByText('Max Upload Size: 3MB'))
+      const input = dialog.getByTestId('file-input-image')
+
+      // Refused in the browser: a type posts cannot show.
+      await input.setInputFiles({
+        name: 'drawing.svg',
+        mimeType: 'image/svg+xml',
+        buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      })
+      let alert = page.getByRole('alertdialog', { name: 'The file cannot be added' })
+      await visible(alert.getByText('Only these image types can be added: PNG, JPEG, GIF, WEBP.'))
+      await axe(page, 'upload warning')
+      assert.deepEqual(await alert.getByRole('button').allTextContents(), ['OK'])
+      await alert.getByRole('button', { name: 'OK' }).click()
+      await alert.waitFor({ state: 'hidden' })
+
+      // Refused by the server, which reads the type from the bytes.
+      await input.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('this is not a picture at all') })
+      alert = page.getByRole('alertdialog', { name: 'The file cannot be added' })
+      await visible(alert.getByText('Only these image types can be added: PNG, JPEG, GIF, WEBP.'))
+      await alert.getByRole('button', { name: 'OK' }).click()
+
+      // A real PNG of about 2.4 MB, sent over a slowed upload link so that
+      // the progress has steps to show.
+      const image = png(900, 900)
+      assert.ok(image.length > 2_000_000 && image.length < 3 * 1024 * 1024, `png of ${image.length} bytes`)
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Network.enable')
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: 1_500_000,
+      })
+      await page.evaluate(() => {
+        const seen = (window.__progress = [])
+        const tick = () => {
+          const p = document.querySelector('progress')
+          if (p && seen[seen.length - 1] !== p.value) seen.push(p.value)
+          if (!window.__stopProgress) requestAnimationFrame(tick)
+        }
+        tick()
+      })
+      await input.setInputFiles({ name: 'e2e-picture.png', mimeType: 'image/png', buffer: image })
+      await visible(dialog.getByText('Uploading e2e-picture.png'))
+      const attached = dialog.getByRole('img', { name: 'Attached image' })
+      await attached.waitFor({ state: 'visible', timeout: 30_000 })
+      const progress = await page.evaluate(() => {
+        window.__stopProgress = true
+        return window.__progress
+      })
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+      const steps = progress.filter((v) => v > 0 && v < 100)
+      assert.ok(steps.length >= 2, `progress steps between 0 and 100: ${JSON.stringify(progress)}`)
+      assert.deepEqual(
+        [...steps].sort((a, b) => a - b),
+        steps,
+        'progress only grows',
+      )
+      // The image shows from its upload URL, and the attachment buttons are gone.
+      await page.waitForFunction((img) => img.complete && img.naturalWidth === 900, await attached.elementHandle())
+      assert.equal(await dialog.getByRole('group', { name: 'Attachments' }).count(), 0)
+
+      await dialog.getByRole('textbox', { name: 'Post text' }).fill('A picture from the e2e test')
+      await dialog.getByRole('button', { name: 'Post' }).click()
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+      await visible(page.getByTestId('post-card').filter({ hasText: 'A picture from the e2e test' }))
+      const post = await latest(token, series.mainChannelId)
+      assert.match(post.image.url, /\/api\/blobs\//)
+      const blob = await fetch(post.image.url)
+      assert.equal(blob.status, 200)
+      assert.equal(blob.headers.get('content-type'), 'image/png')
+      assert.equal(Buffer.compare(Buffer.from(await blob.arrayBuffer()), image), 0)
+    },
+  },
+  {
+    name: 'composer: a web link to a local page is attached with its preview',
+    async fn(ctx) {
+      const { token, series, path } = await forum()
+      const title = `Composer E2E Article ${Date.now()}`
+      const site = await pageServer(title)
+      try {
+        const page = await openForum(ctx, path, NARROW)
+        const dialog = await openComposer(page, 'Post', 'Create a post')
+        await dialog.getByRole('button', { name: 'Add a web link' }).click()
+        const linkDialog = page.getByRole('dialog', { name: 'Add a Web Link' })
+        await visible(linkDialog)
+        const field = linkDialog.getByRole('textbox', { name: 'Web link' })
+        const save = linkDialog.getByRole('button', { name: 'Save' })
+
+        await field.fill('not a link')
+        await visible(linkDialog.getByText(/Enter a valid web link/))
+        assert.equal(await field.getAttribute('aria-invalid'), 'true')
+        assert.equal(await save.isDisabled(), true)
+
+        await field.fill(site.url)
+        await visible(linkDialog.getByText(title))
+        await visible(linkDialog.getByText('E2E Site'))
+        await shot(page, 'composer-link-dialog-narrow')
+        await axe(page, 'add a web link')
+        await save.click()
+        await linkDialog.waitFor({ state: 'hidden' })
+
+        // Attached: its card shows, the attachment buttons are gone, and a
+        // link alone may be posted.
+        await visible(dialog.getByText(title))
+        assert.equal(await dialog.getByRole('group', { name: 'Attachments' }).count(), 0)
+        await dialog.getByRole('button', { name: 'Post' }).click()
+        await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+
+        const post = await latest(token, series.mainChannelId)
+        assert.equal(post.raw, '')
+        assert.equal(post.link.url, site.url)
+        assert.equal(post.link.viewerType, 'external')
+        assert.equal(post.link.preview.title, title)
+        await visible(page.getByTestId('post-card').first())
+      } finally {
+        await site.close()
+      }
+    },
+  },
+]

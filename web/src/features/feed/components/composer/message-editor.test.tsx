@@ -1,0 +1,176 @@
+import { useState } from 'react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { json, renderInApp, stubFetch } from '@/test/utils'
+import { MessageEditor, type MessageEditorProps } from './message-editor'
+
+afterEach(() => vi.unstubAllGlobals())
+
+const SERIES = '0190a8b2-0000-7000-8000-000000000001'
+const ADA = '0190a8b2-0000-7000-8000-0000000000a1'
+const ADAM = '0190a8b2-0000-7000-8000-0000000000a2'
+const ME = '0190a8b2-0000-7000-8000-0000000000ff'
+
+const member = (userId: string | null, firstName: string, lastName: string) => ({
+  id: crypto.randomUUID(),
+  userId,
+  firstName,
+  lastName,
+  email: `${firstName}@x.test`,
+  avatar: null,
+  jobTitle: 'Engineer',
+  company: 'Acme',
+  assignedOn: '2024-01-01T00:00:00.000Z',
+  isSubscribed: true,
+  isExpert: false,
+  role: 'member',
+})
+
+const members = {
+  results: [
+    member(ADA, 'Ada', 'Lovelace'),
+    member(ADAM, 'Adam', 'Smith'),
+    member(ME, 'Me', 'Myself'),
+    // Invited, no account yet: cannot be mentioned.
+    member(null, 'Adele', 'Invited'),
+  ],
+  total: 4,
+}
+
+/** api answers the editor's two reads and records the hashtag prefixes asked for. */
+function api() {
+  const tagQueries: string[] = []
+  const calls = stubFetch((_method, path) => {
+    const u = new URL(path, 'http://x')
+    if (u.pathname === `/api/series/${SERIES}/members`) return json(200, members)
+    if (u.pathname === '/api/hashtags') {
+      const q = u.searchParams.get('q') ?? ''
+      tagQueries.push(q)
+      const all = [
+        { name: 'golang', count: 5 },
+        { name: 'goals', count: 2 },
+        { name: 'react', count: 9 },
+      ]
+      return json(200, { tags: all.filter((t) => t.name.startsWith(q.toLowerCase())) })
+    }
+    return json(404, { code: 'notFound', message: path })
+  })
+  return { calls, tagQueries }
+}
+
+function Harness(props: Partial<MessageEditorProps> & { onValue?: (v: string) => void; initial?: string }) {
+  const [value, setValue] = useState(props.initial ?? '')
+  return (
+    <MessageEditor
+      seriesId={SERIES}
+      label="Comment"
+      {...props}
+      value={value}
+      onChange={(v) => {
+        setValue(v)
+        props.onValue?.(v)
+      }}
+    />
+  )
+}
+
+const box = () => screen.getByRole('textbox', { name: 'Comment' }) as HTMLTextAreaElement
+
+describe('MessageEditor (spec 001 §4, §5)', () => {
+  it('suggests forum members after @ and inserts [Display Name](userId)', async () => {
+    api()
+    const { session } = await renderInApp(<Harness />)
+    session.signedIn({ accessToken: 't', role: 'user', user: { id: ME, email: 'me@x.test', firstName: 'Me', lastName: 'Myself' } as never })
+    await userEvent.type(box(), 'Thanks @ad')
+    const list = await screen.findByRole('listbox', { name: 'People to mention' })
+    const options = within(list).getAllByRole('option')
+    // Ada and Adam match "ad"; the invited Adele has no account and the
+    // signed-in member is never suggested.
+    expect(options.map((o) => o.textContent)).toEqual([expect.stringContaining('Ada Lovelace'), expect.stringContaining('Adam Smith')])
+    expect(box()).toHaveAttribute('aria-controls', list.id)
+    expect(box()).toHaveAttribute('aria-activedescendant', options[0]!.id)
+    expect(options[0]).toHaveAttribute('aria-selected', 'true')
+
+    await userEvent.keyboard('{ArrowDown}')
+    expect(box()).toHaveAttribute('aria-activedescendant', options[1]!.id)
+    await userEvent.keyboard('{ArrowDown}') // wraps around
+    await userEvent.keyboard('{Enter}')
+    expect(box().value).toBe(`Thanks [Ada Lovelace](${ADA}) `)
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument()
+    // The caret is after the mention, so typing goes on from there.
+    await userEvent.type(box(), 'hi')
+    expect(box().value).toBe(`Thanks [Ada Lovelace](${ADA}) hi`)
+  })
+
+  it('limits mentions to whom canMention allows, and Escape closes the list', async () => {
+    api()
+    await renderInApp(<Harness canMention={(id) => id === ADAM} />)
+    await userEvent.type(box(), '@')
+    const list = await screen.findByRole('listbox')
+    expect(
+      within(list)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([expect.stringContaining('Adam Smith')])
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument()
+    expect(box()).not.toHaveAttribute('aria-activedescendant')
+    expect(box().value).toBe('@')
+  })
+
+  it('suggests hashtags after # once typing pauses (250 ms), and a click inserts one', async () => {
+    const { tagQueries } = api()
+    await renderInApp(<Harness />)
+    await userEvent.type(box(), 'Learning #go')
+    const list = await screen.findByRole('listbox', { name: 'Hashtags' })
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['#golang5 posts', '#goals2 posts']),
+    )
+    // Debounced: no request for the prefixes typed on the way.
+    expect(tagQueries).not.toContain('g')
+    expect(tagQueries).toContain('go')
+    await userEvent.click(within(list).getByRole('option', { name: /golang/ }))
+    expect(box().value).toBe('Learning #golang ')
+    expect(box()).toHaveFocus()
+  })
+
+  it('turns colon shortcuts into emoji, and the picker inserts at the caret', async () => {
+    api()
+    await renderInApp(<Harness />)
+    await userEvent.type(box(), 'Great :tada: work :) ')
+    expect(box().value).toBe('Great 🎉 work 🙂 ')
+    box().setSelectionRange(5, 5)
+    await userEvent.click(screen.getByRole('button', { name: 'Insert an emoji' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'thumbs up' }))
+    expect(box().value).toBe('Great👍 🎉 work 🙂 ')
+  })
+
+  it('drops leading whitespace and cuts at maxLength', async () => {
+    api()
+    const onValue = vi.fn()
+    await renderInApp(<Harness maxLength={10} onValue={onValue} />)
+    await userEvent.type(box(), '   hello world, long')
+    expect(box().value).toBe('hello worl')
+    expect(onValue).not.toHaveBeenCalledWith(expect.stringMatching(/^\s/))
+    expect(screen.getByText('0 characters left')).toBeInTheDocument()
+  })
+
+  it('submits on Enter without Shift when not empty; Shift+Enter is a new line', async () => {
+    api()
+    const onSubmit = vi.fn()
+    await renderInApp(<Harness onSubmit={onSubmit} />)
+    await userEvent.type(box(), '{Enter}')
+    expect(onSubmit).not.toHaveBeenCalled()
+    await userEvent.type(box(), 'line one{Shift>}{Enter}{/Shift}line two')
+    expect(box().value).toBe('line one\nline two')
+    expect(onSubmit).not.toHaveBeenCalled()
+    await userEvent.type(box(), '{Enter}')
+    expect(onSubmit).toHaveBeenCalledTimes(1)
+    expect(box().value).toBe('line one\nline two')
+  })
+})

@@ -1,0 +1,291 @@
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEventHandler,
+  type KeyboardEvent,
+  type Ref,
+} from 'react'
+import { useTranslation } from 'react-i18next'
+import { PersonAvatar } from '@/components/ui/avatar'
+import { useCurrentUser } from '@/lib/session-context'
+import { cn } from '@/lib/utils'
+import { useHashtags } from '../../api/hashtags'
+import { useMentionCandidates, type MentionCandidate } from '../../api/mention-candidates'
+import { EmojiPicker } from './emoji-picker'
+import { EDITOR_DEFAULT_MAX, convertEmoji, editorInput, findTrigger, matchesPerson, mentionMarkup, replaceRange, textLength } from './text'
+import { useDebouncedValue } from '@/hooks/use-debounced-value'
+
+export interface MessageEditorProps {
+  /** The forum whose members may be mentioned. */
+  seriesId: string
+  value: string
+  onChange: (value: string) => void
+  /** Called on Enter without Shift when the text is not empty. */
+  onSubmit?: () => void
+  /** The accessible name of the text box. */
+  label: string
+  placeholder?: string
+  /** At most this many characters; longer input is cut (spec 001 §5). */
+  maxLength?: number
+  /** Limits who may be mentioned (a Meet Up post's comments: its invitees and creator, spec 001 §5). */
+  canMention?: (userId: string) => boolean
+  onPaste?: ClipboardEventHandler<HTMLTextAreaElement>
+  disabled?: boolean
+  autoFocus?: boolean
+  rows?: number
+  className?: string
+  /** Ids of elements that describe the text box (an error, a hint). */
+  describedBy?: string
+  ref?: Ref<HTMLTextAreaElement>
+}
+
+const SUGGESTION_LIMIT = 50
+const HASHTAG_DEBOUNCE_MS = 250
+
+type Suggestion = { kind: 'mention'; key: string; person: MentionCandidate } | { kind: 'hashtag'; key: string; name: string; count: number }
+
+/**
+ * MessageEditor is the text box of posts, questions and comments (spec 001
+ * §4, §5): '@' suggests the forum's members and inserts
+ * `[Display Name](userId)`, '#' suggests hashtags (debounced 250 ms), colon
+ * shortcuts turn into emoji, and an emoji picker inserts at the caret.
+ * Leading whitespace is dropped and the text is cut at maxLength as it is
+ * typed; Enter without Shift submits, Shift+Enter is a new line.
+ *
+ * The suggestions follow the ARIA autocomplete pattern for a multi-line text
+ * box: the textarea keeps its textbox role (HTML allows no other role on a
+ * textarea, so role=combobox would be invalid there) and points at the
+ * listbox with aria-controls and at the highlighted option with
+ * aria-activedescendant; a live region reads out how many suggestions there
+ * are.
+ */
+export function MessageEditor({
+  seriesId,
+  value,
+  onChange,
+  onSubmit,
+  label,
+  placeholder,
+  maxLength = EDITOR_DEFAULT_MAX,
+  canMention,
+  onPaste,
+  disabled,
+  autoFocus,
+  rows = 3,
+  className,
+  describedBy,
+  ref,
+}: MessageEditorProps) {
+  const { t } = useTranslation()
+  const me = useCurrentUser()?.user.id
+  const listId = useId()
+  const countId = useId()
+  const area = useRef<HTMLTextAreaElement | null>(null)
+  const [caret, setCaret] = useState(value.length)
+  const [focused, setFocused] = useState(false)
+  const [everFocused, setEverFocused] = useState(false)
+  const [active, setActive] = useState(0)
+  // The trigger start the user dismissed with Escape: no list for it until
+  // another trigger is typed.
+  const [dismissed, setDismissed] = useState<number | null>(null)
+  // Where the caret goes after a programmatic change (a controlled textarea
+  // puts it at the end otherwise).
+  const pendingCaret = useRef<number | null>(null)
+
+  const rawTrigger = useMemo(() => (focused ? findTrigger(value, caret) : null), [focused, value, caret])
+  const trigger = rawTrigger && rawTrigger.start !== dismissed ? rawTrigger : null
+
+  const members = useMentionCandidates(seriesId, everFocused)
+  const tagQuery = useDebouncedValue(trigger?.kind === 'hashtag' ? trigger.query : '', HASHTAG_DEBOUNCE_MS)
+  const tags = useHashtags(tagQuery, trigger?.kind === 'hashtag')
+
+  const suggestions: Suggestion[] = useMemo(() => {
+    if (!trigger) return []
+    if (trigger.kind === 'mention') {
+      return (members.data ?? [])
+        .filter((p) => p.userId !== me && (!canMention || canMention(p.userId)) && matchesPerson(trigger.query, p.firstName, p.lastName))
+        .slice(0, SUGGESTION_LIMIT)
+        .map((p) => ({ kind: 'mention', key: p.userId, person: p }))
+    }
+    return (tags.data?.tags ?? []).map((h) => ({ kind: 'hashtag', key: h.name, name: h.name, count: h.count }))
+  }, [trigger, members.data, tags.data, me, canMention])
+  const open = suggestions.length > 0
+
+  useEffect(() => setActive(0), [trigger?.kind, trigger?.start, trigger?.query])
+  useEffect(() => {
+    if (rawTrigger?.start !== dismissed) setDismissed(null)
+  }, [rawTrigger?.start, dismissed])
+  const activeIndex = Math.min(active, Math.max(0, suggestions.length - 1))
+  const optionId = (i: number) => `${listId}-option-${i}`
+  useEffect(() => {
+    if (open) document.getElementById(optionId(activeIndex))?.scrollIntoView?.({ block: 'nearest' })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, activeIndex])
+
+  useLayoutEffect(() => {
+    const el = area.current
+    if (el && pendingCaret.current !== null && document.activeElement === el) {
+      el.setSelectionRange(pendingCaret.current, pendingCaret.current)
+      pendingCaret.current = null
+    }
+  }, [value])
+
+  const setText = (text: string, at: number) => {
+    const next = editorInput(text, maxLength)
+    // Dropping leading whitespace moves the caret left by as much.
+    const removed = text.length - text.replace(/^\s+/u, '').length
+    const c = Math.min(Math.max(0, at - removed), next.length)
+    pendingCaret.current = c
+    setCaret(c)
+    onChange(next)
+  }
+
+  const pick = (s: Suggestion) => {
+    if (!trigger) return
+    const insertion = s.kind === 'mention' ? `${mentionMarkup(s.person.firstName, s.person.lastName, s.person.userId)} ` : `#${s.name} `
+    const r = replaceRange(value, trigger.start, trigger.end, insertion)
+    area.current?.focus()
+    setText(r.text, r.caret)
+  }
+
+  const insertEmoji = (emoji: string) => {
+    const el = area.current
+    const start = el?.selectionStart ?? value.length
+    const end = el?.selectionEnd ?? start
+    const r = replaceRange(value, start, end, emoji)
+    el?.focus()
+    setText(r.text, r.caret)
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return
+    if (open) {
+      switch (e.key) {
+        case 'ArrowDown':
+          setActive((activeIndex + 1) % suggestions.length)
+          e.preventDefault()
+          return
+        case 'ArrowUp':
+          setActive((activeIndex - 1 + suggestions.length) % suggestions.length)
+          e.preventDefault()
+          return
+        case 'Enter':
+        case 'Tab':
+          if (e.shiftKey) break
+          pick(suggestions[activeIndex]!)
+          e.preventDefault()
+          return
+        case 'Escape':
+          setDismissed(trigger!.start)
+          e.preventDefault()
+          return
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey && onSubmit) {
+      e.preventDefault()
+      if (value.trim()) onSubmit()
+    }
+  }
+
+  const length = textLength(value)
+  const syncCaret = (el: HTMLTextAreaElement) => setCaret(el.selectionStart ?? el.value.length)
+
+  return (
+    <div className={className}>
+      <div className="relative">
+        <div className="relative rounded-md border border-input bg-background shadow-xs focus-within:ring-2 focus-within:ring-ring">
+          <textarea
+            ref={(el) => {
+              area.current = el
+              if (typeof ref === 'function') ref(el)
+              else if (ref) ref.current = el
+            }}
+            value={value}
+            rows={rows}
+            aria-label={label}
+            placeholder={placeholder}
+            disabled={disabled}
+            autoFocus={autoFocus}
+            aria-autocomplete="list"
+            aria-controls={open ? listId : undefined}
+            aria-activedescendant={open ? optionId(activeIndex) : undefined}
+            aria-describedby={[open ? countId : '', describedBy ?? ''].filter(Boolean).join(' ') || undefined}
+            className="block w-full resize-y rounded-md bg-transparent px-3 py-2 pr-10 text-sm placeholder:text-muted-foreground focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-50"
+            onChange={(e) => {
+              const el = e.target
+              const at = el.selectionStart ?? el.value.length
+              const converted = convertEmoji(el.value, at)
+              setText(converted?.text ?? el.value, converted?.caret ?? at)
+            }}
+            onSelect={(e) => syncCaret(e.currentTarget)}
+            onFocus={(e) => {
+              setFocused(true)
+              setEverFocused(true)
+              syncCaret(e.currentTarget)
+            }}
+            onBlur={() => setFocused(false)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+          />
+          <div className="absolute right-1 top-1">
+            <EmojiPicker onPick={insertEmoji} disabled={disabled} />
+          </div>
+        </div>
+        <span id={countId} className="sr-only" aria-live="polite">
+          {open ? t('composer.suggestions.count', { count: suggestions.length }) : ''}
+        </span>
+        {open && (
+          <ul
+            id={listId}
+            role="listbox"
+            aria-label={trigger!.kind === 'mention' ? t('composer.suggestions.mentions') : t('composer.suggestions.hashtags')}
+            className="absolute left-0 right-0 top-full z-50 mt-1 max-h-[300px] overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
+          >
+            {suggestions.map((s, i) => (
+              <li
+                key={s.key}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === activeIndex}
+                className={cn(
+                  'flex cursor-pointer items-center gap-2 rounded-sm px-2 py-1.5 text-sm',
+                  i === activeIndex && 'bg-accent text-accent-foreground',
+                )}
+                // Keep the focus (and the caret) in the text box.
+                onMouseDown={(e) => e.preventDefault()}
+                onMouseEnter={() => setActive(i)}
+                onClick={() => pick(s)}
+              >
+                {s.kind === 'mention' ? (
+                  <>
+                    <PersonAvatar person={{ id: s.person.userId, ...s.person }} className="size-6" />
+                    <span className="min-w-0 truncate">
+                      <span className="font-medium">
+                        {s.person.firstName} {s.person.lastName}
+                      </span>
+                      {(s.person.jobTitle || s.person.company) && (
+                        <span className="text-muted-foreground"> · {[s.person.jobTitle, s.person.company].filter(Boolean).join(', ')}</span>
+                      )}
+                    </span>
+                  </>
+                ) : (
+                  <>
+                    <span className="font-medium">#{s.name}</span>
+                    <span className="ml-auto text-xs text-muted-foreground">{t('composer.suggestions.uses', { count: s.count })}</span>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {length >= maxLength * 0.9 && (
+        <p className="mt-1 text-right text-xs text-muted-foreground">{t('composer.charactersLeft', { count: maxLength - length })}</p>
+      )}
+    </div>
+  )
+}

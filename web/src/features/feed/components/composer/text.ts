@@ -1,0 +1,151 @@
+// Pure text rules of the message editor and the composer (spec 001 §4
+// "Reading text", §5 "Posts and comments", "Links", "Mentions and
+// hashtags"). They live apart from the components so that they are tested
+// without a DOM, and so that the editor and the link dialog share them.
+import { emojiByShortcode, emoticons } from './emoji'
+
+/** MAX_POST_TEXT is the longest post, question or comment (spec 001 §9). */
+export const MAX_POST_TEXT = 4000
+/** EDITOR_DEFAULT_MAX is the message editor's limit when none is given (spec 001 §9). */
+export const EDITOR_DEFAULT_MAX = 400
+
+// The server counts Unicode code points (utf8.RuneCountInString), so the
+// editor does too: an emoji is one character, not two UTF-16 units.
+export const textLength = (s: string) => Array.from(s).length
+
+/** truncate cuts s to at most max code points. */
+export function truncate(s: string, max: number) {
+  if (s.length <= max) return s // a UTF-16 length under max is also a code-point length under max
+  const points = Array.from(s)
+  return points.length <= max ? s : points.slice(0, max).join('')
+}
+
+/** editorInput is what the editor keeps of a typed value: leading whitespace trimmed, at most max characters. */
+export const editorInput = (s: string, max: number) => truncate(s.replace(/^\s+/u, ''), max)
+
+/** Trigger is an '@' mention or '#' hashtag being typed, from start (the trigger character) to the caret. */
+export type Trigger = { kind: 'mention' | 'hashtag'; start: number; end: number; query: string }
+
+// A hashtag is '#' then letters, digits or underscores (internal/richtext);
+// a mention query may also hold the characters of names (O'Neil, Jean-Luc).
+const tagChar = /[\p{L}\p{Nd}_]/u
+const nameChar = /[\p{L}\p{N}_.'-]/u
+// A trigger starts a word, as the server's parser requires of hashtags:
+// "a#b" and "mail@host" are not triggers.
+const wordStart = /[\s([{"']/u
+
+/** findTrigger finds the mention or hashtag being typed just before caret. */
+export function findTrigger(text: string, caret: number): Trigger | null {
+  let i = caret
+  while (i > 0) {
+    const c = text[i - 1]!
+    if (c === '@' || c === '#') {
+      const start = i - 1
+      if (start > 0 && !wordStart.test(text[start - 1]!)) return null
+      const query = text.slice(i, caret)
+      const kind = c === '@' ? 'mention' : 'hashtag'
+      const allowed = kind === 'mention' ? nameChar : tagChar
+      if (!Array.from(query).every((ch) => allowed.test(ch))) return null
+      return { kind, start, end: caret, query }
+    }
+    if (!nameChar.test(c)) return null
+    i--
+  }
+  return null
+}
+
+/** replaceRange puts insertion in place of text[start:end] and gives the caret after it. */
+export function replaceRange(text: string, start: number, end: number, insertion: string) {
+  return { text: text.slice(0, start) + insertion + text.slice(end), caret: start + insertion.length }
+}
+
+/**
+ * mentionMarkup is how a mention is written in the text: the display name in
+ * brackets, then the user id in parentheses. Brackets, parentheses and line
+ * breaks would end the markup early, so they are left out of the name.
+ */
+export function mentionMarkup(firstName: string, lastName: string, userId: string) {
+  const name =
+    `${firstName} ${lastName}`
+      .replace(/[[\]()\n\r]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim() || '?'
+  return `[${name}](${userId})`
+}
+
+/** matchesPerson tells whether a mention query matches a person's name (a word prefix, case-insensitive). */
+export function matchesPerson(query: string, firstName: string, lastName: string) {
+  const q = query.toLocaleLowerCase()
+  if (!q) return true
+  const full = `${firstName} ${lastName}`.toLocaleLowerCase()
+  return full.startsWith(q) || full.split(/\s+/).some((w) => w.startsWith(q))
+}
+
+/**
+ * convertEmoji turns a colon shortcut that ends at caret into its emoji: a
+ * named one as soon as its closing colon is typed (":smile:"), an emoticon
+ * (":)", ":D") once a space follows it, so that "10:30" or a URL's ":/" are
+ * left alone. It returns null when there is nothing to convert.
+ */
+export function convertEmoji(text: string, caret: number): { text: string; caret: number } | null {
+  const before = text.slice(0, caret)
+  const named = /(^|[^\p{L}\p{N}_:]):([a-z0-9_+-]{1,40}):$/u.exec(before)
+  if (named) {
+    const emoji = emojiByShortcode.get(named[2]!)
+    if (emoji) return replaceRange(text, caret - named[2]!.length - 2, caret, emoji)
+  }
+  const emoticon = /(^|\s)(:\S{1,3})(\s)$/u.exec(before)
+  if (emoticon) {
+    const emoji = emoticons.get(emoticon[2]!)
+    if (emoji) {
+      const start = caret - emoticon[2]!.length - emoticon[3]!.length
+      return replaceRange(text, start, caret, emoji + emoticon[3]!)
+    }
+  }
+  return null
+}
+
+/**
+ * normalizeLink reads a typed web link (spec 001 §5 "Links"): trimmed, with
+ * https:// added when the scheme is missing. It answers null for anything
+ * that is not an http(s) URL with a plausible host, which is what the server
+ * accepts as a post's link.
+ */
+export function normalizeLink(input: string): string | null {
+  const s = input.trim()
+  if (!s || /\s/.test(s)) return null
+  // "localhost:8080/x" has a port, not a scheme.
+  const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[^:/]+:\d/.test(s)
+  const withScheme = hasScheme ? s : `https://${s}`
+  let u: URL
+  try {
+    u = new URL(withScheme)
+  } catch {
+    return null
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null
+  // A user name in a link is a credential or a disguise
+  // (https://bank.example@evil.example/); the server refuses it too.
+  if (u.username || u.password) return null
+  const host = u.hostname
+  // A host needs a dot (example.com, 127.0.0.1), or is localhost or an IPv6 literal.
+  if (!host || !(host.includes('.') || host === 'localhost' || host.startsWith('['))) return null
+  if (host.startsWith('.') || host.endsWith('.')) return null
+  if (u.href.length > 2048) return null
+  return u.href
+}
+
+// Links the feed plays in place (spec 001 §9 "Recognised link types").
+const embeddedHosts = ['youtube', 'youtu', 'vimeo', 'kaltura']
+
+/** viewerTypeOf is 'embedded' for the video sites the feed plays in place, otherwise 'external'. */
+export function viewerTypeOf(url: string): 'embedded' | 'external' {
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return 'external'
+  }
+  const labels = host.split('.')
+  return labels.some((l) => embeddedHosts.includes(l)) ? 'embedded' : 'external'
+}
