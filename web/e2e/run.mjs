@@ -4,8 +4,11 @@
 import { launchChromium, run, startAgora } from './harness.mjs'
 import { server, TIMEOUT, WIDE } from './lib.mjs'
 import auth from './tests/auth.mjs'
+import composer from './tests/composer.mjs'
+import forum from './tests/forum.mjs'
+import feed from './tests/feed.mjs'
 
-const tests = [...auth]
+const tests = [...auth, ...composer, ...forum, ...feed]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

@@ -1,0 +1,346 @@
+// The forum feed (spec 001 §2 "Feed surfaces", §4, §6, §8): posts by kind,
+// comments, reactions, live updates between two members, an anonymous
+// question that only a forum admin can look behind, and an XSS corpus that
+// must execute nothing.
+import assert from 'node:assert/strict'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signedInPage, visible } from '../lib.mjs'
+
+const A = 'member@demo.agora'
+const B = 'expert@demo.agora'
+const ADMIN = 'admin@demo.agora'
+const FORUM = 'Welcome & Introductions'
+// Live events travel Postgres → change stream → projection → hub.
+const LIVE = 20_000
+
+// A 2×2 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64')
+
+/** forum finds the demo forum of A and B, and who they are. */
+async function forum() {
+  const a = await apiSignIn(A)
+  const b = await apiSignIn(B)
+  const mine = await api('GET', '/api/communities?page=1&pageSize=9999', { token: a })
+  for (const c of mine.body.results) {
+    const s = c.series.find((f) => f.name === FORUM)
+    if (!s) continue
+    const f = await api('GET', `/api/series/${s.id}`, { token: a })
+    assert.equal(f.status, 200)
+    assert.equal((await api('GET', `/api/series/${s.id}`, { token: b })).status, 200, `${B} reads ${FORUM}`)
+    const who = async (token) => (await api('GET', '/api/tokens/decode', { token })).body.user
+    return { a, b, userA: await who(a), userB: await who(b), series: f.body, path: `/communities/${c.id}/series/${s.id}` }
+  }
+  throw new Error(`${A} is not in ${FORUM}`)
+}
+
+/**
+ * openFeed signs in and opens the forum, and waits for the hub's WebSocket
+ * to open, so that the events of what others do next reach this page.
+ */
+async function openFeed(ctx, email, path, viewport) {
+  const page = await signedInPage(ctx, email, viewport)
+  const hub = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/api/hub'), timeout: TIMEOUT })
+  await page.goto(server.url + path)
+  await visible(page.getByTestId('forum-feed'))
+  await hub
+  // The hub registers the connection after the upgrade.
+  await page.waitForTimeout(500)
+  return page
+}
+
+const card = (page, text) => page.getByTestId('post-card').filter({ hasText: text }).first()
+
+/** scrollTo scrolls the feed down (loading pages) until locator shows. */
+async function scrollTo(page, locator) {
+  for (let i = 0; i < 20; i++) {
+    if (await locator.isVisible()) return
+    await page.mouse.wheel(0, 3000)
+    await page.waitForTimeout(500)
+  }
+  await visible(locator)
+}
+
+export default [
+  {
+    name: 'feed: two members live — a post with an image, a link and a mention; a comment and a reaction; an anonymous question',
+    async fn(ctx) {
+      const { b, userB, series, path } = await forum()
+      const pageA = await openFeed(ctx, A, path)
+      const pageB = await openFeed(ctx, B, path)
+
+      // A posts through the composer: a mention of B, a link in the text, an image.
+      const words = `Live feed e2e ${Date.now()}`
+      await pageA.getByRole('group', { name: 'Create' }).getByRole('button', { name: 'Post' }).click()
+      const dialog = pageA.getByRole('dialog', { name: 'Create a post' })
+      await visible(dialog)
+      const text = dialog.getByRole('textbox', { name: 'Post text' })
+      await text.pressSequentially(`${words} see https://example.com/guide thanks @${userB.firstName.slice(0, 3)}`)
+      const option = pageA.getByRole('listbox', { name: 'People to mention' }).getByRole('option', { name: new RegExp(`${userB.firstName} ${userB.lastName}`) })
+      await visible(option)
+      await option.click()
+      await dialog.getByRole('button', { name: 'Add an image' }).click()
+      await dialog.getByTestId('file-input-image').setInputFiles({ name: 'feed-e2e.png', mimeType: 'image/png', buffer: PNG })
+      await visible(dialog.getByRole('img', { name: 'Attached image' }))
+      await dialog.getByRole('button', { name: 'Post' }).click()
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+      await visible(card(pageA, words))
+
+      // B sees it without reloading: the image, the link and the mention chip.
+      const atB = card(pageB, words)
+      await atB.waitFor({ state: 'visible', timeout: LIVE })
+      await visible(atB.getByTestId('post-image'))
+      assert.equal(await atB.getByRole('link', { name: 'https://example.com/guide' }).getAttribute('href'), 'https://example.com/guide')
+      const chip = atB.locator(`[data-mention="${userB.id}"]`)
+      assert.equal(await chip.innerText(), `@${userB.firstName} ${userB.lastName}`)
+      await atB.getByTestId('post-image').click()
+      await visible(pageB.getByTestId('lightbox'))
+      await pageB.keyboard.press('Escape')
+
+      // B comments and reacts; A sees both live.
+      const comment = `A comment from B ${Date.now()}`
+      await atB.getByRole('textbox', { name: 'Write a comment' }).pressSequentially(comment)
+      await atB.getByRole('button', { name: 'Comment', exact: true }).click()
+      await visible(atB.getByTestId('comment').filter({ hasText: comment }))
+      await atB.getByTestId('reaction-trigger').first().click()
+      await pageB.getByRole('group', { name: 'Choose a reaction' }).getByRole('button', { name: 'Love' }).click()
+      await visible(atB.getByRole('button', { name: 'Your reaction: Love' }))
+
+      const atA = card(pageA, words)
+      await atA.getByTestId('comment').filter({ hasText: comment }).waitFor({ state: 'visible', timeout: LIVE })
+      await pageA.waitForFunction(
+        (el) => el.querySelector('[data-testid="reaction-total"]')?.textContent === '1 reaction',
+        await atA.elementHandle(),
+        { timeout: LIVE },
+      )
+      assert.equal(await atA.getByRole('button', { name: 'React' }).count() >= 1, true, 'A has not reacted')
+
+      // The reactions list, with a tab per kind.
+      await atA.getByTestId('reaction-counts').first().click()
+      const list = pageA.getByRole('dialog', { name: 'Reactions' })
+      await visible(list.getByText(`${userB.firstName} ${userB.lastName}`))
+      await visible(list.getByRole('tab', { name: 'Love 1' }))
+      await axe(pageA, 'reactions dialog')
+      await pageA.keyboard.press('Escape')
+
+      // B's anonymous question: no author for A, live.
+      const question = `Anonymous live question ${Date.now()}?`
+      const asked = await api('POST', `/api/series/${series.id}/threads`, {
+        token: b,
+        body: { channelId: series.mainChannelId, raw: question, type: 'question', creatorAs: 'anonymous' },
+      })
+      assert.equal(asked.status, 201)
+      const qA = card(pageA, question)
+      await qA.waitFor({ state: 'visible', timeout: LIVE })
+      assert.equal(await qA.getByTestId('post-author').innerText(), 'Anonymous')
+      assert.doesNotMatch(await qA.innerText(), new RegExp(userB.lastName))
+      assert.equal(await qA.getByRole('button', { name: 'See who asked' }).count(), 0, 'members cannot look')
+
+      await shot(pageA, 'feed-wide')
+      await axe(pageA, 'forum feed')
+
+      // A forum admin can look, and sees B.
+      const admin = await signedInPage(ctx, ADMIN)
+      await admin.goto(server.url + path)
+      const qAdmin = card(admin, question)
+      await visible(qAdmin)
+      assert.equal(await qAdmin.getByTestId('post-author').innerText(), 'Anonymous')
+      await qAdmin.getByRole('button', { name: 'See who asked' }).click()
+      await visible(qAdmin.getByText(`Asked by ${userB.firstName} ${userB.lastName}`))
+      // Admins can switch to the admins' channel, which members do not see.
+      assert.equal(await pageA.getByTestId('channel-switch').count(), 0)
+      const adminChannel = admin.getByTestId('channel-switch').getByRole('button', { name: 'Admins only' })
+      await adminChannel.click()
+      assert.equal(await adminChannel.getAttribute('aria-pressed'), 'true')
+      await visible(admin.getByTestId('forum-feed'))
+      assert.equal(await card(admin, question).count(), 0, 'the admin channel has its own posts')
+
+      // Narrow screens.
+      const narrow = await signedInPage(ctx, A, NARROW)
+      await narrow.goto(server.url + path)
+      await visible(card(narrow, words))
+      // The unread marker: B's question came after A's last visit; A's own post is not new.
+      const qNarrow = card(narrow, question)
+      assert.equal(await qNarrow.getAttribute('data-new'), 'true')
+      assert.equal(await card(narrow, words).getAttribute('data-new'), null)
+      await shot(narrow, 'feed-narrow')
+      await axe(narrow, 'forum feed (narrow)')
+      // Reacting moves the last-seen time to now.
+      await qNarrow.getByTestId('reaction-trigger').first().click()
+      await narrow.getByRole('group', { name: 'Choose a reaction' }).getByRole('button', { name: 'Like', exact: true }).click()
+      await narrow.waitForFunction((el) => !el.hasAttribute('data-new'), await qNarrow.elementHandle())
+    },
+  },
+  {
+    name: 'feed: edit and delete for the creator, infinite scroll, a single post with its comments open',
+    async fn(ctx) {
+      const { a, b, series, path } = await forum()
+      // Enough posts for a second page.
+      const stamp = Date.now()
+      for (let i = 0; i < 11; i++) {
+        const r = await api('POST', `/api/series/${series.id}/threads`, { token: a, body: { channelId: series.mainChannelId, raw: `Scroll post ${stamp} #${i}` } })
+        assert.equal(r.status, 201)
+      }
+      const first = await api('POST', `/api/series/${series.id}/threads`, { token: a, body: { channelId: series.mainChannelId, raw: `Editable ${stamp}` } })
+      const postId = first.body.id
+      for (const raw of ['first comment', 'second comment', 'third comment']) {
+        assert.equal((await api('POST', `/api/threads/${postId}/replies`, { token: b, body: { raw: `${raw} ${stamp}` } })).status, 201)
+      }
+
+      const page = await signedInPage(ctx, A)
+      await page.goto(server.url + path)
+      const post = page.locator(`[data-testid="post-card"][data-id="${postId}"]`)
+      await visible(post)
+      // The first comment is featured; 'show more' shows them all.
+      assert.equal(await post.getByTestId('comment').count(), 1)
+      await post.getByRole('button', { name: 'Show more comments' }).click()
+      await post.getByTestId('comment').nth(2).waitFor({ timeout: TIMEOUT })
+      await post.getByRole('button', { name: 'Show less' }).click()
+      assert.equal(await post.getByTestId('comment').count(), 1)
+
+      // Infinite scroll: the twelfth post is on the second page.
+      const pages = []
+      page.on('request', (r) => r.url().includes(`/api/channels/${series.mainChannelId}/threads`) && pages.push(new URL(r.url()).searchParams.get('createdBefore')))
+      await page.mouse.wheel(0, 20_000)
+      await visible(card(page, `Scroll post ${stamp} #0`))
+      assert.ok(pages.some((c) => c), `a page with createdBefore: ${JSON.stringify(pages)}`)
+
+      // Edit inline, then delete with a confirmation.
+      await post.scrollIntoViewIfNeeded()
+      await post.getByRole('button', { name: 'Manage post' }).click()
+      await page.getByRole('menuitem', { name: 'Edit' }).click()
+      const box = post.getByRole('textbox', { name: 'Edit the post' })
+      await box.fill(`Edited ${stamp}`)
+      await post.getByRole('button', { name: 'Save' }).click()
+      const edited = card(page, `Edited ${stamp}`)
+      await visible(edited)
+      assert.equal(await edited.getAttribute('data-id'), postId)
+      assert.equal((await api('GET', `/api/threads/${postId}`, { token: a })).body.raw, `Edited ${stamp}`)
+
+      // B cannot manage A's post.
+      const pageB = await signedInPage(ctx, B)
+      await pageB.goto(server.url + `${path}/posts/${postId}?reason=comment`)
+      const single = pageB.getByTestId('single-post')
+      await visible(single)
+      assert.equal(await single.getByRole('button', { name: 'Manage post' }).count(), 0)
+      // The single post opens with every comment.
+      await single.getByTestId('comment').nth(2).waitFor({ timeout: TIMEOUT })
+      await axe(pageB, 'single post')
+
+      await edited.getByRole('button', { name: 'Manage post' }).click()
+      await page.getByRole('menuitem', { name: 'Delete' }).click()
+      const confirm = page.getByRole('dialog', { name: 'Delete this post?' })
+      await visible(confirm.getByText('This action cannot be undone.'))
+      await confirm.getByRole('button', { name: 'Delete' }).click()
+      await edited.waitFor({ state: 'detached', timeout: TIMEOUT })
+      assert.equal((await api('GET', `/api/threads/${postId}`, { token: a })).status, 404)
+      // B's open single post goes live too.
+      await pageB.getByText('This post no longer exists.').waitFor({ state: 'visible', timeout: LIVE })
+    },
+  },
+  {
+    name: 'feed: an XSS corpus in posts, comments, names and link previews executes nothing',
+    async fn(ctx) {
+      const { a, b, userB, series, path } = await forum()
+      const hook = 'window.__xss=(window.__xss||0)+1'
+      const corpus = [
+        `<script>${hook}</script>`,
+        `<img src=x onerror="${hook}">`,
+        `<svg onload="${hook}"></svg>`,
+        `javascript:${hook}`,
+        `[click](javascript:${hook})`,
+        `<a href="javascript:${hook}">link</a>`,
+        `[<img src=x onerror=${hook}>](${userB.id})`,
+        `"><iframe src="javascript:${hook}"></iframe>`,
+        `#tag<script>${hook}</script> https://example.com/"><script>${hook}</script>`,
+        `data:text/html,<script>${hook}</script>`,
+      ]
+      const stamp = `xss-${Date.now()}`
+      const post = async (body) => api('POST', `/api/series/${series.id}/threads`, { token: a, body: { channelId: series.mainChannelId, ...body } })
+
+      // The server refuses script addresses in attachments.
+      assert.equal((await post({ raw: 'x', link: { url: `javascript:${hook}` } })).status, 400)
+      assert.equal((await post({ raw: 'x', image: { url: `javascript:${hook}` } })).status, 400)
+
+      const ids = []
+      for (const raw of corpus) {
+        const r = await post({ raw: `${stamp} ${raw}` })
+        assert.equal(r.status, 201, raw)
+        ids.push(r.body.id)
+      }
+      // Link previews are kept as the client sent them.
+      const linked = await post({
+        raw: `${stamp} preview`,
+        link: {
+          url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ"><script>x</script>',
+          viewerType: 'embedded',
+          preview: { title: `<script>${hook}</script>`, description: `<img src=x onerror="${hook}">`, image: `javascript:${hook}`, siteName: '<b>site</b>' },
+        },
+      })
+      assert.equal(linked.status, 201, JSON.stringify(linked.body))
+      const external = await post({
+        raw: `${stamp} external`,
+        link: { url: 'https://example.com/a', viewerType: 'external', preview: { title: `<img src=x onerror="${hook}">`, image: `javascript:${hook}` } },
+      })
+      assert.equal(external.status, 201)
+
+      // A hostile display name on B's comments; restored afterwards.
+      const before = (await api('GET', '/api/tokens/decode', { token: b })).body.user
+      try {
+        const renamed = await api('PATCH', '/api/users/me', { token: b, body: { firstName: '<img src=x onerror=alert(1)>', lastName: '<script>alert(2)</script>' } })
+        assert.equal(renamed.status, 200, JSON.stringify(renamed.body))
+        for (const raw of corpus.slice(0, 5)) {
+          assert.equal((await api('POST', `/api/threads/${ids[0]}/replies`, { token: b, body: { raw } })).status, 201)
+        }
+
+        const page = await ctx.newPage()
+        const dialogs = []
+        page.on('dialog', (d) => {
+          dialogs.push(d.message())
+          void d.dismiss()
+        })
+        await page.addInitScript(() => {
+          window.__xss = 0
+          for (const f of ['alert', 'confirm', 'prompt']) window[f] = () => (window.__xss += 1)
+        })
+        await page.goto(server.url + '/login')
+        await page.getByLabel('Email').fill(A)
+        await page.getByLabel('Password', { exact: true }).fill(process.env.AGORA_DEMO_PASSWORD ?? 'agora-demo')
+        await page.getByRole('button', { name: 'Sign in' }).click()
+        await page.waitForURL((u) => u.pathname === '/home')
+        await page.goto(server.url + path)
+        await visible(page.getByTestId('post-card'))
+        const first = card(page, `${stamp} ${corpus[0]}`)
+        await scrollTo(page, first)
+        // The text shows as text.
+        await visible(first.getByText(`${stamp} <script>`, { exact: false }))
+        await first.getByRole('button', { name: 'Show more comments' }).click()
+        await first.getByTestId('comment').nth(4).waitFor({ timeout: TIMEOUT })
+        await visible(first.getByText('<img src=x onerror=alert(1)> <script>alert(2)</script>').first())
+        const preview = card(page, `${stamp} preview`)
+        await visible(preview)
+        const ext = card(page, `${stamp} external`)
+        await visible(ext.getByTestId('post-link'))
+        await page.mouse.wheel(0, 4000)
+        await page.waitForTimeout(1000)
+
+        const found = await page.evaluate(() => ({
+          xss: window.__xss,
+          scriptHrefs: [...document.querySelectorAll('a[href], iframe[src], img[src]')]
+            .map((e) => e.getAttribute('href') ?? e.getAttribute('src'))
+            .filter((u) => /^\s*(javascript|data|vbscript):/i.test(u)),
+          injected: document.querySelectorAll('[data-testid="post-card"] script, [data-testid="post-card"] [onerror], [data-testid="post-card"] [onload]').length,
+        }))
+        assert.deepEqual(found, { xss: 0, scriptHrefs: [], injected: 0 })
+        assert.deepEqual(dialogs, [])
+        // The hook works: markup that does run is counted (so a zero above means nothing ran).
+        await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="window.__xss+=1" alt="">'))
+        await page.waitForFunction(() => window.__xss === 1, null, { timeout: TIMEOUT })
+        // The embedded player is built from the video id only, or not at all.
+        for (const src of await page.locator('iframe').evaluateAll((fs) => fs.map((f) => f.getAttribute('src')))) {
+          assert.ok(!src.includes('<') && !src.includes('"'), `iframe src ${src}`)
+        }
+      } finally {
+        await api('PATCH', '/api/users/me', { token: b, body: { firstName: before.firstName, lastName: before.lastName } })
+      }
+    },
+  },
+]

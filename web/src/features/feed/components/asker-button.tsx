@@ -1,0 +1,37 @@
+import { useTranslation } from 'react-i18next'
+import { Eye } from 'lucide-react'
+import { PersonAvatar } from '@/components/ui/avatar'
+import { Button } from '@/components/ui/button'
+import { useLookAtAsker } from '../api/get-asker'
+
+/** AskerButton lets a forum admin see who asked an anonymous question; the look is recorded. */
+export function AskerButton({ threadId }: { threadId: string }) {
+  const { t } = useTranslation()
+  const look = useLookAtAsker(threadId)
+  if (look.data) {
+    const a = look.data
+    const name = `${a.firstName} ${a.lastName}`.trim()
+    return (
+      <div className="flex items-center gap-2 rounded-md border border-dashed p-2 text-sm" data-testid="asker">
+        <PersonAvatar person={{ id: a.userId, firstName: a.firstName, lastName: a.lastName, avatar: a.avatar }} className="size-7" />
+        <div className="min-w-0">
+          <p className="font-medium">{t('feed.askedBy', { name })}</p>
+          <p className="text-xs text-muted-foreground">{t('feed.askerNote')}</p>
+        </div>
+      </div>
+    )
+  }
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Button variant="outline" size="sm" onClick={() => look.mutate()} disabled={look.isPending} title={t('feed.askerNote')}>
+        <Eye aria-hidden />
+        {t('feed.seeWhoAsked')}
+      </Button>
+      {look.isError && (
+        <span role="alert" className="text-xs text-destructive">
+          {t('feed.askerFailed')}
+        </span>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,134 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Download, ExternalLink, FileText } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { embedFor, httpUrl, readPreview, viewableInline } from '../lib/media'
+import type { Thread } from '../lib/thread-cache'
+
+/** PostImage is a post's image; it opens in a lightbox. */
+export function PostImage({ image }: { image: NonNullable<Thread['image']> }) {
+  const { t } = useTranslation()
+  const [open, setOpen] = useState(false)
+  const src = httpUrl(image.url)
+  if (!src) return null
+  return (
+    <>
+      <button
+        type="button"
+        className="block w-full overflow-hidden rounded-md border bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        onClick={() => setOpen(true)}
+        aria-label={t('feed.image.open')}
+        data-testid="post-image"
+      >
+        <img src={src} alt={t('feed.image.alt')} loading="lazy" referrerPolicy="no-referrer" className="mx-auto max-h-[28rem] max-w-full object-contain" />
+      </button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent className="max-w-[min(96vw,1200px)] p-2 sm:p-4" data-testid="lightbox">
+          <DialogHeader className="sr-only">
+            <DialogTitle>{t('feed.image.title')}</DialogTitle>
+            <DialogDescription>{t('feed.image.alt')}</DialogDescription>
+          </DialogHeader>
+          <img src={src} alt={t('feed.image.alt')} referrerPolicy="no-referrer" className="max-h-[85vh] w-full object-contain" />
+        </DialogContent>
+      </Dialog>
+    </>
+  )
+}
+
+/**
+ * PostFile is a post's file: images and PDFs open in the fullscreen file
+ * viewer, in a sandboxed frame (no scripts of ours' origin, no popups, no
+ * navigation of this page); other files are a download link.
+ */
+export function PostFile({ file }: { file: NonNullable<Thread['file']> }) {
+  const { t } = useTranslation()
+  const [open, setOpen] = useState(false)
+  const src = httpUrl(file.url)
+  if (!src) return null
+  const inline = viewableInline(file.mediaType)
+  return (
+    <div className="flex items-center gap-3 rounded-md border p-3" data-testid="post-file">
+      <FileText className="size-8 shrink-0 text-muted-foreground" aria-hidden />
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium">{file.name}</p>
+        <p className="truncate text-xs text-muted-foreground">{file.mediaType}</p>
+      </div>
+      {inline && (
+        <Button variant="outline" size="sm" onClick={() => setOpen(true)}>
+          {t('feed.file.view')}
+        </Button>
+      )}
+      <Button variant="ghost" size="sm" asChild>
+        <a href={src} download={file.name} target="_blank" rel="noopener noreferrer">
+          <Download aria-hidden />
+          {t('feed.file.download')}
+        </a>
+      </Button>
+      {inline && (
+        <Dialog open={open} onOpenChange={setOpen}>
+          <DialogContent className="flex h-[95vh] max-w-[98vw] flex-col p-3 sm:p-4" data-testid="file-viewer">
+            <DialogHeader>
+              <DialogTitle className="truncate pr-8">{t('feed.file.viewerTitle', { name: file.name })}</DialogTitle>
+              <DialogDescription className="sr-only">{file.mediaType}</DialogDescription>
+            </DialogHeader>
+            {/* allow-scripts without allow-same-origin: the browser's PDF viewer runs, in an opaque origin that cannot reach this page. */}
+            <iframe
+              src={src}
+              title={t('feed.file.frameTitle', { name: file.name })}
+              sandbox={inline === 'pdf' ? 'allow-scripts' : ''}
+              referrerPolicy="no-referrer"
+              className="min-h-0 w-full flex-1 rounded border bg-white"
+            />
+          </DialogContent>
+        </Dialog>
+      )}
+    </div>
+  )
+}
+
+/** PostLink is a post's web link: an embedded player for YouTube, Vimeo and Kaltura, else its preview card. */
+export function PostLink({ link }: { link: NonNullable<Thread['link']> }) {
+  const { t } = useTranslation()
+  const href = httpUrl(link.url)
+  if (!href) return null
+  const preview = readPreview(link.preview)
+  const embed = link.viewerType === 'embedded' ? embedFor(href) : undefined
+  if (embed) {
+    return (
+      <div className="overflow-hidden rounded-md border" data-testid="post-embed" data-provider={embed.provider}>
+        <div className="relative aspect-video w-full bg-black">
+          <iframe
+            src={embed.src}
+            title={t('feed.link.player', { title: preview.title ?? t('feed.link.video') })}
+            className="absolute inset-0 size-full"
+            allow="encrypted-media; fullscreen; picture-in-picture"
+            sandbox="allow-scripts allow-same-origin allow-presentation allow-popups"
+            referrerPolicy="strict-origin-when-cross-origin"
+            loading="lazy"
+            allowFullScreen
+          />
+        </div>
+        {preview.title && <p className="truncate px-3 py-2 text-sm font-medium">{preview.title}</p>}
+      </div>
+    )
+  }
+  const host = new URL(href).hostname
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer nofollow ugc"
+      className="flex overflow-hidden rounded-md border hover:bg-accent/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      data-testid="post-link"
+    >
+      {preview.image && <img src={preview.image} alt="" loading="lazy" referrerPolicy="no-referrer" className="hidden w-32 shrink-0 object-cover sm:block" />}
+      <span className="flex min-w-0 flex-1 flex-col gap-0.5 p-3">
+        <span className="truncate text-xs text-muted-foreground">{preview.siteName ?? host}</span>
+        <span className="line-clamp-2 text-sm font-medium">{preview.title ?? href}</span>
+        {preview.description && <span className="line-clamp-2 text-xs text-muted-foreground">{preview.description}</span>}
+      </span>
+      <ExternalLink className="m-3 size-4 shrink-0 text-muted-foreground" aria-hidden />
+    </a>
+  )
+}

@@ -1,0 +1,36 @@
+import { Star, UserRound } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { PersonAvatar } from '@/components/ui/avatar'
+import { cn } from '@/lib/utils'
+import type { Thread } from '../lib/thread-cache'
+
+export type Creator = NonNullable<Thread['creator']>
+
+/** AuthorAvatar is an author's picture with the expert star (spec 001 §6), or a blank one for an anonymous question. */
+export function AuthorAvatar({ creator, className }: { creator: Creator | null; className?: string }) {
+  const { t } = useTranslation()
+  if (!creator) {
+    return (
+      <span className={cn('flex size-9 shrink-0 items-center justify-center rounded-full bg-muted text-muted-foreground', className)} role="img" aria-label={t('feed.anonymousAvatar')}>
+        <UserRound className="size-5" aria-hidden />
+      </span>
+    )
+  }
+  return (
+    <span className="relative inline-flex shrink-0">
+      <PersonAvatar person={{ id: creator.userId, firstName: creator.firstName, lastName: creator.lastName, avatar: creator.avatar }} className={className} />
+      {creator.isExpert && (
+        <span
+          className="absolute -bottom-0.5 -right-0.5 flex size-4 items-center justify-center rounded-full bg-amber-500 text-white ring-2 ring-background"
+          role="img"
+          aria-label={t('feed.expert')}
+          data-testid="expert-badge"
+        >
+          <Star className="size-2.5 fill-current" aria-hidden />
+        </span>
+      )}
+    </span>
+  )
+}
+
+export const creatorName = (c: Creator | null) => (c ? `${c.firstName} ${c.lastName}`.trim() : '')

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/react'
+import type { Schemas } from '@/api/client'
+import { json, renderInApp, stubFetch } from '@/test/utils'
+import { CHANNEL, ME, SERIES, reply, thread } from '../test/fixtures'
+import { ForumFeed } from './forum-feed'
+
+const series: Schemas['Forum'] = {
+  id: SERIES,
+  name: 'Test forum',
+  description: 'd',
+  image: null,
+  exclusivity: 'open',
+  shareEnabled: false,
+  position: 0,
+  context: { communityId: '0190a000-0000-7000-8000-0000000000c0' },
+  role: 'member',
+  isSubscribed: true,
+  createdOn: '2026-01-01T00:00:00.000Z',
+  updatedOn: '2026-01-01T00:00:00.000Z',
+  mainChannelId: CHANNEL,
+  adminChannelId: null,
+}
+
+function serve(results: unknown[]) {
+  return stubFetch((_m, path) => {
+    if (path.startsWith(`/api/channels/${CHANNEL}/threads`)) {
+      return json(200, { results: path.includes('createdBefore') ? [] : results })
+    }
+    if (path.startsWith('/api/series/')) return json(200, { results: [], total: 0 })
+    return json(404, { code: 'notFound', message: 'no' })
+  })
+}
+
+describe('ForumFeed', () => {
+  it('shows posts by kind: an anonymous question without its author, the expert badge, the featured comment', async () => {
+    const calls = serve([
+      thread('t3', { type: 'question', creatorAs: 'anonymous', creatorId: null, creator: null, raw: 'Who knows?' }),
+      thread('t2', { raw: 'Hello [Ada L](0190a000-0000-7000-8000-0000000000aa) #intro', repliesCount: 2, replies: [reply('c1', { raw: 'first!' })] }),
+      // A kind this client does not know is shown as such, not as a broken feed.
+      thread('t1', { type: 'poll' as never }),
+    ])
+    await renderInApp(<ForumFeed series={series} />)
+    const cards = await screen.findAllByTestId('post-card')
+    expect(cards).toHaveLength(2)
+    const question = cards[0]!
+    expect(within(question).getByTestId('post-author')).toHaveTextContent('Anonymous')
+    expect(within(question).queryByText(/Olga/)).toBeNull()
+    expect(within(question).queryByRole('button', { name: 'See who asked' })).toBeNull()
+    const post = cards[1]!
+    expect(within(post).getByRole('img', { name: 'Expert' })).toBeInTheDocument()
+    expect(within(post).getByLabelText('Mention of Ada L')).toHaveTextContent('@Ada L')
+    expect(within(post).getAllByTestId('comment')).toHaveLength(1)
+    expect(within(post).getByRole('button', { name: 'Show more comments' })).toBeInTheDocument()
+    expect(within(post).queryByRole('button', { name: 'Manage post' })).toBeNull()
+    expect(screen.getByTestId('post-unknown')).toHaveTextContent('This post cannot be shown.')
+    const first = new URL(calls[0]!.url)
+    expect(first.searchParams.get('pageSize')).toBe('10')
+    expect(first.searchParams.has('createdBefore')).toBe(false)
+  })
+
+  it('offers the manage menu on what the member may manage, and the look at an anonymous asker to forum admins', async () => {
+    serve([
+      thread('t2', { type: 'question', creatorAs: 'anonymous', creatorId: null, creator: null, canManage: true }),
+      thread('t1', { creatorId: ME, canManage: true }),
+    ])
+    await renderInApp(<ForumFeed series={{ ...series, role: 'admin' }} />)
+    const cards = await screen.findAllByTestId('post-card')
+    expect(within(cards[0]!).getByRole('button', { name: 'See who asked' })).toBeInTheDocument()
+    expect(within(cards[1]!).getByRole('button', { name: 'Manage post' })).toBeInTheDocument()
+  })
+
+  it('says so when there are no posts', async () => {
+    serve([])
+    await renderInApp(<ForumFeed series={series} />)
+    await waitFor(() => expect(screen.getByText('No posts yet. Start the conversation!')).toBeInTheDocument())
+  })
+})

@@ -1,0 +1,170 @@
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { skipToken, useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { Loader2 } from 'lucide-react'
+import { isApiError, type Schemas } from '@/api/client'
+import { Button } from '@/components/ui/button'
+import { Skeleton } from '@/components/ui/skeleton'
+import { EmptyState, ErrorFallback } from '@/components/ui/states'
+import { useCurrentUser } from '@/lib/session-context'
+import { cn } from '@/lib/utils'
+import { useThread } from '../api/get-thread'
+import { useChannelThreads } from '../api/list-channel-threads'
+import { useFeedLive } from '../hooks/use-feed-live'
+import { useScrollLoad } from '../hooks/use-scroll-load'
+import { ComposerButtons } from './composer'
+import { PostCard } from './post-card'
+import type { Seen } from './unread'
+
+export interface ForumFeedProps {
+  series: Schemas['Forum']
+  postId?: string
+  reason?: 'comment' | 'mention'
+}
+
+/**
+ * useLastSeen is the unread marker's last-seen time: the previous visit,
+ * which the forum page records and keeps under ['series', id, 'visits']
+ * (features/forums/api/record-visit.ts; read here by key, never fetched:
+ * reading it again would record a visit), until the member reacts,
+ * comments or opens replies.
+ */
+function useLastSeen(seriesId: string): Seen {
+  const me = useCurrentUser()?.user.id
+  const visit = useQuery<Schemas['VisitBody']>({ queryKey: ['series', seriesId, 'visits'], queryFn: skipToken, staleTime: Infinity })
+  const [touched, setTouched] = useState<string>()
+  const touch = useCallback(() => setTouched(new Date().toISOString()), [])
+  return useMemo(() => ({ lastSeen: touched ?? visit.data?.previouslyVisitedOn, me, touch }), [touched, visit.data, me, touch])
+}
+
+/**
+ * ForumFeed is a forum's feed (spec 001 §2): the composer buttons, then the
+ * channel's posts as an infinite list, kept current by the forum's live
+ * events; forum admins can switch to the admins' channel. With postId it
+ * shows that one post with its comments open.
+ */
+export function ForumFeed({ series, postId, reason }: ForumFeedProps) {
+  const me = useCurrentUser()?.user.id
+  const isForumAdmin = series.role === 'admin'
+  const seen = useLastSeen(series.id)
+  const [channel, setChannel] = useState<'main' | 'admin'>('main')
+  const channelId = channel === 'admin' && series.adminChannelId ? series.adminChannelId : series.mainChannelId
+  const reader = useMemo(() => ({ userId: me, isForumAdmin }), [me, isForumAdmin])
+  useFeedLive(channelId, reader, postId)
+
+  if (postId) return <SinglePost postId={postId} series={series} isForumAdmin={isForumAdmin} seen={seen} reason={reason} />
+  return (
+    <div className="grid gap-4">
+      <ComposerButtons series={series} channelId={channelId} />
+      {series.adminChannelId && isForumAdmin && <ChannelSwitch value={channel} onChange={setChannel} />}
+      <ChannelFeed key={channelId} channelId={channelId} series={series} isForumAdmin={isForumAdmin} seen={seen} />
+    </div>
+  )
+}
+
+function ChannelSwitch({ value, onChange }: { value: 'main' | 'admin'; onChange: (v: 'main' | 'admin') => void }) {
+  const { t } = useTranslation()
+  return (
+    <div role="group" aria-label={t('feed.channelSwitch')} className="inline-flex w-fit rounded-lg bg-muted p-1" data-testid="channel-switch">
+      {(['main', 'admin'] as const).map((c) => (
+        <button
+          key={c}
+          type="button"
+          aria-pressed={value === c}
+          onClick={() => onChange(c)}
+          className={cn(
+            'rounded-md px-3 py-1 text-sm font-medium text-muted-foreground transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+            value === c && 'bg-background text-foreground shadow',
+          )}
+        >
+          {c === 'main' ? t('feed.mainChannel') : t('feed.adminChannel')}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+function ChannelFeed({ channelId, series, isForumAdmin, seen }: { channelId: string; series: Schemas['Forum']; isForumAdmin: boolean; seen: Seen }) {
+  const { t } = useTranslation()
+  const q = useChannelThreads(channelId)
+  const marker = useRef<HTMLDivElement>(null)
+  const canLoad = !!q.hasNextPage && !q.isFetchingNextPage && !q.isFetchNextPageError
+  useScrollLoad(marker, () => void q.fetchNextPage(), canLoad, q.data?.pages.length ?? 0)
+  const threads = q.data?.pages.flatMap((p) => p.results) ?? []
+
+  if (q.isPending) return <FeedSkeleton />
+  // A failed next page keeps the pages loaded (the query is in error with its data).
+  if (!q.data) return <ErrorFallback message={t('feed.loadFailed')} onRetry={() => void q.refetch()} />
+  return (
+    <section aria-label={t('feed.label', { forum: series.name })} data-testid="forum-feed" aria-busy={q.isFetchingNextPage}>
+      {threads.length === 0 ? (
+        <EmptyState>{t('feed.empty')}</EmptyState>
+      ) : (
+        <ul className="grid gap-4">
+          {threads.map((thread) => (
+            <li key={thread.id}>
+              <PostCard thread={thread} seriesId={series.id} isForumAdmin={isForumAdmin} seen={seen} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <div ref={marker} className="flex justify-center py-4">
+        {q.isFetchingNextPage ? (
+          <span className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+            <Loader2 className="size-4 animate-spin" aria-hidden />
+            {t('feed.loadingMore')}
+          </span>
+        ) : q.isFetchNextPageError ? (
+          <ErrorFallback message={t('feed.loadFailed')} onRetry={() => void q.fetchNextPage()} />
+        ) : q.hasNextPage ? (
+          // The list loads itself on scrolling; the button is for keyboards and for screens taller than the list.
+          <Button variant="outline" size="sm" onClick={() => void q.fetchNextPage()}>
+            {t('feed.loadMore')}
+          </Button>
+        ) : (
+          threads.length > 0 && <p className="text-xs text-muted-foreground">{t('feed.end')}</p>
+        )}
+      </div>
+    </section>
+  )
+}
+
+function SinglePost({
+  postId,
+  series,
+  isForumAdmin,
+  seen,
+  reason,
+}: {
+  postId: string
+  series: Schemas['Forum']
+  isForumAdmin: boolean
+  seen: Seen
+  reason?: 'comment' | 'mention'
+}) {
+  const { t } = useTranslation()
+  const q = useThread(postId)
+  if (q.isPending) return <FeedSkeleton count={1} />
+  if (q.isError) {
+    const gone = isApiError(q.error) && (q.error.status === 404 || q.error.status === 400)
+    return gone ? <EmptyState>{t('feed.postNotFound')}</EmptyState> : <ErrorFallback message={t('feed.loadFailed')} onRetry={() => void q.refetch()} />
+  }
+  // A post of another forum is not shown under this one.
+  if (q.data.seriesId !== series.id) return <EmptyState>{t('feed.postNotFound')}</EmptyState>
+  return (
+    <section aria-label={t('feed.label', { forum: series.name })} data-testid="single-post" data-reason={reason}>
+      <PostCard thread={q.data} seriesId={series.id} isForumAdmin={isForumAdmin} seen={seen} expanded />
+    </section>
+  )
+}
+
+function FeedSkeleton({ count = 3 }: { count?: number }) {
+  const { t } = useTranslation()
+  return (
+    <div className="grid gap-4" aria-busy="true" aria-label={t('app.loading')} data-testid="feed-skeleton">
+      {Array.from({ length: count }, (_, i) => (
+        <Skeleton key={i} className="h-40 rounded-lg" />
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,173 @@
+import { useEffect, useRef } from 'react'
+import type { Schemas } from '@/api/client'
+import { useCurrentUser } from './session-context'
+
+// The client of the live-event hub, GET /api/hub (spec 000 §7): one
+// WebSocket per signed-in session, reconnected with capped exponential
+// backoff and jitter, and messages routed to listeners by contextKey
+// (`series:<id>`, `user:<id>`…). The server decides what a member may
+// receive, so the client sends nothing; "subscribing" is choosing which
+// contextKeys to listen to. Events that happen while the connection is down
+// are lost, so listeners are also told when it comes back (onReconnect),
+// to refetch what they show.
+
+export type HubMessage = Schemas['HubMessage']
+export type HubListener = (m: HubMessage) => void
+
+/** The server's close codes: 4401 is a session that ended (do not retry). */
+const CLOSE_SIGNED_OUT = 4401
+const BACKOFF_MIN_MS = 1_000
+const BACKOFF_MAX_MS = 30_000
+
+/** backoffDelay is the wait before reconnect attempt n (0-based), with up to 20% jitter. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempt)
+  return Math.round(base * (0.8 + 0.2 * random()))
+}
+
+/** SocketLike is the part of WebSocket the hub uses (a test gives its own). */
+export type SocketLike = {
+  onopen: ((ev: unknown) => void) | null
+  onmessage: ((ev: { data: unknown }) => void) | null
+  onclose: ((ev: { code: number }) => void) | null
+  close(code?: number): void
+}
+
+export type HubOptions = {
+  url: string
+  connect?: (url: string) => SocketLike
+  setTimer?: (fn: () => void, ms: number) => unknown
+  clearTimer?: (t: unknown) => void
+}
+
+export class Hub {
+  private socket?: SocketLike
+  private listeners = new Map<string, Set<HubListener>>()
+  private reconnectListeners = new Set<() => void>()
+  private attempt = 0
+  private timer: unknown
+  private closed = false
+  private opened = false
+  private readonly opts: Required<HubOptions>
+
+  constructor(opts: HubOptions) {
+    this.opts = {
+      connect: (url) => new WebSocket(url) as unknown as SocketLike,
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+      clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      ...opts,
+    }
+  }
+
+  /** start opens the connection (once). */
+  start() {
+    if (this.socket || this.closed || this.timer !== undefined) return
+    this.open()
+  }
+
+  private open() {
+    this.timer = undefined
+    const s = this.opts.connect(this.opts.url)
+    this.socket = s
+    s.onopen = () => {
+      this.attempt = 0
+      // A connection after the first one may have missed events.
+      if (this.opened) this.reconnectListeners.forEach((l) => l())
+      this.opened = true
+    }
+    s.onmessage = (ev) => this.dispatch(ev.data)
+    s.onclose = (ev) => {
+      if (this.socket !== s) return
+      this.socket = undefined
+      if (this.closed || ev.code === CLOSE_SIGNED_OUT) return
+      this.timer = this.opts.setTimer(() => this.open(), backoffDelay(this.attempt++))
+    }
+  }
+
+  private dispatch(data: unknown) {
+    if (typeof data !== 'string') return
+    let m: HubMessage
+    try {
+      m = JSON.parse(data) as HubMessage
+    } catch {
+      return
+    }
+    if (!m || typeof m.contextKey !== 'string' || typeof m.event !== 'string') return
+    for (const key of [m.contextKey, '*']) this.listeners.get(key)?.forEach((l) => l(m))
+  }
+
+  /** subscribe listens to the events of contextKey ('*' for all). */
+  subscribe(contextKey: string, l: HubListener): () => void {
+    let set = this.listeners.get(contextKey)
+    if (!set) this.listeners.set(contextKey, (set = new Set()))
+    set.add(l)
+    return () => {
+      set.delete(l)
+      if (set.size === 0) this.listeners.delete(contextKey)
+    }
+  }
+
+  /** onReconnect is told when the connection comes back after a loss. */
+  onReconnect(l: () => void): () => void {
+    this.reconnectListeners.add(l)
+    return () => this.reconnectListeners.delete(l)
+  }
+
+  /** close ends the connection for good. */
+  close() {
+    this.closed = true
+    if (this.timer !== undefined) this.opts.clearTimer(this.timer)
+    this.timer = undefined
+    const s = this.socket
+    this.socket = undefined
+    s?.close(1000)
+  }
+}
+
+/** hubUrl is the hub's address for a token, on this page's host. */
+export function hubUrl(token: string, location: Pick<Location, 'protocol' | 'host'> = window.location) {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
+  // A browser WebSocket cannot send an Authorization header.
+  return `${scheme}//${location.host}/api/hub?access_token=${encodeURIComponent(token)}`
+}
+
+let current: { token: string; hub: Hub } | undefined
+
+/** hubFor is the session's hub; a new token (another sign-in) closes the old one. */
+export function hubFor(token: string): Hub {
+  if (current?.token === token) return current.hub
+  current?.hub.close()
+  const hub = new Hub({ url: hubUrl(token) })
+  current = { token, hub }
+  hub.start()
+  return hub
+}
+
+/**
+ * useHubEvents calls onMessage with the hub's events of contextKey, and
+ * onReconnect when the connection comes back after a loss, for as long as
+ * the component is mounted and a member is signed in.
+ */
+export function useHubEvents(contextKey: string | undefined, onMessage: HubListener, onReconnect?: () => void) {
+  const token = useCurrentUser()?.token
+  const handlers = useRef({ onMessage, onReconnect })
+  useEffect(() => {
+    handlers.current = { onMessage, onReconnect }
+  })
+  useEffect(() => {
+    if (!token || !contextKey) return
+    const hub = hubFor(token)
+    const off = hub.subscribe(contextKey, (m) => handlers.current.onMessage(m))
+    const offReconnect = hub.onReconnect(() => handlers.current.onReconnect?.())
+    return () => {
+      off()
+      offReconnect()
+    }
+  }, [token, contextKey])
+}
+
+/** closeHub ends the session's connection (on sign-out). */
+export function closeHub() {
+  current?.hub.close()
+  current = undefined
+}
