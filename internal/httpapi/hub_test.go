@@ -216,6 +216,29 @@ func TestHub(t *testing.T) {
 		presence := func(m hubMsg) bool { return m.ContextKey == "user:"+adminID }
 		c.waitFor(liveWait, "user.connected on the first node", is(realtime.UserConnected, "user:"+adminID))
 		c2.waitFor(liveWait, "user.connected on the second node", is(realtime.UserConnected, "user:"+adminID))
+		// One node's presence row is enough for user.connected: wait until
+		// both nodes have written theirs (else closing tab1 races the other
+		// write, which under load may be slow), and check that neither node
+		// closed its tab.
+		for deadline := time.Now().Add(liveWait); ; time.Sleep(20 * time.Millisecond) {
+			var nodes int
+			if err := env.DB.Pool.QueryRow(t.Context(), "SELECT coalesce((SELECT nodes FROM online_users WHERE user_id = $1::uuid), 0)", adminID).Scan(&nodes); err != nil {
+				t.Fatal(err)
+			}
+			if nodes == 2 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the admin is online on %d nodes, want 2 (a tab on each)", nodes)
+			}
+		}
+		for name, tab := range map[string]*hubConn{"the tab on the first node": tab1, "the tab on the second node": tab2} {
+			select {
+			case <-tab.closed:
+				t.Fatalf("%s was closed by the node: %v", name, tab.err)
+			default:
+			}
+		}
 		c.none(time.Second, "second presence event on the first node", presence)
 		c2.none(0, "second presence event on the second node", presence)
 		tab1.close()

@@ -352,11 +352,11 @@ func (h *Hub) checkSessions(ctx context.Context) {
 	now := time.Now()
 	h.mu.Lock()
 	var sessions []uuid.UUID
-	seen := map[uuid.UUID]bool{}
+	asked := map[uuid.UUID]bool{}
 	for _, cs := range h.users {
 		for c := range cs {
-			if !seen[c.SessionID] {
-				seen[c.SessionID] = true
+			if !asked[c.SessionID] {
+				asked[c.SessionID] = true
 				sessions = append(sessions, c.SessionID)
 			}
 		}
@@ -376,7 +376,10 @@ func (h *Hub) checkSessions(ctx context.Context) {
 	defer h.mu.Unlock()
 	for _, cs := range h.users {
 		for c := range cs {
-			if !live[c.SessionID] || !now.Before(c.ExpiresOn) {
+			// A connection registered while the query ran may have a
+			// session it did not ask about: absent from live does not make
+			// that one dead (it was just authenticated); the next check asks.
+			if (asked[c.SessionID] && !live[c.SessionID]) || !now.Before(c.ExpiresOn) {
 				h.dropLocked(c, SessionEnded)
 			}
 		}

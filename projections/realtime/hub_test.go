@@ -1,11 +1,18 @@
 package realtime_test
 
 import (
+	"context"
+	"crypto/rand"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
+	"agora/internal/testenv"
 	"agora/projections/realtime"
 )
 
@@ -84,5 +91,107 @@ func TestNodeIDIsSafeAndUnique(t *testing.T) {
 		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 			t.Errorf("node id %q has %q, not allowed in a Kafka group or topic name", a, r)
 		}
+	}
+}
+
+// duringCheck is a database that runs during once, just before the first
+// session check's query, and counts the checks started.
+type duringCheck struct {
+	realtime.DB
+	once   sync.Once
+	during func()
+	checks atomic.Int32
+}
+
+func (d *duringCheck) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if strings.Contains(sql, "FROM sessions") {
+		d.once.Do(d.during)
+		d.checks.Add(1)
+	}
+	return d.DB.Query(ctx, sql, args...)
+}
+
+// A tab opened while the node checks its sessions is not closed as signed
+// out because the check did not ask about its session: under load, that
+// closed the tab of a member who had just connected, who then showed as
+// offline while the tab was open. A signed-out session's tab still closes.
+func TestSessionCheckSparesTabsOpenedDuringIt(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	userOf := func(email string) uuid.UUID {
+		var id uuid.UUID
+		if err := env.DB.Pool.QueryRow(ctx, "SELECT id FROM users WHERE email = $1", email).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	session := func(user uuid.UUID) uuid.UUID {
+		id, hash := uuid.New(), make([]byte, 32)
+		_, _ = rand.Read(hash)
+		if _, err := env.DB.Pool.Exec(ctx, `INSERT INTO sessions (id, user_id, token_hash, expires_on)
+			VALUES ($1, $2, $3, now() + interval '1 hour')`, id, user, hash); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	expert, admin := userOf("expert@demo.agora"), userOf("admin@demo.agora")
+	exp := time.Now().Add(time.Hour)
+	lateSession := session(admin)
+
+	var hub *realtime.Hub
+	registered := make(chan *realtime.Client, 1)
+	db := &duringCheck{DB: env.DB.Pool}
+	db.during = func() {
+		c, err := hub.Register(admin, lateSession, exp)
+		if err != nil {
+			t.Error(err)
+		}
+		registered <- c
+	}
+	hub = realtime.NewHub(db, realtime.HubOptions{NodeID: testenv.Unique("node"), SessionCheck: 10 * time.Millisecond})
+	early, _ := hub.Register(expert, session(expert), exp)
+	runCtx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = hub.Run(runCtx) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	var late *realtime.Client
+	select {
+	case late = <-registered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no session check within 10 s")
+	}
+	// The check that ran while the late tab registered has ended once a
+	// second one starts; wait for a third, which asked about both.
+	deadline := time.Now().Add(10 * time.Second)
+	for db.checks.Load() < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d session checks within 10 s, want 3", db.checks.Load())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for name, c := range map[string]*realtime.Client{"the tab open before the check": early, "the tab opened during the check": late} {
+		select {
+		case <-c.Done():
+			t.Errorf("%s was closed (reason %v) though its session is live", name, c.Reason())
+		default:
+		}
+	}
+
+	if _, err := env.DB.Pool.Exec(ctx, "UPDATE sessions SET revoked_on = now() WHERE id = $1", lateSession); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-late.Done():
+		if late.Reason() != realtime.SessionEnded {
+			t.Errorf("the signed-out tab closed with reason %v, want SessionEnded", late.Reason())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tab of a signed-out session is still open")
+	}
+	select {
+	case <-early.Done():
+		t.Errorf("the other member's tab was closed too (reason %v)", early.Reason())
+	default:
 	}
 }
