@@ -57,6 +57,7 @@ func StartPipeline(t testing.TB, databaseURL string) *Pipeline {
 		cancel()
 		<-done
 		b.Close()
+		dropSlot(t, databaseURL, slot)
 	})
 	// Changes made before the slot exists would be in the snapshot or
 	// nowhere: wait for the snapshot, so a test's writes are streamed.
@@ -88,6 +89,38 @@ func WaitForSnapshot(t testing.TB, databaseURL, slot string) {
 		case <-ctx.Done():
 			t.Fatalf("relay %s: no snapshot within a minute", slot)
 		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// dropSlot removes a finished pipeline's slot: the test cluster has ten,
+// and a slot nobody reads keeps its WAL forever. The walsender may hold
+// the slot for a moment after the relay stops, so an active slot is
+// retried.
+func dropSlot(t testing.TB, databaseURL, slot string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, databaseURL)
+	if err != nil {
+		t.Logf("drop slot %s: %v", slot, err)
+		return
+	}
+	defer conn.Close(context.Background())
+	for {
+		_, err := conn.Exec(ctx, `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots
+			WHERE slot_name = $1 AND NOT active`, slot)
+		var left bool
+		if err == nil {
+			err = conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = $1)", slot).Scan(&left)
+		}
+		if err == nil && !left {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Logf("drop slot %s: still in use (%v)", slot, err)
+			return
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }
