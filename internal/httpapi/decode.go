@@ -20,6 +20,10 @@ func decode(c fiber.Ctx, dst any) error {
 	if len(body) == 0 || body[0] != '{' {
 		return apperr.ErrInvalidBody.With("reason", "the body must be a JSON object")
 	}
+	if hasNUL(body) {
+		// Postgres text and jsonb cannot hold it: refused here, not as a 500.
+		return apperr.ErrInvalidBody.With("reason", "strings must not contain the NUL character (\\u0000)")
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -44,6 +48,37 @@ func decode(c fiber.Ctx, dst any) error {
 		return apperr.ErrInvalidBody.With("reason", "trailing data after the JSON object")
 	}
 	return nil
+}
+
+// hasNUL reports whether a JSON text holds an escaped NUL character
+// (\u0000); a raw one is not valid JSON and the decoder refuses it.
+func hasNUL(b []byte) bool {
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) && string(b[i+2:i+6]) == "0000" {
+			return true
+		}
+		i++ // the escaped character, which may be another backslash
+	}
+	return false
+}
+
+// refuseNULQuery answers 400 validationFailed for a query parameter holding
+// a NUL character, which no stored value can match and Postgres text
+// refuses (a search for it was a 500).
+func refuseNULQuery(c fiber.Ctx) error {
+	bad := map[string]string{}
+	for k, v := range c.Request().URI().QueryArgs().All() {
+		if bytes.IndexByte(v, 0) >= 0 || bytes.IndexByte(k, 0) >= 0 {
+			bad[strings.ReplaceAll(string(k), "\x00", "")] = "must not contain the NUL character"
+		}
+	}
+	if len(bad) > 0 {
+		return apperr.Invalid(bad)
+	}
+	return c.Next()
 }
 
 // Nullable is a JSON field that tells "absent" from "null" from a value,

@@ -72,7 +72,7 @@ func New(d Deps) (*fiber.App, error) {
 
 	// Probes and metrics ignore credentials: a stale header on a load
 	// balancer's probe must not make the node look down.
-	api := app.Group("/api", s.authenticate)
+	api := app.Group("/api", s.authenticate, refuseNULQuery)
 	api.Get("/openapi.json", serveOpenAPI)
 	s.accountRoutes(api)
 	s.communityRoutes(api)
