@@ -1,4 +1,19 @@
-// Package search will hold the search read store behind one port
-// (Meilisearch, or the embedded Bleve engine), member, hashtag, peer and post
-// search, and AI search streamed as NDJSON (the search issue).
+// Package search is the search read store: member, hashtag, post and peer
+// search behind one port (Store, with an Index per kind of document), and
+// later the AI search that answers from a forum's posts.
+//
+// Two adapters implement the port. OpenMeili speaks to Meilisearch (chosen
+// when MEILI_URL is set): it creates the indexes with their searchable,
+// filterable and sortable attributes, ranking rules and typo tolerance, and
+// enqueues writes as Meilisearch tasks that Index.Wait awaits. OpenEmbedded
+// keeps Bleve indexes on disk (BM25 scoring, typo and prefix matching) for
+// agora dev, tests and single-machine installs. Open picks one from the
+// configuration. Both are held to the contract suite in search/searchtest.
+//
+// Only projections write here, idempotently: Upsert replaces a document by
+// id, Delete and DeleteWhere remove, Rebuild drops an index and recreates it
+// empty for a replay from a Postgres snapshot. Reads filter with Filter
+// (an AND of ORs of "field has one of these values"); a post search must
+// carry a ReadableBy clause, so a search that forgets permissions fails
+// (ErrUnscoped) instead of leaking a post the asker may not read.
 package search

@@ -38,6 +38,9 @@ type Config struct {
 	Kafka KafkaConfig
 	Blobs BlobConfig
 
+	// Search chooses the search read store.
+	Search SearchConfig
+
 	// LinkPreview configures GET /api/links/preview.
 	LinkPreview LinkPreviewConfig
 }
@@ -67,6 +70,21 @@ type BlobConfig struct {
 	// ReadURLTTL is how long the URL of an uploaded blob, kept in posts,
 	// serves it: long, since a post keeps its URL.
 	ReadURLTTL time.Duration
+}
+
+// SearchConfig chooses the search read store: Meilisearch when MeiliURL is
+// set, the embedded engine (Bleve, under DataDir/search) otherwise.
+type SearchConfig struct {
+	// MeiliURL is MEILI_URL, Meilisearch's http(s) base URL.
+	MeiliURL string
+	// MeiliMasterKey is MEILI_MASTER_KEY, the key the adapter manages its
+	// indexes with; empty for a server started without one.
+	MeiliMasterKey string
+}
+
+// SearchDir is the folder of the embedded search engine: DataDir/search.
+func (c Config) SearchDir() string {
+	return filepath.Join(c.DataDir, "search")
 }
 
 // BlobDir is the folder of the blob store: Blobs.Dir, else DataDir/blobs.
@@ -229,6 +247,8 @@ func (c *Config) FromEnv(lookup Env) []error {
 	duration("AGORA_BLOB_URL_TTL", &c.Blobs.ReadURLTTL)
 	boolean("AGORA_LINK_PREVIEW_ALLOW_PRIVATE", &c.LinkPreview.AllowPrivate)
 	integer("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", &c.LinkPreview.PerAccountPerMinute)
+	str("MEILI_URL", &c.Search.MeiliURL)
+	str("MEILI_MASTER_KEY", &c.Search.MeiliMasterKey)
 	return errs
 }
 
@@ -314,6 +334,18 @@ func (c Config) Validate() error {
 	positive("AGORA_UPLOAD_URL_TTL", c.Blobs.UploadURLTTL)
 	positive("AGORA_BLOB_URL_TTL", c.Blobs.ReadURLTTL)
 	atLeastOne("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", c.LinkPreview.PerAccountPerMinute)
+	if c.Search.MeiliURL != "" {
+		if u, err := url.Parse(c.Search.MeiliURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("MEILI_URL: %q is not an http(s) URL", c.Search.MeiliURL)
+		}
+	}
+	// Without DATABASE_URL an empty data folder is reported above already.
+	if c.DatabaseURL != "" && strings.TrimSpace(c.DataDir) == "" && c.Search.MeiliURL == "" {
+		bad("MEILI_URL: required when AGORA_DATA_DIR is empty (the embedded search engine keeps its indexes there)")
+	}
+	if c.Search.MeiliMasterKey != "" && c.Search.MeiliURL == "" {
+		bad("MEILI_MASTER_KEY: set without MEILI_URL")
+	}
 	return errors.Join(errs...)
 }
 

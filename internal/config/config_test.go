@@ -75,6 +75,9 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 
 		"AGORA_LINK_PREVIEW_ALLOW_PRIVATE":           "true",
 		"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "12",
+
+		"MEILI_URL":        "https://search.example.org:7700",
+		"MEILI_MASTER_KEY": "meili-master-key",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -100,6 +103,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		Blobs: BlobConfig{Dir: "/mnt/agora-blobs", Secret: "0123456789abcdef0123456789abcdef", UploadURLTTL: 5 * time.Minute, ReadURLTTL: 8760 * time.Hour},
 
 		LinkPreview: LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
+		Search:      SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -139,7 +143,11 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"partitions zero", map[string]string{"AGORA_KAFKA_PARTITIONS": "0"}, "AGORA_KAFKA_PARTITIONS: must be 1 to 1000"},
 		{"relay slot", map[string]string{"AGORA_RELAY_SLOT": "Agora-Relay"}, "AGORA_RELAY_SLOT"},
 		{"metrics addr", map[string]string{"AGORA_METRICS_ADDR": "9464"}, "AGORA_METRICS_ADDR"},
-		{"no blob folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora"}, "AGORA_BLOB_DIR: required when AGORA_DATA_DIR is empty"},
+		{"no blob folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora", "MEILI_URL": "http://meili:7700"}, "AGORA_BLOB_DIR: required when AGORA_DATA_DIR is empty"},
+		{"no search folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora", "AGORA_BLOB_DIR": "/srv/blobs"}, "MEILI_URL: required when AGORA_DATA_DIR is empty"},
+		{"meili url scheme", map[string]string{"MEILI_URL": "meili:7700"}, `MEILI_URL: "meili:7700" is not an http(s) URL`},
+		{"meili url without host", map[string]string{"MEILI_URL": "http://"}, "MEILI_URL"},
+		{"meili key without url", map[string]string{"MEILI_MASTER_KEY": "secret"}, "MEILI_MASTER_KEY: set without MEILI_URL"},
 		{"short blob secret", map[string]string{"AGORA_BLOB_SECRET": "too-short"}, "AGORA_BLOB_SECRET: must be at least 32 characters"},
 		{"upload url ttl zero", map[string]string{"AGORA_UPLOAD_URL_TTL": "0s"}, "AGORA_UPLOAD_URL_TTL: must be positive"},
 		{"blob url ttl unparsable", map[string]string{"AGORA_BLOB_URL_TTL": "ten years"}, `AGORA_BLOB_URL_TTL: "ten years" is not a duration`},
@@ -166,7 +174,8 @@ func TestValidValuesAreAccepted(t *testing.T) {
 	}{
 		{"ipv6 addr", map[string]string{"AGORA_ADDR": "[::1]:8080"}},
 		{"any interface", map[string]string{"AGORA_ADDR": ":8080"}},
-		{"empty data dir with DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgresql://db/agora", "AGORA_BLOB_DIR": "/srv/blobs"}},
+		{"empty data dir with DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgresql://db/agora", "AGORA_BLOB_DIR": "/srv/blobs", "MEILI_URL": "http://127.0.0.1:7700"}},
+		{"meili without a key", map[string]string{"MEILI_URL": "http://127.0.0.1:7700"}},
 		{"http public url", map[string]string{"AGORA_PUBLIC_URL": "http://localhost:5173"}},
 		{"each log level", map[string]string{"AGORA_LOG_LEVEL": "error"}},
 		{"smtp port ignored without host", map[string]string{"SMTP_PORT": "0"}},
@@ -244,6 +253,14 @@ func TestBaseURL(t *testing.T) {
 				t.Fatalf("BaseURL() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestSearchDir(t *testing.T) {
+	c := Default()
+	c.DataDir = "/srv/agora"
+	if got := c.SearchDir(); got != "/srv/agora/search" {
+		t.Errorf("SearchDir() = %q, want the data folder's search", got)
 	}
 }
 

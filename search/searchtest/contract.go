@@ -1,0 +1,456 @@
+// Package searchtest is the contract suite of the search port: Run drives a
+// search.Store through what Agora's projections and searches rely on, so
+// every adapter (the embedded engine, Meilisearch) is held to the same
+// behaviour.
+package searchtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"agora/search"
+)
+
+// Open returns an empty store for one test; the suite closes it.
+type Open func(t *testing.T) search.Store
+
+// Run runs the contract suite against the stores open makes.
+func Run(t *testing.T, open Open) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s search.Store)
+	}{
+		{"upsert replaces by id", upsertReplaces},
+		{"delete by id", deleteByID},
+		{"delete where", deleteWhere},
+		{"member search by name", memberSearch},
+		{"typos and prefixes", typosAndPrefixes},
+		{"limit, offset and total", limitOffsetTotal},
+		{"sort", sortOrder},
+		{"hashtags", hashtags},
+		{"a post outside the readable set never comes back", postPermissions},
+		{"post search needs a readable clause", postUnscoped},
+		{"peer criteria", peerCriteria},
+		{"bad queries", badQueries},
+		{"rebuild empties", rebuild},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() {
+				if err := s.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			tt.fn(t, s)
+		})
+	}
+}
+
+func put[D search.Document](t *testing.T, x search.Index[D], docs ...D) {
+	t.Helper()
+	ctx := context.Background()
+	if err := x.Upsert(ctx, docs...); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	if err := x.Wait(ctx); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+}
+
+func find[D search.Document](t *testing.T, x search.Index[D], q search.Query) search.Result[D] {
+	t.Helper()
+	r, err := x.Search(context.Background(), q)
+	if err != nil {
+		t.Fatalf("Search(%+v): %v", q, err)
+	}
+	return r
+}
+
+// ids lists the hits' ids in order.
+func ids[D search.Document](r search.Result[D]) []string {
+	out := make([]string, 0, len(r.Hits))
+	for _, h := range r.Hits {
+		out = append(out, h.DocID())
+	}
+	return out
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	sort.Strings(s)
+	return s
+}
+
+// sameSet fails unless the hits are exactly want, in any order.
+func sameSet[D search.Document](t *testing.T, what string, r search.Result[D], want ...string) {
+	t.Helper()
+	if got := sorted(ids(r)); !slices.Equal(got, sorted(want)) {
+		t.Errorf("%s: got %v, want %v (any order)", what, got, sorted(want))
+	}
+}
+
+func member(id, first, last string, communities ...string) search.Member {
+	return search.Member{
+		ID: id, UserID: "u-" + id, FirstName: first, LastName: last,
+		FullName: first + " " + last, SortName: strings.ToLower(last + " " + first),
+		CommunityIDs: communities,
+	}
+}
+
+func upsertReplaces(t *testing.T, s search.Store) {
+	m := member("m1", "Ada", "Lovelace", "c1")
+	put(t, s.Members(), m)
+	put(t, s.Members(), m) // at least once: a replay changes nothing
+	m.LastName, m.FullName = "Byron", "Ada Byron"
+	put(t, s.Members(), m)
+
+	sameSet(t, "old name", find(t, s.Members(), search.Query{Text: "lovelace"}))
+	r := find(t, s.Members(), search.Query{Text: "byron"})
+	sameSet(t, "new name", r, "m1")
+	if r.Total != 1 {
+		t.Errorf("Total = %d, want 1", r.Total)
+	}
+	if got := r.Hits[0]; got.FullName != "Ada Byron" || got.UserID != "u-m1" || !slices.Equal(got.CommunityIDs, []string{"c1"}) {
+		t.Errorf("hit = %+v, want the whole replaced document", got)
+	}
+	if err := s.Members().Upsert(context.Background(), search.Member{FirstName: "No id"}); !errors.Is(err, search.ErrBadDocument) {
+		t.Errorf("Upsert without id = %v, want ErrBadDocument", err)
+	}
+}
+
+func deleteByID(t *testing.T, s search.Store) {
+	ctx := context.Background()
+	put(t, s.Members(), member("m1", "Grace", "Hopper"), member("m2", "Grace", "Kelly"))
+	if err := s.Members().Delete(ctx, "m1", "missing"); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if err := s.Members().Wait(ctx); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	sameSet(t, "after delete", find(t, s.Members(), search.Query{Text: "grace"}), "m2")
+}
+
+func deleteWhere(t *testing.T, s search.Store) {
+	ctx := context.Background()
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ForumID: "fA", ChannelID: "cA", Text: "hello"},
+		search.Post{ID: "p2", ForumID: "fB", ChannelID: "cB", Text: "hello"},
+		search.Post{ID: "p3", ForumID: "fB", ChannelID: "cB", Text: "hello again"},
+	)
+	if err := s.Posts().DeleteWhere(ctx, search.Filter{search.In("forumId", "fB")}); err != nil {
+		t.Fatalf("DeleteWhere: %v", err)
+	}
+	if err := s.Posts().Wait(ctx); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	all := search.Filter{search.ReadableBy("u", "cA", "cB")}
+	sameSet(t, "after delete where", find(t, s.Posts(), search.Query{Filter: all}), "p1")
+	if err := s.Posts().DeleteWhere(ctx, nil); !errors.Is(err, search.ErrBadQuery) {
+		t.Errorf("DeleteWhere(nil) = %v, want ErrBadQuery", err)
+	}
+}
+
+func memberSearch(t *testing.T, s search.Store) {
+	put(t, s.Members(),
+		member("m1", "Ada", "Lovelace", "c1"),
+		member("m2", "Alan", "Turing", "c1"),
+		member("m3", "Ada", "Yonath", "c2"),
+		member("m4", "Élodie", "Durand", "c1"),
+		search.Member{ID: "m5", FirstName: "Grace", LastName: "Hopper", FullName: "Grace Hopper",
+			JobTitle: "Rear Admiral", Company: "US Navy", CommunityIDs: []string{"c1"}},
+	)
+	tests := []struct {
+		text   string
+		filter search.Filter
+		want   []string
+	}{
+		{"ada", nil, []string{"m1", "m3"}},
+		{"Lovelace", nil, []string{"m1"}},
+		{"ada lovelace", nil, []string{"m1"}},
+		{"ada", search.Filter{search.In("communityIds", "c1")}, []string{"m1"}},
+		{"ada", search.Filter{search.In("communityIds", "c1", "c2")}, []string{"m1", "m3"}},
+		{"ada", search.Filter{search.NotIn("communityIds", "c1")}, []string{"m3"}},
+		{"elodie", nil, []string{"m4"}},
+		{"navy", nil, []string{"m5"}},
+		{"nobody", nil, nil},
+		{"", search.Filter{search.In("communityIds", "c2")}, []string{"m3"}},
+	}
+	for _, tt := range tests {
+		sameSet(t, fmt.Sprintf("%q %v", tt.text, tt.filter), find(t, s.Members(), search.Query{Text: tt.text, Filter: tt.filter}), tt.want...)
+	}
+	// The best match comes first: the full name beats a first name alone.
+	r := find(t, s.Members(), search.Query{Text: "ada lovelace"})
+	if len(r.Hits) == 0 || r.Hits[0].ID != "m1" {
+		t.Errorf("ada lovelace: got %v, want m1 first", ids(r))
+	}
+}
+
+func typosAndPrefixes(t *testing.T, s search.Store) {
+	put(t, s.Members(),
+		member("m1", "Ada", "Lovelace"),
+		member("m2", "Grace", "Hopper"),
+		member("m3", "Alan", "Turing"),
+		member("m4", "Katherine", "Johnson"),
+	)
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"lovelase", []string{"m1"}},     // one typo in 8 letters
+		{"grase", []string{"m2"}},        // one typo in 5 letters
+		{"hoper", []string{"m2"}},        // a letter missing in 6
+		{"katherjne", []string{"m4"}},    // one typo in 9
+		{"grace hopqer", []string{"m2"}}, // the last word with a typo
+		{"alam", nil},                    // four letters: no typo allowed
+		{"ada lov", []string{"m1"}},      // the last word is a prefix
+		{"tur", []string{"m3"}},
+		{"kath", []string{"m4"}},
+	}
+	for _, tt := range tests {
+		sameSet(t, fmt.Sprintf("%q", tt.text), find(t, s.Members(), search.Query{Text: tt.text}), tt.want...)
+	}
+}
+
+func limitOffsetTotal(t *testing.T, s search.Store) {
+	var ms []search.Member
+	for i := range 7 {
+		ms = append(ms, member(fmt.Sprintf("m%d", i), fmt.Sprintf("First%c", 'a'+i), "Smith"))
+	}
+	ms = append(ms, member("other", "Jane", "Doe"))
+	put(t, s.Members(), ms...)
+
+	r := find(t, s.Members(), search.Query{Text: "smith", Limit: 5})
+	if len(r.Hits) != 5 || r.Total != 7 {
+		t.Fatalf("limit 5: %d hits, total %d; want 5 of 7 (a 'more results' line)", len(r.Hits), r.Total)
+	}
+	byName := []search.Sort{{Field: "sortName"}}
+	first := find(t, s.Members(), search.Query{Text: "smith", Sort: byName, Limit: 4})
+	rest := find(t, s.Members(), search.Query{Text: "smith", Sort: byName, Limit: 4, Offset: 4})
+	all := append(ids(first), ids(rest)...)
+	want := []string{"m0", "m1", "m2", "m3", "m4", "m5", "m6"}
+	if !slices.Equal(all, want) {
+		t.Errorf("two pages: got %v, want %v", all, want)
+	}
+	if r := find(t, s.Members(), search.Query{}); len(r.Hits) != 8 || r.Total != 8 {
+		t.Errorf("blank query: %d hits of %d, want all 8", len(r.Hits), r.Total)
+	}
+}
+
+func sortOrder(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "old", ChannelID: "c", Text: "release notes", CreatedAt: 1_000},
+		search.Post{ID: "new", ChannelID: "c", Text: "release", CreatedAt: 3_000},
+		search.Post{ID: "mid", ChannelID: "c", Text: "notes on the release", CreatedAt: 2_000},
+	)
+	readable := search.Filter{search.ReadableBy("u", "c")}
+	r := find(t, s.Posts(), search.Query{Text: "release", Filter: readable, Sort: []search.Sort{{Field: "createdAt", Desc: true}}})
+	if got := ids(r); !slices.Equal(got, []string{"new", "mid", "old"}) {
+		t.Errorf("newest first: got %v", got)
+	}
+	r = find(t, s.Posts(), search.Query{Filter: readable, Sort: []search.Sort{{Field: "createdAt"}}})
+	if got := ids(r); !slices.Equal(got, []string{"old", "mid", "new"}) {
+		t.Errorf("oldest first: got %v", got)
+	}
+}
+
+func hashtags(t *testing.T, s search.Store) {
+	tag := func(forum, name string, count int) search.Hashtag {
+		return search.Hashtag{ID: search.HashtagID(forum, name), Name: name, ForumID: forum, CommunityID: "c1", Count: count}
+	}
+	put(t, s.Hashtags(),
+		tag("fA", "java", 10), tag("fA", "javascript", 50), tag("fA", "golang", 7),
+		tag("fA", "café", 3),
+		tag("fB", "javafx", 99), // a forum the asker cannot read
+	)
+	put(t, s.Hashtags(), tag("fA", "java", 10)) // a replayed change
+	r := find(t, s.Hashtags(), search.Query{
+		Text:   "jav",
+		Filter: search.Filter{search.In("forumId", "fA")},
+		Sort:   []search.Sort{{Field: "count", Desc: true}},
+	})
+	var names []string
+	for _, h := range r.Hits {
+		names = append(names, h.Name)
+	}
+	if !slices.Equal(names, []string{"javascript", "java"}) {
+		t.Errorf("jav in fA by use: got %v, want [javascript java]", names)
+	}
+	if r.Hits[0].Count != 50 || r.Total != 2 {
+		t.Errorf("count = %d of %d hits, want 50 of 2", r.Hits[0].Count, r.Total)
+	}
+	r = find(t, s.Hashtags(), search.Query{Text: "cafe", Filter: search.Filter{search.In("forumId", "fA")}})
+	if len(r.Hits) != 1 || r.Hits[0].Name != "café" {
+		t.Errorf("cafe: got %+v, want café (accents folded)", r.Hits)
+	}
+	r = find(t, s.Hashtags(), search.Query{Filter: search.Filter{search.In("forumId", "fA")}, Sort: []search.Sort{{Field: "name"}}})
+	names = nil
+	for _, h := range r.Hits {
+		names = append(names, h.Name)
+	}
+	if !slices.Equal(names, []string{"café", "golang", "java", "javascript"}) {
+		t.Errorf("fA by name: got %v", names)
+	}
+}
+
+// postPermissions is the permission shape of the post index: a post comes
+// back only when the asker is among its readers or it lives in a channel
+// the asker may read, whatever the text, the other filters or the page.
+func postPermissions(t *testing.T, s search.Store) {
+	var posts []search.Post
+	readable := map[string]bool{}
+	for i := range 24 {
+		p := search.Post{ID: fmt.Sprintf("p%02d", i), Kind: "thread", Text: "kubernetes rollout notes", CreatedAt: int64(i)}
+		switch i % 4 {
+		case 0: // the asker's forum
+			p.ForumID, p.ChannelID = "fA", "cA"
+			readable[p.ID] = true
+		case 1: // a forum the asker is not in
+			p.ForumID, p.ChannelID = "fB", "cB"
+		case 2: // a private chat with the asker
+			p.ChannelID, p.ReaderIDs = "dm1", []string{"u1", "u2"}
+			readable[p.ID] = true
+		case 3: // a private chat between others
+			p.ChannelID, p.ReaderIDs = "dm2", []string{"u2", "u3"}
+		}
+		posts = append(posts, p)
+	}
+	put(t, s.Posts(), posts...)
+	asker := search.ReadableBy("u1", "cA")
+	check := func(what string, q search.Query) {
+		t.Helper()
+		seen := 0
+		for page := 0; page < 10; page++ {
+			q.Limit, q.Offset = 5, page*5
+			r := find(t, s.Posts(), q)
+			for _, p := range r.Hits {
+				if !readable[p.ID] {
+					t.Errorf("%s: unreadable post %s (channel %s, readers %v) came back", what, p.ID, p.ChannelID, p.ReaderIDs)
+				}
+				seen++
+			}
+			if len(r.Hits) < 5 {
+				break
+			}
+		}
+		if seen == 0 {
+			t.Errorf("%s: nothing came back; want the readable posts", what)
+		}
+	}
+	check("text", search.Query{Text: "kubernetes", Filter: search.Filter{asker}})
+	check("typo", search.Query{Text: "kubernetis", Filter: search.Filter{asker}})
+	check("prefix", search.Query{Text: "kub", Filter: search.Filter{asker}})
+	check("blank", search.Query{Filter: search.Filter{asker}})
+	check("sorted", search.Query{Text: "rollout", Filter: search.Filter{asker}, Sort: []search.Sort{{Field: "createdAt", Desc: true}}})
+	// A wider second clause cannot widen the first: clauses are AND-ed.
+	check("other clauses narrow", search.Query{Text: "notes", Filter: search.Filter{asker, search.In("channelId", "cA", "cB", "dm1", "dm2")}})
+
+	r := find(t, s.Posts(), search.Query{Text: "kubernetes", Filter: search.Filter{asker}, Limit: 100})
+	want := []string{}
+	for id := range readable {
+		want = append(want, id)
+	}
+	sameSet(t, "every readable post", r, want...)
+	sameSet(t, "readable and in fB", find(t, s.Posts(), search.Query{Text: "kubernetes", Filter: search.Filter{asker, search.In("forumId", "fB")}}))
+	sameSet(t, "no channels, not a reader", find(t, s.Posts(), search.Query{Text: "kubernetes", Filter: search.Filter{search.ReadableBy("u9")}}))
+}
+
+func postUnscoped(t *testing.T, s search.Store) {
+	put(t, s.Posts(), search.Post{ID: "p1", ChannelID: "cB", Text: "secret"})
+	for _, f := range []search.Filter{
+		nil,
+		{search.In("channelId", "cB")},
+		{search.NotIn("readerIds", "nobody")},
+		{search.Clause{{Field: "readerIds", Values: []string{"u1"}}, {Field: "forumId", Values: []string{"fB"}}}},
+	} {
+		if _, err := s.Posts().Search(context.Background(), search.Query{Text: "secret", Filter: f}); !errors.Is(err, search.ErrUnscoped) {
+			t.Errorf("post search with filter %v: %v, want ErrUnscoped", f, err)
+		}
+	}
+}
+
+func peerCriteria(t *testing.T, s search.Store) {
+	put(t, s.Peers(),
+		search.Peer{ID: "u1", FirstName: "Ada", LastName: "Lovelace", Name: "Ada Lovelace", Company: "Analytical Society",
+			JobTitle: "Mathematician", Expertise: []string{"Poetry"}, Tags: []string{"looms", "weaving"}, CommunityIDs: []string{"c1"}},
+		search.Peer{ID: "u2", FirstName: "Charles", LastName: "Babbage", Name: "Charles Babbage", Company: "Acme",
+			JobTitle: "Inventor", Expertise: []string{"Engines"}, Tags: []string{"cryptography"}, CommunityIDs: []string{"c1"}},
+		search.Peer{ID: "u3", FirstName: "Mary", LastName: "Somerville", Name: "Mary Somerville", Company: "Acme",
+			JobTitle: "Astronomer", CommunityIDs: []string{"c2"}},
+		search.Peer{ID: "me", FirstName: "Me", LastName: "Myself", Name: "Me Myself", Company: "Acme", JobTitle: "Inventor", CommunityIDs: []string{"c1"}},
+	)
+	shared := search.Filter{search.In("communityIds", "c1")}
+	notMe := search.Filter{search.In("communityIds", "c1"), search.NotIn("id", "me")}
+	tests := []struct {
+		criterion, text string
+		filter          search.Filter
+		want            []string
+	}{
+		{"all", "engines", shared, []string{"u2"}},
+		{"expertise", "engines", shared, []string{"u2"}},
+		{"org", "engines", shared, nil},
+		{"name", "ada", shared, []string{"u1"}},
+		{"name", "acme", shared, nil},
+		{"org", "acme", shared, []string{"u2", "me"}},
+		{"org", "acme", notMe, []string{"u2"}},
+		{"job", "inventor", shared, []string{"u2", "me"}},
+		{"tags", "cryptography", shared, []string{"u2"}},
+		{"tags", "looms weaving", shared, []string{"u1"}},
+		{"all", "poetry", shared, []string{"u1"}},
+		{"all", "acme, inventor", shared, []string{"u2", "me"}}, // every term in some field
+		{"all", "ACME   Inventor", shared, []string{"u2", "me"}},
+		{"org", "acme inventor", shared, nil}, // a job is not an org
+		{"all", "somerville", shared, nil},    // shares no community
+	}
+	for _, tt := range tests {
+		fields, err := search.PeerCriterionFields(tt.criterion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameSet(t, tt.criterion+" "+tt.text, find(t, s.Peers(), search.Query{Text: tt.text, Fields: fields, Filter: tt.filter}), tt.want...)
+	}
+	if _, err := search.PeerCriterionFields("shoe size"); !errors.Is(err, search.ErrBadQuery) {
+		t.Errorf("unknown criterion: %v, want ErrBadQuery", err)
+	}
+}
+
+func badQueries(t *testing.T, s search.Store) {
+	ctx := context.Background()
+	for _, q := range []search.Query{
+		{Text: "x", Fields: []string{"password"}},
+		{Filter: search.Filter{search.In("email", "a@b.c")}}, // searchable, not filterable
+		{Sort: []search.Sort{{Field: "firstName"}}},
+		{Limit: -1},
+		{Offset: -1},
+		{Filter: search.Filter{search.Clause{}}},
+	} {
+		if _, err := s.Members().Search(ctx, q); !errors.Is(err, search.ErrBadQuery) {
+			t.Errorf("Search(%+v) = %v, want ErrBadQuery", q, err)
+		}
+	}
+	// A clause of no values matches nothing; a Not of no values, anything.
+	put(t, s.Members(), member("m1", "Ada", "Lovelace", "c1"))
+	sameSet(t, "in nothing", find(t, s.Members(), search.Query{Filter: search.Filter{search.In("communityIds")}}))
+	sameSet(t, "not in nothing", find(t, s.Members(), search.Query{Filter: search.Filter{search.NotIn("communityIds")}}), "m1")
+	if r := find(t, s.Members(), search.Query{Limit: 5000}); len(r.Hits) != 1 {
+		t.Errorf("limit above the maximum: %d hits", len(r.Hits))
+	}
+}
+
+func rebuild(t *testing.T, s search.Store) {
+	ctx := context.Background()
+	put(t, s.Members(), member("m1", "Ada", "Lovelace"))
+	put(t, s.Hashtags(), search.Hashtag{ID: "h", Name: "kept", ForumID: "f"})
+	if err := s.Members().Rebuild(ctx); err != nil {
+		t.Fatalf("Rebuild: %v", err)
+	}
+	sameSet(t, "after rebuild", find(t, s.Members(), search.Query{}))
+	put(t, s.Members(), member("m2", "Alan", "Turing"))
+	sameSet(t, "written after rebuild", find(t, s.Members(), search.Query{Text: "turing"}), "m2")
+	sameSet(t, "other indexes untouched", find(t, s.Hashtags(), search.Query{Text: "kept"}), "h")
+}
