@@ -3,15 +3,20 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"os"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/valyala/fasthttp"
 
 	"agora/internal/seed"
 )
@@ -25,9 +30,9 @@ import (
 //	      "Welcome & Introductions" with INSERT … SELECT, then VACUUM (ANALYZE)
 //	      then measures the API open-loop at 500 requests a second (latency
 //	      from each request's scheduled send time), the API closed-loop
-//	      with 8 workers, and the query package's four data queries run
-//	      directly on pgx with 8 workers. Pages start at createdBefore
-//	      cursors sampled from the whole feed.
+//	      with 8 workers, and the same page read by one hand-written
+//	      statement on pgx (bareSQL) with 8 workers. Pages start at
+//	      createdBefore cursors sampled from the whole feed.
 const (
 	feedForum   = "Welcome & Introductions"
 	feedPosts   = 100_000
@@ -173,13 +178,15 @@ func loadFeed(ctx context.Context, pool *pgxpool.Pool) (feedData, error) {
 	return f, rows.Err()
 }
 
+// feedProfile names a file for a CPU profile of this process (the API and
+// the load generator) over the API measurements, to see where a page's time
+// goes: go tool pprof -top FILE.
+var feedProfile = flag.String("feed-cpuprofile", "", "write a CPU profile of the feed benchmark's API measurements to this file")
+
 func feedBench(ctx context.Context, selected map[string]bool, c *client, pool *pgxpool.Pool, password string, duration, warmup time.Duration) error {
 	if !selected["feed"] {
 		return nil
 	}
-	// Connections the open loop opened beyond the idle pool must not hold
-	// the server's shutdown.
-	defer c.http.CloseIdleConnections()
 	start := time.Now()
 	f, err := loadFeed(ctx, pool)
 	if err != nil {
@@ -192,31 +199,48 @@ func feedBench(ctx context.Context, selected map[string]bool, c *client, pool *p
 	if err != nil {
 		return fmt.Errorf("feed: %w", err)
 	}
-	var viewer string
-	if err := pool.QueryRow(ctx, `SELECT id::text FROM users WHERE email_key = $1`, seed.MemberEmail).Scan(&viewer); err != nil {
+	var viewer, channel [16]byte
+	if err := pool.QueryRow(ctx, `SELECT id FROM users WHERE email_key = $1`, seed.MemberEmail).Scan(&viewer); err != nil {
 		return fmt.Errorf("feed: viewer: %w", err)
 	}
-	cursor := func() string {
-		// One page in twenty is the first page.
-		if rand.IntN(20) == 0 {
-			return ""
-		}
-		return f.cursors[rand.IntN(len(f.cursors))].Format(time.RFC3339Nano)
+	if err := pool.QueryRow(ctx, `SELECT $1::uuid`, f.channelID).Scan(&channel); err != nil {
+		return fmt.Errorf("feed: channel: %w", err)
 	}
-	api := func(ctx context.Context) error {
-		path := "/api/channels/" + f.channelID + "/threads?pageSize=10"
-		if cur := cursor(); cur != "" {
-			path += "&createdBefore=" + url.QueryEscape(cur)
+	// cursor is the createdBefore of a page, nil for the first page (one
+	// page in twenty).
+	cursor := func() *time.Time {
+		if rand.IntN(20) == 0 {
+			return nil
 		}
-		_, err := c.do(ctx, "GET", path, token, nil, nil)
-		return err
+		return &f.cursors[rand.IntN(len(f.cursors))]
+	}
+	// The load generator shares the machine's CPU with the API it
+	// measures, so it uses fasthttp's client, which costs a fraction of
+	// net/http's per call: what it saves goes to the API.
+	hc := &fasthttp.HostClient{Addr: strings.TrimPrefix(c.base, "http://"), MaxConns: 1 << 14,
+		ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+	defer hc.CloseIdleConnections()
+	auth := "Bearer " + token
+	api := func(context.Context) error {
+		uri := c.base + "/api/channels/" + f.channelID + "/threads?pageSize=10"
+		if cur := cursor(); cur != nil {
+			uri += "&createdBefore=" + url.QueryEscape(cur.Format(time.RFC3339Nano))
+		}
+		req, res := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+		defer fasthttp.ReleaseRequest(req)
+		defer fasthttp.ReleaseResponse(res)
+		req.SetRequestURI(uri)
+		req.Header.Set(fasthttp.HeaderAuthorization, auth)
+		if err := hc.Do(req, res); err != nil {
+			return err
+		}
+		if res.StatusCode() != fasthttp.StatusOK || len(res.Body()) == 0 {
+			return fmt.Errorf("GET %s: %d %s", uri, res.StatusCode(), res.Body())
+		}
+		return nil
 	}
 	sqlPage := func(ctx context.Context) error {
-		var before any
-		if cur := cursor(); cur != "" {
-			before = cur
-		}
-		return barePage(ctx, pool, f.channelID, viewer, before)
+		return barePage(ctx, pool, channel, viewer, cursor())
 	}
 
 	// A first page through the API must be a full page.
@@ -232,23 +256,42 @@ func feedBench(ctx context.Context, selected map[string]bool, c *client, pool *p
 		return fmt.Errorf("feed: first page has %d posts, want 10", len(page.Results))
 	}
 
+	stopProfile, err := startProfile(*feedProfile)
+	if err != nil {
+		return fmt.Errorf("feed: %w", err)
+	}
+	defer stopProfile()
+
+	clock := newCPUClock(ctx, pool)
 	label := fmt.Sprintf("feed page (%s posts, %s comments, %s reactions), API at %d req/s:",
 		thousands(f.posts), thousands(f.comments+f.children), thousands(f.reactions), feedRate)
-	open, achieved, errs, err := openLoop(ctx, feedRate, max(2*time.Second, warmup), 2*duration, api)
+	// The open loop's warm-up is long enough for the API's pool to open
+	// its connections and for each to prepare its statements (Postgres
+	// plans a prepared statement afresh for its first five runs): what is
+	// measured is a warm server.
+	openWarmup := max(5*time.Second, warmup)
+	call, cpu := clock.meter(api, openWarmup)
+	open, achieved, errs, err := openLoop(ctx, feedRate, openWarmup, 2*duration, call)
 	if err != nil {
 		return fmt.Errorf("feed: %w", err)
 	}
 	fmt.Printf("%s p50 %6.2f ms  p99 %6.2f ms  (achieved %.0f req/s, n=%d in %.1f s, %d errors; latency from scheduled send)\n",
 		label, ms(open.p(50)), ms(open.p(99)), achieved, open.n(), open.wall.Seconds(), errs)
+	fmt.Printf("    %s\n", cpu())
 
-	apiClosed, apiErrs, err := closedLoop(ctx, feedWorkers, warmup, duration, api)
+	call, cpu = clock.meter(api, warmup)
+	apiClosed, apiErrs, err := closedLoop(ctx, feedWorkers, warmup, duration, call)
 	if err != nil {
 		return fmt.Errorf("feed: %w", err)
 	}
 	fmt.Printf("%-48s %8.0f req/s   p50 %6.2f ms  p99 %6.2f ms  (n=%d in %.1f s, %d errors)\n",
 		"feed page, API closed loop 8 workers:", apiClosed.rate(), ms(apiClosed.p(50)), ms(apiClosed.p(99)), apiClosed.n(), apiClosed.wall.Seconds(), apiErrs)
+	fmt.Printf("    %s\n", cpu())
 
-	bare, sqlErrs, err := closedLoop(ctx, feedWorkers, warmup, duration, sqlPage)
+	stopProfile()
+
+	call, cpu = clock.meter(sqlPage, warmup)
+	bare, sqlErrs, err := closedLoop(ctx, feedWorkers, warmup, duration, call)
 	if err != nil {
 		return fmt.Errorf("feed: %w", err)
 	}
@@ -257,13 +300,37 @@ func feedBench(ctx context.Context, selected map[string]bool, c *client, pool *p
 		ratio = apiClosed.rate() / bare.rate()
 	}
 	fmt.Printf("%-48s %8.0f q/s     p50 %6.2f ms  p99 %6.2f ms  (n=%d in %.1f s, %d errors); API/SQL throughput ratio %.2f\n",
-		"feed page, bare SQL (pgx, 4 queries) 8 workers:", bare.rate(), ms(bare.p(50)), ms(bare.p(99)), bare.n(), bare.wall.Seconds(), sqlErrs, ratio)
+		"feed page, bare SQL (pgx, 1 statement) 8 workers:", bare.rate(), ms(bare.p(50)), ms(bare.p(99)), bare.n(), bare.wall.Seconds(), sqlErrs, ratio)
+	fmt.Printf("    %s\n", cpu())
 	fmt.Printf("feed target: p99 <= 25 ms at %d req/s (%s), API >= 0.5 x bare-SQL throughput (%s)\n",
 		feedRate, verdict(open.p(99) <= 25*time.Millisecond && achieved >= 0.95*feedRate), verdict(ratio >= 0.5))
 	if errs+apiErrs+sqlErrs > 0 {
 		return fmt.Errorf("feed: %d requests failed", errs+apiErrs+sqlErrs)
 	}
 	return nil
+}
+
+// startProfile starts a CPU profile into file, when one is named; stop ends
+// it and may be called more than once.
+func startProfile(file string) (stop func(), err error) {
+	if file == "" {
+		return func() {}, nil
+	}
+	out, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			pprof.StopCPUProfile()
+			out.Close()
+		})
+	}, nil
 }
 
 func verdict(ok bool) string {
@@ -285,116 +352,86 @@ func thousands(n int64) string {
 	return out
 }
 
-// The query package's data queries for one feed page (query/feed
-// ChannelThreads and fill), without its channel and access checks.
-const (
-	bareCreatorCols = `u.id, u.first_name, u.last_name, u.avatar,
-	EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
-	        WHERE p.user_id = u.id AND sm.series_id = t.series_id AND sm.is_expert AND sm.status = 'active')`
-	bareThreads = `SELECT t.id, t.channel_id, t.series_id, t.type, t.creator_as, t.creator_id, t.raw, t.image, t.file, t.link, t.meeting,
-	t.mentions::text[], t.hashtags, t.created_on, t.updated_on, ` + bareCreatorCols + ` FROM threads t JOIN users u ON u.id = t.creator_id
-		WHERE t.channel_id = $1 AND ($2::timestamptz IS NULL OR t.created_on < $2)
-		ORDER BY t.created_on DESC, t.id DESC LIMIT $3`
-	bareReplyCounts = `SELECT thread_id, count(*) FROM replies WHERE thread_id = ANY($1::text[]::uuid[]) GROUP BY thread_id`
-	bareReplies     = `SELECT r.id, r.thread_id, r.parent_id, r.raw, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, ` +
-		bareCreatorCols + ` FROM replies r JOIN threads t ON t.id = r.thread_id JOIN users u ON u.id = r.creator_id
-		WHERE COALESCE(r.parent_id, r.id) IN (SELECT DISTINCT ON (thread_id) id FROM replies
-			WHERE thread_id = ANY($1::text[]::uuid[]) AND parent_id IS NULL ORDER BY thread_id, created_on, id) ORDER BY r.created_on, r.id`
-	bareReactions = `SELECT thread_id, reply_id, kind, count(*), bool_or(user_id = $3) FROM reactions
-		WHERE thread_id = ANY($1::text[]::uuid[]) AND (reply_id IS NULL OR reply_id = ANY($2::text[]::uuid[]))
-		GROUP BY thread_id, reply_id, kind`
-)
+// bareSQL reads one feed page the best way we know in SQL, written here
+// apart from query/feed: one statement, one round trip, for the 10 newest
+// posts before the cursor $2 (null for the first page) in the channel $1,
+// each with its creator (and their expert flag in the forum), its count of
+// comments and replies, its reaction counts and the viewer's ($3) own;
+// then its first comment and that comment's replies, with the same. It
+// leaves out what only the API does: the session lookup, the viewer's
+// rights in the forum, hiding anonymous creators, and JSON.
+const bareSQL = `WITH page AS (
+		SELECT * FROM threads WHERE channel_id = $1 AND created_on < COALESCE($2::timestamptz, 'infinity')
+		ORDER BY created_on DESC, id DESC LIMIT 10
+	),
+	items AS (
+		SELECT 0 AS sec, t.id, t.id AS thread_id, NULL::uuid AS parent_id, t.series_id, t.type, t.creator_as, t.creator_id,
+			t.raw, t.image, t.file, t.link, t.meeting, t.mentions::text[] AS mentions, t.hashtags, t.created_on, t.updated_on,
+			(SELECT count(*) FROM replies c WHERE c.thread_id = t.id)::int AS replies_count,
+			'00000000-0000-0000-0000-000000000000'::uuid AS reaction_key
+		FROM page t
+		UNION ALL
+		SELECT 1, r.id, r.thread_id, r.parent_id, t.series_id, NULL, NULL, r.creator_id,
+			r.raw, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, r.id
+		FROM page t
+		CROSS JOIN LATERAL (SELECT f.id FROM replies f WHERE f.thread_id = t.id AND f.parent_id IS NULL
+		                    ORDER BY f.created_on, f.id LIMIT 1) f
+		JOIN replies r ON COALESCE(r.parent_id, r.id) = f.id
+	)
+	SELECT i.sec, i.id, i.thread_id, i.parent_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting,
+		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count, u.first_name, u.last_name, u.avatar,
+		EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
+		        WHERE p.user_id = u.id AND sm.series_id = i.series_id AND sm.is_expert AND sm.status = 'active'),
+		x.liked, x.loved, x.smiled, x.disliked, x.neutral, x.mine
+	FROM items i JOIN users u ON u.id = i.creator_id
+	CROSS JOIN LATERAL (
+		SELECT count(*) FILTER (WHERE kind = 'liked')::int AS liked, count(*) FILTER (WHERE kind = 'loved')::int AS loved,
+			count(*) FILTER (WHERE kind = 'smiled')::int AS smiled, count(*) FILTER (WHERE kind = 'disliked')::int AS disliked,
+			count(*) FILTER (WHERE kind = 'neutral')::int AS neutral, max(kind) FILTER (WHERE user_id = $3) AS mine
+		FROM reactions
+		WHERE thread_id = i.thread_id AND COALESCE(reply_id, '00000000-0000-0000-0000-000000000000'::uuid) = i.reaction_key
+	) x
+	ORDER BY i.sec, CASE WHEN i.sec = 0 THEN i.created_on END DESC, CASE WHEN i.sec = 0 THEN i.id END DESC, i.created_on, i.id`
 
-func uuidText(u pgtype.UUID) string {
-	b := u.Bytes
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// barePage reads one feed page with pgx: the posts, their reply counts,
-// featured comments (with their replies) and reaction counts.
-func barePage(ctx context.Context, pool *pgxpool.Pool, channelID, viewer string, before any) error {
-	rows, err := pool.Query(ctx, bareThreads, channelID, before, 10)
-	if err != nil {
-		return err
-	}
-	var tids []string
-	for rows.Next() {
-		var id, ch, se, creator, uid pgtype.UUID
-		var typ, as, raw, first, last string
-		var image, file, link, meeting []byte
-		var mentions, hashtags []string
-		var created, updated time.Time
-		var avatar *string
-		var expert bool
-		if err := rows.Scan(&id, &ch, &se, &typ, &as, &creator, &raw, &image, &file, &link, &meeting,
-			&mentions, &hashtags, &created, &updated, &uid, &first, &last, &avatar, &expert); err != nil {
-			rows.Close()
-			return err
-		}
-		tids = append(tids, uuidText(id))
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if len(tids) == 0 {
-		return errors.New("empty page")
-	}
-	rows, err = pool.Query(ctx, bareReplyCounts, tids)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id pgtype.UUID
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return err
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows, err = pool.Query(ctx, bareReplies, tids)
-	if err != nil {
-		return err
-	}
-	rids := []string{}
-	for rows.Next() {
-		var id, tid, uid pgtype.UUID
-		var parent *pgtype.UUID
-		var raw, first, last string
-		var mentions, hashtags []string
-		var created, updated time.Time
-		var avatar *string
-		var expert bool
-		if err := rows.Scan(&id, &tid, &parent, &raw, &mentions, &hashtags, &created, &updated, &uid, &first, &last, &avatar, &expert); err != nil {
-			rows.Close()
-			return err
-		}
-		rids = append(rids, uuidText(id))
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows, err = pool.Query(ctx, bareReactions, tids, rids, viewer)
+// barePage reads one feed page with bareSQL and scans every column of
+// every row into Go values; a page without posts is an error.
+func barePage(ctx context.Context, pool *pgxpool.Pool, channelID, viewer [16]byte, before *time.Time) error {
+	rows, err := pool.Query(ctx, bareSQL, channelID, before, viewer)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	posts := 0
 	for rows.Next() {
-		var tid pgtype.UUID
-		var rid *pgtype.UUID
-		var kind string
-		var n int
-		var mine bool
-		if err := rows.Scan(&tid, &rid, &kind, &n, &mine); err != nil {
+		var (
+			sec, repliesCount                       int
+			id, threadID, creatorID                 [16]byte
+			parentID                                pgtype.UUID
+			typ, creatorAs, mine                    pgtype.Text
+			raw, first, last                        string
+			avatar                                  *string
+			image, file, link, meeting              []byte
+			mentions, hashtags                      []string
+			created, updated                        time.Time
+			expert                                  bool
+			liked, loved, smiled, disliked, neutral int
+		)
+		if err := rows.Scan(&sec, &id, &threadID, &parentID, &typ, &creatorAs, &creatorID, &raw, &image, &file, &link, &meeting,
+			&mentions, &hashtags, &created, &updated, &repliesCount, &first, &last, &avatar, &expert,
+			&liked, &loved, &smiled, &disliked, &neutral, &mine); err != nil {
 			return err
 		}
+		if sec == 0 {
+			posts++
+		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if posts == 0 {
+		return errors.New("empty page")
+	}
+	return nil
 }
 
 // openLoop starts one call every 1/rate seconds, whether or not earlier

@@ -22,7 +22,7 @@ func (s *server) feedRoutes(api fiber.Router) {
 	if err != nil {
 		panic(err) // New checked s.DB
 	}
-	q, err := qfeed.New(s.DB.SQL)
+	q, err := qfeed.New(s.DB)
 	if err != nil {
 		panic(err)
 	}

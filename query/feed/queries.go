@@ -10,27 +10,36 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
-	"agora/internal/db/dbtype"
+	"agora/internal/db"
 	"agora/internal/jsontime"
 )
 
 // Queries reads the feed from Postgres.
 type Queries struct {
 	db *sql.DB
+	// pool reads the feed page and a thread straight through pgx, one
+	// statement each: they are the hottest reads of the product, and
+	// database/sql's conversions and pool cost them more than the
+	// statement itself (internal/bench -only feed).
+	pool *pgxpool.Pool
 }
 
 // New builds the queries.
-func New(db *sql.DB) (*Queries, error) {
-	if db == nil {
+func New(d *db.DB) (*Queries, error) {
+	if d == nil || d.SQL == nil || d.Pool == nil {
 		return nil, errors.New("feed.New: nil dependency")
 	}
-	return &Queries{db: db}, nil
+	return &Queries{db: d.SQL, pool: d.Pool}, nil
 }
 
 // Viewer is the signed-in caller.
@@ -145,156 +154,232 @@ func raw(b []byte) json.RawMessage {
 	return json.RawMessage(b)
 }
 
-func ids(list []uuid.UUID) dbtype.TextArray {
-	a := make(dbtype.TextArray, len(list))
-	for i, id := range list {
-		a[i] = id.String()
-	}
-	return a
-}
-
-func orEmpty(a dbtype.TextArray) []string {
+func orEmpty(a []string) []string {
 	if a == nil {
 		return []string{}
 	}
 	return a
 }
 
-// creatorCols reads a creator, with the forum's expert flag of the user's membership.
-const creatorCols = `u.id, u.first_name, u.last_name, u.avatar,
-	EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
-	        WHERE p.user_id = u.id AND sm.series_id = t.series_id AND sm.is_expert AND sm.status = 'active')`
-
-const threadCols = `t.id, t.channel_id, t.series_id, t.type, t.creator_as, t.creator_id, t.raw, t.image, t.file, t.link, t.meeting,
-	t.mentions::text[], t.hashtags, t.created_on, t.updated_on, ` + creatorCols
-
-func scanThread(rows interface{ Scan(...any) error }) (*Thread, error) {
-	var t Thread
-	var c Creator
-	var image, file, link, meeting []byte
-	var mentions, hashtags dbtype.TextArray
-	var created, updated sql.NullTime
-	if err := rows.Scan(&t.ID, &t.ChannelID, &t.SeriesID, &t.Type, &t.CreatorAs, &t.creatorID, &t.Raw, &image, &file, &link, &meeting,
-		&mentions, &hashtags, &created, &updated, &c.UserID, &c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert); err != nil {
-		return nil, fmt.Errorf("feed: scan thread: %w", err)
+// A page of threads is read in one statement (threadsSQL): the viewer's
+// rights in the forum, the threads, the comments shown with them, their
+// creators, reply counts and reactions. Every row carries the rights (the
+// acc columns); then, unless the forum is refused or the page empty, one
+// item: a thread (sec 0, in page order) or a comment or reply (sec 1,
+// oldest first). A channel or thread that does not exist gives no row.
+//
+// The rights repeat access.InForum through access.ForumSQL, so that the
+// rows are read only for a reader; Go then tells 403 from an empty page.
+// Placeholders: $1 the channel (or thread) id, $2 the viewer, $3 whether
+// the viewer is a super user, then those of the page.
+func threadsSQL(forum, page string, all bool) string {
+	member, admin := access.ForumSQL("$2", "$3")
+	shown := `SELECT r.* FROM replies r WHERE r.thread_id IN (SELECT id FROM page)`
+	if !all {
+		// The first comment of each thread, through replies_thread, then
+		// it and its replies through replies_featured.
+		shown = `SELECT r.* FROM replies r WHERE COALESCE(r.parent_id, r.id) IN (
+			SELECT (SELECT f.id FROM replies f WHERE f.thread_id = t.id AND f.parent_id IS NULL
+			        ORDER BY f.created_on, f.id LIMIT 1) FROM page t)`
 	}
-	t.Image, t.File, t.Link, t.Meeting = raw(image), raw(file), raw(link), raw(meeting)
-	t.Mentions, t.Hashtags = orEmpty(mentions), orEmpty(hashtags)
-	t.CreatedOn, t.UpdatedOn = jsontime.Of(created.Time), jsontime.Of(updated.Time)
+	return `WITH acc AS (
+		SELECT c.series_id, c.kind, m.member, m.admin,
+			(m.member OR m.admin) AND (c.kind <> 'admin' OR m.admin) AS reads
+		FROM channels c JOIN series s ON s.id = c.series_id,
+			-- OFFSET 0 keeps the planner from copying the two
+			-- conditions into every expression that reads them.
+			LATERAL (SELECT ` + member + ` AS member, ` + admin + ` AS admin OFFSET 0) m
+		WHERE c.id = (` + forum + `)
+	),
+	page AS (` + page + `),
+	shown AS (` + shown + `),
+	items AS (
+		SELECT 0 AS sec, t.id, t.id AS thread_id, NULL::uuid AS parent_id, t.channel_id, t.series_id, t.type, t.creator_as, t.creator_id,
+			t.raw, t.image, t.file, t.link, t.meeting, t.mentions::text[] AS mentions, t.hashtags, t.created_on, t.updated_on,
+			(SELECT count(*) FROM replies c WHERE c.thread_id = t.id)::int AS replies_count,
+			'00000000-0000-0000-0000-000000000000'::uuid AS reaction_key
+		FROM page t
+		UNION ALL
+		SELECT 1, r.id, r.thread_id, r.parent_id, NULL, t.series_id, NULL, NULL, r.creator_id,
+			r.raw, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, r.id
+		FROM shown r JOIN page t ON t.id = r.thread_id
+	)
+	SELECT acc.series_id, acc.kind, acc.member, acc.admin, i.sec,
+		i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting,
+		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count,
+		u.first_name, u.last_name, u.avatar,
+		EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
+		        WHERE p.user_id = u.id AND sm.series_id = i.series_id AND sm.is_expert AND sm.status = 'active'),
+		x.liked, x.loved, x.smiled, x.disliked, x.neutral, x.mine
+	FROM acc
+	LEFT JOIN items i ON true
+	LEFT JOIN users u ON u.id = i.creator_id
+	LEFT JOIN LATERAL (
+		-- The expression of the reactions_one index: a thread's own
+		-- reactions have the nil UUID for their reply.
+		SELECT count(*) FILTER (WHERE kind = 'liked')::int AS liked, count(*) FILTER (WHERE kind = 'loved')::int AS loved,
+			count(*) FILTER (WHERE kind = 'smiled')::int AS smiled, count(*) FILTER (WHERE kind = 'disliked')::int AS disliked,
+			count(*) FILTER (WHERE kind = 'neutral')::int AS neutral, max(kind) FILTER (WHERE user_id = $2) AS mine
+		FROM reactions
+		WHERE thread_id = i.thread_id AND COALESCE(reply_id, '00000000-0000-0000-0000-000000000000'::uuid) = i.reaction_key
+	) x ON i.sec IS NOT NULL
+	ORDER BY i.sec,
+		CASE WHEN i.sec = 0 THEN i.created_on END DESC, CASE WHEN i.sec = 0 THEN i.id END DESC,
+		i.created_on, i.id`
+}
+
+// threadRows reads a statement of threadsSQL: the viewer's rights and the
+// threads in order with their comments. A forum the viewer may not read,
+// or whose admin channel they do not administer, is ErrForbidden; no row
+// at all is ErrNotFound.
+func (q *Queries) threadRows(ctx context.Context, v Viewer, sql string, args ...any) ([]*Thread, error) {
+	rows, err := q.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("feed: threads: %w", err)
+	}
+	defer rows.Close()
+	var (
+		found   bool
+		f       access.Forum
+		kind    string
+		threads = []*Thread{}
+		byID    = map[uuid.UUID]*Thread{}
+		replies = map[uuid.UUID]*Reply{}
+	)
+	// One row value serves every row: thread and reply copy out what they
+	// keep, and pgx scans fresh strings and slices each time.
+	var r threadRow
+	for rows.Next() {
+		if err := r.scan(rows); err != nil {
+			return nil, err
+		}
+		found, kind, f.SeriesID, f.Member, f.Admin = true, r.kind, r.seriesID, r.member, r.admin
+		switch {
+		case !r.sec.Valid: // the rights alone: refused, or an empty page
+		case r.sec.Int32 == 0:
+			t := r.thread()
+			t.CanManage = t.creatorID == v.UserID || f.Admin
+			threads = append(threads, t)
+			byID[t.ID] = t
+		default:
+			c := r.reply()
+			c.CanManage = c.CreatorID == v.UserID || f.Admin
+			replies[c.ID] = c
+			if c.ParentID == nil {
+				if t := byID[c.ThreadID]; t != nil {
+					t.Replies = append(t.Replies, c)
+				}
+			} else if p := replies[*c.ParentID]; p != nil {
+				p.Replies = append(p.Replies, c)
+				p.RepliesCount++
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("feed: threads: %w", err)
+	}
+	if !found {
+		return nil, apperr.ErrNotFound
+	}
+	if !f.Read() || (kind == "admin" && !f.Admin) {
+		return nil, apperr.ErrForbidden
+	}
+	return threads, nil
+}
+
+// threadRow is one row of threadsSQL.
+type threadRow struct {
+	seriesID      uuid.UUID
+	kind          string
+	member, admin bool
+	sec           pgtype.Int4
+
+	id, threadID       uuid.UUID
+	parentID           pgtype.UUID
+	channelID          pgtype.UUID
+	itemSeriesID       uuid.UUID
+	typ, creatorAs     pgtype.Text
+	creatorID          uuid.UUID
+	raw                string
+	image, file, link  []byte
+	meeting            []byte
+	mentions, hashtags []string
+	created, updated   time.Time
+	repliesCount       int
+	creator            Creator
+	stats              Stats
+	mine               pgtype.Text
+
+	// all are the scan targets of every column, rights those of the
+	// rights and sec alone (nil, which pgx skips, for the rest).
+	all, rights []any
+}
+
+// scan reads the current row. UUIDs are scanned as [16]byte: as a
+// uuid.UUID, pgx would hand them to its sql.Scanner as text to parse. A
+// row without an item (sec null) reads the rights alone.
+func (r *threadRow) scan(rows pgx.Rows) error {
+	if r.all == nil {
+		c := &r.creator
+		r.all = []any{(*[16]byte)(&r.seriesID), &r.kind, &r.member, &r.admin, &r.sec,
+			(*[16]byte)(&r.id), (*[16]byte)(&r.threadID), &r.parentID, &r.channelID, (*[16]byte)(&r.itemSeriesID),
+			&r.typ, &r.creatorAs, (*[16]byte)(&r.creatorID), &r.raw, &r.image, &r.file, &r.link, &r.meeting,
+			&r.mentions, &r.hashtags, &r.created, &r.updated, &r.repliesCount,
+			&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert,
+			&r.stats.Liked, &r.stats.Loved, &r.stats.Smiled, &r.stats.Disliked, &r.stats.Neutral, &r.mine}
+		r.rights = make([]any, len(r.all))
+		copy(r.rights, r.all[:5])
+	}
+	dest := r.all
+	if rows.RawValues()[4] == nil {
+		dest = r.rights
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return fmt.Errorf("feed: scan thread row: %w", err)
+	}
+	r.creator.UserID = r.creatorID
+	s := &r.stats
+	s.TotalCount = s.Liked + s.Loved + s.Smiled + s.Disliked + s.Neutral
+	return nil
+}
+
+func (r *threadRow) myReaction() *string {
+	if !r.mine.Valid {
+		return nil
+	}
+	k := r.mine.String
+	return &k
+}
+
+func (r *threadRow) thread() *Thread {
+	t := &Thread{
+		ID: r.id, ChannelID: uuid.UUID(r.channelID.Bytes), SeriesID: r.itemSeriesID,
+		Type: r.typ.String, CreatorAs: r.creatorAs.String, Raw: r.raw,
+		Image: raw(r.image), File: raw(r.file), Link: raw(r.link), Meeting: raw(r.meeting),
+		Mentions: orEmpty(r.mentions), Hashtags: orEmpty(r.hashtags),
+		Reactions: r.stats, MyReaction: r.myReaction(), RepliesCount: r.repliesCount, Replies: []*Reply{},
+		CreatedOn: jsontime.Of(r.created), UpdatedOn: jsontime.Of(r.updated),
+		creatorID: r.creatorID,
+	}
 	// An anonymous question hides its creator from everyone, forum admins
 	// included, until a recorded moderation look exists.
 	if t.CreatorAs != "anonymous" {
-		id := t.creatorID
+		id, c := r.creatorID, r.creator
 		t.CreatorID, t.Creator = &id, &c
 	}
-	t.Replies = []*Reply{}
-	return &t, nil
+	return t
 }
 
-// fill adds replies, counts and reactions to threads of one forum. With
-// all false, only the first comment of each thread (and its replies) is read.
-func (q *Queries) fill(ctx context.Context, v Viewer, f access.Forum, threads []*Thread, all bool) error {
-	if len(threads) == 0 {
-		return nil
+func (r *threadRow) reply() *Reply {
+	c := &Reply{
+		ID: r.id, ThreadID: r.threadID, CreatorID: r.creatorID, Creator: r.creator, Raw: r.raw,
+		Mentions: orEmpty(r.mentions), Hashtags: orEmpty(r.hashtags),
+		Reactions: r.stats, MyReaction: r.myReaction(), Replies: []*Reply{},
+		CreatedOn: jsontime.Of(r.created), UpdatedOn: jsontime.Of(r.updated),
 	}
-	byID := map[uuid.UUID]*Thread{}
-	var tids []uuid.UUID
-	for _, t := range threads {
-		byID[t.ID] = t
-		tids = append(tids, t.ID)
-		t.CanManage = t.creatorID == v.UserID || f.Admin
+	if r.parentID.Valid {
+		p := uuid.UUID(r.parentID.Bytes)
+		c.ParentID = &p
 	}
-	rows, err := q.db.QueryContext(ctx, `SELECT thread_id, count(*) FROM replies WHERE thread_id = ANY($1::text[]::uuid[]) GROUP BY thread_id`, ids(tids))
-	if err != nil {
-		return fmt.Errorf("feed: reply counts: %w", err)
-	}
-	for rows.Next() {
-		var id uuid.UUID
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return err
-		}
-		byID[id].RepliesCount = n
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-
-	where := `r.thread_id = ANY($1::text[]::uuid[])`
-	if !all {
-		where = `COALESCE(r.parent_id, r.id) IN (SELECT DISTINCT ON (thread_id) id FROM replies
-			WHERE thread_id = ANY($1::text[]::uuid[]) AND parent_id IS NULL ORDER BY thread_id, created_on, id)`
-	}
-	rows, err = q.db.QueryContext(ctx, `SELECT r.id, r.thread_id, r.parent_id, r.raw, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, `+
-		creatorCols+` FROM replies r JOIN threads t ON t.id = r.thread_id JOIN users u ON u.id = r.creator_id
-		WHERE `+where+` ORDER BY r.created_on, r.id`, ids(tids))
-	if err != nil {
-		return fmt.Errorf("feed: replies: %w", err)
-	}
-	replies := map[uuid.UUID]*Reply{}
-	var rids []uuid.UUID
-	var order []*Reply
-	for rows.Next() {
-		var r Reply
-		var mentions, hashtags dbtype.TextArray
-		var created, updated sql.NullTime
-		if err := rows.Scan(&r.ID, &r.ThreadID, &r.ParentID, &r.Raw, &mentions, &hashtags, &created, &updated,
-			&r.Creator.UserID, &r.Creator.FirstName, &r.Creator.LastName, &r.Creator.Avatar, &r.Creator.IsExpert); err != nil {
-			rows.Close()
-			return fmt.Errorf("feed: scan reply: %w", err)
-		}
-		r.CreatorID = r.Creator.UserID
-		r.Mentions, r.Hashtags = orEmpty(mentions), orEmpty(hashtags)
-		r.CreatedOn, r.UpdatedOn = jsontime.Of(created.Time), jsontime.Of(updated.Time)
-		r.Replies = []*Reply{}
-		r.CanManage = r.CreatorID == v.UserID || f.Admin
-		replies[r.ID] = &r
-		rids = append(rids, r.ID)
-		order = append(order, &r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, r := range order {
-		if r.ParentID == nil {
-			byID[r.ThreadID].Replies = append(byID[r.ThreadID].Replies, r)
-		} else if p := replies[*r.ParentID]; p != nil {
-			p.Replies = append(p.Replies, r)
-			p.RepliesCount++
-		}
-	}
-
-	rows, err = q.db.QueryContext(ctx, `SELECT thread_id, reply_id, kind, count(*), bool_or(user_id = $3) FROM reactions
-		WHERE thread_id = ANY($1::text[]::uuid[]) AND (reply_id IS NULL OR reply_id = ANY($2::text[]::uuid[]))
-		GROUP BY thread_id, reply_id, kind`, ids(tids), ids(rids), v.UserID)
-	if err != nil {
-		return fmt.Errorf("feed: reactions: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var tid uuid.UUID
-		var rid *uuid.UUID
-		var kind string
-		var n int
-		var mine bool
-		if err := rows.Scan(&tid, &rid, &kind, &n, &mine); err != nil {
-			return fmt.Errorf("feed: scan reaction: %w", err)
-		}
-		k := kind
-		if rid == nil {
-			byID[tid].Reactions.add(kind, n)
-			if mine {
-				byID[tid].MyReaction = &k
-			}
-		} else if r := replies[*rid]; r != nil {
-			r.Reactions.add(kind, n)
-			if mine {
-				r.MyReaction = &k
-			}
-		}
-	}
-	return rows.Err()
+	return c
 }

@@ -2,39 +2,30 @@ package feed
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
+
+// threadSQL reads the thread $1 with all its comments and their replies.
+var threadSQL = threadsSQL(`SELECT channel_id FROM threads WHERE id = $1`,
+	`SELECT t.* FROM acc, threads t WHERE acc.reads AND t.id = $1`, true)
 
 // Thread reads one post with all its comments and their replies
 // (GET /threads/{id}).
 func (q *Queries) Thread(ctx context.Context, v Viewer, id uuid.UUID) (*Thread, error) {
-	t, err := scanThread(q.db.QueryRowContext(ctx, `SELECT `+threadCols+` FROM threads t JOIN users u ON u.id = t.creator_id WHERE t.id = $1`, id))
-	if errors.Is(err, sql.ErrNoRows) {
+	threads, err := q.threadRows(ctx, v, threadSQL, [16]byte(id), [16]byte(v.UserID), v.Role == auth.RoleSuper)
+	if err != nil {
+		return nil, err
+	}
+	if len(threads) == 0 {
+		// Not reached: one statement reads the rights and the thread in
+		// one snapshot.
 		return nil, apperr.ErrNotFound
 	}
-	if err != nil {
-		return nil, err
-	}
-	f, err := readForum(ctx, q.db, v, t.SeriesID)
-	if err != nil {
-		return nil, err
-	}
-	var kind string
-	if err := q.db.QueryRowContext(ctx, `SELECT kind FROM channels WHERE id = $1`, t.ChannelID).Scan(&kind); err != nil {
-		return nil, err
-	}
-	if kind == "admin" && !f.Admin {
-		return nil, apperr.ErrForbidden
-	}
-	if err := q.fill(ctx, v, f, []*Thread{t}, true); err != nil {
-		return nil, err
-	}
-	return t, nil
+	return threads[0], nil
 }
 
 // Reply reads one comment or reply of a thread, with its replies.
