@@ -27,7 +27,12 @@ func Ptr(t *time.Time) *Time {
 
 // MarshalJSON writes the wire form.
 func (t Time) MarshalJSON() ([]byte, error) {
-	return json.Marshal(time.Time(t).UTC().Format(Layout))
+	// Appended in place: the feed writes many timestamps per page, and
+	// the layout has nothing to escape.
+	b := make([]byte, 0, len(Layout)+2)
+	b = append(b, '"')
+	b = time.Time(t).UTC().AppendFormat(b, Layout)
+	return append(b, '"'), nil
 }
 
 // UnmarshalJSON reads any RFC 3339 timestamp.

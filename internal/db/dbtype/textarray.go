@@ -34,9 +34,13 @@ func (a TextArray) Value() (driver.Value, error) {
 			b.WriteByte(',')
 		}
 		b.WriteByte('"')
-		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s))
+		b.WriteString(arrayQuote.Replace(s))
 		b.WriteByte('"')
 	}
 	b.WriteByte('}')
 	return b.String(), nil
 }
+
+// arrayQuote escapes an element of a text[] literal; made once, since a
+// Replacer builds its tables on first use.
+var arrayQuote = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
