@@ -39,7 +39,11 @@ async function findExisting(dialog, email) {
   // The list is read first; the box shows once the number of members is known.
   await visible(dialog.getByTestId('existing-row'))
   const search = dialog.getByRole('searchbox', { name: 'Search by name or email' })
-  if (await search.isVisible().catch(() => false)) await search.fill(email)
+  if (await search.isVisible().catch(() => false)) {
+    await search.fill(email)
+    // The search narrows the list to her (after its 250 ms debounce).
+    await dialog.getByTestId('existing-row').filter({ hasNotText: email }).first().waitFor({ state: 'detached', timeout: TIMEOUT })
+  }
   const row = dialog.getByTestId('existing-row').filter({ hasText: email })
   await visible(row)
   return row
