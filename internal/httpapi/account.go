@@ -66,6 +66,7 @@ func (s *server) signIn(c fiber.Ctx) error {
 }
 
 func (s *server) signOut(c fiber.Ctx) error {
+	defer s.AccountRead.ForgetSessions()
 	if err := s.Accounts.SignOut(c.Context(), mustPrincipal(c).SessionID); err != nil {
 		return err
 	}
@@ -111,6 +112,7 @@ func (s *server) resetPassword(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
+	defer s.AccountRead.ForgetSessions() // a reset revokes every session of the user
 	if err := s.Accounts.ResetPassword(c.Context(), cmdaccount.ResetPassword{Token: c.Params("token"), Password: deref(in.Password)}); err != nil {
 		return err
 	}
@@ -209,6 +211,7 @@ func (s *server) updateMe(c fiber.Ctx) error {
 		return err
 	}
 	p := mustPrincipal(c)
+	defer s.AccountRead.ForgetSessions() // a new password revokes the other sessions
 	if err := s.Accounts.UpdateMe(c.Context(), cmdaccount.UpdateMe{
 		UserID: p.UserID, SessionID: p.SessionID, Person: in.person(),
 		CurrentPassword: in.CurrentPassword, NewPassword: in.Password,

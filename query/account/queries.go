@@ -20,8 +20,9 @@ import (
 
 // Queries reads accounts from Postgres (the read pool).
 type Queries struct {
-	db  *sql.DB
-	now func() time.Time
+	db       *sql.DB
+	now      func() time.Time
+	sessions sessionCache
 }
 
 // New returns the account queries over db.
@@ -47,11 +48,16 @@ func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, er
 	// fixed statement rather than a jet statement built and mapped by
 	// reflection per call: that cost as much CPU as a whole feed page
 	// (internal/bench -only feed, profiled).
+	hash := auth.HashToken(token)
+	key := string(hash)
+	if p, ok := q.sessions.get(key, q.now()); ok {
+		return p, nil
+	}
 	var p Principal
 	var role string
 	var revoked sql.NullTime
 	err := q.db.QueryRowContext(ctx, `SELECT s.id, s.user_id, s.expires_on, s.revoked_on, u.role
-		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`, auth.HashToken(token)).
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`, hash).
 		Scan(&p.SessionID, &p.UserID, &p.ExpiresOn, &revoked, &role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, apperr.ErrTokenInvalid
@@ -66,8 +72,14 @@ func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, er
 		return Principal{}, apperr.ErrTokenExpired
 	}
 	p.Role = auth.Role(role)
+	q.sessions.put(key, p, q.now())
 	return p, nil
 }
+
+// ForgetSessions drops every remembered session: call it after a
+// revocation (sign-out, password change or reset), so that this node
+// refuses the revoked sessions at once.
+func (q *Queries) ForgetSessions() { q.sessions.clear() }
 
 // User reads a user by id.
 func (q *Queries) User(ctx context.Context, id uuid.UUID) (User, error) {
