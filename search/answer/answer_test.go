@@ -1,0 +1,347 @@
+package answer_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"agora/search"
+	"agora/search/answer"
+)
+
+// flushWriter records how many lines were flushed, to check a flush follows
+// every line.
+type flushWriter struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	flushes int
+}
+
+func (f *flushWriter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.buf.Write(p)
+}
+
+func (f *flushWriter) Flush() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.flushes++
+}
+
+func (f *flushWriter) events(t *testing.T) []answer.Event {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []answer.Event
+	sc := bufio.NewScanner(bytes.NewReader(f.buf.Bytes()))
+	for sc.Scan() {
+		var e answer.Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("line %q is not JSON: %v", sc.Text(), err)
+		}
+		out = append(out, e)
+	}
+	if f.flushes != len(out) {
+		t.Errorf("%d lines but %d flushes", len(out), f.flushes)
+	}
+	return out
+}
+
+var fixturePosts = []search.Post{
+	{ID: "p1", ThreadID: "p1", ChannelID: "c1", Kind: "post",
+		Text: "Welcome to the forum! Our deployment checklist lives in the wiki. Always run the database migrations before deploying the new release."},
+	{ID: "p2", ThreadID: "p1", ChannelID: "c1", Kind: "comment",
+		Text: "Thanks. I also roll back the release when the migrations fail [7]."},
+	{ID: "p3", ThreadID: "p3", ChannelID: "c1", Kind: "post",
+		Text: "Lunch on Friday is pizza."},
+}
+
+// secret is a post the asker may not read: it is never given to the answerer.
+var secret = search.Post{ID: "secret", ChannelID: "c2", Text: "The secret migrations plan: deploy on Sunday."}
+
+func checkOrder(t *testing.T, evs []answer.Event, searchID string) {
+	t.Helper()
+	if len(evs) < 3 {
+		t.Fatalf("got %d events, want threads, completion…, answer", len(evs))
+	}
+	if evs[0].Type != answer.TypeThreads {
+		t.Errorf("first event %q, want threads", evs[0].Type)
+	}
+	for _, e := range evs[1 : len(evs)-1] {
+		if e.Type != answer.TypeCompletion {
+			t.Errorf("middle event %q, want completion", e.Type)
+		}
+	}
+	last := evs[len(evs)-1]
+	if last.Type != answer.TypeAnswer || !last.Done {
+		t.Errorf("last event %+v, want a done answer", last)
+	}
+	for _, e := range evs {
+		if e.SearchID != searchID {
+			t.Errorf("event %s has searchId %q, want %q", e.Type, e.SearchID, searchID)
+		}
+	}
+}
+
+func joined(evs []answer.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		if e.Type == answer.TypeCompletion {
+			b.WriteString(e.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestExtractive(t *testing.T) {
+	w := &flushWriter{}
+	req := answer.Request{SearchID: "s1", Question: "How do we deploy the migrations?", Posts: fixturePosts}
+	res, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := w.events(t)
+	checkOrder(t, evs, "s1")
+
+	if got := evs[0].Posts; len(got) != 3 || got[0].ID != "p1" || got[0].N != 1 || got[2].ID != "p3" || got[0].Excerpt == "" {
+		t.Errorf("threads posts %+v", got)
+	}
+	last := evs[len(evs)-1]
+	if last.Answer != joined(evs) || last.Answer != res.Answer {
+		t.Errorf("answer %q, completions %q, result %q", last.Answer, joined(evs), res.Answer)
+	}
+	want := []string{"p1", "p2"}
+	if !slices.Equal(last.Citations, want) || !slices.Equal(res.Citations, want) {
+		t.Errorf("citations %v (result %v), want %v", last.Citations, res.Citations, want)
+	}
+	if !strings.Contains(last.Answer, "Always run the database migrations before deploying the new release. [1]") {
+		t.Errorf("answer %q misses the best passage", last.Answer)
+	}
+	// The post's own "[7]" is no citation, and the pizza post is not used.
+	if strings.Contains(last.Answer, "[7]") || strings.Contains(last.Answer, "pizza") {
+		t.Errorf("answer %q", last.Answer)
+	}
+	if strings.Contains(w.buf.String(), secret.ID) || strings.Contains(w.buf.String(), "Sunday") {
+		t.Errorf("stream mentions a post that was not given: %s", w.buf.String())
+	}
+
+	// Deterministic: the same request gives the same answer.
+	w2 := &flushWriter{}
+	res2, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w2, "s1"))
+	if err != nil || res2.Answer != res.Answer {
+		t.Errorf("second run %q, %v; want %q", res2.Answer, err, res.Answer)
+	}
+}
+
+func TestExtractiveNoMatch(t *testing.T) {
+	w := &flushWriter{}
+	req := answer.Request{Question: "kubernetes autoscaling?", Posts: fixturePosts}
+	res, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w, "s2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := w.events(t)
+	checkOrder(t, evs, "s2")
+	if res.Answer != answer.NoAnswer || len(res.Citations) != 0 {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestRunRefusesBlankQuestion(t *testing.T) {
+	w := &flushWriter{}
+	_, err := answer.Run(context.Background(), answer.Extractive{}, answer.Request{Question: "  "}, answer.NewStream(w, "s"))
+	if err != answer.ErrEmptyQuestion || w.buf.Len() != 0 {
+		t.Errorf("err %v, wrote %q", err, w.buf.String())
+	}
+}
+
+func TestCitations(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"a [1] b [2]", []string{"p1", "p2"}},
+		{"a [2][1] b [2, 3]", []string{"p2", "p1", "p3"}},
+		{"out of range [0] [4] [99]", []string{}},
+		{"none", []string{}},
+	}
+	for _, tt := range tests {
+		if got := answer.Citations(tt.text, fixturePosts); !slices.Equal(got, tt.want) {
+			t.Errorf("Citations(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	err := answer.Config{BaseURL: "ftp:/x", MaxTokens: -1}.Validate()
+	if err == nil {
+		t.Fatal("bad config accepted")
+	}
+	for _, want := range []string{"base URL", "model name", "max tokens"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not report %s", err, want)
+		}
+	}
+	if err := (answer.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}).Validate(); err != nil {
+		t.Errorf("good config refused: %v", err)
+	}
+}
+
+// chunk is one SSE line of an OpenAI chat.completion.chunk.
+func chunk(content string) string {
+	b, _ := json.Marshal(map[string]any{
+		"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "test-model",
+		"choices": []map[string]any{{"index": 0, "delta": map[string]any{"content": content}}},
+	})
+	return "data: " + string(b) + "\n\n"
+}
+
+type chatRequest struct {
+	Model    string `json:"model"`
+	Stream   bool   `json:"stream"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content any    `json:"content"`
+	} `json:"messages"`
+}
+
+func TestModelStreams(t *testing.T) {
+	tokens := []string{"Run the migrations", " first [1]", ", and roll back", " if they fail [2][9]."}
+	var got chatRequest
+	var gotPath string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotPath = r.URL.Path
+		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
+			t.Errorf("request body: %v", err)
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, tok := range tokens {
+			io.WriteString(w, chunk(tok))
+			w.(http.Flusher).Flush()
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	defer srv.Close()
+
+	m, err := answer.NewModel(answer.Config{BaseURL: srv.URL + "/v1", Model: "test-model"}, srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &flushWriter{}
+	req := answer.Request{
+		SearchID: "s3", Question: "How do we deploy the migrations?", Posts: fixturePosts[:2],
+		History: []answer.Turn{{Question: "Where is the checklist?", Answer: "In the wiki [1]."}},
+	}
+	res, err := answer.Run(context.Background(), m, req, answer.NewStream(w, "s3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := w.events(t)
+	checkOrder(t, evs, "s3")
+	var streamed []string
+	for _, e := range evs[1 : len(evs)-1] {
+		streamed = append(streamed, e.Text)
+	}
+	if !slices.Equal(streamed, tokens) {
+		t.Errorf("completions %q, want %q", streamed, tokens)
+	}
+	full := strings.Join(tokens, "")
+	last := evs[len(evs)-1]
+	if last.Answer != full || res.Answer != full {
+		t.Errorf("answer %q, want %q", last.Answer, full)
+	}
+	// [9] names no given post, so it cites nothing.
+	if want := []string{"p1", "p2"}; !slices.Equal(last.Citations, want) {
+		t.Errorf("citations %v, want %v", last.Citations, want)
+	}
+
+	if gotPath != "/v1/chat/completions" || got.Model != "test-model" || !got.Stream {
+		t.Errorf("request path %q model %q stream %v", gotPath, got.Model, got.Stream)
+	}
+	// system, the earlier turn (human, ai), then the posts and question.
+	if len(got.Messages) != 4 {
+		t.Fatalf("sent %d messages: %+v", len(got.Messages), got.Messages)
+	}
+	prompt := fmt.Sprint(got.Messages[3].Content)
+	for _, want := range []string{"[1] Welcome to the forum!", "[2] Thanks.", "Question: How do we deploy the migrations?"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt %q lacks %q", prompt, want)
+		}
+	}
+	if strings.Contains(prompt, "[3]") || strings.Contains(prompt, "pizza") {
+		t.Errorf("prompt %q holds a post that was not given", prompt)
+	}
+}
+
+// TestModelCancel cancels the search mid-stream, as a client that
+// disconnects does, and checks the upstream request ends within 100 ms.
+func TestModelCancel(t *testing.T) {
+	const bound = 100 * time.Millisecond
+	upstreamDone := make(chan time.Time, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, chunk("The answer"))
+		w.(http.Flusher).Flush()
+		// Then stall, as a slow model does, until the client goes away.
+		select {
+		case <-r.Context().Done():
+			upstreamDone <- time.Now()
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	defer srv.Close()
+
+	m, err := answer.NewModel(answer.Config{BaseURL: srv.URL, Model: "test-model"}, srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cancelledAt time.Time
+	w := &cancelOnCompletion{cancel: func() { cancelledAt = time.Now(); cancel() }}
+	res, err := answer.Run(ctx, m, answer.Request{Question: "q?", Posts: fixturePosts}, answer.NewStream(w, "s4"))
+	if err == nil {
+		t.Fatalf("run finished after cancel: %+v", res)
+	}
+	if strings.Contains(w.buf.String(), `"type":"answer"`) {
+		t.Errorf("answer event written after cancel: %s", w.buf.String())
+	}
+	select {
+	case at := <-upstreamDone:
+		took := at.Sub(cancelledAt)
+		t.Logf("upstream request ended %v after cancel", took)
+		if took > bound {
+			t.Errorf("upstream request ended %v after cancel, want at most %v", took, bound)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("upstream request still running a second after cancel")
+	}
+}
+
+// cancelOnCompletion cancels the search once the first completion is
+// written, that is, mid-stream.
+type cancelOnCompletion struct {
+	buf    bytes.Buffer
+	cancel func()
+	done   bool
+}
+
+func (c *cancelOnCompletion) Write(p []byte) (int, error) {
+	n, err := c.buf.Write(p)
+	if !c.done && bytes.Contains(p, []byte(`"type":"completion"`)) {
+		c.done = true
+		c.cancel()
+	}
+	return n, err
+}

@@ -1,0 +1,139 @@
+package answer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/openai"
+)
+
+// Config says which OpenAI-compatible endpoint answers (OpenAI, Ollama,
+// vLLM, llama.cpp's server). It is parsed once by the caller; the answerer
+// does not read the environment.
+type Config struct {
+	// BaseURL is the API's base, such as https://api.openai.com/v1 or
+	// http://127.0.0.1:11434/v1; /chat/completions is appended to it.
+	BaseURL string
+	// Model is the model's name at that endpoint.
+	Model string
+	// Token is the bearer token; local servers usually need none.
+	Token string
+	// MaxTokens bounds the answer's length; 0 leaves it to the server.
+	MaxTokens int
+	// Temperature is passed when not 0.
+	Temperature float64
+}
+
+// Validate reports every problem of the config at once.
+func (c Config) Validate() error {
+	var errs []error
+	if c.BaseURL == "" {
+		errs = append(errs, errors.New("answer: model base URL is required"))
+	} else if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("answer: model base URL %q is not an http(s) URL", c.BaseURL))
+	}
+	if strings.TrimSpace(c.Model) == "" {
+		errs = append(errs, errors.New("answer: model name is required"))
+	}
+	if c.MaxTokens < 0 {
+		errs = append(errs, fmt.Errorf("answer: max tokens %d is negative", c.MaxTokens))
+	}
+	return errors.Join(errs...)
+}
+
+// Model answers with a language model over langchaingo's OpenAI client,
+// streaming its tokens. The request runs under the caller's context, so a
+// client that goes away cancels the upstream call.
+type Model struct {
+	llm *openai.LLM
+	cfg Config
+}
+
+// NewModel returns a model answerer for the config. The HTTP client may be
+// nil (http.DefaultClient).
+func NewModel(cfg Config, client *http.Client) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	token := cfg.Token
+	if token == "" {
+		// langchaingo refuses an empty token (and would then read
+		// OPENAI_API_KEY); servers without auth ignore this one.
+		token = "no-token"
+	}
+	opts := []openai.Option{
+		openai.WithBaseURL(strings.TrimSuffix(cfg.BaseURL, "/")),
+		openai.WithModel(cfg.Model),
+		openai.WithToken(token),
+	}
+	if client != nil {
+		opts = append(opts, openai.WithHTTPClient(client))
+	}
+	llm, err := openai.New(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("answer: model client: %w", err)
+	}
+	return &Model{llm: llm, cfg: cfg}, nil
+}
+
+// SystemPrompt tells the model to answer from the numbered posts only and to
+// cite them.
+const SystemPrompt = `You answer questions for members of a discussion forum, using only the forum posts you are given.
+The posts are numbered [1], [2], and so on. After each statement, cite the posts it comes from with their numbers in square brackets, like [1] or [2][3].
+If the posts do not answer the question, say so briefly. Do not invent posts or numbers.`
+
+// Prompt is the user message: the numbered posts, then the question.
+func Prompt(req Request) string {
+	var b strings.Builder
+	b.WriteString("Forum posts:\n")
+	if len(req.Posts) == 0 {
+		b.WriteString("(none)\n")
+	}
+	for i, p := range req.Posts {
+		fmt.Fprintf(&b, "[%d] %s\n", i+1, strings.Join(strings.Fields(p.Text), " "))
+	}
+	fmt.Fprintf(&b, "\nQuestion: %s", strings.TrimSpace(req.Question))
+	return b.String()
+}
+
+// Answer implements Answerer.
+func (m *Model) Answer(ctx context.Context, req Request, emit func(string) error) (string, error) {
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, SystemPrompt)}
+	for _, t := range req.History {
+		msgs = append(msgs,
+			llms.TextParts(llms.ChatMessageTypeHuman, t.Question),
+			llms.TextParts(llms.ChatMessageTypeAI, t.Answer))
+	}
+	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, Prompt(req)))
+
+	opts := []llms.CallOption{
+		llms.WithStreamingFunc(func(_ context.Context, chunk []byte) error {
+			if len(chunk) == 0 {
+				return nil
+			}
+			return emit(string(chunk))
+		}),
+	}
+	if m.cfg.MaxTokens > 0 {
+		opts = append(opts, llms.WithMaxTokens(m.cfg.MaxTokens))
+	}
+	if m.cfg.Temperature != 0 {
+		opts = append(opts, llms.WithTemperature(m.cfg.Temperature))
+	}
+	resp, err := m.llm.GenerateContent(ctx, msgs, opts...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("answer: model call: %w", ctx.Err())
+		}
+		return "", fmt.Errorf("answer: model call: %w", err)
+	}
+	if len(resp.Choices) == 0 {
+		return "", errors.New("answer: model returned no choice")
+	}
+	return resp.Choices[0].Content, nil
+}
