@@ -11,6 +11,7 @@ import (
 
 	"agora/internal/jsontime"
 	"agora/projections/change"
+	qfeed "agora/query/feed"
 )
 
 // The forum's live events (spec 001 §4 "Live thread events applied to the
@@ -28,42 +29,13 @@ const (
 )
 
 // Creator is the author of a post or comment in a forum event: the feed's
-// ThreadCreator (query/feed), read when the event is delivered.
-type Creator struct {
-	UserID    uuid.UUID `json:"userId"`
-	FirstName string    `json:"firstName"`
-	LastName  string    `json:"lastName"`
-	Avatar    *string   `json:"avatar"`
-	IsExpert  bool      `json:"isExpert"`
-}
+// own type, read when the event is delivered.
+type Creator = qfeed.Creator
 
-// Reactions are the reaction counts of a post or comment, as the feed's
-// ReactionStats: read when the event is delivered, so that the browser sets
-// them rather than adding to counts it may have missed a change of.
-type Reactions struct {
-	Liked      int `json:"liked"`
-	Loved      int `json:"loved"`
-	Smiled     int `json:"smiled"`
-	Disliked   int `json:"disliked"`
-	Neutral    int `json:"neutral"`
-	TotalCount int `json:"totalCount"`
-}
-
-func (r *Reactions) add(kind string, n int) {
-	switch kind {
-	case "liked":
-		r.Liked += n
-	case "loved":
-		r.Loved += n
-	case "smiled":
-		r.Smiled += n
-	case "disliked":
-		r.Disliked += n
-	case "neutral":
-		r.Neutral += n
-	}
-	r.TotalCount += n
-}
+// Reactions are the reaction counts of a post or comment, the feed's Stats:
+// read when the event is delivered, so that the browser sets them rather
+// than adding to counts it may have missed a change of.
+type Reactions = qfeed.Stats
 
 // filler is a payload completed from the read model when it is delivered:
 // once for all its recipients on the node, and only when there are some.

@@ -159,7 +159,7 @@ func (s store) reactions(ctx context.Context, threadID uuid.UUID, replyID *uuid.
 		if err := rows.Scan(&kind, &n); err != nil {
 			return r, fmt.Errorf("realtime: reactions: %w", err)
 		}
-		r.add(kind, n)
+		r.Add(kind, n)
 	}
 	return r, rows.Err()
 }

@@ -67,7 +67,8 @@ type Stats struct {
 	TotalCount int `json:"totalCount"`
 }
 
-func (s *Stats) add(kind string, n int) {
+// Add counts n reactions of kind.
+func (s *Stats) Add(kind string, n int) {
 	switch kind {
 	case "liked":
 		s.Liked += n

@@ -123,7 +123,7 @@ func (q *Queries) Summary(ctx context.Context, v Viewer, threadID uuid.UUID, rep
 		if err := rows.Scan(&kind, &n, &mine); err != nil {
 			return s, err
 		}
-		s.Reactions.add(kind, n)
+		s.Reactions.Add(kind, n)
 		if mine {
 			k := kind
 			s.MyReaction = &k
