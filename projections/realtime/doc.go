@@ -23,7 +23,7 @@
 //
 //   - thread.created, thread.updated: a ThreadPayload, the post as the
 //     feed's Thread has it (id, channelId, seriesId, type, creatorAs,
-//     creatorId, creator, raw, image, file, link, meeting, mentions,
+//     creatorId, creator, raw, image, file, link, meeting, chat, mentions,
 //     hashtags, reactions, createdOn, updatedOn) without the caller's own
 //     myReaction and canManage. An edit that changes only updatedOn is
 //     not an event.

@@ -62,6 +62,7 @@ type ThreadPayload struct {
 	File      json.RawMessage `json:"file"`
 	Link      json.RawMessage `json:"link"`
 	Meeting   json.RawMessage `json:"meeting"`
+	Chat      json.RawMessage `json:"chat"`
 	Mentions  []string        `json:"mentions"`
 	Hashtags  []string        `json:"hashtags"`
 	// Reactions are read at delivery when nil (a new post has none).
@@ -186,6 +187,7 @@ type threadRow struct {
 	File      json.RawMessage
 	Link      json.RawMessage
 	Meeting   json.RawMessage
+	Chat      json.RawMessage
 	Mentions  []string
 	Hashtags  []string
 	CreatedOn time.Time
@@ -195,7 +197,7 @@ type threadRow struct {
 func (r threadRow) payload() *ThreadPayload {
 	p := &ThreadPayload{
 		ID: r.ID, ChannelID: r.ChannelID, SeriesID: r.SeriesID, Type: r.Type, CreatorAs: r.CreatorAs,
-		Raw: r.Raw, Image: r.Image, File: r.File, Link: r.Link, Meeting: r.Meeting,
+		Raw: r.Raw, Image: r.Image, File: r.File, Link: r.Link, Meeting: r.Meeting, Chat: r.Chat,
 		Mentions: orEmpty(r.Mentions), Hashtags: orEmpty(r.Hashtags),
 		CreatedOn: jsontime.Of(r.CreatedOn), UpdatedOn: jsontime.Of(r.UpdatedOn),
 	}

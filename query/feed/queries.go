@@ -99,6 +99,8 @@ type Thread struct {
 	File      json.RawMessage `json:"file"`
 	Link      json.RawMessage `json:"link"`
 	Meeting   json.RawMessage `json:"meeting"`
+	// Chat is the conversation of a shared AI chat post, null otherwise.
+	Chat      json.RawMessage `json:"chat"`
 	Mentions  []string        `json:"mentions"`
 	Hashtags  []string        `json:"hashtags"`
 	Reactions Stats           `json:"reactions"`
@@ -196,17 +198,17 @@ func threadsSQL(forum, page string, all bool) string {
 	shown AS (` + shown + `),
 	items AS (
 		SELECT 0 AS sec, t.id, t.id AS thread_id, NULL::uuid AS parent_id, t.channel_id, t.series_id, t.type, t.creator_as, t.creator_id,
-			t.raw, t.image, t.file, t.link, t.meeting, t.mentions::text[] AS mentions, t.hashtags, t.created_on, t.updated_on,
+			t.raw, t.image, t.file, t.link, t.meeting, t.chat, t.mentions::text[] AS mentions, t.hashtags, t.created_on, t.updated_on,
 			(SELECT count(*) FROM replies c WHERE c.thread_id = t.id)::int AS replies_count,
 			'00000000-0000-0000-0000-000000000000'::uuid AS reaction_key
 		FROM page t
 		UNION ALL
 		SELECT 1, r.id, r.thread_id, r.parent_id, NULL, t.series_id, NULL, NULL, r.creator_id,
-			r.raw, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, r.id
+			r.raw, NULL, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, r.id
 		FROM shown r JOIN page t ON t.id = r.thread_id
 	)
 	SELECT acc.series_id, acc.kind, acc.member, acc.admin, i.sec,
-		i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting,
+		i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting, i.chat,
 		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count,
 		u.first_name, u.last_name, u.avatar,
 		EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
@@ -303,7 +305,7 @@ type threadRow struct {
 	creatorID          uuid.UUID
 	raw                string
 	image, file, link  []byte
-	meeting            []byte
+	meeting, chat      []byte
 	mentions, hashtags []string
 	created, updated   time.Time
 	repliesCount       int
@@ -324,7 +326,7 @@ func (r *threadRow) scan(rows pgx.Rows) error {
 		c := &r.creator
 		r.all = []any{(*[16]byte)(&r.seriesID), &r.kind, &r.member, &r.admin, &r.sec,
 			(*[16]byte)(&r.id), (*[16]byte)(&r.threadID), &r.parentID, &r.channelID, (*[16]byte)(&r.itemSeriesID),
-			&r.typ, &r.creatorAs, (*[16]byte)(&r.creatorID), &r.raw, &r.image, &r.file, &r.link, &r.meeting,
+			&r.typ, &r.creatorAs, (*[16]byte)(&r.creatorID), &r.raw, &r.image, &r.file, &r.link, &r.meeting, &r.chat,
 			&r.mentions, &r.hashtags, &r.created, &r.updated, &r.repliesCount,
 			&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert,
 			&r.stats.Liked, &r.stats.Loved, &r.stats.Smiled, &r.stats.Disliked, &r.stats.Neutral, &r.mine}
@@ -356,7 +358,7 @@ func (r *threadRow) thread() *Thread {
 	t := &Thread{
 		ID: r.id, ChannelID: uuid.UUID(r.channelID.Bytes), SeriesID: r.itemSeriesID,
 		Type: r.typ.String, CreatorAs: r.creatorAs.String, Raw: r.raw,
-		Image: raw(r.image), File: raw(r.file), Link: raw(r.link), Meeting: raw(r.meeting),
+		Image: raw(r.image), File: raw(r.file), Link: raw(r.link), Meeting: raw(r.meeting), Chat: raw(r.chat),
 		Mentions: orEmpty(r.mentions), Hashtags: orEmpty(r.hashtags),
 		Reactions: r.stats, MyReaction: r.myReaction(), RepliesCount: r.repliesCount, Replies: []*Reply{},
 		CreatedOn: jsontime.Of(r.created), UpdatedOn: jsontime.Of(r.updated),

@@ -947,6 +947,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ai/search/{channelId}": {
+        parameters: {
+            query: {
+                /** @description The question, 1 to 1000 characters, not blank. */
+                q: components["parameters"]["AISearchQuestion"];
+            };
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Ask a forum's AI search
+         * @description For a reader of the channel's forum (the admin channel: forum
+         *     admins only). Starts a search (a new `searchId`) and streams its
+         *     answer as newline-delimited JSON, one `AISearchEvent` per line,
+         *     flushed as it is made: one `threads` event with the posts retrieved
+         *     (only posts of this forum the caller may read), `completion` events
+         *     with pieces of the answer (append them), and a final `answer`
+         *     event with the whole text, the ids of the posts it cites (`[n]`
+         *     markers name `posts[n-1]`) and `done: true`. The question, the
+         *     answer and its citations are stored. A client that goes away
+         *     cancels the model call. Errors found before the stream starts are
+         *     JSON errors; one during the stream ends it without an `answer`.
+         */
+        get: operations["aiSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/search/{channelId}/{searchId}": {
+        parameters: {
+            query: {
+                /** @description The question, 1 to 1000 characters, not blank. */
+                q: components["parameters"]["AISearchQuestion"];
+            };
+            header?: never;
+            path: {
+                channelId: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Ask a follow-up question in an AI search
+         * @description As `GET /api/ai/search/{channelId}`, continuing the caller's own
+         *     search `searchId` in that channel: the earlier questions and answers
+         *     are given to the answerer, and every event carries the same
+         *     `searchId`.
+         */
+        get: operations["aiSearchFollowUp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai-response/share-chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share an AI search conversation to the forum
+         * @description Posts the caller's search `searchId` (every question and answer,
+         *     oldest first) to the channel as a `shared-ai-chat` post whose `chat`
+         *     holds the conversation; its readers see it in the feed and live.
+         *     Only a search of the caller's own, in that channel, with at least
+         *     one answer, can be shared.
+         */
+        post: operations["shareAIChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/series/{id}/mention-candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Who may be mentioned in a forum
+         * @description For the forum's readers: its members with an account whose first,
+         *     last or full name matches `q` (each word, the last as a prefix, one
+         *     typo allowed in words of five letters or more), best match first;
+         *     with `q` empty, by name. At most `limit`.
+         */
+        get: operations["listMentionCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/member-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Find members of a community by name
+         * @description The member search of the share and access dialogs (spec 000 §2.7):
+         *     for the community's active members and its administrators, up to
+         *     `limit` members (default 5) whose first, last or full name matches
+         *     `q` (each word, the last as a prefix, one typo allowed in words of
+         *     five letters or more), best match first; `total` counts every match,
+         *     for the "more results" line. Invited members without an account are
+         *     included (`userId` null).
+         */
+        get: operations["searchCommunityMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/preview": {
         parameters: {
             query?: never;
@@ -1371,6 +1513,7 @@ export interface components {
             link: components["schemas"]["ThreadLink"] | null;
             /** @description The post's Meet Up, as `Thread` has it. */
             meeting: unknown;
+            chat: components["schemas"]["AIChat"];
             mentions: string[];
             hashtags: string[];
             reactions: components["schemas"]["ReactionStats"];
@@ -1890,6 +2033,7 @@ export interface components {
             link: components["schemas"]["ThreadLink"] | null;
             /** @description The post's Meet Up; null until Meet Ups can be scheduled. */
             meeting: null;
+            chat: components["schemas"]["AIChat"];
             /** @description The user ids mentioned in `raw` who may read the forum. */
             mentions: string[];
             /** @description The hashtags of `raw`, without `#`. */
@@ -1991,6 +2135,85 @@ export interface components {
             name: string;
             /** @description Posts and comments using it. */
             count: number;
+        };
+        /**
+         * @description One line of an AI search stream. `threads` carries `posts`;
+         *     `completion` carries `text`, to append to the text so far; `answer`
+         *     (the last line) carries `answer`, `citations`, `done` and
+         *     `createdOn`.
+         */
+        AISearchEvent: {
+            /** @enum {string} */
+            type: "threads" | "completion" | "answer";
+            /** Format: uuid */
+            searchId: string;
+            posts?: components["schemas"]["AISearchSource"][];
+            text?: string;
+            answer?: string;
+            /** @description The ids of the posts the answer cites, in order of first citation. */
+            citations?: string[];
+            done?: boolean;
+            createdOn?: components["schemas"]["Timestamp"];
+        };
+        /** @description A retrieved post; the answer's marker `[n]` cites it. A comment or reply names its post in `threadId`. */
+        AISearchSource: {
+            n: number;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            threadId: string;
+            /** Format: uuid */
+            channelId: string;
+            /** @enum {string} */
+            kind: "post" | "question" | "shared-ai-chat" | "comment" | "reply";
+            excerpt: string;
+        };
+        ShareChatBody: {
+            /** Format: uuid */
+            channelId: string;
+            /** Format: uuid */
+            searchId: string;
+        };
+        /** @description One message of a shared AI chat; `user` is the asker's question, `other` the AI's answer. */
+        AIChatMessage: {
+            /** @enum {string} */
+            role: "user" | "other";
+            content: string;
+            createdOn: components["schemas"]["Timestamp"];
+        };
+        /** @description The conversation of a `shared-ai-chat` post, oldest first; null for other posts. */
+        AIChat: components["schemas"]["AIChatMessage"][] | null;
+        MentionCandidate: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+        };
+        MentionCandidateList: {
+            results: components["schemas"]["MentionCandidate"][];
+            total: number;
+        };
+        MemberMatch: {
+            /**
+             * Format: uuid
+             * @description The member's profile id.
+             */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+        };
+        MemberSearchResult: {
+            results: components["schemas"]["MemberMatch"][];
+            /** @description Every match; more than `results` holds means more results exist. */
+            total: number;
         };
         HashtagList: {
             tags: components["schemas"]["Hashtag"][];
@@ -2115,6 +2338,33 @@ export interface components {
         };
     };
     responses: {
+        /** @description The answer, as newline-delimited JSON (one `AISearchEvent` per line). */
+        AISearchStream: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/x-ndjson": components["schemas"]["AISearchEvent"];
+            };
+        };
+        /** @description `validationFailed`: an id is not a UUID, or `q` is missing, blank or longer than 1000 characters (`details.fields`). */
+        AISearchBadQuestion: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `forbidden`: the caller may not read the channel. */
+        ChannelReadersOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `notFound`: there is no forum `id`. */
         ForumNotFound: {
             headers: {
@@ -2236,6 +2486,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The question, 1 to 1000 characters, not blank. */
+        AISearchQuestion: string;
+        /** @description What the person typed, at most 100 characters. */
+        MemberSearchText: string;
         /** @description The forum (series). */
         ForumId: string;
         ForumCommunityId: string;
@@ -4315,6 +4569,211 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    aiSearch: {
+        parameters: {
+            query: {
+                /** @description The question, 1 to 1000 characters, not blank. */
+                q: components["parameters"]["AISearchQuestion"];
+            };
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AISearchStream"];
+            400: components["responses"]["AISearchBadQuestion"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ChannelReadersOnly"];
+            /** @description `notFound`: there is no channel `channelId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    aiSearchFollowUp: {
+        parameters: {
+            query: {
+                /** @description The question, 1 to 1000 characters, not blank. */
+                q: components["parameters"]["AISearchQuestion"];
+            };
+            header?: never;
+            path: {
+                channelId: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AISearchStream"];
+            400: components["responses"]["AISearchBadQuestion"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ChannelReadersOnly"];
+            /** @description `notFound`: there is no channel `channelId`, or no search `searchId` of the caller in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    shareAIChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareChatBody"];
+            };
+        };
+        responses: {
+            /** @description The post. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `channelId` or `searchId` is missing.
+             *     - `validationFailed`: an id is not a UUID, or the search has no answer yet (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ChannelReadersOnly"];
+            /** @description `notFound`: there is no channel `channelId`, or no search `searchId` of the caller in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMentionCandidates: {
+        parameters: {
+            query?: {
+                /** @description What the person typed, at most 100 characters. */
+                q?: components["parameters"]["MemberSearchText"];
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                id: components["parameters"]["ForumId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The candidates; `total` counts every match. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MentionCandidateList"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID, or `q` or `limit` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForumReadersOnly"];
+            404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchCommunityMembers: {
+        parameters: {
+            query?: {
+                /** @description What the person typed, at most 100 characters. */
+                q?: components["parameters"]["MemberSearchText"];
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                communityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSearchResult"];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID, or `q` or `limit` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is not an active member of the community nor administers it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no community `communityId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

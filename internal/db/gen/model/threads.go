@@ -29,4 +29,5 @@ type Threads struct {
 	Meeting   *string
 	CreatedOn time.Time
 	UpdatedOn time.Time
+	Chat      *string
 }

@@ -32,6 +32,7 @@ type threadsTable struct {
 	Meeting   postgres.ColumnString
 	CreatedOn postgres.ColumnTimestampz
 	UpdatedOn postgres.ColumnTimestampz
+	Chat      postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -88,8 +89,9 @@ func newThreadsTableImpl(schemaName, tableName, alias string) threadsTable {
 		MeetingColumn   = postgres.StringColumn("meeting")
 		CreatedOnColumn = postgres.TimestampzColumn("created_on")
 		UpdatedOnColumn = postgres.TimestampzColumn("updated_on")
-		allColumns      = postgres.ColumnList{IDColumn, ChannelIDColumn, SeriesIDColumn, CreatorIDColumn, CreatorAsColumn, TypeColumn, RawColumn, ImageColumn, FileColumn, LinkColumn, MentionsColumn, HashtagsColumn, MeetingColumn, CreatedOnColumn, UpdatedOnColumn}
-		mutableColumns  = postgres.ColumnList{ChannelIDColumn, SeriesIDColumn, CreatorIDColumn, CreatorAsColumn, TypeColumn, RawColumn, ImageColumn, FileColumn, LinkColumn, MentionsColumn, HashtagsColumn, MeetingColumn, CreatedOnColumn, UpdatedOnColumn}
+		ChatColumn      = postgres.StringColumn("chat")
+		allColumns      = postgres.ColumnList{IDColumn, ChannelIDColumn, SeriesIDColumn, CreatorIDColumn, CreatorAsColumn, TypeColumn, RawColumn, ImageColumn, FileColumn, LinkColumn, MentionsColumn, HashtagsColumn, MeetingColumn, CreatedOnColumn, UpdatedOnColumn, ChatColumn}
+		mutableColumns  = postgres.ColumnList{ChannelIDColumn, SeriesIDColumn, CreatorIDColumn, CreatorAsColumn, TypeColumn, RawColumn, ImageColumn, FileColumn, LinkColumn, MentionsColumn, HashtagsColumn, MeetingColumn, CreatedOnColumn, UpdatedOnColumn, ChatColumn}
 		defaultColumns  = postgres.ColumnList{CreatorAsColumn, TypeColumn, RawColumn, MentionsColumn, HashtagsColumn, CreatedOnColumn, UpdatedOnColumn}
 	)
 
@@ -112,6 +114,7 @@ func newThreadsTableImpl(schemaName, tableName, alias string) threadsTable {
 		Meeting:   MeetingColumn,
 		CreatedOn: CreatedOnColumn,
 		UpdatedOn: UpdatedOnColumn,
+		Chat:      ChatColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

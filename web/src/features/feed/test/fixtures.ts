@@ -47,6 +47,7 @@ export function thread(id: string, over: Partial<Thread> = {}): Thread {
     file: null,
     link: null,
     meeting: null,
+    chat: null,
     mentions: [],
     hashtags: [],
     reactions: stats(),
