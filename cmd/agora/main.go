@@ -24,6 +24,7 @@ import (
 	"agora/internal/config"
 	"agora/internal/runtime"
 	"agora/internal/seed"
+	"agora/search"
 )
 
 const usage = `usage: agora <command> [flags]
@@ -149,7 +150,14 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		// KAFKA_BROKERS is set), the relay and the projections; the API
 		// serves the metrics of all of them.
 		reg := runtime.NewRegistry()
-		handlers, err := runtime.Projections(cfg, d, log)
+		// One search store for the projection that fills it and the API
+		// that reads it: the embedded engine belongs to one process.
+		store, err := search.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer store.Close() //nolint:errcheck
+		handlers, err := runtime.Projections(cfg, d, store, log)
 		if err != nil {
 			return err
 		}
@@ -158,7 +166,7 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer pipe.Close()
-		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg), runtime.WithPipeline(pipe))
+		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg), runtime.WithPipeline(pipe), runtime.WithSearch(store))
 		if err != nil {
 			return err
 		}
@@ -203,7 +211,12 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
 			return err
 		}
-		handlers, err := runtime.Projections(cfg, d, log)
+		store, err := search.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer store.Close() //nolint:errcheck
+		handlers, err := runtime.Projections(cfg, d, store, log)
 		if err != nil {
 			return err
 		}

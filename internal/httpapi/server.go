@@ -21,6 +21,7 @@ import (
 	"agora/projections/realtime"
 	qaccount "agora/query/account"
 	qupload "agora/query/upload"
+	"agora/search"
 )
 
 // Deps are what the API serves from.
@@ -43,6 +44,8 @@ type Deps struct {
 	UploadRead *qupload.Queries
 	// LinkPreviews answers GET /api/links/preview.
 	LinkPreviews *linkpreview.Service
+	// Search is the search read store the search routes read.
+	Search search.Store
 }
 
 // BodyLimit bounds request bodies; files go to the blob store through
@@ -51,7 +54,7 @@ const BodyLimit = 1 << 20
 
 // New builds the Fiber app with every route.
 func New(d Deps) (*fiber.App, error) {
-	if d.Log == nil || d.DB == nil || d.Accounts == nil || d.Communities == nil || d.AccountRead == nil || d.Registry == nil || d.LinkPreviews == nil {
+	if d.Log == nil || d.DB == nil || d.Accounts == nil || d.Communities == nil || d.AccountRead == nil || d.Registry == nil || d.LinkPreviews == nil || d.Search == nil {
 		return nil, errors.New("httpapi.New: nil dependency")
 	}
 	s := &server{Deps: d, metrics: newMetrics(d.Registry)}

@@ -61,6 +61,29 @@ func Parse(raw string) Parsed {
 	return p
 }
 
+// Plain is raw as words to search and read: each mention becomes its
+// display name ("[Ada Lovelace](0190…)" → "Ada Lovelace"); everything else,
+// hashtags included, is kept.
+func Plain(raw string) string {
+	if !strings.Contains(raw, "](") {
+		return raw
+	}
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i := 0; i < len(raw); {
+		if raw[i] == '[' {
+			if _, n, ok := mentionAt(raw[i:]); ok {
+				b.WriteString(raw[i+1 : i+strings.IndexByte(raw[i:], ']')])
+				i += n
+				continue
+			}
+		}
+		b.WriteByte(raw[i])
+		i++
+	}
+	return b.String()
+}
+
 // mentionAt reads `[display](uuid)` at the start of s and returns the id and
 // the length consumed.
 func mentionAt(s string) (uuid.UUID, int, bool) {

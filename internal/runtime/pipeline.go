@@ -19,6 +19,7 @@ import (
 	"agora/internal/kafka"
 	"agora/internal/relay"
 	"agora/projections"
+	"agora/search"
 )
 
 // APIOption changes how NewAPI builds the API.
@@ -26,7 +27,8 @@ type APIOption func(*apiOptions)
 
 type apiOptions struct {
 	registry *prometheus.Registry
-	live     liveOptions // realtime.go
+	live     liveOptions  // realtime.go
+	search   search.Store // search.go
 }
 
 // WithRegistry makes the API serve reg at /metrics (and register its own
@@ -135,10 +137,11 @@ func (p *Pipeline) Close() {
 	}
 }
 
-// Projections are the projections agora projector and agora dev run. Each
-// projection package adds its constructor here.
-func Projections(cfg config.Config, d *Database, log *slog.Logger) ([]projections.Handler, error) {
-	return nil, nil
+// Projections are the projections agora projector and agora dev run; the
+// search projection fills store. Each projection package adds its
+// constructor here.
+func Projections(cfg config.Config, d *Database, store search.Store, log *slog.Logger) ([]projections.Handler, error) {
+	return []projections.Handler{searchProjection(store, d.DB, log)}, nil
 }
 
 // ServeMetrics serves reg at /metrics on addr until ctx ends: the metrics

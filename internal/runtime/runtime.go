@@ -136,15 +136,21 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 	if err != nil {
 		return nil, err
 	}
+	store, closeStore, err := apiSearch(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
 	app, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: d, Accounts: accounts, Communities: communities,
 		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg, Hub: hub,
 		Uploads: uploads, UploadRead: uploadRead,
-		LinkPreviews: linkPreviews,
+		LinkPreviews: linkPreviews, Search: store,
 	})
 	if err != nil {
+		closeStore()
 		return nil, err
 	}
+	app.Hooks().OnPostShutdown(func(error) error { closeStore(); return nil })
 	runLiveEvents(app, hub, cfg, d, reg, log, opts)
 	return app, nil
 }

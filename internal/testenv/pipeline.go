@@ -1,13 +1,17 @@
 package testenv
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"agora/internal/config"
 	"agora/internal/runtime"
+	"agora/projections"
 	"agora/projections/projectiontest"
 	"agora/projections/realtime"
+	"agora/projections/searchindex"
+	"agora/search"
 )
 
 // StartPipeline starts a change pipeline over the shared test database: an
@@ -43,4 +47,33 @@ func NewLive(t testing.TB, live Live, options ...func(*config.Config)) *Env {
 	return serve(t, []runtime.APIOption{
 		runtime.WithBrokers(live.Pipeline.Brokers), runtime.WithRealtime(live.Hub, live.ReplayMargin),
 	}, options)
+}
+
+// NewSearch starts an API server over the shared database whose search
+// store (the embedded engine, in a folder of the test's) is filled by the
+// search projection from a pipeline of its own, as in agora dev. The
+// relay's snapshot brings in what the database already holds. The
+// server runs live events on the same pipeline.
+func NewSearch(t testing.TB, options ...func(*config.Config)) (*Env, search.Store) {
+	t.Helper()
+	p := StartPipeline(t)
+	store, err := search.OpenEmbedded(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cfg := projections.Config{Brokers: p.Brokers, Log: projectiontest.Logger()}
+		_ = projections.Run(ctx, cfg, searchindex.New(store, shared.db.Pool, projectiontest.Logger()))
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		_ = store.Close()
+	})
+	env := serve(t, []runtime.APIOption{runtime.WithSearch(store), runtime.WithBrokers(p.Brokers),
+		runtime.WithRealtime(realtime.HubOptions{}, 0)}, options)
+	return env, store
 }

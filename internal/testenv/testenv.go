@@ -21,6 +21,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/pgserver"
 	"agora/internal/runtime"
+	"agora/search"
 )
 
 // Password is the demo password the harness seeds with.
@@ -37,6 +38,10 @@ type cluster struct {
 	server *pgserver.Server
 	db     *db.DB
 	url    string
+	// search is the store of servers started without one of their own
+	// (New): nothing fills it, so their searches find nothing. NewSearch
+	// starts a server whose store its own search projection fills.
+	search search.Store
 }
 
 // Main runs the tests of a package and stops the cluster afterwards. Call it
@@ -44,6 +49,7 @@ type cluster struct {
 func Main(m *testing.M) {
 	code := m.Run()
 	if shared != nil {
+		_ = shared.search.Close()
 		shared.db.Close()
 		_ = shared.server.Stop()
 		_ = os.RemoveAll(shared.dir)
@@ -81,7 +87,11 @@ func start() (*cluster, error) {
 	if err := runtime.Seed(ctx, d, cfg, log); err != nil {
 		return nil, err
 	}
-	return &cluster{dir: dir, server: srv, db: d, url: srv.URL("agora")}, nil
+	store, err := search.OpenEmbedded(dir + "/search")
+	if err != nil {
+		return nil, err
+	}
+	return &cluster{dir: dir, server: srv, db: d, url: srv.URL("agora"), search: store}, nil
 }
 
 // Config is the configuration test servers start from: dev mode (the dev
@@ -129,6 +139,7 @@ func serve(t testing.TB, apiOptions []runtime.APIOption, options []func(*config.
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	apiOptions = append([]runtime.APIOption{runtime.WithSearch(shared.search)}, apiOptions...)
 	app, err := runtime.NewAPI(cfg, shared.db, log, apiOptions...)
 	if err != nil {
 		t.Fatalf("testenv: %v", err)

@@ -34,3 +34,13 @@ CREATE INDEX ai_search_turns_search ON ai_search_turns (search_id, created_on);
 -- A shared AI chat post (type shared-ai-chat) holds its conversation:
 -- [{"role": "user"|"other", "content": text, "createdOn": time}, ...].
 ALTER TABLE threads ADD COLUMN chat jsonb;
+
+-- Hashtags keep the case they were typed in, and count as one name
+-- whatever the case: the search projection recounts a forum's uses of a
+-- name through these indexes rather than reading the whole forum.
+CREATE FUNCTION lower_tags(tags text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT coalesce(array_agg(lower(t)), '{}') FROM unnest(tags) AS t
+$$;
+CREATE INDEX threads_lower_hashtags ON threads USING gin (lower_tags(hashtags));
+CREATE INDEX replies_lower_hashtags ON replies USING gin (lower_tags(hashtags));

@@ -1,0 +1,233 @@
+package searchindex
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/projections"
+	"agora/projections/change"
+	"agora/search"
+)
+
+var (
+	_ projections.BatchHandler = (*Projection)(nil)
+	_ projections.Rebuilder    = (*Projection)(nil)
+)
+
+// Projection fills a search.Store from the change stream.
+type Projection struct {
+	store search.Store
+	db    *pgxpool.Pool
+	log   *slog.Logger
+}
+
+// New is the search projection writing to store, reading documents from db.
+func New(store search.Store, db *pgxpool.Pool, log *slog.Logger) *Projection {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Projection{store: store, db: db, log: log}
+}
+
+// Name is the projection's consumer group: "search".
+func (p *Projection) Name() string { return "search" }
+
+// Tables are the tables whose rows make up search documents.
+func (p *Projection) Tables() []string {
+	return []string{
+		"public.users", "public.profiles", "public.community_memberships", "public.series_memberships",
+		"public.series", "public.threads", "public.replies",
+	}
+}
+
+// Apply applies one change as a batch of one.
+func (p *Projection) Apply(ctx context.Context, c change.Change) error {
+	return p.ApplyBatch(ctx, []change.Change{c})
+}
+
+// ApplyBatch gathers the keys of the documents the changes touch, then
+// rewrites those documents from Postgres.
+func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
+	k := newKeys()
+	for _, c := range cs {
+		if err := k.add(c); err != nil {
+			// A row this projection cannot read will not read better on a
+			// retry: dead-letter it.
+			return projections.Permanent(err)
+		}
+	}
+	return p.refresh(ctx, k)
+}
+
+// Reset empties the four indexes, for a rebuild from a snapshot.
+func (p *Projection) Reset(ctx context.Context) error {
+	for _, rebuild := range []func(context.Context) error{
+		p.store.Members().Rebuild, p.store.Peers().Rebuild, p.store.Posts().Rebuild, p.store.Hashtags().Rebuild,
+	} {
+		if err := rebuild(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tagKey is a hashtag name, lower-cased, in a forum.
+type tagKey struct {
+	series uuid.UUID
+	tag    string
+}
+
+// keys are the documents a batch of changes touches.
+type keys struct {
+	// profiles and users name member documents (a user's profiles) and
+	// peer documents (a profile's user); experts of renamed forums have
+	// peer documents that name the forum.
+	profiles, users, seriesRenamed ids
+	threads, replies              ids
+	// tags are forum hashtags to recount; replyTags the hashtags of
+	// comments, whose forum is their post's; forumTags forums whose tags
+	// are all recounted (a post deleted with its comments).
+	tags      map[tagKey]bool
+	replyTags map[uuid.UUID][]string
+	forumTags ids
+}
+
+type ids map[uuid.UUID]bool
+
+func (s ids) list() []uuid.UUID {
+	out := make([]uuid.UUID, 0, len(s))
+	for id := range s {
+		out = append(out, id)
+	}
+	return out
+}
+
+func newKeys() *keys {
+	return &keys{
+		profiles: ids{}, users: ids{}, seriesRenamed: ids{}, threads: ids{}, replies: ids{},
+		tags: map[tagKey]bool{}, replyTags: map[uuid.UUID][]string{}, forumTags: ids{},
+	}
+}
+
+// add records the keys of one change, from its row before and after.
+func (k *keys) add(c change.Change) error {
+	rows := []change.Row{}
+	for _, r := range []change.Row{c.Before, c.After} {
+		if r != nil {
+			rows = append(rows, r)
+		}
+	}
+	for _, r := range rows {
+		var err error
+		switch c.Table {
+		case "users":
+			err = k.id(r, "id", k.users)
+		case "profiles":
+			if err = k.id(r, "id", k.profiles); err == nil && !r.IsNull("user_id") {
+				err = k.id(r, "user_id", k.users)
+			}
+		case "community_memberships", "series_memberships":
+			err = k.id(r, "profile_id", k.profiles)
+		case "series":
+			if c.Op == change.Update {
+				err = k.id(r, "id", k.seriesRenamed)
+			}
+		case "threads":
+			if err = k.id(r, "id", k.threads); err != nil {
+				break
+			}
+			var series uuid.UUID
+			if series, err = r.UUID("series_id"); err != nil {
+				break
+			}
+			var tags []string
+			if tags, err = r.Strings("hashtags"); err != nil {
+				break
+			}
+			for _, t := range tags {
+				k.tags[tagKey{series, strings.ToLower(t)}] = true
+			}
+			if c.Op == change.Delete {
+				// Its comments go with it, and their own deletions may
+				// come before this one, when the post can no longer tell
+				// their forum: recount the forum's tags.
+				k.forumTags[series] = true
+			}
+		case "replies":
+			if err = k.id(r, "id", k.replies); err != nil {
+				break
+			}
+			var thread uuid.UUID
+			if thread, err = r.UUID("thread_id"); err != nil {
+				break
+			}
+			var tags []string
+			if tags, err = r.Strings("hashtags"); err != nil {
+				break
+			}
+			for _, t := range tags {
+				k.replyTags[thread] = append(k.replyTags[thread], strings.ToLower(t))
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("searchindex: %s: %w", c.QualifiedTable(), err)
+		}
+	}
+	return nil
+}
+
+func (k *keys) id(r change.Row, col string, into ids) error {
+	id, err := r.UUID(col)
+	if err != nil {
+		return err
+	}
+	into[id] = true
+	return nil
+}
+
+// refresh rewrites every document k names, then waits until the writes are
+// searchable, so the runner commits offsets only for what is in the index.
+func (p *Projection) refresh(ctx context.Context, k *keys) error {
+	steps := []struct {
+		name string
+		run  func(context.Context, *keys) error
+	}{
+		{"members", p.members}, {"peers", p.peers}, {"posts", p.posts}, {"hashtags", p.hashtags},
+	}
+	for _, s := range steps {
+		if err := s.run(ctx, k); err != nil {
+			return fmt.Errorf("searchindex: %s: %w", s.name, err)
+		}
+	}
+	for _, wait := range []func(context.Context) error{
+		p.store.Members().Wait, p.store.Peers().Wait, p.store.Posts().Wait, p.store.Hashtags().Wait,
+	} {
+		if err := wait(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sync upserts the documents found and deletes the wanted ids that were not.
+func sync[D search.Document](ctx context.Context, x search.Index[D], wanted ids, found []D) error {
+	if err := x.Upsert(ctx, found...); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, d := range found {
+		seen[d.DocID()] = true
+	}
+	var gone []string
+	for id := range wanted {
+		if !seen[id.String()] {
+			gone = append(gone, id.String())
+		}
+	}
+	return x.Delete(ctx, gone...)
+}
