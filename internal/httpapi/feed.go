@@ -16,7 +16,7 @@ import (
 )
 
 // feedRoutes serve the forum feed (spec 001 §7 "Threads and posts"):
-// posts, comments, reactions, hashtags and visits.
+// posts, comments, reactions and visits.
 func (s *server) feedRoutes(api fiber.Router) {
 	cmd, err := cmdfeed.New(s.DB.SQL)
 	if err != nil {
@@ -39,7 +39,6 @@ func (s *server) feedRoutes(api fiber.Router) {
 	api.Put("/threads/:threadId/reaction", authed, h.react)
 	api.Put("/threads/:threadId/replies/:replyId/reaction", authed, h.react)
 	api.Get("/thread/:threadId/reactions", authed, h.reactions)
-	api.Get("/hashtags", authed, h.hashtags)
 	api.Post("/series/:seriesId/visits", authed, h.visit)
 	api.Get("/series/:seriesId/visits", authed, h.lastVisit)
 }
@@ -300,14 +299,6 @@ func (h *feedHandlers) reactions(c fiber.Ctx) error {
 		replyID = &r
 	}
 	list, err := h.q.Reactions(c.Context(), feedViewer(c), id, replyID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(list)
-}
-
-func (h *feedHandlers) hashtags(c fiber.Ctx) error {
-	list, err := h.q.Hashtags(c.Context(), feedViewer(c), c.Query("q"))
 	if err != nil {
 		return err
 	}

@@ -164,7 +164,7 @@ func adminsOnly(ok int, refusal outcome) map[string]outcome {
 // TestMatrixFeed: posts, comments, reactions, the reactions list, visits
 // and the asker look, by role; the admin channel is for forum admins.
 func TestMatrixFeed(t *testing.T) {
-	env := testenv.New(t)
+	env, _ := testenv.NewSearch(t) // the hashtag suggestions need the search projection
 	m := newMatrixForum(t, env)
 	th := post(t, m.creator.Client, m.forum.ID, map[string]any{"channelId": m.main, "raw": "the matrix post #MatrixTag"})
 	adminPost := post(t, m.forumAdmin.Client, m.forum.ID, map[string]any{"channelId": m.admins, "raw": "admins only"})
@@ -230,16 +230,26 @@ func TestMatrixFeed(t *testing.T) {
 			t.Errorf("%s: canManage %v, want %v", role.name, v.CanManage, want)
 		}
 	}
-	// Hashtag suggestions come only from forums one reads.
-	for _, role := range m.roles()[:6] {
+	// Hashtag suggestions come only from forums one reads, once the search
+	// projection has indexed the tag.
+	tags := func(c *testenv.Client) []string {
 		var l struct {
 			Tags []struct {
 				Name string `json:"name"`
 			} `json:"tags"`
 		}
-		r := role.c.Do("GET", "/api/hashtags?q=matrixtag", nil)
+		r := c.Do("GET", "/api/hashtags?q=matrixtag", nil)
 		wantStatus(t, r, 200)
 		r.JSON(t, &l)
+		var names []string
+		for _, tag := range l.Tags {
+			names = append(names, tag.Name)
+		}
+		return names
+	}
+	eventually(t, func() bool { return len(tags(m.roles()[0].c)) > 0 })
+	for _, role := range m.roles()[:6] {
+		l := struct{ Tags []string }{tags(role.c)}
 		reads := role.name != "non-member" && role.name != "outsider"
 		if found := len(l.Tags) > 0; found != reads {
 			t.Errorf("%s: hashtags %+v, want them: %v", role.name, l.Tags, reads)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -22,7 +23,13 @@ type feedFixture struct {
 
 func newFeedFixture(t *testing.T) *feedFixture {
 	t.Helper()
-	env := testenv.New(t)
+	return feedFixtureOn(t, testenv.New(t))
+}
+
+// feedFixtureOn names the demo forums for a server already started (one
+// with a search store of its own: testenv.NewSearch).
+func feedFixtureOn(t *testing.T, env *testenv.Env) *feedFixture {
+	t.Helper()
 	f := &feedFixture{env: env}
 	f.welcome, f.roadmaps, f.roundtable = f.id(t, "SELECT id FROM series WHERE name = 'Welcome & Introductions'"),
 		f.id(t, "SELECT id FROM series WHERE name = 'Roadmaps & Prioritization'"), f.id(t, "SELECT id FROM series WHERE name = 'Leadership Roundtable'")
@@ -619,10 +626,11 @@ func TestFeedAnonymousQuestion(t *testing.T) {
 	}
 }
 
-// TestFeedHashtags: suggestions come from the forums the caller reads.
+// TestFeedHashtags: suggestions come from the forums the caller reads,
+// through the search projection's hashtag index.
 func TestFeedHashtags(t *testing.T) {
-	f := newFeedFixture(t)
-	env := f.env
+	env, _ := testenv.NewSearch(t)
+	f := feedFixtureOn(t, env)
 	member, admin := env.As(t, seed.MemberEmail), env.As(t, seed.AdminEmail)
 	tag := strings.ReplaceAll(testenv.Unique("Tag"), "-", "_")
 	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "#" + tag + "_open and #" + tag + "_open"})
@@ -646,10 +654,16 @@ func TestFeedHashtags(t *testing.T) {
 		r.JSON(t, &l)
 		return l
 	}
-	l := get(member, strings.ToLower(tag))
+	var l list
+	eventually(t, func() bool { l = get(member, strings.ToLower(tag)); return len(l.Tags) == 1 && l.Tags[0].Count == 2 })
 	if len(l.Tags) != 1 || l.Tags[0].Name != tag+"_open" || l.Tags[0].Count != 2 {
 		t.Errorf("member: %+v", l)
 	}
+	// One typo in a longer name, and a prefix: "…_opne" is "…_open".
+	if l := get(member, strings.ToLower(tag)+"_opne"); len(l.Tags) != 1 || l.Tags[0].Name != tag+"_open" {
+		t.Errorf("misspelt: %+v", l)
+	}
+	eventually(t, func() bool { return len(get(admin, strings.ToUpper(tag)).Tags) == 2 })
 	if l := get(admin, strings.ToUpper(tag)); len(l.Tags) != 2 {
 		t.Errorf("admin: %+v", l)
 	}
@@ -725,5 +739,18 @@ func TestFeedVisits(t *testing.T) {
 	}
 	if after := env.Count(t, "series_visits", ""); after != before {
 		t.Errorf("refused visits wrote %d rows", after-before)
+	}
+}
+
+// eventually polls cond every 10 ms for up to 10 s: what the search
+// projection indexes is searchable a moment after the commit.
+func eventually(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("not true within 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

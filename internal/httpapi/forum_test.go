@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -532,7 +533,7 @@ func TestSeriesMembers(t *testing.T) {
 }
 
 func TestSeriesAssignables(t *testing.T) {
-	env := testenv.New(t)
+	env, _ := testenv.NewSearch(t)
 	admin := env.As(t, adminEmail)
 	circle := newCommunity(t, env)
 	f := createForum(t, admin, circle)
@@ -552,7 +553,10 @@ func TestSeriesAssignables(t *testing.T) {
 	if l := get("isAssigned=true"); l.Total != 0 {
 		t.Errorf("assigned %+v", l)
 	}
-	l := get("isAssigned=false&keyword=" + strings.ToUpper(m.Email[:len(m.Email)-5]))
+	// The keyword is searched in the member index, filled a moment after
+	// the commit.
+	var l memberList
+	eventually(t, func() bool { l = get("isAssigned=false&keyword=" + strings.ToUpper(m.Email[:len(m.Email)-5])); return l.Total > 0 })
 	if l.Total != 1 || l.Results[0].ID != m.ProfileID || l.Results[0].IsAssigned || l.Results[0].Role != nil {
 		t.Errorf("keyword %+v", l)
 	}
@@ -560,6 +564,7 @@ func TestSeriesAssignables(t *testing.T) {
 		t.Errorf("%% matched %d", l.Total)
 	}
 	wantStatus(t, assign(t, admin, f.ID, "member-expert", m.ProfileID, other.ProfileID), 204)
+	eventually(t, func() bool { return get("isAssigned=true&keyword="+url.QueryEscape(m.Email)).Total == 1 })
 	if l := get("isAssigned=true&pageSize=1&page=2"); l.Total != 2 || len(l.Results) != 1 || !l.Results[0].IsAssigned ||
 		l.Results[0].Role == nil || *l.Results[0].Role != "member-expert" {
 		t.Errorf("page 2 %+v", l)

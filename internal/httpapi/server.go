@@ -81,6 +81,7 @@ func New(d Deps) (*fiber.App, error) {
 	s.communityRoutes(api)
 	s.homeRoutes(api)
 	s.feedRoutes(api)
+	s.searchRoutes(api)
 	s.uploadRoutes(api)
 	s.linkRoutes(api)
 	s.askerRoutes(api)

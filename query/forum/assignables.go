@@ -10,6 +10,7 @@ import (
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/jsontime"
+	"agora/search"
 )
 
 // Assignable is a member of the forum's community, as a forum admin sees
@@ -35,7 +36,8 @@ type Assignables struct {
 	Caller
 	Paging
 	SeriesID uuid.UUID
-	// Keyword matches first name, last name or email, case-insensitively.
+	// Keyword matches first name, last name, full name or email, as the
+	// member search does (each word; the last as a prefix; typos forgiven).
 	Keyword string
 	// IsAssigned keeps the forum's members (true) or the others (false).
 	IsAssigned *bool
@@ -68,21 +70,33 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (Page[Assigna
 	if !fa.Admin {
 		return Page[Assignable]{}, ErrForumAdminOnly
 	}
+	page := Page[Assignable]{Results: []Assignable{}}
+	// A keyword is searched in the member index (names and email, typos
+	// forgiven); the page is then read from Postgres in the index's order.
+	// Without one, Postgres lists the community by name.
+	var matched []string
+	if in.Keyword != "" {
+		if !search.HasWords(in.Keyword) {
+			return page, nil
+		}
+		if matched, page.Total, err = q.keywordPage(ctx, in, fa.CommunityID); err != nil || len(matched) == 0 {
+			return page, err
+		}
+	}
 	from := ` FROM community_memberships cm JOIN profiles p ON p.id = cm.profile_id LEFT JOIN users u ON u.id = p.user_id
 		LEFT JOIN series_memberships sm ON sm.series_id = $1 AND sm.profile_id = p.id
-		WHERE cm.community_id = $2 AND ($3::boolean IS NULL OR (sm.profile_id IS NOT NULL) = $3)
-		  AND ($4 = '' OR coalesce(u.first_name, p.first_name) ILIKE '%' || $4 || '%'
-		       OR coalesce(u.last_name, p.last_name) ILIKE '%' || $4 || '%'
-		       OR coalesce(u.email, p.email) ILIKE '%' || $4 || '%')`
-	args := []any{in.SeriesID, fa.CommunityID, in.IsAssigned, likeEscaper.Replace(in.Keyword)}
-	page := Page[Assignable]{Results: []Assignable{}}
-	if err := q.db.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&page.Total); err != nil {
+		WHERE cm.community_id = $2 AND ($3::boolean IS NULL OR (sm.profile_id IS NOT NULL) = $3)`
+	args := []any{in.SeriesID, fa.CommunityID, in.IsAssigned}
+	order, limit := ` ORDER BY `+byName+` LIMIT $4 OFFSET $5`, []any{in.PageSize, in.offset()}
+	if matched != nil {
+		from += ` AND p.id = ANY($4::uuid[])`
+		order, limit = ` ORDER BY array_position($4::uuid[], p.id)`, []any{matched}
+	} else if err := q.db.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: assignables: %w", err)
 	}
 	rows, err := q.db.QueryContext(ctx, `SELECT p.id, p.user_id, coalesce(u.first_name, p.first_name), coalesce(u.last_name, p.last_name),
 		coalesce(u.email, p.email), coalesce(u.avatar, p.avatar), coalesce(u.job_title, p.job_title), coalesce(u.company, p.company),
-		sm.assigned_on, coalesce(sm.is_subscribed, false), coalesce(sm.is_expert, false), sm.role`+from+
-		` ORDER BY `+byName+` LIMIT $5 OFFSET $6`, append(args, in.PageSize, in.offset())...)
+		sm.assigned_on, coalesce(sm.is_subscribed, false), coalesce(sm.is_expert, false), sm.role`+from+order, append(args, limit...)...)
 	if err != nil {
 		return page, fmt.Errorf("forum: assignables: %w", err)
 	}
@@ -106,4 +120,33 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (Page[Assigna
 		return page, fmt.Errorf("forum: assignables: %w", err)
 	}
 	return page, nil
+}
+
+// keywordPage asks the member index for one page of the community's
+// members matching the keyword, assigned to the forum or not as asked, by
+// relevance: their profile ids and how many match in all.
+func (q *Queries) keywordPage(ctx context.Context, in Assignables, communityID uuid.UUID) ([]string, int, error) {
+	if q.members == nil {
+		return nil, 0, fmt.Errorf("forum: assignables: no member index")
+	}
+	f := search.Filter{search.In("communityIds", communityID.String())}
+	if in.IsAssigned != nil {
+		c := search.In("forumIds", in.SeriesID.String())
+		if !*in.IsAssigned {
+			c = search.NotIn("forumIds", in.SeriesID.String())
+		}
+		f = append(f, c)
+	}
+	res, err := q.members.Search(ctx, search.Query{
+		Text: in.Keyword, Fields: []string{"fullName", "firstName", "lastName", "email"}, Filter: f,
+		Limit: in.PageSize, Offset: in.offset(),
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("forum: assignables: %w", err)
+	}
+	ids := make([]string, len(res.Hits))
+	for i, m := range res.Hits {
+		ids[i] = m.ID
+	}
+	return ids, res.Total, nil
 }

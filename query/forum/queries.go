@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,6 +14,7 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/jsontime"
+	"agora/search"
 )
 
 // MaxPageSize is the largest page of every list (spec 001 §9: forum lists
@@ -24,14 +24,16 @@ const MaxPageSize = 9999
 // Queries reads forums from Postgres.
 type Queries struct {
 	db *sql.DB
+	// members is the search index the assignables' keyword is searched in.
+	members search.Index[search.Member]
 }
 
-// New returns the forum queries over db.
-func New(db *sql.DB) (*Queries, error) {
-	if db == nil {
-		return nil, fmt.Errorf("forum.New: nil db")
+// New returns the forum queries over db, searching keywords in members.
+func New(db *sql.DB, members search.Index[search.Member]) (*Queries, error) {
+	if db == nil || members == nil {
+		return nil, fmt.Errorf("forum.New: nil dependency")
 	}
-	return &Queries{db: db}, nil
+	return &Queries{db: db, members: members}, nil
 }
 
 // Page is one page of results and the total count.
@@ -125,8 +127,6 @@ func scanForums(rows *sql.Rows) ([]Forum, error) {
 	return out, rows.Err()
 }
 
-// likeEscaper makes a keyword literal inside ILIKE.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // ErrSeriesForbidden is a forum the caller may not read (spec 001 §8:
 // global:error.seriesForbidden).

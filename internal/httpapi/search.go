@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v3"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	qsearch "agora/query/search"
+)
+
+// searchRoutes are the searches the search read store answers (issue 6):
+// the member search of the share and access dialogs, mention candidates
+// and hashtag suggestions. The AI search has its own routes (aisearch.go).
+func (s *server) searchRoutes(api fiber.Router) {
+	q, err := qsearch.New(s.Search, s.DB)
+	if err != nil {
+		panic(err) // New checked s.Search and s.DB
+	}
+	h := &searchHandlers{q: q}
+	authed := only(auth.GroupAuthenticated)
+	api.Get("/communities/:communityId/member-search", authed, h.members)
+	api.Get("/series/:id/mention-candidates", authed, h.mentionCandidates)
+	api.Get("/hashtags", authed, h.hashtags)
+}
+
+type searchHandlers struct {
+	q *qsearch.Queries
+}
+
+func searchViewer(c fiber.Ctx) qsearch.Viewer {
+	p := mustPrincipal(c)
+	return qsearch.Viewer{UserID: p.UserID, Role: p.Role}
+}
+
+func (h *searchHandlers) members(c fiber.Ctx) error {
+	id, err := pathUUID(c, "communityId")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	in := qsearch.MemberSearch{Viewer: searchViewer(c), CommunityID: id, Text: c.Query("q"), Limit: queryInt(c, "limit", 5, bad)}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.Members(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *searchHandlers) mentionCandidates(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	in := qsearch.MentionSearch{Viewer: searchViewer(c), SeriesID: id, Text: c.Query("q"), Limit: queryInt(c, "limit", 10, bad)}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.MentionCandidates(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *searchHandlers) hashtags(c fiber.Ctx) error {
+	list, err := h.q.Hashtags(c.Context(), searchViewer(c), c.Query("q"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}

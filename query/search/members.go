@@ -1,0 +1,128 @@
+package search
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	index "agora/search"
+)
+
+// MemberSearch is GET /communities/{communityId}/member-search.
+type MemberSearch struct {
+	Viewer
+	CommunityID uuid.UUID
+	Text        string
+	// Limit is how many matches to show: the dialogs show 5.
+	Limit int
+}
+
+// ErrCommunityMembersOnly refuses a member search to someone outside the
+// community.
+var ErrCommunityMembersOnly = apperr.New(apperr.Forbidden, "forbidden", "only the community's members may search its members")
+
+// Members finds the community's members by first, last or full name, best
+// match first, for its active members and those who administer it.
+func (q *Queries) Members(ctx context.Context, in MemberSearch) (Page[Person], error) {
+	f := apperr.Fields{}
+	checkText(f, in.Text, in.Limit)
+	if err := f.Err(); err != nil {
+		return Page[Person]{}, err
+	}
+	c, err := access.InCommunity(ctx, q.db.SQL, in.UserID, in.Role, in.CommunityID)
+	if err != nil {
+		return Page[Person]{}, err
+	}
+	if !c.Member && !c.Admin {
+		return Page[Person]{}, ErrCommunityMembersOnly
+	}
+	page := Page[Person]{Results: []Person{}}
+	if in.Text != "" && !index.HasWords(in.Text) {
+		return page, nil
+	}
+	res, err := q.store.Members().Search(ctx, index.Query{
+		Text: in.Text, Fields: nameFields, Limit: in.Limit,
+		Filter: index.Filter{index.In("communityIds", in.CommunityID.String())},
+		Sort:   sortByName(in.Text),
+	})
+	if err != nil {
+		return page, err
+	}
+	if page.Results, err = q.people(ctx, ids(res.Hits)); err != nil {
+		return page, err
+	}
+	page.Total = res.Total
+	return page, nil
+}
+
+// Candidate is someone who may be mentioned (spec 001 §3).
+type Candidate struct {
+	UserID    uuid.UUID `json:"userId"`
+	FirstName string    `json:"firstName"`
+	LastName  string    `json:"lastName"`
+	Avatar    *string   `json:"avatar"`
+	JobTitle  string    `json:"jobTitle"`
+	Company   string    `json:"company"`
+}
+
+// MentionSearch is GET /series/{id}/mention-candidates.
+type MentionSearch struct {
+	Viewer
+	SeriesID uuid.UUID
+	Text     string
+	Limit    int
+}
+
+// ErrSeriesForbidden is a forum the caller may not read (spec 001 §8).
+var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do not have access to this forum")
+
+// MentionCandidates finds the forum's members with an account by name, for
+// the forum's readers: a mention names a user.
+func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (Page[Candidate], error) {
+	f := apperr.Fields{}
+	checkText(f, in.Text, in.Limit)
+	if err := f.Err(); err != nil {
+		return Page[Candidate]{}, err
+	}
+	fa, err := access.InForum(ctx, q.db.SQL, in.UserID, in.Role, in.SeriesID)
+	if err != nil {
+		return Page[Candidate]{}, err
+	}
+	if !fa.Read() {
+		return Page[Candidate]{}, ErrSeriesForbidden
+	}
+	page := Page[Candidate]{Results: []Candidate{}}
+	if in.Text != "" && !index.HasWords(in.Text) {
+		return page, nil
+	}
+	res, err := q.store.Members().Search(ctx, index.Query{
+		Text: in.Text, Fields: nameFields, Limit: in.Limit,
+		Filter: index.Filter{index.In("forumIds", in.SeriesID.String()), index.NotIn("userId", "")},
+		Sort:   sortByName(in.Text),
+	})
+	if err != nil {
+		return page, err
+	}
+	people, err := q.people(ctx, ids(res.Hits))
+	if err != nil {
+		return page, err
+	}
+	for _, p := range people {
+		if p.UserID != nil { // the index is a moment behind a profile's user
+			page.Results = append(page.Results, Candidate{UserID: *p.UserID, FirstName: p.FirstName, LastName: p.LastName,
+				Avatar: p.Avatar, JobTitle: p.JobTitle, Company: p.Company})
+		}
+	}
+	page.Total = res.Total
+	return page, nil
+}
+
+// sortByName orders a list without text by name; text orders by relevance.
+func sortByName(text string) []index.Sort {
+	if text != "" {
+		return nil
+	}
+	return []index.Sort{{Field: "sortName"}}
+}

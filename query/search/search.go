@@ -1,0 +1,105 @@
+// Package search is the read side of Agora's searches that the search read
+// store answers: the member search of the share and access dialogs, the
+// mention candidates of a forum and the hashtag suggestions.
+//
+// The store says which documents match and in what order; rights are
+// decided here from Postgres before the store is asked (a search is always
+// filtered to what the caller may see), and what a result shows is read
+// from Postgres by id, so a result is as current as the rows.
+package search
+
+import (
+	"context"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	index "agora/search"
+)
+
+// MaxText bounds what a search box sends, in runes.
+const MaxText = 100
+
+// Queries answer the searches from the store and Postgres.
+type Queries struct {
+	store index.Store
+	db    *db.DB
+}
+
+// New returns the searches over store and d.
+func New(store index.Store, d *db.DB) (*Queries, error) {
+	if store == nil || d == nil {
+		return nil, fmt.Errorf("search.New: nil dependency")
+	}
+	return &Queries{store: store, db: d}, nil
+}
+
+// Viewer is who searches.
+type Viewer struct {
+	UserID uuid.UUID
+	Role   auth.Role
+}
+
+// Person is a member as a search result shows them.
+type Person struct {
+	ID        uuid.UUID  `json:"id"`
+	UserID    *uuid.UUID `json:"userId"`
+	FirstName string     `json:"firstName"`
+	LastName  string     `json:"lastName"`
+	Avatar    *string    `json:"avatar"`
+	JobTitle  string     `json:"jobTitle"`
+	Company   string     `json:"company"`
+}
+
+// Page is a search's results and how many match in all.
+type Page[T any] struct {
+	Results []T `json:"results"`
+	Total   int `json:"total"`
+}
+
+// nameFields are what a search by name reads: first, last or full name.
+var nameFields = []string{"fullName", "firstName", "lastName"}
+
+// checkText adds the problems of a search box's text and limit to f.
+func checkText(f apperr.Fields, text string, limit int) {
+	if utf8.RuneCountInString(text) > MaxText {
+		f.Add("q", fmt.Sprintf("must be at most %d characters", MaxText))
+	}
+	if limit < 1 || limit > 50 {
+		f.Add("limit", "must be 1 to 50")
+	}
+}
+
+// people reads the profiles of ids, in that order.
+func (q *Queries) people(ctx context.Context, ids []string) ([]Person, error) {
+	out := []Person{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.db.Pool.Query(ctx, `
+		SELECT p.id, p.user_id, coalesce(u.first_name, p.first_name), coalesce(u.last_name, p.last_name),
+			coalesce(u.avatar, p.avatar), coalesce(u.job_title, p.job_title), coalesce(u.company, p.company)
+		FROM unnest($1::uuid[]) WITH ORDINALITY AS k (id, n) JOIN profiles p ON p.id = k.id LEFT JOIN users u ON u.id = p.user_id
+		ORDER BY k.n`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("search: people: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Person, error) {
+		var p Person
+		return p, r.Scan(&p.ID, &p.UserID, &p.FirstName, &p.LastName, &p.Avatar, &p.JobTitle, &p.Company)
+	})
+}
+
+// ids are the documents' ids.
+func ids[D index.Document](docs []D) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = d.DocID()
+	}
+	return out
+}
