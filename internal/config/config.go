@@ -43,6 +43,48 @@ type Config struct {
 
 	// LinkPreview configures GET /api/links/preview.
 	LinkPreview LinkPreviewConfig
+
+	// AI chooses what answers the forums' AI search.
+	AI AIConfig
+}
+
+// AI providers of AIConfig.Provider.
+const (
+	// AIProviderOpenAI is any OpenAI-compatible chat completions server:
+	// OpenAI, Ollama, vLLM, llama.cpp's server.
+	AIProviderOpenAI = "openai"
+	// AIProviderAnthropic is Anthropic's Messages API.
+	AIProviderAnthropic = "anthropic"
+)
+
+// AIConfig chooses what answers the forums' AI search. With nothing set it
+// is the extractive answerer, which needs no model: it answers with the
+// retrieved posts' sentences that share the most words with the question.
+type AIConfig struct {
+	// Provider is AGORA_AI_PROVIDER: AIProviderOpenAI or AIProviderAnthropic;
+	// empty means openai when ModelURL is set, and no model otherwise.
+	Provider string
+	// ModelURL is AGORA_AI_MODEL_URL, the API's base URL, such as
+	// https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama);
+	// optional for Anthropic.
+	ModelURL string
+	// Model is AGORA_AI_MODEL, the model's name at that server.
+	Model string
+	// APIKey is AGORA_AI_API_KEY; local servers usually need none, Anthropic
+	// does.
+	APIKey string
+	// MaxTokens is AGORA_AI_MAX_TOKENS, the longest answer in tokens; 0
+	// leaves it to the server (Anthropic's client then asks for 2048).
+	MaxTokens int
+}
+
+// ModelProvider is the provider that answers: Provider, else openai when
+// ModelURL is set; empty means no model (the extractive answerer).
+func (a AIConfig) ModelProvider() string {
+	if a.Provider == "" && a.ModelURL != "" {
+		return AIProviderOpenAI
+	}
+	return a.Provider
 }
 
 // LinkPreviewConfig configures the link previews of posts.
@@ -249,6 +291,11 @@ func (c *Config) FromEnv(lookup Env) []error {
 	integer("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", &c.LinkPreview.PerAccountPerMinute)
 	str("MEILI_URL", &c.Search.MeiliURL)
 	str("MEILI_MASTER_KEY", &c.Search.MeiliMasterKey)
+	str("AGORA_AI_PROVIDER", &c.AI.Provider)
+	str("AGORA_AI_MODEL_URL", &c.AI.ModelURL)
+	str("AGORA_AI_MODEL", &c.AI.Model)
+	str("AGORA_AI_API_KEY", &c.AI.APIKey)
+	integer("AGORA_AI_MAX_TOKENS", &c.AI.MaxTokens)
 	return errs
 }
 
@@ -346,7 +393,43 @@ func (c Config) Validate() error {
 	if c.Search.MeiliMasterKey != "" && c.Search.MeiliURL == "" {
 		bad("MEILI_MASTER_KEY: set without MEILI_URL")
 	}
+	c.AI.validate(bad)
 	return errors.Join(errs...)
+}
+
+// validate reports the AI settings' problems through bad.
+func (a AIConfig) validate(bad func(format string, args ...any)) {
+	if a.ModelURL != "" {
+		if u, err := url.Parse(a.ModelURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("AGORA_AI_MODEL_URL: %q is not an http(s) URL", a.ModelURL)
+		}
+	}
+	if a.MaxTokens < 0 {
+		bad("AGORA_AI_MAX_TOKENS: must not be negative")
+	}
+	switch a.ModelProvider() {
+	case "":
+		// A model named without a server would be silently ignored.
+		if a.Model != "" || a.APIKey != "" || a.MaxTokens != 0 {
+			bad("AGORA_AI_MODEL, AGORA_AI_API_KEY, AGORA_AI_MAX_TOKENS: set without AGORA_AI_MODEL_URL or AGORA_AI_PROVIDER")
+		}
+	case AIProviderOpenAI:
+		if a.ModelURL == "" {
+			bad("AGORA_AI_MODEL_URL: required with AGORA_AI_PROVIDER=openai")
+		}
+		if strings.TrimSpace(a.Model) == "" {
+			bad("AGORA_AI_MODEL: required with AGORA_AI_MODEL_URL")
+		}
+	case AIProviderAnthropic:
+		if strings.TrimSpace(a.Model) == "" {
+			bad("AGORA_AI_MODEL: required with AGORA_AI_PROVIDER=anthropic")
+		}
+		if a.APIKey == "" {
+			bad("AGORA_AI_API_KEY: required with AGORA_AI_PROVIDER=anthropic")
+		}
+	default:
+		bad("AGORA_AI_PROVIDER: %q is not openai or anthropic", a.Provider)
+	}
 }
 
 var (

@@ -78,6 +78,12 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 
 		"MEILI_URL":        "https://search.example.org:7700",
 		"MEILI_MASTER_KEY": "meili-master-key",
+
+		"AGORA_AI_PROVIDER":   "openai",
+		"AGORA_AI_MODEL_URL":  "http://127.0.0.1:11434/v1",
+		"AGORA_AI_MODEL":      "llama3.1",
+		"AGORA_AI_API_KEY":    "sk-test",
+		"AGORA_AI_MAX_TOKENS": "512",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -104,6 +110,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 
 		LinkPreview: LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
 		Search:      SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
+		AI:          AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -153,6 +160,13 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"blob url ttl unparsable", map[string]string{"AGORA_BLOB_URL_TTL": "ten years"}, `AGORA_BLOB_URL_TTL: "ten years" is not a duration`},
 		{"link preview allow private not a boolean", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": "yes"}, `AGORA_LINK_PREVIEW_ALLOW_PRIVATE: "yes" is not true or false`},
 		{"link previews per minute zero", map[string]string{"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "0"}, "AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE: must be at least 1"},
+		{"ai model url scheme", map[string]string{"AGORA_AI_MODEL_URL": "127.0.0.1:11434", "AGORA_AI_MODEL": "m"}, `AGORA_AI_MODEL_URL: "127.0.0.1:11434" is not an http(s) URL`},
+		{"ai model url without model", map[string]string{"AGORA_AI_MODEL_URL": "http://127.0.0.1:11434/v1"}, "AGORA_AI_MODEL: required with AGORA_AI_MODEL_URL"},
+		{"ai model without url", map[string]string{"AGORA_AI_MODEL": "llama3.1"}, "set without AGORA_AI_MODEL_URL or AGORA_AI_PROVIDER"},
+		{"ai openai without url", map[string]string{"AGORA_AI_PROVIDER": "openai", "AGORA_AI_MODEL": "m"}, "AGORA_AI_MODEL_URL: required with AGORA_AI_PROVIDER=openai"},
+		{"ai anthropic without key", map[string]string{"AGORA_AI_PROVIDER": "anthropic", "AGORA_AI_MODEL": "claude"}, "AGORA_AI_API_KEY: required with AGORA_AI_PROVIDER=anthropic"},
+		{"ai unknown provider", map[string]string{"AGORA_AI_PROVIDER": "bard", "AGORA_AI_MODEL": "m"}, `AGORA_AI_PROVIDER: "bard" is not openai or anthropic`},
+		{"ai max tokens negative", map[string]string{"AGORA_AI_MODEL_URL": "http://m/v1", "AGORA_AI_MODEL": "m", "AGORA_AI_MAX_TOKENS": "-1"}, "AGORA_AI_MAX_TOKENS: must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,6 +195,8 @@ func TestValidValuesAreAccepted(t *testing.T) {
 		{"smtp port ignored without host", map[string]string{"SMTP_PORT": "0"}},
 		{"link previews of private addresses off", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": " 0 "}},
 		{"demo password of 8", map[string]string{"AGORA_DEMO_PASSWORD": "12345678"}},
+		{"ai ollama", map[string]string{"AGORA_AI_MODEL_URL": "http://127.0.0.1:11434/v1", "AGORA_AI_MODEL": "llama3.1"}},
+		{"ai anthropic", map[string]string{"AGORA_AI_PROVIDER": "anthropic", "AGORA_AI_MODEL": "claude-sonnet-4-5", "AGORA_AI_API_KEY": "sk-ant"}},
 		{"demo password of 64", map[string]string{"AGORA_DEMO_PASSWORD": strings.Repeat("x", 64)}},
 	}
 	for _, tt := range tests {

@@ -22,6 +22,7 @@ import (
 	qaccount "agora/query/account"
 	qupload "agora/query/upload"
 	"agora/search"
+	"agora/search/answer"
 )
 
 // Deps are what the API serves from.
@@ -46,6 +47,9 @@ type Deps struct {
 	LinkPreviews *linkpreview.Service
 	// Search is the search read store the search routes read.
 	Search search.Store
+	// Answerer writes the AI search's answers; nil means the extractive
+	// answerer (no model).
+	Answerer answer.Answerer
 }
 
 // BodyLimit bounds request bodies; files go to the blob store through
@@ -59,12 +63,15 @@ func New(d Deps) (*fiber.App, error) {
 	}
 	s := &server{Deps: d, metrics: newMetrics(d.Registry)}
 	app := fiber.New(fiber.Config{
-		AppName:      "agora",
-		BodyLimit:    BodyLimit,
-		ErrorHandler: s.handleError,
-		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 60 * time.Second,
-		IdleTimeout:  120 * time.Second,
+		AppName:   "agora",
+		BodyLimit: BodyLimit,
+		// An AI search's question rides in the URL: 1,000 characters of a
+		// non-Latin script are 6 KB, over the 4 KB default.
+		ReadBufferSize: 16 << 10,
+		ErrorHandler:   s.handleError,
+		ReadTimeout:    30 * time.Second,
+		WriteTimeout:   60 * time.Second,
+		IdleTimeout:    120 * time.Second,
 	})
 	app.Use(s.observe, s.recoverPanic)
 	s.limitBodies(app)
@@ -87,6 +94,7 @@ func New(d Deps) (*fiber.App, error) {
 	s.askerRoutes(api)
 	s.forumRoutes(api)
 	s.hubRoutes(api)
+	s.aiSearchRoutes(api)
 	if d.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)
 	}

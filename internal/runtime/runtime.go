@@ -136,6 +136,10 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 	if err != nil {
 		return nil, err
 	}
+	answerer, err := newAnswerer(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	store, closeStore, err := apiSearch(cfg, opts)
 	if err != nil {
 		return nil, err
@@ -144,7 +148,7 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 		Log: log, DB: d, Accounts: accounts, Communities: communities,
 		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg, Hub: hub,
 		Uploads: uploads, UploadRead: uploadRead,
-		LinkPreviews: linkPreviews, Search: store,
+		LinkPreviews: linkPreviews, Search: store, Answerer: answerer,
 	})
 	if err != nil {
 		closeStore()

@@ -9,6 +9,7 @@ import (
 	"agora/projections"
 	"agora/projections/searchindex"
 	"agora/search"
+	"agora/search/answer"
 )
 
 // WithSearch gives the API the search store to read: agora dev shares one
@@ -39,4 +40,22 @@ func apiSearch(cfg config.Config, opts []APIOption) (search.Store, func(), error
 // searchProjection is the projection that fills store.
 func searchProjection(store search.Store, d *db.DB, log *slog.Logger) projections.Handler {
 	return searchindex.New(store, d.Pool, log.With("part", "search"))
+}
+
+// newAnswerer is what answers the AI search: the configured model, or the
+// extractive answerer when none is configured.
+func newAnswerer(cfg config.Config, log *slog.Logger) (answer.Answerer, error) {
+	provider := cfg.AI.ModelProvider()
+	if provider == "" {
+		return answer.Extractive{}, nil
+	}
+	m, err := answer.NewModel(answer.Config{
+		Provider: provider, BaseURL: cfg.AI.ModelURL, Model: cfg.AI.Model,
+		Token: cfg.AI.APIKey, MaxTokens: cfg.AI.MaxTokens,
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("AI search answers with a model", "answerer", m.Name(), "url", cfg.AI.ModelURL)
+	return m, nil
 }

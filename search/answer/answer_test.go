@@ -5,10 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +13,7 @@ import (
 
 	"agora/search"
 	"agora/search/answer"
+	"agora/search/answer/answertest"
 )
 
 // flushWriter records how many lines were flushed, to check a flush follows
@@ -107,7 +104,7 @@ func joined(evs []answer.Event) string {
 func TestExtractive(t *testing.T) {
 	w := &flushWriter{}
 	req := answer.Request{SearchID: "s1", Question: "How do we deploy the migrations?", Posts: fixturePosts}
-	res, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w, "s1"))
+	res, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w, "s1"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +135,7 @@ func TestExtractive(t *testing.T) {
 
 	// Deterministic: the same request gives the same answer.
 	w2 := &flushWriter{}
-	res2, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w2, "s1"))
+	res2, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w2, "s1"), nil)
 	if err != nil || res2.Answer != res.Answer {
 		t.Errorf("second run %q, %v; want %q", res2.Answer, err, res.Answer)
 	}
@@ -147,7 +144,7 @@ func TestExtractive(t *testing.T) {
 func TestExtractiveNoMatch(t *testing.T) {
 	w := &flushWriter{}
 	req := answer.Request{Question: "kubernetes autoscaling?", Posts: fixturePosts}
-	res, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w, "s2"))
+	res, err := answer.Run(context.Background(), answer.Extractive{}, req, answer.NewStream(w, "s2"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +157,7 @@ func TestExtractiveNoMatch(t *testing.T) {
 
 func TestRunRefusesBlankQuestion(t *testing.T) {
 	w := &flushWriter{}
-	_, err := answer.Run(context.Background(), answer.Extractive{}, answer.Request{Question: "  "}, answer.NewStream(w, "s"))
+	_, err := answer.Run(context.Background(), answer.Extractive{}, answer.Request{Question: "  "}, answer.NewStream(w, "s"), nil)
 	if err != answer.ErrEmptyQuestion || w.buf.Len() != 0 {
 		t.Errorf("err %v, wrote %q", err, w.buf.String())
 	}
@@ -198,52 +195,23 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-// chunk is one SSE line of an OpenAI chat.completion.chunk.
-func chunk(content string) string {
-	b, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "test-model",
-		"choices": []map[string]any{{"index": 0, "delta": map[string]any{"content": content}}},
-	})
-	return "data: " + string(b) + "\n\n"
-}
-
-type chatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content any    `json:"content"`
-	} `json:"messages"`
-}
-
 func TestModelStreams(t *testing.T) {
 	tokens := []string{"Run the migrations", " first [1]", ", and roll back", " if they fail [2][9]."}
-	var got chatRequest
-	var gotPath string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotPath = r.URL.Path
-		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
-			t.Errorf("request body: %v", err)
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, tok := range tokens {
-			io.WriteString(w, chunk(tok))
-			w.(http.Flusher).Flush()
-		}
-		io.WriteString(w, "data: [DONE]\n\n")
-	}))
-	defer srv.Close()
+	srv := answertest.New(t, answertest.Options{Tokens: tokens})
 
-	m, err := answer.NewModel(answer.Config{BaseURL: srv.URL + "/v1", Model: "test-model"}, srv.Client())
+	m, err := answer.NewModel(answer.Config{BaseURL: srv.URL, Model: "test-model"}, srv.Client())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if m.Name() != "openai:test-model" {
+		t.Errorf("name %q", m.Name())
 	}
 	w := &flushWriter{}
 	req := answer.Request{
 		SearchID: "s3", Question: "How do we deploy the migrations?", Posts: fixturePosts[:2],
 		History: []answer.Turn{{Question: "Where is the checklist?", Answer: "In the wiki [1]."}},
 	}
-	res, err := answer.Run(context.Background(), m, req, answer.NewStream(w, "s3"))
+	res, err := answer.Run(context.Background(), m, req, answer.NewStream(w, "s3"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,14 +234,22 @@ func TestModelStreams(t *testing.T) {
 		t.Errorf("citations %v, want %v", last.Citations, want)
 	}
 
-	if gotPath != "/v1/chat/completions" || got.Model != "test-model" || !got.Stream {
-		t.Errorf("request path %q model %q stream %v", gotPath, got.Model, got.Stream)
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	got := reqs[0]
+	if got.Path != "/v1/chat/completions" || got.Model != "test-model" || !got.Stream {
+		t.Errorf("request path %q model %q stream %v", got.Path, got.Model, got.Stream)
 	}
 	// system, the earlier turn (human, ai), then the posts and question.
 	if len(got.Messages) != 4 {
 		t.Fatalf("sent %d messages: %+v", len(got.Messages), got.Messages)
 	}
-	prompt := fmt.Sprint(got.Messages[3].Content)
+	if got.Messages[1].Content != "Where is the checklist?" || got.Messages[2].Role != "assistant" || got.Messages[2].Content != "In the wiki [1]." {
+		t.Errorf("history sent as %+v", got.Messages[1:3])
+	}
+	prompt := got.Messages[3].Content
 	for _, want := range []string{"[1] Welcome to the forum!", "[2] Thanks.", "Question: How do we deploy the migrations?"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt %q lacks %q", prompt, want)
@@ -288,19 +264,8 @@ func TestModelStreams(t *testing.T) {
 // disconnects does, and checks the upstream request ends within 100 ms.
 func TestModelCancel(t *testing.T) {
 	const bound = 100 * time.Millisecond
-	upstreamDone := make(chan time.Time, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, chunk("The answer"))
-		w.(http.Flusher).Flush()
-		// Then stall, as a slow model does, until the client goes away.
-		select {
-		case <-r.Context().Done():
-			upstreamDone <- time.Now()
-		case <-time.After(5 * time.Second):
-		}
-	}))
-	defer srv.Close()
+	// One token, then a stall, as a slow model does, until the client goes away.
+	srv := answertest.New(t, answertest.Options{Tokens: []string{"The answer"}, Stall: true})
 
 	m, err := answer.NewModel(answer.Config{BaseURL: srv.URL, Model: "test-model"}, srv.Client())
 	if err != nil {
@@ -310,7 +275,7 @@ func TestModelCancel(t *testing.T) {
 	defer cancel()
 	var cancelledAt time.Time
 	w := &cancelOnCompletion{cancel: func() { cancelledAt = time.Now(); cancel() }}
-	res, err := answer.Run(ctx, m, answer.Request{Question: "q?", Posts: fixturePosts}, answer.NewStream(w, "s4"))
+	res, err := answer.Run(ctx, m, answer.Request{Question: "q?", Posts: fixturePosts}, answer.NewStream(w, "s4"), nil)
 	if err == nil {
 		t.Fatalf("run finished after cancel: %+v", res)
 	}
@@ -318,7 +283,7 @@ func TestModelCancel(t *testing.T) {
 		t.Errorf("answer event written after cancel: %s", w.buf.String())
 	}
 	select {
-	case at := <-upstreamDone:
+	case at := <-srv.Ended():
 		took := at.Sub(cancelledAt)
 		t.Logf("upstream request ended %v after cancel", took)
 		if took > bound {
@@ -326,6 +291,22 @@ func TestModelCancel(t *testing.T) {
 		}
 	case <-time.After(time.Second):
 		t.Fatal("upstream request still running a second after cancel")
+	}
+}
+
+func TestAnthropicConfig(t *testing.T) {
+	if err := (answer.Config{Provider: answer.ProviderAnthropic, Model: "claude"}).Validate(); err == nil || !strings.Contains(err.Error(), "API key") {
+		t.Errorf("Anthropic without a key: %v", err)
+	}
+	m, err := answer.NewModel(answer.Config{Provider: answer.ProviderAnthropic, Model: "claude-x", Token: "k"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name() != "anthropic:claude-x" {
+		t.Errorf("name %q", m.Name())
+	}
+	if err := (answer.Config{Provider: "bard", BaseURL: "http://x", Model: "m"}).Validate(); err == nil {
+		t.Error("unknown provider accepted")
 	}
 }
 

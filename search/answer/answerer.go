@@ -51,7 +51,11 @@ var ErrEmptyQuestion = errors.New("answer: empty question")
 // events, then the answer event with the ids of the given posts the text
 // cites. On error (a cancelled context, a failed model call, a writer that
 // went away) no answer event is written.
-func Run(ctx context.Context, a Answerer, req Request, s *Stream) (Result, error) {
+//
+// keep, when not nil, is called with the whole answer before the answer
+// event is written, so that what a client reads as done is already stored
+// (a follow-up sent at once finds it); its error ends the stream instead.
+func Run(ctx context.Context, a Answerer, req Request, s *Stream, keep func(Result) error) (Result, error) {
 	if strings.TrimSpace(req.Question) == "" {
 		return Result{}, ErrEmptyQuestion
 	}
@@ -71,6 +75,11 @@ func Run(ctx context.Context, a Answerer, req Request, s *Stream) (Result, error
 		return Result{}, err
 	}
 	res := Result{Answer: text, Citations: Citations(text, req.Posts)}
+	if keep != nil {
+		if err := keep(res); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := s.Answer(res.Answer, res.Citations); err != nil {
 		return Result{}, err
 	}

@@ -99,6 +99,11 @@ func words(text string) []string {
 	})
 }
 
+// QueryTerms returns the question's words that carry meaning: lower-cased,
+// without stopwords or one-letter words, each once, in order. Retrieval
+// falls back to them when no post holds every word of a question.
+func QueryTerms(q string) []string { return queryTerms(q) }
+
 func queryTerms(q string) []string {
 	var out []string
 	seen := map[string]bool{}

@@ -9,19 +9,33 @@ import (
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/openai"
 )
 
-// Config says which OpenAI-compatible endpoint answers (OpenAI, Ollama,
-// vLLM, llama.cpp's server). It is parsed once by the caller; the answerer
-// does not read the environment.
+// Providers of Config.Provider.
+const (
+	// ProviderOpenAI is any OpenAI-compatible chat completions endpoint:
+	// OpenAI, Ollama, vLLM, llama.cpp's server.
+	ProviderOpenAI = "openai"
+	// ProviderAnthropic is Anthropic's Messages API.
+	ProviderAnthropic = "anthropic"
+)
+
+// Config says which model answers: an OpenAI-compatible endpoint (OpenAI,
+// Ollama, vLLM, llama.cpp's server) or Anthropic's API. It is parsed once by
+// the caller; the answerer does not read the environment.
 type Config struct {
+	// Provider is ProviderOpenAI (when empty) or ProviderAnthropic.
+	Provider string
 	// BaseURL is the API's base, such as https://api.openai.com/v1 or
-	// http://127.0.0.1:11434/v1; /chat/completions is appended to it.
+	// http://127.0.0.1:11434/v1; /chat/completions is appended to it. For
+	// Anthropic it may be empty (https://api.anthropic.com/v1).
 	BaseURL string
 	// Model is the model's name at that endpoint.
 	Model string
-	// Token is the bearer token; local servers usually need none.
+	// Token is the API key (a bearer token for OpenAI-compatible servers,
+	// which locally usually need none; required by Anthropic).
 	Token string
 	// MaxTokens bounds the answer's length; 0 leaves it to the server.
 	MaxTokens int
@@ -32,10 +46,20 @@ type Config struct {
 // Validate reports every problem of the config at once.
 func (c Config) Validate() error {
 	var errs []error
+	switch c.Provider {
+	case "", ProviderOpenAI, ProviderAnthropic:
+	default:
+		errs = append(errs, fmt.Errorf("answer: model provider %q is not %s or %s", c.Provider, ProviderOpenAI, ProviderAnthropic))
+	}
 	if c.BaseURL == "" {
-		errs = append(errs, errors.New("answer: model base URL is required"))
+		if c.Provider != ProviderAnthropic {
+			errs = append(errs, errors.New("answer: model base URL is required"))
+		}
 	} else if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("answer: model base URL %q is not an http(s) URL", c.BaseURL))
+	}
+	if c.Provider == ProviderAnthropic && c.Token == "" {
+		errs = append(errs, errors.New("answer: Anthropic needs an API key"))
 	}
 	if strings.TrimSpace(c.Model) == "" {
 		errs = append(errs, errors.New("answer: model name is required"))
@@ -46,11 +70,11 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Model answers with a language model over langchaingo's OpenAI client,
-// streaming its tokens. The request runs under the caller's context, so a
-// client that goes away cancels the upstream call.
+// Model answers with a language model over langchaingo's OpenAI or
+// Anthropic client, streaming its tokens. The request runs under the
+// caller's context, so a client that goes away cancels the upstream call.
 type Model struct {
-	llm *openai.LLM
+	llm llms.Model
 	cfg Config
 }
 
@@ -60,26 +84,47 @@ func NewModel(cfg Config, client *http.Client) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	token := cfg.Token
-	if token == "" {
-		// langchaingo refuses an empty token (and would then read
-		// OPENAI_API_KEY); servers without auth ignore this one.
-		token = "no-token"
+	if cfg.Provider == "" {
+		cfg.Provider = ProviderOpenAI
 	}
-	opts := []openai.Option{
-		openai.WithBaseURL(strings.TrimSuffix(cfg.BaseURL, "/")),
-		openai.WithModel(cfg.Model),
-		openai.WithToken(token),
+	var llm llms.Model
+	var err error
+	switch cfg.Provider {
+	case ProviderAnthropic:
+		opts := []anthropic.Option{anthropic.WithModel(cfg.Model), anthropic.WithToken(cfg.Token)}
+		if cfg.BaseURL != "" {
+			opts = append(opts, anthropic.WithBaseURL(strings.TrimSuffix(cfg.BaseURL, "/")))
+		}
+		if client != nil {
+			opts = append(opts, anthropic.WithHTTPClient(client))
+		}
+		llm, err = anthropic.New(opts...)
+	default:
+		token := cfg.Token
+		if token == "" {
+			// langchaingo refuses an empty token (and would then read
+			// OPENAI_API_KEY); servers without auth ignore this one.
+			token = "no-token"
+		}
+		opts := []openai.Option{
+			openai.WithBaseURL(strings.TrimSuffix(cfg.BaseURL, "/")),
+			openai.WithModel(cfg.Model),
+			openai.WithToken(token),
+		}
+		if client != nil {
+			opts = append(opts, openai.WithHTTPClient(client))
+		}
+		llm, err = openai.New(opts...)
 	}
-	if client != nil {
-		opts = append(opts, openai.WithHTTPClient(client))
-	}
-	llm, err := openai.New(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("answer: model client: %w", err)
 	}
 	return &Model{llm: llm, cfg: cfg}, nil
 }
+
+// Name names the answerer in stored searches: the provider and the model,
+// such as "openai:llama3.1".
+func (m *Model) Name() string { return m.cfg.Provider + ":" + m.cfg.Model }
 
 // SystemPrompt tells the model to answer from the numbered posts only and to
 // cite them.

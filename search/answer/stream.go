@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"agora/internal/jsontime"
 	"agora/search"
 )
 
@@ -92,7 +93,7 @@ func (s *Stream) Answer(text string, citations []string) error {
 	}
 	return s.write(Event{
 		Type: TypeAnswer, Answer: text, Citations: citations, Done: true,
-		CreatedOn: s.now().UTC().Format(time.RFC3339Nano),
+		CreatedOn: s.now().UTC().Format(jsontime.Layout),
 	})
 }
 

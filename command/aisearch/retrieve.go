@@ -1,0 +1,78 @@
+package aisearch
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"agora/search"
+	"agora/search/answer"
+)
+
+// retrieve finds the posts an answer is written from: the best
+// RetrieveLimit posts of the forum that the asker may read (the channels
+// given, or posts naming the asker as a reader), for the question.
+//
+// The search store matches a post only when it holds every word of the
+// text, which a question in plain words rarely meets ("how do we deploy
+// the migrations?"). So the question is tried as typed, then without its
+// stopwords (as asked, then longest word first: the store matches the last
+// word as a prefix too, and the shortest word is the likeliest stem, as
+// "deploy" of "deploying"), then with only its longest words (three, two,
+// then one: the longest are the rarest and say most of what is asked),
+// then each other word alone; at most maxQueries queries. The first query
+// that finds anything wins.
+func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string) ([]search.Post, error) {
+	filter := search.Filter{search.In("forumId", forumID), search.ReadableBy(userID, channels...)}
+	for _, text := range queries(question) {
+		res, err := s.posts.Search(ctx, search.Query{Text: text, Filter: filter, Limit: RetrieveLimit})
+		if err != nil {
+			return nil, fmt.Errorf("aisearch: retrieve: %w", err)
+		}
+		if len(res.Hits) > 0 {
+			return res.Hits, nil
+		}
+	}
+	return []search.Post{}, nil
+}
+
+// queries are the texts retrieve tries, in order, without repeats.
+func queries(question string) []string {
+	var out []string
+	add := func(words ...string) {
+		q := strings.Join(words, " ")
+		if strings.TrimSpace(q) == "" {
+			return
+		}
+		for _, o := range out {
+			if o == q {
+				return
+			}
+		}
+		out = append(out, q)
+	}
+	add(strings.TrimSpace(question))
+	terms := answer.QueryTerms(question)
+	add(terms...)
+	// Longest first; a stable sort keeps the question's order among equals.
+	longest := append([]string(nil), terms...)
+	sort.SliceStable(longest, func(i, j int) bool {
+		return utf8.RuneCountInString(longest[i]) > utf8.RuneCountInString(longest[j])
+	})
+	add(longest...)
+	for k := min(3, len(longest)-1); k >= 1; k-- {
+		add(longest[:k]...)
+	}
+	for _, w := range longest[min(1, len(longest)):] {
+		add(w)
+	}
+	if len(out) > maxQueries {
+		out = out[:maxQueries]
+	}
+	return out
+}
+
+// maxQueries bounds the search store queries of one retrieval.
+const maxQueries = 8

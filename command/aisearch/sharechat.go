@@ -1,0 +1,85 @@
+package aisearch
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/internal/apperr"
+	"agora/internal/db"
+	"agora/internal/jsontime"
+)
+
+// ShareChat is POST /ai-response/share-chat.
+type ShareChat struct {
+	Viewer    Viewer
+	ChannelID uuid.UUID
+	SearchID  uuid.UUID
+}
+
+// ChatMessage is one message of a shared chat (the contract's
+// AIChatMessage): the asker's question (role user) or the answer (role
+// other).
+type ChatMessage struct {
+	Role      string        `json:"role"`
+	Content   string        `json:"content"`
+	CreatedOn jsontime.Time `json:"createdOn"`
+}
+
+// ShareChat posts the viewer's search to its channel as a shared-ai-chat
+// post whose chat is every question and answer, oldest first, and returns
+// the post's id. The viewer must still read the channel (403); the search
+// must be the viewer's own in that channel (404) and have an answer (400
+// validationFailed). The post's text is the first question, which the
+// feed shows where it cannot show a chat, and the forum's search indexes.
+// Its mentions and hashtags are empty: sharing notifies no one.
+func (s *Service) ShareChat(ctx context.Context, in ShareChat) (uuid.UUID, error) {
+	id := newID()
+	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+		ch, err := readChannel(ctx, tx, in.Viewer, in.ChannelID)
+		if err != nil {
+			return err
+		}
+		turns, err := loadTurns(ctx, tx, in.Viewer, in.ChannelID, in.SearchID)
+		if err != nil {
+			return err
+		}
+		if len(turns) == 0 {
+			return apperr.Invalid(map[string]string{"searchId": "the search has no answer yet"})
+		}
+		chat := make([]ChatMessage, 0, 2*len(turns))
+		for _, t := range turns {
+			chat = append(chat,
+				ChatMessage{Role: "user", Content: t.Question, CreatedOn: jsontime.Of(t.CreatedOn)},
+				ChatMessage{Role: "other", Content: t.Answer, CreatedOn: jsontime.Of(t.CreatedOn)})
+		}
+		b, err := json.Marshal(chat)
+		if err != nil {
+			return fmt.Errorf("aisearch: chat: %w", err)
+		}
+		// Posts of a channel get distinct times, in order, as command/feed
+		// gives them: the feed's cursor is a createdOn alone. The channel
+		// row lock orders its writers.
+		now := s.timestamp()
+		var last *time.Time
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT max(created_on) FROM threads WHERE channel_id = c.id) FROM channels c WHERE c.id = $1 FOR UPDATE`,
+			ch.ID).Scan(&last); err != nil {
+			return fmt.Errorf("aisearch: channel lock: %w", err)
+		}
+		if last != nil && !now.After(*last) {
+			now = last.Add(time.Millisecond)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO threads (id, channel_id, series_id, creator_id, creator_as, type, raw, chat, mentions, hashtags, created_on, updated_on)
+			VALUES ($1, $2, $3, $4, 'author', 'shared-ai-chat', $5, $6, '{}', '{}', $7, $7)`,
+			id, ch.ID, ch.SeriesID, in.Viewer.UserID, turns[0].Question, string(b), now)
+		if err != nil {
+			return fmt.Errorf("aisearch: share: %w", err)
+		}
+		return nil
+	})
+	return id, err
+}
