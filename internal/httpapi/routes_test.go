@@ -22,7 +22,9 @@ var fiberParam = regexp.MustCompile(`:([A-Za-z0-9_]+)`)
 // without a route, fails.
 func TestRoutesAreDocumented(t *testing.T) {
 	env := testenv.New(t)
-	app, err := runtime.NewAPI(testenv.Config(), env.DB, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cfg := testenv.Config()
+	cfg.DataDir = t.TempDir() // the API opens its own search store there
+	app, err := runtime.NewAPI(cfg, env.DB, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
