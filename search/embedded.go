@@ -8,15 +8,20 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
+	"github.com/blevesearch/bleve/v2/analysis/token/edgengram"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // The embedded engine keeps each index in its own Bleve index (scorch, on
@@ -25,8 +30,11 @@ import (
 // scoring matches what people expect of a search box.
 //
 // layoutVersion is part of each index's folder name: a change of mapping
-// bumps it, and the projection rebuilds into the new folder rather than
-// reading an index built with another mapping.
+// that the queries cannot serve bumps it, and the projection rebuilds into
+// the new folder rather than reading an index built with another mapping.
+// A change they can serve keeps it: the prefix fields (pre_) came later,
+// and an index without them has its prefixes expanded as before, until a
+// Rebuild recreates it with the current mapping.
 const layoutVersion = "v1"
 
 const (
@@ -35,12 +43,35 @@ const (
 	// and lower-cases; no stemming and no stop words, as Meilisearch, so both
 	// engines match the same words.
 	textAnalyzer = "agora_text"
+	// prefixAnalyzer is textAnalyzer followed by the leading n-grams of each
+	// word ("ada" gives a, ad, ada), up to prefixLength letters.
+	prefixAnalyzer = "agora_prefix"
+	edgeFilter     = "agora_edge"
 	// sourceField stores each document's JSON, which a hit is decoded from.
 	sourceField = "_src"
 	// keywordPrefix names the exact-value twin of a field that is both
 	// searched as text and filtered or sorted.
 	keywordPrefix = "kw_"
+	// startsPrefix names the twin of a searched field that holds the
+	// leading n-grams of its words.
+	startsPrefix = "pre_"
 )
+
+// prefixLength is the longest word start an index keeps as a term of its
+// own, so that the type-ahead of the last word is one term lookup instead
+// of an expansion over every word that starts so: "a" alone starts
+// thousands of distinct names and e-mail addresses (ada.lovelace12…). A
+// longer start is expanded, over the few words that share it. Members,
+// peers and hashtags are short documents, so they keep starts as long as
+// "christopher." (an e-mail address is one word); posts keep the first
+// three letters, which bounds the index's growth to about twice the words
+// of the text.
+func prefixLength(s *schema) int {
+	if s == postSchema {
+		return 3
+	}
+	return 12
+}
 
 type embedded struct {
 	dir     string
@@ -53,7 +84,11 @@ type bleveIndex struct {
 	mu   sync.RWMutex
 	idx  bleve.Index
 	path string
-	m    *mapping.IndexMappingImpl
+	// m is the current mapping, which a new or rebuilt index gets.
+	m *mapping.IndexMappingImpl
+	// starts is the longest word start idx keeps in its prefix fields, 0
+	// for an index made before it had them.
+	starts int
 }
 
 // OpenEmbedded opens (or creates) the embedded search store in dir.
@@ -85,33 +120,62 @@ func openBleve(path string, s *schema) (*bleveIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: open %s: %w", path, err)
 	}
-	return &bleveIndex{idx: idx, path: path, m: m}, nil
+	return &bleveIndex{idx: idx, path: path, m: m, starts: startsOf(idx)}, nil
+}
+
+// startsOf reads the longest word start kept by the prefix fields from the
+// mapping idx was created with (Bleve keeps it in the index), 0 when it
+// has none.
+func startsOf(idx bleve.Index) int {
+	im, ok := idx.Mapping().(*mapping.IndexMappingImpl)
+	if !ok || im.CustomAnalysis == nil || im.CustomAnalysis.Analyzers[prefixAnalyzer] == nil {
+		return 0
+	}
+	n, _ := im.CustomAnalysis.TokenFilters[edgeFilter]["max"].(float64)
+	return int(n)
 }
 
 // bleveMapping is the schema as a static Bleve mapping: text fields with
-// textAnalyzer, exact-value (keyword) fields for filters and sorts, numbers
-// with doc values, and the stored source.
+// textAnalyzer and their prefix twins, exact-value (keyword) fields for
+// filters and sorts, numbers with doc values, and the stored source.
 func bleveMapping(s *schema) (*mapping.IndexMappingImpl, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = "bm25" // bleve_index_api.BM25Scoring; TF-IDF otherwise
-	if err := im.AddCustomAnalyzer(textAnalyzer, map[string]any{
+	text := map[string]any{
 		"type":          custom.Name,
 		"char_filters":  []string{asciifolding.Name},
 		"tokenizer":     unicode.Name,
 		"token_filters": []string{lowercase.Name},
+	}
+	if err := im.AddCustomAnalyzer(textAnalyzer, text); err != nil {
+		return nil, fmt.Errorf("search: analyzer: %w", err)
+	}
+	if err := im.AddCustomTokenFilter(edgeFilter, map[string]any{
+		"type": edgengram.Name, "min": 1.0, "max": float64(prefixLength(s)),
 	}); err != nil {
+		return nil, fmt.Errorf("search: analyzer: %w", err)
+	}
+	text["token_filters"] = []string{lowercase.Name, edgeFilter}
+	if err := im.AddCustomAnalyzer(prefixAnalyzer, text); err != nil {
 		return nil, fmt.Errorf("search: analyzer: %w", err)
 	}
 	im.DefaultAnalyzer = textAnalyzer
 	im.IndexDynamic, im.StoreDynamic, im.DocValuesDynamic = false, false, false
 
 	dm := bleve.NewDocumentStaticMapping()
+	// No _all field: every query names its fields, and Bleve would
+	// otherwise add an (empty) composite field to every document.
+	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	fields := map[string][]*mapping.FieldMapping{}
 	for _, f := range s.searchable {
 		fm := bleve.NewTextFieldMapping()
 		fm.Analyzer = textAnalyzer
 		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, false, false
-		fields[f] = append(fields[f], fm)
+		pm := bleve.NewTextFieldMapping()
+		pm.Name = startsPrefix + f
+		pm.Analyzer = prefixAnalyzer
+		pm.Store, pm.IncludeInAll, pm.IncludeTermVectors, pm.DocValues = false, false, false, false
+		fields[f] = append(fields[f], fm, pm)
 	}
 	for _, f := range append(append([]string{}, s.filterable...), s.sortable...) {
 		if has(s.numeric, f) {
@@ -178,7 +242,10 @@ var errClosed = errors.New("search: store closed")
 
 // with runs fn with the index of s held for reading.
 func (e *embedded) with(s *schema, fn func(bi *bleveIndex) error) error {
-	bi := e.indexes[s.name]
+	return e.indexes[s.name].read(fn)
+}
+
+func (bi *bleveIndex) read(fn func(bi *bleveIndex) error) error {
 	bi.mu.RLock()
 	defer bi.mu.RUnlock()
 	if bi.idx == nil {
@@ -230,7 +297,6 @@ func (e *embedded) deleteWhere(ctx context.Context, s *schema, f Filter) error {
 		// loop should a delete not take.
 		for range 1_000_000 {
 			req := bleve.NewSearchRequestOptions(q, 1000, 0, false)
-			req.SortBy([]string{"_id"})
 			res, err := bi.idx.SearchInContext(ctx, req)
 			if err != nil {
 				return fmt.Errorf("search: delete from %s: %w", s.name, err)
@@ -254,7 +320,11 @@ func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.
 	err = e.with(s, func(bi *bleveIndex) error {
 		bq := bleveQuery(bi, s, q.Text, q.Fields, q.Filter)
 		req := bleve.NewSearchRequestOptions(bq, q.Limit, q.Offset, false)
+		// The source is loaded for the page's hits only, after collection.
 		req.Fields = []string{sourceField}
+		// Ties in score (or in the sort fields) keep the index's order,
+		// which a page and the next share. Sorting them by _id as well
+		// would load the id of every match, not only of the page's hits.
 		var order []string
 		for _, o := range q.Sort {
 			f := s.keywordField(o.Field)
@@ -263,7 +333,7 @@ func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.
 			}
 			order = append(order, f)
 		}
-		req.SortBy(append(order, "-_score", "_id"))
+		req.SortBy(append(order, "-_score"))
 		res, err := bi.idx.SearchInContext(ctx, req)
 		if err != nil {
 			return fmt.Errorf("search: %s: %w", s.name, err)
@@ -304,13 +374,18 @@ func (e *embedded) rebuild(ctx context.Context, s *schema) error {
 	if err != nil {
 		return fmt.Errorf("search: rebuild %s: %w", s.name, err)
 	}
-	bi.idx = idx
+	bi.idx, bi.starts = idx, startsOf(idx)
 	return nil
 }
 
 // bleveQuery builds the query of a search: every word of text must match
 // one of fields (exactly, with typos, or as a prefix for the last word), and
 // the filter must hold.
+//
+// The filter takes no part in the score: it is one unscored query, which
+// Bleve answers from the posting lists' bitmaps (an OR of a user's channels
+// is a bitmap union, an AND with the forum an intersection), and the words'
+// conjunction then only visits, and scores, the documents that pass it.
 func bleveQuery(bi *bleveIndex, s *schema, text string, fields []string, f Filter) query.Query {
 	var must []query.Query
 	if text != "" {
@@ -319,9 +394,10 @@ func bleveQuery(bi *bleveIndex, s *schema, text string, fields []string, f Filte
 		}
 		tokens := bi.m.AnalyzerNamed(textAnalyzer).Analyze([]byte(text))
 		for i, tok := range tokens {
-			must = append(must, wordQuery(string(tok.Term), i == len(tokens)-1, fields, s.searchable))
+			must = append(must, wordQuery(s, string(tok.Term), i == len(tokens)-1, fields, bi.starts))
 		}
 	}
+	var clauses []query.Query
 	for _, c := range f {
 		var anyOf []query.Query
 		for _, t := range c {
@@ -340,21 +416,37 @@ func bleveQuery(bi *bleveIndex, s *schema, text string, fields []string, f Filte
 			}
 			anyOf = append(anyOf, tq)
 		}
-		must = append(must, bleve.NewDisjunctionQuery(anyOf...))
+		clauses = append(clauses, bleve.NewDisjunctionQuery(anyOf...))
 	}
-	if len(must) == 0 {
+	switch {
+	case len(clauses) == 1:
+		must = append(must, unscored{clauses[0]})
+	case len(clauses) > 1:
+		must = append(must, unscored{bleve.NewConjunctionQuery(clauses...)})
+	}
+	switch len(must) {
+	case 0:
 		return bleve.NewMatchAllQuery()
-	}
-	if text == "" {
-		must = append(must, bleve.NewMatchAllQuery())
+	case 1:
+		return must[0]
 	}
 	return bleve.NewConjunctionQuery(must...)
 }
 
+// unscored runs a query without scoring it: a filter. Bleve then may (and
+// does, for a disjunction or conjunction of terms) answer it as one bitmap.
+type unscored struct{ q query.Query }
+
+func (u unscored) Searcher(ctx context.Context, i bindex.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	o.Score, o.Explain, o.IncludeTermVectors = "none", false, false
+	return u.q.Searcher(ctx, i, m, o)
+}
+
 // wordQuery matches one word in any of fields. An exact match scores
 // above a typo or a prefix, and earlier fields of the schema above later
-// ones, as Meilisearch's typo and attribute rules rank them.
-func wordQuery(word string, last bool, fields, ranked []string) query.Query {
+// ones, as Meilisearch's typo and attribute rules rank them. starts is the
+// longest word start the index keeps as a term.
+func wordQuery(s *schema, word string, last bool, fields []string, starts int) query.Query {
 	n := utf8.RuneCountInString(word)
 	fuzziness := 0
 	switch {
@@ -363,6 +455,7 @@ func wordQuery(word string, last bool, fields, ranked []string) query.Query {
 	case n >= 5:
 		fuzziness = 1
 	}
+	ranked := s.searchable
 	var anyOf []query.Query
 	for _, f := range fields {
 		boost := 1.0
@@ -386,11 +479,87 @@ func wordQuery(word string, last bool, fields, ranked []string) query.Query {
 			anyOf = append(anyOf, fq)
 		}
 		if last {
-			pq := bleve.NewPrefixQuery(word)
-			pq.SetField(f)
-			pq.SetBoost(boost)
+			var pq query.Query
+			if n <= starts {
+				// Every start of a word is a term of the prefix twin.
+				tq := bleve.NewTermQuery(word)
+				tq.SetField(startsPrefix + f)
+				tq.SetBoost(boost)
+				pq = tq
+			} else {
+				p := bleve.NewPrefixQuery(word)
+				p.SetField(f)
+				p.SetBoost(boost)
+				pq = p
+			}
 			anyOf = append(anyOf, pq)
 		}
 	}
 	return bleve.NewDisjunctionQuery(anyOf...)
+}
+
+// EmbeddedState is what Settle reports of one embedded index.
+type EmbeddedState struct {
+	// Segments is the number of segments a search visits.
+	Segments int
+	// DiskBytes is the size of the index's files.
+	DiskBytes int64
+}
+
+// Settle waits until the embedded engine has persisted every write and its
+// background merging has nothing left to do, and reports each index's state
+// by name ("members", "posts"…). After a bulk load the engine goes on
+// merging small segments into large ones for a while; a benchmark settles
+// first to measure the index a running server has. For another store it
+// returns at once, with no states.
+func Settle(ctx context.Context, s Store) (map[string]EmbeddedState, error) {
+	e, ok := s.(*embedded)
+	if !ok {
+		return nil, nil
+	}
+	out := map[string]EmbeddedState{}
+	for name, bi := range e.indexes {
+		var st EmbeddedState
+		err := bi.read(func(bi *bleveIndex) (err error) {
+			st, err = bi.settle(ctx)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("search: settle %s: %w", name, err)
+		}
+		out[name] = st
+	}
+	return out, nil
+}
+
+// settle polls the index's statistics until, for a second, nothing is left
+// in memory, no merge runs and the root snapshot stays the same.
+func (bi *bleveIndex) settle(ctx context.Context) (EmbeddedState, error) {
+	if os.Getenv("XMERGE") != "" {
+		if adv, _ := bi.idx.Advanced(); adv != nil {
+			if err := adv.(*scorch.Scorch).ForceMerge(ctx, nil); err != nil {
+				return EmbeddedState{}, err
+			}
+		}
+	}
+	var st EmbeddedState
+	var lastEpoch uint64
+	for quiet := 0; quiet < 5; {
+		m, _ := bi.idx.StatsMap()["index"].(map[string]any)
+		n := func(k string) uint64 { v, _ := m[k].(uint64); return v }
+		epoch := n("CurRootEpoch")
+		if n("TotMemorySegmentsAtRoot") == 0 && n("TotFileMergeZapBeg") == n("TotFileMergeZapEnd") && epoch == lastEpoch {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		lastEpoch = epoch
+		st = EmbeddedState{Segments: int(n("TotFileSegmentsAtRoot") + n("TotMemorySegmentsAtRoot")), DiskBytes: int64(n("CurOnDiskBytes"))}
+		select {
+		case <-ctx.Done():
+			return st, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return st, nil
 }

@@ -15,9 +15,14 @@
 //	            highest sustained changes/s (see pipeline.go)
 //	feed        the feed page on a forum of 100,000 posts, API (open loop
 //	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
+//	search-index, search-members, search-posts
+//	            the embedded search engine on 100,000 members and 1,000,000
+//	            posts: Upsert throughput, member search and post search
+//	            latency (see search.go; no Postgres, no API)
 //
 // The sign-in rate limits are raised for the measurement, and the output
-// says so. Everything is stopped and the folder removed at the end.
+// says so. Everything is stopped and the folder removed at the end. When
+// only search benchmarks are selected, the product is not started.
 package main
 
 import (
@@ -40,7 +45,11 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed"}
+var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line",
+	"search-index", "search-members", "search-posts"}
+
+// searchOnly lists the benchmarks that need neither Postgres nor the API.
+var searchOnly = map[string]bool{"search-index": true, "search-members": true, "search-posts": true}
 
 func main() {
 	duration := flag.Duration("duration", 5*time.Second, "measuring time of the read benchmark")
@@ -88,10 +97,25 @@ func selection(only string) (map[string]bool, error) {
 	return sel, nil
 }
 
-func run(ctx context.Context, selected map[string]bool, duration, warmup time.Duration, verbose bool) (err error) {
+func run(ctx context.Context, selected map[string]bool, duration, warmup time.Duration, verbose bool) error {
 	fmt.Printf("agora bench — %s, %d CPUs (%s/%s, %s)\n", time.Now().Format("2006-01-02 15:04:05 MST"),
 		goruntime.GOMAXPROCS(0), goruntime.GOOS, goruntime.GOARCH, goruntime.Version())
+	product := false
+	for name := range selected {
+		product = product || !searchOnly[name]
+	}
+	if product {
+		if err := runProduct(ctx, selected, duration, warmup, verbose); err != nil {
+			return err
+		}
+	}
+	// The search benchmarks run after the product has stopped, with the
+	// machine to themselves.
+	return searchBench(ctx, selected)
+}
 
+// runProduct starts the product and runs the benchmarks that measure it.
+func runProduct(ctx context.Context, selected map[string]bool, duration, warmup time.Duration, verbose bool) (err error) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if verbose {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -203,6 +227,9 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 		return err
 	}
 	if err := feedBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil {
+		return err
+	}
+	if err := aiSearchBench(ctx, selected, cfg, d, log); err != nil { // see aisearch.go
 		return err
 	}
 	fmt.Println()

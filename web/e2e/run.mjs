@@ -7,8 +7,9 @@ import auth from './tests/auth.mjs'
 import composer from './tests/composer.mjs'
 import forum from './tests/forum.mjs'
 import feed from './tests/feed.mjs'
+import search from './tests/search.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

@@ -1,3 +1,4 @@
+import { aiSearch } from './en/ai-search'
 import { composer } from './en/composer'
 import { feed } from './en/feed'
 import { forum } from './en/forum'
@@ -148,6 +149,17 @@ export const translation = {
     title: 'Notifications',
     empty: 'No notifications yet.',
   },
+  memberSearch: {
+    label: 'Search members by name',
+    placeholder: 'Search members by name…',
+    results: 'Matching members',
+    searching: 'Searching…',
+    failed: 'The members could not be searched.',
+    more_one: '{{count}} more member matches. Type more of the name to narrow the search.',
+    more_other: '{{count}} more members match. Type more of the name to narrow the search.',
+    none: 'No member matches “{{q}}”.',
+    addNew: 'Add new member',
+  },
   meetups: {
     title: 'Upcoming Meet Ups',
     empty: 'No upcoming Meet Ups.',
@@ -205,6 +217,7 @@ export const translation = {
   forum,
   feed,
   composer,
+  aiSearch,
   profile: {
     title: 'Profile',
     email: 'Email',

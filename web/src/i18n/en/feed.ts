@@ -17,6 +17,11 @@ export const feed = {
   new: 'New',
   question: 'Question',
   sharedAiChat: 'Shared from AI search',
+  aiChat: {
+    label: 'Conversation with the AI search',
+    ai: 'AI',
+    asker: 'Asker',
+  },
   edited: 'edited',
   postedOn: 'Posted {{date}}',
   seeWhoAsked: 'See who asked',

@@ -1,37 +1,33 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
 
-export type ForumMemberList = Schemas['ForumMemberList']
-
 /** MentionCandidate is someone who may be mentioned (spec 001 §3): a forum member with an account. */
-export type MentionCandidate = Pick<Schemas['ForumMember'], 'firstName' | 'lastName' | 'avatar' | 'jobTitle' | 'company'> & {
-  userId: string
-}
+export type MentionCandidate = Schemas['MentionCandidate']
 
-// Everyone in one page: the spec's size for whole member lists is 9999
-// (spec 001 §9), and the editor filters as the user types.
-const params = { page: 1, pageSize: 9999 }
-
-export async function getForumMembers(seriesId: string, signal?: AbortSignal) {
-  return unwrap(await api.GET('/api/series/{id}/members', { params: { path: { id: seriesId }, query: params }, signal }))
-}
-
-// Invited people without an account yet cannot be mentioned: a mention
-// names a user id.
-export const toMentionCandidates = (list: ForumMemberList): MentionCandidate[] =>
-  list.results.flatMap((m) => (m.userId ? [{ ...m, userId: m.userId }] : []))
+/** MENTION_LIMIT: suggestions asked for at once (the API's most). */
+export const MENTION_LIMIT = 50
 
 /**
- * mentionCandidatesQuery: ['series', id, 'members', {page, pageSize}]. The
- * cache holds the API's answer as is (another screen may read the same
- * page); the hook selects the candidates.
+ * getMentionCandidates asks GET /api/series/{id}/mention-candidates: the
+ * forum's members with an account whose name matches q (the text typed
+ * after '@'; a typo allowed), best match first; with q empty, by name.
  */
-export const mentionCandidatesQuery = (seriesId: string) =>
+export async function getMentionCandidates(seriesId: string, q: string, signal?: AbortSignal) {
+  return unwrap(await api.GET('/api/series/{id}/mention-candidates', { params: { path: { id: seriesId }, query: { q, limit: MENTION_LIMIT } }, signal }))
+}
+
+/** mentionCandidatesQuery: ['series', id, 'mention-candidates', {q}]. */
+export const mentionCandidatesQuery = (seriesId: string, q: string) =>
   queryOptions({
-    queryKey: ['series', seriesId, 'members', params],
-    queryFn: ({ signal }) => getForumMembers(seriesId, signal),
-    staleTime: 300_000,
+    queryKey: ['series', seriesId, 'mention-candidates', { q }],
+    queryFn: ({ signal }) => getMentionCandidates(seriesId, q, signal),
+    staleTime: 60_000,
   })
 
-export const useMentionCandidates = (seriesId: string, enabled = true) =>
-  useQuery({ ...mentionCandidatesQuery(seriesId), enabled, select: toMentionCandidates })
+/**
+ * useMentionCandidates suggests people while enabled; the caller debounces
+ * q (spec 001 §9: 250 ms). The previous suggestions stay up while the next
+ * ones load.
+ */
+export const useMentionCandidates = (seriesId: string, q: string, enabled: boolean) =>
+  useQuery({ ...mentionCandidatesQuery(seriesId, q), enabled, placeholderData: keepPreviousData })

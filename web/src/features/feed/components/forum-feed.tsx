@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
 import { skipToken, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Loader2 } from 'lucide-react'
@@ -20,6 +20,12 @@ export interface ForumFeedProps {
   series: Schemas['Forum']
   postId?: string
   reason?: 'comment' | 'mention'
+  /**
+   * The AI search box shown with the composer buttons above the feed, for
+   * the channel shown (the forum page composes it: features do not import
+   * each other).
+   */
+  search?: (channelId: string) => ReactNode
 }
 
 /**
@@ -38,12 +44,12 @@ function useLastSeen(seriesId: string): Seen {
 }
 
 /**
- * ForumFeed is a forum's feed (spec 001 §2): the composer buttons, then the
- * channel's posts as an infinite list, kept current by the forum's live
- * events; forum admins can switch to the admins' channel. With postId it
+ * ForumFeed is a forum's feed (spec 001 §2): the composer buttons and the AI
+ * search box, then the channel's posts as an infinite list, kept current by
+ * the forum's live events; forum admins can switch to the admins' channel. With postId it
  * shows that one post with its comments open.
  */
-export function ForumFeed({ series, postId, reason }: ForumFeedProps) {
+export function ForumFeed({ series, postId, reason, search }: ForumFeedProps) {
   const me = useCurrentUser()?.user.id
   const isForumAdmin = series.role === 'admin'
   const seen = useLastSeen(series.id)
@@ -56,6 +62,7 @@ export function ForumFeed({ series, postId, reason }: ForumFeedProps) {
   return (
     <div className="grid gap-4">
       <ComposerButtons series={series} channelId={channelId} />
+      {search?.(channelId)}
       {series.adminChannelId && isForumAdmin && <ChannelSwitch value={channel} onChange={setChannel} />}
       <ChannelFeed key={channelId} channelId={channelId} series={series} isForumAdmin={isForumAdmin} seen={seen} />
     </div>

@@ -7,6 +7,7 @@ import { cn } from '@/lib/utils'
 import { useDeleteThread } from '../api/delete-thread'
 import { useUpdateThread } from '../api/update-thread'
 import type { Thread } from '../lib/thread-cache'
+import { AIChat } from './ai-chat'
 import { AskerButton } from './asker-button'
 import { PostFile, PostImage, PostLink } from './attachments'
 import { AuthorAvatar, creatorName } from './author'
@@ -56,6 +57,8 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
   const fresh = isNew(thread, seen)
   const titleId = `post-${thread.id}-author`
   const hasAttachment = !!(thread.image || thread.file || thread.link)
+  // A shared AI chat shows its conversation in place of its text.
+  const chat = thread.type === 'shared-ai-chat' && thread.chat && thread.chat.length > 0 ? thread.chat : null
   return (
     <article
       className={cn('grid gap-3 rounded-lg border bg-card p-4 text-card-foreground shadow-sm', fresh && 'border-primary/60')}
@@ -85,7 +88,9 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
             {formatPostDate(thread.createdOn)}
           </time>
         </div>
-        {thread.canManage && !editing && <ManageMenu label={t('feed.manage')} onEdit={() => setEditing(true)} onDelete={() => setConfirming(true)} />}
+        {thread.canManage && !editing && (
+          <ManageMenu label={t('feed.manage')} onEdit={chat ? undefined : () => setEditing(true)} onDelete={() => setConfirming(true)} />
+        )}
       </header>
 
       {thread.type === 'question' && anonymous && isForumAdmin && <AskerButton threadId={thread.id} />}
@@ -101,8 +106,9 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
           onSave={(raw) => update.mutate({ raw }, { onSuccess: () => setEditing(false) })}
         />
       ) : (
-        thread.raw && <RichText raw={thread.raw} className={cn(thread.type === 'question' && 'text-base font-medium')} />
+        thread.raw && !chat && <RichText raw={thread.raw} className={cn(thread.type === 'question' && 'text-base font-medium')} />
       )}
+      {chat && !editing && <AIChat chat={chat} asker={name} />}
 
       {thread.image && <PostImage image={thread.image} />}
       {thread.file && <PostFile file={thread.file} />}

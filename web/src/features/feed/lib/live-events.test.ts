@@ -51,6 +51,18 @@ describe('reduceFeed', () => {
     expect(reduceFeed(data, theirs, { userId: ME, isForumAdmin: true })!.pages[0]!.results[0]!.canManage).toBe(true)
   })
 
+  it('keeps the conversation of a shared AI chat that arrives live', () => {
+    const chat = [
+      { role: 'user' as const, content: 'Q?', createdOn: '2026-11-21T00:00:00.000Z' },
+      { role: 'other' as const, content: 'A [1].', createdOn: '2026-11-21T00:00:01.000Z' },
+    ]
+    const shared = read('thread.created', payloadOf(thread('t5', { type: 'shared-ai-chat', chat })))
+    expect(reduceFeed(data, shared, reader)!.pages[0]!.results[0]).toMatchObject({ id: 't5', type: 'shared-ai-chat', chat })
+    // An event without the field gives other posts their null chat.
+    const { chat: _c, ...old } = payloadOf(thread('t6'))
+    expect(reduceFeed(data, read('thread.created', old), reader)!.pages[0]!.results[0]!.chat).toBeNull()
+  })
+
   it('replaces the edited fields of a post and keeps the reader’s own', () => {
     const before = feed([thread('t1', { myReaction: 'loved', canManage: true, repliesCount: 2 })])
     const edited = thread('t1', { raw: 'edited #x', hashtags: ['x'], image: { url: 'https://img.example/a.png' }, reactions: stats({ loved: 1 }) })

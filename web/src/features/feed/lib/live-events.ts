@@ -126,6 +126,8 @@ const EMPTY_REACTIONS: ReactionStats = { liked: 0, loved: 0, smiled: 0, disliked
 export function newThread(p: ThreadPayload, reader: Reader): Thread {
   return {
     ...p,
+    // An older event may carry no chat: other posts have none.
+    chat: p.chat ?? null,
     reactions: p.reactions ?? EMPTY_REACTIONS,
     myReaction: null,
     canManage: reader.isForumAdmin || (!!reader.userId && p.creatorId === reader.userId),

@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { toast } from '@/components/ui/toast'
 import { cn } from '@/lib/utils'
 import { ForumFeed } from '@/features/feed/components/forum-feed'
+import { AISearchBox } from '@/features/ai-search/components/ai-search-box'
 import { useForum, type Forum } from '../api/get-forum'
 import { useRecordVisit } from '../api/record-visit'
 import { ForumHeader } from './forum-header'
@@ -112,7 +113,12 @@ export function ForumPage({ seriesId, communityId, community, postId, reason }: 
           </span>
         </div>
       )}
-      <ForumFeed series={forum} postId={postId} reason={reason} />
+      <ForumFeed
+        series={forum}
+        postId={postId}
+        reason={reason}
+        search={(channelId) => <AISearchBox key={`ai-search-${channelId}`} channelId={channelId} communityId={forum.context.communityId} seriesId={forum.id} />}
+      />
       {needsSubscription(forum) && <SubscribePrompt forumName={forum.name} community={community} />}
     </PageGrid>
   )

@@ -59,7 +59,7 @@ function server({ fail = false, preview = true } = {}) {
   const posted: Record<string, unknown>[] = []
   const calls = stubFetch(async (method, path, req) => {
     const u = new URL(path, 'http://x')
-    if (u.pathname === `/api/series/${SERIES}/members`) return json(200, { results: [], total: 0 })
+    if (u.pathname === `/api/series/${SERIES}/mention-candidates`) return json(200, { results: [], total: 0 })
     if (method === 'POST' && u.pathname === `/api/series/${SERIES}/threads`) {
       const body = await req.json()
       posted.push(body)

@@ -12,38 +12,36 @@ const ADA = '0190a8b2-0000-7000-8000-0000000000a1'
 const ADAM = '0190a8b2-0000-7000-8000-0000000000a2'
 const ME = '0190a8b2-0000-7000-8000-0000000000ff'
 
-const member = (userId: string | null, firstName: string, lastName: string) => ({
-  id: crypto.randomUUID(),
+const candidate = (userId: string, firstName: string, lastName: string) => ({
   userId,
   firstName,
   lastName,
-  email: `${firstName}@x.test`,
   avatar: null,
   jobTitle: 'Engineer',
   company: 'Acme',
-  assignedOn: '2024-01-01T00:00:00.000Z',
-  isSubscribed: true,
-  isExpert: false,
-  role: 'member',
 })
 
-const members = {
-  results: [
-    member(ADA, 'Ada', 'Lovelace'),
-    member(ADAM, 'Adam', 'Smith'),
-    member(ME, 'Me', 'Myself'),
-    // Invited, no account yet: cannot be mentioned.
-    member(null, 'Adele', 'Invited'),
-  ],
-  total: 4,
-}
+// The forum's members with an account, as the API would match them (the
+// server's matching, typo included, is tested with the server).
+const people = [candidate(ADA, 'Ada', 'Lovelace'), candidate(ADAM, 'Adam', 'Smith'), candidate(ME, 'Me', 'Myself')]
 
-/** api answers the editor's two reads and records the hashtag prefixes asked for. */
+/** api answers the editor's two reads and records what was asked for after @ and #. */
 function api() {
   const tagQueries: string[] = []
+  const mentionQueries: string[] = []
   const calls = stubFetch((_method, path) => {
     const u = new URL(path, 'http://x')
-    if (u.pathname === `/api/series/${SERIES}/members`) return json(200, members)
+    if (u.pathname === `/api/series/${SERIES}/mention-candidates`) {
+      const q = (u.searchParams.get('q') ?? '').toLowerCase()
+      mentionQueries.push(q)
+      const found = people.filter((p) =>
+        `${p.firstName} ${p.lastName}`
+          .toLowerCase()
+          .split(' ')
+          .some((w) => w.startsWith(q)),
+      )
+      return json(200, { results: found, total: found.length })
+    }
     if (u.pathname === '/api/hashtags') {
       const q = u.searchParams.get('q') ?? ''
       tagQueries.push(q)
@@ -56,7 +54,7 @@ function api() {
     }
     return json(404, { code: 'notFound', message: path })
   })
-  return { calls, tagQueries }
+  return { calls, tagQueries, mentionQueries }
 }
 
 function Harness(props: Partial<MessageEditorProps> & { onValue?: (v: string) => void; initial?: string }) {
@@ -79,15 +77,23 @@ const box = () => screen.getByRole('textbox', { name: 'Comment' }) as HTMLTextAr
 
 describe('MessageEditor (spec 001 §4, §5)', () => {
   it('suggests forum members after @ and inserts [Display Name](userId)', async () => {
-    api()
+    const { mentionQueries } = api()
     const { session } = await renderInApp(<Harness />)
     session.signedIn({ accessToken: 't', role: 'user', user: { id: ME, email: 'me@x.test', firstName: 'Me', lastName: 'Myself' } as never })
     await userEvent.type(box(), 'Thanks @ad')
     const list = await screen.findByRole('listbox', { name: 'People to mention' })
+    // The server is asked for what follows @ once typing pauses, not for every letter.
+    await waitFor(() => expect(mentionQueries).toContain('ad'))
+    expect(mentionQueries).not.toContain('a')
+    // Ada and Adam match "ad"; the signed-in member is never suggested.
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual([expect.stringContaining('Ada Lovelace'), expect.stringContaining('Adam Smith')]),
+    )
     const options = within(list).getAllByRole('option')
-    // Ada and Adam match "ad"; the invited Adele has no account and the
-    // signed-in member is never suggested.
-    expect(options.map((o) => o.textContent)).toEqual([expect.stringContaining('Ada Lovelace'), expect.stringContaining('Adam Smith')])
     expect(box()).toHaveAttribute('aria-controls', list.id)
     expect(box()).toHaveAttribute('aria-activedescendant', options[0]!.id)
     expect(options[0]).toHaveAttribute('aria-selected', 'true')

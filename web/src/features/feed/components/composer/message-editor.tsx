@@ -16,7 +16,7 @@ import { cn } from '@/lib/utils'
 import { useHashtags } from '../../api/hashtags'
 import { useMentionCandidates, type MentionCandidate } from '../../api/mention-candidates'
 import { EmojiPicker } from './emoji-picker'
-import { EDITOR_DEFAULT_MAX, convertEmoji, editorInput, findTrigger, matchesPerson, mentionMarkup, replaceRange, textLength } from './text'
+import { EDITOR_DEFAULT_MAX, convertEmoji, editorInput, findTrigger, mentionMarkup, replaceRange, textLength } from './text'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 
 export interface MessageEditorProps {
@@ -44,14 +44,16 @@ export interface MessageEditorProps {
 }
 
 const SUGGESTION_LIMIT = 50
-const HASHTAG_DEBOUNCE_MS = 250
+/** Mention and hashtag suggestions wait 250 ms after typing (spec 001 §9). */
+const SEARCH_DEBOUNCE_MS = 250
 
 type Suggestion = { kind: 'mention'; key: string; person: MentionCandidate } | { kind: 'hashtag'; key: string; name: string; count: number }
 
 /**
  * MessageEditor is the text box of posts, questions and comments (spec 001
- * §4, §5): '@' suggests the forum's members and inserts
- * `[Display Name](userId)`, '#' suggests hashtags (debounced 250 ms), colon
+ * §4, §5): '@' suggests the forum's members whose name matches what follows
+ * it and inserts `[Display Name](userId)`, '#' suggests hashtags (both asked
+ * of the server, debounced 250 ms), colon
  * shortcuts turn into emoji, and an emoji picker inserts at the caret.
  * Leading whitespace is dropped and the text is cut at maxLength as it is
  * typed; Enter without Shift submits, Shift+Enter is a new line.
@@ -87,7 +89,6 @@ export function MessageEditor({
   const area = useRef<HTMLTextAreaElement | null>(null)
   const [caret, setCaret] = useState(value.length)
   const [focused, setFocused] = useState(false)
-  const [everFocused, setEverFocused] = useState(false)
   const [active, setActive] = useState(0)
   // The trigger start the user dismissed with Escape: no list for it until
   // another trigger is typed.
@@ -99,15 +100,18 @@ export function MessageEditor({
   const rawTrigger = useMemo(() => (focused ? findTrigger(value, caret) : null), [focused, value, caret])
   const trigger = rawTrigger && rawTrigger.start !== dismissed ? rawTrigger : null
 
-  const members = useMentionCandidates(seriesId, everFocused)
-  const tagQuery = useDebouncedValue(trigger?.kind === 'hashtag' ? trigger.query : '', HASHTAG_DEBOUNCE_MS)
+  const mentionQuery = useDebouncedValue(trigger?.kind === 'mention' ? trigger.query : '', SEARCH_DEBOUNCE_MS)
+  const members = useMentionCandidates(seriesId, mentionQuery, trigger?.kind === 'mention')
+  const tagQuery = useDebouncedValue(trigger?.kind === 'hashtag' ? trigger.query : '', SEARCH_DEBOUNCE_MS)
   const tags = useHashtags(tagQuery, trigger?.kind === 'hashtag')
 
   const suggestions: Suggestion[] = useMemo(() => {
     if (!trigger) return []
     if (trigger.kind === 'mention') {
-      return (members.data ?? [])
-        .filter((p) => p.userId !== me && (!canMention || canMention(p.userId)) && matchesPerson(trigger.query, p.firstName, p.lastName))
+      // The server matches the name (allowing a typo); the list only drops
+      // the writer and whom this text may not mention.
+      return (members.data?.results ?? [])
+        .filter((p) => p.userId !== me && (!canMention || canMention(p.userId)))
         .slice(0, SUGGESTION_LIMIT)
         .map((p) => ({ kind: 'mention', key: p.userId, person: p }))
     }
@@ -224,7 +228,6 @@ export function MessageEditor({
             onSelect={(e) => syncCaret(e.currentTarget)}
             onFocus={(e) => {
               setFocused(true)
-              setEverFocused(true)
               syncCaret(e.currentTarget)
             }}
             onBlur={() => setFocused(false)}

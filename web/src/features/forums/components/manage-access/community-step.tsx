@@ -1,12 +1,14 @@
 import { useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { useDebouncedValue } from '@/hooks/use-debounced-value'
-import { useAssignables, type Assignable } from '../../api/get-assignables'
+import { MemberSearch } from '@/components/member-search/member-search'
+import type { MemberMatch } from '@/components/member-search/search-members'
+import { assignablesQuery, useAssignables, type Assignable } from '../../api/get-assignables'
 import { canConfirm, stage, UNASSIGNED_PAGE_SIZE, unstage, type Staged, type StagedPerson } from '../../hooks/access-rules'
 import { fullName, MemberAvatar } from '../member-avatar'
-import { Pager, PeopleList, SearchBox } from './people-list'
+import { Pager, PeopleList } from './people-list'
 
 type NewRole = 'member' | 'admin'
 
@@ -16,29 +18,60 @@ export const personOf = (a: Assignable): StagedPerson => ({ id: a.id, firstName:
  * CommunityStep gives access to members of the forum's community who are
  * not in the forum yet: as Members (role member) or Moderators (role admin,
  * spec 001 §6). Its Confirm waits until someone is staged (spec 001 §5).
+ * People are found with the member search (spec 000 §2.7: by name, a typo
+ * allowed; nobody found offers the new member form with the typed name), or
+ * picked from the paged list that an empty search box shows.
  */
 export function CommunityStep({
   seriesId,
+  communityId,
   staged,
   onStaged,
+  onAddNew,
   onBack,
   onNext,
 }: {
   seriesId: string
+  communityId: string
   staged: Staged
   onStaged: (s: Staged) => void
+  /** Opens the new individual form with the name typed in the search. */
+  onAddNew?: (typed: string) => void
   onBack: () => void
   onNext: () => void
 }) {
   const { t } = useTranslation()
-  const [keyword, setKeyword] = useState('')
+  const queryClient = useQueryClient()
+  const [typed, setTyped] = useState('')
   const [page, setPage] = useState(1)
-  const debounced = useDebouncedValue(keyword.trim(), 250)
-  const q = useAssignables(seriesId, { page, pageSize: UNASSIGNED_PAGE_SIZE, keyword: debounced || undefined, isAssigned: false })
+  const [checking, setChecking] = useState<string>()
+  const [notice, setNotice] = useState<string>()
+  const q = useAssignables(seriesId, { page, pageSize: UNASSIGNED_PAGE_SIZE, isAssigned: false })
   const first = staged.values().next().value
   const [role, setRole] = useState<NewRole>(first?.next === 'admin' ? 'admin' : 'member')
 
   const toggle = (a: Assignable, on: boolean) => onStaged(on ? stage(staged, personOf(a), null, role) : unstage(staged, a.id))
+
+  // A match of the member search is any member of the community: it is
+  // staged as the list's checkbox would stage it only when it is among the
+  // forum's unassigned people (which also gives its email); someone already
+  // in the forum keeps their role here.
+  const pick = async (m: MemberMatch) => {
+    setNotice(undefined)
+    if (staged.has(m.id)) return onStaged(unstage(staged, m.id))
+    setChecking(m.id)
+    try {
+      const keyword = m.lastName || m.firstName
+      const found = await queryClient.fetchQuery(assignablesQuery(seriesId, { page: 1, pageSize: UNASSIGNED_PAGE_SIZE, keyword, isAssigned: false }))
+      const a = found.results.find((x) => x.id === m.id)
+      if (a) onStaged(stage(staged, personOf(a), null, role))
+      else setNotice(t('forum.access.individual.alreadyMember', { name: fullName(m) }))
+    } catch {
+      setNotice(t('global:error.assignablesLoading'))
+    } finally {
+      setChecking(undefined)
+    }
+  }
   const changeRole = (r: NewRole) => {
     setRole(r)
     let next: Staged = new Map()
@@ -64,36 +97,50 @@ export function CommunityStep({
           </label>
         ))}
       </fieldset>
-      <SearchBox
-        value={keyword}
+      <MemberSearch
+        communityId={communityId}
+        value={typed}
         onChange={(v) => {
-          setKeyword(v)
-          setPage(1)
+          setTyped(v)
+          setNotice(undefined)
         }}
+        onPick={(m) => void pick(m)}
+        isPicked={(m) => staged.has(m.id)}
+        busyId={checking}
+        onAddNew={onAddNew}
       />
-      <div className="max-h-[45dvh] overflow-y-auto">
-        <PeopleList query={q} label={t('forum.access.community.title')}>
-          {(a) => (
-            <li key={a.id}>
-              <label className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-2 hover:bg-accent" data-testid="assignable-row">
-                <input
-                  type="checkbox"
-                  checked={staged.has(a.id)}
-                  onChange={(e) => toggle(a, e.target.checked)}
-                  aria-label={t('forum.access.community.select', { name: fullName(a) })}
-                  className="size-4 accent-primary"
-                />
-                <MemberAvatar person={a} isExpert={a.isExpert} />
-                <span className="min-w-0">
-                  <span className="block truncate text-sm font-medium">{fullName(a)}</span>
-                  <span className="block truncate text-xs text-muted-foreground">{a.email}</span>
-                </span>
-              </label>
-            </li>
-          )}
-        </PeopleList>
-      </div>
-      {q.data && <Pager page={page} total={q.data.total} pageSize={UNASSIGNED_PAGE_SIZE} onPage={setPage} />}
+      {notice && (
+        <p role="status" className="text-sm text-muted-foreground" data-testid="member-search-notice">
+          {notice}
+        </p>
+      )}
+      {!typed.trim() && (
+        <>
+          <div className="max-h-[45dvh] overflow-y-auto">
+            <PeopleList query={q} label={t('forum.access.community.title')}>
+              {(a) => (
+                <li key={a.id}>
+                  <label className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-2 hover:bg-accent" data-testid="assignable-row">
+                    <input
+                      type="checkbox"
+                      checked={staged.has(a.id)}
+                      onChange={(e) => toggle(a, e.target.checked)}
+                      aria-label={t('forum.access.community.select', { name: fullName(a) })}
+                      className="size-4 accent-primary"
+                    />
+                    <MemberAvatar person={a} isExpert={a.isExpert} />
+                    <span className="min-w-0">
+                      <span className="block truncate text-sm font-medium">{fullName(a)}</span>
+                      <span className="block truncate text-xs text-muted-foreground">{a.email}</span>
+                    </span>
+                  </label>
+                </li>
+              )}
+            </PeopleList>
+          </div>
+          {q.data && <Pager page={page} total={q.data.total} pageSize={UNASSIGNED_PAGE_SIZE} onPage={setPage} />}
+        </>
+      )}
       <DialogFooter className="items-center">
         <span className="mr-auto text-sm text-muted-foreground" aria-live="polite">
           {staged.size > 0 && t('forum.access.community.selected', { count: staged.size })}

@@ -233,3 +233,48 @@ describe('Manage Access: community members (spec 001 §5, §6)', () => {
     expect(calls.some((c) => new URL(c.url).searchParams.get('isAssigned') === 'false' && new URL(c.url).searchParams.get('pageSize') === '25')).toBe(true)
   })
 })
+
+describe('Manage Access: the member search of the community step (spec 000 §2.7)', () => {
+  const ada = { id: 'ada', userId: 'user-ada', firstName: 'Ada', lastName: 'Lovelace', avatar: null, jobTitle: '', company: '' }
+  const bob = { id: 'bob', userId: 'user-bob', firstName: 'Bob', lastName: 'Lovelace', avatar: null, jobTitle: '', company: '' }
+  const respond: Parameters<typeof stubFetch>[0] = (method, path) => {
+    const u = new URL('http://x' + path)
+    if (u.pathname === '/api/communities/c1/member-search')
+      return json(200, u.searchParams.get('q') === 'Nobody Here' ? { results: [], total: 0 } : { results: [ada, bob], total: 2 })
+    if (u.pathname === '/api/series/f1/assignables') {
+      // Ada is not in the forum yet; Bob is.
+      const all = u.searchParams.get('isAssigned') === 'false' ? [person('ada', null, { firstName: 'Ada', lastName: 'Lovelace' })] : []
+      return json(200, { results: all, total: all.length })
+    }
+    if (method === 'POST' && path === '/api/series/f1/assignments-invitations-preview') return json(200, preview(1))
+    return json(404, { code: 'notFound', message: path })
+  }
+
+  it('stages a match as the checkbox would; someone already in the forum is not staged', async () => {
+    const { calls } = await open(forum(), respond)
+    await userEvent.click(screen.getByRole('button', { name: /Add community members/ }))
+    // An empty box shows the paged list.
+    expect(await screen.findByRole('checkbox', { name: 'Give access to Ada Lovelace' })).toBeInTheDocument()
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search members by name' }), 'Lovelase')
+    const list = await screen.findByRole('list', { name: 'Matching members' })
+    expect(screen.queryByTestId('assignable-row')).toBeNull()
+    await userEvent.click(within(list).getByRole('button', { name: /Bob Lovelace/ }))
+    expect(await screen.findByTestId('member-search-notice')).toHaveTextContent('Bob Lovelace already has access to this forum.')
+    await userEvent.click(within(list).getByRole('button', { name: /Ada Lovelace/ }))
+    await waitFor(() => expect(within(list).getByRole('button', { name: /Ada Lovelace/ })).toHaveAttribute('aria-pressed', 'true'))
+    expect(screen.getByText('1 selected')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    await screen.findByText('1 person gets a role.')
+    expect(await bodies(calls, 'POST', '/api/series/f1/assignments-invitations-preview')).toEqual([{ assignments: [{ roleId: 'member', assigneeIds: ['ada'] }] }])
+  })
+
+  it('opens the new individual form with the typed name when nobody matches', async () => {
+    await open(forum(), respond)
+    await userEvent.click(screen.getByRole('button', { name: /Add community members/ }))
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search members by name' }), 'Nobody Here')
+    await userEvent.click(await screen.findByRole('button', { name: 'Add new member' }))
+    expect(screen.getByLabelText('First name')).toHaveValue('Nobody')
+    expect(screen.getByLabelText('Last name')).toHaveValue('Here')
+    expect(screen.getByLabelText('Email')).toHaveValue('')
+  })
+})

@@ -20,6 +20,12 @@ type Step = { name: 'choice' } | { name: List } | { name: 'individual-confirm' }
 const EMPTY: Staged = new Map()
 const NO_ONE: NewIndividual = { firstName: '', lastName: '', email: '' }
 
+/** splitName reads a typed name as a first name and the rest as the last name: "Ada King Lovelace" → Ada, King Lovelace. */
+export function splitName(typed: string): { firstName: string; lastName: string } {
+  const [firstName = '', ...rest] = typed.trim().split(/\s+/)
+  return { firstName, lastName: rest.join(' ') }
+}
+
 /** The message of a refused change, by the server's code (internal/openapi: assignments). */
 function applyError(t: (k: string) => string, err: unknown) {
   const code = isApiError(err) ? err.code : ''
@@ -107,8 +113,13 @@ export function ManageAccessDialog({ forum, open, onOpenChange }: { forum: Forum
         {step.name === 'community' && (
           <CommunityStep
             seriesId={forum.id}
+            communityId={forum.context.communityId}
             staged={staged}
             onStaged={setStaged}
+            onAddNew={(typed) => {
+              setIndividual({ ...splitName(typed), email: '' })
+              go({ name: 'individual' })
+            }}
             onBack={() => go({ name: 'choice' })}
             onNext={() => go({ name: 'review', from: 'community' })}
           />
