@@ -37,6 +37,10 @@ type Forum struct {
 // Read reports whether the user may read the forum.
 func (f Forum) Read() bool { return f.Member || f.Admin }
 
+// ErrSeriesForbidden is a forum the caller may not read (spec 001 §8:
+// global:error.seriesForbidden).
+var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do not have access to this forum")
+
 // ErrForumNotFound is an unknown forum.
 var ErrForumNotFound = apperr.New(apperr.NotFound, "notFound", "forum not found")
 

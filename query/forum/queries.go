@@ -130,7 +130,7 @@ func scanForums(rows *sql.Rows) ([]Forum, error) {
 
 // ErrSeriesForbidden is a forum the caller may not read (spec 001 §8:
 // global:error.seriesForbidden).
-var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do not have access to this forum")
+var ErrSeriesForbidden = access.ErrSeriesForbidden
 
 // reader checks that the caller may read the forum.
 func (q *Queries) reader(ctx context.Context, c Caller, seriesID uuid.UUID) (access.Forum, error) {

@@ -75,9 +75,6 @@ type MentionSearch struct {
 	Limit    int
 }
 
-// ErrSeriesForbidden is a forum the caller may not read (spec 001 §8).
-var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do not have access to this forum")
-
 // MentionCandidates finds the forum's members with an account by name, for
 // the forum's readers: a mention names a user.
 func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (Page[Candidate], error) {
@@ -91,7 +88,7 @@ func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (Page
 		return Page[Candidate]{}, err
 	}
 	if !fa.Read() {
-		return Page[Candidate]{}, ErrSeriesForbidden
+		return Page[Candidate]{}, access.ErrSeriesForbidden
 	}
 	page := Page[Candidate]{Results: []Candidate{}}
 	if in.Text != "" && !index.HasWords(in.Text) {
