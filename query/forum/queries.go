@@ -127,7 +127,6 @@ func scanForums(rows *sql.Rows) ([]Forum, error) {
 	return out, rows.Err()
 }
 
-
 // ErrSeriesForbidden is a forum the caller may not read (spec 001 §8:
 // global:error.seriesForbidden).
 var ErrSeriesForbidden = access.ErrSeriesForbidden
