@@ -2,9 +2,11 @@ import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
 import { cleanup } from '@testing-library/react'
 import '@/i18n'
+import { clearToasts } from '@/components/ui/toast'
 
 afterEach(() => {
   cleanup()
+  clearToasts()
   localStorage.clear()
 })
 

@@ -26,6 +26,16 @@ function dismiss(id: number) {
   emit()
 }
 
+/**
+ * clearToasts empties the queue. The store outlives a rendered app, so tests
+ * call it between cases: a toast left from one case would otherwise be the
+ * top layer in the next and take its Escape key.
+ */
+export function clearToasts() {
+  items = []
+  emit()
+}
+
 function useToasts() {
   return React.useSyncExternalStore(
     (l) => {

@@ -125,8 +125,7 @@ describe('ForumPage (spec 001 §2, §8)', () => {
     for (const f of ['Peer Learning', 'Expert Coaching', 'Video Meet Ups', 'Exclusive Content', 'Social Features', 'Accessible 24x7'])
       expect(prompt).toHaveTextContent(f)
     await userEvent.keyboard('{Escape}')
-    // The navigation can take more than waitFor's default second on a busy machine.
-    await waitFor(() => expect(router.state.location.pathname).toBe('/home'), { timeout: 5000 })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'))
   })
 
   it('shows the single-post tagline', async () => {
