@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,11 +18,11 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/edgengram"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // The embedded engine keeps each index in its own Bleve index (scorch, on
@@ -86,9 +87,86 @@ type bleveIndex struct {
 	path string
 	// m is the current mapping, which a new or rebuilt index gets.
 	m *mapping.IndexMappingImpl
-	// starts is the longest word start idx keeps in its prefix fields, 0
-	// for an index made before it had them.
+	layout
+
+	// unpersisted holds a channel for each batch that is searchable but
+	// not yet on disk; Bleve's persisted callback sends its error and
+	// closes it.
+	pmu         sync.Mutex
+	unpersisted map[uint64]chan error
+	batches     uint64
+}
+
+// write applies a batch: searchable when it returns, on disk once the
+// persister has written it (see scorchConfig).
+func (bi *bleveIndex) write(b *bleve.Batch) error {
+	done := make(chan error, 1)
+	bi.pmu.Lock()
+	id := bi.batches
+	bi.batches++
+	bi.unpersisted[id] = done
+	bi.pmu.Unlock()
+	var once sync.Once
+	b.SetPersistedCallback(func(err error) {
+		once.Do(func() {
+			bi.pmu.Lock()
+			delete(bi.unpersisted, id)
+			bi.pmu.Unlock()
+			done <- err
+			close(done)
+		})
+	})
+	if err := bi.idx.Batch(b); err != nil {
+		// A batch that failed was not introduced: nothing will persist it.
+		bi.pmu.Lock()
+		delete(bi.unpersisted, id)
+		bi.pmu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// persisted waits until every batch written before the call is on disk,
+// and reports the first that could not be written.
+func (bi *bleveIndex) persisted(ctx context.Context) error {
+	bi.pmu.Lock()
+	waits := make([]chan error, 0, len(bi.unpersisted))
+	for _, ch := range bi.unpersisted {
+		waits = append(waits, ch)
+	}
+	bi.pmu.Unlock()
+	var errs []error
+	for _, ch := range waits {
+		select {
+		case err := <-ch:
+			errs = append(errs, err)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// layout is what the mapping an index was created with holds (Bleve keeps
+// it in the index): an index made before the prefix fields is still served,
+// the way it was, until a Rebuild recreates it with the current mapping.
+type layout struct {
+	// starts is the longest word start kept in the prefix fields; 0 for
+	// an index without them, whose prefixes are expanded.
 	starts int
+	// numbersAsText says numbers are kept as sortable text (see
+	// sortableNumber), not as Bleve numbers.
+	numbersAsText bool
+}
+
+// layoutOf reads an index's layout from its mapping.
+func layoutOf(idx bleve.Index) layout {
+	im, ok := idx.Mapping().(*mapping.IndexMappingImpl)
+	if !ok || im.CustomAnalysis == nil || im.CustomAnalysis.Analyzers[prefixAnalyzer] == nil {
+		return layout{}
+	}
+	n, _ := im.CustomAnalysis.TokenFilters[edgeFilter]["max"].(float64)
+	return layout{starts: int(n), numbersAsText: true}
 }
 
 // OpenEmbedded opens (or creates) the embedded search store in dir.
@@ -113,41 +191,71 @@ func openBleve(path string, s *schema) (*bleveIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := bleve.Open(path)
+	idx, err := bleve.OpenUsing(path, scorchConfig())
 	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
-		idx, err = bleve.New(path, m)
+		idx, err = newBleve(path, m)
+	}
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("search: open %s: another process has it open (give processes that run apart a shared engine with MEILI_URL): %w", path, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search: open %s: %w", path, err)
 	}
-	return &bleveIndex{idx: idx, path: path, m: m, starts: startsOf(idx)}, nil
+	return &bleveIndex{idx: idx, path: path, m: m, layout: layoutOf(idx), unpersisted: map[uint64]chan error{}}, nil
 }
 
-// startsOf reads the longest word start kept by the prefix fields from the
-// mapping idx was created with (Bleve keeps it in the index), 0 when it
-// has none.
-func startsOf(idx bleve.Index) int {
-	im, ok := idx.Mapping().(*mapping.IndexMappingImpl)
-	if !ok || im.CustomAnalysis == nil || im.CustomAnalysis.Analyzers[prefixAnalyzer] == nil {
-		return 0
+// newBleve creates an index and opens it with scorchConfig. It is created
+// without unsafe_batch: Bleve writes the mapping into the new index as a
+// batch of its own, which must be on disk before anything else happens (an
+// index closed soon after would otherwise have none, and not reopen).
+func newBleve(path string, m mapping.IndexMapping) (bleve.Index, error) {
+	idx, err := bleve.New(path, m)
+	if err != nil {
+		return nil, err
 	}
-	n, _ := im.CustomAnalysis.TokenFilters[edgeFilter]["max"].(float64)
-	return int(n)
+	if err := idx.Close(); err != nil {
+		return nil, err
+	}
+	return bleve.OpenUsing(path, scorchConfig())
 }
+
+// scorchConfig is how the embedded engine runs Bleve's scorch, given at
+// every open (Bleve keeps the config of an index's creation too).
+//
+// unsafe_batch: a batch returns once it is searchable, without waiting
+// for its segment to be written and synced to disk; the persister writes
+// in the background, merging small in-memory segments first, so a bulk
+// load writes fewer, larger files and the caller builds the next segment
+// meanwhile. Durability moves to Wait, which returns once every write made
+// before it is on disk: a projection calls it before committing its
+// offsets, so a crash loses nothing that is not replayed.
+//
+// bolt_timeout: an index is one process's (its root file is locked); a
+// second process gives up after lockWait instead of waiting for ever.
+func scorchConfig() map[string]any {
+	return map[string]any{"unsafe_batch": true, "bolt_timeout": lockWait.String()}
+}
+
+// lockWait is how long opening an index waits for another process to let
+// go of it: long enough for a restart, short enough to say why.
+const lockWait = 3 * time.Second
 
 // bleveMapping is the schema as a static Bleve mapping: text fields with
 // textAnalyzer and their prefix twins, exact-value (keyword) fields for
-// filters and sorts, numbers with doc values, and the stored source.
+// filters and sorts (numbers among them, as sortable text), doc values for
+// the sorted ones, and the stored source.
 func bleveMapping(s *schema) (*mapping.IndexMappingImpl, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = "bm25" // bleve_index_api.BM25Scoring; TF-IDF otherwise
-	text := map[string]any{
-		"type":          custom.Name,
-		"char_filters":  []string{asciifolding.Name},
-		"tokenizer":     unicode.Name,
-		"token_filters": []string{lowercase.Name},
+	analyzer := func(filters ...string) map[string]any {
+		return map[string]any{
+			"type":          custom.Name,
+			"char_filters":  []string{asciifolding.Name},
+			"tokenizer":     unicode.Name,
+			"token_filters": filters,
+		}
 	}
-	if err := im.AddCustomAnalyzer(textAnalyzer, text); err != nil {
+	if err := im.AddCustomAnalyzer(textAnalyzer, analyzer(lowercase.Name)); err != nil {
 		return nil, fmt.Errorf("search: analyzer: %w", err)
 	}
 	if err := im.AddCustomTokenFilter(edgeFilter, map[string]any{
@@ -155,8 +263,7 @@ func bleveMapping(s *schema) (*mapping.IndexMappingImpl, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("search: analyzer: %w", err)
 	}
-	text["token_filters"] = []string{lowercase.Name, edgeFilter}
-	if err := im.AddCustomAnalyzer(prefixAnalyzer, text); err != nil {
+	if err := im.AddCustomAnalyzer(prefixAnalyzer, analyzer(lowercase.Name, edgeFilter)); err != nil {
 		return nil, fmt.Errorf("search: analyzer: %w", err)
 	}
 	im.DefaultAnalyzer = textAnalyzer
@@ -178,12 +285,6 @@ func bleveMapping(s *schema) (*mapping.IndexMappingImpl, error) {
 		fields[f] = append(fields[f], fm, pm)
 	}
 	for _, f := range append(append([]string{}, s.filterable...), s.sortable...) {
-		if has(s.numeric, f) {
-			fm := bleve.NewNumericFieldMapping()
-			fm.Store, fm.IncludeInAll, fm.DocValues = false, false, true
-			fields[f] = append(fields[f], fm)
-			continue
-		}
 		name := s.keywordField(f)
 		dup := false
 		for _, fm := range fields[f] {
@@ -224,17 +325,29 @@ func (e *embedded) Hashtags() Index[Hashtag] { return index[Hashtag]{hashtagSche
 func (e *embedded) Posts() Index[Post]       { return index[Post]{postSchema, e} }
 func (e *embedded) Peers() Index[Peer]       { return index[Peer]{peerSchema, e} }
 
+// closeWait bounds how long Close and Rebuild wait for the persister to
+// write what is searchable but not yet on disk.
+const closeWait = time.Minute
+
 func (e *embedded) Close() error {
 	var errs []error
 	for _, bi := range e.indexes {
 		bi.mu.Lock()
 		if bi.idx != nil {
-			errs = append(errs, bi.idx.Close())
+			errs = append(errs, bi.persistedBefore(closeWait), bi.idx.Close())
 			bi.idx = nil
 		}
 		bi.mu.Unlock()
 	}
 	return errors.Join(errs...)
+}
+
+// persistedBefore waits for the unpersisted batches at most d: Bleve's Close
+// does not write them.
+func (bi *bleveIndex) persistedBefore(d time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return bi.persisted(ctx)
 }
 
 // errClosed is returned by an operation on a closed store.
@@ -263,6 +376,13 @@ func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []j
 				return fmt.Errorf("search: %s %s: %w", s.name, ids[i], err)
 			}
 			m[sourceField] = string(raw)
+			if bi.numbersAsText {
+				for _, f := range s.numeric {
+					if v, ok := m[f].(float64); ok {
+						m[f] = sortableNumber(v)
+					}
+				}
+			}
 			if err := b.Index(ids[i], m); err != nil {
 				return fmt.Errorf("search: index %s %s: %w", s.name, ids[i], err)
 			}
@@ -270,7 +390,7 @@ func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []j
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := bi.idx.Batch(b); err != nil {
+		if err := bi.write(b); err != nil {
 			return fmt.Errorf("search: write %s: %w", s.name, err)
 		}
 		return nil
@@ -283,7 +403,7 @@ func (e *embedded) delete(ctx context.Context, s *schema, ids []string) error {
 		for _, id := range ids {
 			b.Delete(id)
 		}
-		if err := bi.idx.Batch(b); err != nil {
+		if err := bi.write(b); err != nil {
 			return fmt.Errorf("search: delete from %s: %w", s.name, err)
 		}
 		return nil
@@ -292,7 +412,7 @@ func (e *embedded) delete(ctx context.Context, s *schema, ids []string) error {
 
 func (e *embedded) deleteWhere(ctx context.Context, s *schema, f Filter) error {
 	return e.with(s, func(bi *bleveIndex) error {
-		q := bleveQuery(bi, s, "", nil, f)
+		q := bleveQuery(ctx, bi, s, "", nil, f)
 		// Delete a page at a time until nothing matches; the bound stops a
 		// loop should a delete not take.
 		for range 1_000_000 {
@@ -308,7 +428,7 @@ func (e *embedded) deleteWhere(ctx context.Context, s *schema, f Filter) error {
 			for _, h := range res.Hits {
 				b.Delete(h.ID)
 			}
-			if err := bi.idx.Batch(b); err != nil {
+			if err := bi.write(b); err != nil {
 				return fmt.Errorf("search: delete from %s: %w", s.name, err)
 			}
 		}
@@ -318,22 +438,22 @@ func (e *embedded) deleteWhere(ctx context.Context, s *schema, f Filter) error {
 
 func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.RawMessage, total int, err error) {
 	err = e.with(s, func(bi *bleveIndex) error {
-		bq := bleveQuery(bi, s, q.Text, q.Fields, q.Filter)
+		bq := bleveQuery(ctx, bi, s, q.Text, q.Fields, q.Filter)
 		req := bleve.NewSearchRequestOptions(bq, q.Limit, q.Offset, false)
 		// The source is loaded for the page's hits only, after collection.
 		req.Fields = []string{sourceField}
 		// Ties in score (or in the sort fields) keep the index's order,
 		// which a page and the next share. Sorting them by _id as well
 		// would load the id of every match, not only of the page's hits.
-		var order []string
+		var order bsearch.SortOrder
 		for _, o := range q.Sort {
-			f := s.keywordField(o.Field)
-			if o.Desc {
-				f = "-" + f
+			sf := &bsearch.SortField{Field: s.keywordField(o.Field), Desc: o.Desc}
+			if bi.numbersAsText {
+				sf.Type = bsearch.SortFieldAsString
 			}
-			order = append(order, f)
+			order = append(order, sf)
 		}
-		req.SortBy(append(order, "-_score"))
+		req.SortByCustom(append(order, &bsearch.SortScore{Desc: true}))
 		res, err := bi.idx.SearchInContext(ctx, req)
 		if err != nil {
 			return fmt.Errorf("search: %s: %w", s.name, err)
@@ -351,9 +471,15 @@ func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.
 	return raws, total, err
 }
 
-// wait has nothing to wait for: Batch returns once the batch is searchable.
+// wait returns once the writes made so far are on disk: they are
+// searchable already, when Batch returns.
 func (e *embedded) wait(ctx context.Context, s *schema) error {
-	return e.with(s, func(*bleveIndex) error { return nil })
+	return e.with(s, func(bi *bleveIndex) error {
+		if err := bi.persisted(ctx); err != nil {
+			return fmt.Errorf("search: write %s: %w", s.name, err)
+		}
+		return nil
+	})
 }
 
 func (e *embedded) rebuild(ctx context.Context, s *schema) error {
@@ -363,6 +489,9 @@ func (e *embedded) rebuild(ctx context.Context, s *schema) error {
 	if bi.idx == nil {
 		return errClosed
 	}
+	// What is dropped need not reach the disk; waiting keeps the persister
+	// from writing into a folder being removed.
+	_ = bi.persistedBefore(closeWait)
 	if err := bi.idx.Close(); err != nil {
 		return fmt.Errorf("search: rebuild %s: %w", s.name, err)
 	}
@@ -370,11 +499,11 @@ func (e *embedded) rebuild(ctx context.Context, s *schema) error {
 	if err := os.RemoveAll(bi.path); err != nil {
 		return fmt.Errorf("search: rebuild %s: %w", s.name, err)
 	}
-	idx, err := bleve.New(bi.path, bi.m)
+	idx, err := newBleve(bi.path, bi.m)
 	if err != nil {
 		return fmt.Errorf("search: rebuild %s: %w", s.name, err)
 	}
-	bi.idx, bi.starts = idx, startsOf(idx)
+	bi.idx, bi.layout = idx, layoutOf(idx)
 	return nil
 }
 
@@ -386,18 +515,43 @@ func (e *embedded) rebuild(ctx context.Context, s *schema) error {
 // Bleve answers from the posting lists' bitmaps (an OR of a user's channels
 // is a bitmap union, an AND with the forum an intersection), and the words'
 // conjunction then only visits, and scores, the documents that pass it.
-func bleveQuery(bi *bleveIndex, s *schema, text string, fields []string, f Filter) query.Query {
-	var must []query.Query
+//
+// Very common words ("the", "you" in a large index) join the filter: they
+// must still match, but are not scored. Their BM25 weight is small (a word
+// in a tenth of the documents weighs a third of one in a thousandth), and
+// scoring them means visiting every document of the forum; as a bitmap
+// they cost an intersection. When every word is common, the rarest one is
+// still scored, so that the order stays by relevance.
+func bleveQuery(ctx context.Context, bi *bleveIndex, s *schema, text string, fields []string, f Filter) query.Query {
+	var scored, unscoredWords []query.Query
 	if text != "" {
 		if len(fields) == 0 {
 			fields = s.searchable
 		}
 		tokens := bi.m.AnalyzerNamed(textAnalyzer).Analyze([]byte(text))
+		words := make([]string, len(tokens))
 		for i, tok := range tokens {
-			must = append(must, wordQuery(s, string(tok.Term), i == len(tokens)-1, fields, bi.starts))
+			words[i] = string(tok.Term)
+		}
+		common := bi.commonWords(ctx, words, fields)
+		rarest := -1
+		for i, w := range words {
+			q := wordQuery(s, w, i == len(words)-1, fields, bi.starts)
+			if common[i] == 0 {
+				scored = append(scored, q)
+				continue
+			}
+			unscoredWords = append(unscoredWords, q)
+			if rarest < 0 || common[i] < common[rarest] {
+				rarest = len(unscoredWords) - 1
+			}
+		}
+		if len(scored) == 0 && rarest >= 0 {
+			scored = append(scored, unscoredWords[rarest])
+			unscoredWords = append(unscoredWords[:rarest], unscoredWords[rarest+1:]...)
 		}
 	}
-	var clauses []query.Query
+	filter := unscoredWords
 	for _, c := range f {
 		var anyOf []query.Query
 		for _, t := range c {
@@ -416,13 +570,14 @@ func bleveQuery(bi *bleveIndex, s *schema, text string, fields []string, f Filte
 			}
 			anyOf = append(anyOf, tq)
 		}
-		clauses = append(clauses, bleve.NewDisjunctionQuery(anyOf...))
+		filter = append(filter, bleve.NewDisjunctionQuery(anyOf...))
 	}
+	must := scored
 	switch {
-	case len(clauses) == 1:
-		must = append(must, unscored{clauses[0]})
-	case len(clauses) > 1:
-		must = append(must, unscored{bleve.NewConjunctionQuery(clauses...)})
+	case len(filter) == 1:
+		must = append(must, unscored{filter[0]})
+	case len(filter) > 1:
+		must = append(must, unscored{bleve.NewConjunctionQuery(filter...)})
 	}
 	switch len(must) {
 	case 0:
@@ -433,6 +588,53 @@ func bleveQuery(bi *bleveIndex, s *schema, text string, fields []string, f Filte
 	return bleve.NewConjunctionQuery(must...)
 }
 
+// Common words: held by at least commonShare of an index's documents, and
+// by commonMin of them, so that in a small index every word is scored.
+const (
+	commonShare = 0.1
+	commonMin   = 10_000
+)
+
+// commonWords tells, for each word, how many documents hold it in the
+// field where it is most frequent (as a start of a word, for the last one,
+// when the prefix fields keep it), when that makes it common; 0 otherwise.
+func (bi *bleveIndex) commonWords(ctx context.Context, words, fields []string) []uint64 {
+	out := make([]uint64, len(words))
+	adv, err := bi.idx.Advanced()
+	if err != nil {
+		return out
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return out
+	}
+	defer r.Close()
+	docs, err := r.DocCount()
+	if err != nil || docs < commonMin {
+		return out
+	}
+	least := max(uint64(commonMin), uint64(commonShare*float64(docs)))
+	for i, w := range words {
+		term, prefix := []byte(w), i == len(words)-1 && utf8.RuneCountInString(w) <= bi.starts
+		var most uint64
+		for _, f := range fields {
+			if prefix {
+				f = startsPrefix + f
+			}
+			tfr, err := r.TermFieldReader(ctx, term, f, false, false, false)
+			if err != nil {
+				continue
+			}
+			most = max(most, tfr.Count())
+			_ = tfr.Close()
+		}
+		if most >= least {
+			out[i] = most
+		}
+	}
+	return out
+}
+
 // unscored runs a query without scoring it: a filter. Bleve then may (and
 // does, for a disjunction or conjunction of terms) answer it as one bitmap.
 type unscored struct{ q query.Query }
@@ -440,6 +642,19 @@ type unscored struct{ q query.Query }
 func (u unscored) Searcher(ctx context.Context, i bindex.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
 	o.Score, o.Explain, o.IncludeTermVectors = "none", false, false
 	return u.q.Searcher(ctx, i, m, o)
+}
+
+// sortableNumber writes a number as 16 hexadecimal digits that sort as the
+// numbers do: one term a value, where a Bleve number is indexed as sixteen
+// (one per precision step, for range queries that no search here makes).
+func sortableNumber(v float64) string {
+	b := math.Float64bits(v)
+	if v >= 0 {
+		b ^= 1 << 63
+	} else {
+		b = ^b
+	}
+	return fmt.Sprintf("%016x", b)
 }
 
 // wordQuery matches one word in any of fields. An exact match scores
@@ -535,13 +750,6 @@ func Settle(ctx context.Context, s Store) (map[string]EmbeddedState, error) {
 // settle polls the index's statistics until, for a second, nothing is left
 // in memory, no merge runs and the root snapshot stays the same.
 func (bi *bleveIndex) settle(ctx context.Context) (EmbeddedState, error) {
-	if os.Getenv("XMERGE") != "" {
-		if adv, _ := bi.idx.Advanced(); adv != nil {
-			if err := adv.(*scorch.Scorch).ForceMerge(ctx, nil); err != nil {
-				return EmbeddedState{}, err
-			}
-		}
-	}
 	var st EmbeddedState
 	var lastEpoch uint64
 	for quiet := 0; quiet < 5; {

@@ -46,8 +46,9 @@ type Index[D Document] interface {
 	// with Sort, in that order, relevance breaking ties.
 	Search(ctx context.Context, q Query) (Result[D], error)
 	// Wait returns once every write made through this index so far is
-	// searchable, or reports the first that failed. The embedded engine is
-	// always up to date; Meilisearch applies writes asynchronously, so a
+	// searchable and kept, or reports the first that failed. The embedded
+	// engine's writes are searchable when they return and written to disk
+	// in the background; Meilisearch applies writes asynchronously. So a
 	// projection calls Wait before it commits its offsets.
 	Wait(ctx context.Context) error
 	// Rebuild drops the index and recreates it empty with its settings, for
