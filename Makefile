@@ -46,8 +46,8 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 # Go first, then the web app: Vitest, then the browser tests (Playwright
 # with the system Chromium, installed from Debian when missing) against a
 # real `agora dev` started from bin/agora by web/e2e/run.mjs.
-test: deps build ## go vet, every Go test with -race, Vitest, then the browser tests
-	$(GO) vet ./...
+test: deps build ## go vet and gofmt, every Go test with -race, Vitest, then the browser tests
+	@$(MAKE) --no-print-directory lint
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test

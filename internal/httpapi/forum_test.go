@@ -556,7 +556,10 @@ func TestSeriesAssignables(t *testing.T) {
 	// The keyword is searched in the member index, filled a moment after
 	// the commit.
 	var l memberList
-	eventually(t, func() bool { l = get("isAssigned=false&keyword=" + strings.ToUpper(m.Email[:len(m.Email)-5])); return l.Total > 0 })
+	eventually(t, func() bool {
+		l = get("isAssigned=false&keyword=" + strings.ToUpper(m.Email[:len(m.Email)-5]))
+		return l.Total > 0
+	})
 	if l.Total != 1 || l.Results[0].ID != m.ProfileID || l.Results[0].IsAssigned || l.Results[0].Role != nil {
 		t.Errorf("keyword %+v", l)
 	}

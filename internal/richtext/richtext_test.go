@@ -107,10 +107,10 @@ func FuzzParse(f *testing.F) {
 func TestPlain(t *testing.T) {
 	id := "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"
 	for in, want := range map[string]string{
-		"":                                        "",
-		"no mentions #here":                       "no mentions #here",
-		"hi [Ada Lovelace](" + id + "), welcome":   "hi Ada Lovelace, welcome",
-		"[A](" + id + ")[B](" + id + ")":           "AB",
+		"":                                       "",
+		"no mentions #here":                      "no mentions #here",
+		"hi [Ada Lovelace](" + id + "), welcome": "hi Ada Lovelace, welcome",
+		"[A](" + id + ")[B](" + id + ")":         "AB",
 		"[not a mention](https://example.com) ok": "[not a mention](https://example.com) ok",
 		"[broken](" + id[:10] + ")":               "[broken](" + id[:10] + ")",
 	} {

@@ -88,7 +88,7 @@ type keys struct {
 	// peer documents (a profile's user); experts of renamed forums have
 	// peer documents that name the forum.
 	profiles, users, seriesRenamed ids
-	threads, replies              ids
+	threads, replies               ids
 	// tags are forum hashtags to recount; replyTags the hashtags of
 	// comments, whose forum is their post's; forumTags forums whose tags
 	// are all recounted (a post deleted with its comments).
