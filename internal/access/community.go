@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
@@ -63,6 +64,24 @@ func InCommunity(ctx context.Context, q Querier, userID uuid.UUID, role auth.Rol
 	c.Member = active
 	c.Admin = role == auth.RoleSuper || orgAdmin || (active && cmRole != nil && (*cmRole == "admin" || *cmRole == "cascadingAdmin"))
 	return c, nil
+}
+
+// ActiveCommunities lists the communities the user is an active member of
+// (through any of their profiles), the notion Community.Member and the
+// peers index share: the private chat's peers are the other active members
+// of these.
+func ActiveCommunities(ctx context.Context, q PgxQuerier, userID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := q.Query(ctx, `
+		SELECT DISTINCT cm.community_id FROM community_memberships cm JOIN profiles p ON p.id = cm.profile_id
+		WHERE p.user_id = $1 AND cm.status = 'active'`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("access: active communities: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	if err != nil {
+		return nil, fmt.Errorf("access: active communities: %w", err)
+	}
+	return out, nil
 }
 
 // ForumSQL returns two SQL conditions over a forum aliased s, for lists of

@@ -9,8 +9,9 @@ import (
 )
 
 // searchRoutes are the searches the search read store answers (issue 6):
-// the member search of the share and access dialogs, mention candidates
-// and hashtag suggestions. The AI search has its own routes (aisearch.go).
+// the member search of the share and access dialogs, mention candidates,
+// hashtag suggestions and the private chat's peers. The AI search has its
+// own routes (aisearch.go).
 func (s *server) searchRoutes(api fiber.Router) {
 	q, err := qsearch.New(s.Search, s.DB)
 	if err != nil {
@@ -21,6 +22,7 @@ func (s *server) searchRoutes(api fiber.Router) {
 	api.Get("/communities/:communityId/member-search", authed, h.members)
 	api.Get("/series/:id/mention-candidates", authed, h.mentionCandidates)
 	api.Get("/hashtags", authed, h.hashtags)
+	api.Get("/peers", authed, h.peers)
 }
 
 type searchHandlers struct {
@@ -72,4 +74,19 @@ func (h *searchHandlers) hashtags(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(list)
+}
+
+func (h *searchHandlers) peers(c fiber.Ctx) error {
+	bad := apperr.Fields{}
+	in := qsearch.PeerSearch{Viewer: searchViewer(c), Text: c.Query("q"), Criterion: c.Query("criterion"),
+		Page: queryInt(c, "page", 1, bad), PageSize: queryInt(c, "pageSize", 25, bad)}
+	in.Check(bad)
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.Peers(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
 }

@@ -1,6 +1,7 @@
 // Package search is the read side of Agora's searches that the search read
 // store answers: the member search of the share and access dialogs, the
-// mention candidates of a forum and the hashtag suggestions.
+// mention candidates of a forum, the hashtag suggestions and the private
+// chat's peers.
 //
 // The store says which documents match and in what order; rights are
 // decided here from Postgres before the store is asked (a search is always

@@ -1089,6 +1089,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/peers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The private chat's peers, and their search
+         * @description The peers list of the private chat and its search box (spec 002 §2,
+         *     §4, §5): the other users with an active membership of one of the
+         *     caller's active communities, with their presence. Sorted online
+         *     first, then by the latest message with the caller (none until
+         *     private chat exists), then by last name, first name and id; `page`
+         *     and `pageSize` apply after the sort, and `total` counts every peer
+         *     that matches.
+         *
+         *     With `q`, the text is lower-cased and split on whitespace and
+         *     commas, and every term must match a word of some field of
+         *     `criterion` (the last term also as a prefix; one typo allowed in
+         *     terms of five letters or more): `name` (first, last or full name),
+         *     `org` (company), `job` (job title), `expertise` (names of the
+         *     forums the peer is an expert in), `tags` (interest tags), or `all`
+         *     of them. The search reads the 1,000 best matches of the search
+         *     store, so a search matching more lists and counts those. A `q` of
+         *     separators alone lists every peer; one of other punctuation alone
+         *     matches no one.
+         */
+        get: operations["listPeers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/preview": {
         parameters: {
             query?: never;
@@ -2213,6 +2250,39 @@ export interface components {
         MemberSearchResult: {
             results: components["schemas"]["MemberMatch"][];
             /** @description Every match; more than `results` holds means more results exist. */
+            total: number;
+        };
+        /** @description Someone the caller may chat with privately (spec 002 Peer). */
+        Peer: {
+            /**
+             * Format: uuid
+             * @description The peer's user id, as `userId`.
+             */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            /** @description First and last name. */
+            name: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+            company: string;
+            jobTitle: string;
+            interestTags: string[];
+            /** @description The interest tags again: a person has one list of tags in Agora, and the spec's client reads both names. */
+            tags: string[];
+            /**
+             * @description `online` while the peer has the app open, `offline` otherwise; `away` and `do-not-disturb` are not set yet.
+             * @enum {string}
+             */
+            status: "online" | "offline" | "away" | "do-not-disturb";
+            /** @description Since when the peer is online; null when offline. */
+            presence: components["schemas"]["Timestamp"] | null;
+            /** @description The latest private message between the caller and the peer; null when they have not chatted (always, until private chat exists). */
+            lastMessageOn: components["schemas"]["Timestamp"] | null;
+        };
+        PeerList: {
+            results: components["schemas"]["Peer"][];
             total: number;
         };
         HashtagList: {
@@ -4774,6 +4844,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPeers: {
+        parameters: {
+            query?: {
+                /** @description The terms, at most 200 characters. */
+                q?: string;
+                /** @description The fields the terms are looked for in. */
+                criterion?: "all" | "name" | "org" | "job" | "expertise" | "tags";
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description Peers per page, 1 to 9999 (the chat panel asks for 9999). */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of peers; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeerList"];
+                };
+            };
+            /** @description `validationFailed`: `q`, `criterion`, `page` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,0 +1,199 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/jsontime"
+	index "agora/search"
+)
+
+// Bounds of the private chat peer search.
+const (
+	// MaxPeerText bounds its search box, in runes: a list of terms, longer
+	// than the name the other searches take.
+	MaxPeerText = 200
+	// MaxPeerPageSize is the largest page: the chat panel loads every
+	// peer at once (spec 002: GET /peers with pageSize 9999).
+	MaxPeerPageSize = 9999
+	// peerMatches is how many index matches a search reads back, the best
+	// by relevance (the store's largest page): a search matching more
+	// shows, and counts, those.
+	peerMatches = index.MaxLimit
+)
+
+// PeerSearch is GET /peers: the private chat's peers list and its search
+// box (spec 002 §2 "Private chat list", §5 "Private chat search").
+type PeerSearch struct {
+	Viewer
+	// Text holds the terms, split on whitespace or commas; blank lists
+	// every peer.
+	Text string
+	// Criterion names the fields the terms are looked for in: all, name,
+	// org, job, expertise or tags ("" is all).
+	Criterion string
+	Page      int
+	PageSize  int
+}
+
+// Check adds the parameters' problems to f, so that a transport can
+// report them together with its own.
+func (in PeerSearch) Check(f apperr.Fields) {
+	if utf8.RuneCountInString(in.Text) > MaxPeerText {
+		f.Add("q", fmt.Sprintf("must be at most %d characters", MaxPeerText))
+	}
+	if _, err := index.PeerCriterionFields(in.Criterion); err != nil {
+		f.Add("criterion", "must be all, name, org, job, expertise or tags")
+	}
+	if in.Page < 1 {
+		f.Add("page", "must be 1 or more")
+	}
+	if in.PageSize < 1 || in.PageSize > MaxPeerPageSize {
+		f.Add("pageSize", fmt.Sprintf("must be 1 to %d", MaxPeerPageSize))
+	}
+}
+
+func (in PeerSearch) offset() int { return (in.Page - 1) * in.PageSize }
+
+// Peer is someone the viewer may chat with privately (spec 002 Peer).
+type Peer struct {
+	// ID is the peer's user id, as UserID: a peer is a person with an
+	// account, whatever their profiles.
+	ID           uuid.UUID `json:"id"`
+	UserID       uuid.UUID `json:"userId"`
+	Name         string    `json:"name"`
+	FirstName    string    `json:"firstName"`
+	LastName     string    `json:"lastName"`
+	Avatar       *string   `json:"avatar"`
+	Company      string    `json:"company"`
+	JobTitle     string    `json:"jobTitle"`
+	InterestTags []string  `json:"interestTags"`
+	// Tags repeats InterestTags: a person has one list of tags in Agora,
+	// and the spec's client reads both names.
+	Tags []string `json:"tags"`
+	// Status is online or offline; away and do-not-disturb are the spec's
+	// too, for when a person can choose them.
+	Status string `json:"status"`
+	// Presence is since when the peer is online; null when offline.
+	Presence *jsontime.Time `json:"presence"`
+	// LastMessageOn is the latest message between the viewer and the peer:
+	// null until private chat exists.
+	LastMessageOn *jsontime.Time `json:"lastMessageOn"`
+}
+
+// Peers lists the viewer's peers, the other users with an active
+// membership of one of the viewer's active communities, online first,
+// then by last and first name. With terms, only the peers the peers index
+// matches, every term in some field of the criterion (one typo allowed in
+// words of five letters or more, the last term also as a prefix), among
+// its best peerMatches.
+func (q *Queries) Peers(ctx context.Context, in PeerSearch) (Page[Peer], error) {
+	f := apperr.Fields{}
+	in.Check(f)
+	if err := f.Err(); err != nil {
+		return Page[Peer]{}, err
+	}
+	page := Page[Peer]{Results: []Peer{}}
+	communities, err := access.ActiveCommunities(ctx, q.db.Pool, in.UserID)
+	if err != nil || len(communities) == 0 {
+		return page, err
+	}
+	// matched stays nil without terms: every peer.
+	var matched []string
+	if terms := peerTerms(in.Text); len(terms) > 0 {
+		if !index.HasWords(in.Text) {
+			return page, nil
+		}
+		if matched, err = q.matchPeers(ctx, in, communities, terms); err != nil || len(matched) == 0 {
+			return page, err
+		}
+	}
+	return q.peerPage(ctx, in, communities, matched)
+}
+
+// peerTerms splits a search box's text as spec 002 §5 says: lower-cased,
+// on whitespace or commas.
+func peerTerms(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return unicode.IsSpace(r) || r == ',' })
+}
+
+// matchPeers asks the peers index for the user ids matching the terms in
+// the criterion's fields, among the members of the viewer's communities
+// other than the viewer. The index may be a moment behind: peerPage reads
+// the matches back from Postgres, which drops those who are no longer
+// peers.
+func (q *Queries) matchPeers(ctx context.Context, in PeerSearch, communities []uuid.UUID, terms []string) ([]string, error) {
+	fields, err := index.PeerCriterionFields(in.Criterion)
+	if err != nil {
+		return nil, err // Check has refused it already
+	}
+	scope := make([]string, len(communities))
+	for i, c := range communities {
+		scope[i] = c.String()
+	}
+	res, err := q.store.Peers().Search(ctx, index.Query{
+		Text: strings.Join(terms, " "), Fields: fields, Limit: peerMatches,
+		Filter: index.Filter{index.In("communityIds", scope...), index.NotIn("id", in.UserID.String())},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search: peers: %w", err)
+	}
+	return ids(res.Hits), nil
+}
+
+// peerFrom selects the peers of the user $1 among users u: the other users
+// with an active membership of one of the communities $2 (the user's own
+// active ones), only those among $3 unless it is null.
+const peerFrom = ` FROM users u LEFT JOIN online_users o ON o.user_id = u.id
+	WHERE u.id <> $1
+	  AND u.id IN (SELECT p.user_id FROM community_memberships cm JOIN profiles p ON p.id = cm.profile_id
+	               WHERE cm.community_id = ANY($2::uuid[]) AND cm.status = 'active')
+	  AND ($3::uuid[] IS NULL OR u.id = ANY($3::uuid[]))`
+
+// peerOrder is spec 002 §4's peer sort: online first, then the latest
+// message (to come with private chat), then last name; first name and id
+// make the order total, so that pages neither repeat nor skip anyone.
+const peerOrder = ` ORDER BY o.user_id IS NULL, lower(u.last_name), lower(u.first_name), u.id`
+
+// peerPage reads one page of the peers, and how many there are, from
+// Postgres.
+func (q *Queries) peerPage(ctx context.Context, in PeerSearch, communities []uuid.UUID, matched []string) (Page[Peer], error) {
+	page := Page[Peer]{Results: []Peer{}}
+	args := []any{in.UserID, communities, matched}
+	if err := q.db.Pool.QueryRow(ctx, `SELECT count(*)`+peerFrom, args...).Scan(&page.Total); err != nil {
+		return page, fmt.Errorf("search: peers: %w", err)
+	}
+	rows, err := q.db.Pool.Query(ctx, `
+		SELECT u.id, u.first_name, u.last_name, u.avatar, u.company, u.job_title, u.interest_tags, o.online_on`+
+		peerFrom+peerOrder+` LIMIT $4 OFFSET $5`, append(args, in.PageSize, in.offset())...)
+	if err != nil {
+		return page, fmt.Errorf("search: peers: %w", err)
+	}
+	if page.Results, err = pgx.CollectRows(rows, scanPeer); err != nil {
+		return page, fmt.Errorf("search: peers: %w", err)
+	}
+	return page, nil
+}
+
+func scanPeer(r pgx.CollectableRow) (Peer, error) {
+	var p Peer
+	var online *time.Time
+	if err := r.Scan(&p.ID, &p.FirstName, &p.LastName, &p.Avatar, &p.Company, &p.JobTitle, &p.InterestTags, &online); err != nil {
+		return p, err
+	}
+	p.UserID, p.Name, p.Tags = p.ID, p.FirstName+" "+p.LastName, p.InterestTags
+	p.Status, p.Presence = "offline", jsontime.Ptr(online)
+	if online != nil {
+		p.Status = "online"
+	}
+	return p, nil
+}
