@@ -31,12 +31,18 @@ func (s *Service) Visit(ctx context.Context, in Visit) (*time.Time, error) {
 		if !f.Read() {
 			return apperr.ErrForbidden
 		}
+		now := s.timestamp()
 		err = tx.QueryRowContext(ctx, `INSERT INTO series_visits (series_id, user_id, visited_on) VALUES ($1, $2, $3)
 			ON CONFLICT (series_id, user_id) DO UPDATE
 			SET previously_visited_on = series_visits.visited_on, visited_on = EXCLUDED.visited_on
-			RETURNING previously_visited_on`, in.SeriesID, in.Actor.UserID, s.timestamp()).Scan(&prev)
+			RETURNING previously_visited_on`, in.SeriesID, in.Actor.UserID, now).Scan(&prev)
 		if err != nil {
 			return fmt.Errorf("feed: visit: %w", err)
+		}
+		// The log keeps every visit, for the forum's insights.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`,
+			newID(), in.SeriesID, in.Actor.UserID, now); err != nil {
+			return fmt.Errorf("feed: visit log: %w", err)
 		}
 		return nil
 	})

@@ -710,6 +710,14 @@ func TestFeedVisits(t *testing.T) {
 	if third.PreviouslyVisitedOn == nil || *third.PreviouslyVisitedOn != *latest.PreviouslyVisitedOn {
 		t.Errorf("third visit's previous %v, want %v", third.PreviouslyVisitedOn, latest.PreviouslyVisitedOn)
 	}
+	// Every visit is logged, for the insights; the latest is the one kept.
+	expertID := f.user(t, seed.ExpertEmail)
+	if n := env.Count(t, "series_visit_log", "series_id = $1 AND user_id = $2", f.roadmaps, expertID); n != 3 {
+		t.Errorf("visit log holds %d visits, want 3", n)
+	}
+	if n := env.Count(t, "series_visit_log l JOIN series_visits v USING (series_id, user_id)", "l.series_id = $1 AND l.user_id = $2 AND l.visited_on = v.visited_on", f.roadmaps, expertID); n != 1 {
+		t.Errorf("%d logged visits match the latest", n)
+	}
 	// A forum never visited has no previous visit.
 	outsiderRow := env.Count(t, "series_visits", "user_id = $1", f.user(t, seed.MemberEmail))
 	member := env.As(t, seed.MemberEmail)
@@ -720,7 +728,7 @@ func TestFeedVisits(t *testing.T) {
 			t.Errorf("first GET: %v", *v.PreviouslyVisitedOn)
 		}
 	}
-	before := env.Count(t, "series_visits", "")
+	before, logged := env.Count(t, "series_visits", ""), env.Count(t, "series_visit_log", "")
 	for name, c := range map[string]struct {
 		c      *testenv.Client
 		method string
@@ -739,6 +747,9 @@ func TestFeedVisits(t *testing.T) {
 	}
 	if after := env.Count(t, "series_visits", ""); after != before {
 		t.Errorf("refused visits wrote %d rows", after-before)
+	}
+	if after := env.Count(t, "series_visit_log", ""); after != logged {
+		t.Errorf("refused visits logged %d rows", after-logged)
 	}
 }
 

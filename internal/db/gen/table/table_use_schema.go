@@ -29,6 +29,7 @@ func UseSchema(schema string) {
 	SchemaMigrations = SchemaMigrations.FromSchema(schema)
 	Series = Series.FromSchema(schema)
 	SeriesMemberships = SeriesMemberships.FromSchema(schema)
+	SeriesVisitLog = SeriesVisitLog.FromSchema(schema)
 	SeriesVisits = SeriesVisits.FromSchema(schema)
 	Sessions = Sessions.FromSchema(schema)
 	Threads = Threads.FromSchema(schema)
