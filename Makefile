@@ -40,14 +40,19 @@ web: ## build the React app into web/dist (npm install when the lock changed, th
 build: web ## build bin/agora (with the web app when it exists)
 	$(GO) build -o $(BIN) ./cmd/agora
 
+# agora dev starts a local ClickHouse (the insights warehouse) from
+# Debian's clickhouse-server, installed when missing.
 dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo data
+	@bash scripts/install-deps.sh clickhouse
 	./$(BIN) dev $(DEV_FLAGS)
 
 # Go first, then the web app: Vitest, then the browser tests (Playwright
 # with the system Chromium, installed from Debian when missing) against a
-# real `agora dev` started from bin/agora by web/e2e/run.mjs.
+# real `agora dev` started from bin/agora by web/e2e/run.mjs. The Go tests
+# and agora dev start a local ClickHouse, installed from Debian when missing.
 test: deps build ## go vet and gofmt, every Go test with -race, Vitest, then the browser tests
 	@$(MAKE) --no-print-directory lint
+	@bash scripts/install-deps.sh clickhouse
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test
@@ -79,6 +84,7 @@ gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 	$(GO) run ./internal/db/jetgen/cmd
 
 bench: deps build ## run the benchmark programs and print their figures
+	@bash scripts/install-deps.sh clickhouse
 	$(GO) run ./internal/bench
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench

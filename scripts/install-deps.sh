@@ -94,9 +94,14 @@ optional_component() {
 		need_apt chromium "command -v chromium || [ -x /usr/bin/chromium ]" \
 			"the browser tests and the web benchmark drive the system Chromium with playwright-core (npx playwright install cannot download browsers here)"
 		;;
-	# clickhouse)
-	# 	need_apt clickhouse-server "command -v clickhouse-server" "agora dev starts a local ClickHouse for insights"
-	# 	;;
+	clickhouse)
+		# Debian's package (18.16) installs /usr/sbin/clickhouse-server, off
+		# a non-root PATH; ClickHouse's own packages ship one
+		# /usr/bin/clickhouse binary with a server sub-command instead.
+		need_apt "clickhouse-server clickhouse-client" \
+			"command -v clickhouse-server || [ -x /usr/sbin/clickhouse-server ] || [ -x /usr/bin/clickhouse ]" \
+			"agora dev and the tests start a local ClickHouse (the insights warehouse) from the installed server binary"
+		;;
 	*)
 		die "unknown component '$1'"
 		;;

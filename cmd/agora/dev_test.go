@@ -86,6 +86,7 @@ func dataDir(t *testing.T) string {
 	}
 	t.Cleanup(func() {
 		stopOrphanedPostgres(t, dir)
+		stopOrphanedClickHouse(t, dir)
 		_ = os.RemoveAll(dir)
 	})
 	return dir
@@ -107,6 +108,34 @@ func stopOrphanedPostgres(t *testing.T, dir string) {
 	}
 	t.Logf("cleanup: stopping postgres pid %d left on %s", pid, dir)
 	_ = syscall.Kill(pid, syscall.SIGQUIT)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && processAlive(pid) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if processAlive(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// clickHousePid is the pid agora dev recorded for its local ClickHouse
+// server, or 0.
+func clickHousePid(dir string) int {
+	data, err := os.ReadFile(filepath.Join(dir, "clickhouse", "clickhouse-server.pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
+
+// stopOrphanedClickHouse is stopOrphanedPostgres for the local ClickHouse.
+func stopOrphanedClickHouse(t *testing.T, dir string) {
+	pid := clickHousePid(dir)
+	if pid <= 0 || !processAlive(pid) {
+		return
+	}
+	t.Logf("cleanup: stopping clickhouse-server pid %d left on %s", pid, dir)
+	_ = syscall.Kill(pid, syscall.SIGTERM)
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) && processAlive(pid) {
 		time.Sleep(50 * time.Millisecond)
@@ -444,7 +473,16 @@ func TestDevFirstAndLaterStart(t *testing.T) {
 	title := uniqueTitle("First-run title")
 	s.setJobTitle(token, title)
 
+	// The local ClickHouse runs under the data folder while agora dev
+	// does, and stops with it.
+	chPid := clickHousePid(s.data)
+	if chPid <= 0 || !processAlive(chPid) {
+		t.Fatalf("no local clickhouse-server running on %s (pid %d)", s.data, chPid)
+	}
 	s.stop(p)
+	if processAlive(chPid) || clickHousePid(s.data) != 0 {
+		t.Fatalf("clickhouse-server %d outlived agora dev", chPid)
+	}
 
 	// Later start: the same data folder, nothing to create.
 	p, took = s.start(10 * time.Second)
@@ -496,14 +534,21 @@ func TestDevRecoversFromKill9(t *testing.T) {
 
 // leftover says what the start found of the killed run, from its warnings.
 func leftover(stderr string) string {
+	pg := "postgres had already shut down"
 	switch {
 	case strings.Contains(stderr, "orphaned postgres"):
-		return "stopped the orphaned postgres"
+		pg = "stopped the orphaned postgres"
 	case strings.Contains(stderr, "stale postmaster.pid"):
-		return "removed a stale postmaster.pid"
-	default:
-		return "postgres had already shut down"
+		pg = "removed a stale postmaster.pid"
 	}
+	ch := "clickhouse had already shut down"
+	switch {
+	case strings.Contains(stderr, "orphaned clickhouse-server"):
+		ch = "stopped the orphaned clickhouse"
+	case strings.Contains(stderr, "stale clickhouse pid file"):
+		ch = "removed a stale clickhouse pid file"
+	}
+	return pg + "; " + ch
 }
 
 func TestInvalidConfigListsEveryProblem(t *testing.T) {

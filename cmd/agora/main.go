@@ -1,9 +1,11 @@
 // Command agora is Agora's one binary. Subcommands:
 //
-//	agora dev      everything on one machine: a private Postgres, migrations,
-//	               demo data and the API (flags --addr, --data)
+//	agora dev      everything on one machine: a private Postgres, a local
+//	               ClickHouse, migrations, demo data and the API (flags
+//	               --addr, --data)
 //	agora api      the production API role, configured by the environment
-//	agora migrate  apply pending migrations and exit
+//	agora migrate  apply pending migrations (and the warehouse's, with
+//	               CLICKHOUSE_URL) and exit
 //	agora seed     write the demo data (once) and exit
 //	agora relay    the CDC relay: Postgres logical replication to Kafka
 //	agora projector [rebuild NAME]
@@ -32,7 +34,7 @@ const usage = `usage: agora <command> [flags]
 commands:
   dev      run everything on embedded defaults (--addr 127.0.0.1:8080 --data ./var)
   api      run the API (production role; configured by environment)
-  migrate  apply pending migrations
+  migrate  apply pending migrations (and the warehouse's, with CLICKHOUSE_URL)
   seed     write the demo data once
   relay    relay Postgres changes to Kafka (DATABASE_URL, KAFKA_BROKERS)
   projector [rebuild NAME]
@@ -63,7 +65,21 @@ func main() {
 	case "api":
 		err = api(ctx, cfg, log)
 	case "migrate":
-		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error { return runtime.Migrate(ctx, d.DB, log) })
+		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
+			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+				return err
+			}
+			// The local ClickHouse is agora dev's; a deployment's
+			// warehouse is migrated here.
+			if cfg.Warehouse.ClickHouseURL == "" {
+				return nil
+			}
+			w, err := runtime.OpenWarehouse(ctx, cfg, log)
+			if err != nil {
+				return err
+			}
+			return w.Close()
+		})
 	case "seed":
 		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
 			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
@@ -146,6 +162,13 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err := runtime.Seed(ctx, d.DB, cfg, log); err != nil {
 			return err
 		}
+		// The insights warehouse: CLICKHOUSE_URL, or a local ClickHouse
+		// under the data folder; migrated either way.
+		warehouse, err := runtime.OpenWarehouse(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer warehouse.Close() //nolint:errcheck
 		// The change pipeline runs in process: the embedded broker (unless
 		// KAFKA_BROKERS is set), the relay and the projections; the API
 		// serves the metrics of all of them.

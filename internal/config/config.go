@@ -41,6 +41,9 @@ type Config struct {
 	// Search chooses the search read store.
 	Search SearchConfig
 
+	// Warehouse places the insights warehouse (ClickHouse).
+	Warehouse WarehouseConfig
+
 	// LinkPreview configures GET /api/links/preview.
 	LinkPreview LinkPreviewConfig
 
@@ -122,6 +125,22 @@ type SearchConfig struct {
 	// MeiliMasterKey is MEILI_MASTER_KEY, the key the adapter manages its
 	// indexes with; empty for a server started without one.
 	MeiliMasterKey string
+}
+
+// WarehouseConfig places the insights warehouse: the ClickHouse database of
+// ClickHouseURL when set, else a local clickhouse-server that the embedded
+// runtime starts under DataDir/clickhouse.
+type WarehouseConfig struct {
+	// ClickHouseURL is CLICKHOUSE_URL, clickhouse://user:password@host:9000/
+	// database: ClickHouse's native protocol (its HTTP interface is not
+	// used; clickhouse-go's HTTP mode does not work with 18.16).
+	ClickHouseURL string
+}
+
+// WarehouseDir is the folder of the local ClickHouse server:
+// DataDir/clickhouse.
+func (c Config) WarehouseDir() string {
+	return filepath.Join(c.DataDir, "clickhouse")
 }
 
 // SearchDir is the folder of the embedded search engine: DataDir/search.
@@ -291,6 +310,7 @@ func (c *Config) FromEnv(lookup Env) []error {
 	integer("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", &c.LinkPreview.PerAccountPerMinute)
 	str("MEILI_URL", &c.Search.MeiliURL)
 	str("MEILI_MASTER_KEY", &c.Search.MeiliMasterKey)
+	str("CLICKHOUSE_URL", &c.Warehouse.ClickHouseURL)
 	str("AGORA_AI_PROVIDER", &c.AI.Provider)
 	str("AGORA_AI_MODEL_URL", &c.AI.ModelURL)
 	str("AGORA_AI_MODEL", &c.AI.Model)
@@ -393,8 +413,30 @@ func (c Config) Validate() error {
 	if c.Search.MeiliMasterKey != "" && c.Search.MeiliURL == "" {
 		bad("MEILI_MASTER_KEY: set without MEILI_URL")
 	}
+	c.Warehouse.validate(bad)
+	// Without DATABASE_URL an empty data folder is reported above already.
+	if c.DatabaseURL != "" && strings.TrimSpace(c.DataDir) == "" && c.Warehouse.ClickHouseURL == "" {
+		bad("CLICKHOUSE_URL: required when AGORA_DATA_DIR is empty (the local ClickHouse keeps its data there)")
+	}
 	c.AI.validate(bad)
 	return errors.Join(errs...)
+}
+
+// validate reports a CLICKHOUSE_URL that is not a native-protocol URL
+// with a host. The password is never echoed.
+func (w WarehouseConfig) validate(bad func(format string, args ...any)) {
+	if w.ClickHouseURL == "" {
+		return
+	}
+	u, err := url.Parse(w.ClickHouseURL)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "clickhouse" && u.Scheme != "http" && u.Scheme != "https"):
+		bad("CLICKHOUSE_URL: must be a clickhouse://user:password@host:9000/database URL")
+	case u.Scheme != "clickhouse":
+		bad("CLICKHOUSE_URL: use the native protocol (clickhouse://host:9000/database), not ClickHouse's HTTP interface")
+	case strings.Contains(strings.Trim(u.Path, "/"), "/"):
+		bad("CLICKHOUSE_URL: the path is one database name")
+	}
 }
 
 // validate reports the AI settings' problems through bad.

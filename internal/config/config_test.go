@@ -78,6 +78,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 
 		"MEILI_URL":        "https://search.example.org:7700",
 		"MEILI_MASTER_KEY": "meili-master-key",
+		"CLICKHOUSE_URL":   "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s",
 
 		"AGORA_AI_PROVIDER":   "openai",
 		"AGORA_AI_MODEL_URL":  "http://127.0.0.1:11434/v1",
@@ -110,6 +111,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 
 		LinkPreview: LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
 		Search:      SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
+		Warehouse:   WarehouseConfig{ClickHouseURL: "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s"},
 		AI:          AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512},
 	}
 	if c != want {
@@ -150,8 +152,14 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"partitions zero", map[string]string{"AGORA_KAFKA_PARTITIONS": "0"}, "AGORA_KAFKA_PARTITIONS: must be 1 to 1000"},
 		{"relay slot", map[string]string{"AGORA_RELAY_SLOT": "Agora-Relay"}, "AGORA_RELAY_SLOT"},
 		{"metrics addr", map[string]string{"AGORA_METRICS_ADDR": "9464"}, "AGORA_METRICS_ADDR"},
-		{"no blob folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora", "MEILI_URL": "http://meili:7700"}, "AGORA_BLOB_DIR: required when AGORA_DATA_DIR is empty"},
-		{"no search folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora", "AGORA_BLOB_DIR": "/srv/blobs"}, "MEILI_URL: required when AGORA_DATA_DIR is empty"},
+		{"no blob folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora", "MEILI_URL": "http://meili:7700", "CLICKHOUSE_URL": "clickhouse://ch:9000/agora"}, "AGORA_BLOB_DIR: required when AGORA_DATA_DIR is empty"},
+		{"no search folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora", "AGORA_BLOB_DIR": "/srv/blobs", "CLICKHOUSE_URL": "clickhouse://ch:9000/agora"}, "MEILI_URL: required when AGORA_DATA_DIR is empty"},
+		{"no warehouse folder", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgres://db/agora", "AGORA_BLOB_DIR": "/srv/blobs", "MEILI_URL": "http://meili:7700"}, "CLICKHOUSE_URL: required when AGORA_DATA_DIR is empty"},
+		{"clickhouse url scheme", map[string]string{"CLICKHOUSE_URL": "postgres://ch:9000/agora"}, "CLICKHOUSE_URL: must be a clickhouse://"},
+		{"clickhouse url without host", map[string]string{"CLICKHOUSE_URL": "clickhouse:///agora"}, "CLICKHOUSE_URL: must be a clickhouse://"},
+		{"clickhouse url unparsable", map[string]string{"CLICKHOUSE_URL": "clickhouse://[::1"}, "CLICKHOUSE_URL: must be a clickhouse://"},
+		{"clickhouse over http", map[string]string{"CLICKHOUSE_URL": "http://ch:8123/agora"}, "CLICKHOUSE_URL: use the native protocol"},
+		{"clickhouse url path", map[string]string{"CLICKHOUSE_URL": "clickhouse://ch:9000/agora/facts"}, "CLICKHOUSE_URL: the path is one database name"},
 		{"meili url scheme", map[string]string{"MEILI_URL": "meili:7700"}, `MEILI_URL: "meili:7700" is not an http(s) URL`},
 		{"meili url without host", map[string]string{"MEILI_URL": "http://"}, "MEILI_URL"},
 		{"meili key without url", map[string]string{"MEILI_MASTER_KEY": "secret"}, "MEILI_MASTER_KEY: set without MEILI_URL"},
@@ -188,7 +196,9 @@ func TestValidValuesAreAccepted(t *testing.T) {
 	}{
 		{"ipv6 addr", map[string]string{"AGORA_ADDR": "[::1]:8080"}},
 		{"any interface", map[string]string{"AGORA_ADDR": ":8080"}},
-		{"empty data dir with DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgresql://db/agora", "AGORA_BLOB_DIR": "/srv/blobs", "MEILI_URL": "http://127.0.0.1:7700"}},
+		{"empty data dir with DATABASE_URL", map[string]string{"AGORA_DATA_DIR": "", "DATABASE_URL": "postgresql://db/agora", "AGORA_BLOB_DIR": "/srv/blobs", "MEILI_URL": "http://127.0.0.1:7700", "CLICKHOUSE_URL": "clickhouse://ch:9000/agora"}},
+		{"clickhouse url with credentials and settings", map[string]string{"CLICKHOUSE_URL": "clickhouse://agora:p%40ss@127.0.0.1:9000/agora?allow_experimental_low_cardinality_type=1"}},
+		{"clickhouse url without a database", map[string]string{"CLICKHOUSE_URL": "clickhouse://127.0.0.1:9000"}},
 		{"meili without a key", map[string]string{"MEILI_URL": "http://127.0.0.1:7700"}},
 		{"http public url", map[string]string{"AGORA_PUBLIC_URL": "http://localhost:5173"}},
 		{"each log level", map[string]string{"AGORA_LOG_LEVEL": "error"}},
@@ -277,6 +287,21 @@ func TestSearchDir(t *testing.T) {
 	c.DataDir = "/srv/agora"
 	if got := c.SearchDir(); got != "/srv/agora/search" {
 		t.Errorf("SearchDir() = %q, want the data folder's search", got)
+	}
+}
+
+func TestWarehouseDir(t *testing.T) {
+	c := Default()
+	c.DataDir = "/srv/agora"
+	if got := c.WarehouseDir(); got != "/srv/agora/clickhouse" {
+		t.Errorf("WarehouseDir() = %q, want the data folder's clickhouse", got)
+	}
+}
+
+func TestClickHouseURLPasswordIsNotEchoed(t *testing.T) {
+	_, msgs := load(map[string]string{"CLICKHOUSE_URL": "http://agora:hunter2@ch:8123/agora"})
+	if len(msgs) != 1 || strings.Contains(msgs[0], "hunter2") {
+		t.Fatalf("problems %q: want one, without the password", msgs)
 	}
 }
 

@@ -9,7 +9,6 @@
 package pgserver
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -22,7 +21,6 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +28,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"agora/internal/childproc"
 )
 
 // ErrNoServerBinaries means no PostgreSQL server package is installed.
@@ -43,7 +43,7 @@ type Server struct {
 	cmd      *exec.Cmd
 	// exited is closed when the server process ends, so any number of
 	// waiters (Stop called twice, the start loop) see it.
-	exited chan struct{}
+	exited <-chan struct{}
 	log    *slog.Logger
 }
 
@@ -201,7 +201,7 @@ func (s *Server) clearOrphan() error {
 		return nil
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
-	if pid <= 0 || !isPostgres(pid) {
+	if !isPostgres(pid) {
 		s.log.Warn("removing a stale postmaster.pid", "pid", pid)
 		return os.Remove(lock)
 	}
@@ -222,20 +222,14 @@ func (s *Server) clearOrphan() error {
 	return nil
 }
 
-func isPostgres(pid int) bool {
-	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	if err != nil {
-		return false
-	}
-	// A zombie has an empty command line: it is gone for our purposes.
-	return bytes.Contains(cmdline, []byte("postgres"))
-}
+func isPostgres(pid int) bool { return childproc.Running(pid, "postgres") }
 
 func (s *Server) launch(ctx context.Context, bin string, cred *syscall.Credential) error {
-	port, err := freePort()
+	ports, err := childproc.FreePorts(1)
 	if err != nil {
 		return err
 	}
+	port := ports[0]
 	logFile, err := os.OpenFile(filepath.Join(s.dir, "postgres.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
@@ -246,28 +240,15 @@ func (s *Server) launch(ctx context.Context, bin string, cred *syscall.Credentia
 	cmd.Dir = s.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// Pdeathsig asks the kernel to stop postgres (fast shutdown) if this
-	// process dies without stopping it. It fires when the starting thread
-	// exits, so the goroutine below keeps that thread for the server's life.
+	// process dies without stopping it (childproc.Start keeps the thread
+	// it fires on alive for the server's life).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGINT, Setpgid: true}
-	started := make(chan error, 1)
-	s.exited = make(chan struct{})
-	go func() {
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			runtime.UnlockOSThread()
-			return
-		}
-		started <- nil
-		_ = cmd.Wait()
-		logFile.Close()
-		close(s.exited)
-	}()
-	if err := <-started; err != nil {
-		logFile.Close()
+	exited, err := childproc.Start(cmd)
+	logFile.Close() // the child has its own copy
+	if err != nil {
 		return fmt.Errorf("pgserver: start postgres: %w", err)
 	}
-	s.cmd, s.port = cmd, port
+	s.cmd, s.port, s.exited = cmd, port, exited
 
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -344,15 +325,6 @@ func (s *Server) Stop() error {
 		<-s.exited
 		return errors.New("pgserver: postgres needed an immediate shutdown")
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func chownTree(root string, cred *syscall.Credential) error {

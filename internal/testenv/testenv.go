@@ -1,6 +1,8 @@
 // Package testenv is the integration-test harness: one private Postgres per
 // test binary (migrated and seeded once), and API servers started on
-// loopback over it, each with the configuration a test asks for. Tests are
+// loopback over it, each with the configuration a test asks for; and one
+// local ClickHouse per test binary, with a migrated warehouse database per
+// test (Warehouse). Tests are
 // isolated by unique names (new addresses, new communities) rather than by
 // cleaning up.
 package testenv
@@ -44,7 +46,8 @@ type cluster struct {
 	search search.Store
 }
 
-// Main runs the tests of a package and stops the cluster afterwards. Call it
+// Main runs the tests of a package and stops the cluster (and the
+// ClickHouse server, if a test started it) afterwards. Call it
 // from TestMain: func TestMain(m *testing.M) { testenv.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
@@ -54,6 +57,7 @@ func Main(m *testing.M) {
 		_ = shared.server.Stop()
 		_ = os.RemoveAll(shared.dir)
 	}
+	stopWarehouse()
 	os.Exit(code)
 }
 

@@ -1,0 +1,75 @@
+// Package childproc holds what the embedded servers (pgserver, chserver)
+// share about running a database server as a child process: free loopback
+// ports, a start that ties the child's life to this process, and a check of
+// whether a pid read from a lock or pid file is still that server.
+package childproc
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+)
+
+// FreePorts returns n distinct loopback ports that were free a moment ago.
+// The listeners are held until all n are chosen, so the ports differ; a
+// port can still be taken before the server binds it, which is why callers
+// retry a failed start.
+func FreePorts(n int) ([]int, error) {
+	ports := make([]int, 0, n)
+	for i := 0; i < n; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// Start starts cmd and returns a channel closed when it has exited (and
+// been waited for), so any number of waiters see the exit.
+//
+// cmd.SysProcAttr.Pdeathsig, when set, is sent by the kernel when the
+// thread that started the child exits, not the process: so the start
+// happens on a locked OS thread that a goroutine keeps for the child's
+// life, and the signal comes only when this process dies without stopping
+// the child. When cmd.Stdout and cmd.Stderr are *os.File the caller may
+// close its copies once Start returns.
+func Start(cmd *exec.Cmd) (<-chan struct{}, error) {
+	started := make(chan error, 1)
+	exited := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			runtime.UnlockOSThread()
+			return
+		}
+		started <- nil
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return exited, nil
+}
+
+// Running reports whether process pid exists and its command line holds
+// marker (the server's binary name, or a path only that server has), so
+// that a pid recycled by another program is not taken for the server.
+func Running(pid int, marker string) bool {
+	if pid <= 0 {
+		return false
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	// A zombie has an empty command line: it is gone for our purposes.
+	return bytes.Contains(cmdline, []byte(marker))
+}
