@@ -12,6 +12,7 @@ package deploy_test
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"net"
 	"net/url"
 	"os"
@@ -67,7 +68,7 @@ var apiEnv = []string{
 
 // requiredEnv is the environment each agora service must have.
 var requiredEnv = map[string][]string{
-	"migrate":   {"DATABASE_URL"},
+	"migrate":   {"DATABASE_URL", "CLICKHOUSE_URL"},
 	"api-1":     apiEnv,
 	"api-2":     apiEnv,
 	"projector": apiEnv,
@@ -101,7 +102,7 @@ var requiredDeps = map[string]map[string]string{
 		"connect": types.ServiceConditionHealthy,
 		"migrate": types.ServiceConditionCompletedSuccessfully,
 	},
-	"migrate":   {"postgres": types.ServiceConditionHealthy},
+	"migrate":   {"postgres": types.ServiceConditionHealthy, "clickhouse": types.ServiceConditionHealthy},
 	"api-1":     agoraDeps,
 	"api-2":     agoraDeps,
 	"projector": agoraDeps,
@@ -959,5 +960,73 @@ func TestReadme(t *testing.T) {
 		if !strings.Contains(readme, want) {
 			t.Errorf("README.md does not say %q", want)
 		}
+	}
+}
+
+// analystXML is what TestClickHouseAnalyst reads of
+// clickhouse/users.d/analyst.xml.
+type analystXML struct {
+	Profiles struct {
+		Analyst struct {
+			Readonly         string `xml:"readonly"`
+			MaxExecutionTime string `xml:"max_execution_time"`
+		} `xml:"analyst"`
+	} `xml:"profiles"`
+	Users struct {
+		Analyst struct {
+			Password struct {
+				FromEnv string `xml:"from_env,attr"`
+				Value   string `xml:",chardata"`
+			} `xml:"password"`
+			Profile string   `xml:"profile"`
+			Grants  []string `xml:"grants>query"`
+		} `xml:"analyst"`
+	} `xml:"users"`
+}
+
+// TestClickHouseAnalyst: the warehouse has a read-only analyst user, whose
+// password comes from the environment, who may read the agora database
+// and nothing else.
+func TestClickHouseAnalyst(t *testing.T) {
+	p := load(t, map[string]string{"CLICKHOUSE_ANALYST_PASSWORD": "s3cret-analyst"})
+	ch := service(t, p, "clickhouse")
+	const target = "/etc/clickhouse-server/users.d/analyst.xml"
+	var src string
+	for _, v := range ch.Volumes {
+		if v.Type == types.VolumeTypeBind && v.Target == target {
+			src = v.Source
+			if !v.ReadOnly {
+				t.Errorf("%s is mounted writable", target)
+			}
+		}
+	}
+	if src == "" {
+		t.Fatalf("clickhouse does not mount the analyst user at %s", target)
+	}
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x analystXML
+	if err := xml.Unmarshal(raw, &x); err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	u := x.Users.Analyst
+	if u.Password.FromEnv == "" || strings.TrimSpace(u.Password.Value) != "" {
+		t.Errorf("the analyst's password is not read from the environment: %+v", u.Password)
+	}
+	if v, _ := env(ch, u.Password.FromEnv); v != "s3cret-analyst" {
+		t.Errorf("clickhouse %s = %q, want CLICKHOUSE_ANALYST_PASSWORD", u.Password.FromEnv, v)
+	}
+	if u.Profile != "analyst" || strings.TrimSpace(x.Profiles.Analyst.Readonly) != "1" {
+		t.Errorf("the analyst's profile %q is not readonly = 1 (%q)", u.Profile, x.Profiles.Analyst.Readonly)
+	}
+	db, _ := env(ch, "CLICKHOUSE_DB")
+	if want := []string{"GRANT SELECT ON " + db + ".*"}; !slices.Equal(u.Grants, want) {
+		t.Errorf("the analyst's grants %q, want %q", u.Grants, want)
+	}
+	api := service(t, p, "api-1")
+	if v, _ := env(api, "CLICKHOUSE_URL"); strings.Contains(v, "analyst") {
+		t.Errorf("the API connects as the analyst: %s", v)
 	}
 }

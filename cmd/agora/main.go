@@ -180,7 +180,7 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer store.Close() //nolint:errcheck
-		handlers, err := runtime.Projections(cfg, d, store, log)
+		handlers, err := runtime.Projections(cfg, d, store, warehouse, log)
 		if err != nil {
 			return err
 		}
@@ -189,7 +189,8 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer pipe.Close()
-		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg), runtime.WithPipeline(pipe), runtime.WithSearch(store))
+		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg), runtime.WithPipeline(pipe), runtime.WithSearch(store),
+			runtime.WithWarehouse(warehouse.Conn))
 		if err != nil {
 			return err
 		}
@@ -210,7 +211,18 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
 			return err
 		}
-		app, err := runtime.NewAPI(cfg, d.DB, log)
+		// The insights reports read CLICKHOUSE_URL; without it they answer
+		// that no warehouse is configured.
+		warehouse, err := runtime.ConnectWarehouse(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		if warehouse == nil {
+			log.Warn("CLICKHOUSE_URL is not set: the insights reports have no warehouse to read")
+		} else {
+			defer warehouse.Close() //nolint:errcheck
+		}
+		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithWarehouse(warehouse))
 		if err != nil {
 			return err
 		}
@@ -239,7 +251,15 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 			return err
 		}
 		defer store.Close() //nolint:errcheck
-		handlers, err := runtime.Projections(cfg, d, store, log)
+		// The insights warehouse: CLICKHOUSE_URL (migrated by agora
+		// migrate), or a local ClickHouse under the data folder (one
+		// process's, like the embedded search engine).
+		warehouse, err := runtime.ProjectorWarehouse(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer warehouse.Close() //nolint:errcheck
+		handlers, err := runtime.Projections(cfg, d, store, warehouse, log)
 		if err != nil {
 			return err
 		}

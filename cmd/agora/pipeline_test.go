@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"io/fs"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,6 +69,35 @@ func TestDevRunsThePipeline(t *testing.T) {
 			t.Fatalf("no change topic under %s/kafka (found %v) or no relay messages in /metrics\nstderr:\n%s", s.data, found, p.stderr.String())
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+
+	// The insights: the analytics projection fills the local ClickHouse
+	// from the demo data, and the API's reports read it.
+	token := s.signIn("admin@demo.agora")
+	var comms struct {
+		Results []struct {
+			Series []struct {
+				ID string `json:"id"`
+			} `json:"series"`
+		} `json:"results"`
+	}
+	if code := s.do("GET", "/api/communities", token, nil, &comms); code != http.StatusOK || len(comms.Results) == 0 || len(comms.Results[0].Series) == 0 {
+		t.Fatalf("GET /api/communities: %d %+v", code, comms)
+	}
+	forum := comms.Results[0].Series[0].ID
+	for {
+		var sum struct {
+			UpdatedOn    *string `json:"updatedOn"`
+			Interactions int     `json:"interactions"`
+		}
+		if code := s.do("GET", "/api/insights/summary/"+forum+"?period=90", token, nil, &sum); code == http.StatusOK && sum.UpdatedOn != nil {
+			t.Logf("insights of a demo forum: %d interactions, updated on %s", sum.Interactions, *sum.UpdatedOn)
+			break
+		}
+		if time.Now().After(deadline.Add(30 * time.Second)) {
+			t.Fatalf("the insights of forum %s have no data\nstderr:\n%s", forum, p.stderr.String())
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	s.stop(p)
 }

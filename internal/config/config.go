@@ -44,6 +44,10 @@ type Config struct {
 	// Warehouse places the insights warehouse (ClickHouse).
 	Warehouse WarehouseConfig
 
+	// InsightsBase is AGORA_INSIGHTS_BASE, the path the insights reports
+	// are served under (spec 002 §7: "a separate insights service base").
+	InsightsBase string
+
 	// LinkPreview configures GET /api/links/preview.
 	LinkPreview LinkPreviewConfig
 
@@ -231,6 +235,8 @@ func Default() Config {
 		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 10 * 365 * 24 * time.Hour},
 
 		LinkPreview: LinkPreviewConfig{PerAccountPerMinute: 30},
+
+		InsightsBase: "/api/insights",
 	}
 }
 
@@ -311,6 +317,7 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("MEILI_URL", &c.Search.MeiliURL)
 	str("MEILI_MASTER_KEY", &c.Search.MeiliMasterKey)
 	str("CLICKHOUSE_URL", &c.Warehouse.ClickHouseURL)
+	str("AGORA_INSIGHTS_BASE", &c.InsightsBase)
 	str("AGORA_AI_PROVIDER", &c.AI.Provider)
 	str("AGORA_AI_MODEL_URL", &c.AI.ModelURL)
 	str("AGORA_AI_MODEL", &c.AI.Model)
@@ -418,6 +425,9 @@ func (c Config) Validate() error {
 	if c.DatabaseURL != "" && strings.TrimSpace(c.DataDir) == "" && c.Warehouse.ClickHouseURL == "" {
 		bad("CLICKHOUSE_URL: required when AGORA_DATA_DIR is empty (the local ClickHouse keeps its data there)")
 	}
+	if !insightsBase.MatchString(c.InsightsBase) || c.InsightsBase == "/api" {
+		bad("AGORA_INSIGHTS_BASE: %q is not a path such as /api/insights (a leading /, no trailing /, not /api itself)", c.InsightsBase)
+	}
 	c.AI.validate(bad)
 	return errors.Join(errs...)
 }
@@ -477,6 +487,8 @@ func (a AIConfig) validate(bad func(format string, args ...any)) {
 var (
 	topicName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,200}$`)
 	slotName  = regexp.MustCompile(`^[a-z0-9_]{1,63}$`)
+	// insightsBase is one or more path segments of safe characters.
+	insightsBase = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`)
 )
 
 // BaseURL is where e-mailed links point: PublicURL, else the listen address.

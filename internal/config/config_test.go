@@ -80,6 +80,8 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"MEILI_MASTER_KEY": "meili-master-key",
 		"CLICKHOUSE_URL":   "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s",
 
+		"AGORA_INSIGHTS_BASE": "/insights/v1",
+
 		"AGORA_AI_PROVIDER":   "openai",
 		"AGORA_AI_MODEL_URL":  "http://127.0.0.1:11434/v1",
 		"AGORA_AI_MODEL":      "llama3.1",
@@ -109,10 +111,11 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		Kafka: KafkaConfig{Brokers: "kafka-1:9092, kafka-2:9092", TopicPrefix: "agora-prod", Partitions: 12, RelaySlot: "agora_relay_2", MetricsAddr: "0.0.0.0:9464"},
 		Blobs: BlobConfig{Dir: "/mnt/agora-blobs", Secret: "0123456789abcdef0123456789abcdef", UploadURLTTL: 5 * time.Minute, ReadURLTTL: 8760 * time.Hour},
 
-		LinkPreview: LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
-		Search:      SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
-		Warehouse:   WarehouseConfig{ClickHouseURL: "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s"},
-		AI:          AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512},
+		LinkPreview:  LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
+		Search:       SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
+		Warehouse:    WarehouseConfig{ClickHouseURL: "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s"},
+		InsightsBase: "/insights/v1",
+		AI:           AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -160,6 +163,10 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"clickhouse url unparsable", map[string]string{"CLICKHOUSE_URL": "clickhouse://[::1"}, "CLICKHOUSE_URL: must be a clickhouse://"},
 		{"clickhouse over http", map[string]string{"CLICKHOUSE_URL": "http://ch:8123/agora"}, "CLICKHOUSE_URL: use the native protocol"},
 		{"clickhouse url path", map[string]string{"CLICKHOUSE_URL": "clickhouse://ch:9000/agora/facts"}, "CLICKHOUSE_URL: the path is one database name"},
+		{"insights base without slash", map[string]string{"AGORA_INSIGHTS_BASE": "api/insights"}, "AGORA_INSIGHTS_BASE: \"api/insights\" is not a path"},
+		{"insights base with trailing slash", map[string]string{"AGORA_INSIGHTS_BASE": "/api/insights/"}, "AGORA_INSIGHTS_BASE"},
+		{"insights base the api itself", map[string]string{"AGORA_INSIGHTS_BASE": "/api"}, "AGORA_INSIGHTS_BASE"},
+		{"insights base the root", map[string]string{"AGORA_INSIGHTS_BASE": "/"}, "AGORA_INSIGHTS_BASE"},
 		{"meili url scheme", map[string]string{"MEILI_URL": "meili:7700"}, `MEILI_URL: "meili:7700" is not an http(s) URL`},
 		{"meili url without host", map[string]string{"MEILI_URL": "http://"}, "MEILI_URL"},
 		{"meili key without url", map[string]string{"MEILI_MASTER_KEY": "secret"}, "MEILI_MASTER_KEY: set without MEILI_URL"},

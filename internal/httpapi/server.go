@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v3"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -50,6 +51,12 @@ type Deps struct {
 	// Answerer writes the AI search's answers; nil means the extractive
 	// answerer (no model).
 	Answerer answer.Answerer
+	// Warehouse is the insights warehouse the reports read; nil answers
+	// them with an error once the caller's rights are checked.
+	Warehouse driver.Conn
+	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
+	// empty means DefaultInsightsBase.
+	InsightsBase string
 }
 
 // BodyLimit bounds request bodies; files go to the blob store through
@@ -95,6 +102,7 @@ func New(d Deps) (*fiber.App, error) {
 	s.forumRoutes(api)
 	s.hubRoutes(api)
 	s.aiSearchRoutes(api)
+	s.insightsRoutes(app, api)
 	if d.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)
 	}

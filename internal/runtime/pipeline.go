@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -29,6 +30,8 @@ type apiOptions struct {
 	registry *prometheus.Registry
 	live     liveOptions  // realtime.go
 	search   search.Store // search.go
+	// warehouse is what the insights reports read (warehouse.go).
+	warehouse driver.Conn
 }
 
 // WithRegistry makes the API serve reg at /metrics (and register its own
@@ -138,10 +141,14 @@ func (p *Pipeline) Close() {
 }
 
 // Projections are the projections agora projector and agora dev run; the
-// search projection fills store. Each projection package adds its
-// constructor here.
-func Projections(cfg config.Config, d *Database, store search.Store, log *slog.Logger) ([]projections.Handler, error) {
-	return []projections.Handler{searchProjection(store, d.DB, log)}, nil
+// search projection fills store, the analytics projection (insights) the
+// warehouse w. Each projection package adds its constructor here.
+func Projections(cfg config.Config, d *Database, store search.Store, w *Warehouse, log *slog.Logger) ([]projections.Handler, error) {
+	insights, err := insightsProjection(w, d.DB, log)
+	if err != nil {
+		return nil, err
+	}
+	return []projections.Handler{searchProjection(store, d.DB, log), insights}, nil
 }
 
 // ServeMetrics serves reg at /metrics on addr until ctx ends: the metrics

@@ -149,6 +149,7 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg, Hub: hub,
 		Uploads: uploads, UploadRead: uploadRead,
 		LinkPreviews: linkPreviews, Search: store, Answerer: answerer,
+		Warehouse: apiWarehouse(opts), InsightsBase: cfg.InsightsBase,
 	})
 	if err != nil {
 		closeStore()

@@ -9,6 +9,9 @@ import (
 	"agora/analytics"
 	"agora/internal/chserver"
 	"agora/internal/config"
+	"agora/internal/db"
+	"agora/projections"
+	"agora/projections/insights"
 )
 
 // WarehouseDatabase is the database of the insights warehouse on the local
@@ -77,4 +80,48 @@ func MigrateWarehouse(ctx context.Context, conn driver.Conn, log *slog.Logger) e
 		log.Info("warehouse migrations applied", "versions", applied)
 	}
 	return nil
+}
+
+// ConnectWarehouse connects to CLICKHOUSE_URL without migrating it (agora
+// api: the deployment's migrate step, or agora dev, migrates); nil when it
+// is unset, and the insights reports then answer that no warehouse is
+// configured.
+func ConnectWarehouse(ctx context.Context, cfg config.Config) (driver.Conn, error) {
+	if cfg.Warehouse.ClickHouseURL == "" {
+		return nil, nil
+	}
+	return analytics.Open(ctx, cfg.Warehouse.ClickHouseURL)
+}
+
+// ProjectorWarehouse is the warehouse agora projector writes to:
+// CLICKHOUSE_URL as it is (a deployment's migrate step migrates it, and
+// several projectors starting at once must not race to), else the local
+// server under the data folder, migrated, as agora dev has it.
+func ProjectorWarehouse(ctx context.Context, cfg config.Config, log *slog.Logger) (*Warehouse, error) {
+	if cfg.Warehouse.ClickHouseURL == "" {
+		return OpenWarehouse(ctx, cfg, log)
+	}
+	conn, err := ConnectWarehouse(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Warehouse{Conn: conn, URL: cfg.Warehouse.ClickHouseURL}, nil
+}
+
+// WithWarehouse gives the API the warehouse its insights reports read.
+func WithWarehouse(conn driver.Conn) APIOption {
+	return func(o *apiOptions) { o.warehouse = conn }
+}
+
+func apiWarehouse(opts []APIOption) driver.Conn {
+	var o apiOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	return o.warehouse
+}
+
+// insightsProjection is the analytics projection that fills w.
+func insightsProjection(w *Warehouse, d *db.DB, log *slog.Logger) (projections.Handler, error) {
+	return insights.New(w.Conn, d.Pool, log.With("part", "insights"))
 }

@@ -8,8 +8,9 @@ import composer from './tests/composer.mjs'
 import forum from './tests/forum.mjs'
 import feed from './tests/feed.mjs'
 import search from './tests/search.mjs'
+import insights from './tests/insights.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

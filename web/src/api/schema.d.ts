@@ -1126,6 +1126,350 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/insights/reports/interactions/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Posts, comments, replies and reactions a day over the period
+         * @description Posts, comments, replies and reactions made in the forum; `counts` splits the total by kind.
+         *     Spec 002 §3 and §7: one entry a day of the period (days with
+         *     nothing too, oldest first, UTC dates) and the period's total. What
+         *     exists now is counted: a deleted post, comment, reply or reaction is
+         *     no longer counted, an edited one as it reads now. Only the forum's
+         *     main channel counts. Forum admins only. The insights base
+         *     (`/api/insights`) is configurable (`AGORA_INSIGHTS_BASE`).
+         */
+        get: operations["getInteractionsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/reports/inline-questions/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Inline questions a day over the period
+         * @description Questions (sentences ending in a question mark) inside the comments and replies made in the forum.
+         *     Spec 002 §3 and §7: one entry a day of the period (days with
+         *     nothing too, oldest first, UTC dates) and the period's total. What
+         *     exists now is counted: a deleted post, comment, reply or reaction is
+         *     no longer counted, an edited one as it reads now. Only the forum's
+         *     main channel counts. Forum admins only. The insights base
+         *     (`/api/insights`) is configurable (`AGORA_INSIGHTS_BASE`).
+         */
+        get: operations["getInlineQuestionsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/reports/asked-questions/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Asked questions a day over the period
+         * @description Question posts made in the forum; `counts.anonymous` holds how many of them were asked anonymously.
+         *     Spec 002 §3 and §7: one entry a day of the period (days with
+         *     nothing too, oldest first, UTC dates) and the period's total. What
+         *     exists now is counted: a deleted post, comment, reply or reaction is
+         *     no longer counted, an edited one as it reads now. Only the forum's
+         *     main channel counts. Forum admins only. The insights base
+         *     (`/api/insights`) is configurable (`AGORA_INSIGHTS_BASE`).
+         */
+        get: operations["getAskedQuestionsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/reports/ai-searches/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * AI searches a day over the period
+         * @description Questions asked of the forum's AI search (first questions and follow-ups).
+         *     Spec 002 §3 and §7: one entry a day of the period (days with
+         *     nothing too, oldest first, UTC dates) and the period's total. What
+         *     exists now is counted: a deleted post, comment, reply or reaction is
+         *     no longer counted, an edited one as it reads now. Only the forum's
+         *     main channel counts. Forum admins only. The insights base
+         *     (`/api/insights`) is configurable (`AGORA_INSIGHTS_BASE`).
+         */
+        get: operations["getAISearchesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/reports/content/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Shared content by kind over the period
+         * @description Posts of the period's main channel that share an image, a file, a
+         *     link, an embedded video or an AI search conversation, by kind (a
+         *     post with an image and a link counts once in each). `percent` is
+         *     the kind's share of `total`, rounded to one decimal. Forum admins only.
+         */
+        get: operations["getContentReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/reports/meetups/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Meet Ups held in the forum over the period
+         * @description Meet Ups that started in the period: how many, invitations,
+         *     attendance (people who joined), the average attendance a Meet Up,
+         *     the average duration in minutes, and how many were private (not
+         *     open). All zero until Meet Ups are scheduled. Forum admins only.
+         */
+        get: operations["getMeetupsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/reports/members/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Who of the forum's members visited over the period
+         * @description `total` is the forum's members now (active access); `visitors`
+         *     those of them who opened the forum in the period, `didNotVisit` the
+         *     rest; `avgVisitsPerMember` is the visitors' visits divided by
+         *     `visitors` (0 without visitors), rounded to one decimal;
+         *     `visitorIds` are the visitors' user ids. Forum admins only.
+         */
+        get: operations["getMembersReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/summary/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The docked panel's summary figures over the period
+         * @description Spec 002 §2: interactions, shared content, Meet Ups, members
+         *     (visitors) and inquiries (AI searches, asked questions and inline
+         *     questions together), the totals of the reports above. Forum admins only.
+         */
+        get: operations["getInsightsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/list/asked-questions/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The question posts of the period, newest first
+         * @description The Details dialog of asked questions: `total` and `totalAnonymous`
+         *     count the period's question posts; `result` holds a page of them.
+         *     An anonymous question never carries its asker (`creatorId` null).
+         *     Forum admins only.
+         */
+        get: operations["listAskedQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/list/inline-questions/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Comments and replies of the period that ask questions, newest first
+         * @description The Details dialog of inline questions: each comment or reply of
+         *     the period holding questions (sentences ending in a question mark),
+         *     with those questions; `total` counts the messages. Forum admins only.
+         */
+        get: operations["listInlineQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/list/ai-searches/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The questions asked of the forum's AI search in the period, newest first
+         * @description The Details dialog of AI searches: each question (a first question
+         *     or a follow-up) with its search; `total` counts them. Who asked is
+         *     not shown. Forum admins only.
+         */
+        get: operations["listAISearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/series/{seriesId}/mia-members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many of the forum's members are not among the visitors given
+         * @description Spec 002 §7: `membersCount` is the forum's members now, `miaCount`
+         *     those of them whose user id is not in `visitorIds` (ids of
+         *     non-members are ignored). Forum admins only.
+         */
+        post: operations["countMissingMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/series/{seriesId}/admin-channel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The forum's admin channel, for the Insights panel's feed
+         * @description Forum admins only; `id` is null for a forum without an admin channel.
+         */
+        get: operations["getAdminChannel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/preview": {
         parameters: {
             query?: never;
@@ -1349,6 +1693,111 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        InsightsFreshness: {
+            /** @enum {integer} */
+            period: 30 | 60 | 90;
+            /**
+             * Format: date-time
+             * @description The commit time of the latest change the warehouse holds; the figures include everything committed until then. Null before the first change.
+             */
+            updatedOn: string | null;
+        };
+        DailyReport: components["schemas"]["InsightsFreshness"] & {
+            total: number;
+            /** @description One entry a day of the period, oldest first. */
+            data: {
+                /** Format: date */
+                date: string;
+                count: number;
+            }[];
+            /** @description The total by kind (interactions - posts, comments, replies, reactions; asked questions - anonymous); empty for the others. */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        ContentReport: components["schemas"]["InsightsFreshness"] & {
+            total: number;
+            /** @description Every kind, in this order - image, file, link, video, aiChat. */
+            kinds: {
+                /** @enum {string} */
+                kind: "image" | "file" | "link" | "video" | "aiChat";
+                value: number;
+                percent: number;
+            }[];
+        };
+        MeetupsReport: components["schemas"]["InsightsFreshness"] & {
+            meetups: number;
+            invited: number;
+            attended: number;
+            attendanceAvg: number;
+            /** @description Minutes. */
+            durationAvg: number;
+            private: number;
+        };
+        MembersReport: components["schemas"]["InsightsFreshness"] & {
+            counts: {
+                visitors: number;
+                avgVisitsPerMember: number;
+                didNotVisit: number;
+                total: number;
+            };
+            visitorIds: string[];
+        };
+        InsightsSummary: components["schemas"]["InsightsFreshness"] & {
+            interactions: number;
+            sharedContent: number;
+            meetups: number;
+            /** @description The period's visitors. */
+            members: number;
+            /** @description AI searches, asked questions and inline questions together. */
+            inquiries: number;
+        };
+        AskedQuestionList: components["schemas"]["InsightsFreshness"] & {
+            total: number;
+            totalAnonymous: number;
+            result: {
+                /** Format: uuid */
+                threadId: string;
+                /** @description The post's text as plain text, mentions as names. */
+                question: string;
+                /**
+                 * Format: uuid
+                 * @description Null for an anonymous question.
+                 */
+                creatorId: string | null;
+                /** @enum {string} */
+                as: "author" | "anonymous";
+                /** Format: date-time */
+                createdOn: string;
+            }[];
+        };
+        InlineQuestionList: components["schemas"]["InsightsFreshness"] & {
+            total: number;
+            result: {
+                /** Format: uuid */
+                threadId: string;
+                /**
+                 * Format: uuid
+                 * @description The comment or reply.
+                 */
+                messageId: string;
+                questions: string[];
+                /** Format: uuid */
+                creatorId: string;
+                /** Format: date-time */
+                createdOn: string;
+            }[];
+        };
+        AISearchList: components["schemas"]["InsightsFreshness"] & {
+            total: number;
+            result: {
+                /** Format: uuid */
+                searchId: string;
+                question: string;
+                /** Format: date-time */
+                createdOn: string;
+            }[];
+        };
         /** @description A forum (series) as the caller sees it (spec 001 §3). */
         Forum: {
             /** Format: uuid */
@@ -1504,7 +1953,7 @@ export interface components {
             profileIds: string[];
         };
         ForumInvitations: {
-            /** @description People without an account */
+            /** @description People without an account, mailed an invitation. */
             invited: number;
             /** @description People with an account; nothing is sent. */
             skipped: number;
@@ -2092,7 +2541,7 @@ export interface components {
         ThreadCreateRequest: {
             /** Format: uuid */
             channelId: string;
-            /** @description The text */
+            /** @description The text, trimmed; at most 4000 characters. */
             raw?: string | null;
             image?: components["schemas"]["ThreadImage"] | null;
             file?: components["schemas"]["ThreadFile"] | null;
@@ -2545,6 +2994,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `validationFailed`: `seriesId` is not a UUID, or `period` is not 30, 60 or 90, or `page`/`pageSize` is out of range (`details.fields`). */
+        InsightsBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `forbidden`: the caller does not administer the forum. */
+        InsightsForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `notFound`: there is no forum `seriesId`. */
+        InsightsNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `internalError`: something went wrong on the server (logged with the request id). */
         InternalError: {
             headers: {
@@ -2565,6 +3041,11 @@ export interface components {
         ForumCommunityId: string;
         /** @description The page, from 1. */
         ForumPage: number;
+        /** @description The forum (series). */
+        InsightsSeriesId: string;
+        /** @description The period in days, ending now. */
+        InsightsPeriod: 30 | 60 | 90;
+        InsightsPageSize: number;
         /** @description A one-time token, as mailed in a link. */
         OneTimeToken: string;
     };
@@ -4885,6 +5366,440 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInteractionsReport: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyReport"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInlineQuestionsReport: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyReport"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAskedQuestionsReport: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyReport"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAISearchesReport: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyReport"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentReport: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentReport"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMeetupsReport: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetupsReport"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMembersReport: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembersReport"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInsightsSummary: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightsSummary"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAskedQuestions: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                pageSize?: components["parameters"]["InsightsPageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AskedQuestionList"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listInlineQuestions: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                pageSize?: components["parameters"]["InsightsPageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InlineQuestionList"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAISearches: {
+        parameters: {
+            query?: {
+                /** @description The period in days, ending now. */
+                period?: components["parameters"]["InsightsPeriod"];
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                pageSize?: components["parameters"]["InsightsPageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AISearchList"];
+                };
+            };
+            400: components["responses"]["InsightsBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    countMissingMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    visitorIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        membersCount: number;
+                        miaCount: number;
+                    };
+                };
+            };
+            /** @description `validationFailed`: `seriesId` is not a UUID, or the body is not `{visitorIds: [uuid]}` (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAdminChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string | null;
+                    };
+                };
+            };
+            /** @description `validationFailed`: `seriesId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -2,6 +2,7 @@ import { aiSearch } from './en/ai-search'
 import { composer } from './en/composer'
 import { feed } from './en/feed'
 import { forum } from './en/forum'
+import { insights } from './en/insights'
 
 // English strings. Keys named by the spec keep their names and namespaces
 // (global:error.seriesForbidden, accessToken.invalid, …).
@@ -177,7 +178,8 @@ export const translation = {
     noMembers: 'No members',
     chatSoon: 'Your member network shows here.',
     teamEmpty: 'The team of this forum shows here.',
-    insightsEmpty: 'Forum insights show here.',
+    fullscreen: 'Full screen',
+    exitFullscreen: 'Leave full screen',
     meetupsEmpty: 'No Meet Up is active.',
     stats: {
       interactions: 'Interactions',
@@ -218,6 +220,7 @@ export const translation = {
   feed,
   composer,
   aiSearch,
+  insights,
   profile: {
     title: 'Profile',
     email: 'Email',

@@ -22,7 +22,7 @@ export function AppShell() {
   const { t } = useTranslation()
   const me = useCurrentUser()
   const communities = useMyCommunities()
-  const params = useParams({ strict: false }) as { seriesId?: string }
+  const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
   const forum = params.seriesId
     ? communities.data?.results.flatMap((c) => c.series.map((f) => ({ f, admin: manageable(c) || f.role === 'admin' }))).find((x) => x.f.id === params.seriesId)
     : undefined
@@ -30,7 +30,12 @@ export function AppShell() {
     accounts: me?.role === 'super',
     communities: !!communities.data?.results.some(manageable),
   }
-  const panel: PanelContext = { forumSelected: !!params.seriesId, forumAdmin: !!forum?.admin, meetingActive: false }
+  const panel: PanelContext = {
+    forumSelected: !!params.seriesId,
+    forumAdmin: !!forum?.admin,
+    meetingActive: false,
+    forum: params.seriesId && params.communityId ? { seriesId: params.seriesId, communityId: params.communityId } : undefined,
+  }
   return (
     <TooltipProvider delayDuration={300}>
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2">

@@ -1,6 +1,6 @@
-import { useState, useSyncExternalStore, type ReactNode } from 'react'
+import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { BarChart3, CalendarDays, ChevronLeft, ChevronRight, MessageCircle, Search, Users } from 'lucide-react'
+import { BarChart3, CalendarDays, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimize2, Search, Users } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { PersonAvatar } from '@/components/ui/avatar'
@@ -11,13 +11,20 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
+import { InsightsSummaryStats } from '@/features/insights/components/summary-stats'
+import { RowsSkeleton } from '@/features/insights/components/widget'
+
+// The Insights tab brings the charts library: it loads when first opened,
+// not with every page.
+const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: m.InsightsTab })))
 
 // The right-side panel (spec 002 §2): docked (a 70 px icon column) or
-// expanded (390 px), with the tabs chat, meetups, insights and team. Its
-// state is a UI setting kept in localStorage, so it survives sign-out.
+// expanded (390 px), with the tabs chat, meetups, insights and team; on
+// wide screens meetups, insights and team may fill the screen. Its state is
+// a UI setting kept in localStorage, so it survives sign-out.
 
 export type PanelTab = 'chat' | 'meetups' | 'insights' | 'team'
-type PanelState = { expanded: boolean; tab: PanelTab }
+type PanelState = { expanded: boolean; tab: PanelTab; fullscreen: boolean }
 const KEY = 'agora.panel'
 const listeners = new Set<() => void>()
 let cached: { raw: string | null; value: PanelState } | undefined
@@ -25,7 +32,7 @@ let cached: { raw: string | null; value: PanelState } | undefined
 function read(): PanelState {
   const raw = localStorage.getItem(KEY)
   if (cached && cached.raw === raw) return cached.value
-  let value: PanelState = { expanded: false, tab: 'chat' }
+  let value: PanelState = { expanded: false, tab: 'chat', fullscreen: false }
   try {
     if (raw) value = { ...value, ...(JSON.parse(raw) as Partial<PanelState>) }
   } catch {
@@ -51,7 +58,16 @@ export function usePanel(): PanelState {
   )
 }
 
-export type PanelContext = { forumSelected: boolean; forumAdmin: boolean; meetingActive: boolean }
+export type PanelContext = {
+  forumSelected: boolean
+  forumAdmin: boolean
+  meetingActive: boolean
+  /** The forum of the page, for the tabs about it (insights). */
+  forum?: { seriesId: string; communityId: string }
+}
+
+/** The tabs that may fill a wide screen (spec 002 §2). */
+const FULLSCREEN_TABS: PanelTab[] = ['meetups', 'insights', 'team']
 
 /** availableTabs: meetups only while a meeting is active; insights and team only in a forum, insights for its admins. */
 export function availableTabs({ forumSelected, forumAdmin, meetingActive }: PanelContext): PanelTab[] {
@@ -93,19 +109,52 @@ export function RightPanel({ context }: { context: PanelContext }) {
             </Button>
           </Tip>
         ))}
+        {tabs.includes('insights') && context.forum && (
+          <>
+            <div className="my-1 h-px w-8 bg-border" />
+            <InsightsSummaryStats seriesId={context.forum.seriesId} />
+          </>
+        )}
       </aside>
     )
   }
+  // Full screen covers the page below the top bar, on wide screens only.
+  const fullscreen = panel.fullscreen && FULLSCREEN_TABS.includes(tab)
   return (
-    <aside aria-label={t('panel.label')} className="sticky top-14 hidden h-[calc(100dvh-3.5rem)] w-[390px] shrink-0 flex-col border-l bg-background md:flex" data-testid="right-panel" data-state="expanded">
-      <PanelBody tabs={tabs} tab={tab} onCollapse={() => setPanel({ expanded: false })} />
+    <aside
+      aria-label={t('panel.label')}
+      className={cn(
+        'sticky top-14 hidden h-[calc(100dvh-3.5rem)] w-[390px] shrink-0 flex-col border-l bg-background md:flex',
+        fullscreen && 'lg:fixed lg:inset-x-0 lg:bottom-0 lg:top-14 lg:z-30 lg:h-auto lg:w-auto lg:border-l-0',
+      )}
+      data-testid="right-panel"
+      data-state={fullscreen ? 'fullscreen' : 'expanded'}
+    >
+      <PanelBody tabs={tabs} tab={tab} context={context} onCollapse={() => setPanel({ expanded: false, fullscreen: false })} fullscreen={fullscreen} />
     </aside>
   )
 }
 
-/** PanelBody is the expanded panel's content, also shown in the small-screen sheet. */
-export function PanelBody({ tabs, tab, onCollapse }: { tabs: PanelTab[]; tab: PanelTab; onCollapse?: () => void }) {
+/**
+ * PanelBody is the expanded panel's content, also shown in the small-screen
+ * sheet. With onCollapse (the wide panel) it offers full screen on wide
+ * screens for the tabs that allow it.
+ */
+export function PanelBody({
+  tabs,
+  tab,
+  context,
+  onCollapse,
+  fullscreen = false,
+}: {
+  tabs: PanelTab[]
+  tab: PanelTab
+  context?: PanelContext
+  onCollapse?: () => void
+  fullscreen?: boolean
+}) {
   const { t } = useTranslation()
+  const forum = context?.forum
   return (
     <Tabs value={tab} onValueChange={(v) => setPanel({ tab: v as PanelTab })} className="flex min-h-0 flex-1 flex-col">
       <div className="flex items-center gap-2 border-b px-3 py-2">
@@ -121,6 +170,21 @@ export function PanelBody({ tabs, tab, onCollapse }: { tabs: PanelTab[]; tab: Pa
             </TabsTrigger>
           ))}
         </TabsList>
+        {onCollapse && FULLSCREEN_TABS.includes(tab) && (
+          <Tip label={t(fullscreen ? 'panel.exitFullscreen' : 'panel.fullscreen')} side="left">
+            <Button
+              variant="ghost"
+              size="icon"
+              className="ml-auto hidden lg:inline-flex"
+              aria-label={t('panel.fullscreen')}
+              aria-pressed={fullscreen}
+              onClick={() => setPanel({ fullscreen: !fullscreen })}
+              data-testid="panel-fullscreen"
+            >
+              {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
+            </Button>
+          </Tip>
+        )}
       </div>
       <TabsContent value="chat" className="mt-0 flex min-h-0 flex-1 flex-col">
         <ChatTab />
@@ -128,8 +192,12 @@ export function PanelBody({ tabs, tab, onCollapse }: { tabs: PanelTab[]; tab: Pa
       <TabsContent value="meetups" className="p-4">
         <EmptyState icon={<CalendarDays />}>{t('panel.meetupsEmpty')}</EmptyState>
       </TabsContent>
-      <TabsContent value="insights" className="p-4">
-        <EmptyState icon={<BarChart3 />}>{t('panel.insightsEmpty')}</EmptyState>
+      <TabsContent value="insights" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
+        {forum && (
+          <Suspense fallback={<RowsSkeleton />}>
+            <InsightsTab seriesId={forum.seriesId} communityId={forum.communityId} />
+          </Suspense>
+        )}
       </TabsContent>
       <TabsContent value="team" className="p-4">
         <EmptyState icon={<Users />}>{t('panel.teamEmpty')}</EmptyState>

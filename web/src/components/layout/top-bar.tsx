@@ -151,7 +151,7 @@ export function TopBar({ manage, panel }: { manage: ManageRights; panel: PanelCo
         <SheetContent side="right" className="p-0 pt-10">
           <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
           <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
-          <PanelBody tabs={tabs} tab={tab} />
+          <PanelBody tabs={tabs} tab={tab} context={panel} />
         </SheetContent>
       </Sheet>
     </header>

@@ -69,6 +69,25 @@ export function ForumFeed({ series, postId, reason, search }: ForumFeedProps) {
   )
 }
 
+/**
+ * ChannelPosts is one channel's composer buttons and posts, without the
+ * forum page's search box and channel switch: the Insights panel shows the
+ * forum's admin channel with it (the shell composes the two features). It
+ * does not listen to live events itself: it is shown beside the forum
+ * page, whose ForumFeed applies every forum event to every cached channel,
+ * and a second listener would count a new comment twice.
+ */
+export function ChannelPosts({ series, channelId, label }: { series: Schemas['Forum']; channelId: string; label?: string }) {
+  const isForumAdmin = series.role === 'admin'
+  const seen = useLastSeen(series.id)
+  return (
+    <div className="grid min-w-0 gap-4">
+      <ComposerButtons series={series} channelId={channelId} />
+      <ChannelFeed key={channelId} channelId={channelId} series={series} isForumAdmin={isForumAdmin} seen={seen} label={label} />
+    </div>
+  )
+}
+
 function ChannelSwitch({ value, onChange }: { value: 'main' | 'admin'; onChange: (v: 'main' | 'admin') => void }) {
   const { t } = useTranslation()
   return (
@@ -91,7 +110,19 @@ function ChannelSwitch({ value, onChange }: { value: 'main' | 'admin'; onChange:
   )
 }
 
-function ChannelFeed({ channelId, series, isForumAdmin, seen }: { channelId: string; series: Schemas['Forum']; isForumAdmin: boolean; seen: Seen }) {
+function ChannelFeed({
+  channelId,
+  series,
+  isForumAdmin,
+  seen,
+  label,
+}: {
+  channelId: string
+  series: Schemas['Forum']
+  isForumAdmin: boolean
+  seen: Seen
+  label?: string
+}) {
   const { t } = useTranslation()
   const q = useChannelThreads(channelId)
   const marker = useRef<HTMLDivElement>(null)
@@ -103,7 +134,7 @@ function ChannelFeed({ channelId, series, isForumAdmin, seen }: { channelId: str
   // A failed next page keeps the pages loaded (the query is in error with its data).
   if (!q.data) return <ErrorFallback message={t('feed.loadFailed')} onRetry={() => void q.refetch()} />
   return (
-    <section aria-label={t('feed.label', { forum: series.name })} data-testid="forum-feed" aria-busy={q.isFetchingNextPage}>
+    <section aria-label={label ?? t('feed.label', { forum: series.name })} data-testid="forum-feed" aria-busy={q.isFetchingNextPage}>
       {threads.length === 0 ? (
         <EmptyState>{t('feed.empty')}</EmptyState>
       ) : (

@@ -1,0 +1,106 @@
+-- The insights warehouse (issue 7): activity facts, the dimensions the
+-- projection keeps current, the visits aggregate and the watermark. The
+-- analytics projection (projections/insights) is the only writer; what
+-- each table holds, and how deletes, edits and replays behave, is in
+-- analytics/README.md.
+--
+-- Ids are UUIDs; the nil UUID (00000000-0000-0000-0000-000000000000) stands
+-- for "none" (an anonymous asker, a fact without a post). Times are UTC:
+-- epoch milliseconds (18.16 has no DateTime64) and the Date of them.
+
+-- One row per (kind, object) state: a post, a comment, a reaction, a visit…
+-- and each of its aspects (a post with an image also has an image fact).
+-- A change writes every kind its object may have, with active = 0 for
+-- those it does not (or no longer) has, and version = the commit LSN of the
+-- change: ReplacingMergeTree keeps the newest state of each key, and the
+-- reports read it deduplicated (FINAL), so a replayed change never counts
+-- twice and a deletion or an edit shows.
+CREATE TABLE IF NOT EXISTS facts (
+    series_id    UUID,
+    kind         String,
+    day          Date,
+    object_id    UUID,
+    community_id UUID,
+    channel_id   UUID,
+    post_id      UUID,
+    actor_id     UUID,
+    anonymous    UInt8,
+    occurred_ms  UInt64,
+    n            UInt32,
+    detail       String,
+    active       UInt8,
+    version      UInt64,
+    occurred_on  DateTime ALIAS toDateTime(intDiv(occurred_ms, 1000))
+) ENGINE = ReplacingMergeTree(version)
+PARTITION BY toYYYYMM(day)
+ORDER BY (series_id, kind, day, object_id);
+
+-- Where posts and AI searches live, and who made them (the nil UUID for an
+-- anonymous question): none of it ever changes, and it stays known after
+-- they are deleted, so the deletion of a comment or a reaction (whose row
+-- names only its post) finds its forum even when the post went first.
+-- Every copy of a row is the same.
+CREATE TABLE IF NOT EXISTS parents (
+    object_id  UUID,
+    series_id  UUID,
+    channel_id UUID,
+    actor_id   UUID
+) ENGINE = ReplacingMergeTree
+ORDER BY object_id;
+
+-- The forums as Postgres has them now (re-read on every change of the
+-- forum or its channels); active = 0 once deleted.
+CREATE TABLE IF NOT EXISTS forums (
+    series_id        UUID,
+    community_id     UUID,
+    name             String,
+    main_channel_id  UUID,
+    admin_channel_id UUID,
+    created_ms       UInt64,
+    active           UInt8,
+    version          UInt64
+) ENGINE = ReplacingMergeTree(version)
+ORDER BY series_id;
+
+-- Forum access: one row per membership (a forum and a profile), as
+-- Postgres has it now; user_id is the nil UUID for an invited profile that
+-- has no account yet; active = 0 once the membership is removed.
+CREATE TABLE IF NOT EXISTS members (
+    series_id   UUID,
+    profile_id  UUID,
+    user_id     UUID,
+    role        String,
+    status      String,
+    expert      UInt8,
+    assigned_ms UInt64,
+    active      UInt8,
+    version     UInt64
+) ENGINE = ReplacingMergeTree(version)
+ORDER BY (series_id, profile_id);
+
+-- Visits a day per forum and visitor, as exact sets of visit ids: visits
+-- are only ever inserted, so a replayed visit adds an id the set already
+-- has and the count stays exact (a count kept by SummingMergeTree would
+-- add it twice). The members report reads it.
+CREATE TABLE IF NOT EXISTS visits_daily (
+    series_id UUID,
+    day       Date,
+    actor_id  UUID,
+    visits    AggregateFunction(uniqExact, UUID)
+) ENGINE = AggregatingMergeTree
+PARTITION BY toYYYYMM(day)
+ORDER BY (series_id, day, actor_id);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS visits_daily_mv TO visits_daily AS
+SELECT series_id, day, actor_id, uniqExactState(object_id) AS visits
+FROM facts
+WHERE kind = 'visit' AND active = 1
+GROUP BY series_id, day, actor_id;
+
+-- The commit time of the newest change applied, per projection: the
+-- reports' updatedOn.
+CREATE TABLE IF NOT EXISTS watermark (
+    projection   String,
+    committed_ms UInt64
+) ENGINE = ReplacingMergeTree(committed_ms)
+ORDER BY projection;

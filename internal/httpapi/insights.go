@@ -1,0 +1,191 @@
+package httpapi
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+
+	"agora/internal/auth"
+	qinsights "agora/query/insights"
+)
+
+// DefaultInsightsBase is where the insights routes are served unless
+// configured otherwise (AGORA_INSIGHTS_BASE).
+const DefaultInsightsBase = "/api/insights"
+
+// insightsRoutes serve the Insights panel's reports (spec 002 §7) under
+// the insights base: within the /api group when the base is under /api,
+// else as a group of its own with the same authentication.
+func (s *server) insightsRoutes(app *fiber.App, api fiber.Router) {
+	var store qinsights.Store
+	if s.Warehouse != nil {
+		store = qinsights.NewClickHouse(s.Warehouse)
+	}
+	q, err := qinsights.New(s.DB.SQL, store)
+	if err != nil {
+		panic(err) // New checked s.DB
+	}
+	base := s.InsightsBase
+	if base == "" {
+		base = DefaultInsightsBase
+	}
+	var r fiber.Router
+	if rest, ok := strings.CutPrefix(base, "/api/"); ok {
+		r = api.Group("/" + rest)
+	} else {
+		r = app.Group(base, s.authenticate, refuseNULQuery)
+	}
+	h := &insightsHandlers{q: q}
+	authed := only(auth.GroupAuthenticated)
+	for name, report := range map[string]func(fiber.Ctx) error{
+		"interactions":     h.daily(q.Interactions),
+		"inline-questions": h.daily(q.InlineQuestions),
+		"asked-questions":  h.daily(q.AskedQuestions),
+		"ai-searches":      h.daily(q.AISearches),
+		"content":          h.content,
+		"meetups":          h.meetups,
+		"members":          h.members,
+	} {
+		r.Get("/reports/"+name+"/:seriesId", authed, report)
+	}
+	r.Get("/summary/:seriesId", authed, h.summary)
+	r.Get("/list/asked-questions/:seriesId", authed, h.askedQuestions)
+	r.Get("/list/inline-questions/:seriesId", authed, h.inlineQuestions)
+	r.Get("/list/ai-searches/:seriesId", authed, h.aiSearches)
+	r.Post("/series/:seriesId/mia-members", authed, h.missing)
+	r.Get("/series/:seriesId/admin-channel", authed, h.adminChannel)
+}
+
+type insightsHandlers struct {
+	q *qinsights.Queries
+}
+
+func insightsCaller(c fiber.Ctx) qinsights.Caller {
+	p := mustPrincipal(c)
+	return qinsights.Caller{UserID: p.UserID, Role: p.Role}
+}
+
+// insightsRequest reads the forum and the period.
+func insightsRequest(c fiber.Ctx) (qinsights.Request, error) {
+	id, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return qinsights.Request{}, err
+	}
+	return qinsights.Request{Caller: insightsCaller(c), SeriesID: id, Period: c.Query("period")}, nil
+}
+
+// sendReport sends a report; reports are per caller and change by the second.
+func sendReport(c fiber.Ctx, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(v)
+}
+
+func (h *insightsHandlers) daily(report func(ctx context.Context, r qinsights.Request) (qinsights.DailyReport, error)) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		r, err := insightsRequest(c)
+		if err != nil {
+			return err
+		}
+		rep, err := report(c.Context(), r)
+		return sendReport(c, rep, err)
+	}
+}
+
+func (h *insightsHandlers) content(c fiber.Ctx) error {
+	r, err := insightsRequest(c)
+	if err != nil {
+		return err
+	}
+	rep, err := h.q.Content(c.Context(), r)
+	return sendReport(c, rep, err)
+}
+
+func (h *insightsHandlers) meetups(c fiber.Ctx) error {
+	r, err := insightsRequest(c)
+	if err != nil {
+		return err
+	}
+	rep, err := h.q.Meetups(c.Context(), r)
+	return sendReport(c, rep, err)
+}
+
+func (h *insightsHandlers) members(c fiber.Ctx) error {
+	r, err := insightsRequest(c)
+	if err != nil {
+		return err
+	}
+	rep, err := h.q.Members(c.Context(), r)
+	return sendReport(c, rep, err)
+}
+
+func (h *insightsHandlers) summary(c fiber.Ctx) error {
+	r, err := insightsRequest(c)
+	if err != nil {
+		return err
+	}
+	rep, err := h.q.Summary(c.Context(), r)
+	return sendReport(c, rep, err)
+}
+
+func listRequest(c fiber.Ctx) (qinsights.ListRequest, error) {
+	r, err := insightsRequest(c)
+	if err != nil {
+		return qinsights.ListRequest{}, err
+	}
+	return qinsights.ListRequest{Request: r, Paging: qinsights.Paging{Page: c.Query("page"), PageSize: c.Query("pageSize")}}, nil
+}
+
+func (h *insightsHandlers) askedQuestions(c fiber.Ctx) error {
+	r, err := listRequest(c)
+	if err != nil {
+		return err
+	}
+	l, err := h.q.ListAskedQuestions(c.Context(), r)
+	return sendReport(c, l, err)
+}
+
+func (h *insightsHandlers) inlineQuestions(c fiber.Ctx) error {
+	r, err := listRequest(c)
+	if err != nil {
+		return err
+	}
+	l, err := h.q.ListInlineQuestions(c.Context(), r)
+	return sendReport(c, l, err)
+}
+
+func (h *insightsHandlers) aiSearches(c fiber.Ctx) error {
+	r, err := listRequest(c)
+	if err != nil {
+		return err
+	}
+	l, err := h.q.ListAISearches(c.Context(), r)
+	return sendReport(c, l, err)
+}
+
+func (h *insightsHandlers) missing(c fiber.Ctx) error {
+	id, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		VisitorIDs []string `json:"visitorIds"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	n, err := h.q.Missing(c.Context(), qinsights.MissingMembers{Caller: insightsCaller(c), SeriesID: id, VisitorIDs: in.VisitorIDs})
+	return sendReport(c, n, err)
+}
+
+func (h *insightsHandlers) adminChannel(c fiber.Ctx) error {
+	id, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return err
+	}
+	ch, err := h.q.AdminChannel(c.Context(), insightsCaller(c), id)
+	return sendReport(c, ch, err)
+}

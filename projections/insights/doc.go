@@ -1,0 +1,31 @@
+// Package insights is the analytics projection: it keeps the insights
+// warehouse (ClickHouse, schema in analytics/migrations, described in
+// analytics/README.md) up to date with the row changes of the pipeline,
+// in its own consumer group ("insights").
+//
+// Facts are stateless and idempotent. A change of a row writes the full
+// set of fact rows of its object, one per kind the object may have (a
+// post: post, question, image, file, link, video, ai_chat), each active
+// or not, with the change's commit LSN as version; a delete writes them
+// all inactive, and an update whose before-image had other keys (a
+// reaction set again on another day) writes those inactive too. The
+// facts table is a ReplacingMergeTree on (forum, kind, day, object), so
+// the newest state of each fact wins whatever the order or the number of
+// times changes arrive.
+//
+// A change carries its own row only. What it does not say is looked up,
+// once per batch: the forum and channel of a comment's or a reaction's
+// post and of an AI search's conversation (the parents table, which the
+// projection fills from posts and searches and which outlives their
+// deletion, else Postgres), a forum's community (the forums table, else
+// Postgres), a profile's user (Postgres, else the members table). A
+// comment whose post is known nowhere (deleted before it was ever
+// projected) has nothing active to undo and is skipped.
+//
+// The forums dimension is re-read from Postgres whenever a forum or one of
+// its channels changes, since its row gathers three rows whose changes
+// arrive in any order; the members dimension follows its rows' images.
+//
+// Rebuild (agora projector rebuild insights) truncates the warehouse's
+// tables and applies a snapshot the same way.
+package insights

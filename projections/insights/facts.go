@@ -1,0 +1,307 @@
+package insights
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/internal/linkpreview"
+	"agora/internal/richtext"
+	"agora/projections/change"
+)
+
+// The kinds of facts. A post has a post fact and one fact for each of its
+// other kinds (question, image…), active or not; a comment has comment,
+// reply and inline_question facts; the others one each.
+const (
+	KindPost           = "post"            // a thread of any type (post, question, shared AI chat)
+	KindQuestion       = "question"        // a question post; detail: its plain text
+	KindImage          = "image"           // a post with an image
+	KindFile           = "file"            // a post with a file
+	KindLink           = "link"            // a post with a link that is not an embedded video
+	KindVideo          = "video"           // a post with an embedded video link
+	KindAIChat         = "ai_chat"         // a shared AI search conversation
+	KindComment        = "comment"         // a reply without a parent
+	KindReply          = "reply"           // a reply to a comment
+	KindInlineQuestion = "inline_question" // a comment or reply asking questions; n: how many; detail: them, a line each
+	KindReaction       = "reaction"        // a reaction on a post or a comment; detail: its kind
+	KindVisit          = "visit"           // a forum visit
+	KindAISearch       = "ai_search"       // a question asked of the AI search; post_id: the search; detail: the question
+	KindMember         = "member"          // forum access of a profile; actor: its user; detail: the role
+)
+
+// Fact is a row of the facts table: the state of one kind of one object.
+type Fact struct {
+	SeriesID    uuid.UUID
+	Kind        string
+	ObjectID    uuid.UUID
+	CommunityID uuid.UUID
+	ChannelID   uuid.UUID
+	PostID      uuid.UUID
+	// ActorID is who did it; uuid.Nil for an anonymous question (the
+	// warehouse never learns its asker) or when unknown.
+	ActorID   uuid.UUID
+	Anonymous bool
+	// Occurred is when the object was made (UTC, milliseconds); Day is
+	// its date.
+	Occurred time.Time
+	N        uint32
+	Detail   string
+	Active   bool
+	// Version is the commit LSN of the change: the newest state wins.
+	Version uint64
+}
+
+// Day is the UTC date of the fact, the third column of the sort key.
+func (f Fact) Day() time.Time {
+	t := f.Occurred.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// key is what ReplacingMergeTree deduplicates on: the sort key.
+type key struct {
+	series uuid.UUID
+	kind   string
+	day    time.Time
+	object uuid.UUID
+}
+
+func (f Fact) key() key { return key{f.SeriesID, f.Kind, f.Day(), f.ObjectID} }
+
+// place is where an object lives: its forum, community and channel.
+type place struct {
+	series, community, channel uuid.UUID
+}
+
+// threadRow is what the facts need of a threads row.
+type threadRow struct {
+	ID        uuid.UUID       `cdc:"id"`
+	ChannelID uuid.UUID       `cdc:"channel_id"`
+	SeriesID  uuid.UUID       `cdc:"series_id"`
+	CreatorID uuid.UUID       `cdc:"creator_id"`
+	CreatorAs string          `cdc:"creator_as"`
+	Type      string          `cdc:"type"`
+	Raw       string          `cdc:"raw"`
+	Image     json.RawMessage `cdc:"image"`
+	File      json.RawMessage `cdc:"file"`
+	Link      json.RawMessage `cdc:"link"`
+	CreatedOn time.Time       `cdc:"created_on"`
+}
+
+func scanThread(r change.Row) (threadRow, error) {
+	var t threadRow
+	if err := r.Scan(&t); err != nil {
+		return t, fmt.Errorf("insights: threads: %w", err)
+	}
+	return t, nil
+}
+
+// anonymous is a question asked anonymously: its facts have no actor.
+func (t threadRow) anonymous() bool { return t.CreatorAs == "anonymous" }
+
+func (t threadRow) actor() uuid.UUID {
+	if t.anonymous() {
+		return uuid.Nil
+	}
+	return t.CreatorID
+}
+
+// threadFacts are the facts of a post: every kind a post may have, active
+// when the post exists (exists) and has it.
+func threadFacts(t threadRow, p place, exists bool, version uint64) []Fact {
+	base := Fact{
+		SeriesID: t.SeriesID, CommunityID: p.community, ChannelID: t.ChannelID, ObjectID: t.ID, PostID: t.ID,
+		ActorID: t.actor(), Anonymous: t.anonymous(), Occurred: t.CreatedOn, Version: version,
+	}
+	video := embedded(t.Link)
+	has := map[string]bool{
+		KindPost:     true,
+		KindQuestion: t.Type == "question",
+		KindImage:    present(t.Image),
+		KindFile:     present(t.File),
+		KindLink:     present(t.Link) && !video,
+		KindVideo:    present(t.Link) && video,
+		KindAIChat:   t.Type == "shared-ai-chat",
+	}
+	out := make([]Fact, 0, len(has))
+	for _, kind := range []string{KindPost, KindQuestion, KindImage, KindFile, KindLink, KindVideo, KindAIChat} {
+		f := base
+		f.Kind, f.Active = kind, exists && has[kind]
+		if kind == KindQuestion {
+			f.Detail = strings.TrimSpace(richtext.Plain(t.Raw))
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// present is a jsonb column holding something other than null.
+func present(v json.RawMessage) bool {
+	s := strings.TrimSpace(string(v))
+	return s != "" && s != "null"
+}
+
+// embedded is a link that plays in the post (command/feed keeps the
+// client's viewerType; internal/linkpreview names it).
+func embedded(link json.RawMessage) bool {
+	if !present(link) {
+		return false
+	}
+	var l struct {
+		ViewerType *string `json:"viewerType"`
+	}
+	return json.Unmarshal(link, &l) == nil && l.ViewerType != nil && *l.ViewerType == linkpreview.ViewerEmbedded
+}
+
+// replyRow is what the facts need of a replies row.
+type replyRow struct {
+	ID        uuid.UUID  `cdc:"id"`
+	ThreadID  uuid.UUID  `cdc:"thread_id"`
+	ParentID  *uuid.UUID `cdc:"parent_id"`
+	CreatorID uuid.UUID  `cdc:"creator_id"`
+	Raw       string     `cdc:"raw"`
+	CreatedOn time.Time  `cdc:"created_on"`
+}
+
+func scanReply(r change.Row) (replyRow, error) {
+	var v replyRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: replies: %w", err)
+	}
+	return v, nil
+}
+
+// replyFacts are the facts of a comment or a reply to one.
+func replyFacts(r replyRow, p place, exists bool, version uint64) []Fact {
+	base := Fact{
+		SeriesID: p.series, CommunityID: p.community, ChannelID: p.channel, ObjectID: r.ID, PostID: r.ThreadID,
+		ActorID: r.CreatorID, Occurred: r.CreatedOn, Version: version,
+	}
+	qs := Questions(r.Raw)
+	comment, reply, inline := base, base, base
+	comment.Kind, comment.Active = KindComment, exists && r.ParentID == nil
+	reply.Kind, reply.Active = KindReply, exists && r.ParentID != nil
+	inline.Kind, inline.Active = KindInlineQuestion, exists && len(qs) > 0
+	if inline.Active {
+		inline.N, inline.Detail = uint32(len(qs)), strings.Join(qs, "\n")
+	}
+	return []Fact{comment, reply, inline}
+}
+
+// reactionRow is what the facts need of a reactions row.
+type reactionRow struct {
+	ID        uuid.UUID `cdc:"id"`
+	ThreadID  uuid.UUID `cdc:"thread_id"`
+	UserID    uuid.UUID `cdc:"user_id"`
+	Kind      string    `cdc:"kind"`
+	CreatedOn time.Time `cdc:"created_on"`
+}
+
+func scanReaction(r change.Row) (reactionRow, error) {
+	var v reactionRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: reactions: %w", err)
+	}
+	return v, nil
+}
+
+func reactionFacts(r reactionRow, p place, exists bool, version uint64) []Fact {
+	return []Fact{{
+		SeriesID: p.series, Kind: KindReaction, CommunityID: p.community, ChannelID: p.channel, ObjectID: r.ID,
+		PostID: r.ThreadID, ActorID: r.UserID, Occurred: r.CreatedOn, Detail: r.Kind, Active: exists, Version: version,
+	}}
+}
+
+// visitRow is a series_visit_log row.
+type visitRow struct {
+	ID        uuid.UUID `cdc:"id"`
+	SeriesID  uuid.UUID `cdc:"series_id"`
+	UserID    uuid.UUID `cdc:"user_id"`
+	VisitedOn time.Time `cdc:"visited_on"`
+}
+
+func scanVisit(r change.Row) (visitRow, error) {
+	var v visitRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: series_visit_log: %w", err)
+	}
+	return v, nil
+}
+
+// visitFacts: a visit is to the forum, in no channel.
+func visitFacts(v visitRow, community uuid.UUID, exists bool, version uint64) []Fact {
+	return []Fact{{
+		SeriesID: v.SeriesID, Kind: KindVisit, CommunityID: community, ObjectID: v.ID,
+		ActorID: v.UserID, Occurred: v.VisitedOn, Active: exists, Version: version,
+	}}
+}
+
+// searchRow is an ai_searches row: a conversation with the AI search.
+type searchRow struct {
+	ID        uuid.UUID `cdc:"id"`
+	ChannelID uuid.UUID `cdc:"channel_id"`
+	SeriesID  uuid.UUID `cdc:"series_id"`
+	UserID    uuid.UUID `cdc:"user_id"`
+}
+
+func scanSearch(r change.Row) (searchRow, error) {
+	var v searchRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: ai_searches: %w", err)
+	}
+	return v, nil
+}
+
+// turnRow is an ai_search_turns row: one question asked.
+type turnRow struct {
+	ID        uuid.UUID `cdc:"id"`
+	SearchID  uuid.UUID `cdc:"search_id"`
+	Question  string    `cdc:"question"`
+	CreatedOn time.Time `cdc:"created_on"`
+}
+
+func scanTurn(r change.Row) (turnRow, error) {
+	var v turnRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: ai_search_turns: %w", err)
+	}
+	return v, nil
+}
+
+// turnFacts: the asker is the search's, known from its parent.
+func turnFacts(t turnRow, p parent, community uuid.UUID, exists bool, version uint64) []Fact {
+	return []Fact{{
+		SeriesID: p.series, Kind: KindAISearch, CommunityID: community, ChannelID: p.channel, ObjectID: t.ID,
+		PostID: t.SearchID, ActorID: p.actor, Occurred: t.CreatedOn, Detail: t.Question, Active: exists, Version: version,
+	}}
+}
+
+// membershipRow is a series_memberships row.
+type membershipRow struct {
+	SeriesID   uuid.UUID `cdc:"series_id"`
+	ProfileID  uuid.UUID `cdc:"profile_id"`
+	Role       string    `cdc:"role"`
+	IsExpert   bool      `cdc:"is_expert"`
+	Status     string    `cdc:"status"`
+	AssignedOn time.Time `cdc:"assigned_on"`
+}
+
+func scanMembership(r change.Row) (membershipRow, error) {
+	var v membershipRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: series_memberships: %w", err)
+	}
+	return v, nil
+}
+
+// memberFacts: forum access, active while the membership exists and is
+// active (an invited profile without an account is pending).
+func memberFacts(m membershipRow, user, community uuid.UUID, exists bool, version uint64) []Fact {
+	return []Fact{{
+		SeriesID: m.SeriesID, Kind: KindMember, CommunityID: community, ObjectID: m.ProfileID,
+		ActorID: user, Occurred: m.AssignedOn, Detail: m.Role, Active: exists && m.Status == "active", Version: version,
+	}}
+}

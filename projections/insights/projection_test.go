@@ -1,0 +1,281 @@
+package insights_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/google/uuid"
+
+	"agora/internal/seed"
+	"agora/internal/testenv"
+	"agora/projections"
+	"agora/projections/insights"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// fact is a fact row as the reports see it (FINAL: the newest version).
+type fact struct {
+	Kind, Detail      string
+	Day               string
+	Active, Anonymous bool
+	N                 uint32
+	Actor, Post       uuid.UUID
+	Channel           uuid.UUID
+	Version           uint64
+}
+
+func (f fact) String() string {
+	return fmt.Sprintf("%s day=%s active=%v anon=%v n=%d actor=%s post=%s detail=%q v=%d", f.Kind, f.Day, f.Active, f.Anonymous, f.N, f.Actor, f.Post, f.Detail, f.Version)
+}
+
+// world is a forum of its own, written in SQL, and the warehouse the
+// projection fills.
+type world struct {
+	ins                 *testenv.Insights
+	community, series   uuid.UUID
+	main, admin, member uuid.UUID
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	w := &world{ins: testenv.NewInsights(t)}
+	db := w.ins.DB.Pool
+	ctx := t.Context()
+	if err := db.QueryRow(ctx, "SELECT id FROM communities ORDER BY created_on LIMIT 1").Scan(&w.community); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(ctx, "SELECT id FROM users WHERE email_key = $1", seed.MemberEmail).Scan(&w.member); err != nil {
+		t.Fatal(err)
+	}
+	w.series = uuid.Must(uuid.NewV7())
+	if _, err := db.Exec(ctx, "INSERT INTO series (id, community_id, name, description) VALUES ($1, $2, $3, 'd')", w.series, w.community, testenv.Unique("Facts")); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(ctx, "SELECT (SELECT id FROM channels WHERE series_id = $1 AND kind = 'main'), (SELECT id FROM channels WHERE series_id = $1 AND kind = 'admin')", w.series).
+		Scan(&w.main, &w.admin); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (w *world) exec(t *testing.T, q string, args ...any) {
+	t.Helper()
+	if _, err := w.ins.DB.Pool.Exec(t.Context(), q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// facts are the forum's facts of object, by kind and day.
+func (w *world) facts(t *testing.T, object uuid.UUID) map[string]fact {
+	t.Helper()
+	rows, err := w.ins.Warehouse.Query(t.Context(), `SELECT kind, toString(day), active, anonymous, n, actor_id, post_id, channel_id, detail, version
+		FROM facts FINAL WHERE series_id = ? AND object_id = ?`, w.series, object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]fact{}
+	for rows.Next() {
+		var f fact
+		var active, anon uint8
+		if err := rows.Scan(&f.Kind, &f.Day, &active, &anon, &f.N, &f.Actor, &f.Post, &f.Channel, &f.Detail, &f.Version); err != nil {
+			t.Fatal(err)
+		}
+		f.Active, f.Anonymous = active == 1, anon == 1
+		out[f.Kind+"@"+f.Day] = f
+	}
+	return out
+}
+
+// dump is every fact of the forum, for comparing the warehouse before
+// and after a replay.
+func (w *world) dump(t *testing.T, activeOnly bool) string {
+	t.Helper()
+	return w.dumpOf(t, w.ins.Warehouse, activeOnly)
+}
+
+func (w *world) dumpOf(t *testing.T, conn driver.Conn, activeOnly bool) string {
+	t.Helper()
+	q := `SELECT kind, toString(day), toString(object_id), active, n, detail FROM facts FINAL WHERE series_id = ?`
+	if activeOnly {
+		q += " AND active = 1"
+	}
+	rows, err := conn.Query(t.Context(), q, w.series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var kind, day, object, detail string
+		var active uint8
+		var n uint32
+		if err := rows.Scan(&kind, &day, &object, &active, &n, &detail); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, fmt.Sprintf("%s %s %s %d %d %q", kind, day, object, active, n, detail))
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// eventually polls cond until it holds, for at most 20 s.
+func eventually(t *testing.T, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ok, got := cond()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 20 s; got\n%s", what, got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// want checks the active kinds of an object's facts on day.
+func (w *world) want(t *testing.T, what string, object uuid.UUID, day time.Time, active map[string]func(fact) bool, inactive ...string) {
+	t.Helper()
+	d := day.UTC().Format(time.DateOnly)
+	eventually(t, what, func() (bool, string) {
+		fs := w.facts(t, object)
+		var b strings.Builder
+		for _, f := range fs {
+			b.WriteString(f.String() + "\n")
+		}
+		for kind, check := range active {
+			f, ok := fs[kind+"@"+d]
+			if !ok || !f.Active || (check != nil && !check(f)) {
+				return false, b.String()
+			}
+		}
+		for _, kind := range inactive {
+			if f, ok := fs[kind+"@"+d]; !ok || f.Active {
+				return false, b.String()
+			}
+		}
+		return true, ""
+	})
+}
+
+// TestFactsFollowTheRows writes a post, a comment, a reply and a reaction
+// in SQL, edits, backdates and deletes them, and checks the facts after
+// each step; then replays the whole stream under another consumer group
+// and rebuilds the warehouse from a snapshot, and checks nothing changed.
+func TestFactsFollowTheRows(t *testing.T) {
+	w := newWorld(t)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	post, comment, reply, reaction := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+
+	// An anonymous question with an image and an embedded video.
+	w.exec(t, `INSERT INTO threads (id, channel_id, series_id, creator_id, creator_as, type, raw, image, link, created_on, updated_on)
+		VALUES ($1, $2, $3, $4, 'anonymous', 'question', 'Who has tried the [Ada Lovelace](0190a0a0-0000-7000-8000-000000000001) method?',
+		        '{"url": "https://example.org/a.png"}', '{"url": "https://youtu.be/dQw4w9WgXcQ", "viewerType": "embedded"}', $5, $5)`,
+		post, w.main, w.series, w.member, now)
+	w.want(t, "the question's facts", post, now, map[string]func(fact) bool{
+		insights.KindPost:     func(f fact) bool { return f.Anonymous && f.Actor == uuid.Nil && f.Channel == w.main },
+		insights.KindQuestion: func(f fact) bool { return f.Detail == "Who has tried the Ada Lovelace method?" && f.Actor == uuid.Nil },
+		insights.KindImage:    nil,
+		insights.KindVideo:    nil,
+	}, insights.KindLink, insights.KindFile, insights.KindAIChat)
+
+	// A comment asking two questions, a reply asking none, a reaction.
+	w.exec(t, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'Nice. Where is it? And when?! See https://x.example/?q=1 ok.', $4, $4)`,
+		comment, post, w.member, now)
+	w.exec(t, `INSERT INTO replies (id, thread_id, parent_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, 'Thanks.', $5, $5)`,
+		reply, post, comment, w.member, now)
+	w.exec(t, `INSERT INTO reactions (id, thread_id, user_id, kind, created_on) VALUES ($1, $2, $3, 'liked', $4)`, reaction, post, w.member, now)
+	w.want(t, "the comment's facts", comment, now, map[string]func(fact) bool{
+		insights.KindComment: func(f fact) bool { return f.Post == post && f.Actor == w.member && f.Channel == w.main },
+		insights.KindInlineQuestion: func(f fact) bool {
+			return f.N == 2 && f.Detail == "Where is it?\nAnd when?!"
+		},
+	}, insights.KindReply)
+	w.want(t, "the reply's facts", reply, now, map[string]func(fact) bool{insights.KindReply: nil}, insights.KindComment, insights.KindInlineQuestion)
+	w.want(t, "the reaction's fact", reaction, now, map[string]func(fact) bool{insights.KindReaction: func(f fact) bool { return f.Detail == "liked" }})
+
+	// An edit that removes the image and the video and adds a file.
+	w.exec(t, `UPDATE threads SET image = NULL, link = NULL, file = '{"name": "a.pdf", "url": "https://example.org/a.pdf", "mediaType": "application/pdf"}' WHERE id = $1`, post)
+	w.want(t, "the edited question", post, now, map[string]func(fact) bool{insights.KindPost: nil, insights.KindFile: nil},
+		insights.KindImage, insights.KindVideo)
+
+	// The reaction set again 40 days ago moves to that day: the old day's
+	// fact goes inactive.
+	then := now.AddDate(0, 0, -40)
+	w.exec(t, `UPDATE reactions SET kind = 'loved', created_on = $2 WHERE id = $1`, reaction, then)
+	w.want(t, "the reaction on its new day", reaction, then, map[string]func(fact) bool{insights.KindReaction: func(f fact) bool { return f.Detail == "loved" }})
+	w.want(t, "the reaction not on its old day", reaction, now, nil, insights.KindReaction)
+
+	// The comment edited to ask nothing.
+	w.exec(t, `UPDATE replies SET raw = 'Never mind.' WHERE id = $1`, comment)
+	w.want(t, "the comment without questions", comment, now, map[string]func(fact) bool{insights.KindComment: nil}, insights.KindInlineQuestion)
+
+	// A second post, deleted with its comment and reaction (the cascade's
+	// deletions arrive in any order).
+	gone, goneComment, goneReaction := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+	w.exec(t, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, 'Short-lived', $5, $5)`,
+		gone, w.main, w.series, w.member, now)
+	w.exec(t, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'Why?', $4, $4)`, goneComment, gone, w.member, now)
+	w.exec(t, `INSERT INTO reactions (id, thread_id, reply_id, user_id, kind, created_on) VALUES ($1, $2, $3, $4, 'smiled', $5)`, goneReaction, gone, goneComment, w.member, now)
+	w.want(t, "the comment to delete", goneComment, now, map[string]func(fact) bool{insights.KindInlineQuestion: nil})
+	w.want(t, "the reaction to delete", goneReaction, now, map[string]func(fact) bool{insights.KindReaction: nil})
+	w.exec(t, `DELETE FROM threads WHERE id = $1`, gone)
+	w.want(t, "the deleted post", gone, now, nil, insights.KindPost)
+	w.want(t, "the deleted comment", goneComment, now, nil, insights.KindComment, insights.KindInlineQuestion)
+	w.want(t, "the deleted reaction", goneReaction, now, nil, insights.KindReaction)
+
+	// Visits and a membership.
+	visit := uuid.Must(uuid.NewV7())
+	w.exec(t, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`, visit, w.series, w.member, now)
+	w.want(t, "the visit", visit, now, map[string]func(fact) bool{insights.KindVisit: func(f fact) bool { return f.Actor == w.member && f.Channel == uuid.Nil }})
+
+	// Everything again under another consumer group: the same facts.
+	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
+	before := w.dump(t, false)
+	replay := w.ins.Projection.Named("insights-replay-" + uuid.NewString()[:8])
+	w.ins.Run(t, replay)
+	w.ins.WaitCaughtUp(t, replay, 60*time.Second)
+	if after := w.dump(t, false); after != before {
+		t.Fatalf("a replay changed the facts:\nbefore\n%s\nafter\n%s", before, after)
+	}
+
+	// The whole stream into an empty warehouse, where the posts of deleted
+	// comments and reactions may come after them: the same active facts
+	// (a comment whose post is known nowhere, because both were deleted
+	// before they were projected, leaves no inactive row behind).
+	fresh, _ := testenv.Warehouse(t)
+	empty, err := insights.New(fresh, w.ins.DB.Pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty = empty.Named("insights-fresh-" + uuid.NewString()[:8])
+	w.ins.Run(t, empty)
+	w.ins.WaitCaughtUp(t, empty, 60*time.Second)
+	if got, want := w.dumpOf(t, fresh, true), w.dump(t, true); got != want {
+		t.Fatalf("a replay into an empty warehouse made other facts:\nwant\n%s\ngot\n%s", want, got)
+	}
+
+	// A rebuild from a snapshot: the same facts that are active (the
+	// deleted objects are not in the snapshot at all).
+	w.ins.Stop()
+	active := w.dump(t, true)
+	rows, err := projections.Rebuild(t.Context(), w.ins.Runner, projections.RebuildOptions{DatabaseURL: w.ins.DBURL, Slot: w.ins.Pipeline.Slot}, w.ins.Projection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rebuilt from a snapshot of %d rows", rows)
+	if after := w.dump(t, true); after != active {
+		t.Fatalf("a rebuild changed the active facts:\nbefore\n%s\nafter\n%s", active, after)
+	}
+	w.ins.Run(t, w.ins.Projection)
+	late := uuid.Must(uuid.NewV7())
+	w.exec(t, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`, late, w.series, w.member, now)
+	w.want(t, "a visit after the rebuild", late, now, map[string]func(fact) bool{insights.KindVisit: nil})
+}

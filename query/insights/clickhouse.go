@@ -1,0 +1,160 @@
+package insights
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/google/uuid"
+)
+
+// ClickHouse is the Store of the warehouse's tables (analytics/migrations).
+//
+// Facts are read deduplicated: grouped by their key (forum, kind, day,
+// object), with argMax(…, version) for what a later change may change
+// (active, n, detail, the time of a reaction set again), so a replayed
+// change counts once and a deleted or edited object counts as it is now.
+// What never changes for a key (its channel, post, asker, the anonymous
+// flag) is filtered before the grouping or read with any(). On 18.16 this
+// was measured faster than FINAL (analytics/README.md): as fast for the
+// daily counts with a lower p95, twice as fast for the lists.
+type ClickHouse struct {
+	conn driver.Conn
+}
+
+// NewClickHouse reads the warehouse through conn.
+func NewClickHouse(conn driver.Conn) *ClickHouse { return &ClickHouse{conn: conn} }
+
+// inPeriod is the facts of some kinds of a forum's main channel over the
+// period's days: the first key columns narrow the read to the forum's
+// kinds and days; a fact's channel never changes, so it filters whole keys.
+const inPeriod = `kind IN ? AND series_id = ? AND day >= toDate(?) AND day <= toDate(?) AND channel_id = ?`
+
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+func kinds(ks ...string) clickhouse.GroupSet {
+	vs := make([]any, len(ks))
+	for i, k := range ks {
+		vs[i] = k
+	}
+	return clickhouse.GroupSet{Value: vs}
+}
+
+func (s Scope) args(ks ...string) []any {
+	return []any{kinds(ks...), s.SeriesID, day(s.From), day(s.To), s.MainChannelID}
+}
+
+// Daily implements Store.
+func (c *ClickHouse) Daily(ctx context.Context, s Scope, ks ...string) ([]KindDay, error) {
+	rows, err := c.conn.Query(ctx, `SELECT day, kind, toUInt64(sum(a)), toUInt64(sum(an)), toUInt64(sum(a * anon))
+		FROM (
+			SELECT day, kind, object_id, argMax(active, version) AS a, argMax(active * n, version) AS an, any(anonymous) AS anon
+			FROM facts WHERE `+inPeriod+`
+			GROUP BY day, kind, object_id
+		)
+		GROUP BY day, kind`, s.args(ks...)...)
+	if err != nil {
+		return nil, fmt.Errorf("insights: daily: %w", err)
+	}
+	defer rows.Close()
+	var out []KindDay
+	for rows.Next() {
+		var d time.Time
+		var kind string
+		var count, n, anon uint64
+		if err := rows.Scan(&d, &kind, &count, &n, &anon); err != nil {
+			return nil, fmt.Errorf("insights: daily: %w", err)
+		}
+		if count == 0 {
+			continue
+		}
+		out = append(out, KindDay{Day: time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), Kind: kind, Count: int(count), N: int(n), Anonymous: int(anon)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("insights: daily: %w", err)
+	}
+	return out, nil
+}
+
+// Visits implements Store from the visits aggregate, whose sets of visit
+// ids stay exact under replays (see analytics/README.md).
+func (c *ClickHouse) Visits(ctx context.Context, s Scope) (map[uuid.UUID]int, error) {
+	rows, err := c.conn.Query(ctx, `SELECT actor_id, toUInt64(uniqExactMerge(visits))
+		FROM visits_daily
+		WHERE series_id = ? AND day >= toDate(?) AND day <= toDate(?)
+		GROUP BY actor_id`,
+		s.SeriesID, day(s.From), day(s.To))
+	if err != nil {
+		return nil, fmt.Errorf("insights: visits: %w", err)
+	}
+	defer rows.Close()
+	out := map[uuid.UUID]int{}
+	for rows.Next() {
+		var id uuid.UUID
+		var n uint64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("insights: visits: %w", err)
+		}
+		out[id] = int(n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("insights: visits: %w", err)
+	}
+	return out, nil
+}
+
+// current is the facts of one kind that exist now, one row per key.
+const current = `SELECT object_id, any(post_id) AS post, any(actor_id) AS actor, any(anonymous) AS anon,
+		argMax(occurred_ms, version) AS occurred, argMax(detail, version) AS body, argMax(active, version) AS a
+	FROM facts WHERE ` + inPeriod + `
+	GROUP BY day, object_id`
+
+// List implements Store.
+func (c *ClickHouse) List(ctx context.Context, s Scope, kind string, offset, limit int) (ListPage, error) {
+	var p ListPage
+	var total, anon uint64
+	if err := c.conn.QueryRow(ctx, `SELECT toUInt64(count()), toUInt64(sum(anon)) FROM (`+current+`) WHERE a = 1`, s.args(kind)...).
+		Scan(&total, &anon); err != nil {
+		return p, fmt.Errorf("insights: list %s: %w", kind, err)
+	}
+	p.Total, p.Anonymous = int(total), int(anon)
+	if offset >= p.Total {
+		return p, nil
+	}
+	rows, err := c.conn.Query(ctx, `SELECT object_id, post, actor, anon, occurred, body FROM (`+current+`) WHERE a = 1
+		ORDER BY occurred DESC, object_id DESC
+		LIMIT ?, ?`, append(s.args(kind), offset, limit)...)
+	if err != nil {
+		return p, fmt.Errorf("insights: list %s: %w", kind, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it Item
+		var anonymous uint8
+		var ms uint64
+		if err := rows.Scan(&it.ObjectID, &it.PostID, &it.ActorID, &anonymous, &ms, &it.Detail); err != nil {
+			return p, fmt.Errorf("insights: list %s: %w", kind, err)
+		}
+		it.Anonymous, it.Occurred = anonymous == 1, time.UnixMilli(int64(ms)).UTC()
+		p.Items = append(p.Items, it)
+	}
+	if err := rows.Err(); err != nil {
+		return p, fmt.Errorf("insights: list %s: %w", kind, err)
+	}
+	return p, nil
+}
+
+// UpdatedOn implements Store from the watermark.
+func (c *ClickHouse) UpdatedOn(ctx context.Context) (*time.Time, error) {
+	var ms, rows uint64
+	if err := c.conn.QueryRow(ctx, `SELECT toUInt64(max(committed_ms)), toUInt64(count()) FROM watermark`).Scan(&ms, &rows); err != nil {
+		return nil, fmt.Errorf("insights: watermark: %w", err)
+	}
+	if rows == 0 || ms == 0 {
+		return nil, nil
+	}
+	t := time.UnixMilli(int64(ms)).UTC()
+	return &t, nil
+}

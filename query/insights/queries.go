@@ -1,0 +1,225 @@
+// Package insights is the read side of the Insights panel (spec 002 §2, §3,
+// §7): a forum's reports, read from the insights warehouse, for the
+// forum's admins. Who may ask, which forum it is, its channels and who is
+// a member now come from Postgres; the activity figures from the
+// warehouse (Store), counting what exists now in the forum's main
+// channel over the period's UTC days.
+package insights
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/jsontime"
+)
+
+// Periods are the report periods in days (spec 002 §9); the default is 90.
+var Periods = []int{30, 60, 90}
+
+// DefaultPeriod is the period when none is asked for.
+const DefaultPeriod = 90
+
+// MaxPageSize is the largest page of a list.
+const MaxPageSize = 100
+
+// DefaultPageSize is a list's page when none is asked for.
+const DefaultPageSize = 20
+
+// ErrNoWarehouse means the process has no insights warehouse to read
+// (agora api without CLICKHOUSE_URL).
+var ErrNoWarehouse = errors.New("insights: no warehouse is configured (set CLICKHOUSE_URL)")
+
+// Queries answer the reports.
+type Queries struct {
+	db    *sql.DB
+	store Store
+	now   func() time.Time
+}
+
+// New returns the reports over db (rights, forums, members) and store
+// (the warehouse); a nil store makes every report fail with
+// ErrNoWarehouse once the caller's rights are checked.
+func New(db *sql.DB, store Store) (*Queries, error) {
+	if db == nil {
+		return nil, fmt.Errorf("insights.New: nil dependency")
+	}
+	return &Queries{db: db, store: store, now: time.Now}, nil
+}
+
+// Caller is who asks.
+type Caller struct {
+	UserID uuid.UUID
+	Role   auth.Role
+}
+
+// Request names a forum and a period, as a route receives them.
+type Request struct {
+	Caller   Caller
+	SeriesID uuid.UUID
+	// Period is the period parameter as sent; empty means the default.
+	Period string
+}
+
+// Paging is a list's page request, as sent; empty means the default.
+type Paging struct {
+	Page, PageSize string
+}
+
+// Freshness says which period a report covers and how fresh it is.
+type Freshness struct {
+	Period int `json:"period"`
+	// UpdatedOn is the commit time of the newest change the warehouse
+	// holds; null before the first.
+	UpdatedOn *jsontime.Time `json:"updatedOn"`
+}
+
+// forum is the forum a report is about, once the caller may read it.
+type forum struct {
+	id          uuid.UUID
+	main, admin uuid.UUID
+	hasAdmin    bool
+	period      int
+	from, to    time.Time // the period's first and last UTC days
+}
+
+// period reads the period parameter: 30, 60 or 90, nothing else.
+func period(s string, bad apperr.Fields) int {
+	if s == "" {
+		return DefaultPeriod
+	}
+	n, err := strconv.Atoi(s)
+	if err == nil {
+		for _, p := range Periods {
+			if n == p {
+				return n
+			}
+		}
+	}
+	bad.Add("period", "must be 30, 60 or 90")
+	return DefaultPeriod
+}
+
+// paging reads page (from 1) and pageSize (1 to 100).
+func paging(p Paging, bad apperr.Fields) (offset, limit int) {
+	page, size := 1, DefaultPageSize
+	if p.Page != "" {
+		n, err := strconv.Atoi(p.Page)
+		if err != nil || n < 1 {
+			bad.Add("page", "must be a whole number from 1")
+		} else {
+			page = n
+		}
+	}
+	if p.PageSize != "" {
+		n, err := strconv.Atoi(p.PageSize)
+		if err != nil || n < 1 || n > MaxPageSize {
+			bad.Add("pageSize", fmt.Sprintf("must be a whole number from 1 to %d", MaxPageSize))
+		} else {
+			size = n
+		}
+	}
+	return (page - 1) * size, size
+}
+
+// open checks the request (bad input first, then an unknown forum, then a
+// caller who does not administer it) and resolves the forum's channels
+// and the period's days. Reports are for forum admins only: a forum
+// admin, an admin of its community or organization, or a super user
+// (access.Forum.Admin, the rule every admin-only action of a forum uses).
+func (q *Queries) open(ctx context.Context, r Request, bad apperr.Fields) (forum, error) {
+	p := period(r.Period, bad)
+	if err := bad.Err(); err != nil {
+		return forum{}, err
+	}
+	f, err := q.admin(ctx, r.Caller, r.SeriesID)
+	if err != nil {
+		return forum{}, err
+	}
+	// The period is its last p UTC days, today included.
+	today := q.now().UTC().Truncate(24 * time.Hour)
+	f.period, f.from, f.to = p, today.AddDate(0, 0, -(p-1)), today
+	return f, nil
+}
+
+// admin resolves the forum and refuses a caller who does not administer it.
+func (q *Queries) admin(ctx context.Context, c Caller, seriesID uuid.UUID) (forum, error) {
+	rights, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
+	if err != nil {
+		return forum{}, err
+	}
+	if !rights.Admin {
+		return forum{}, apperr.ErrForbidden
+	}
+	f := forum{id: seriesID}
+	var main, admin *uuid.UUID
+	err = q.db.QueryRowContext(ctx, `SELECT (SELECT id FROM channels WHERE series_id = $1 AND kind = 'main'),
+		(SELECT id FROM channels WHERE series_id = $1 AND kind = 'admin')`, seriesID).Scan(&main, &admin)
+	if err != nil {
+		return forum{}, fmt.Errorf("insights: channels: %w", err)
+	}
+	if main != nil {
+		f.main = *main
+	}
+	if admin != nil {
+		f.admin, f.hasAdmin = *admin, true
+	}
+	return f, nil
+}
+
+// scope is what the warehouse is asked about.
+func (f forum) scope() Scope {
+	return Scope{SeriesID: f.id, MainChannelID: f.main, From: f.from, To: f.to}
+}
+
+// warehouse is the store, or ErrNoWarehouse.
+func (q *Queries) warehouse() (Store, error) {
+	if q.store == nil {
+		return nil, ErrNoWarehouse
+	}
+	return q.store, nil
+}
+
+// freshness reads the warehouse's watermark.
+func (q *Queries) freshness(ctx context.Context, f forum) (Freshness, error) {
+	s, err := q.warehouse()
+	if err != nil {
+		return Freshness{}, err
+	}
+	t, err := s.UpdatedOn(ctx)
+	if err != nil {
+		return Freshness{}, err
+	}
+	return Freshness{Period: f.period, UpdatedOn: jsontime.Ptr(t)}, nil
+}
+
+// days lists the period's days, oldest first, with zero counts.
+func (f forum) days(counts map[time.Time]int) []DayCount {
+	out := make([]DayCount, 0, f.period)
+	for d := f.from; !d.After(f.to); d = d.AddDate(0, 0, 1) {
+		out = append(out, DayCount{Date: Date(d), Count: counts[d]})
+	}
+	return out
+}
+
+// Date is a UTC day on the wire: YYYY-MM-DD.
+type Date time.Time
+
+// MarshalJSON writes the day.
+func (d Date) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + time.Time(d).UTC().Format(time.DateOnly) + `"`), nil
+}
+
+// DayCount is one day of a daily report.
+type DayCount struct {
+	Date  Date `json:"date"`
+	Count int  `json:"count"`
+}

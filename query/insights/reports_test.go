@@ -1,0 +1,94 @@
+package insights
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"agora/internal/apperr"
+)
+
+func TestPeriod(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+		bad  bool
+	}{
+		{"", 90, false}, {"30", 30, false}, {"60", 60, false}, {"90", 90, false},
+		{"0", 0, true}, {"45", 0, true}, {"120", 0, true}, {"abc", 0, true}, {"-30", 0, true}, {"30.0", 0, true}, {" 30", 0, true},
+	} {
+		bad := apperr.Fields{}
+		got := period(tc.in, bad)
+		if _, isBad := bad["period"]; isBad != tc.bad || (!tc.bad && got != tc.want) {
+			t.Errorf("period(%q) = %d, bad %v", tc.in, got, bad)
+		}
+	}
+}
+
+func TestPaging(t *testing.T) {
+	for _, tc := range []struct {
+		page, size    string
+		offset, limit int
+		bad           []string
+	}{
+		{"", "", 0, 20, nil},
+		{"3", "10", 20, 10, nil},
+		{"1", "100", 0, 100, nil},
+		{"0", "", 0, 20, []string{"page"}},
+		{"x", "101", 0, 20, []string{"page", "pageSize"}},
+		{"", "0", 0, 20, []string{"pageSize"}},
+	} {
+		bad := apperr.Fields{}
+		offset, limit := paging(Paging{Page: tc.page, PageSize: tc.size}, bad)
+		var names []string
+		for _, n := range []string{"page", "pageSize"} {
+			if _, ok := bad[n]; ok {
+				names = append(names, n)
+			}
+		}
+		if !reflect.DeepEqual(names, tc.bad) || (tc.bad == nil && (offset != tc.offset || limit != tc.limit)) {
+			t.Errorf("paging(%q, %q) = %d, %d, bad %v", tc.page, tc.size, offset, limit, bad)
+		}
+	}
+}
+
+// TestDailyReport: every day of the period, oldest first, zeros included;
+// counts by kind; inline questions count questions, not messages.
+func TestDailyReport(t *testing.T) {
+	today := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
+	f := forum{period: 30, from: today.AddDate(0, 0, -29), to: today}
+	ks := []KindDay{
+		{Day: today, Kind: kindPost, Count: 2},
+		{Day: today, Kind: kindReaction, Count: 3},
+		{Day: f.from, Kind: kindComment, Count: 1},
+		{Day: f.from, Kind: kindInlineQuestion, Count: 1, N: 4},
+		{Day: today, Kind: kindQuestion, Count: 2, Anonymous: 1},
+	}
+	r := interactions.report(f, Freshness{Period: 30}, ks)
+	if len(r.Data) != 30 || time.Time(r.Data[0].Date) != f.from || time.Time(r.Data[29].Date) != today {
+		t.Fatalf("days %d, first %v, last %v", len(r.Data), r.Data[0].Date, r.Data[29].Date)
+	}
+	if r.Total != 6 || r.Data[29].Count != 5 || r.Data[0].Count != 1 {
+		t.Errorf("interactions %+v", r)
+	}
+	if want := map[string]int{"posts": 2, "comments": 1, "replies": 0, "reactions": 3}; !reflect.DeepEqual(r.Counts, want) {
+		t.Errorf("counts %v, want %v", r.Counts, want)
+	}
+	if r := inlineQuestions.report(f, Freshness{}, ks); r.Total != 4 || len(r.Counts) != 0 {
+		t.Errorf("inline questions %d %v", r.Total, r.Counts)
+	}
+	if r := askedQuestions.report(f, Freshness{}, ks); r.Total != 2 || r.Counts["anonymous"] != 1 {
+		t.Errorf("asked questions %d %v", r.Total, r.Counts)
+	}
+}
+
+func TestContentReport(t *testing.T) {
+	r := content(Freshness{}, []KindDay{{Kind: kindImage, Count: 2}, {Kind: kindLink, Count: 1}, {Kind: kindImage, Count: 0}})
+	want := []ContentKind{{"image", 2, 66.7}, {"file", 0, 0}, {"link", 1, 33.3}, {"video", 0, 0}, {"aiChat", 0, 0}}
+	if r.Total != 3 || !reflect.DeepEqual(r.Kinds, want) {
+		t.Errorf("content %+v", r)
+	}
+	if r := content(Freshness{}, nil); r.Total != 0 || len(r.Kinds) != 5 || r.Kinds[0].Percent != 0 {
+		t.Errorf("empty content %+v", r)
+	}
+}

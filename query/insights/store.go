@@ -1,0 +1,74 @@
+package insights
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// The fact kinds the reports read (projections/insights writes them).
+const (
+	kindPost           = "post"
+	kindQuestion       = "question"
+	kindComment        = "comment"
+	kindReply          = "reply"
+	kindReaction       = "reaction"
+	kindInlineQuestion = "inline_question"
+	kindAISearch       = "ai_search"
+	kindImage          = "image"
+	kindFile           = "file"
+	kindLink           = "link"
+	kindVideo          = "video"
+	kindAIChat         = "ai_chat"
+)
+
+// Store is the warehouse as the reports read it: facts that exist now,
+// deduplicated, of one forum's main channel over a period of UTC days.
+type Store interface {
+	// Daily counts the facts of kinds a day: how many, the sum of their n
+	// (questions in a message) and how many are anonymous.
+	Daily(ctx context.Context, s Scope, kinds ...string) ([]KindDay, error)
+	// Visits counts each visitor's visits to the forum over the period.
+	Visits(ctx context.Context, s Scope) (map[uuid.UUID]int, error)
+	// List pages the facts of kind, newest first, with their count and
+	// how many of them are anonymous.
+	List(ctx context.Context, s Scope, kind string, offset, limit int) (ListPage, error)
+	// UpdatedOn is the commit time of the newest change the warehouse
+	// holds, nil before the first.
+	UpdatedOn(ctx context.Context) (*time.Time, error)
+}
+
+// Scope is a forum's main channel over a period of UTC days (From and To
+// included).
+type Scope struct {
+	SeriesID      uuid.UUID
+	MainChannelID uuid.UUID
+	From, To      time.Time
+}
+
+// KindDay is a kind's figures on one day.
+type KindDay struct {
+	Day       time.Time
+	Kind      string
+	Count     int
+	N         int
+	Anonymous int
+}
+
+// Item is a listed fact.
+type Item struct {
+	ObjectID  uuid.UUID
+	PostID    uuid.UUID
+	ActorID   uuid.UUID // uuid.Nil when anonymous
+	Anonymous bool
+	Occurred  time.Time
+	Detail    string
+}
+
+// ListPage is a page of a list and the list's size.
+type ListPage struct {
+	Items     []Item
+	Total     int
+	Anonymous int
+}

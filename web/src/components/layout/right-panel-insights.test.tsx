@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEventLib from '@testing-library/user-event'
+import type { Schemas } from '@/api/client'
+import { TooltipProvider } from '@/components/ui/tooltip'
+import { json, renderInApp } from '@/test/utils'
+import { ADMIN_CHANNEL, COMMUNITY, SERIES, serveInsights, sizeCharts } from '@/features/insights/test/fixtures'
+import { RightPanel, setPanel, type PanelContext } from './right-panel'
+
+afterEach(() => vi.unstubAllGlobals())
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+sizeCharts()
+
+const forum = (role: 'admin' | 'member'): Schemas['Forum'] => ({
+  id: SERIES,
+  name: 'Roadmaps',
+  description: 'd',
+  image: null,
+  exclusivity: 'open',
+  shareEnabled: false,
+  position: 0,
+  context: { communityId: COMMUNITY },
+  role,
+  isSubscribed: true,
+  createdOn: '2026-01-01T00:00:00.000Z',
+  updatedOn: '2026-01-01T00:00:00.000Z',
+  mainChannelId: '0190a000-0000-7000-8000-0000000000c1',
+  adminChannelId: role === 'admin' ? ADMIN_CHANNEL : null,
+})
+
+const post = {
+  id: '0190a000-0000-7000-8000-0000000000d1',
+  channelId: ADMIN_CHANNEL,
+  seriesId: SERIES,
+  type: 'post',
+  creatorAs: 'author',
+  creatorId: '0190a000-0000-7000-8000-000000000002',
+  creator: { userId: '0190a000-0000-7000-8000-000000000002', firstName: 'Olga', lastName: 'Other', avatar: null, isExpert: false },
+  raw: 'Admins: plan the next Meet Up',
+  image: null,
+  file: null,
+  link: null,
+  meeting: null,
+  chat: null,
+  mentions: [],
+  hashtags: [],
+  reactions: { liked: 0, loved: 0, smiled: 0, disliked: 0, neutral: 0, totalCount: 0 },
+  myReaction: null,
+  canManage: true,
+  repliesCount: 0,
+  replies: [],
+  createdOn: '2026-03-20T09:00:00.000Z',
+  updatedOn: '2026-03-20T09:00:00.000Z',
+}
+
+function serve(role: 'admin' | 'member') {
+  return serveInsights((_m, path) => {
+    if (path === `/api/series/${SERIES}`) return json(200, forum(role))
+    if (path.startsWith(`/api/channels/${ADMIN_CHANNEL}/threads`)) return json(200, { results: path.includes('createdBefore') ? [] : [post] })
+    return undefined
+  })
+}
+
+const context = (forumAdmin: boolean): PanelContext => ({
+  forumSelected: true,
+  forumAdmin,
+  meetingActive: false,
+  forum: { seriesId: SERIES, communityId: COMMUNITY },
+})
+
+const render = (ctx: PanelContext) =>
+  renderInApp(
+    <TooltipProvider>
+      <RightPanel context={ctx} />
+    </TooltipProvider>,
+  )
+
+describe('RightPanel and Insights', () => {
+  it('gives a plain member of the forum no Insights tab and no summary', async () => {
+    const calls = serve('member')
+    await render(context(false))
+    const panel = screen.getByTestId('right-panel')
+    expect(within(panel).getByRole('button', { name: 'Team' })).toBeInTheDocument()
+    expect(within(panel).queryByRole('button', { name: 'Insights' })).toBeNull()
+    expect(screen.queryByTestId('insights-summary')).toBeNull()
+    // Even a stored choice of the tab falls back to chat.
+    setPanel({ expanded: true, tab: 'insights' })
+    await waitFor(() => expect(screen.getByTestId('right-panel')).toHaveAttribute('data-state', 'expanded'))
+    expect(screen.queryByRole('tab', { name: 'Insights' })).toBeNull()
+    expect(screen.getByRole('tab', { name: 'Chat' })).toHaveAttribute('aria-selected', 'true')
+    expect(calls.some((r) => r.url.includes('/api/insights/'))).toBe(false)
+  })
+
+  it('shows a forum admin the docked summary, then the Insights tab with the admin channel’s posts and composer, full screen on demand', async () => {
+    serve('admin')
+    await render(context(true))
+    const summary = screen.getByTestId('insights-summary')
+    await waitFor(() => expect(within(summary).getByTestId('summary-inquiries')).toHaveTextContent('17'))
+    await userEvent.click(screen.getByRole('button', { name: 'Insights' }))
+    expect(await screen.findByRole('tab', { name: 'Insights', selected: true })).toBeInTheDocument()
+    const feed = await screen.findByTestId('insights-admin-feed')
+    expect(await within(feed).findByText('Admins: plan the next Meet Up')).toBeInTheDocument()
+    expect(within(feed).getByRole('region', { name: 'Admin channel' })).toBeInTheDocument()
+    expect(within(feed).getByRole('button', { name: 'Post' })).toBeInTheDocument()
+    const full = screen.getByRole('button', { name: 'Full screen' })
+    expect(full).toHaveAttribute('aria-pressed', 'false')
+    await userEvent.click(full)
+    expect(screen.getByTestId('right-panel')).toHaveAttribute('data-state', 'fullscreen')
+    expect(screen.getByRole('button', { name: 'Full screen' })).toHaveAttribute('aria-pressed', 'true')
+  })
+})
