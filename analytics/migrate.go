@@ -2,17 +2,14 @@ package analytics
 
 import (
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"path"
-	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"agora/internal/migration"
 )
 
 // The folder is embedded whole (its README keeps it from being empty before
@@ -23,16 +20,11 @@ var migrationFiles embed.FS
 
 // Migration is one ordered, append-only change of the warehouse schema.
 type Migration struct {
-	// Version is the file name without .sql, e.g. 0001_events.
-	Version string
+	migration.File
 	// Statements are the file's statements, in order, without the
 	// semicolons between them.
 	Statements []string
-	// Checksum is the SHA-256 of the file, to notice an edited migration.
-	Checksum string
 }
-
-var migrationName = regexp.MustCompile(`^[0-9]{4}_[a-z0-9_]+\.sql$`)
 
 // Migrations lists the embedded migrations in order.
 func Migrations() ([]Migration, error) {
@@ -43,36 +35,23 @@ func Migrations() ([]Migration, error) {
 	return ReadMigrations(sub)
 }
 
-// ReadMigrations lists the migrations of fsys: its top-level *.sql files,
-// named NNNN_words.sql, in name order.
+// ReadMigrations lists the migrations of fsys (see migration.Read), each
+// split into its statements: the native protocol takes one at a time.
 func ReadMigrations(fsys fs.FS) ([]Migration, error) {
-	names, err := fs.Glob(fsys, "*.sql")
+	files, err := migration.Read(fsys)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("analytics: %w", err)
 	}
-	sort.Strings(names)
-	out := make([]Migration, 0, len(names))
-	for _, n := range names {
-		if !migrationName.MatchString(n) {
-			return nil, fmt.Errorf("analytics: migration %s: name it NNNN_words.sql (four digits, lower-case words)", n)
-		}
-		b, err := fs.ReadFile(fsys, n)
+	out := make([]Migration, 0, len(files))
+	for _, f := range files {
+		stmts, err := SplitStatements(f.SQL)
 		if err != nil {
-			return nil, err
-		}
-		stmts, err := SplitStatements(string(b))
-		if err != nil {
-			return nil, fmt.Errorf("analytics: migration %s: %w", n, err)
+			return nil, fmt.Errorf("analytics: migration %s: %w", f.Version, err)
 		}
 		if len(stmts) == 0 {
-			return nil, fmt.Errorf("analytics: migration %s has no statement", n)
+			return nil, fmt.Errorf("analytics: migration %s has no statement", f.Version)
 		}
-		sum := sha256.Sum256(b)
-		out = append(out, Migration{
-			Version:    strings.TrimSuffix(path.Base(n), ".sql"),
-			Statements: stmts,
-			Checksum:   hex.EncodeToString(sum[:]),
-		})
+		out = append(out, Migration{File: f, Statements: stmts})
 	}
 	return out, nil
 }
@@ -124,14 +103,17 @@ func Apply(ctx context.Context, conn driver.Conn, all []Migration) (applied []st
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for _, m := range all {
-		if sum, ok := done[m.Version]; ok {
-			if sum != m.Checksum {
-				return applied, fmt.Errorf("analytics: migration %s was changed after it was applied; add a new migration instead", m.Version)
-			}
-			continue
-		}
-		for i, stmt := range m.Statements {
+	files := make([]migration.File, len(all))
+	statements := map[string][]string{}
+	for i, m := range all {
+		files[i], statements[m.Version] = m.File, m.Statements
+	}
+	pending, err := migration.Pending(files, done)
+	if err != nil {
+		return nil, fmt.Errorf("analytics: %w", err)
+	}
+	for _, m := range pending {
+		for i, stmt := range statements[m.Version] {
 			if err := conn.Exec(ctx, stmt); err != nil {
 				return applied, fmt.Errorf("analytics: migration %s, statement %d: %w", m.Version, i+1, err)
 			}

@@ -2,16 +2,14 @@ package db
 
 import (
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"sort"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/internal/migration"
 )
 
 //go:embed migrations/*.sql
@@ -22,33 +20,15 @@ var migrationFiles embed.FS
 const migrateLock = 0x61676f7261 // "agora"
 
 // Migration is one ordered, append-only schema change.
-type Migration struct {
-	Version  string // file name without .sql, e.g. 0001_identity
-	SQL      string
-	Checksum string
-}
+type Migration = migration.File
 
 // Migrations lists the embedded migrations in order.
 func Migrations() ([]Migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	sub, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(names)
-	out := make([]Migration, 0, len(names))
-	for _, n := range names {
-		b, err := migrationFiles.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		sum := sha256.Sum256(b)
-		out = append(out, Migration{
-			Version:  strings.TrimSuffix(strings.TrimPrefix(n, "migrations/"), ".sql"),
-			SQL:      string(b),
-			Checksum: hex.EncodeToString(sum[:]),
-		})
-	}
-	return out, nil
+	return migration.Read(sub)
 }
 
 // Migrate applies the migrations not applied yet, each in its own
@@ -89,13 +69,11 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) (applied []string, err err
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for _, m := range all {
-		if sum, ok := done[m.Version]; ok {
-			if sum != m.Checksum {
-				return applied, fmt.Errorf("db: migration %s was changed after it was applied; add a new migration instead", m.Version)
-			}
-			continue
-		}
+	pending, err := migration.Pending(all, done)
+	if err != nil {
+		return nil, fmt.Errorf("db: %w", err)
+	}
+	for _, m := range pending {
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, m.SQL); err != nil {
 				return err
