@@ -13,7 +13,7 @@
 -- A change writes every kind its object may have, with active = 0 for
 -- those it does not (or no longer) has, and version = the commit LSN of the
 -- change: ReplacingMergeTree keeps the newest state of each key, and the
--- reports read it deduplicated (FINAL), so a replayed change never counts
+-- reports read it deduplicated (argMax by key), so a replayed change never counts
 -- twice and a deletion or an edit shows.
 CREATE TABLE IF NOT EXISTS facts (
     series_id    UUID,
