@@ -15,6 +15,11 @@
 //	            highest sustained changes/s (see pipeline.go)
 //	feed        the feed page on a forum of 100,000 posts, API (open loop
 //	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
+//	insights-ingest, insights-reports
+//	            the insights warehouse on a private ClickHouse (and a
+//	            Postgres of its own) with 10,000,000 generated fact rows:
+//	            the analytics projection's ingest rate, and each report's
+//	            p50/p95 through query/insights (see insights.go; no API)
 //	search-index, search-members, search-posts
 //	            the embedded search engine on 100,000 members and 1,000,000
 //	            posts: Upsert throughput, member search and post search
@@ -22,7 +27,8 @@
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
-// only search benchmarks are selected, the product is not started.
+// only insights or search benchmarks are selected, the product is not
+// started.
 package main
 
 import (
@@ -46,10 +52,13 @@ import (
 
 // benchmarks are the names -only accepts, in the order they run.
 var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line",
-	"search-index", "search-members", "search-posts"}
+	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
-// searchOnly lists the benchmarks that need neither Postgres nor the API.
-var searchOnly = map[string]bool{"search-index": true, "search-members": true, "search-posts": true}
+// standalone lists the benchmarks that need neither the product's Postgres
+// nor its API: the search engine's, and the warehouse's (which start
+// servers of their own).
+var standalone = map[string]bool{"search-index": true, "search-members": true, "search-posts": true,
+	"insights-ingest": true, "insights-reports": true}
 
 func main() {
 	duration := flag.Duration("duration", 5*time.Second, "measuring time of the read benchmark")
@@ -102,24 +111,33 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 		goruntime.GOMAXPROCS(0), goruntime.GOOS, goruntime.GOARCH, goruntime.Version())
 	product := false
 	for name := range selected {
-		product = product || !searchOnly[name]
+		product = product || !standalone[name]
 	}
 	if product {
 		if err := runProduct(ctx, selected, duration, warmup, verbose); err != nil {
 			return err
 		}
 	}
-	// The search benchmarks run after the product has stopped, with the
-	// machine to themselves.
+	// The insights and search benchmarks run after the product has
+	// stopped, with the machine to themselves.
+	if err := insightsBench(ctx, selected, quietLog(verbose)); err != nil {
+		return err
+	}
 	return searchBench(ctx, selected)
+}
+
+// quietLog discards the product's logs, or with -v writes its warnings to
+// stderr.
+func quietLog(verbose bool) *slog.Logger {
+	if verbose {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
 // runProduct starts the product and runs the benchmarks that measure it.
 func runProduct(ctx context.Context, selected map[string]bool, duration, warmup time.Duration, verbose bool) (err error) {
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if verbose {
-		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	}
+	log := quietLog(verbose)
 
 	// The data folder must be reachable by the unprivileged postgres user
 	// when this runs as root.
