@@ -204,10 +204,8 @@ func openBleve(path string, s *schema) (*bleveIndex, error) {
 	return &bleveIndex{idx: idx, path: path, m: m, layout: layoutOf(idx), unpersisted: map[uint64]chan error{}}, nil
 }
 
-// newBleve creates an index and opens it with scorchConfig. It is created
-// without unsafe_batch: Bleve writes the mapping into the new index as a
-// batch of its own, which must be on disk before anything else happens (an
-// index closed soon after would otherwise have none, and not reopen).
+// newBleve creates an index with the mapping, then opens it again with
+// scorchConfig, which bleve.New does not take.
 func newBleve(path string, m mapping.IndexMapping) (bleve.Index, error) {
 	idx, err := bleve.New(path, m)
 	if err != nil {
@@ -222,18 +220,18 @@ func newBleve(path string, m mapping.IndexMapping) (bleve.Index, error) {
 // scorchConfig is how the embedded engine runs Bleve's scorch, given at
 // every open (Bleve keeps the config of an index's creation too).
 //
-// unsafe_batch: a batch returns once it is searchable, without waiting
-// for its segment to be written and synced to disk; the persister writes
-// in the background, merging small in-memory segments first, so a bulk
-// load writes fewer, larger files and the caller builds the next segment
-// meanwhile. Durability moves to Wait, which returns once every write made
-// before it is on disk: a projection calls it before committing its
-// offsets, so a crash loses nothing that is not replayed.
+// Batches are safe (Bleve's default): a batch returns once it is
+// searchable and its segment is on disk. unsafe_batch (returning before
+// the disk, the persister writing behind) loaded a million posts faster,
+// but a CI run with it once left a new post unindexed for over 30 s, for
+// a reason not found; safe batches are what every earlier run used. Wait
+// still waits for each batch's persisted callback, so its contract holds
+// in either mode.
 //
 // bolt_timeout: an index is one process's (its root file is locked); a
 // second process gives up after lockWait instead of waiting for ever.
 func scorchConfig() map[string]any {
-	return map[string]any{"unsafe_batch": true, "bolt_timeout": lockWait.String()}
+	return map[string]any{"bolt_timeout": lockWait.String()}
 }
 
 // lockWait is how long opening an index waits for another process to let

@@ -47,9 +47,9 @@ type Index[D Document] interface {
 	Search(ctx context.Context, q Query) (Result[D], error)
 	// Wait returns once every write made through this index so far is
 	// searchable and kept, or reports the first that failed. The embedded
-	// engine's writes are searchable when they return and written to disk
-	// in the background; Meilisearch applies writes asynchronously. So a
-	// projection calls Wait before it commits its offsets.
+	// engine's writes are searchable and on disk when they return;
+	// Meilisearch applies writes asynchronously. So a projection calls
+	// Wait before it commits its offsets.
 	Wait(ctx context.Context) error
 	// Rebuild drops the index and recreates it empty with its settings, for
 	// a projection that replays a snapshot into it.
