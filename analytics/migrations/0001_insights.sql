@@ -10,11 +10,12 @@
 
 -- One row per (kind, object) state: a post, a comment, a reaction, a visit…
 -- and each of its aspects (a post with an image also has an image fact).
--- A change writes every kind its object may have, with active = 0 for
--- those it does not (or no longer) has, and version = the commit LSN of the
--- change: ReplacingMergeTree keeps the newest state of each key, and the
--- reports read it deduplicated (argMax by key), so a replayed change never counts
--- twice and a deletion or an edit shows.
+-- A change writes the kinds its object has, and, with active = 0, those
+-- it takes away (read from the change's before-image: all of them for a
+-- delete, an image removed by an edit…), with version = the commit LSN of
+-- the change: ReplacingMergeTree keeps the newest state of each key, and
+-- the reports read it deduplicated (argMax by key), so a replayed change
+-- never counts twice and a deletion or an edit shows.
 CREATE TABLE IF NOT EXISTS facts (
     series_id    UUID,
     kind         String,

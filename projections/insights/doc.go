@@ -3,12 +3,12 @@
 // analytics/README.md) up to date with the row changes of the pipeline,
 // in its own consumer group ("insights").
 //
-// Facts are stateless and idempotent. A change of a row writes the full
-// set of fact rows of its object, one per kind the object may have (a
-// post: post, question, image, file, link, video, ai_chat), each active
-// or not, with the change's commit LSN as version; a delete writes them
-// all inactive, and an update whose before-image had other keys (a
-// reaction set again on another day) writes those inactive too. The
+// Facts are stateless and idempotent. A change of a row writes a fact
+// row for each kind its object has (a post: post, and question, image,
+// file, link, video, ai_chat when it has them), with the change's commit
+// LSN as version; a delete writes its before-image's kinds inactive, and
+// an update writes inactive the before-image's keys the after-image does
+// not have (an image removed, a reaction set again on another day). The
 // facts table is a ReplacingMergeTree on (forum, kind, day, object), so
 // the newest state of each fact wins whatever the order or the number of
 // times changes arrive.

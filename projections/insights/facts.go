@@ -13,9 +13,11 @@ import (
 	"agora/projections/change"
 )
 
-// The kinds of facts. A post has a post fact and one fact for each of its
-// other kinds (question, image…), active or not; a comment has comment,
-// reply and inline_question facts; the others one each.
+// The kinds of facts. A post has a post fact and one fact for each other
+// kind it has (question, image…); a comment a comment or a reply fact, and
+// an inline_question fact when it asks; the others one each. A kind an
+// object had and no longer has (a deletion, an edit, read from the
+// change's before-image) is written again inactive.
 const (
 	KindPost           = "post"            // a thread of any type (post, question, shared AI chat)
 	KindQuestion       = "question"        // a question post; detail: its plain text
@@ -109,9 +111,11 @@ func (t threadRow) actor() uuid.UUID {
 	return t.CreatorID
 }
 
-// threadFacts are the facts of a post: every kind a post may have, active
-// when the post exists (exists) and has it.
-func threadFacts(t threadRow, p place, exists bool, version uint64) []Fact {
+// threadFacts are the facts of a post: one per kind it has (post, and
+// question, image… when it has them), active while the post exists. The
+// kinds it does not have are written only with every (inactive): for an
+// update that carries no before-image to say which kinds it removed.
+func threadFacts(t threadRow, p place, exists, every bool, version uint64) []Fact {
 	base := Fact{
 		SeriesID: t.SeriesID, CommunityID: p.community, ChannelID: t.ChannelID, ObjectID: t.ID, PostID: t.ID,
 		ActorID: t.actor(), Anonymous: t.anonymous(), Occurred: t.CreatedOn, Version: version,
@@ -126,8 +130,11 @@ func threadFacts(t threadRow, p place, exists bool, version uint64) []Fact {
 		KindVideo:    present(t.Link) && video,
 		KindAIChat:   t.Type == "shared-ai-chat",
 	}
-	out := make([]Fact, 0, len(has))
+	out := make([]Fact, 0, 2)
 	for _, kind := range []string{KindPost, KindQuestion, KindImage, KindFile, KindLink, KindVideo, KindAIChat} {
+		if !has[kind] && !every {
+			continue
+		}
 		f := base
 		f.Kind, f.Active = kind, exists && has[kind]
 		if kind == KindQuestion {
@@ -174,21 +181,31 @@ func scanReply(r change.Row) (replyRow, error) {
 	return v, nil
 }
 
-// replyFacts are the facts of a comment or a reply to one.
-func replyFacts(r replyRow, p place, exists bool, version uint64) []Fact {
+// replyFacts are the facts of a comment or a reply to one: comment or
+// reply, and inline_question when it asks questions (every: also the
+// kinds it does not have, inactive, as threadFacts).
+func replyFacts(r replyRow, p place, exists, every bool, version uint64) []Fact {
 	base := Fact{
 		SeriesID: p.series, CommunityID: p.community, ChannelID: p.channel, ObjectID: r.ID, PostID: r.ThreadID,
 		ActorID: r.CreatorID, Occurred: r.CreatedOn, Version: version,
 	}
 	qs := Questions(r.Raw)
-	comment, reply, inline := base, base, base
-	comment.Kind, comment.Active = KindComment, exists && r.ParentID == nil
-	reply.Kind, reply.Active = KindReply, exists && r.ParentID != nil
-	inline.Kind, inline.Active = KindInlineQuestion, exists && len(qs) > 0
-	if inline.Active {
-		inline.N, inline.Detail = uint32(len(qs)), strings.Join(qs, "\n")
+	out := make([]Fact, 0, 3)
+	for _, k := range []struct {
+		kind string
+		has  bool
+	}{{KindComment, r.ParentID == nil}, {KindReply, r.ParentID != nil}, {KindInlineQuestion, len(qs) > 0}} {
+		if !k.has && !every {
+			continue
+		}
+		f := base
+		f.Kind, f.Active = k.kind, exists && k.has
+		if k.kind == KindInlineQuestion && f.Active {
+			f.N, f.Detail = uint32(len(qs)), strings.Join(qs, "\n")
+		}
+		out = append(out, f)
 	}
-	return []Fact{comment, reply, inline}
+	return out
 }
 
 // reactionRow is what the facts need of a reactions row.

@@ -123,6 +123,9 @@ type image struct {
 	// moved marks a before-image: only its keys that the after-image does
 	// not have are written (inactive).
 	moved bool
+	// every: write the kinds the row does not have too (inactive), for an
+	// update that carries no before-image to say which kinds it removed.
+	every bool
 }
 
 // batch is what one ApplyBatch gathers, looks up and writes.
@@ -200,7 +203,11 @@ func (b *batch) read(c change.Change) error {
 		if c.Op == change.Update && c.Before != nil {
 			b.images = append(b.images, image{table: c.Table, row: c.Before, version: v, seq: seq, moved: true})
 		}
-		b.images = append(b.images, image{table: c.Table, row: c.After, exists: true, version: v, seq: seq})
+		// Every table here has REPLICA IDENTITY FULL, so an update has its
+		// before-image; without one, the kinds it may have removed are
+		// unknown, and all are written.
+		every := c.Op == change.Update && c.Before == nil
+		b.images = append(b.images, image{table: c.Table, row: c.After, exists: true, version: v, seq: seq, every: every})
 	}
 	for _, im := range b.images[seq:] {
 		if err := b.need(c, im); err != nil {
@@ -296,7 +303,12 @@ func (b *batch) learnParent(id uuid.UUID, p parent) {
 }
 
 // build turns the images into facts and dimension rows, keeping per key
-// the newest version (the later change on a tie).
+// the newest version (the later change on a tie). An image writes the
+// kinds its row has: active for a row that exists, inactive for a deleted
+// one; an update's before-image writes, inactive, those of its keys the
+// after-image does not have (a kind removed by an edit, a reaction's old
+// day). So every key's newest version is the change that last gave or took
+// away that kind, and a replay writes the same rows again.
 func (b *batch) build(log *slog.Logger) {
 	// The keys an update's after-image writes: its before-image writes
 	// only the others (a reaction set again moves to its new day).
@@ -333,7 +345,7 @@ func (b *batch) factsOf(im image, log *slog.Logger) []Fact {
 	switch im.table {
 	case "threads":
 		t, _ := scanThread(r) // read once already
-		return threadFacts(t, place{series: t.SeriesID, community: b.community[t.SeriesID], channel: t.ChannelID}, im.exists, im.version)
+		return threadFacts(t, place{series: t.SeriesID, community: b.community[t.SeriesID], channel: t.ChannelID}, im.exists, im.every, im.version)
 	case "replies":
 		v, _ := scanReply(r)
 		p, ok := b.place(v.ThreadID)
@@ -341,7 +353,7 @@ func (b *batch) factsOf(im image, log *slog.Logger) []Fact {
 			log.Debug("insights: a comment's post is unknown; skipped", "reply", v.ID, "thread", v.ThreadID)
 			return nil
 		}
-		return replyFacts(v, p, im.exists, im.version)
+		return replyFacts(v, p, im.exists, im.every, im.version)
 	case "reactions":
 		v, _ := scanReaction(r)
 		p, ok := b.place(v.ThreadID)

@@ -140,7 +140,9 @@ func eventually(t *testing.T, what string, cond func() (bool, string)) {
 	}
 }
 
-// want checks the active kinds of an object's facts on day.
+// want checks the active kinds of an object's facts on day, and that the
+// inactive ones are not active (written inactive, or never written: an
+// object's facts are the kinds it has, and those it lost).
 func (w *world) want(t *testing.T, what string, object uuid.UUID, day time.Time, active map[string]func(fact) bool, inactive ...string) {
 	t.Helper()
 	d := day.UTC().Format(time.DateOnly)
@@ -157,12 +159,22 @@ func (w *world) want(t *testing.T, what string, object uuid.UUID, day time.Time,
 			}
 		}
 		for _, kind := range inactive {
-			if f, ok := fs[kind+"@"+d]; !ok || f.Active {
+			if f, ok := fs[kind+"@"+d]; ok && f.Active {
 				return false, b.String()
 			}
 		}
 		return true, ""
 	})
+}
+
+// kindsOf lists the kinds of facts, sorted.
+func kindsOf(fs map[string]fact) string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Kind)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }
 
 // TestFactsFollowTheRows writes a post, a comment, a reply and a reaction
@@ -185,6 +197,9 @@ func TestFactsFollowTheRows(t *testing.T) {
 		insights.KindImage:    nil,
 		insights.KindVideo:    nil,
 	}, insights.KindLink, insights.KindFile, insights.KindAIChat)
+	if got := kindsOf(w.facts(t, post)); got != "image post question video" {
+		t.Errorf("the question's facts are %q: only the kinds it has are written", got)
+	}
 
 	// A comment asking two questions, a reply asking none, a reaction.
 	w.exec(t, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'Nice. Where is it? And when?! See https://x.example/?q=1 ok.', $4, $4)`,
@@ -205,6 +220,11 @@ func TestFactsFollowTheRows(t *testing.T) {
 	w.exec(t, `UPDATE threads SET image = NULL, link = NULL, file = '{"name": "a.pdf", "url": "https://example.org/a.pdf", "mediaType": "application/pdf"}' WHERE id = $1`, post)
 	w.want(t, "the edited question", post, now, map[string]func(fact) bool{insights.KindPost: nil, insights.KindFile: nil},
 		insights.KindImage, insights.KindVideo)
+	// What the edit removed is written again, inactive (from the update's
+	// before-image); the kinds it never had are not written at all.
+	if got := kindsOf(w.facts(t, post)); got != "file image post question video" {
+		t.Errorf("the edited question's facts are %q", got)
+	}
 
 	// The reaction set again 40 days ago moves to that day: the old day's
 	// fact goes inactive.
