@@ -1,5 +1,6 @@
--- The insights warehouse (issue 7): activity facts, the dimensions the
--- projection keeps current, the visits aggregate and the watermark. The
+-- The insights warehouse (issue 7): activity facts and their daily
+-- counts, the dimensions the projection keeps current, the visits
+-- aggregate and the watermark. The
 -- analytics projection (projections/insights) is the only writer; what
 -- each table holds, and how deletes, edits and replays behave, is in
 -- analytics/README.md.
@@ -35,6 +36,28 @@ CREATE TABLE IF NOT EXISTS facts (
 ) ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(day)
 ORDER BY (series_id, kind, day, object_id);
+
+-- The facts counted a day: per forum, kind, day and channel, the keys
+-- active now (objects), the sum of their n and how many are anonymous.
+-- The projection recomputes, after inserting a batch's facts, the rows of
+-- every (forum, kind, day) the batch wrote, from facts deduplicated: a
+-- recomputation, not a sum of inserts, so it is exact under replays,
+-- deletions and edits. version is the sum, over the group's keys, of each
+-- key's newest fact version: it grows with every change the read saw, so
+-- the recomputation that saw the most wins, whatever order batches and
+-- projectors run in. Read argMax(…, version) by key, or FINAL.
+CREATE TABLE IF NOT EXISTS daily (
+    series_id  UUID,
+    kind       String,
+    day        Date,
+    channel_id UUID,
+    objects    UInt64,
+    n          UInt64,
+    anonymous  UInt64,
+    version    UInt64
+) ENGINE = ReplacingMergeTree(version)
+PARTITION BY toYear(day)
+ORDER BY (series_id, kind, day, channel_id);
 
 -- Where posts and AI searches live, and who made them (the nil UUID for an
 -- anonymous question): none of it ever changes, and it stays known after

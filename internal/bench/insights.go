@@ -74,7 +74,7 @@ var (
 
 const (
 	insightsSeed        = 20260701
-	insightsGenerator   = 2 // bumped when the generated data (or what the projection makes of it) changes: a kept folder is then reloaded
+	insightsGenerator   = 3 // bumped when the generated data (or what the projection makes of it) changes: a kept folder is then reloaded
 	insightsDays        = 400
 	insightsZipf        = 1.3
 	insightsCommunities = 20

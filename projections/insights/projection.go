@@ -93,7 +93,7 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 // Reset empties the warehouse, for a rebuild from a snapshot: every table
 // the projection writes, and the visits aggregate, which its view fills.
 func (p *Projection) Reset(ctx context.Context) error {
-	for _, t := range []string{"facts", "parents", "forums", "members", "visits_daily", "watermark"} {
+	for _, t := range []string{"facts", "daily", "parents", "forums", "members", "visits_daily", "watermark"} {
 		if err := p.ch.Exec(ctx, "TRUNCATE TABLE "+t); err != nil {
 			return fmt.Errorf("insights: reset %s: %w", t, err)
 		}

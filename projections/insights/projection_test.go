@@ -124,6 +124,49 @@ func (w *world) dumpOf(t *testing.T, conn driver.Conn, activeOnly bool) string {
 	return strings.Join(lines, "\n")
 }
 
+// daily is the forum's daily counts as the reports read them (the newest
+// recomputation of each kind's day) and as the facts, deduplicated, say
+// they should be.
+func (w *world) daily(t *testing.T, conn driver.Conn) (kept, want string) {
+	t.Helper()
+	read := func(q string) string {
+		rows, err := conn.Query(t.Context(), q, w.series)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var lines []string
+		for rows.Next() {
+			var kind, day, channel string
+			var objects, n, anon uint64
+			if err := rows.Scan(&kind, &day, &channel, &objects, &n, &anon); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, fmt.Sprintf("%s %s %s objects=%d n=%d anonymous=%d", kind, day, channel, objects, n, anon))
+		}
+		sort.Strings(lines)
+		return strings.Join(lines, "\n")
+	}
+	kept = read(`SELECT kind, toString(day), toString(channel_id), argMax(objects, version), argMax(n, version), argMax(anonymous, version)
+		FROM daily WHERE series_id = ? GROUP BY kind, day, channel_id`)
+	want = read(`SELECT kind, toString(day), toString(channel_id), toUInt64(sum(active)), toUInt64(sum(active * n)), toUInt64(sum(active * anonymous))
+		FROM facts FINAL WHERE series_id = ? GROUP BY kind, day, channel_id`)
+	return kept, want
+}
+
+// wantDaily checks that the daily counts are the facts' (at once: the
+// projection recounts a batch's days before it moves on).
+func (w *world) wantDaily(t *testing.T, conn driver.Conn, when string) {
+	t.Helper()
+	kept, want := w.daily(t, conn)
+	if want == "" {
+		t.Fatalf("%s, the forum has no facts", when)
+	}
+	if kept != want {
+		t.Fatalf("%s, the daily counts are not the facts':\nwant\n%s\ngot\n%s", when, want, kept)
+	}
+}
+
 // eventually polls cond until it holds, for at most 20 s.
 func eventually(t *testing.T, what string, cond func() (bool, string)) {
 	t.Helper()
@@ -258,6 +301,7 @@ func TestFactsFollowTheRows(t *testing.T) {
 
 	// Everything again under another consumer group: the same facts.
 	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
+	w.wantDaily(t, w.ins.Warehouse, "once caught up")
 	before := w.dump(t, false)
 	replay := w.ins.Projection.Named("insights-replay-" + uuid.NewString()[:8])
 	w.ins.Run(t, replay)
@@ -265,6 +309,7 @@ func TestFactsFollowTheRows(t *testing.T) {
 	if after := w.dump(t, false); after != before {
 		t.Fatalf("a replay changed the facts:\nbefore\n%s\nafter\n%s", before, after)
 	}
+	w.wantDaily(t, w.ins.Warehouse, "after a replay")
 
 	// The whole stream into an empty warehouse, where the posts of deleted
 	// comments and reactions may come after them: the same active facts
@@ -281,6 +326,7 @@ func TestFactsFollowTheRows(t *testing.T) {
 	if got, want := w.dumpOf(t, fresh, true), w.dump(t, true); got != want {
 		t.Fatalf("a replay into an empty warehouse made other facts:\nwant\n%s\ngot\n%s", want, got)
 	}
+	w.wantDaily(t, fresh, "in an empty warehouse replayed into")
 
 	// A rebuild from a snapshot: the same facts that are active (the
 	// deleted objects are not in the snapshot at all).
@@ -294,6 +340,7 @@ func TestFactsFollowTheRows(t *testing.T) {
 	if after := w.dump(t, true); after != active {
 		t.Fatalf("a rebuild changed the active facts:\nbefore\n%s\nafter\n%s", active, after)
 	}
+	w.wantDaily(t, w.ins.Warehouse, "after a rebuild")
 	w.ins.Run(t, w.ins.Projection)
 	late := uuid.Must(uuid.NewV7())
 	w.exec(t, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`, late, w.series, w.member, now)

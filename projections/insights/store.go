@@ -296,12 +296,88 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 	}); err != nil {
 		return err
 	}
+	if err := p.recount(ctx, b); err != nil {
+		return err
+	}
 	if b.committed <= 0 {
 		return nil
 	}
 	return p.insert(ctx, "watermark (projection, committed_ms)", 1, func(add func(...any) error) error {
 		return add(Name, uint64(b.committed))
 	})
+}
+
+// recountGroups bounds the (forum, kind, day) groups one recount reads.
+const recountGroups = 2000
+
+// recountSQL recomputes the daily rows of some (forum, kind, day) groups
+// from facts, deduplicated (analytics/README.md, daily). Its version is the
+// sum of each key's newest fact version: it only grows as changes of the
+// group's facts arrive (a key's newest version never goes back, merges
+// keep it), and two reads with the same sum saw the same newest facts. So
+// of two recomputations, the one that saw more wins, in whatever order
+// batches, replays and projector processes write them, and a replay writes
+// the very same row.
+const recountSQL = `INSERT INTO daily (series_id, kind, day, channel_id, objects, n, anonymous, version)
+	SELECT series_id, kind, day, channel_id, sum(a), sum(a * n), sum(a * anon), sum(v)
+	FROM (
+		SELECT series_id, kind, day, channel_id, object_id,
+		       argMax(active, version) AS a, argMax(n, version) AS n, any(anonymous) AS anon, max(version) AS v
+		FROM facts
+		WHERE series_id IN ? AND kind IN ? AND day IN ? AND (series_id, kind, day) IN (?)
+		GROUP BY series_id, kind, day, channel_id, object_id
+	)
+	GROUP BY series_id, kind, day, channel_id`
+
+// recount rewrites the daily counts of every (forum, kind, day) the
+// batch's facts touched, from the facts once they are written.
+func (p *Projection) recount(ctx context.Context, b *batch) error {
+	type group struct {
+		series uuid.UUID
+		kind   string
+		day    time.Time
+	}
+	seen := map[group]bool{}
+	var groups []group
+	for k := range b.facts {
+		g := group{k.series, k.kind, k.day}
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+	}
+	for len(groups) > 0 {
+		part := groups[:min(len(groups), recountGroups)]
+		groups = groups[len(part):]
+		series, kinds, days := map[uuid.UUID]bool{}, map[string]bool{}, map[string]bool{}
+		tuples := make([]clickhouse.GroupSet, len(part))
+		for i, g := range part {
+			d := g.day.Format(time.DateOnly)
+			series[g.series], kinds[g.kind], days[d] = true, true, true
+			tuples[i] = clickhouse.GroupSet{Value: []any{g.series.String(), g.kind, d}}
+		}
+		if err := p.ch.Exec(ctx, recountSQL, in(keys(series)), set(keys(kinds)), set(keys(days)), tuples); err != nil {
+			return fmt.Errorf("insights: recount daily: %w", err)
+		}
+	}
+	return nil
+}
+
+func keys[K comparable](m map[K]bool) []K {
+	out := make([]K, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// set is strings as a bound IN list.
+func set(ss []string) clickhouse.GroupSet {
+	vs := make([]any, len(ss))
+	for i, s := range ss {
+		vs[i] = s
+	}
+	return clickhouse.GroupSet{Value: vs}
 }
 
 // insert sends one batch INSERT of n rows into table (with its column

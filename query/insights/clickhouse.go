@@ -12,7 +12,8 @@ import (
 
 // ClickHouse is the Store of the warehouse's tables (analytics/migrations).
 //
-// Facts are read deduplicated: grouped by their key (forum, kind, day,
+// The daily reports read the daily counts the projection keeps (newest
+// recomputation of each kind's day); the lists read facts. Facts are read deduplicated: grouped by their key (forum, kind, day,
 // object), with argMax(…, version) for what a later change may change
 // (active, n, detail, the time of a reaction set again), so a replayed
 // change counts once and a deleted or edited object counts as it is now.
@@ -46,15 +47,13 @@ func (s Scope) args(ks ...string) []any {
 	return []any{kinds(ks...), s.SeriesID, day(s.From), day(s.To), s.MainChannelID}
 }
 
-// Daily implements Store.
+// Daily implements Store from the daily counts, which the projection
+// recomputes from the deduplicated facts for each day a batch touches
+// (analytics/README.md): the newest recomputation of each kind's day.
 func (c *ClickHouse) Daily(ctx context.Context, s Scope, ks ...string) ([]KindDay, error) {
-	rows, err := c.conn.Query(ctx, `SELECT day, kind, toUInt64(sum(a)), toUInt64(sum(an)), toUInt64(sum(a * anon))
-		FROM (
-			SELECT day, kind, object_id, argMax(active, version) AS a, argMax(active * n, version) AS an, any(anonymous) AS anon
-			FROM facts WHERE `+inPeriod+`
-			GROUP BY day, kind, object_id
-		)
-		GROUP BY day, kind`, s.args(ks...)...)
+	rows, err := c.conn.Query(ctx, `SELECT day, kind, argMax(objects, version), argMax(n, version), argMax(anonymous, version)
+		FROM daily WHERE `+inPeriod+`
+		GROUP BY kind, day`, s.args(ks...)...)
 	if err != nil {
 		return nil, fmt.Errorf("insights: daily: %w", err)
 	}
