@@ -12,8 +12,9 @@ import (
 
 // ClickHouse is the Store of the warehouse's tables (analytics/migrations).
 //
-// The daily reports read the daily counts the projection keeps (newest
-// recomputation of each kind's day); the lists read facts. Facts are read deduplicated: grouped by their key (forum, kind, day,
+// The daily reports, and the lists' sizes, read the daily counts the
+// projection keeps (the newest recomputation of each kind's day); the
+// lists' pages read facts. Facts are read deduplicated: grouped by their key (forum, kind, day,
 // object), with argMax(…, version) for what a later change may change
 // (active, n, detail, the time of a reaction set again), so a replayed
 // change counts once and a deleted or edited object counts as it is now.
@@ -39,6 +40,15 @@ func kinds(ks ...string) clickhouse.GroupSet {
 	vs := make([]any, len(ks))
 	for i, k := range ks {
 		vs[i] = k
+	}
+	return clickhouse.GroupSet{Value: vs}
+}
+
+// idSet is ids as a bound IN list.
+func idSet(ids []uuid.UUID) clickhouse.GroupSet {
+	vs := make([]any, len(ids))
+	for i, id := range ids {
+		vs[i] = id.String()
 	}
 	return clickhouse.GroupSet{Value: vs}
 }
@@ -104,40 +114,84 @@ func (c *ClickHouse) Visits(ctx context.Context, s Scope) (map[uuid.UUID]int, er
 	return out, nil
 }
 
-// current is the facts of one kind that exist now, one row per key.
-const current = `SELECT object_id, any(post_id) AS post, any(actor_id) AS actor, any(anonymous) AS anon,
-		argMax(occurred_ms, version) AS occurred, argMax(detail, version) AS body, argMax(active, version) AS a
-	FROM facts WHERE ` + inPeriod + `
-	GROUP BY day, object_id`
-
-// List implements Store.
+// List implements Store in three reads: the list's size from the daily
+// counts; the page's keys from facts, deduplicated on active and the time
+// alone; then the details of those few keys.
 func (c *ClickHouse) List(ctx context.Context, s Scope, kind string, offset, limit int) (ListPage, error) {
 	var p ListPage
 	var total, anon uint64
-	if err := c.conn.QueryRow(ctx, `SELECT toUInt64(count()), toUInt64(sum(anon)) FROM (`+current+`) WHERE a = 1`, s.args(kind)...).
-		Scan(&total, &anon); err != nil {
+	if err := c.conn.QueryRow(ctx, `SELECT toUInt64(sum(o)), toUInt64(sum(an)) FROM (
+			SELECT argMax(objects, version) AS o, argMax(anonymous, version) AS an
+			FROM daily WHERE `+inPeriod+`
+			GROUP BY kind, day)`, s.args(kind)...).Scan(&total, &anon); err != nil {
 		return p, fmt.Errorf("insights: list %s: %w", kind, err)
 	}
 	p.Total, p.Anonymous = int(total), int(anon)
 	if offset >= p.Total {
 		return p, nil
 	}
-	rows, err := c.conn.Query(ctx, `SELECT object_id, post, actor, anon, occurred, body FROM (`+current+`) WHERE a = 1
+	// The page: keys active now, newest first. A listed kind's time never
+	// changes for its key, but argMax keeps the order right if it did.
+	rows, err := c.conn.Query(ctx, `SELECT day, object_id, argMax(occurred_ms, version) AS occurred
+		FROM facts WHERE `+inPeriod+`
+		GROUP BY day, object_id
+		HAVING argMax(active, version) = 1
 		ORDER BY occurred DESC, object_id DESC
 		LIMIT ?, ?`, append(s.args(kind), offset, limit)...)
 	if err != nil {
 		return p, fmt.Errorf("insights: list %s: %w", kind, err)
 	}
-	defer rows.Close()
+	var ids []uuid.UUID
+	days := map[string]bool{}
 	for rows.Next() {
+		var d time.Time
 		var it Item
-		var anonymous uint8
 		var ms uint64
-		if err := rows.Scan(&it.ObjectID, &it.PostID, &it.ActorID, &anonymous, &ms, &it.Detail); err != nil {
+		if err := rows.Scan(&d, &it.ObjectID, &ms); err != nil {
+			rows.Close()
 			return p, fmt.Errorf("insights: list %s: %w", kind, err)
 		}
-		it.Anonymous, it.Occurred = anonymous == 1, time.UnixMilli(int64(ms)).UTC()
+		it.Occurred = time.UnixMilli(int64(ms)).UTC()
+		days[day(d)] = true
+		ids = append(ids, it.ObjectID)
 		p.Items = append(p.Items, it)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return p, fmt.Errorf("insights: list %s: %w", kind, err)
+	}
+	if len(ids) == 0 {
+		return p, nil
+	}
+	// Their details: what never changes for a key (post, asker) and the
+	// newest detail.
+	dayList := make([]string, 0, len(days))
+	for d := range days {
+		dayList = append(dayList, d)
+	}
+	rows, err = c.conn.Query(ctx, `SELECT object_id, any(post_id), any(actor_id), any(anonymous), argMax(detail, version)
+		FROM facts
+		WHERE kind = ? AND series_id = ? AND day IN ? AND object_id IN ? AND channel_id = ?
+		GROUP BY day, object_id`, kind, s.SeriesID, kinds(dayList...), idSet(ids), s.MainChannelID)
+	if err != nil {
+		return p, fmt.Errorf("insights: list %s: %w", kind, err)
+	}
+	defer rows.Close()
+	at := make(map[uuid.UUID]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	for rows.Next() {
+		var id, post, actor uuid.UUID
+		var anonymous uint8
+		var detail string
+		if err := rows.Scan(&id, &post, &actor, &anonymous, &detail); err != nil {
+			return p, fmt.Errorf("insights: list %s: %w", kind, err)
+		}
+		if i, ok := at[id]; ok {
+			it := &p.Items[i]
+			it.PostID, it.ActorID, it.Anonymous, it.Detail = post, actor, anonymous == 1, detail
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return p, fmt.Errorf("insights: list %s: %w", kind, err)
