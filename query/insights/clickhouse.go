@@ -3,6 +3,7 @@ package insights
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
@@ -114,21 +115,49 @@ func (c *ClickHouse) Visits(ctx context.Context, s Scope) (map[uuid.UUID]int, er
 	return out, nil
 }
 
-// List implements Store in three reads: the list's size from the daily
-// counts; the page's keys from facts, deduplicated on active and the time
+// List implements Store in three reads: the list's size, a day at a
+// time, from the daily counts, which also say which days hold the page
+// (the list is newest first, and an item's day is its time's); the page's
+// keys from facts of those days only, deduplicated on active and the time
 // alone; then the details of those few keys.
 func (c *ClickHouse) List(ctx context.Context, s Scope, kind string, offset, limit int) (ListPage, error) {
 	var p ListPage
-	var total, anon uint64
-	if err := c.conn.QueryRow(ctx, `SELECT toUInt64(sum(o)), toUInt64(sum(an)) FROM (
-			SELECT argMax(objects, version) AS o, argMax(anonymous, version) AS an
-			FROM daily WHERE `+inPeriod+`
-			GROUP BY kind, day)`, s.args(kind)...).Scan(&total, &anon); err != nil {
+	perDay, err := c.Daily(ctx, s, kind)
+	if err != nil {
 		return p, fmt.Errorf("insights: list %s: %w", kind, err)
 	}
-	p.Total, p.Anonymous = int(total), int(anon)
+	for _, d := range perDay {
+		p.Total += d.Count
+		p.Anonymous += d.Anonymous
+	}
 	if offset >= p.Total {
 		return p, nil
+	}
+	// The page's days, newest first: past the days wholly before the page
+	// (before items), then until the page is full or the list ends.
+	sort.Slice(perDay, func(i, j int) bool { return perDay[i].Day.After(perDay[j].Day) })
+	before, i := 0, 0
+	for before+perDay[i].Count <= offset {
+		before += perDay[i].Count
+		i++
+	}
+	end, j := before, i
+	for {
+		end += perDay[j].Count
+		if end >= offset+limit || j == len(perDay)-1 {
+			break
+		}
+		j++
+	}
+	// At either end of the list, the window stays open to the period's end:
+	// what the counts have not caught up with yet is read too.
+	window := s
+	window.From, window.To = perDay[j].Day, perDay[i].Day
+	if i == 0 {
+		window.To = s.To
+	}
+	if j == len(perDay)-1 {
+		window.From = s.From
 	}
 	// The page: keys active now, newest first. A listed kind's time never
 	// changes for its key, but argMax keeps the order right if it did.
@@ -137,7 +166,7 @@ func (c *ClickHouse) List(ctx context.Context, s Scope, kind string, offset, lim
 		GROUP BY day, object_id
 		HAVING argMax(active, version) = 1
 		ORDER BY occurred DESC, object_id DESC
-		LIMIT ?, ?`, append(s.args(kind), offset, limit)...)
+		LIMIT ?, ?`, append(window.args(kind), offset-before, limit)...)
 	if err != nil {
 		return p, fmt.Errorf("insights: list %s: %w", kind, err)
 	}
