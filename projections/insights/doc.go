@@ -15,9 +15,10 @@
 //
 // A change carries its own row only. What it does not say is looked up,
 // once per batch: the forum and channel of a comment's or a reaction's
-// post and of an AI search's conversation (the parents table, which the
-// projection fills from posts and searches and which outlives their
-// deletion, else Postgres), a forum's community (the forums table, else
+// post and of an AI search's conversation (the posts and searches seen
+// last, kept in memory; else the parents table, which the projection fills
+// from posts and searches and which outlives their deletion; else
+// Postgres), a forum's community (the forums table, else
 // Postgres), a profile's user (Postgres, else the members table). A
 // comment whose post is known nowhere (deleted before it was ever
 // projected) has nothing active to undo and is skipped.

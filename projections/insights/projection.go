@@ -29,6 +29,8 @@ type Projection struct {
 	log *slog.Logger
 	// name is the consumer group; tests replay the stream under another.
 	name string
+	// recent are the parents seen last (shared by the Named copies).
+	recent *recentParents
 }
 
 // New is the analytics projection writing to the warehouse ch, reading
@@ -41,7 +43,7 @@ func New(ch driver.Conn, db *pgxpool.Pool, log *slog.Logger) (*Projection, error
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{ch: ch, db: db, log: log, name: Name}, nil
+	return &Projection{ch: ch, db: db, log: log, name: Name, recent: newRecentParents(parentsKept)}, nil
 }
 
 // Named is the same projection under another consumer group, which reads
@@ -93,6 +95,7 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 // Reset empties the warehouse, for a rebuild from a snapshot: every table
 // the projection writes, and the visits aggregate, which its view fills.
 func (p *Projection) Reset(ctx context.Context) error {
+	p.recent.reset()
 	for _, t := range []string{"facts", "daily", "parents", "forums", "members", "visits_daily", "watermark"} {
 		if err := p.ch.Exec(ctx, "TRUNCATE TABLE "+t); err != nil {
 			return fmt.Errorf("insights: reset %s: %w", t, err)

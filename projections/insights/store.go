@@ -50,10 +50,31 @@ func in(ids []uuid.UUID) clickhouse.GroupSet {
 }
 
 func (p *Projection) resolveParents(ctx context.Context, b *batch) error {
-	ids := missing(b.wantParent, func(id uuid.UUID) bool { _, ok := b.parents[id]; return ok })
+	// The batch's own posts and searches are kept for the batches to come;
+	// what the batch answers is most often among those seen last.
+	for id, pa := range b.newParents {
+		p.recent.put(id, pa)
+	}
+	ids := missing(b.wantParent, func(id uuid.UUID) bool {
+		if _, ok := b.parents[id]; ok {
+			return true
+		}
+		pa, ok := p.recent.get(id)
+		if ok {
+			b.parents[id] = pa
+		}
+		return ok
+	})
 	if len(ids) == 0 {
 		return nil
 	}
+	defer func() {
+		for _, id := range ids {
+			if pa, ok := b.parents[id]; ok {
+				p.recent.put(id, pa)
+			}
+		}
+	}()
 	rows, err := p.ch.Query(ctx, "SELECT object_id, any(series_id), any(channel_id), any(actor_id) FROM parents WHERE object_id IN ? GROUP BY object_id", in(ids))
 	if err != nil {
 		return fmt.Errorf("insights: read parents: %w", err)
