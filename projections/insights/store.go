@@ -272,8 +272,9 @@ func (p *Projection) resolveUsers(ctx context.Context, b *batch) error {
 }
 
 // write inserts the batch's rows, one INSERT per table, parents first (a
-// fact is never written before the parent its later changes will need).
-// The watermark goes last: it claims what is written.
+// fact is never written before the parent its later changes will need),
+// then recounts the daily rows of the days its facts touched. The
+// watermark goes last: it claims what is written.
 func (p *Projection) write(ctx context.Context, b *batch) error {
 	if err := p.insert(ctx, "parents (object_id, series_id, channel_id, actor_id)", len(b.newParents), func(add func(...any) error) error {
 		for id, pa := range b.newParents {
