@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/ext"
 	"github.com/google/uuid"
 )
 
@@ -329,24 +330,27 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 	})
 }
 
-// recountGroups bounds the (forum, kind, day) groups one recount reads.
-const recountGroups = 2000
-
-// recountSQL recomputes the daily rows of some (forum, kind, day) groups
-// from facts, deduplicated (analytics/README.md, daily). Its version is the
-// sum of each key's newest fact version: it only grows as changes of the
-// group's facts arrive (a key's newest version never goes back, merges
-// keep it), and two reads with the same sum saw the same newest facts. So
-// of two recomputations, the one that saw more wins, in whatever order
-// batches, replays and projector processes write them, and a replay writes
-// the very same row.
+// recountSQL recomputes the daily rows of the (forum, kind, day) groups
+// of the external table groups, from facts deduplicated
+// (analytics/README.md, daily). Its version is the sum of each key's
+// newest fact version: it only grows as changes of the group's facts
+// arrive (a key's newest version never goes back, merges keep it), and two
+// reads with the same sum saw the same newest facts. So of two
+// recomputations, the one that saw more wins, in whatever order batches,
+// replays and projector processes write them, and a replay writes the
+// very same row.
+//
+// The groups come as an external table, not as a literal IN list: 18.16
+// takes about 45 µs to parse each literal tuple (15 ms for a batch's 300
+// groups), more than the recount reads. day IN (SELECT …) narrows the read
+// to the months the batch touched.
 const recountSQL = `INSERT INTO daily (series_id, kind, day, channel_id, objects, n, anonymous, version)
 	SELECT series_id, kind, day, channel_id, sum(a), sum(a * n), sum(a * anon), sum(v)
 	FROM (
 		SELECT series_id, kind, day, channel_id, object_id,
 		       argMax(active, version) AS a, argMax(n, version) AS n, any(anonymous) AS anon, max(version) AS v
 		FROM facts
-		WHERE series_id IN ? AND kind IN ? AND day IN ? AND (series_id, kind, day) IN (?)
+		WHERE day IN (SELECT day FROM groups) AND (series_id, kind, day) IN groups
 		GROUP BY series_id, kind, day, channel_id, object_id
 	)
 	GROUP BY series_id, kind, day, channel_id`
@@ -354,52 +358,33 @@ const recountSQL = `INSERT INTO daily (series_id, kind, day, channel_id, objects
 // recount rewrites the daily counts of every (forum, kind, day) the
 // batch's facts touched, from the facts once they are written.
 func (p *Projection) recount(ctx context.Context, b *batch) error {
+	if len(b.facts) == 0 {
+		return nil
+	}
+	groups, err := ext.NewTable("groups", ext.Column("series_id", "UUID"), ext.Column("kind", "String"), ext.Column("day", "Date"))
+	if err != nil {
+		return fmt.Errorf("insights: recount daily: %w", err)
+	}
 	type group struct {
 		series uuid.UUID
 		kind   string
 		day    time.Time
 	}
 	seen := map[group]bool{}
-	var groups []group
 	for k := range b.facts {
 		g := group{k.series, k.kind, k.day}
-		if !seen[g] {
-			seen[g] = true
-			groups = append(groups, g)
+		if seen[g] {
+			continue
 		}
-	}
-	for len(groups) > 0 {
-		part := groups[:min(len(groups), recountGroups)]
-		groups = groups[len(part):]
-		series, kinds, days := map[uuid.UUID]bool{}, map[string]bool{}, map[string]bool{}
-		tuples := make([]clickhouse.GroupSet, len(part))
-		for i, g := range part {
-			d := g.day.Format(time.DateOnly)
-			series[g.series], kinds[g.kind], days[d] = true, true, true
-			tuples[i] = clickhouse.GroupSet{Value: []any{g.series.String(), g.kind, d}}
-		}
-		if err := p.ch.Exec(ctx, recountSQL, in(keys(series)), set(keys(kinds)), set(keys(days)), tuples); err != nil {
+		seen[g] = true
+		if err := groups.Append(g.series, g.kind, g.day); err != nil {
 			return fmt.Errorf("insights: recount daily: %w", err)
 		}
 	}
+	if err := p.ch.Exec(clickhouse.Context(ctx, clickhouse.WithExternalTable(groups)), recountSQL); err != nil {
+		return fmt.Errorf("insights: recount daily: %w", err)
+	}
 	return nil
-}
-
-func keys[K comparable](m map[K]bool) []K {
-	out := make([]K, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
-// set is strings as a bound IN list.
-func set(ss []string) clickhouse.GroupSet {
-	vs := make([]any, len(ss))
-	for i, s := range ss {
-		vs[i] = s
-	}
-	return clickhouse.GroupSet{Value: vs}
 }
 
 // insert sends one batch INSERT of n rows into table (with its column
