@@ -37,8 +37,10 @@ import (
 // (internal/chserver) and a private Postgres of its own, in a temporary
 // folder (or -insights-dir), on generated activity:
 //
-//	insights-ingest   -insights-rows fact rows (10,000,000) pushed through
-//	                  the analytics projection's ApplyBatch, in batches of
+//	insights-ingest   activity until the warehouse holds -insights-rows
+//	                  distinct fact rows (10,000,000), pushed through the
+//	                  analytics projection's
+//	                  ApplyBatch, in batches of
 //	                  -insights-batch changes, as Debezium-shaped changes of
 //	                  the real tables (series, channels, series_memberships,
 //	                  threads, replies, reactions, series_visit_log,
@@ -64,7 +66,7 @@ import (
 // later; and one batch in 50 applied twice (a replay after a crash), so
 // the reads have versions and duplicates to deduplicate.
 var (
-	insightsRowsN   = flag.Int("insights-rows", 10_000_000, "fact rows the insights benchmarks write to the warehouse")
+	insightsRowsN   = flag.Int("insights-rows", 10_000_000, "distinct fact rows (keys) the insights benchmarks write to the warehouse")
 	insightsForumsN = flag.Int("insights-forums", 500, "forums of the insights benchmarks (Zipf-sized)")
 	insightsDir     = flag.String("insights-dir", "", "keep the insights benchmarks' Postgres and ClickHouse in this folder; a later run with the same -insights-rows and -insights-forums reuses them and skips the load (not with insights-ingest)")
 	insightsCallsN  = flag.Int("insights-calls", 40, "timed calls of each insights report, per period")
@@ -74,7 +76,7 @@ var (
 
 const (
 	insightsSeed        = 20260701
-	insightsGenerator   = 3 // bumped when the generated data (or what the projection makes of it) changes: a kept folder is then reloaded
+	insightsGenerator   = 4 // bumped when the generated data (or what the projection makes of it) changes: a kept folder is then reloaded
 	insightsDays        = 400
 	insightsZipf        = 1.3
 	insightsCommunities = 20
@@ -102,18 +104,18 @@ var (
 	evNames  = [evKinds]string{"reactions", "comments", "posts", "replies", "visits", "questions", "AI search questions", "shared AI chats", "follow-ups"}
 )
 
-// The rows a change counts for -insights-rows: what the projection wrote
-// when every change wrote every kind its object may have (a post 7 kinds,
-// a comment or reply 3, the others 1; a reaction set again on another day
-// 2, its old day's fact undone). It now writes only the kinds an object
-// has, and those a change removes, so the warehouse holds fewer rows (the
-// load prints how many); the budget is kept so that -insights-rows makes
-// the same activity, and the measures stay comparable.
-const (
-	factsPost     = 7
-	factsReply    = 3
-	factsReaction = 1
-)
+// keysPerFactGuess is the share of the fact rows written that are
+// distinct facts (keys) once merged: edits and deletions write new
+// versions of keys already written (94% at 300,000 rows). The load aims
+// at -insights-rows / keysPerFactGuess rows, then tops up with today's
+// activity until the warehouse holds -insights-rows keys.
+const keysPerFactGuess = 0.94
+
+// factsPerEventGuess paces the first day of activity: the facts an event
+// makes on average (a post with an image 2, a comment 1, a question in a
+// comment 1 more; edits and deletions later). The days after are paced by
+// what the projection has written so far.
+const factsPerEventGuess = 1.3
 
 func insightsBench(ctx context.Context, selected map[string]bool, log *slog.Logger) (err error) {
 	if !selected["insights-ingest"] && !selected["insights-reports"] {
@@ -213,7 +215,7 @@ func insightsBench(ctx context.Context, selected map[string]bool, log *slog.Logg
 		if err != nil {
 			return err
 		}
-		st, err := w.ingest(ctx, proj, filepath.Join(dir, "clickhouse"), d.Pool, batch)
+		st, err := w.ingest(ctx, proj, conn, filepath.Join(dir, "clickhouse"), d.Pool, batch)
 		if err != nil {
 			return fmt.Errorf("insights-ingest: %w", err)
 		}
@@ -271,7 +273,8 @@ func writeInsightsMark(dir string, m insightsMark) error {
 // position.
 type insightsWorld struct {
 	rng         *rand.Rand
-	rows        int
+	rows        int   // the distinct facts (keys) the warehouse is to hold
+	goal        int64 // the fact rows to write (replays not counted)
 	org         guuid.UUID
 	caller      guuid.UUID // an admin of the organization: a forum admin of every forum
 	communities []guuid.UUID
@@ -285,8 +288,9 @@ type insightsWorld struct {
 	now, start time.Time
 	lsn        uint64
 	tx         int64
-	out        func(c change.Change, facts int) error
-	// What was generated.
+	out        func(c change.Change) error
+	// What was generated: the fact rows the projection wrote (replays not
+	// counted), as of the last batch.
 	facts     int64
 	objects   [evKinds]int64
 	deleted   int64
@@ -544,16 +548,16 @@ func idKey(r change.Row) change.Row { return change.Row{"id": r["id"]} }
 
 // emit creates a row; update and remove change or delete it (tables with
 // REPLICA IDENTITY FULL: every change carries the whole before-image).
-func (w *insightsWorld) emit(table string, row change.Row, at time.Time, facts int) error {
-	return w.out(w.change(change.Create, table, idKey(row), nil, row, at), facts)
+func (w *insightsWorld) emit(table string, row change.Row, at time.Time) error {
+	return w.out(w.change(change.Create, table, idKey(row), nil, row, at))
 }
 
-func (w *insightsWorld) update(table string, before, after change.Row, at time.Time, facts int) error {
-	return w.out(w.change(change.Update, table, idKey(after), before, after, at), facts)
+func (w *insightsWorld) update(table string, before, after change.Row, at time.Time) error {
+	return w.out(w.change(change.Update, table, idKey(after), before, after, at))
 }
 
-func (w *insightsWorld) remove(table string, before change.Row, at time.Time, facts int) error {
-	return w.out(w.change(change.Delete, table, idKey(before), before, nil, at), facts)
+func (w *insightsWorld) remove(table string, before change.Row, at time.Time) error {
+	return w.out(w.change(change.Delete, table, idKey(before), before, nil, at))
 }
 
 func clone(r change.Row) change.Row {
@@ -573,7 +577,7 @@ type insightsEvent struct {
 }
 
 // generate streams the forums, the memberships and 400 days of activity
-// to w.out, in commit order, until w.rows facts are written.
+// to w.out, in commit order, until w.goal fact rows are written.
 func (w *insightsWorld) generate() error {
 	rng := w.rng
 	// The forums and their channels, then the memberships, before the
@@ -584,7 +588,7 @@ func (w *insightsWorld) generate() error {
 			"image": jNull, "exclusivity": jStr("inviteOnly"), "share_enabled": jFalse, "position": jZero, "price_cents": jZero,
 			"is_free": jTrue, "created_on": jTime(f.created), "updated_on": jTime(f.created),
 		}
-		if err := w.emit("series", series, f.created, 0); err != nil {
+		if err := w.emit("series", series, f.created); err != nil {
 			return err
 		}
 		for _, ch := range []struct {
@@ -592,7 +596,7 @@ func (w *insightsWorld) generate() error {
 			kind string
 		}{{f.main, "main"}, {f.admin, "admin"}} {
 			row := change.Row{"id": jID(ch.id), "series_id": jID(f.id), "kind": jStr(ch.kind), "created_on": jTime(f.created)}
-			if err := w.emit("channels", row, f.created, 0); err != nil {
+			if err := w.emit("channels", row, f.created); err != nil {
 				return err
 			}
 		}
@@ -619,35 +623,31 @@ func (w *insightsWorld) generate() error {
 			"is_expert": jBool(m.j%20 == 1), "status": jStr("active"), "is_subscribed": jTrue, "assigned_on": jTime(m.at),
 		}
 		c := w.change(change.Create, "series_memberships", change.Row{"series_id": row["series_id"], "profile_id": row["profile_id"]}, nil, row, m.at)
-		if err := w.out(c, 1); err != nil {
+		if err := w.out(c); err != nil {
 			return err
 		}
 	}
-	if w.facts >= int64(w.rows) {
+	if w.facts >= w.goal {
 		return nil
 	}
 
 	// The activity: a day's share grows from 0.5 to 1.5 over the period,
-	// weekends at 60%; events per day from the facts an event writes on
-	// average (edits, deletions and replays included).
-	perEvent := 0.0
-	for k, s := range evShares {
-		perEvent += s * float64(eventFacts(k))
-	}
-	perEvent += (evShares[evPost]+evShares[evQuestion]+evShares[evShare])*0.06*factsPost +
-		(evShares[evComment]+evShares[evReply])*0.08*factsReply + evShares[evReaction]*(0.05+0.03*2)
-	perEvent *= 1 + 1.0/insightsReplayEvery
-	events := float64(int64(w.rows)-w.facts) / perEvent
+	// weekends at 60%. Each day gets its share of the facts still to
+	// write, in events: at the facts an event has made so far on average
+	// (edits and deletions included), the guess until there are enough.
 	day := 24 * time.Hour
 	weights := make([]float64, insightsDays)
-	sum := 0.0
 	for d := range weights {
 		weights[d] = 0.5 + float64(d)/float64(insightsDays-1)
 		if wd := w.start.Add(time.Duration(d) * day).Weekday(); wd == time.Saturday || wd == time.Sunday {
 			weights[d] *= 0.6
 		}
-		sum += weights[d]
 	}
+	left := 0.0 // the weights of the days not generated yet
+	for _, x := range weights {
+		left += x
+	}
+	factsBefore, events := w.facts, int64(0)
 	pending := make([][]insightsEvent, insightsDays)
 	schedule := func(at time.Time, fn func(time.Time) error) {
 		// A day to ten days later, never in the same batch as the object.
@@ -659,8 +659,14 @@ func (w *insightsWorld) generate() error {
 	carry := 0.0
 	for d := 0; d < insightsDays; d++ {
 		dayStart := w.start.Add(time.Duration(d) * day)
-		x := events*weights[d]/sum + carry
-		n := int(x)
+		perEvent := factsPerEventGuess
+		if events >= 10_000 {
+			perEvent = float64(w.facts-factsBefore) / float64(events)
+		}
+		x := float64(w.goal-w.facts)/perEvent*weights[d]/left + carry
+		left -= weights[d]
+		n := int(max(x, 0))
+		events += int64(n)
 		carry = x - float64(n)
 		evs := pending[d]
 		pending[d] = nil
@@ -672,29 +678,24 @@ func (w *insightsWorld) generate() error {
 			if err := w.happen(ev, schedule); err != nil {
 				return err
 			}
-			if w.facts >= int64(w.rows) {
+			if w.facts >= w.goal {
 				return nil
 			}
 		}
 	}
 	// The averages fell short by a little: today gets the rest.
-	for w.facts < int64(w.rows) {
-		at := w.now.Add(-time.Duration(rng.Int64N(int64(time.Hour))))
-		if err := w.happen(insightsEvent{at: at, kind: pickKind(rng)}, func(time.Time, func(time.Time) error) {}); err != nil {
+	return w.today()
+}
+
+// today adds activity in the last hour until w.goal fact rows are written.
+func (w *insightsWorld) today() error {
+	for w.facts < w.goal {
+		at := w.now.Add(-time.Duration(w.rng.Int64N(int64(time.Hour))))
+		if err := w.happen(insightsEvent{at: at, kind: pickKind(w.rng)}, func(time.Time, func(time.Time) error) {}); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func eventFacts(kind int) int {
-	switch kind {
-	case evPost, evQuestion, evShare:
-		return factsPost
-	case evComment, evReply:
-		return factsReply
-	}
-	return 1
 }
 
 func pickKind(rng *rand.Rand) int {
@@ -763,7 +764,7 @@ func (w *insightsWorld) happen(ev insightsEvent, schedule func(time.Time, func(t
 		return w.reaction(f, at, schedule)
 	case evVisit:
 		row := change.Row{"id": jID(rid(rng, at)), "series_id": jID(f.id), "user_id": jID(w.actor(f)), "visited_on": jTime(at)}
-		return w.emit("series_visit_log", row, at, 1)
+		return w.emit("series_visit_log", row, at)
 	case evAISearch:
 		// Most questions start a conversation; some follow up on one.
 		var s insightsSearch
@@ -772,7 +773,7 @@ func (w *insightsWorld) happen(ev insightsEvent, schedule func(time.Time, func(t
 		} else {
 			s = insightsSearch{id: rid(rng, at), user: w.actor(f)}
 			row := change.Row{"id": jID(s.id), "channel_id": jID(f.main), "series_id": jID(f.id), "user_id": jID(s.user), "created_on": jTime(at)}
-			if err := w.emit("ai_searches", row, at, 0); err != nil {
+			if err := w.emit("ai_searches", row, at); err != nil {
 				return err
 			}
 			f.searches = pushRecent(f.searches, s)
@@ -782,7 +783,7 @@ func (w *insightsWorld) happen(ev insightsEvent, schedule func(time.Time, func(t
 			"id": jID(rid(rng, at)), "search_id": jID(s.id), "question": jStr(w.question()), "answer": jStr(w.sentence()),
 			"cited": jEmpty, "answerer": jStr("extractive"), "created_on": jTime(at),
 		}
-		return w.emit("ai_search_turns", row, at, 1)
+		return w.emit("ai_search_turns", row, at)
 	}
 	return nil
 }
@@ -825,7 +826,7 @@ func (w *insightsWorld) post(f *insightsForum, kind int, at time.Time, schedule 
 		"creator_as": jStr(as), "type": jStr(typ), "raw": jStr(raw), "image": image, "file": file, "link": link,
 		"mentions": jEmpty, "hashtags": jEmpty, "meeting": jNull, "chat": chat, "created_on": jTime(at), "updated_on": jTime(at),
 	}
-	if err := w.emit("threads", row, at, factsPost); err != nil {
+	if err := w.emit("threads", row, at); err != nil {
 		return err
 	}
 	f.posts = pushRecent(f.posts, id)
@@ -839,7 +840,7 @@ func (w *insightsWorld) post(f *insightsForum, kind int, at time.Time, schedule 
 					break
 				}
 			}
-			return w.remove("threads", row, at, factsPost)
+			return w.remove("threads", row, at)
 		})
 	case x < 0.06:
 		schedule(at, func(at time.Time) error {
@@ -854,7 +855,7 @@ func (w *insightsWorld) post(f *insightsForum, kind int, at time.Time, schedule 
 					after["image"] = jNull
 				}
 			}
-			return w.update("threads", row, after, at, factsPost)
+			return w.update("threads", row, after, at)
 		})
 	}
 	return nil
@@ -879,7 +880,7 @@ func (w *insightsWorld) reply(f *insightsForum, kind int, at time.Time, schedule
 		"id": jID(id), "thread_id": jID(thread), "parent_id": parent, "creator_id": jID(w.actor(f)), "raw": jStr(raw),
 		"mentions": jEmpty, "hashtags": jEmpty, "created_on": jTime(at), "updated_on": jTime(at),
 	}
-	if err := w.emit("replies", row, at, factsReply); err != nil {
+	if err := w.emit("replies", row, at); err != nil {
 		return err
 	}
 	if kind == evComment {
@@ -889,7 +890,7 @@ func (w *insightsWorld) reply(f *insightsForum, kind int, at time.Time, schedule
 	case x < 0.03:
 		schedule(at, func(at time.Time) error {
 			w.deleted++
-			return w.remove("replies", row, at, factsReply)
+			return w.remove("replies", row, at)
 		})
 	case x < 0.08:
 		schedule(at, func(at time.Time) error {
@@ -902,7 +903,7 @@ func (w *insightsWorld) reply(f *insightsForum, kind int, at time.Time, schedule
 				after["raw"] = jStr(raw + " " + w.question())
 			}
 			after["updated_on"] = jTime(at)
-			return w.update("replies", row, after, at, factsReply)
+			return w.update("replies", row, after, at)
 		})
 	}
 	return nil
@@ -921,14 +922,14 @@ func (w *insightsWorld) reaction(f *insightsForum, at time.Time, schedule func(t
 		"id": jID(rid(rng, at)), "thread_id": jID(thread), "reply_id": reply, "user_id": jID(w.actor(f)),
 		"kind": jStr(reactionKinds[rng.IntN(len(reactionKinds))]), "created_on": jTime(at),
 	}
-	if err := w.emit("reactions", row, at, factsReaction); err != nil {
+	if err := w.emit("reactions", row, at); err != nil {
 		return err
 	}
 	switch x := rng.Float64(); {
 	case x < 0.05:
 		schedule(at, func(at time.Time) error {
 			w.deleted++
-			return w.remove("reactions", row, at, factsReaction)
+			return w.remove("reactions", row, at)
 		})
 	case x < 0.08:
 		// Set again later, as another kind: a new created_on, on another
@@ -937,7 +938,7 @@ func (w *insightsWorld) reaction(f *insightsForum, at time.Time, schedule func(t
 			w.reactedAt++
 			after := clone(row)
 			after["kind"], after["created_on"] = jStr(reactionKinds[w.rng.IntN(len(reactionKinds))]), jTime(at)
-			return w.update("reactions", row, after, at, 2*factsReaction)
+			return w.update("reactions", row, after, at)
 		})
 	}
 	return nil
@@ -947,6 +948,7 @@ func (w *insightsWorld) reaction(f *insightsForum, at time.Time, schedule func(t
 type ingestStat struct {
 	facts, changes   int64
 	batches, replays int
+	topUps           int           // rounds of today's activity added to reach -insights-rows keys
 	apply            time.Duration // in ApplyBatch
 	wall             time.Duration // generation included
 	cpuSelf          time.Duration // this process, in ApplyBatch
@@ -961,52 +963,48 @@ type ingestStat struct {
 // batches, timing ApplyBatch alone; one batch in insightsReplayEvery is
 // applied a second time, as after a crash before its offsets were
 // committed.
-func (w *insightsWorld) ingest(ctx context.Context, proj *pinsights.Projection, chDir string, pool *pgxpool.Pool, size int) (ingestStat, error) {
+func (w *insightsWorld) ingest(ctx context.Context, proj *pinsights.Projection, conn driver.Conn, chDir string, pool *pgxpool.Pool, size int) (ingestStat, error) {
 	var st ingestStat
 	chPid := serverPid(chDir)
 	pg := newCPUClock(ctx, pool)
 	chStart, pgStart := procCPU(chPid), pg.read().postgres
 	batch := make([]change.Change, 0, size)
-	facts := make([]int, 0, size)
-	apply := func(cs []change.Change) error {
+	// apply applies cs and says how many fact rows that inserted.
+	apply := func(cs []change.Change) (int64, error) {
+		rows := proj.FactRows()
 		c0 := selfCPU()
 		t0 := time.Now()
 		if err := proj.ApplyBatch(ctx, cs); err != nil {
-			return err
+			return 0, err
 		}
 		st.apply += time.Since(t0)
 		st.cpuSelf += selfCPU() - c0
 		st.changes += int64(len(cs))
-		return nil
+		n := proj.FactRows() - rows
+		st.facts += n
+		return n, nil
 	}
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := apply(batch); err != nil {
+		n, err := apply(batch)
+		if err != nil {
 			return err
 		}
-		n := 0
-		for _, f := range facts {
-			n += f
-		}
-		st.facts += int64(n)
+		w.facts += n
 		st.batches++
-		if st.batches%insightsReplayEvery == 0 && w.facts+int64(n) < int64(w.rows) {
-			if err := apply(batch); err != nil {
+		if st.batches%insightsReplayEvery == 0 {
+			if _, err := apply(batch); err != nil {
 				return fmt.Errorf("replay: %w", err)
 			}
-			st.facts += int64(n)
-			w.facts += int64(n)
 			st.replays++
 		}
-		batch, facts = batch[:0], facts[:0]
+		batch = batch[:0]
 		return ctx.Err()
 	}
-	w.out = func(c change.Change, n int) error {
+	w.out = func(c change.Change) error {
 		batch = append(batch, c)
-		facts = append(facts, n)
-		w.facts += int64(n)
 		if c.Table == "threads" && c.After != nil && string(c.After["creator_as"]) == `"anonymous"` && c.Op == change.Create {
 			st.anonymous++
 		}
@@ -1016,11 +1014,26 @@ func (w *insightsWorld) ingest(ctx context.Context, proj *pinsights.Projection, 
 		return nil
 	}
 	start := time.Now()
+	w.goal = int64(float64(w.rows) / keysPerFactGuess)
 	if err := w.generate(); err != nil {
 		return st, err
 	}
-	if err := flush(); err != nil {
-		return st, err
+	for {
+		if err := flush(); err != nil {
+			return st, err
+		}
+		var keys uint64
+		if err := conn.QueryRow(ctx, "SELECT toUInt64(uniqExact(series_id, kind, day, object_id)) FROM facts").Scan(&keys); err != nil {
+			return st, fmt.Errorf("insights: keys: %w", err)
+		}
+		if int64(keys) >= int64(w.rows) {
+			break
+		}
+		w.goal = w.facts + int64(w.rows) - int64(keys)
+		st.topUps++
+		if err := w.today(); err != nil {
+			return st, err
+		}
 	}
 	st.wall = time.Since(start)
 	st.cpuCH, st.cpuPG = procCPU(chPid)-chStart, pg.read().postgres-pgStart
@@ -1033,15 +1046,15 @@ func (st ingestStat) print(measured bool, size int) {
 	for k := range evFollowUp {
 		kinds = append(kinds, fmt.Sprintf("%s %s", thousands(st.objects[k]), evNames[k]))
 	}
-	fmt.Printf("insights data: %s; %s of the questions anonymous; later %s edits, %s deletions, %s reactions set again on another day; %d of %d batches replayed\n",
-		strings.Join(kinds, ", "), thousands(st.anonymous), thousands(st.edited), thousands(st.deleted), thousands(st.reactedAt), st.replays, st.batches)
+	fmt.Printf("insights data: %s; %s of the questions anonymous; later %s edits, %s deletions, %s reactions set again on another day; %d of %d batches replayed; %d top-ups of today's activity\n",
+		strings.Join(kinds, ", "), thousands(st.anonymous), thousands(st.edited), thousands(st.deleted), thousands(st.reactedAt), st.replays, st.batches, st.topUps)
 	rows := float64(st.facts) / st.apply.Seconds()
 	changes := float64(st.changes) / st.apply.Seconds()
 	label := "insights-ingest (projection ApplyBatch):"
 	if !measured {
 		label = "insights data load (ApplyBatch, not selected):"
 	}
-	fmt.Printf("%-48s %8.0f rows/s  %7.0f changes/s  (%s fact rows from %s changes in batches of %d: %.1f s in ApplyBatch, %.1f s with generation)\n",
+	fmt.Printf("%-48s %8.0f rows/s  %7.0f changes/s  (%s fact rows inserted, replays included, from %s changes in batches of %d: %.1f s in ApplyBatch, %.1f s with generation)\n",
 		label, rows, changes, thousands(st.facts), thousands(st.changes), size, st.apply.Seconds(), st.wall.Seconds())
 	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / float64(st.facts) }
 	fmt.Printf("    CPU per fact row: projection (this process, in ApplyBatch) %.2f µs, ClickHouse %.2f µs, Postgres look-ups %.2f µs; %.2f µs in all\n",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -31,6 +32,8 @@ type Projection struct {
 	name string
 	// recent are the parents seen last (shared by the Named copies).
 	recent *recentParents
+	// factRows counts the fact rows inserted (shared by the Named copies).
+	factRows *atomic.Int64
 }
 
 // New is the analytics projection writing to the warehouse ch, reading
@@ -43,7 +46,7 @@ func New(ch driver.Conn, db *pgxpool.Pool, log *slog.Logger) (*Projection, error
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{ch: ch, db: db, log: log, name: Name, recent: newRecentParents(parentsKept)}, nil
+	return &Projection{ch: ch, db: db, log: log, name: Name, recent: newRecentParents(parentsKept), factRows: new(atomic.Int64)}, nil
 }
 
 // Named is the same projection under another consumer group, which reads
@@ -57,6 +60,10 @@ func (p *Projection) Named(name string) *Projection {
 
 // Name is the consumer group: "insights".
 func (p *Projection) Name() string { return p.name }
+
+// FactRows is how many fact rows the projection has inserted since New,
+// replayed changes included: what a load wrote, for the benchmark.
+func (p *Projection) FactRows() int64 { return p.factRows.Load() }
 
 // Tables are the tables whose rows make facts and dimensions.
 func (p *Projection) Tables() []string {

@@ -319,6 +319,7 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 	}); err != nil {
 		return err
 	}
+	p.factRows.Add(int64(len(b.facts)))
 	if err := p.recount(ctx, b); err != nil {
 		return err
 	}
