@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/dbtype"
 	"agora/search"
@@ -25,7 +26,7 @@ import (
 //
 // Ask is Prepare then Stream in one call; a transport that must answer an
 // error before it starts streaming calls them apart.
-func (s *Service) Ask(ctx context.Context, v Viewer, channelID uuid.UUID, searchID *uuid.UUID, question string, w io.Writer) (uuid.UUID, error) {
+func (s *Service) Ask(ctx context.Context, v auth.Caller, channelID uuid.UUID, searchID *uuid.UUID, question string, w io.Writer) (uuid.UUID, error) {
 	a, err := s.Prepare(ctx, v, channelID, searchID, question)
 	if err != nil {
 		return uuid.Nil, err
@@ -41,7 +42,7 @@ type Asking struct {
 	SearchID uuid.UUID
 
 	s        *Service
-	v        Viewer
+	v        auth.Caller
 	ch       channel
 	followUp bool
 	question string
@@ -58,7 +59,7 @@ type Asking struct {
 //   - a follow-up's search must be the asker's own in that channel (404),
 //     and its earlier turns become the answerer's history, oldest first;
 //   - the posts are retrieved (see retrieve).
-func (s *Service) Prepare(ctx context.Context, v Viewer, channelID uuid.UUID, searchID *uuid.UUID, question string) (*Asking, error) {
+func (s *Service) Prepare(ctx context.Context, v auth.Caller, channelID uuid.UUID, searchID *uuid.UUID, question string) (*Asking, error) {
 	q, problem := CheckQuestion(question)
 	if problem != "" {
 		return nil, apperr.Invalid(map[string]string{"q": problem})
@@ -85,7 +86,7 @@ func (s *Service) Prepare(ctx context.Context, v Viewer, channelID uuid.UUID, se
 
 // history returns the turns of the viewer's search in the channel, oldest
 // first; another member's search, or one of another channel, is not found.
-func (s *Service) history(ctx context.Context, v Viewer, channelID, searchID uuid.UUID) ([]answer.Turn, error) {
+func (s *Service) history(ctx context.Context, v auth.Caller, channelID, searchID uuid.UUID) ([]answer.Turn, error) {
 	turns, err := loadTurns(ctx, s.db, v, channelID, searchID)
 	if err != nil {
 		return nil, err
@@ -106,7 +107,7 @@ type turn struct {
 // loadTurns reads the turns of the viewer's own search in the channel,
 // oldest first; a search that is not the viewer's in that channel is
 // ErrNotFound.
-func loadTurns(ctx context.Context, q queryer, v Viewer, channelID, searchID uuid.UUID) ([]turn, error) {
+func loadTurns(ctx context.Context, q queryer, v auth.Caller, channelID, searchID uuid.UUID) ([]turn, error) {
 	var found bool
 	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM ai_searches WHERE id = $1 AND user_id = $2 AND channel_id = $3)`,
 		searchID, v.UserID, channelID).Scan(&found); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // queryer is *sql.DB or *sql.Tx.
@@ -45,7 +46,7 @@ func (c channel) readable() []string {
 // readChannel finds a forum channel the viewer may read: an unknown channel
 // is not found; one the viewer may not read (the admin channel: forum
 // admins only) is forbidden.
-func readChannel(ctx context.Context, q queryer, v Viewer, id uuid.UUID) (channel, error) {
+func readChannel(ctx context.Context, q queryer, v auth.Caller, id uuid.UUID) (channel, error) {
 	c := channel{ID: id}
 	var series *uuid.UUID
 	err := q.QueryRowContext(ctx, `SELECT c.series_id, c.kind,

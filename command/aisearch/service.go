@@ -21,7 +21,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/auth"
 	"agora/search"
 	"agora/search/answer"
 )
@@ -48,12 +47,6 @@ func New(db *sql.DB, store search.Store, a answer.Answerer) (*Service, error) {
 		return nil, errors.New("aisearch.New: nil dependency")
 	}
 	return &Service{db: db, posts: store.Posts(), answerer: a, name: answererName(a), now: time.Now}, nil
-}
-
-// Viewer is the signed-in caller.
-type Viewer struct {
-	UserID uuid.UUID
-	Role   auth.Role
 }
 
 // CheckQuestion trims a question and says what is wrong with it, if

@@ -10,13 +10,14 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/jsontime"
 )
 
 // ShareChat is POST /ai-response/share-chat.
 type ShareChat struct {
-	Viewer    Viewer
+	Viewer    auth.Caller
 	ChannelID uuid.UUID
 	SearchID  uuid.UUID
 }

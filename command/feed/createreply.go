@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
@@ -16,7 +17,7 @@ import (
 // reply to a comment.
 type CreateReply struct {
 	ThreadID uuid.UUID
-	Actor    Actor
+	Actor    auth.Caller
 	Raw      *string
 	ParentID *string
 }
@@ -74,7 +75,7 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 }
 
 // loadReply finds a reply of a thread and checks the actor may manage it.
-func loadReply(ctx context.Context, tx *sql.Tx, a Actor, threadID, replyID uuid.UUID, manage bool) (threadRef, error) {
+func loadReply(ctx context.Context, tx *sql.Tx, a auth.Caller, threadID, replyID uuid.UUID, manage bool) (threadRef, error) {
 	t, f, err := loadThread(ctx, tx, a, threadID)
 	if err != nil {
 		return t, err

@@ -11,13 +11,14 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // CreateThread is POST /series/{id}/threads: a post or a question.
 type CreateThread struct {
 	SeriesID  uuid.UUID
-	Actor     Actor
+	Actor     auth.Caller
 	ChannelID *string
 	Content
 	// Type is "post" (the default), "question" or "shared-ai-chat".

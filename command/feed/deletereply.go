@@ -7,13 +7,14 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // DeleteReply is DELETE /threads/{id}/replies/{replyId}.
 type DeleteReply struct {
 	ThreadID, ReplyID uuid.UUID
-	Actor             Actor
+	Actor             auth.Caller
 }
 
 // DeleteReply lets the creator or a forum admin delete a comment (with its

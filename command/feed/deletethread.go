@@ -8,13 +8,14 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // DeleteThread is DELETE /threads/{id}.
 type DeleteThread struct {
 	ThreadID uuid.UUID
-	Actor    Actor
+	Actor    auth.Caller
 }
 
 // DeleteThread lets the creator or a forum admin delete a post, with its

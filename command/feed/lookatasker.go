@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
@@ -18,7 +19,7 @@ var ErrNotAnonymous = apperr.New(apperr.BadInput, "threadNotAnonymous", "the pos
 // LookAtAsker is GET /threads/{id}/asker.
 type LookAtAsker struct {
 	ThreadID uuid.UUID
-	Actor    Actor
+	Actor    auth.Caller
 }
 
 // Asker is the person who asked an anonymous question, with the public

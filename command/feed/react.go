@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
@@ -19,7 +20,7 @@ type React struct {
 	ThreadID uuid.UUID
 	// ReplyID is nil for a reaction on the post itself.
 	ReplyID *uuid.UUID
-	Actor   Actor
+	Actor   auth.Caller
 	// Set is whether the body had the reaction field at all.
 	Set bool
 	// Kind is the reaction, nil to clear it. Choosing the same reaction

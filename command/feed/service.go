@@ -42,12 +42,6 @@ func New(db *sql.DB) (*Service, error) {
 	return &Service{db: db, now: time.Now}, nil
 }
 
-// Actor is the signed-in caller.
-type Actor struct {
-	UserID uuid.UUID
-	Role   auth.Role
-}
-
 // Errors of the feed commands (spec 001 §8).
 var (
 	// ErrPostCreating is a post or question that breaks the rules; details.fields say which.
@@ -146,7 +140,7 @@ type threadRef struct {
 
 // loadThread finds a thread and the actor's rights in its forum; a forum
 // the actor cannot read is forbidden.
-func loadThread(ctx context.Context, q *sql.Tx, a Actor, id uuid.UUID) (threadRef, access.Forum, error) {
+func loadThread(ctx context.Context, q *sql.Tx, a auth.Caller, id uuid.UUID) (threadRef, access.Forum, error) {
 	t := threadRef{ID: id}
 	var kind string
 	err := q.QueryRowContext(ctx, `SELECT t.series_id, t.creator_id, c.kind FROM threads t JOIN channels c ON c.id = t.channel_id WHERE t.id = $1`, id).

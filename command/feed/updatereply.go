@@ -8,13 +8,14 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // UpdateReply is PATCH /threads/{id}/replies/{replyId}.
 type UpdateReply struct {
 	ThreadID, ReplyID uuid.UUID
-	Actor             Actor
+	Actor             auth.Caller
 	Raw               *string
 }
 

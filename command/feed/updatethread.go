@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
@@ -16,7 +17,7 @@ import (
 // field with a nil value clears it.
 type UpdateThread struct {
 	ThreadID uuid.UUID
-	Actor    Actor
+	Actor    auth.Caller
 	Raw      *string
 	Image    Optional[Image]
 	File     Optional[File]

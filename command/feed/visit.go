@@ -10,13 +10,14 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // Visit is POST /series/{id}/visits.
 type Visit struct {
 	SeriesID uuid.UUID
-	Actor    Actor
+	Actor    auth.Caller
 }
 
 // Visit records that the caller opened the forum now and returns the time

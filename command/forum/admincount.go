@@ -8,13 +8,14 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // AdminCount is POST /series/{id}/admin-count: a dry run of a staged
 // state.
 type AdminCount struct {
-	Actor
+	auth.Caller
 	SeriesID    uuid.UUID
 	Assignments []Staged
 }
@@ -31,7 +32,7 @@ func (s *Service) AdminCount(ctx context.Context, in AdminCount) ([]uuid.UUID, e
 	}
 	out := []uuid.UUID{}
 	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		st, err := stagedState(ctx, tx, in.Actor, in.SeriesID, order)
+		st, err := stagedState(ctx, tx, in.Caller, in.SeriesID, order)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
@@ -23,7 +24,7 @@ var (
 
 // Assign is POST /series/{id}/assignments.
 type Assign struct {
-	Actor
+	auth.Caller
 	SeriesID    uuid.UUID
 	Assignments []Staged
 }
@@ -41,10 +42,10 @@ func (s *Service) Assign(ctx context.Context, in Assign) error {
 		return err
 	}
 	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
+		if _, err := forumAdmin(ctx, tx, in.Caller, in.SeriesID); err != nil {
 			return err
 		}
-		st, err := loadState(ctx, tx, in.Actor, in.SeriesID)
+		st, err := loadState(ctx, tx, in.Caller, in.SeriesID)
 		if err != nil {
 			return err
 		}

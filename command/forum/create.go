@@ -9,12 +9,13 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // Create is POST /communities/{id}/series.
 type Create struct {
-	Actor
+	auth.Caller
 	CommunityID  uuid.UUID
 	Name         *string
 	Description  *string

@@ -7,12 +7,13 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // Delete is DELETE /series/{id}.
 type Delete struct {
-	Actor
+	auth.Caller
 	SeriesID uuid.UUID
 }
 
@@ -20,7 +21,7 @@ type Delete struct {
 // its admins.
 func (s *Service) Delete(ctx context.Context, in Delete) error {
 	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
+		if _, err := forumAdmin(ctx, tx, in.Caller, in.SeriesID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM series WHERE id = $1`, in.SeriesID); err != nil {

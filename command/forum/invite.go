@@ -9,12 +9,13 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // Invite is POST /series/{id}/invitations.
 type Invite struct {
-	Actor
+	auth.Caller
 	SeriesID   uuid.UUID
 	ProfileIDs []string
 }
@@ -58,7 +59,7 @@ func (s *Service) Invite(ctx context.Context, in Invite) (Invited, error) {
 	}
 	var out Invited
 	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		st, err := stagedState(ctx, tx, in.Actor, in.SeriesID, ids)
+		st, err := stagedState(ctx, tx, in.Caller, in.SeriesID, ids)
 		if err != nil {
 			if ae, ok := apperr.As(err); !ok || ae.Kind != apperr.BadInput {
 				return err

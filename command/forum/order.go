@@ -9,12 +9,13 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // Order is PUT /communities/{id}/series-order.
 type Order struct {
-	Actor
+	auth.Caller
 	CommunityID uuid.UUID
 	// IDs are every forum of the community, once each, in the new order.
 	IDs []uuid.UUID

@@ -9,12 +9,13 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // Preview is POST /series/{id}/assignments-invitations-preview.
 type Preview struct {
-	Actor
+	auth.Caller
 	SeriesID    uuid.UUID
 	Assignments []Staged
 }
@@ -48,7 +49,7 @@ func (s *Service) Preview(ctx context.Context, in Preview) (AssignmentPreview, e
 	}
 	var p AssignmentPreview
 	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		st, err := stagedState(ctx, tx, in.Actor, in.SeriesID, order)
+		st, err := stagedState(ctx, tx, in.Caller, in.SeriesID, order)
 		if err != nil {
 			return err
 		}

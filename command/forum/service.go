@@ -38,12 +38,6 @@ func New(db *sql.DB, inviter Inviter) (*Service, error) {
 	return &Service{db: db, inviter: inviter, now: time.Now}, nil
 }
 
-// Actor is who runs a command.
-type Actor struct {
-	UserID uuid.UUID
-	Role   auth.Role
-}
-
 // ErrForumAdminOnly is a forum call for its admins only.
 var ErrForumAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the forum's admins may do this")
 
@@ -52,7 +46,7 @@ var ErrCommunityAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the 
 
 // forumAdmin checks that the actor administers the forum; inside tx, the
 // forum row is locked so that concurrent changes of one forum queue up.
-func forumAdmin(ctx context.Context, tx *sql.Tx, a Actor, seriesID uuid.UUID) (access.Forum, error) {
+func forumAdmin(ctx context.Context, tx *sql.Tx, a auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
 	var id uuid.UUID
 	err := tx.QueryRowContext(ctx, `SELECT id FROM series WHERE id = $1 FOR UPDATE`, seriesID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {

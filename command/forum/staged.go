@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // Staged is one staged assignment (spec 001 §3): a role for some people,
@@ -80,7 +81,7 @@ type forumState struct {
 	admins  map[uuid.UUID]bool
 }
 
-func loadState(ctx context.Context, tx *sql.Tx, a Actor, seriesID uuid.UUID) (forumState, error) {
+func loadState(ctx context.Context, tx *sql.Tx, a auth.Caller, seriesID uuid.UUID) (forumState, error) {
 	st := forumState{members: map[uuid.UUID]change{}, admins: map[uuid.UUID]bool{}}
 	var me *uuid.UUID
 	if err := tx.QueryRowContext(ctx, `
@@ -164,7 +165,7 @@ func (st forumState) adminsAfter(changes map[uuid.UUID]change) map[uuid.UUID]boo
 // stagedState authorises a forum admin, then reads the forum's memberships
 // under its row lock and checks that the people named belong to the
 // forum's community: the start of every call that weighs a staged state.
-func stagedState(ctx context.Context, tx *sql.Tx, a Actor, seriesID uuid.UUID, named []uuid.UUID) (forumState, error) {
+func stagedState(ctx context.Context, tx *sql.Tx, a auth.Caller, seriesID uuid.UUID, named []uuid.UUID) (forumState, error) {
 	if _, err := forumAdmin(ctx, tx, a, seriesID); err != nil {
 		return forumState{}, err
 	}

@@ -8,12 +8,13 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/db"
 )
 
 // Update is PATCH /series/{id}: absent fields stay as they are.
 type Update struct {
-	Actor
+	auth.Caller
 	SeriesID     uuid.UUID
 	Name         *string
 	Description  *string
@@ -34,7 +35,7 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 		return err
 	}
 	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		if _, err := forumAdmin(ctx, tx, in.Actor, in.SeriesID); err != nil {
+		if _, err := forumAdmin(ctx, tx, in.Caller, in.SeriesID); err != nil {
 			return err
 		}
 		var current string

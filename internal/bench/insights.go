@@ -219,6 +219,7 @@ func insightsBench(ctx context.Context, selected map[string]bool, log *slog.Logg
 		if err != nil {
 			return fmt.Errorf("insights-ingest: %w", err)
 		}
+		st.restarts = srv.Restarts()
 		st.print(selected["insights-ingest"], batch)
 		mark = want
 		mark.LoadedOn, mark.Facts, mark.Changes = time.Now().UTC().Format(time.DateOnly), st.facts, st.changes
@@ -948,7 +949,10 @@ func (w *insightsWorld) reaction(f *insightsForum, at time.Time, schedule func(t
 type ingestStat struct {
 	facts, changes   int64
 	batches, replays int
-	topUps           int           // rounds of today's activity added to reach -insights-rows keys
+	topUps           int // rounds of today's activity added to reach -insights-rows keys
+	retried          int // failed attempts at a batch, applied again
+	firstErr         error
+	restarts         int           // of the warehouse's server after a crash
 	apply            time.Duration // in ApplyBatch
 	wall             time.Duration // generation included
 	cpuSelf          time.Duration // this process, in ApplyBatch
@@ -972,13 +976,27 @@ func (w *insightsWorld) ingest(ctx context.Context, proj *pinsights.Projection, 
 	// apply applies cs and says how many fact rows that inserted.
 	apply := func(cs []change.Change) (int64, error) {
 		rows := proj.FactRows()
-		c0 := selfCPU()
-		t0 := time.Now()
-		if err := proj.ApplyBatch(ctx, cs); err != nil {
-			return 0, err
+		// A failed batch is applied again, as the projection runner does
+		// (the warehouse's server may be starting again after a crash);
+		// only the attempt that succeeded is timed.
+		for attempt := 1; ; attempt++ {
+			c0 := selfCPU()
+			t0 := time.Now()
+			err := proj.ApplyBatch(ctx, cs)
+			if err == nil {
+				st.apply += time.Since(t0)
+				st.cpuSelf += selfCPU() - c0
+				break
+			}
+			if attempt == 900 || ctx.Err() != nil { // 15 minutes: a restart after a crash loads every part
+				return 0, err
+			}
+			if st.retried == 0 {
+				st.firstErr = err
+			}
+			st.retried++
+			time.Sleep(time.Second)
 		}
-		st.apply += time.Since(t0)
-		st.cpuSelf += selfCPU() - c0
 		st.changes += int64(len(cs))
 		n := proj.FactRows() - rows
 		st.facts += n
@@ -1056,6 +1074,9 @@ func (st ingestStat) print(measured bool, size int) {
 	}
 	fmt.Printf("%-48s %8.0f rows/s  %7.0f changes/s  (%s fact rows inserted, replays included, from %s changes in batches of %d: %.1f s in ApplyBatch, %.1f s with generation)\n",
 		label, rows, changes, thousands(st.facts), thousands(st.changes), size, st.apply.Seconds(), st.wall.Seconds())
+	if st.retried > 0 {
+		fmt.Printf("    %d failed attempts at a batch applied again (ClickHouse started again %d times after a crash); the first: %v\n", st.retried, st.restarts, st.firstErr)
+	}
 	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / float64(st.facts) }
 	fmt.Printf("    CPU per fact row: projection (this process, in ApplyBatch) %.2f µs, ClickHouse %.2f µs, Postgres look-ups %.2f µs; %.2f µs in all\n",
 		us(st.cpuSelf), us(st.cpuCH), us(st.cpuPG), us(st.cpuSelf+st.cpuCH+st.cpuPG))
@@ -1165,7 +1186,7 @@ func (w *insightsWorld) reports(ctx context.Context, conn driver.Conn, d *runtim
 	if err != nil {
 		return err
 	}
-	caller := qinsights.Caller{UserID: w.caller, Role: auth.RoleUser} // an admin of the organization
+	caller := auth.Caller{UserID: w.caller, Role: auth.RoleUser} // an admin of the organization
 	biggest := w.forums[0]
 	if err := w.describeBiggest(ctx, conn, biggest); err != nil {
 		return err

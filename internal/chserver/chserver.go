@@ -27,6 +27,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -48,11 +50,16 @@ type Server struct {
 	password string
 	tcpPort  int
 	httpPort int
-	cmd      *exec.Cmd
+	bin      []string
+	log      *slog.Logger
+
+	mu  sync.Mutex // guards cmd, exited and stopping, which a restart changes
+	cmd *exec.Cmd
 	// exited is closed when the server process ends, so any number of
-	// waiters (Stop called twice, the start loop) see it.
-	exited <-chan struct{}
-	log    *slog.Logger
+	// waiters (Stop called twice, the start loop, watch) see it.
+	exited   <-chan struct{}
+	stopping bool
+	restarts atomic.Int64
 }
 
 // Start writes the server's configuration under dir and starts it, waiting
@@ -68,7 +75,7 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, log: log}
+	s := &Server{dir: dir, log: log, bin: bin}
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
@@ -77,8 +84,14 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 	}
 	// A port can be taken between choosing and binding it; try a few.
 	for attempt := 0; ; attempt++ {
-		err = s.launch(ctx, bin)
+		ports, err := childproc.FreePorts(2)
+		if err != nil {
+			return nil, err
+		}
+		s.tcpPort, s.httpPort = ports[0], ports[1]
+		err = s.launch(ctx, time.Minute)
 		if err == nil {
+			go s.watch()
 			return s, nil
 		}
 		if attempt == 4 || ctx.Err() != nil {
@@ -174,12 +187,10 @@ func waitGone(pid int, marker string, d time.Duration) bool {
 	return false
 }
 
-func (s *Server) launch(ctx context.Context, bin []string) error {
-	ports, err := childproc.FreePorts(2)
-	if err != nil {
-		return err
-	}
-	s.tcpPort, s.httpPort = ports[0], ports[1]
+// launch starts the server on s.tcpPort and s.httpPort and waits until it
+// answers, at most wait.
+func (s *Server) launch(ctx context.Context, wait time.Duration) error {
+	bin := s.bin
 	if err := writeFile(s.configFile(), s.configXML()); err != nil {
 		return err
 	}
@@ -202,16 +213,18 @@ func (s *Server) launch(ctx context.Context, bin []string) error {
 	if err != nil {
 		return fmt.Errorf("chserver: start clickhouse-server: %w", err)
 	}
+	s.mu.Lock()
 	s.cmd, s.exited = cmd, exited
+	s.mu.Unlock()
 	if err := writeFile(s.pidFile(), strconv.Itoa(cmd.Process.Pid)+"\n"); err != nil {
-		_ = s.Stop()
+		_ = halt(cmd, exited)
 		return err
 	}
 
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(wait)
 	for {
 		select {
-		case <-s.exited:
+		case <-exited:
 			s.removePidFile()
 			return fmt.Errorf("chserver: clickhouse-server exited during start (%v); see %s", cmd.ProcessState, filepath.Join(s.logDir(), "clickhouse-server.err.log"))
 		default:
@@ -220,12 +233,62 @@ func (s *Server) launch(ctx context.Context, bin []string) error {
 			s.log.Info("clickhouse started", "addr", s.Addr(), "took", time.Since(begin).Round(time.Millisecond))
 			return nil
 		} else if time.Now().After(deadline) || ctx.Err() != nil {
-			_ = s.Stop()
+			_ = halt(cmd, exited)
+			s.removePidFile()
 			return fmt.Errorf("chserver: clickhouse-server not ready: %w", err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// watch starts the server again, on the same ports and with the same
+// password, whenever it dies (a signal or a failure status, not a clean
+// shutdown), so that the warehouse's clients
+// (the projection retries its batches, the reports their next call) carry
+// on: Debian's ClickHouse 18.16 can crash (a segfault while creating a
+// MergeTree read task was seen once in a 20-minute insights benchmark).
+func (s *Server) watch() {
+	for {
+		s.mu.Lock()
+		exited, cmd := s.exited, s.cmd
+		s.mu.Unlock()
+		<-exited
+		s.mu.Lock()
+		stopping := s.stopping
+		s.mu.Unlock()
+		// A clean exit was asked for: by Stop, or by another Start on
+		// this folder that took it for an orphan.
+		if stopping || cmd.ProcessState.Success() {
+			return
+		}
+		s.log.Error("clickhouse-server ended unexpectedly; starting it again", "state", cmd.ProcessState.String(),
+			"log", filepath.Join(s.logDir(), "clickhouse-server.err.log"))
+		for attempt := 1; ; attempt++ {
+			// After a crash 18.16 first loads every part, those a merge
+			// had replaced too: minutes with millions of rows.
+			err := s.launch(context.Background(), 15*time.Minute)
+			s.mu.Lock()
+			stopping := s.stopping
+			s.mu.Unlock()
+			if stopping {
+				if err == nil {
+					_ = s.Stop() // Stop came during the restart: it may have missed this process
+				}
+				return
+			}
+			if err == nil {
+				s.restarts.Add(1)
+				break
+			}
+			s.log.Warn("clickhouse restart failed, retrying", "attempt", attempt, "err", err)
+			time.Sleep(min(time.Duration(attempt)*time.Second, 5*time.Second))
+		}
+	}
+}
+
+// Restarts is how many times the server was started again after it ended
+// unexpectedly.
+func (s *Server) Restarts() int { return int(s.restarts.Load()) }
 
 // connect opens a connection to database on this server.
 func (s *Server) connect(database string) (driver.Conn, error) {
@@ -290,22 +353,32 @@ func QuoteIdentifier(name string) string {
 // Stop asks the server to shut down (it finishes running queries and
 // flushes) and waits for it; after 30 s it is killed.
 func (s *Server) Stop() error {
-	if s.cmd == nil || s.cmd.Process == nil {
+	s.mu.Lock()
+	s.stopping = true
+	cmd, exited := s.cmd, s.exited
+	s.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
 	defer s.removePidFile()
+	return halt(cmd, exited)
+}
+
+// halt asks the server process cmd to shut down and waits for it; after
+// 30 s it is killed.
+func halt(cmd *exec.Cmd, exited <-chan struct{}) error {
 	select {
-	case <-s.exited:
+	case <-exited:
 		return nil
 	default:
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-s.exited:
+	case <-exited:
 		return nil
 	case <-time.After(30 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
+		_ = cmd.Process.Kill()
+		<-exited
 		return errors.New("chserver: clickhouse-server had to be killed")
 	}
 }
@@ -314,7 +387,10 @@ func (s *Server) Stop() error {
 // later Start on the same folder may have replaced it).
 func (s *Server) removePidFile() {
 	data, err := os.ReadFile(s.pidFile())
-	if err == nil && strings.TrimSpace(string(data)) == strconv.Itoa(s.cmd.Process.Pid) {
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if err == nil && strings.TrimSpace(string(data)) == strconv.Itoa(cmd.Process.Pid) {
 		_ = os.Remove(s.pidFile())
 	}
 }

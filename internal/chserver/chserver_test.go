@@ -16,6 +16,8 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"agora/internal/childproc"
 )
 
 // serverDir is a fresh folder for a server.
@@ -226,5 +228,51 @@ func TestQuoteIdentifier(t *testing.T) {
 		if got := QuoteIdentifier(in); got != want {
 			t.Errorf("QuoteIdentifier(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestStartedAgainAfterACrash kills the server as a crash would: it is
+// started again on the same address with the same password, its data
+// kept, and the same client's next calls work; after Stop it stays down.
+func TestStartedAgainAfterACrash(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s := start(t, ctx, serverDir(t))
+	if err := s.CreateDatabase(ctx, "agora"); err != nil {
+		t.Fatal(err)
+	}
+	conn := connect(t, s, "agora")
+	if err := conn.Exec(ctx, "CREATE TABLE kept (v String) ENGINE = MergeTree ORDER BY v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec(ctx, "INSERT INTO kept (v) SELECT 'before the crash'"); err != nil {
+		t.Fatal(err)
+	}
+	addr, first := s.Addr(), pidOnFile(t, s.dir)
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		err := conn.QueryRow(ctx, "SELECT v FROM kept").Scan(&v)
+		if err == nil && s.Restarts() == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not back after a crash: %v (restarts %d)", err, s.Restarts())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if v != "before the crash" || s.Addr() != addr || pidOnFile(t, s.dir) == first {
+		t.Fatalf("after the crash: %q on %s (was %s), pid %d (was %d)", v, s.Addr(), addr, pidOnFile(t, s.dir), first)
+	}
+	pid := pidOnFile(t, s.dir)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	if childproc.Running(pid, s.configFile()) || s.Restarts() != 1 {
+		t.Fatalf("after Stop: running %v, restarts %d", childproc.Running(pid, s.configFile()), s.Restarts())
 	}
 }

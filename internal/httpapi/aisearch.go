@@ -57,11 +57,6 @@ type aiSearchHandlers struct {
 	s   *server
 }
 
-func aiViewer(c fiber.Ctx) aisearch.Viewer {
-	p := mustPrincipal(c)
-	return aisearch.Viewer{UserID: p.UserID, Role: p.Role}
-}
-
 // ask serves both search routes: with searchId it is a follow-up. Every
 // check runs before the stream starts, so that a refusal is the JSON error
 // body; then the answer streams as application/x-ndjson, a line flushed per
@@ -93,7 +88,7 @@ func (h *aiSearchHandlers) ask(c fiber.Ctx) error {
 	// the client goes away, when the server shuts down, or after
 	// maxAnswerTime.
 	ctx, cancel := context.WithTimeout(context.Background(), maxAnswerTime)
-	asking, err := h.cmd.Prepare(ctx, aiViewer(c), channelID, searchID, question)
+	asking, err := h.cmd.Prepare(ctx, caller(c), channelID, searchID, question)
 	if err != nil {
 		cancel()
 		return err
@@ -234,12 +229,12 @@ func (h *aiSearchHandlers) shareChat(c fiber.Ctx) error {
 	if err := bad.Err(); err != nil {
 		return err
 	}
-	v := aiViewer(c)
+	v := caller(c)
 	id, err := h.cmd.ShareChat(c.Context(), aisearch.ShareChat{Viewer: v, ChannelID: channelID, SearchID: searchID})
 	if err != nil {
 		return err
 	}
-	t, err := h.q.Thread(c.Context(), qfeed.Viewer{UserID: v.UserID, Role: v.Role}, id)
+	t, err := h.q.Thread(c.Context(), v, id)
 	if err != nil {
 		return err
 	}

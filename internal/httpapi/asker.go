@@ -20,7 +20,7 @@ func (s *server) askerRoutes(api fiber.Router) {
 		if err != nil {
 			return err
 		}
-		a, err := cmd.LookAtAsker(c.Context(), cmdfeed.LookAtAsker{ThreadID: id, Actor: feedActor(c)})
+		a, err := cmd.LookAtAsker(c.Context(), cmdfeed.LookAtAsker{ThreadID: id, Actor: caller(c)})
 		if err != nil {
 			return err
 		}

@@ -48,16 +48,6 @@ type feedHandlers struct {
 	q   *qfeed.Queries
 }
 
-func feedActor(c fiber.Ctx) cmdfeed.Actor {
-	p := mustPrincipal(c)
-	return cmdfeed.Actor{UserID: p.UserID, Role: p.Role}
-}
-
-func feedViewer(c fiber.Ctx) qfeed.Viewer {
-	p := mustPrincipal(c)
-	return qfeed.Viewer{UserID: p.UserID, Role: p.Role}
-}
-
 // postBody is the body of a new post or an edit. The client sends the
 // mentions and hashtags it saw; the server reads its own from raw.
 type postBody struct {
@@ -85,14 +75,14 @@ func (h *feedHandlers) createThread(c fiber.Ctx) error {
 		return err
 	}
 	id, err := h.cmd.CreateThread(c.Context(), cmdfeed.CreateThread{
-		SeriesID: seriesID, Actor: feedActor(c), ChannelID: in.ChannelID,
+		SeriesID: seriesID, Actor: caller(c), ChannelID: in.ChannelID,
 		Content: cmdfeed.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value},
 		Type:    deref(in.Type), CreatorAs: deref(in.CreatorAs), MeetingSet: meetingSet(in.Meeting),
 	})
 	if err != nil {
 		return err
 	}
-	t, err := h.q.Thread(c.Context(), feedViewer(c), id)
+	t, err := h.q.Thread(c.Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -104,7 +94,7 @@ func (h *feedHandlers) channelThreads(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in := qfeed.ChannelThreads{ChannelID: channelID, Viewer: feedViewer(c)}
+	in := qfeed.ChannelThreads{ChannelID: channelID, Viewer: caller(c)}
 	bad := map[string]string{}
 	if v := c.Query("createdBefore"); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
@@ -135,7 +125,7 @@ func (h *feedHandlers) thread(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.q.Thread(c.Context(), feedViewer(c), id)
+	t, err := h.q.Thread(c.Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -160,7 +150,7 @@ func (h *feedHandlers) updateThread(c fiber.Ctx) error {
 		return err
 	}
 	err = h.cmd.UpdateThread(c.Context(), cmdfeed.UpdateThread{
-		ThreadID: id, Actor: feedActor(c), Raw: in.Raw,
+		ThreadID: id, Actor: caller(c), Raw: in.Raw,
 		Image:      cmdfeed.Optional[cmdfeed.Image](in.Image),
 		File:       cmdfeed.Optional[cmdfeed.File](in.File),
 		Link:       cmdfeed.Optional[cmdfeed.Link](in.Link),
@@ -169,7 +159,7 @@ func (h *feedHandlers) updateThread(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.q.Thread(c.Context(), feedViewer(c), id)
+	t, err := h.q.Thread(c.Context(), caller(c), id)
 	if err != nil {
 		return err
 	}
@@ -181,7 +171,7 @@ func (h *feedHandlers) deleteThread(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.cmd.DeleteThread(c.Context(), cmdfeed.DeleteThread{ThreadID: id, Actor: feedActor(c)}); err != nil {
+	if err := h.cmd.DeleteThread(c.Context(), cmdfeed.DeleteThread{ThreadID: id, Actor: caller(c)}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -201,11 +191,11 @@ func (h *feedHandlers) createReply(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	replyID, err := h.cmd.CreateReply(c.Context(), cmdfeed.CreateReply{ThreadID: id, Actor: feedActor(c), Raw: in.Raw, ParentID: in.ParentID})
+	replyID, err := h.cmd.CreateReply(c.Context(), cmdfeed.CreateReply{ThreadID: id, Actor: caller(c), Raw: in.Raw, ParentID: in.ParentID})
 	if err != nil {
 		return err
 	}
-	r, err := h.q.Reply(c.Context(), feedViewer(c), id, replyID)
+	r, err := h.q.Reply(c.Context(), caller(c), id, replyID)
 	if err != nil {
 		return err
 	}
@@ -229,10 +219,10 @@ func (h *feedHandlers) updateReply(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := h.cmd.UpdateReply(c.Context(), cmdfeed.UpdateReply{ThreadID: id, ReplyID: replyID, Actor: feedActor(c), Raw: in.Raw}); err != nil {
+	if err := h.cmd.UpdateReply(c.Context(), cmdfeed.UpdateReply{ThreadID: id, ReplyID: replyID, Actor: caller(c), Raw: in.Raw}); err != nil {
 		return err
 	}
-	r, err := h.q.Reply(c.Context(), feedViewer(c), id, replyID)
+	r, err := h.q.Reply(c.Context(), caller(c), id, replyID)
 	if err != nil {
 		return err
 	}
@@ -248,7 +238,7 @@ func (h *feedHandlers) deleteReply(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.cmd.DeleteReply(c.Context(), cmdfeed.DeleteReply{ThreadID: id, ReplyID: replyID, Actor: feedActor(c)}); err != nil {
+	if err := h.cmd.DeleteReply(c.Context(), cmdfeed.DeleteReply{ThreadID: id, ReplyID: replyID, Actor: caller(c)}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -274,11 +264,11 @@ func (h *feedHandlers) react(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	err = h.cmd.React(c.Context(), cmdfeed.React{ThreadID: id, ReplyID: replyID, Actor: feedActor(c), Set: in.Reaction.Set, Kind: in.Reaction.Value})
+	err = h.cmd.React(c.Context(), cmdfeed.React{ThreadID: id, ReplyID: replyID, Actor: caller(c), Set: in.Reaction.Set, Kind: in.Reaction.Value})
 	if err != nil {
 		return err
 	}
-	sum, err := h.q.Summary(c.Context(), feedViewer(c), id, replyID)
+	sum, err := h.q.Summary(c.Context(), caller(c), id, replyID)
 	if err != nil {
 		return err
 	}
@@ -298,7 +288,7 @@ func (h *feedHandlers) reactions(c fiber.Ctx) error {
 		}
 		replyID = &r
 	}
-	list, err := h.q.Reactions(c.Context(), feedViewer(c), id, replyID)
+	list, err := h.q.Reactions(c.Context(), caller(c), id, replyID)
 	if err != nil {
 		return err
 	}
@@ -310,7 +300,7 @@ func (h *feedHandlers) visit(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	prev, err := h.cmd.Visit(c.Context(), cmdfeed.Visit{SeriesID: id, Actor: feedActor(c)})
+	prev, err := h.cmd.Visit(c.Context(), cmdfeed.Visit{SeriesID: id, Actor: caller(c)})
 	if err != nil {
 		return err
 	}
@@ -322,7 +312,7 @@ func (h *feedHandlers) lastVisit(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.q.LastVisit(c.Context(), feedViewer(c), id)
+	v, err := h.q.LastVisit(c.Context(), caller(c), id)
 	if err != nil {
 		return err
 	}

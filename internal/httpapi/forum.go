@@ -46,16 +46,6 @@ type forumHandlers struct {
 	q   *qforum.Queries
 }
 
-func actor(c fiber.Ctx) cforum.Actor {
-	p := mustPrincipal(c)
-	return cforum.Actor{UserID: p.UserID, Role: p.Role}
-}
-
-func caller(c fiber.Ctx) qforum.Caller {
-	p := mustPrincipal(c)
-	return qforum.Caller{UserID: p.UserID, Role: p.Role}
-}
-
 // paging reads page and pageSize (defaulting to 1 and def), collecting
 // non-integers into bad.
 func paging(c fiber.Ctx, def int, bad apperr.Fields) qforum.Paging {
@@ -95,7 +85,7 @@ func (h *forumHandlers) create(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	seriesID, err := h.cmd.Create(c.Context(), cforum.Create{Actor: actor(c), CommunityID: id, Name: in.Name,
+	seriesID, err := h.cmd.Create(c.Context(), cforum.Create{Caller: caller(c), CommunityID: id, Name: in.Name,
 		Description: in.Description, Image: in.Image.Value, Exclusivity: in.Exclusivity, ShareEnabled: in.ShareEnabled})
 	if err != nil {
 		return err
@@ -137,7 +127,7 @@ func (h *forumHandlers) update(c fiber.Ctx) error {
 	if err := nulls.Err(); err != nil {
 		return err
 	}
-	if err := h.cmd.Update(c.Context(), cforum.Update{Actor: actor(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,
+	if err := h.cmd.Update(c.Context(), cforum.Update{Caller: caller(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,
 		ImageSet: in.Image.Set, Image: in.Image.Value, Exclusivity: in.Exclusivity.Value, ShareEnabled: in.ShareEnabled.Value}); err != nil {
 		return err
 	}
@@ -153,7 +143,7 @@ func (h *forumHandlers) delete(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.cmd.Delete(c.Context(), cforum.Delete{Actor: actor(c), SeriesID: id}); err != nil {
+	if err := h.cmd.Delete(c.Context(), cforum.Delete{Caller: caller(c), SeriesID: id}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -173,7 +163,7 @@ func (h *forumHandlers) order(c fiber.Ctx) error {
 	if in.IDs == nil {
 		return apperr.MissingParameters("ids")
 	}
-	if err := h.cmd.Order(c.Context(), cforum.Order{Actor: actor(c), CommunityID: id, IDs: *in.IDs}); err != nil {
+	if err := h.cmd.Order(c.Context(), cforum.Order{Caller: caller(c), CommunityID: id, IDs: *in.IDs}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -320,7 +310,7 @@ func (h *forumHandlers) adminCount(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	set, err := h.cmd.AdminCount(c.Context(), cforum.AdminCount{Actor: actor(c), SeriesID: id, Assignments: staged})
+	set, err := h.cmd.AdminCount(c.Context(), cforum.AdminCount{Caller: caller(c), SeriesID: id, Assignments: staged})
 	if err != nil {
 		return err
 	}
@@ -332,7 +322,7 @@ func (h *forumHandlers) preview(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.cmd.Preview(c.Context(), cforum.Preview{Actor: actor(c), SeriesID: id, Assignments: staged})
+	p, err := h.cmd.Preview(c.Context(), cforum.Preview{Caller: caller(c), SeriesID: id, Assignments: staged})
 	if err != nil {
 		return err
 	}
@@ -344,7 +334,7 @@ func (h *forumHandlers) assign(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.cmd.Assign(c.Context(), cforum.Assign{Actor: actor(c), SeriesID: id, Assignments: staged}); err != nil {
+	if err := h.cmd.Assign(c.Context(), cforum.Assign{Caller: caller(c), SeriesID: id, Assignments: staged}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -361,7 +351,7 @@ func (h *forumHandlers) invite(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	n, err := h.cmd.Invite(c.Context(), cforum.Invite{Actor: actor(c), SeriesID: id, ProfileIDs: in.ProfileIDs})
+	n, err := h.cmd.Invite(c.Context(), cforum.Invite{Caller: caller(c), SeriesID: id, ProfileIDs: in.ProfileIDs})
 	if err != nil {
 		return err
 	}

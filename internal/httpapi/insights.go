@@ -61,18 +61,13 @@ type insightsHandlers struct {
 	q *qinsights.Queries
 }
 
-func insightsCaller(c fiber.Ctx) qinsights.Caller {
-	p := mustPrincipal(c)
-	return qinsights.Caller{UserID: p.UserID, Role: p.Role}
-}
-
 // insightsRequest reads the forum and the period.
 func insightsRequest(c fiber.Ctx) (qinsights.Request, error) {
 	id, err := pathUUID(c, "seriesId")
 	if err != nil {
 		return qinsights.Request{}, err
 	}
-	return qinsights.Request{Caller: insightsCaller(c), SeriesID: id, Period: c.Query("period")}, nil
+	return qinsights.Request{Caller: caller(c), SeriesID: id, Period: c.Query("period")}, nil
 }
 
 // sendReport sends a report; reports are per caller and change by the second.
@@ -177,7 +172,7 @@ func (h *insightsHandlers) missing(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	n, err := h.q.Missing(c.Context(), qinsights.MissingMembers{Caller: insightsCaller(c), SeriesID: id, VisitorIDs: in.VisitorIDs})
+	n, err := h.q.Missing(c.Context(), qinsights.MissingMembers{Caller: caller(c), SeriesID: id, VisitorIDs: in.VisitorIDs})
 	return sendReport(c, n, err)
 }
 
@@ -186,6 +181,6 @@ func (h *insightsHandlers) adminChannel(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ch, err := h.q.AdminChannel(c.Context(), insightsCaller(c), id)
+	ch, err := h.q.AdminChannel(c.Context(), caller(c), id)
 	return sendReport(c, ch, err)
 }

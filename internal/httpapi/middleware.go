@@ -147,6 +147,12 @@ func mustPrincipal(c fiber.Ctx) qaccount.Principal {
 	return p
 }
 
+// caller is the signed-in caller as the commands and queries take it.
+func caller(c fiber.Ctx) auth.Caller {
+	p := mustPrincipal(c)
+	return auth.Caller{UserID: p.UserID, Role: p.Role}
+}
+
 func pathUUID(c fiber.Ctx, name string) (uuid.UUID, error) {
 	id, err := uuid.Parse(c.Params(name))
 	if err != nil {

@@ -29,18 +29,13 @@ type searchHandlers struct {
 	q *qsearch.Queries
 }
 
-func searchViewer(c fiber.Ctx) qsearch.Viewer {
-	p := mustPrincipal(c)
-	return qsearch.Viewer{UserID: p.UserID, Role: p.Role}
-}
-
 func (h *searchHandlers) members(c fiber.Ctx) error {
 	id, err := pathUUID(c, "communityId")
 	if err != nil {
 		return err
 	}
 	bad := apperr.Fields{}
-	in := qsearch.MemberSearch{Viewer: searchViewer(c), CommunityID: id, Text: c.Query("q"), Limit: queryInt(c, "limit", 5, bad)}
+	in := qsearch.MemberSearch{Caller: caller(c), CommunityID: id, Text: c.Query("q"), Limit: queryInt(c, "limit", 5, bad)}
 	if err := bad.Err(); err != nil {
 		return err
 	}
@@ -57,7 +52,7 @@ func (h *searchHandlers) mentionCandidates(c fiber.Ctx) error {
 		return err
 	}
 	bad := apperr.Fields{}
-	in := qsearch.MentionSearch{Viewer: searchViewer(c), SeriesID: id, Text: c.Query("q"), Limit: queryInt(c, "limit", 10, bad)}
+	in := qsearch.MentionSearch{Caller: caller(c), SeriesID: id, Text: c.Query("q"), Limit: queryInt(c, "limit", 10, bad)}
 	if err := bad.Err(); err != nil {
 		return err
 	}
@@ -69,7 +64,7 @@ func (h *searchHandlers) mentionCandidates(c fiber.Ctx) error {
 }
 
 func (h *searchHandlers) hashtags(c fiber.Ctx) error {
-	list, err := h.q.Hashtags(c.Context(), searchViewer(c), c.Query("q"))
+	list, err := h.q.Hashtags(c.Context(), caller(c), c.Query("q"))
 	if err != nil {
 		return err
 	}
@@ -78,7 +73,7 @@ func (h *searchHandlers) hashtags(c fiber.Ctx) error {
 
 func (h *searchHandlers) peers(c fiber.Ctx) error {
 	bad := apperr.Fields{}
-	in := qsearch.PeerSearch{Viewer: searchViewer(c), Text: c.Query("q"), Criterion: c.Query("criterion"),
+	in := qsearch.PeerSearch{Caller: caller(c), Text: c.Query("q"), Criterion: c.Query("criterion"),
 		Page: queryInt(c, "page", 1, bad), PageSize: queryInt(c, "pageSize", 25, bad)}
 	in.Check(bad)
 	if err := bad.Err(); err != nil {

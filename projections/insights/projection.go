@@ -100,10 +100,10 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 }
 
 // Reset empties the warehouse, for a rebuild from a snapshot: every table
-// the projection writes, and the visits aggregate, which its view fills.
+// the projection writes, and those its views fill (facts by day, visits).
 func (p *Projection) Reset(ctx context.Context) error {
 	p.recent.reset()
-	for _, t := range []string{"facts", "daily", "parents", "forums", "members", "visits_daily", "watermark"} {
+	for _, t := range []string{"facts", "facts_by_day", "daily", "parents", "forums", "members", "visits_daily", "watermark"} {
 		if err := p.ch.Exec(ctx, "TRUNCATE TABLE "+t); err != nil {
 			return fmt.Errorf("insights: reset %s: %w", t, err)
 		}

@@ -21,7 +21,7 @@ const (
 // ChannelThreads is GET /channels/{id}/threads.
 type ChannelThreads struct {
 	ChannelID uuid.UUID
-	Viewer    Viewer
+	Viewer    auth.Caller
 	// CreatedBefore is the cursor: the smallest createdOn of the previous page.
 	CreatedBefore *time.Time
 	PageSize      int

@@ -42,12 +42,6 @@ func New(d *db.DB) (*Queries, error) {
 	return &Queries{db: d.SQL, pool: d.Pool}, nil
 }
 
-// Viewer is the signed-in caller.
-type Viewer struct {
-	UserID uuid.UUID
-	Role   auth.Role
-}
-
 // Creator is the author of a post or comment.
 type Creator struct {
 	UserID    uuid.UUID `json:"userId"`
@@ -139,7 +133,7 @@ type Reply struct {
 }
 
 // readForum resolves the viewer's rights and refuses a non-reader.
-func readForum(ctx context.Context, db *sql.DB, v Viewer, seriesID uuid.UUID) (access.Forum, error) {
+func readForum(ctx context.Context, db *sql.DB, v auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
 	f, err := access.InForum(ctx, db, v.UserID, v.Role, seriesID)
 	if err != nil {
 		return f, err
@@ -235,7 +229,7 @@ func threadsSQL(forum, page string, all bool) string {
 // threads in order with their comments. A forum the viewer may not read,
 // or whose admin channel they do not administer, is ErrForbidden; no row
 // at all is ErrNotFound.
-func (q *Queries) threadRows(ctx context.Context, v Viewer, sql string, args ...any) ([]*Thread, error) {
+func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, args ...any) ([]*Thread, error) {
 	rows, err := q.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("feed: threads: %w", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // Actor is a person who reacted, with the public fields of their profile.
@@ -45,7 +46,7 @@ type Summary struct {
 
 // target checks the viewer may read the thread (and that replyID, when
 // given, is one of its replies) and returns the forum's community.
-func (q *Queries) target(ctx context.Context, v Viewer, threadID uuid.UUID, replyID *uuid.UUID) (uuid.UUID, error) {
+func (q *Queries) target(ctx context.Context, v auth.Caller, threadID uuid.UUID, replyID *uuid.UUID) (uuid.UUID, error) {
 	var seriesID uuid.UUID
 	var kind string
 	err := q.db.QueryRowContext(ctx, `SELECT t.series_id, c.kind FROM threads t JOIN channels c ON c.id = t.channel_id WHERE t.id = $1`, threadID).Scan(&seriesID, &kind)
@@ -76,7 +77,7 @@ func (q *Queries) target(ctx context.Context, v Viewer, threadID uuid.UUID, repl
 
 // Reactions lists who reacted to a thread (replyID nil) or one of its
 // replies, oldest first.
-func (q *Queries) Reactions(ctx context.Context, v Viewer, threadID uuid.UUID, replyID *uuid.UUID) (ReactionList, error) {
+func (q *Queries) Reactions(ctx context.Context, v auth.Caller, threadID uuid.UUID, replyID *uuid.UUID) (ReactionList, error) {
 	list := ReactionList{Results: []ReactionEntry{}}
 	communityID, err := q.target(ctx, v, threadID, replyID)
 	if err != nil {
@@ -105,7 +106,7 @@ func (q *Queries) Reactions(ctx context.Context, v Viewer, threadID uuid.UUID, r
 }
 
 // Summary reads the counts and the viewer's reaction on a thread or reply.
-func (q *Queries) Summary(ctx context.Context, v Viewer, threadID uuid.UUID, replyID *uuid.UUID) (Summary, error) {
+func (q *Queries) Summary(ctx context.Context, v auth.Caller, threadID uuid.UUID, replyID *uuid.UUID) (Summary, error) {
 	var s Summary
 	if _, err := q.target(ctx, v, threadID, replyID); err != nil {
 		return s, err

@@ -15,7 +15,7 @@ var threadSQL = threadsSQL(`SELECT channel_id FROM threads WHERE id = $1`,
 
 // Thread reads one post with all its comments and their replies
 // (GET /threads/{id}).
-func (q *Queries) Thread(ctx context.Context, v Viewer, id uuid.UUID) (*Thread, error) {
+func (q *Queries) Thread(ctx context.Context, v auth.Caller, id uuid.UUID) (*Thread, error) {
 	threads, err := q.threadRows(ctx, v, threadSQL, [16]byte(id), [16]byte(v.UserID), v.Role == auth.RoleSuper)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (q *Queries) Thread(ctx context.Context, v Viewer, id uuid.UUID) (*Thread, 
 }
 
 // Reply reads one comment or reply of a thread, with its replies.
-func (q *Queries) Reply(ctx context.Context, v Viewer, threadID, replyID uuid.UUID) (*Reply, error) {
+func (q *Queries) Reply(ctx context.Context, v auth.Caller, threadID, replyID uuid.UUID) (*Reply, error) {
 	t, err := q.Thread(ctx, v, threadID)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/internal/auth"
 	"agora/internal/jsontime"
 )
 
@@ -19,7 +20,7 @@ type VisitView struct {
 
 // LastVisit reads when the viewer last visited the forum (GET
 // /series/{id}/visits): null before the first visit.
-func (q *Queries) LastVisit(ctx context.Context, v Viewer, seriesID uuid.UUID) (VisitView, error) {
+func (q *Queries) LastVisit(ctx context.Context, v auth.Caller, seriesID uuid.UUID) (VisitView, error) {
 	var out VisitView
 	if _, err := readForum(ctx, q.db, v, seriesID); err != nil {
 		return out, err

@@ -6,11 +6,12 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // AdminAndExperts is GET /series/{id}/admin-and-experts.
 type AdminAndExperts struct {
-	Caller
+	auth.Caller
 	Paging
 	SeriesID uuid.UUID
 }

@@ -9,6 +9,7 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/jsontime"
 	"agora/search"
 )
@@ -33,7 +34,7 @@ type Assignable struct {
 
 // Assignables is GET /series/{id}/assignables.
 type Assignables struct {
-	Caller
+	auth.Caller
 	Paging
 	SeriesID uuid.UUID
 	// Keyword matches first name, last name, full name or email, as the

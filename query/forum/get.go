@@ -5,11 +5,13 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+
+	"agora/internal/auth"
 )
 
 // Get is GET /series/{id}: a forum its reader opens. An unknown forum is
 // not found; one the caller may not read is ErrSeriesForbidden.
-func (q *Queries) Get(ctx context.Context, c Caller, seriesID uuid.UUID) (Forum, error) {
+func (q *Queries) Get(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (Forum, error) {
 	if _, err := q.reader(ctx, c, seriesID); err != nil {
 		return Forum{}, err
 	}

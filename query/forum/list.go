@@ -8,12 +8,13 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // List is GET /series?communityId=: the forums of a community that the
 // caller may read, in the community's order.
 type List struct {
-	Caller
+	auth.Caller
 	Paging
 	// CommunityID is required (spec 001 §8: parametersMissingException).
 	CommunityID *uuid.UUID

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/jsontime"
 )
 
@@ -34,7 +35,7 @@ type Member struct {
 
 // Members is GET /series/{id}/members.
 type Members struct {
-	Caller
+	auth.Caller
 	Paging
 	SeriesID uuid.UUID
 	// Sort is "" (by name) or "isExpert desc" (experts first, then by name).

@@ -59,12 +59,6 @@ func (p Paging) check(fields apperr.Fields) {
 
 func (p Paging) offset() int { return (p.Page - 1) * p.PageSize }
 
-// Caller is who asks.
-type Caller struct {
-	UserID uuid.UUID
-	Role   auth.Role
-}
-
 // Forum is a forum as the caller sees it (spec 001 §3).
 type Forum struct {
 	ID           uuid.UUID     `json:"id"`
@@ -132,7 +126,7 @@ func scanForums(rows *sql.Rows) ([]Forum, error) {
 var ErrSeriesForbidden = access.ErrSeriesForbidden
 
 // reader checks that the caller may read the forum.
-func (q *Queries) reader(ctx context.Context, c Caller, seriesID uuid.UUID) (access.Forum, error) {
+func (q *Queries) reader(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
 	f, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
 	if err != nil {
 		return f, err

@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // Trending is GET /trending/series.
 type Trending struct {
-	Caller
+	auth.Caller
 	Paging
 }
 

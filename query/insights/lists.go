@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/jsontime"
 )
 
@@ -143,7 +144,7 @@ type AdminChannel struct {
 
 // AdminChannel is the forum's admin channel, for the panel's feed; it
 // needs no warehouse.
-func (q *Queries) AdminChannel(ctx context.Context, c Caller, seriesID uuid.UUID) (AdminChannel, error) {
+func (q *Queries) AdminChannel(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (AdminChannel, error) {
 	f, err := q.admin(ctx, c, seriesID)
 	if err != nil {
 		return AdminChannel{}, err

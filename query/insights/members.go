@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // MembersReport is GET /reports/members/{seriesId}.
@@ -97,7 +98,7 @@ const MaxVisitorIDs = 100000
 
 // MissingMembers is the body of POST /series/{seriesId}/mia-members.
 type MissingMembers struct {
-	Caller   Caller
+	Caller   auth.Caller
 	SeriesID uuid.UUID
 	// VisitorIDs are user ids as sent.
 	VisitorIDs []string

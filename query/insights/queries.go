@@ -55,15 +55,9 @@ func New(db *sql.DB, store Store) (*Queries, error) {
 	return &Queries{db: db, store: store, now: time.Now}, nil
 }
 
-// Caller is who asks.
-type Caller struct {
-	UserID uuid.UUID
-	Role   auth.Role
-}
-
 // Request names a forum and a period, as a route receives them.
 type Request struct {
-	Caller   Caller
+	Caller   auth.Caller
 	SeriesID uuid.UUID
 	// Period is the period parameter as sent; empty means the default.
 	Period string
@@ -151,7 +145,7 @@ func (q *Queries) open(ctx context.Context, r Request, bad apperr.Fields) (forum
 }
 
 // admin resolves the forum and refuses a caller who does not administer it.
-func (q *Queries) admin(ctx context.Context, c Caller, seriesID uuid.UUID) (forum, error) {
+func (q *Queries) admin(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (forum, error) {
 	rights, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
 	if err != nil {
 		return forum{}, err

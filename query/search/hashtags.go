@@ -9,6 +9,7 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	index "agora/search"
 )
 
@@ -35,7 +36,7 @@ type HashtagList struct {
 // can read that match prefix (the last word as a prefix, one typo in
 // longer words), most used first, adding up each name's uses over those
 // forums. Admin channels' tags are not counted (searchindex).
-func (q *Queries) Hashtags(ctx context.Context, v Viewer, prefix string) (HashtagList, error) {
+func (q *Queries) Hashtags(ctx context.Context, v auth.Caller, prefix string) (HashtagList, error) {
 	list := HashtagList{Tags: []Hashtag{}}
 	if utf8.RuneCountInString(prefix) > MaxText {
 		return list, apperr.Invalid(map[string]string{"q": fmt.Sprintf("must be at most %d characters", MaxText)})

@@ -7,12 +7,13 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	index "agora/search"
 )
 
 // MemberSearch is GET /communities/{communityId}/member-search.
 type MemberSearch struct {
-	Viewer
+	auth.Caller
 	CommunityID uuid.UUID
 	Text        string
 	// Limit is how many matches to show: the dialogs show 5.
@@ -69,7 +70,7 @@ type Candidate struct {
 
 // MentionSearch is GET /series/{id}/mention-candidates.
 type MentionSearch struct {
-	Viewer
+	auth.Caller
 	SeriesID uuid.UUID
 	Text     string
 	Limit    int

@@ -13,6 +13,7 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/jsontime"
 	index "agora/search"
 )
@@ -34,7 +35,7 @@ const (
 // PeerSearch is GET /peers: the private chat's peers list and its search
 // box (spec 002 §2 "Private chat list", §5 "Private chat search").
 type PeerSearch struct {
-	Viewer
+	auth.Caller
 	// Text holds the terms, split on whitespace or commas; blank lists
 	// every peer.
 	Text string

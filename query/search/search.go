@@ -18,7 +18,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
-	"agora/internal/auth"
 	"agora/internal/db"
 	index "agora/search"
 )
@@ -38,12 +37,6 @@ func New(store index.Store, d *db.DB) (*Queries, error) {
 		return nil, fmt.Errorf("search.New: nil dependency")
 	}
 	return &Queries{store: store, db: d}, nil
-}
-
-// Viewer is who searches.
-type Viewer struct {
-	UserID uuid.UUID
-	Role   auth.Role
 }
 
 // Person is a member as a search result shows them.
