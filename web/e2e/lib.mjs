@@ -51,6 +51,18 @@ export async function signIn(page, email, password = PASSWORD) {
   await page.getByRole('button', { name: 'Sign in' }).click()
 }
 
+/** poll calls fn until it returns something truthy, or fails after ms:
+ * for what reaches a projection (search, the warehouse) through the change stream. */
+export async function poll(what, fn, ms) {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (v) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 300))
+  }
+}
+
 export const waitPath = (page, pathname) => page.waitForURL((u) => u.pathname === pathname, { timeout: TIMEOUT })
 export const visible = (locator) => locator.first().waitFor({ state: 'visible', timeout: TIMEOUT })
 

@@ -5,7 +5,7 @@
 // the docked, expanded, full-screen and narrow panels; a plain member of
 // the forum has no Insights at all.
 import assert from 'node:assert/strict'
-import { NARROW, TIMEOUT, api, apiSignIn, axe, server, setTheme, shot, signedInPage, visible } from '../lib.mjs'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, poll, server, setTheme, shot, signedInPage, visible } from '../lib.mjs'
 
 const ADMIN = 'admin@demo.agora'
 const MEMBER = 'member@demo.agora'
@@ -25,17 +25,6 @@ async function forum() {
     return { token, series, path: `/communities/${c.id}/series/${f.id}` }
   }
   throw new Error(`no demo forum ${FORUM}`)
-}
-
-/** poll calls fn until it returns something truthy, or fails after ms. */
-async function poll(what, fn, ms = WAREHOUSE) {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 300))
-  }
 }
 
 /** shown reads a figure of the panel: the last number of its text. */
@@ -102,7 +91,7 @@ export default [
       const after = await poll('the question in the interactions report', async () => {
         const r = await report('interactions')
         return r.total > before && (await report('asked-questions')).total > askedBefore && r.total
-      })
+      }, WAREHOUSE)
       await page.reload()
       await visible(insights)
       await poll('the panel to show the new figure', async () => (await shown(total)) >= after, TIMEOUT)

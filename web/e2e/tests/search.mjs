@@ -3,7 +3,7 @@
 // a citation, asks a follow-up and shares the conversation; an admin finds a
 // community member by a misspelt name in Manage Access.
 import assert from 'node:assert/strict'
-import { TIMEOUT, api, apiSignIn, axe, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+import { TIMEOUT, api, apiSignIn, axe, poll, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
 
 const A = 'member@demo.agora'
 const B = 'expert@demo.agora'
@@ -12,17 +12,6 @@ const FORUM = 'Welcome & Introductions'
 const CLOSED = 'Leadership Roundtable'
 // New posts and people reach the search index through the change stream.
 const INDEXED = 30_000
-
-/** poll calls fn until it returns something truthy, or fails after ms. */
-async function poll(what, fn, ms = INDEXED) {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 300))
-  }
-}
 
 /** ask asks the AI search through the API and returns its events. */
 async function ask(token, channelId, q) {
@@ -64,6 +53,7 @@ export default [
       const question = `Where is the ${word} checklist?`
       await poll('the post in the AI search', async () =>
         (await ask(a, channel, question)).some((e) => e.type === 'threads' && (e.posts ?? []).some((p) => p.threadId === postId)),
+        INDEXED,
       )
 
       const page = await signedInPage(ctx, A)
@@ -177,7 +167,7 @@ export default [
       await poll('Ada in the member search', async () => {
         const s = await api('GET', `/api/communities/${found.communityId}/member-search?q=Lovelase`, { token })
         return s.body?.results?.some((m) => m.id === id)
-      })
+      }, INDEXED)
 
       const page = await signedInPage(ctx, ADMIN)
       await page.goto(server.url + found.path)
