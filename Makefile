@@ -90,7 +90,7 @@ gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 
 bench: deps build ## run the benchmark programs and print their figures
 	@bash scripts/install-deps.sh clickhouse
-	$(GO) run ./internal/bench
+	$(GO) run ./cmd/bench
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
 

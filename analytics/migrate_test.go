@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"agora/analytics"
-	"agora/internal/testenv"
+	"agora/app/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

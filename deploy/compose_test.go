@@ -29,7 +29,7 @@ import (
 
 	"agora/internal/config"
 	"agora/internal/kafka"
-	"agora/internal/relay"
+	"agora/relay"
 )
 
 // expectedServices are the services of the stack, no more and no fewer.
@@ -136,7 +136,7 @@ var publishedPorts = map[string][]string{
 
 // connectorSettings are the Debezium settings the built-in relay emulates
 // (topic names, keys, envelope, value encodings; see the doc of
-// internal/relay) and those that decide what is captured.
+// relay) and those that decide what is captured.
 // TestConnectorMatchesRelay compares the ones the relay exports as constants.
 var connectorSettings = map[string]string{
 	"connector.class":  "io.debezium.connector.postgresql.PostgresConnector",

@@ -11,8 +11,8 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 
 	"agora/internal/kafka"
-	"agora/internal/relay"
 	"agora/projections/change"
+	"agora/relay"
 )
 
 // RebuildOptions say where a rebuild reads from.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agora/internal/testenv"
+	"agora/app/testenv"
 	"agora/projections"
 	"agora/projections/projectiontest"
 )

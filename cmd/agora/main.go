@@ -23,8 +23,8 @@ import (
 	"strings"
 	"syscall"
 
+	"agora/app"
 	"agora/internal/config"
-	"agora/internal/runtime"
 	"agora/internal/seed"
 	"agora/search"
 )
@@ -65,8 +65,8 @@ func main() {
 	case "api":
 		err = api(ctx, cfg, log)
 	case "migrate":
-		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
-			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+		err = withDatabase(ctx, cfg, log, func(d *app.Database) error {
+			if err := app.Migrate(ctx, d.DB, log); err != nil {
 				return err
 			}
 			// The local ClickHouse is agora dev's; a deployment's
@@ -74,29 +74,29 @@ func main() {
 			if cfg.Warehouse.ClickHouseURL == "" {
 				return nil
 			}
-			w, err := runtime.OpenWarehouse(ctx, cfg, log)
+			w, err := app.OpenWarehouse(ctx, cfg, log)
 			if err != nil {
 				return err
 			}
 			return w.Close()
 		})
 	case "seed":
-		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
-			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+		err = withDatabase(ctx, cfg, log, func(d *app.Database) error {
+			if err := app.Migrate(ctx, d.DB, log); err != nil {
 				return err
 			}
-			return runtime.Seed(ctx, d.DB, cfg, log)
+			return app.Seed(ctx, d.DB, cfg, log)
 		})
 	case "relay":
 		if len(cfg.Kafka.BrokerList()) == 0 {
-			err = runtime.ErrNoBrokers
+			err = app.ErrNoBrokers
 			break
 		}
-		err = withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
-			if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+		err = withDatabase(ctx, cfg, log, func(d *app.Database) error {
+			if err := app.Migrate(ctx, d.DB, log); err != nil {
 				return err
 			}
-			return runtime.RunRelay(ctx, cfg, d, log)
+			return app.RunRelay(ctx, cfg, d, log)
 		})
 	case "projector":
 		err = projector(ctx, cfg, args, log)
@@ -144,8 +144,8 @@ func newLogger(level string) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
 }
 
-func withDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, fn func(*runtime.Database) error) error {
-	d, err := runtime.OpenDatabase(ctx, cfg, log)
+func withDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, fn func(*app.Database) error) error {
+	d, err := app.OpenDatabase(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -155,16 +155,16 @@ func withDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, fn f
 
 // dev runs the whole product on embedded defaults.
 func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	return withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
-		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+	return withDatabase(ctx, cfg, log, func(d *app.Database) error {
+		if err := app.Migrate(ctx, d.DB, log); err != nil {
 			return err
 		}
-		if err := runtime.Seed(ctx, d.DB, cfg, log); err != nil {
+		if err := app.Seed(ctx, d.DB, cfg, log); err != nil {
 			return err
 		}
 		// The insights warehouse: CLICKHOUSE_URL, or a local ClickHouse
 		// under the data folder; migrated either way.
-		warehouse, err := runtime.OpenWarehouse(ctx, cfg, log)
+		warehouse, err := app.OpenWarehouse(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
@@ -172,7 +172,7 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		// The change pipeline runs in process: the embedded broker (unless
 		// KAFKA_BROKERS is set), the relay and the projections; the API
 		// serves the metrics of all of them.
-		reg := runtime.NewRegistry()
+		reg := app.NewRegistry()
 		// One search store for the projection that fills it and the API
 		// that reads it: the embedded engine belongs to one process.
 		store, err := search.Open(ctx, cfg)
@@ -180,21 +180,21 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer store.Close() //nolint:errcheck
-		handlers, err := runtime.Projections(cfg, d, store, warehouse, log)
+		handlers, err := app.Projections(cfg, d, store, warehouse, log)
 		if err != nil {
 			return err
 		}
-		pipe, err := runtime.StartPipeline(ctx, cfg, d.URL, log, runtime.PipelineOptions{Relay: true, Projections: handlers, Registry: reg})
+		pipe, err := app.StartPipeline(ctx, cfg, d.URL, log, app.PipelineOptions{Relay: true, Projections: handlers, Registry: reg})
 		if err != nil {
 			return err
 		}
 		defer pipe.Close()
-		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg), runtime.WithPipeline(pipe), runtime.WithSearch(store),
-			runtime.WithWarehouse(warehouse.Conn))
+		srv, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg), app.WithPipeline(pipe), app.WithSearch(store),
+			app.WithWarehouse(warehouse.Conn))
 		if err != nil {
 			return err
 		}
-		return runtime.Serve(ctx, app, cfg.Addr, func(a net.Addr) {
+		return app.Serve(ctx, srv, cfg.Addr, func(a net.Addr) {
 			fmt.Printf("\nAgora is running at http://%s\n\nDemo logins (password %q):\n", a, cfg.DemoPassword)
 			for _, e := range seed.Logins() {
 				fmt.Printf("  %s\n", e)
@@ -207,13 +207,13 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 // api runs the API role against DATABASE_URL (or the private cluster when
 // unset, which suits a single machine).
 func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	return withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
-		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+	return withDatabase(ctx, cfg, log, func(d *app.Database) error {
+		if err := app.Migrate(ctx, d.DB, log); err != nil {
 			return err
 		}
 		// The insights reports read CLICKHOUSE_URL; without it they answer
 		// that no warehouse is configured.
-		warehouse, err := runtime.ConnectWarehouse(ctx, cfg)
+		warehouse, err := app.ConnectWarehouse(ctx, cfg)
 		if err != nil {
 			return err
 		}
@@ -222,11 +222,11 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		} else {
 			defer warehouse.Close() //nolint:errcheck
 		}
-		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithWarehouse(warehouse))
+		srv, err := app.NewAPI(cfg, d.DB, log, app.WithWarehouse(warehouse))
 		if err != nil {
 			return err
 		}
-		return runtime.Serve(ctx, app, cfg.Addr, func(a net.Addr) { log.Info("api listening", "addr", a.String()) })
+		return app.Serve(ctx, srv, cfg.Addr, func(a net.Addr) { log.Info("api listening", "addr", a.String()) })
 	})
 }
 
@@ -234,7 +234,7 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 // "rebuild NAME", rebuilds one of them from a Postgres snapshot.
 func projector(ctx context.Context, cfg config.Config, args []string, log *slog.Logger) error {
 	if len(cfg.Kafka.BrokerList()) == 0 {
-		return runtime.ErrNoBrokers
+		return app.ErrNoBrokers
 	}
 	var rest []string
 	for _, a := range args {
@@ -242,8 +242,8 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 			rest = append(rest, a)
 		}
 	}
-	return withDatabase(ctx, cfg, log, func(d *runtime.Database) error {
-		if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+	return withDatabase(ctx, cfg, log, func(d *app.Database) error {
+		if err := app.Migrate(ctx, d.DB, log); err != nil {
 			return err
 		}
 		store, err := search.Open(ctx, cfg)
@@ -254,20 +254,20 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 		// The insights warehouse: CLICKHOUSE_URL (migrated by agora
 		// migrate), or a local ClickHouse under the data folder (one
 		// process's, like the embedded search engine).
-		warehouse, err := runtime.ProjectorWarehouse(ctx, cfg, log)
+		warehouse, err := app.ProjectorWarehouse(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
 		defer warehouse.Close() //nolint:errcheck
-		handlers, err := runtime.Projections(cfg, d, store, warehouse, log)
+		handlers, err := app.Projections(cfg, d, store, warehouse, log)
 		if err != nil {
 			return err
 		}
 		switch {
 		case len(rest) == 0:
-			return runtime.RunProjector(ctx, cfg, handlers, log)
+			return app.RunProjector(ctx, cfg, handlers, log)
 		case len(rest) == 2 && rest[0] == "rebuild":
-			return runtime.Rebuild(ctx, cfg, d, handlers, rest[1], log)
+			return app.Rebuild(ctx, cfg, d, handlers, rest[1], log)
 		default:
 			return fmt.Errorf("usage: agora projector [rebuild NAME]")
 		}

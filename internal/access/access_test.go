@@ -5,9 +5,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/testenv"
 	"agora/internal/access"
 	"agora/internal/auth"
-	"agora/internal/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

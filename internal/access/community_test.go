@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/testenv"
 	"agora/internal/access"
 	"agora/internal/auth"
-	"agora/internal/testenv"
 )
 
 func TestInCommunity(t *testing.T) {

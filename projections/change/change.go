@@ -11,7 +11,7 @@
 //	 "op": "c"|"u"|"d"|"r"|"t", "ts_ms": ...}
 //
 // Column values arrive as Debezium encodes them under the converter
-// settings in internal/relay (strings for uuid, jsonb, numeric and
+// settings in relay (strings for uuid, jsonb, numeric and
 // timestamptz; numbers for integers; JSON arrays for arrays; base64 for
 // bytea). Row's accessors and Row.Scan turn them into Go values. An envelope
 // with schemas enabled ({"schema": ..., "payload": ...}) is accepted too.

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"agora/app/testenv"
 	"agora/internal/kafka"
-	"agora/internal/testenv"
 	"agora/projections/projectiontest"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"agora/internal/kafka"
-	"agora/internal/relay"
+	"agora/relay"
 )
 
 // Pipeline is an embedded broker and a relay over a test database.

@@ -1,6 +1,6 @@
 // Package realtime is the live-event side of Agora: the hub that holds the
 // WebSocket connections of one API node (transport-free: the HTTP layer in
-// internal/httpapi upgrades the request and pumps a Client's messages), the
+// httpapi upgrades the request and pumps a Client's messages), the
 // presence those connections make, and the realtime projection that turns
 // row changes into api:messages:broadcast events for the connected members
 // who may read them (spec 000 §7, 001 §7, 002 §4 and §7).

@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/testenv"
+	"agora/app/testenv"
 	"agora/projections/realtime"
 )
 

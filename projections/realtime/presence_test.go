@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/testenv"
+	"agora/app/testenv"
 	"agora/projections/realtime"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/testenv"
 	"agora/internal/seed"
-	"agora/internal/testenv"
 	"agora/projections"
 	"agora/projections/projectiontest"
 	"agora/projections/searchindex"

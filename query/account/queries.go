@@ -47,7 +47,7 @@ func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, er
 	// Every signed-in request runs this before its own work, so it is one
 	// fixed statement rather than a jet statement built and mapped by
 	// reflection per call: that cost as much CPU as a whole feed page
-	// (internal/bench -only feed, profiled).
+	// (cmd/bench -only feed, profiled).
 	hash := auth.HashToken(token)
 	key := string(hash)
 	if p, ok := q.sessions.get(key, q.now()); ok {

@@ -8,7 +8,7 @@ import (
 // sessionTTL is how long a node trusts a session it has read. Every
 // signed-in call checks its session, and a page load makes several calls
 // at once; without this, each one costs a round trip to Postgres before its
-// own work (internal/bench -only feed: a fifth of a feed page's cost). A
+// own work (cmd/bench -only feed: a fifth of a feed page's cost). A
 // revocation made through this node forgets every remembered session at
 // once (ForgetSessions); another node stops accepting a revoked session
 // within sessionTTL.

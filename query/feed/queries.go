@@ -30,7 +30,7 @@ type Queries struct {
 	// pool reads the feed page and a thread straight through pgx, one
 	// statement each: they are the hottest reads of the product, and
 	// database/sql's conversions and pool cost them more than the
-	// statement itself (internal/bench -only feed).
+	// statement itself (cmd/bench -only feed).
 	pool *pgxpool.Pool
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/testenv"
+	"agora/app/testenv"
 	"agora/query/insights"
 )
 

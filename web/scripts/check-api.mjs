@@ -10,7 +10,7 @@ const web = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dir = mkdtempSync(join(tmpdir(), 'agora-api-'))
 try {
   const out = join(dir, 'schema.d.ts')
-  execFileSync(join(web, 'node_modules/.bin/openapi-typescript'), ['../internal/openapi/openapi.yaml', '-o', out], {
+  execFileSync(join(web, 'node_modules/.bin/openapi-typescript'), ['../httpapi/openapi/openapi.yaml', '-o', out], {
     cwd: web,
     stdio: 'pipe',
   })
@@ -18,7 +18,7 @@ try {
     console.error('web/src/api/schema.d.ts is stale: run `npm --prefix web run gen:api` and commit it')
     process.exit(1)
   }
-  console.log('api types: up to date with internal/openapi/openapi.yaml')
+  console.log('api types: up to date with httpapi/openapi/openapi.yaml')
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

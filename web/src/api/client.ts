@@ -1,7 +1,7 @@
 import createClient, { type Middleware } from 'openapi-fetch'
 import type { components, paths } from './schema'
 
-/** The API's schemas, generated from internal/openapi/openapi.yaml. */
+/** The API's schemas, generated from httpapi/openapi/openapi.yaml. */
 export type Schemas = components['schemas']
 export type User = Schemas['User']
 export type Role = Schemas['Role']

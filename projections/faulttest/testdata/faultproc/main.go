@@ -16,8 +16,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"agora/app"
 	"agora/internal/config"
-	"agora/internal/runtime"
 	"agora/projections"
 	"agora/projections/projectiontest"
 )
@@ -45,12 +45,12 @@ func main() {
 }
 
 func run(ctx context.Context, role string, cfg config.Config, log *slog.Logger) error {
-	d, err := runtime.OpenDatabase(ctx, cfg, log)
+	d, err := app.OpenDatabase(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer d.Close() //nolint:errcheck
-	if err := runtime.Migrate(ctx, d.DB, log); err != nil {
+	if err := app.Migrate(ctx, d.DB, log); err != nil {
 		return err
 	}
 	counting := func() ([]projections.Handler, error) {
@@ -59,29 +59,29 @@ func run(ctx context.Context, role string, cfg config.Config, log *slog.Logger) 
 	}
 	switch role {
 	case "relay":
-		return runtime.RunRelay(ctx, cfg, d, log)
+		return app.RunRelay(ctx, cfg, d, log)
 	case "projector":
 		hs, err := counting()
 		if err != nil {
 			return err
 		}
-		return runtime.RunProjector(ctx, cfg, hs, log)
+		return app.RunProjector(ctx, cfg, hs, log)
 	case "dev":
 		hs, err := counting()
 		if err != nil {
 			return err
 		}
-		reg := runtime.NewRegistry()
-		pipe, err := runtime.StartPipeline(ctx, cfg, d.URL, log, runtime.PipelineOptions{Relay: true, Projections: hs, Registry: reg})
+		reg := app.NewRegistry()
+		pipe, err := app.StartPipeline(ctx, cfg, d.URL, log, app.PipelineOptions{Relay: true, Projections: hs, Registry: reg})
 		if err != nil {
 			return err
 		}
 		defer pipe.Close()
-		app, err := runtime.NewAPI(cfg, d.DB, log, runtime.WithRegistry(reg))
+		app, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg))
 		if err != nil {
 			return err
 		}
-		return runtime.Serve(ctx, app, cfg.Addr, func(a net.Addr) { fmt.Fprintln(io.Writer(os.Stdout), "ready", a) })
+		return app.Serve(ctx, app, cfg.Addr, func(a net.Addr) { fmt.Fprintln(io.Writer(os.Stdout), "ready", a) })
 	}
 	return fmt.Errorf("unknown role %q", role)
 }

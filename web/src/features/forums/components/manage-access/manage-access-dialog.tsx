@@ -26,7 +26,7 @@ export function splitName(typed: string): { firstName: string; lastName: string 
   return { firstName, lastName: rest.join(' ') }
 }
 
-/** The message of a refused change, by the server's code (internal/openapi: assignments). */
+/** The message of a refused change, by the server's code (httpapi/openapi: assignments). */
 function applyError(t: (k: string) => string, err: unknown) {
   const code = isApiError(err) ? err.code : ''
   return ['ownAssignment', 'lastAdmin', 'exclusivityOpen', 'forbidden', 'emailConflict'].includes(code)

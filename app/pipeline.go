@@ -1,0 +1,256 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"agora/internal/config"
+	"agora/internal/kafka"
+	"agora/projections"
+	"agora/relay"
+	"agora/search"
+)
+
+// APIOption changes how NewAPI builds the API.
+type APIOption func(*apiOptions)
+
+type apiOptions struct {
+	registry *prometheus.Registry
+	live     liveOptions  // realtime.go
+	search   search.Store // search.go
+	// warehouse is what the insights reports read (warehouse.go).
+	warehouse driver.Conn
+}
+
+// WithRegistry makes the API serve reg at /metrics (and register its own
+// metrics there), so that one process — agora dev — serves the metrics of
+// the API and of its pipeline together.
+func WithRegistry(reg *prometheus.Registry) APIOption {
+	return func(o *apiOptions) { o.registry = reg }
+}
+
+func apiRegistry(opts []APIOption) *prometheus.Registry {
+	var o apiOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.registry != nil {
+		return o.registry
+	}
+	return NewRegistry()
+}
+
+// NewRegistry is a Prometheus registry with the Go runtime and process
+// collectors.
+func NewRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// PipelineOptions choose the parts of the change pipeline a process runs.
+type PipelineOptions struct {
+	// Relay runs the CDC relay.
+	Relay bool
+	// Projections are run by the projector, each in its own consumer
+	// group; none means no projector.
+	Projections []projections.Handler
+	// Registry receives the projector's metrics; nil means none.
+	Registry prometheus.Registerer
+}
+
+// Pipeline is the change pipeline of one process: the broker (embedded
+// when KAFKA_BROKERS is unset), and the relay and projector it was asked
+// to run.
+type Pipeline struct {
+	brokers  []string
+	embedded *kafka.Embedded
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// Brokers are the addresses of the broker the pipeline uses.
+func (p *Pipeline) Brokers() []string { return append([]string(nil), p.brokers...) }
+
+// StartPipeline starts the pipeline's parts in the background over the
+// database at databaseURL. With KAFKA_BROKERS unset it starts the embedded
+// broker, its state under the data folder's kafka/. It returns at once: the
+// relay's first snapshot and the consumers' group joins happen behind it.
+func StartPipeline(ctx context.Context, cfg config.Config, databaseURL string, log *slog.Logger, o PipelineOptions) (*Pipeline, error) {
+	p := &Pipeline{brokers: cfg.Kafka.BrokerList()}
+	if len(p.brokers) == 0 {
+		e, err := kafka.StartEmbedded(filepath.Join(cfg.DataDir, "kafka"), kafka.EmbeddedOptions{Partitions: cfg.Kafka.Partitions, Log: log})
+		if err != nil {
+			return nil, err
+		}
+		p.embedded, p.brokers = e, e.Brokers()
+		log.Info("embedded Kafka-protocol broker started", "addr", p.brokers[0])
+	}
+	ctx, p.cancel = context.WithCancel(ctx)
+	if o.Relay {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			rc := relay.Config{
+				DatabaseURL: databaseURL, Brokers: p.brokers, Slot: cfg.Kafka.RelaySlot,
+				TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions, Log: log.With("part", "relay"),
+			}
+			if o.Registry != nil {
+				rc.Metrics = relay.NewMetrics(o.Registry)
+			}
+			_ = relay.Run(ctx, rc)
+		}()
+	}
+	if len(o.Projections) > 0 {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			_ = projections.Run(ctx, ProjectorConfig(cfg, p.brokers, o.Registry, log), o.Projections...)
+		}()
+	}
+	return p, nil
+}
+
+// ProjectorConfig is the runner configuration of cfg.
+func ProjectorConfig(cfg config.Config, brokers []string, reg prometheus.Registerer, log *slog.Logger) projections.Config {
+	return projections.Config{
+		Brokers: brokers, TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions,
+		Metrics: projections.NewMetrics(reg), Log: log.With("part", "projector"),
+	}
+}
+
+// Close stops the relay and the projector, then the embedded broker.
+func (p *Pipeline) Close() {
+	p.cancel()
+	p.wg.Wait()
+	if p.embedded != nil {
+		p.embedded.Close()
+	}
+}
+
+// Projections are the projections agora projector and agora dev run; the
+// search projection fills store, the analytics projection (insights) the
+// warehouse w. Each projection package adds its constructor here.
+func Projections(cfg config.Config, d *Database, store search.Store, w *Warehouse, log *slog.Logger) ([]projections.Handler, error) {
+	insights, err := insightsProjection(w, d.DB, log)
+	if err != nil {
+		return nil, err
+	}
+	return []projections.Handler{searchProjection(store, d.DB, log), insights}, nil
+}
+
+// ServeMetrics serves reg at /metrics on addr until ctx ends: the metrics
+// listener of agora relay and agora projector, which have no API.
+func ServeMetrics(ctx context.Context, addr string, reg *prometheus.Registry, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("metrics: listen %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	log.Info("metrics listening", "addr", ln.Addr().String())
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// ErrNoBrokers means a standalone relay or projector has no Kafka to use.
+var ErrNoBrokers = errors.New("KAFKA_BROKERS is required: agora relay and agora projector run beside a Kafka cluster (agora dev runs an embedded broker in process)")
+
+// RunRelay is agora relay: the relay alone, against DATABASE_URL (or the
+// private cluster) and KAFKA_BROKERS, with /metrics on AGORA_METRICS_ADDR.
+func RunRelay(ctx context.Context, cfg config.Config, d *Database, log *slog.Logger) error {
+	brokers := cfg.Kafka.BrokerList()
+	if len(brokers) == 0 {
+		return ErrNoBrokers
+	}
+	reg := NewRegistry()
+	errc := make(chan error, 1)
+	go func() { errc <- ServeMetrics(ctx, cfg.Kafka.MetricsAddr, reg, log) }()
+	err := relay.Run(ctx, relay.Config{
+		DatabaseURL: d.URL, Brokers: brokers, Slot: cfg.Kafka.RelaySlot,
+		TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions, Log: log,
+		Metrics: relay.NewMetrics(reg),
+	})
+	if merr := <-errc; err == nil {
+		err = merr
+	}
+	return err
+}
+
+// RunProjector is agora projector: the projections alone, consuming from
+// KAFKA_BROKERS, with /metrics on AGORA_METRICS_ADDR.
+func RunProjector(ctx context.Context, cfg config.Config, handlers []projections.Handler, log *slog.Logger) error {
+	brokers := cfg.Kafka.BrokerList()
+	if len(brokers) == 0 {
+		return ErrNoBrokers
+	}
+	if len(handlers) == 0 {
+		log.Warn("no projections are registered; the projector has nothing to do")
+	}
+	reg := NewRegistry()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- ServeMetrics(ctx, cfg.Kafka.MetricsAddr, reg, log) }()
+	runc := make(chan error, 1)
+	go func() { runc <- projections.Run(ctx, ProjectorConfig(cfg, brokers, reg, log), handlers...) }()
+	select {
+	case err := <-errc:
+		cancel()
+		<-runc
+		return err
+	case err := <-runc:
+		cancel()
+		<-errc
+		return err
+	}
+}
+
+// Rebuild is agora projector rebuild NAME: it rebuilds the projection
+// named name from a snapshot (see projections.Rebuild).
+func Rebuild(ctx context.Context, cfg config.Config, d *Database, handlers []projections.Handler, name string, log *slog.Logger) error {
+	brokers := cfg.Kafka.BrokerList()
+	if len(brokers) == 0 {
+		return ErrNoBrokers
+	}
+	var names []string
+	for _, h := range handlers {
+		names = append(names, h.Name())
+		if h.Name() != name {
+			continue
+		}
+		rb, ok := h.(projections.Rebuilder)
+		if !ok {
+			return fmt.Errorf("projection %s cannot be rebuilt (it keeps no target of its own)", name)
+		}
+		start := time.Now()
+		rows, err := projections.Rebuild(ctx, ProjectorConfig(cfg, brokers, nil, log), projections.RebuildOptions{DatabaseURL: d.URL, Slot: cfg.Kafka.RelaySlot}, rb)
+		if err != nil {
+			return err
+		}
+		log.Info("projection rebuilt", "projection", name, "rows", rows, "took", time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	return fmt.Errorf("no projection named %q (have %v)", name, names)
+}

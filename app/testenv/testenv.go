@@ -1,0 +1,176 @@
+// Package testenv is the integration-test harness: one private Postgres per
+// test binary (migrated and seeded once), and API servers started on
+// loopback over it, each with the configuration a test asks for; and one
+// local ClickHouse per test binary, with a migrated warehouse database per
+// test (Warehouse). Tests are
+// isolated by unique names (new addresses, new communities) rather than by
+// cleaning up.
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"agora/app"
+	"agora/internal/config"
+	"agora/internal/db"
+	"agora/internal/pgserver"
+	"agora/search"
+)
+
+// Password is the demo password the harness seeds with.
+const Password = "agora-demo"
+
+var (
+	shared  *cluster
+	sharedE error
+	once    sync.Once
+)
+
+type cluster struct {
+	dir    string
+	server *pgserver.Server
+	db     *db.DB
+	url    string
+	// search is the store of servers started without one of their own
+	// (New): nothing fills it, so their searches find nothing. NewSearch
+	// starts a server whose store its own search projection fills.
+	search search.Store
+}
+
+// Main runs the tests of a package and stops the cluster (and the
+// ClickHouse server, if a test started it) afterwards. Call it
+// from TestMain: func TestMain(m *testing.M) { testenv.Main(m) }.
+func Main(m *testing.M) {
+	code := m.Run()
+	if shared != nil {
+		_ = shared.search.Close()
+		shared.db.Close()
+		_ = shared.server.Stop()
+		_ = os.RemoveAll(shared.dir)
+	}
+	stopWarehouse()
+	os.Exit(code)
+}
+
+func start() (*cluster, error) {
+	dir, err := os.MkdirTemp("", "agora-test-")
+	if err != nil {
+		return nil, err
+	}
+	// The server may run as the postgres user, which must reach the folder.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := pgserver.Start(ctx, dir+"/pg", log)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.CreateDatabase(ctx, "agora"); err != nil {
+		return nil, err
+	}
+	d, err := db.Open(ctx, srv.URL("agora"), 32)
+	if err != nil {
+		return nil, err
+	}
+	cfg := Config()
+	if err := app.Migrate(ctx, d, log); err != nil {
+		return nil, err
+	}
+	if err := app.Seed(ctx, d, cfg, log); err != nil {
+		return nil, err
+	}
+	store, err := search.OpenEmbedded(dir + "/search")
+	if err != nil {
+		return nil, err
+	}
+	return &cluster{dir: dir, server: srv, db: d, url: srv.URL("agora"), search: store}, nil
+}
+
+// Config is the configuration test servers start from: dev mode (the dev
+// mailbox) and limits high enough that tests signing in many times from one
+// address are not throttled; rate-limit tests lower them.
+func Config() config.Config {
+	cfg := config.Default()
+	cfg.Dev = true
+	cfg.DemoPassword = Password
+	cfg.LogLevel = "error"
+	cfg.Auth.SignInPerIPPerMinute = 100000
+	cfg.Auth.SignInPerAccountPerMinute = 100000
+	cfg.Auth.ResetPerAccountPerHour = 100000
+	return cfg
+}
+
+// Env is one API server over the shared database.
+type Env struct {
+	URL    string
+	DB     *db.DB
+	DBURL  string
+	Config config.Config
+}
+
+// New starts an API server for t over the shared, seeded database. Options
+// change the configuration before the server starts.
+func New(t testing.TB, options ...func(*config.Config)) *Env {
+	t.Helper()
+	return serve(t, nil, options)
+}
+
+// serve starts an API server built with apiOptions over the shared database.
+func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Config)) *Env {
+	t.Helper()
+	once.Do(func() { shared, sharedE = start() })
+	if sharedE != nil {
+		t.Fatalf("testenv: %v", sharedE)
+	}
+	cfg := Config()
+	for _, o := range options {
+		o(&cfg)
+	}
+	cfg.Addr = "127.0.0.1:0"
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	apiOptions = append([]app.APIOption{app.WithSearch(shared.search)}, apiOptions...)
+	srv, err := app.NewAPI(cfg, shared.db, log, apiOptions...)
+	if err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() { done <- app.Serve(ctx, srv, cfg.Addr, func(a net.Addr) { addr <- a }) }()
+	var a net.Addr
+	select {
+	case a = <-addr:
+	case err := <-done:
+		cancel()
+		t.Fatalf("testenv: serve: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	cfg.Addr = a.String()
+	return &Env{URL: "http://" + a.String(), DB: shared.db, DBURL: shared.url, Config: cfg}
+}
+
+var unique atomic.Int64
+
+// Unique returns a name no other call in this test binary returns, for
+// addresses and titles that keep tests apart.
+func Unique(prefix string) string {
+	return fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano()%1e9, unique.Add(1))
+}

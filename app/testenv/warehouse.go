@@ -1,0 +1,92 @@
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"agora/analytics"
+	"agora/app"
+	"agora/internal/chserver"
+)
+
+// One ClickHouse server per test binary, started by the first Warehouse
+// call and stopped by Main; each test gets a database of its own on it.
+var (
+	warehouseServer *chserver.Server
+	warehouseDir    string
+	warehouseErr    error
+	warehouseOnce   sync.Once
+)
+
+func startWarehouse() {
+	warehouseDir, warehouseErr = os.MkdirTemp("", "agora-test-clickhouse-")
+	if warehouseErr != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	warehouseServer, warehouseErr = chserver.Start(ctx, warehouseDir, log)
+}
+
+// stopWarehouse stops the shared server, if one was started.
+func stopWarehouse() {
+	if warehouseServer != nil {
+		_ = warehouseServer.Stop()
+	}
+	if warehouseDir != "" {
+		_ = os.RemoveAll(warehouseDir)
+	}
+}
+
+var notIdentifier = regexp.MustCompile(`[^a-z0-9_]+`)
+
+// Warehouse gives t a fresh, migrated warehouse database of its own on the
+// test binary's shared ClickHouse server: an open connection to it and its
+// clickhouse:// URL (CLICKHOUSE_URL's form). The database is dropped and
+// the connection closed when t ends. Packages that use it call
+// testenv.Main from TestMain, which stops the server.
+func Warehouse(t testing.TB) (driver.Conn, string) {
+	t.Helper()
+	warehouseOnce.Do(startWarehouse)
+	if warehouseErr != nil {
+		t.Fatalf("testenv: warehouse: %v", warehouseErr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// The test's name, made an identifier, and a unique tail (kept when a
+	// long name is cut) tell the databases of a failed run apart.
+	name := notIdentifier.ReplaceAllString(strings.ToLower(Unique(t.Name())), "_")
+	if len(name) > 80 {
+		name = name[len(name)-80:]
+	}
+	name = "test_" + strings.Trim(name, "_")
+	if err := warehouseServer.CreateDatabase(ctx, name); err != nil {
+		t.Fatalf("testenv: warehouse: %v", err)
+	}
+	url := warehouseServer.URL(name)
+	conn, err := analytics.Open(ctx, url)
+	if err != nil {
+		t.Fatalf("testenv: warehouse: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s", chserver.QuoteIdentifier(name)))
+		_ = conn.Close()
+	})
+	if err := app.MigrateWarehouse(ctx, conn, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatalf("testenv: warehouse migrations: %v", err)
+	}
+	return conn, url
+}

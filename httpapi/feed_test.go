@@ -1,0 +1,767 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/app/testenv"
+	"agora/internal/seed"
+)
+
+// feedFixture names the demo forums, their channels and users.
+type feedFixture struct {
+	env                                     *testenv.Env
+	welcome, roadmaps, roundtable           string // series ids
+	welcomeMain, welcomeAdmin, roadmapsMain string // channel ids
+	roundtableMain                          string
+}
+
+func newFeedFixture(t *testing.T) *feedFixture {
+	t.Helper()
+	return feedFixtureOn(t, testenv.New(t))
+}
+
+// feedFixtureOn names the demo forums for a server already started (one
+// with a search store of its own: testenv.NewSearch).
+func feedFixtureOn(t *testing.T, env *testenv.Env) *feedFixture {
+	t.Helper()
+	f := &feedFixture{env: env}
+	f.welcome, f.roadmaps, f.roundtable = f.id(t, "SELECT id FROM series WHERE name = 'Welcome & Introductions'"),
+		f.id(t, "SELECT id FROM series WHERE name = 'Roadmaps & Prioritization'"), f.id(t, "SELECT id FROM series WHERE name = 'Leadership Roundtable'")
+	f.welcomeMain = f.id(t, "SELECT id FROM channels WHERE series_id = $1 AND kind = 'main'", f.welcome)
+	f.welcomeAdmin = f.id(t, "SELECT id FROM channels WHERE series_id = $1 AND kind = 'admin'", f.welcome)
+	f.roadmapsMain = f.id(t, "SELECT id FROM channels WHERE series_id = $1 AND kind = 'main'", f.roadmaps)
+	f.roundtableMain = f.id(t, "SELECT id FROM channels WHERE series_id = $1 AND kind = 'main'", f.roundtable)
+	return f
+}
+
+func (f *feedFixture) id(t *testing.T, q string, args ...any) string {
+	t.Helper()
+	var v uuid.UUID
+	if err := f.env.DB.Pool.QueryRow(t.Context(), q, args...).Scan(&v); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return v.String()
+}
+
+func (f *feedFixture) user(t *testing.T, email string) string {
+	return f.id(t, "SELECT id FROM users WHERE email_key = $1", email)
+}
+
+type threadView struct {
+	ID        string  `json:"id"`
+	ChannelID string  `json:"channelId"`
+	Type      string  `json:"type"`
+	CreatorAs string  `json:"creatorAs"`
+	CreatorID *string `json:"creatorId"`
+	Creator   *struct {
+		UserID    string `json:"userId"`
+		FirstName string `json:"firstName"`
+		IsExpert  bool   `json:"isExpert"`
+	} `json:"creator"`
+	Raw          string         `json:"raw"`
+	Mentions     []string       `json:"mentions"`
+	Hashtags     []string       `json:"hashtags"`
+	Reactions    map[string]int `json:"reactions"`
+	MyReaction   *string        `json:"myReaction"`
+	CanManage    bool           `json:"canManage"`
+	RepliesCount int            `json:"repliesCount"`
+	Replies      []replyView    `json:"replies"`
+	CreatedOn    string         `json:"createdOn"`
+}
+
+type replyView struct {
+	ID           string         `json:"id"`
+	ParentID     *string        `json:"parentId"`
+	CreatorID    string         `json:"creatorId"`
+	Raw          string         `json:"raw"`
+	Hashtags     []string       `json:"hashtags"`
+	Reactions    map[string]int `json:"reactions"`
+	MyReaction   *string        `json:"myReaction"`
+	RepliesCount int            `json:"repliesCount"`
+	Replies      []replyView    `json:"replies"`
+}
+
+func post(t *testing.T, c *testenv.Client, series string, body map[string]any) threadView {
+	t.Helper()
+	r := c.Do("POST", "/api/series/"+series+"/threads", body)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("post: %d %s", r.Status, r.Body)
+	}
+	var v threadView
+	r.JSON(t, &v)
+	return v
+}
+
+// TestFeedThreadLifecycle: a reader posts with mentions and hashtags read by
+// the server; readers see it; the creator and a forum admin edit and
+// delete; others may not.
+func TestFeedThreadLifecycle(t *testing.T) {
+	f := newFeedFixture(t)
+	env := f.env
+	member, expert, admin, outsider := env.As(t, seed.MemberEmail), env.As(t, seed.ExpertEmail), env.As(t, seed.AdminEmail), env.As(t, seed.OutsiderEmail)
+	expertID, outsiderID, memberID := f.user(t, seed.ExpertEmail), f.user(t, seed.OutsiderEmail), f.user(t, seed.MemberEmail)
+
+	raw := fmt.Sprintf("  Hello [Exp](%s) and [Out](%s) #Kickoff #q3_plan #kickoff  ", expertID, outsiderID)
+	v := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": raw, "hashtags": []string{"ignored"},
+		"mentions": []string{outsiderID}, "meeting": nil, "image": map[string]any{"url": "https://img.test/a.png"}})
+	if v.Raw != strings.TrimSpace(raw) {
+		t.Errorf("raw not trimmed: %q", v.Raw)
+	}
+	if len(v.Mentions) != 1 || v.Mentions[0] != expertID {
+		t.Errorf("mentions = %v, want only the expert (the outsider cannot read the forum)", v.Mentions)
+	}
+	if strings.Join(v.Hashtags, ",") != "Kickoff,q3_plan" {
+		t.Errorf("hashtags = %v", v.Hashtags)
+	}
+	if v.Creator == nil || v.Creator.UserID != memberID || v.CreatorAs != "author" || v.Type != "post" || !v.CanManage {
+		t.Errorf("creator: %+v", v)
+	}
+
+	path := "/api/threads/" + v.ID
+	if r := expert.Do("GET", path, nil); r.Status != 200 {
+		t.Errorf("expert reads: %d %s", r.Status, r.Body)
+	} else {
+		var got threadView
+		r.JSON(t, &got)
+		if got.CanManage {
+			t.Error("the expert may not manage the member's post")
+		}
+	}
+	if r := outsider.Do("GET", path, nil); r.Status != 403 || r.Code() != "forbidden" {
+		t.Errorf("outsider reads: %d %s", r.Status, r.Body)
+	}
+	if r := member.Do("GET", "/api/threads/"+uuid.NewString(), nil); r.Status != 404 || r.Code() != "notFound" {
+		t.Errorf("unknown thread: %d %s", r.Status, r.Body)
+	}
+	if r := member.Do("GET", "/api/threads/nope", nil); r.Status != 400 || r.Code() != "validationFailed" {
+		t.Errorf("non-UUID thread: %d %s", r.Status, r.Body)
+	}
+
+	// Edits: the creator and a forum admin; not another reader or an outsider.
+	r := member.Do("PATCH", path, map[string]any{"raw": "edited #Edited", "image": nil})
+	if r.Status != 200 {
+		t.Fatalf("creator edits: %d %s", r.Status, r.Body)
+	}
+	var edited threadView
+	r.JSON(t, &edited)
+	if edited.Raw != "edited #Edited" || len(edited.Hashtags) != 1 || len(edited.Mentions) != 0 {
+		t.Errorf("edited: %+v", edited)
+	}
+	for name, c := range map[string]*testenv.Client{"expert": expert, "outsider": outsider} {
+		if r := c.Do("PATCH", path, map[string]any{"raw": "hijack"}); r.Status != 403 || r.Code() != "forbidden" {
+			t.Errorf("%s edits: %d %s", name, r.Status, r.Body)
+		}
+	}
+	if r := admin.Do("PATCH", path, map[string]any{"raw": "moderated"}); r.Status != 200 {
+		t.Errorf("admin edits: %d %s", r.Status, r.Body)
+	}
+	if n := env.Count(t, "threads", "id = $1 AND raw = 'moderated'", v.ID); n != 1 {
+		t.Errorf("the admin's edit is not stored")
+	}
+	// Edits that break the rules write nothing.
+	for name, body := range map[string]any{
+		"empty":    map[string]any{"raw": "   "},
+		"too long": map[string]any{"raw": strings.Repeat("x", 4001)},
+		"meeting":  map[string]any{"meeting": map[string]any{"name": "x"}},
+		"bad link": map[string]any{"link": map[string]any{"url": "javascript:alert(1)"}},
+	} {
+		if r := member.Do("PATCH", path, body); r.Status != 400 || r.Code() != "feedPostUpdating" {
+			t.Errorf("%s edit: %d %s", name, r.Status, r.Body)
+		}
+	}
+	if r := member.Do("PATCH", path, map[string]any{"bogus": 1}); r.Status != 400 || r.Code() != "invalidBody" {
+		t.Errorf("unknown field: %d %s", r.Status, r.Body)
+	}
+	if n := env.Count(t, "threads", "id = $1 AND raw = 'moderated'", v.ID); n != 1 {
+		t.Errorf("a refused edit changed the post")
+	}
+
+	// Deletes: not another reader, then the admin.
+	if r := expert.Do("DELETE", path, nil); r.Status != 403 || r.Code() != "forbidden" {
+		t.Errorf("expert deletes: %d %s", r.Status, r.Body)
+	}
+	if r := outsider.Do("DELETE", path, nil); r.Status != 403 {
+		t.Errorf("outsider deletes: %d %s", r.Status, r.Body)
+	}
+	if r := admin.Do("DELETE", path, nil); r.Status != 204 {
+		t.Errorf("admin deletes: %d %s", r.Status, r.Body)
+	}
+	if r := member.Do("GET", path, nil); r.Status != 404 {
+		t.Errorf("deleted post: %d", r.Status)
+	}
+	own := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "mine to delete"})
+	if r := member.Do("DELETE", "/api/threads/"+own.ID, nil); r.Status != 204 {
+		t.Errorf("creator deletes: %d %s", r.Status, r.Body)
+	}
+	if env.Count(t, "threads", "id = ANY($1::uuid[])", []string{v.ID, own.ID}) != 0 {
+		t.Error("deleted posts remain")
+	}
+}
+
+// TestFeedCreateRefusals: bad posts are refused with the documented status
+// and code, and write nothing.
+func TestFeedCreateRefusals(t *testing.T) {
+	f := newFeedFixture(t)
+	env := f.env
+	member, outsider := env.As(t, seed.MemberEmail), env.As(t, seed.OutsiderEmail)
+	memberID := f.user(t, seed.MemberEmail)
+	ok := func(extra map[string]any) map[string]any {
+		b := map[string]any{"channelId": f.welcomeMain, "raw": "fine"}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	cases := []struct {
+		name   string
+		c      *testenv.Client
+		series string
+		body   any
+		status int
+		code   string
+	}{
+		{"empty text, nothing else", member, f.welcome, ok(map[string]any{"raw": "   "}), 400, "feedPostCreating"},
+		{"no text at all", member, f.welcome, map[string]any{"channelId": f.welcomeMain}, 400, "feedPostCreating"},
+		{"4001 characters", member, f.welcome, ok(map[string]any{"raw": strings.Repeat("é", 4001)}), 400, "feedPostCreating"},
+		{"raw of the wrong type", member, f.welcome, ok(map[string]any{"raw": 5}), 400, "invalidBody"},
+		{"unknown field", member, f.welcome, ok(map[string]any{"title": "x"}), 400, "invalidBody"},
+		{"not an object", member, f.welcome, `["x"]`, 400, "invalidBody"},
+		{"missing channel", member, f.welcome, map[string]any{"raw": "x"}, 400, "parametersMissingException"},
+		{"non-UUID channel", member, f.welcome, ok(map[string]any{"channelId": "main"}), 400, "feedPostCreating"},
+		{"unknown channel", member, f.welcome, ok(map[string]any{"channelId": uuid.NewString()}), 400, "feedPostCreating"},
+		{"a channel of another forum", member, f.welcome, ok(map[string]any{"channelId": f.roadmapsMain}), 400, "feedPostCreating"},
+		{"anonymous post (not a question)", member, f.welcome, ok(map[string]any{"creatorAs": "anonymous"}), 400, "feedPostCreating"},
+		{"unknown type", member, f.welcome, ok(map[string]any{"type": "poll"}), 400, "feedPostCreating"},
+		{"a meeting", member, f.welcome, ok(map[string]any{"meeting": map[string]any{"name": "x"}}), 400, "feedPostCreating"},
+		{"image that is not a URL", member, f.welcome, ok(map[string]any{"image": map[string]any{"url": "not a url"}}), 400, "feedPostCreating"},
+		{"file without a name", member, f.welcome, ok(map[string]any{"file": map[string]any{"name": "", "url": "https://f.test/a.pdf", "mediaType": "application/pdf"}}), 400, "feedPostCreating"},
+		{"non-UUID forum", member, "nope", ok(nil), 400, "validationFailed"},
+		{"unknown forum", member, uuid.NewString(), ok(nil), 404, "notFound"},
+		{"forum the member does not read", member, f.roundtable, ok(map[string]any{"channelId": f.roundtableMain}), 403, "forbidden"},
+		{"admin channel, not a forum admin", member, f.welcome, ok(map[string]any{"channelId": f.welcomeAdmin}), 403, "forbidden"},
+		{"outsider", outsider, f.welcome, ok(nil), 403, "forbidden"},
+		{"guest", env.Client(t), f.welcome, ok(nil), 401, "authenticationRequired"},
+	}
+	before := env.Count(t, "threads", "creator_id = $1", memberID)
+	for _, c := range cases {
+		r := c.c.Do("POST", "/api/series/"+c.series+"/threads", c.body)
+		if r.Status != c.status || r.Code() != c.code {
+			t.Errorf("%s: %d %s, want %d %s", c.name, r.Status, r.Body, c.status, c.code)
+		}
+	}
+	if after := env.Count(t, "threads", "creator_id = $1", memberID); after != before {
+		t.Errorf("refused posts wrote %d rows", after-before)
+	}
+
+	// The limits themselves are accepted: 4000 characters; an image alone;
+	// a forum admin in the admin channel.
+	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": strings.Repeat("é", 4000)})
+	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "image": map[string]any{"url": "https://img.test/only.png"}})
+	post(t, env.As(t, seed.AdminEmail), f.welcome, map[string]any{"channelId": f.welcomeAdmin, "raw": "admins only"})
+}
+
+// TestFeedReplies: comments and one level of replies; edits and deletes by
+// the creator or a forum admin.
+func TestFeedReplies(t *testing.T) {
+	f := newFeedFixture(t)
+	env := f.env
+	member, expert, admin, outsider := env.As(t, seed.MemberEmail), env.As(t, seed.ExpertEmail), env.As(t, seed.AdminEmail), env.As(t, seed.OutsiderEmail)
+	th := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "comment on me"})
+	base := "/api/threads/" + th.ID + "/replies"
+
+	r := expert.Do("POST", base, map[string]any{"raw": "  first comment #Thoughts "})
+	if r.Status != 201 {
+		t.Fatalf("comment: %d %s", r.Status, r.Body)
+	}
+	var comment replyView
+	r.JSON(t, &comment)
+	if comment.Raw != "first comment #Thoughts" || comment.ParentID != nil || len(comment.Hashtags) != 1 {
+		t.Errorf("comment: %+v", comment)
+	}
+	r = member.Do("POST", base, map[string]any{"raw": "a reply", "parentId": comment.ID})
+	if r.Status != 201 {
+		t.Fatalf("reply: %d %s", r.Status, r.Body)
+	}
+	var reply replyView
+	r.JSON(t, &reply)
+	if reply.ParentID == nil || *reply.ParentID != comment.ID {
+		t.Errorf("reply: %+v", reply)
+	}
+	if r := admin.Do("POST", base, map[string]any{"raw": "second comment"}); r.Status != 201 {
+		t.Errorf("admin comments: %d %s", r.Status, r.Body)
+	}
+
+	// Refusals write nothing.
+	other := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "another post"})
+	var otherComment replyView
+	member.Do("POST", "/api/threads/"+other.ID+"/replies", map[string]any{"raw": "elsewhere"}).JSON(t, &otherComment)
+	before := env.Count(t, "replies", "")
+	cases := []struct {
+		name   string
+		c      *testenv.Client
+		path   string
+		body   any
+		status int
+		code   string
+	}{
+		{"reply to a reply", member, base, map[string]any{"raw": "deep", "parentId": reply.ID}, 400, "validationFailed"},
+		{"parent of another post", member, base, map[string]any{"raw": "x", "parentId": otherComment.ID}, 400, "validationFailed"},
+		{"unknown parent", member, base, map[string]any{"raw": "x", "parentId": uuid.NewString()}, 400, "validationFailed"},
+		{"non-UUID parent", member, base, map[string]any{"raw": "x", "parentId": "p"}, 400, "validationFailed"},
+		{"empty", member, base, map[string]any{"raw": "  "}, 400, "validationFailed"},
+		{"4001 characters", member, base, map[string]any{"raw": strings.Repeat("x", 4001)}, 400, "validationFailed"},
+		{"missing raw", member, base, map[string]any{}, 400, "parametersMissingException"},
+		{"raw of the wrong type", member, base, map[string]any{"raw": true}, 400, "invalidBody"},
+		{"unknown field", member, base, map[string]any{"raw": "x", "x": 1}, 400, "invalidBody"},
+		{"outsider", outsider, base, map[string]any{"raw": "x"}, 403, "forbidden"},
+		{"unknown post", member, "/api/threads/" + uuid.NewString() + "/replies", map[string]any{"raw": "x"}, 404, "notFound"},
+		{"non-UUID post", member, "/api/threads/x/replies", map[string]any{"raw": "x"}, 400, "validationFailed"},
+	}
+	for _, c := range cases {
+		if r := c.c.Do("POST", c.path, c.body); r.Status != c.status || r.Code() != c.code {
+			t.Errorf("%s: %d %s, want %d %s", c.name, r.Status, r.Body, c.status, c.code)
+		}
+	}
+	if after := env.Count(t, "replies", ""); after != before {
+		t.Errorf("refused comments wrote %d rows", after-before)
+	}
+
+	// The post shows its comments with their replies.
+	var full threadView
+	member.Do("GET", "/api/threads/"+th.ID, nil).JSON(t, &full)
+	if full.RepliesCount != 3 || len(full.Replies) != 2 || full.Replies[0].ID != comment.ID ||
+		len(full.Replies[0].Replies) != 1 || full.Replies[0].RepliesCount != 1 {
+		t.Errorf("thread's comments: %+v", full)
+	}
+
+	// Edits and deletes of a comment.
+	cpath := base + "/" + comment.ID
+	if r := member.Do("PATCH", cpath, map[string]any{"raw": "not mine"}); r.Status != 403 || r.Code() != "forbidden" {
+		t.Errorf("another reader edits: %d %s", r.Status, r.Body)
+	}
+	if r := expert.Do("PATCH", cpath, map[string]any{"raw": ""}); r.Status != 400 || r.Code() != "validationFailed" {
+		t.Errorf("empty edit: %d %s", r.Status, r.Body)
+	}
+	if r := expert.Do("PATCH", cpath, map[string]any{"raw": "edited"}); r.Status != 200 {
+		t.Errorf("creator edits: %d %s", r.Status, r.Body)
+	}
+	if r := admin.Do("PATCH", cpath, map[string]any{"raw": "moderated"}); r.Status != 200 {
+		t.Errorf("admin edits: %d %s", r.Status, r.Body)
+	}
+	if r := expert.Do("PATCH", base+"/"+uuid.NewString(), map[string]any{"raw": "x"}); r.Status != 404 {
+		t.Errorf("unknown reply: %d %s", r.Status, r.Body)
+	}
+	if r := member.Do("DELETE", cpath, nil); r.Status != 403 {
+		t.Errorf("another reader deletes: %d %s", r.Status, r.Body)
+	}
+	if r := outsider.Do("DELETE", cpath, nil); r.Status != 403 {
+		t.Errorf("outsider deletes: %d %s", r.Status, r.Body)
+	}
+	if r := member.Do("DELETE", base+"/"+reply.ID, nil); r.Status != 204 {
+		t.Errorf("creator deletes own reply: %d %s", r.Status, r.Body)
+	}
+	if r := admin.Do("DELETE", cpath, nil); r.Status != 204 {
+		t.Errorf("admin deletes: %d %s", r.Status, r.Body)
+	}
+	if n := env.Count(t, "replies", "thread_id = $1", th.ID); n != 1 {
+		t.Errorf("%d replies left, want the admin's comment", n)
+	}
+}
+
+// TestFeedReactions: set, change, clear; counts; who reacted.
+func TestFeedReactions(t *testing.T) {
+	f := newFeedFixture(t)
+	env := f.env
+	member, expert, outsider := env.As(t, seed.MemberEmail), env.As(t, seed.ExpertEmail), env.As(t, seed.OutsiderEmail)
+	th := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "react to me"})
+	path := "/api/threads/" + th.ID + "/reaction"
+	type summary struct {
+		Reactions  map[string]int `json:"reactions"`
+		MyReaction *string        `json:"myReaction"`
+	}
+	put := func(c *testenv.Client, p string, kind any) summary {
+		t.Helper()
+		r := c.Do("PUT", p, map[string]any{"reaction": kind})
+		if r.Status != 200 {
+			t.Fatalf("react %v: %d %s", kind, r.Status, r.Body)
+		}
+		var s summary
+		r.JSON(t, &s)
+		return s
+	}
+	put(member, path, "liked")
+	s := put(expert, path, "loved")
+	if s.Reactions["liked"] != 1 || s.Reactions["loved"] != 1 || s.Reactions["totalCount"] != 2 || s.MyReaction == nil || *s.MyReaction != "loved" {
+		t.Errorf("after two reactions: %+v", s)
+	}
+	s = put(expert, path, "loved") // the server sets what it is given
+	if s.Reactions["totalCount"] != 2 || *s.MyReaction != "loved" {
+		t.Errorf("same again: %+v", s)
+	}
+	s = put(expert, path, "smiled")
+	if s.Reactions["loved"] != 0 || s.Reactions["smiled"] != 1 || s.Reactions["totalCount"] != 2 {
+		t.Errorf("changed: %+v", s)
+	}
+	s = put(expert, path, nil)
+	if s.Reactions["totalCount"] != 1 || s.MyReaction != nil {
+		t.Errorf("cleared: %+v", s)
+	}
+
+	before := env.Count(t, "reactions", "thread_id = $1", th.ID)
+	for name, c := range map[string]struct {
+		c      *testenv.Client
+		path   string
+		body   any
+		status int
+		code   string
+	}{
+		"unknown kind":  {member, path, map[string]any{"reaction": "angry"}, 400, "validationFailed"},
+		"wrong type":    {member, path, map[string]any{"reaction": 1}, 400, "invalidBody"},
+		"missing":       {member, path, map[string]any{}, 400, "parametersMissingException"},
+		"outsider":      {outsider, path, map[string]any{"reaction": "liked"}, 403, "forbidden"},
+		"unknown post":  {member, "/api/threads/" + uuid.NewString() + "/reaction", map[string]any{"reaction": "liked"}, 404, "notFound"},
+		"unknown reply": {member, "/api/threads/" + th.ID + "/replies/" + uuid.NewString() + "/reaction", map[string]any{"reaction": "liked"}, 404, "notFound"},
+		"non-UUID":      {member, "/api/threads/x/reaction", map[string]any{"reaction": "liked"}, 400, "validationFailed"},
+	} {
+		if r := c.c.Do("PUT", c.path, c.body); r.Status != c.status || r.Code() != c.code {
+			t.Errorf("%s: %d %s, want %d %s", name, r.Status, r.Body, c.status, c.code)
+		}
+	}
+	if after := env.Count(t, "reactions", "thread_id = $1", th.ID); after != before {
+		t.Errorf("refused reactions wrote %d rows", after-before)
+	}
+
+	// A comment's reactions are its own.
+	var c replyView
+	expert.Do("POST", "/api/threads/"+th.ID+"/replies", map[string]any{"raw": "nice"}).JSON(t, &c)
+	rpath := "/api/threads/" + th.ID + "/replies/" + c.ID + "/reaction"
+	s = put(member, rpath, "neutral")
+	if s.Reactions["neutral"] != 1 || s.Reactions["totalCount"] != 1 {
+		t.Errorf("comment reaction: %+v", s)
+	}
+	var full threadView
+	member.Do("GET", "/api/threads/"+th.ID, nil).JSON(t, &full)
+	if full.Reactions["liked"] != 1 || full.MyReaction == nil || *full.MyReaction != "liked" ||
+		len(full.Replies) != 1 || full.Replies[0].Reactions["neutral"] != 1 || *full.Replies[0].MyReaction != "neutral" {
+		t.Errorf("thread view: %+v", full)
+	}
+
+	// Who reacted.
+	type list struct {
+		Results []struct {
+			Reaction string `json:"reaction"`
+			Actor    struct {
+				UserID    string `json:"userId"`
+				FirstName string `json:"firstName"`
+			} `json:"actor"`
+		} `json:"results"`
+		Total int `json:"total"`
+	}
+	var l list
+	r := expert.Do("GET", "/api/thread/"+th.ID+"/reactions", nil)
+	r.JSON(t, &l)
+	if r.Status != 200 || l.Total != 1 || l.Results[0].Reaction != "liked" || l.Results[0].Actor.UserID != f.user(t, seed.MemberEmail) {
+		t.Errorf("reactions: %d %s", r.Status, r.Body)
+	}
+	var lr list
+	member.Do("GET", "/api/thread/"+th.ID+"/reactions?replyId="+c.ID, nil).JSON(t, &lr)
+	if lr.Total != 1 || lr.Results[0].Reaction != "neutral" {
+		t.Errorf("reply reactions: %+v", lr)
+	}
+	if r := member.Do("GET", "/api/thread/"+th.ID+"/reactions?replyId=x", nil); r.Status != 400 || r.Code() != "validationFailed" {
+		t.Errorf("bad replyId: %d %s", r.Status, r.Body)
+	}
+	if r := outsider.Do("GET", "/api/thread/"+th.ID+"/reactions", nil); r.Status != 403 {
+		t.Errorf("outsider lists: %d %s", r.Status, r.Body)
+	}
+	if r := member.Do("GET", "/api/thread/"+uuid.NewString()+"/reactions", nil); r.Status != 404 {
+		t.Errorf("unknown thread: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestFeedPagination: 25 posts read back 10 at a time with the createdBefore
+// cursor, newest first, none skipped or repeated; the feed features the
+// first comment only.
+func TestFeedPagination(t *testing.T) {
+	f := newFeedFixture(t)
+	env := f.env
+	member, expert := env.As(t, seed.MemberEmail), env.As(t, seed.ExpertEmail)
+	mine := map[string]bool{}
+	var first string
+	for i := 0; i < 25; i++ {
+		v := post(t, member, f.roadmaps, map[string]any{"channelId": f.roadmapsMain, "raw": fmt.Sprintf("page post %d", i)})
+		mine[v.ID] = true
+		if i == 0 {
+			first = v.ID
+		}
+	}
+	for _, raw := range []string{"featured", "second"} {
+		if r := expert.Do("POST", "/api/threads/"+first+"/replies", map[string]any{"raw": raw}); r.Status != 201 {
+			t.Fatalf("comment: %d %s", r.Status, r.Body)
+		}
+	}
+	seen := map[string]bool{}
+	cursor, last := "", ""
+	for pages := 0; len(seen) < 25; pages++ {
+		if pages > 20 {
+			t.Fatalf("paged 20 times and saw %d of 25 posts", len(seen))
+		}
+		q := "/api/channels/" + f.roadmapsMain + "/threads"
+		if cursor != "" {
+			q += "?createdBefore=" + cursor
+		}
+		r := expert.Do("GET", q, nil)
+		if r.Status != 200 {
+			t.Fatalf("page: %d %s", r.Status, r.Body)
+		}
+		var page struct {
+			Results []threadView `json:"results"`
+		}
+		r.JSON(t, &page)
+		if len(page.Results) == 0 {
+			t.Fatalf("the feed ended after %d of 25 posts", len(seen))
+		}
+		if len(page.Results) > 10 {
+			t.Fatalf("page of %d, want at most 10", len(page.Results))
+		}
+		for _, v := range page.Results {
+			if last != "" && v.CreatedOn >= last {
+				t.Errorf("not newest first: %s after %s", v.CreatedOn, last)
+			}
+			last = v.CreatedOn
+			if !mine[v.ID] {
+				continue
+			}
+			if seen[v.ID] {
+				t.Errorf("post %s on two pages", v.ID)
+			}
+			seen[v.ID] = true
+			if v.ID == first && (v.RepliesCount != 2 || len(v.Replies) != 1 || v.Replies[0].Raw != "featured") {
+				t.Errorf("featured comment: %+v", v)
+			}
+		}
+		cursor = page.Results[len(page.Results)-1].CreatedOn
+	}
+
+	var small struct {
+		Results []threadView `json:"results"`
+	}
+	expert.Do("GET", "/api/channels/"+f.roadmapsMain+"/threads?pageSize=3", nil).JSON(t, &small)
+	if len(small.Results) != 3 {
+		t.Errorf("pageSize=3 gave %d", len(small.Results))
+	}
+	for q, want := range map[string]string{
+		"?pageSize=51":             "validationFailed",
+		"?pageSize=0":              "validationFailed",
+		"?pageSize=ten":            "validationFailed",
+		"?createdBefore=yesterday": "validationFailed",
+	} {
+		if r := expert.Do("GET", "/api/channels/"+f.roadmapsMain+"/threads"+q, nil); r.Status != 400 || r.Code() != want {
+			t.Errorf("%s: %d %s", q, r.Status, r.Body)
+		}
+	}
+	if r := expert.Do("GET", "/api/channels/"+uuid.NewString()+"/threads", nil); r.Status != 404 {
+		t.Errorf("unknown channel: %d", r.Status)
+	}
+	if r := expert.Do("GET", "/api/channels/x/threads", nil); r.Status != 400 {
+		t.Errorf("non-UUID channel: %d", r.Status)
+	}
+	if r := member.Do("GET", "/api/channels/"+f.roundtableMain+"/threads", nil); r.Status != 403 {
+		t.Errorf("member reads a forum they are not in: %d", r.Status)
+	}
+	if r := member.Do("GET", "/api/channels/"+f.welcomeAdmin+"/threads", nil); r.Status != 403 {
+		t.Errorf("member reads the admin channel: %d", r.Status)
+	}
+	if r := env.As(t, seed.AdminEmail).Do("GET", "/api/channels/"+f.welcomeAdmin+"/threads", nil); r.Status != 200 {
+		t.Errorf("admin reads the admin channel: %d", r.Status)
+	}
+	if r := env.As(t, seed.OutsiderEmail).Do("GET", "/api/channels/"+f.roadmapsMain+"/threads", nil); r.Status != 403 {
+		t.Errorf("outsider reads: %d", r.Status)
+	}
+}
+
+// TestFeedAnonymousQuestion: an anonymous question shows no creator to
+// another member, nor (for now) to a forum admin, in the feed or alone.
+func TestFeedAnonymousQuestion(t *testing.T) {
+	f := newFeedFixture(t)
+	env := f.env
+	member := env.As(t, seed.MemberEmail)
+	q := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "who decides?", "type": "question", "creatorAs": "anonymous"})
+	if q.Type != "question" || q.CreatorAs != "anonymous" || q.Creator != nil || q.CreatorID != nil {
+		t.Errorf("created: %+v", q)
+	}
+	for _, email := range []string{seed.ExpertEmail, seed.AdminEmail} {
+		c := env.As(t, email)
+		r := c.Do("GET", "/api/threads/"+q.ID, nil)
+		if r.Status != 200 || strings.Contains(string(r.Body), f.user(t, seed.MemberEmail)) {
+			t.Errorf("%s sees the asker: %d %s", email, r.Status, r.Body)
+		}
+		r = c.Do("GET", "/api/channels/"+f.welcomeMain+"/threads?pageSize=50", nil)
+		var page struct {
+			Results []threadView `json:"results"`
+		}
+		r.JSON(t, &page)
+		found := false
+		for _, v := range page.Results {
+			if v.ID == q.ID {
+				found = true
+				if v.Creator != nil || v.CreatorID != nil {
+					t.Errorf("%s sees the asker in the feed", email)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s does not see the question in the feed", email)
+		}
+	}
+	author := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "signed question", "type": "question", "creatorAs": "author"})
+	if author.Creator == nil {
+		t.Error("a question as author shows its creator")
+	}
+}
+
+// TestFeedHashtags: suggestions come from the forums the caller reads,
+// through the search projection's hashtag index.
+func TestFeedHashtags(t *testing.T) {
+	env, _ := testenv.NewSearch(t)
+	f := feedFixtureOn(t, env)
+	member, admin := env.As(t, seed.MemberEmail), env.As(t, seed.AdminEmail)
+	tag := strings.ReplaceAll(testenv.Unique("Tag"), "-", "_")
+	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "#" + tag + "_open and #" + tag + "_open"})
+	post(t, member, f.roadmaps, map[string]any{"channelId": f.roadmapsMain, "raw": "#" + tag + "_open again"})
+	post(t, admin, f.roundtable, map[string]any{"channelId": f.roundtableMain, "raw": "#" + tag + "_closed"})
+	// The admin channel's tags are not suggested, not even to admins.
+	post(t, admin, f.welcome, map[string]any{"channelId": f.welcomeAdmin, "raw": "#" + tag + "_admins"})
+	type list struct {
+		Tags []struct {
+			Name  string `json:"name"`
+			Count int    `json:"count"`
+		} `json:"tags"`
+	}
+	get := func(c *testenv.Client, q string) list {
+		t.Helper()
+		r := c.Do("GET", "/api/hashtags?q="+q, nil)
+		if r.Status != 200 {
+			t.Fatalf("hashtags: %d %s", r.Status, r.Body)
+		}
+		var l list
+		r.JSON(t, &l)
+		return l
+	}
+	var l list
+	eventually(t, func() bool { l = get(member, strings.ToLower(tag)); return len(l.Tags) == 1 && l.Tags[0].Count == 2 })
+	if len(l.Tags) != 1 || l.Tags[0].Name != tag+"_open" || l.Tags[0].Count != 2 {
+		t.Errorf("member: %+v", l)
+	}
+	// One typo in a longer name, and a prefix: "…_opne" is "…_open".
+	if l := get(member, strings.ToLower(tag)+"_opne"); len(l.Tags) != 1 || l.Tags[0].Name != tag+"_open" {
+		t.Errorf("misspelt: %+v", l)
+	}
+	eventually(t, func() bool { return len(get(admin, strings.ToUpper(tag)).Tags) == 2 })
+	if l := get(admin, strings.ToUpper(tag)); len(l.Tags) != 2 {
+		t.Errorf("admin: %+v", l)
+	}
+	if l := get(env.As(t, seed.OutsiderEmail), tag); len(l.Tags) != 0 {
+		t.Errorf("outsider: %+v", l)
+	}
+	if l := get(member, ""); len(l.Tags) > 10 {
+		t.Errorf("more than 10: %d", len(l.Tags))
+	}
+	if r := member.Do("GET", "/api/hashtags?q="+strings.Repeat("a", 101), nil); r.Status != 400 || r.Code() != "validationFailed" {
+		t.Errorf("long q: %d %s", r.Status, r.Body)
+	}
+	if r := env.Client(t).Do("GET", "/api/hashtags", nil); r.Status != 401 {
+		t.Errorf("guest: %d", r.Status)
+	}
+}
+
+// TestFeedVisits: a visit returns the previous one; GET returns the latest.
+func TestFeedVisits(t *testing.T) {
+	f := newFeedFixture(t)
+	env := f.env
+	expert := env.As(t, seed.ExpertEmail)
+	path := "/api/series/" + f.roadmaps + "/visits"
+	type visit struct {
+		PreviouslyVisitedOn *string `json:"previouslyVisitedOn"`
+	}
+	do := func(method string) visit {
+		t.Helper()
+		r := expert.Do(method, path, nil)
+		if r.Status != 200 {
+			t.Fatalf("%s visits: %d %s", method, r.Status, r.Body)
+		}
+		var v visit
+		r.JSON(t, &v)
+		return v
+	}
+	do("POST")
+	second := do("POST")
+	latest := do("GET")
+	if second.PreviouslyVisitedOn == nil || latest.PreviouslyVisitedOn == nil || *latest.PreviouslyVisitedOn < *second.PreviouslyVisitedOn {
+		t.Errorf("second visit %v, latest %v", second.PreviouslyVisitedOn, latest.PreviouslyVisitedOn)
+	}
+	third := do("POST")
+	if third.PreviouslyVisitedOn == nil || *third.PreviouslyVisitedOn != *latest.PreviouslyVisitedOn {
+		t.Errorf("third visit's previous %v, want %v", third.PreviouslyVisitedOn, latest.PreviouslyVisitedOn)
+	}
+	// Every visit is logged, for the insights; the latest is the one kept.
+	expertID := f.user(t, seed.ExpertEmail)
+	if n := env.Count(t, "series_visit_log", "series_id = $1 AND user_id = $2", f.roadmaps, expertID); n != 3 {
+		t.Errorf("visit log holds %d visits, want 3", n)
+	}
+	if n := env.Count(t, "series_visit_log l JOIN series_visits v USING (series_id, user_id)", "l.series_id = $1 AND l.user_id = $2 AND l.visited_on = v.visited_on", f.roadmaps, expertID); n != 1 {
+		t.Errorf("%d logged visits match the latest", n)
+	}
+	// A forum never visited has no previous visit.
+	outsiderRow := env.Count(t, "series_visits", "user_id = $1", f.user(t, seed.MemberEmail))
+	member := env.As(t, seed.MemberEmail)
+	if outsiderRow == 0 {
+		var v visit
+		member.Do("GET", "/api/series/"+f.welcome+"/visits", nil).JSON(t, &v)
+		if v.PreviouslyVisitedOn != nil {
+			t.Errorf("first GET: %v", *v.PreviouslyVisitedOn)
+		}
+	}
+	before, logged := env.Count(t, "series_visits", ""), env.Count(t, "series_visit_log", "")
+	for name, c := range map[string]struct {
+		c      *testenv.Client
+		method string
+		path   string
+		status int
+	}{
+		"outsider":         {env.As(t, seed.OutsiderEmail), "POST", path, 403},
+		"not a reader":     {member, "POST", "/api/series/" + f.roundtable + "/visits", 403},
+		"not a reader GET": {member, "GET", "/api/series/" + f.roundtable + "/visits", 403},
+		"unknown":          {member, "POST", "/api/series/" + uuid.NewString() + "/visits", 404},
+		"non-UUID":         {member, "POST", "/api/series/x/visits", 400},
+	} {
+		if r := c.c.Do(c.method, c.path, nil); r.Status != c.status {
+			t.Errorf("%s: %d %s", name, r.Status, r.Body)
+		}
+	}
+	if after := env.Count(t, "series_visits", ""); after != before {
+		t.Errorf("refused visits wrote %d rows", after-before)
+	}
+	if after := env.Count(t, "series_visit_log", ""); after != logged {
+		t.Errorf("refused visits logged %d rows", after-logged)
+	}
+}
+
+// eventually polls cond every 10 ms for up to 10 s: what the search
+// projection indexes is searchable a moment after the commit.
+func eventually(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("not true within 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

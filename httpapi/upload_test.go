@@ -1,0 +1,612 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agora/app/testenv"
+	"agora/internal/blob"
+	"agora/internal/config"
+	"agora/internal/seed"
+)
+
+// uploadEnv is a server whose blob store is a folder of the test's.
+type uploadEnv struct {
+	*testenv.Env
+	dir string
+}
+
+func newUploadEnv(t *testing.T) *uploadEnv {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "blobs")
+	env := testenv.New(t, func(c *config.Config) { c.Blobs.Dir = dir })
+	return &uploadEnv{Env: env, dir: dir}
+}
+
+// files lists the files of a folder of the blob store (objects or tmp).
+func (e *uploadEnv) files(t *testing.T, sub string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(e.dir, sub))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, en := range entries {
+		names = append(names, en.Name())
+	}
+	return names
+}
+
+// local is the path and query of a URL of this server, for the client.
+func (e *uploadEnv) local(t *testing.T, raw string) string {
+	t.Helper()
+	if !strings.HasPrefix(raw, e.URL+blob.PathPrefix) {
+		t.Fatalf("URL %q is not a blob URL of %s", raw, e.URL)
+	}
+	return strings.TrimPrefix(raw, e.URL)
+}
+
+type ticket struct {
+	ID        string `json:"id"`
+	URL       string `json:"url"`
+	Method    string `json:"method"`
+	ExpiresOn string `json:"expiresOn"`
+	MaxSize   int64  `json:"maxSize"`
+}
+
+type uploadResult struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	MediaType string `json:"mediaType"`
+	Size      int64  `json:"size"`
+}
+
+// sas asks for an upload URL and fails the test unless it gets one.
+func sas(t *testing.T, c *testenv.Client, kind, name, mediaType string, size int) ticket {
+	t.Helper()
+	r := c.Do("POST", "/api/sas", map[string]any{"kind": kind, "name": name, "mediaType": mediaType, "size": size})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("POST /api/sas %s %q: %d %s", kind, name, r.Status, r.Body)
+	}
+	var tk ticket
+	r.JSON(t, &tk)
+	return tk
+}
+
+// upload asks for a URL and puts body there, failing unless it completes.
+func (e *uploadEnv) upload(t *testing.T, c *testenv.Client, kind, name, mediaType string, body []byte) uploadResult {
+	t.Helper()
+	tk := sas(t, c, kind, name, mediaType, len(body))
+	r := e.Client(t).Do("PUT", e.local(t, tk.URL), body)
+	if r.Status != http.StatusOK {
+		t.Fatalf("PUT %s: %d %s", name, r.Status, r.Body)
+	}
+	var u uploadResult
+	r.JSON(t, &u)
+	return u
+}
+
+func pngBytes(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := 0; x < w; x++ {
+		for y := 0; y < h; y++ {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 200, 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+var pdfBytes = []byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
+
+// wantSafeHeaders checks the headers every served blob has.
+func wantSafeHeaders(t *testing.T, r *testenv.Response, contentType, disposition string) {
+	t.Helper()
+	for h, want := range map[string]string{
+		"Content-Type":            contentType,
+		"X-Content-Type-Options":  "nosniff",
+		"Content-Security-Policy": "sandbox; default-src 'none'",
+		"Cache-Control":           "private, max-age=31536000, immutable",
+	} {
+		if got := r.Header.Get(h); got != want {
+			t.Errorf("%s = %q, want %q", h, got, want)
+		}
+	}
+	if got := r.Header.Get("Content-Disposition"); got != disposition {
+		t.Errorf("Content-Disposition = %q, want %q", got, disposition)
+	}
+}
+
+// TestUploadImage: sign, put a real PNG, read it back with the headers that
+// keep it harmless, in part and conditionally; attach it to a post.
+func TestUploadImage(t *testing.T) {
+	e := newUploadEnv(t)
+	member := e.As(t, seed.MemberEmail)
+	memberID := userID(t, e.Env, seed.MemberEmail)
+	body := pngBytes(t, 40, 30)
+
+	tk := sas(t, member, "image", "Screenshot 1.png", "image/png", len(body))
+	if tk.Method != "PUT" || tk.MaxSize != int64(len(body)) {
+		t.Errorf("ticket: %+v", tk)
+	}
+	if exp, err := time.Parse(time.RFC3339, tk.ExpiresOn); err != nil || exp.Before(time.Now().Add(14*time.Minute)) || exp.After(time.Now().Add(16*time.Minute)) {
+		t.Errorf("expiresOn = %q, want about 15 minutes from now", tk.ExpiresOn)
+	}
+	if n := e.Count(t, "uploads", "id = $1 AND owner_id = $2 AND state = 'pending' AND kind = 'image' AND declared_size = $3", tk.ID, memberID, len(body)); n != 1 {
+		t.Fatalf("no pending upload row for %s", tk.ID)
+	}
+	if len(e.files(t, "objects")) != 0 {
+		t.Fatal("a blob exists before its bytes were put")
+	}
+
+	// The PUT needs no session: the URL's signature is the permission.
+	r := e.Client(t).Do("PUT", e.local(t, tk.URL), body)
+	if r.Status != 200 {
+		t.Fatalf("PUT: %d %s", r.Status, r.Body)
+	}
+	var u uploadResult
+	r.JSON(t, &u)
+	if u.ID != tk.ID || u.Type != "image" || u.Name != "Screenshot 1.png" || u.MediaType != "image/png" || u.Size != int64(len(body)) {
+		t.Errorf("upload result: %+v", u)
+	}
+	if n := e.Count(t, "uploads", "id = $1 AND state = 'complete' AND sniffed_media_type = 'image/png' AND size = $2 AND url = $3", tk.ID, len(body), u.URL); n != 1 {
+		t.Error("the upload row is not complete")
+	}
+	if got := e.files(t, "objects"); len(got) != 1 || got[0] != tk.ID {
+		t.Errorf("objects = %v, want [%s]", got, tk.ID)
+	}
+	if got := e.files(t, "tmp"); len(got) != 0 {
+		t.Errorf("temporary files left: %v", got)
+	}
+
+	// Read without a session, as an <img> does.
+	anon := e.Client(t)
+	path := e.local(t, u.URL)
+	r = anon.Do("GET", path, nil)
+	if r.Status != 200 || !bytes.Equal(r.Body, body) {
+		t.Fatalf("GET: %d, %d bytes (want %d)", r.Status, len(r.Body), len(body))
+	}
+	wantSafeHeaders(t, r, "image/png", `inline; filename="Screenshot 1.png"; filename*=UTF-8''Screenshot%201.png`)
+	etag := r.Header.Get("ETag")
+	if etag != `"`+u.ID+`"` {
+		t.Errorf("ETag = %q", etag)
+	}
+
+	// One byte range; a conditional GET; HEAD.
+	req, _ := http.NewRequest("GET", e.URL+path, nil)
+	req.Header.Set("Range", "bytes=8-15")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 206 || !bytes.Equal(part, body[8:16]) || res.Header.Get("Content-Range") != "bytes 8-15/"+strconv.Itoa(len(body)) {
+		t.Errorf("range: %d %q %q", res.StatusCode, part, res.Header.Get("Content-Range"))
+	}
+	req, _ = http.NewRequest("GET", e.URL+path, nil)
+	req.Header.Set("If-None-Match", etag)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 304 {
+		t.Errorf("If-None-Match: %d, want 304", res.StatusCode)
+	}
+	if r := anon.Do("HEAD", path, nil); r.Status != 200 || r.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
+		t.Errorf("HEAD: %d, Content-Length %q", r.Status, r.Header.Get("Content-Length"))
+	}
+
+	// A second PUT to the completed upload is refused and changes nothing.
+	wantError(t, e.Client(t).Do("PUT", e.local(t, tk.URL), pngBytes(t, 2, 2)), 409, "uploadCompleted")
+	if r := anon.Do("GET", path, nil); !bytes.Equal(r.Body, body) {
+		t.Error("the second PUT replaced the blob")
+	}
+
+	// The member shows the image in a post.
+	f := newFeedFixture(t)
+	r = member.Do("POST", "/api/series/"+f.welcome+"/threads", map[string]any{"channelId": f.welcomeMain, "image": map[string]any{"url": u.URL}})
+	if r.Status != 201 {
+		t.Fatalf("post with the image: %d %s", r.Status, r.Body)
+	}
+	var th struct {
+		Image *struct {
+			URL string `json:"url"`
+		} `json:"image"`
+	}
+	r.JSON(t, &th)
+	if th.Image == nil || th.Image.URL != u.URL {
+		t.Errorf("post image = %+v, want %s", th.Image, u.URL)
+	}
+}
+
+// TestUploadFilesServedAsAttachments: a PDF keeps its type but downloads;
+// HTML uploaded as a file is accepted but served as bytes, never as a page.
+func TestUploadFilesServedAsAttachments(t *testing.T) {
+	e := newUploadEnv(t)
+	member := e.As(t, seed.MemberEmail)
+	anon := e.Client(t)
+
+	pdf := e.upload(t, member, "file", "Q3 plan — draft.pdf", "application/pdf", pdfBytes)
+	if pdf.Type != "file" || pdf.MediaType != "application/pdf" {
+		t.Errorf("pdf: %+v", pdf)
+	}
+	r := anon.Do("GET", e.local(t, pdf.URL), nil)
+	if r.Status != 200 || !bytes.Equal(r.Body, pdfBytes) {
+		t.Fatalf("GET pdf: %d %s", r.Status, r.Body)
+	}
+	wantSafeHeaders(t, r, "application/pdf", `attachment; filename="Q3 plan _ draft.pdf"; filename*=UTF-8''Q3%20plan%20%E2%80%94%20draft.pdf`)
+
+	page := []byte("<!DOCTYPE html><html><body><script>fetch('/api/users/me')</script></body></html>")
+	// The client says text/plain and names it .txt: the bytes decide.
+	html := e.upload(t, member, "file", "notes.txt", "text/plain", page)
+	if html.MediaType != "application/octet-stream" {
+		t.Errorf("HTML upload served as %q", html.MediaType)
+	}
+	if n := e.Count(t, "uploads", "id = $1 AND sniffed_media_type = 'text/html' AND declared_media_type = 'text/plain'", html.ID); n != 1 {
+		t.Error("the row does not keep the sniffed and declared types")
+	}
+	r = anon.Do("GET", e.local(t, html.URL), nil)
+	if r.Status != 200 || !bytes.Equal(r.Body, page) {
+		t.Fatalf("GET html: %d", r.Status)
+	}
+	wantSafeHeaders(t, r, "application/octet-stream", `attachment; filename="notes.txt"; filename*=UTF-8''notes.txt`)
+
+	// A file may also be an image; it still downloads only if it is not
+	// one (here it is, so it shows).
+	img := e.upload(t, member, "file", "diagram.png", "", pngBytes(t, 3, 3))
+	if img.MediaType != "image/png" {
+		t.Errorf("a PNG uploaded as a file is served as %q", img.MediaType)
+	}
+}
+
+// TestUploadRefusals: what is refused is refused with its code, and leaves
+// no blob and no completed row.
+func TestUploadRefusals(t *testing.T) {
+	e := newUploadEnv(t)
+	member := e.As(t, seed.MemberEmail)
+	memberID := userID(t, e.Env, seed.MemberEmail)
+	put := func(tk ticket, body []byte) *testenv.Response {
+		return e.Client(t).Do("PUT", e.local(t, tk.URL), body)
+	}
+	nothingStored := func(t *testing.T, id string) {
+		t.Helper()
+		if n := e.Count(t, "uploads", "id = $1 AND state = 'pending' AND size IS NULL AND url IS NULL", id); n != 1 {
+			t.Errorf("upload %s is not left pending", id)
+		}
+		for _, sub := range []string{"objects", "tmp"} {
+			for _, f := range e.files(t, sub) {
+				if sub == "tmp" || f == id {
+					t.Errorf("%s/%s left in the blob store", sub, f)
+				}
+			}
+		}
+	}
+
+	t.Run("no session", func(t *testing.T) {
+		wantError(t, e.Client(t).Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "a.pdf", "size": 10}), 401, "authenticationRequired")
+	})
+
+	t.Run("declared upload", func(t *testing.T) {
+		before := e.Count(t, "uploads", "owner_id = $1", memberID)
+		wantMissing(t, member.Do("POST", "/api/sas", map[string]any{}), "kind", "name", "size")
+		wantMissing(t, member.Do("POST", "/api/sas", map[string]any{"kind": "image", "name": "a.png", "size": 10}), "mediaType")
+		for name, c := range map[string]struct {
+			body  map[string]any
+			field string
+		}{
+			"kind":              {map[string]any{"kind": "video", "name": "a", "size": 1}, "kind"},
+			"empty name":        {map[string]any{"kind": "file", "name": "  ", "size": 1}, "name"},
+			"name with a slash": {map[string]any{"kind": "file", "name": "../etc/passwd", "size": 1}, "name"},
+			"backslash":         {map[string]any{"kind": "file", "name": `a\b.txt`, "size": 1}, "name"},
+			"control character": {map[string]any{"kind": "file", "name": "a\nb.txt", "size": 1}, "name"},
+			"name too long":     {map[string]any{"kind": "file", "name": strings.Repeat("é", 256), "size": 1}, "name"},
+			"zero bytes":        {map[string]any{"kind": "file", "name": "empty.txt", "size": 0}, "size"},
+			"bad media type":    {map[string]any{"kind": "file", "name": "a", "mediaType": "not a type", "size": 1}, "mediaType"},
+		} {
+			t.Run(name, func(t *testing.T) {
+				er := wantError(t, member.Do("POST", "/api/sas", c.body), 400, "uploadRejected")
+				if fields, _ := er.Details["fields"].(map[string]any); fields[c.field] == nil || len(fields) != 1 {
+					t.Errorf("details.fields = %v, want only %s", er.Details["fields"], c.field)
+				}
+			})
+		}
+		er := wantError(t, member.Do("POST", "/api/sas", map[string]any{"kind": "image", "name": "a.svg", "mediaType": "image/svg+xml", "size": 10}), 400, "uploadRejected")
+		if types, _ := er.Details["supportedTypes"].([]any); len(types) != 4 {
+			t.Errorf("an unsupported image type does not list the supported ones: %v", er.Details)
+		}
+		er = wantError(t, member.Do("POST", "/api/sas", map[string]any{"kind": "image", "name": "big.png", "mediaType": "image/png", "size": 3<<20 + 1}), 413, "uploadTooLarge")
+		if er.Details["maxSize"] != float64(3<<20) {
+			t.Errorf("maxSize = %v", er.Details["maxSize"])
+		}
+		er = wantError(t, member.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "big.zip", "size": 50<<20 + 1}), 413, "uploadTooLarge")
+		if er.Details["maxSize"] != float64(50<<20) {
+			t.Errorf("maxSize = %v", er.Details["maxSize"])
+		}
+		wantError(t, member.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "a", "size": 1.5}), 400, "invalidBody")
+		if after := e.Count(t, "uploads", "owner_id = $1", memberID); after != before {
+			t.Errorf("refused declarations wrote %d rows", after-before)
+		}
+		// The limits themselves are accepted.
+		sas(t, member, "image", "max.gif", "image/gif", 3<<20)
+		sas(t, member, "file", "max.bin", "", 50<<20)
+	})
+
+	t.Run("an image that is really HTML", func(t *testing.T) {
+		page := []byte("<html><script>alert(document.cookie)</script></html>")
+		tk := sas(t, member, "image", "cat.png", "image/png", len(page))
+		er := wantError(t, put(tk, page), 400, "uploadRejected")
+		if types, _ := er.Details["supportedTypes"].([]any); len(types) != 4 {
+			t.Errorf("details: %v", er.Details)
+		}
+		nothingStored(t, tk.ID)
+		// Text is no image either.
+		tk2 := sas(t, member, "image", "cat.jpg", "image/jpeg", 11)
+		wantError(t, put(tk2, []byte("hello world")), 400, "uploadRejected")
+		nothingStored(t, tk2.ID)
+		// A refused upload may be retried at the same URL with real bytes.
+		body := pngBytes(t, 1, 1)
+		tk3 := sas(t, member, "image", "dot.png", "image/png", len(body))
+		bad := append([]byte("<html>"), make([]byte, len(body)-6)...)
+		wantError(t, put(tk3, bad), 400, "uploadRejected")
+		if r := put(tk3, body); r.Status != 200 {
+			t.Errorf("retry with an image: %d %s", r.Status, r.Body)
+		}
+	})
+
+	t.Run("sizes", func(t *testing.T) {
+		tk := sas(t, member, "file", "short.txt", "text/plain", 10)
+		er := wantError(t, put(tk, nil), 400, "uploadRejected")
+		if er.Details["reason"] != "no bytes in file" {
+			t.Errorf("reason = %v", er.Details["reason"])
+		}
+		nothingStored(t, tk.ID)
+		wantError(t, put(tk, []byte("12345")), 400, "uploadRejected")
+		nothingStored(t, tk.ID)
+		// More bytes than declared, with an honest Content-Length.
+		wantError(t, put(tk, []byte("0123456789ABC")), 413, "uploadTooLarge")
+		nothingStored(t, tk.ID)
+		// More bytes than declared, chunked: nothing says the length, the
+		// bytes are counted as they come.
+		res := chunkedPut(t, e.URL+e.local(t, tk.URL), bytes.NewReader(bytes.Repeat([]byte("x"), 64<<10)))
+		if res.status != 413 || !strings.Contains(res.body, "uploadTooLarge") {
+			t.Errorf("chunked over the declared size: %d %s", res.status, res.body)
+		}
+		nothingStored(t, tk.ID)
+		// An image body past 3 MiB, declared as 3 MiB, chunked.
+		big := append(pngBytes(t, 1, 1), bytes.Repeat([]byte{0}, 3<<20)...)
+		tk2 := sas(t, member, "image", "huge.png", "image/png", 3<<20)
+		res = chunkedPut(t, e.URL+e.local(t, tk2.URL), bytes.NewReader(big))
+		if res.status != 413 || !strings.Contains(res.body, "uploadTooLarge") {
+			t.Errorf("chunked image over 3 MiB: %d %s", res.status, res.body)
+		}
+		nothingStored(t, tk2.ID)
+		// Exactly the declared bytes, chunked, are fine.
+		if res := chunkedPut(t, e.URL+e.local(t, tk.URL), strings.NewReader("0123456789")); res.status != 200 {
+			t.Errorf("chunked, exact: %d %s", res.status, res.body)
+		}
+	})
+
+	t.Run("signatures", func(t *testing.T) {
+		tk := sas(t, member, "file", "s.pdf", "application/pdf", len(pdfBytes))
+		u, _ := url.Parse(tk.URL)
+		q := u.Query()
+		sig := []byte(q.Get("sig"))
+		sig[0] ^= 1
+		for name, change := range map[string]func(url.Values){
+			"tampered signature": func(v url.Values) { v.Set("sig", string(sig)) },
+			"later expiry":       func(v url.Values) { v.Set("exp", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)) },
+			"no signature":       func(v url.Values) { v.Del("sig") },
+			"no expiry":          func(v url.Values) { v.Del("exp") },
+		} {
+			t.Run(name, func(t *testing.T) {
+				v := u.Query()
+				change(v)
+				wantError(t, e.Client(t).Do("PUT", u.Path+"?"+v.Encode(), pdfBytes), 403, "blobSignatureInvalid")
+			})
+		}
+		// Another upload's id under this signature.
+		other := sas(t, member, "file", "o.pdf", "application/pdf", len(pdfBytes))
+		wantError(t, e.Client(t).Do("PUT", strings.Replace(e.local(t, tk.URL), tk.ID, other.ID, 1), pdfBytes), 403, "blobSignatureInvalid")
+		nothingStored(t, tk.ID)
+		nothingStored(t, other.ID)
+
+		// URLs past their expiry, signed with the server's own key (kept
+		// in the folder), for PUT and for GET.
+		store, err := blob.New(e.dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := uuid.MustParse(tk.ID)
+		expired, _ := store.URL(e.URL, id, "s.pdf", "PUT", time.Now().Add(-time.Minute))
+		wantError(t, e.Client(t).Do("PUT", e.local(t, expired), pdfBytes), 403, "blobSignatureExpired")
+		nothingStored(t, tk.ID)
+
+		done := e.upload(t, member, "file", "r.pdf", "application/pdf", pdfBytes)
+		expired, _ = store.URL(e.URL, uuid.MustParse(done.ID), "r.pdf", "GET", time.Now().Add(-time.Minute))
+		wantError(t, e.Client(t).Do("GET", e.local(t, expired), nil), 403, "blobSignatureExpired")
+		// A PUT URL does not read, nor a read URL put.
+		wantError(t, e.Client(t).Do("GET", e.local(t, tk.URL), nil), 403, "blobSignatureInvalid")
+		wantError(t, e.Client(t).Do("PUT", e.local(t, done.URL), pdfBytes), 403, "blobSignatureInvalid")
+		// A pending upload has nothing to read, even with a GET signature.
+		pending, _ := store.URL(e.URL, id, "s.pdf", "GET", time.Now().Add(time.Hour))
+		wantError(t, e.Client(t).Do("GET", e.local(t, pending), nil), 404, "notFound")
+		wantInvalid(t, e.Client(t).Do("GET", "/api/blobs/nope/x?exp=1&sig=x", nil), "id")
+	})
+}
+
+type rawResponse struct {
+	status int
+	body   string
+}
+
+// chunkedPut sends body with chunked transfer encoding (no Content-Length).
+func chunkedPut(t *testing.T, target string, body io.Reader) rawResponse {
+	t.Helper()
+	req, err := http.NewRequest("PUT", target, io.NopCloser(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ContentLength = -1
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		// The server may answer and close before the client has sent all.
+		t.Fatalf("chunked PUT: %v", err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return rawResponse{res.StatusCode, string(b)}
+}
+
+// TestChunkedJSONBodyIsBounded: with request bodies streamed for uploads,
+// every other route still refuses a body over 1 MiB, even one that does
+// not say its length.
+func TestChunkedJSONBodyIsBounded(t *testing.T) {
+	env := testenv.New(t)
+	body := `{"email": "member@demo.agora", "password": "agora-demo", "x": "` + strings.Repeat("a", 1<<20) + `"}`
+	res := chunkedPost(t, env.URL+"/api/sessions", body)
+	if res.status != 413 || !strings.Contains(res.body, "requestTooLarge") {
+		t.Errorf("chunked body over 1 MiB: %d %s", res.status, res.body)
+	}
+	// A chunked body within the limit is read as before.
+	res = chunkedPost(t, env.URL+"/api/sessions", `{"email": "member@demo.agora", "password": "agora-demo"}`)
+	if res.status != 200 {
+		t.Errorf("chunked sign-in: %d %s", res.status, res.body)
+	}
+}
+
+func chunkedPost(t *testing.T, target, body string) rawResponse {
+	t.Helper()
+	req, err := http.NewRequest("POST", target, io.NopCloser(strings.NewReader(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("chunked POST: %v", err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return rawResponse{res.StatusCode, string(b)}
+}
+
+// TestPostAttachmentsMustBeOwnUploads: a post may show only the poster's
+// own completed uploads, of the right kind; refusals write nothing. Images
+// elsewhere on the web stay allowed.
+func TestPostAttachmentsMustBeOwnUploads(t *testing.T) {
+	e := newUploadEnv(t)
+	f := newFeedFixture(t)
+	member, expert, admin := e.As(t, seed.MemberEmail), e.As(t, seed.ExpertEmail), e.As(t, seed.AdminEmail)
+	memberID := userID(t, e.Env, seed.MemberEmail)
+
+	theirs := e.upload(t, expert, "file", "expert.pdf", "application/pdf", pdfBytes)
+	theirImage := e.upload(t, expert, "image", "expert.png", "image/png", pngBytes(t, 4, 4))
+	mine := e.upload(t, member, "file", "mine.pdf", "application/pdf", pdfBytes)
+	myImage := e.upload(t, member, "image", "mine.png", "image/png", pngBytes(t, 5, 5))
+	pending := sas(t, member, "file", "later.pdf", "application/pdf", len(pdfBytes))
+	pendingURL := strings.Replace(mine.URL, mine.ID, pending.ID, 1)
+	fileOf := func(u uploadResult) map[string]any {
+		return map[string]any{"id": u.ID, "name": u.Name, "url": u.URL, "mediaType": u.MediaType}
+	}
+
+	base := map[string]any{"channelId": f.welcomeMain, "raw": "see attached"}
+	with := func(k string, v any) map[string]any {
+		b := map[string]any{}
+		for kk, vv := range base {
+			b[kk] = vv
+		}
+		b[k] = v
+		return b
+	}
+	before := e.Count(t, "threads", "creator_id = $1", memberID)
+	for name, c := range map[string]struct {
+		body  map[string]any
+		field string
+	}{
+		"someone else's file":             {with("file", fileOf(theirs)), "file"},
+		"someone else's file, by URL":     {with("file", map[string]any{"name": "x.pdf", "url": theirs.URL, "mediaType": "application/pdf"}), "file"},
+		"someone else's image":            {with("image", map[string]any{"url": theirImage.URL}), "image"},
+		"an unknown upload":               {with("file", map[string]any{"id": uuid.NewString(), "name": "x", "url": "https://f.test/x", "mediaType": "x/y"}), "file"},
+		"an id that is not one":           {with("file", map[string]any{"id": "42", "name": "x", "url": "https://f.test/x", "mediaType": "x/y"}), "file"},
+		"a pending upload":                {with("file", map[string]any{"id": pending.ID, "name": "later.pdf", "url": pendingURL, "mediaType": "application/pdf"}), "file"},
+		"a file upload as the image":      {with("image", map[string]any{"url": mine.URL}), "image"},
+		"an image upload as the file":     {with("file", fileOf(myImage)), "file"},
+		"a blob URL of an unknown upload": {with("image", map[string]any{"url": strings.Replace(myImage.URL, myImage.ID, uuid.NewString(), 1)}), "image"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			er := wantError(t, member.Do("POST", "/api/series/"+f.welcome+"/threads", c.body), 400, "feedPostCreating")
+			if fields, _ := er.Details["fields"].(map[string]any); fields[c.field] == nil {
+				t.Errorf("details.fields = %v, want %s", er.Details["fields"], c.field)
+			}
+		})
+	}
+	if after := e.Count(t, "threads", "creator_id = $1", memberID); after != before {
+		t.Fatalf("refused posts wrote %d threads", after-before)
+	}
+
+	// The member's own uploads are attached with their own name, URL and
+	// served type, whatever the client claimed.
+	claimed := fileOf(mine)
+	claimed["name"], claimed["mediaType"], claimed["url"] = "renamed.exe", "text/html", "https://evil.test/x"
+	r := member.Do("POST", "/api/series/"+f.welcome+"/threads", map[string]any{"channelId": f.welcomeMain, "raw": "mine", "file": claimed, "image": map[string]any{"url": myImage.URL}})
+	if r.Status != 201 {
+		t.Fatalf("post with own uploads: %d %s", r.Status, r.Body)
+	}
+	var th struct {
+		ID   string `json:"id"`
+		File struct {
+			ID        string `json:"id"`
+			Name      string `json:"name"`
+			URL       string `json:"url"`
+			MediaType string `json:"mediaType"`
+		} `json:"file"`
+	}
+	r.JSON(t, &th)
+	if th.File.ID != mine.ID || th.File.Name != "mine.pdf" || th.File.URL != mine.URL || th.File.MediaType != "application/pdf" {
+		t.Errorf("file = %+v, want the upload's own", th.File)
+	}
+	// An image elsewhere on the web is still allowed.
+	post(t, member, f.welcome, with("image", map[string]any{"url": "https://img.test/elsewhere.png"}))
+
+	// A forum admin may edit the text of the member's post, which keeps the
+	// member's uploads; the admin may not put the member's upload on a post.
+	path := "/api/threads/" + th.ID
+	if r := admin.Do("PATCH", path, map[string]any{"raw": "moderated", "file": fileOf(mine), "image": map[string]any{"url": myImage.URL}}); r.Status != 200 {
+		t.Errorf("admin edits a post with uploads: %d %s", r.Status, r.Body)
+	}
+	adminPost := post(t, admin, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "admin's"})
+	er := wantError(t, admin.Do("PATCH", "/api/threads/"+adminPost.ID, map[string]any{"file": fileOf(mine)}), 400, "feedPostUpdating")
+	if fields, _ := er.Details["fields"].(map[string]any); fields["file"] == nil {
+		t.Errorf("details.fields = %v", er.Details["fields"])
+	}
+	if n := e.Count(t, "threads", "id = $1 AND file IS NULL", adminPost.ID); n != 1 {
+		t.Error("the refused edit attached the file")
+	}
+	// The member swaps the file for another of someone else's: refused.
+	wantError(t, member.Do("PATCH", path, map[string]any{"file": fileOf(theirs)}), 400, "feedPostUpdating")
+	if n := e.Count(t, "threads", "id = $1 AND file->>'id' = $2", th.ID, mine.ID); n != 1 {
+		t.Error("the refused edit changed the file")
+	}
+}
