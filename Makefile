@@ -12,6 +12,8 @@ DEV_FLAGS := $(if $(ADDR),--addr $(ADDR)) $(if $(DATA),--data $(DATA))
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-v -run TestSignIn'.
 TESTFLAGS ?=
+# Flags for the benchmark program, e.g. make bench BENCHFLAGS='-only feed'.
+BENCHFLAGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: fuzz help deps web build dev test lint gen bench clean
@@ -19,7 +21,7 @@ TESTFLAGS ?=
 help: ## list the targets
 	@echo "Agora make targets:"
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
-	@echo "Variables: GO=$(GO) ADDR=<host:port> DATA=<dir> (for dev), TESTFLAGS=<go test flags>"
+	@echo "Variables: GO=$(GO) ADDR=<host:port> DATA=<dir> (for dev), TESTFLAGS=<go test flags>, BENCHFLAGS=<bench flags, e.g. -only feed>"
 
 deps: ## install what is missing (PostgreSQL server, C compiler for -race…)
 	@bash scripts/install-deps.sh
@@ -77,8 +79,9 @@ fuzz: ## run each fuzz target for its number of inputs (FUZZTIME=1m overrides)
 
 # gofmt checks every Go file but those of dependencies and state; jet's
 # generated models are gofmt-clean, so they are checked too.
-lint: ## go vet and a gofmt check
+lint: ## go vet, a gofmt check and the layering guard (layers_test.go)
 	$(GO) vet ./...
+	$(GO) test -count=1 -run '^TestLayers' .
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path './var/*' -not -path './bin/*' \
 		-not -path '*/node_modules/*' -not -path '*/testdata/*' -print0 | xargs -0 -r gofmt -l)" || { echo "gofmt: could not parse the files above" >&2; exit 1; }; \
 	if [ -n "$$unformatted" ]; then \
@@ -90,7 +93,7 @@ gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 
 bench: deps build ## run the benchmark programs and print their figures
 	@bash scripts/install-deps.sh clickhouse
-	$(GO) run ./cmd/bench
+	$(GO) run ./cmd/bench $(BENCHFLAGS)
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
 

@@ -5,60 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"agora/internal/config"
 	"agora/internal/kafka"
 	"agora/projections"
 	"agora/relay"
-	"agora/search"
 )
-
-// APIOption changes how NewAPI builds the API.
-type APIOption func(*apiOptions)
-
-type apiOptions struct {
-	registry *prometheus.Registry
-	live     liveOptions  // realtime.go
-	search   search.Store // search.go
-	// warehouse is what the insights reports read (warehouse.go).
-	warehouse driver.Conn
-}
-
-// WithRegistry makes the API serve reg at /metrics (and register its own
-// metrics there), so that one process — agora dev — serves the metrics of
-// the API and of its pipeline together.
-func WithRegistry(reg *prometheus.Registry) APIOption {
-	return func(o *apiOptions) { o.registry = reg }
-}
-
-func apiRegistry(opts []APIOption) *prometheus.Registry {
-	var o apiOptions
-	for _, f := range opts {
-		f(&o)
-	}
-	if o.registry != nil {
-		return o.registry
-	}
-	return NewRegistry()
-}
-
-// NewRegistry is a Prometheus registry with the Go runtime and process
-// collectors.
-func NewRegistry() *prometheus.Registry {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	return reg
-}
 
 // PipelineOptions choose the parts of the change pipeline a process runs.
 type PipelineOptions struct {
@@ -138,40 +95,6 @@ func (p *Pipeline) Close() {
 	if p.embedded != nil {
 		p.embedded.Close()
 	}
-}
-
-// Projections are the projections agora projector and agora dev run; the
-// search projection fills store, the analytics projection (insights) the
-// warehouse w. Each projection package adds its constructor here.
-func Projections(cfg config.Config, d *Database, store search.Store, w *Warehouse, log *slog.Logger) ([]projections.Handler, error) {
-	insights, err := insightsProjection(w, d.DB, log)
-	if err != nil {
-		return nil, err
-	}
-	return []projections.Handler{searchProjection(store, d.DB, log), insights}, nil
-}
-
-// ServeMetrics serves reg at /metrics on addr until ctx ends: the metrics
-// listener of agora relay and agora projector, which have no API.
-func ServeMetrics(ctx context.Context, addr string, reg *prometheus.Registry, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("metrics: listen %s: %w", addr, err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	log.Info("metrics listening", "addr", ln.Addr().String())
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }
 
 // ErrNoBrokers means a standalone relay or projector has no Kafka to use.

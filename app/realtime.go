@@ -2,67 +2,32 @@ package app
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/gofiber/fiber/v3"
-	"github.com/prometheus/client_golang/prometheus"
 
+	"agora/httpapi"
 	"agora/internal/config"
 	"agora/internal/db"
+	"agora/live"
 	"agora/projections"
 	"agora/projections/realtime"
 )
 
-// liveOptions are the API options of live events.
-type liveOptions struct {
-	brokers      []string
-	hub          realtime.HubOptions
-	replayMargin time.Duration
-	marginSet    bool
-}
-
-// WithPipeline makes the API's realtime projection consume from p's broker:
-// agora dev, whose broker is embedded and has no KAFKA_BROKERS.
-func WithPipeline(p *Pipeline) APIOption { return WithBrokers(p.Brokers()) }
-
-// WithBrokers makes the API's realtime projection consume from brokers
-// rather than KAFKA_BROKERS.
-func WithBrokers(brokers []string) APIOption {
-	return func(o *apiOptions) { o.live.brokers = append([]string(nil), brokers...) }
-}
-
-// WithRealtime sets the hub's options (node id, intervals; tests shorten
-// them) and how long before the node's start a change may have been
-// committed and still be delivered.
-func WithRealtime(h realtime.HubOptions, replayMargin time.Duration) APIOption {
-	return func(o *apiOptions) { o.live.hub, o.live.replayMargin, o.live.marginSet = h, replayMargin, true }
-}
-
-func liveOpts(opts []APIOption) liveOptions {
-	var o apiOptions
-	for _, f := range opts {
-		f(&o)
+func newHub(d *db.DB, log *slog.Logger, o apiOptions) *live.Hub {
+	h := o.hub
+	if h.Log == nil {
+		h.Log = log.With("part", "hub")
 	}
-	return o.live
+	return live.NewHub(d.Pool, h)
 }
 
-func newHub(d *db.DB, log *slog.Logger, opts []APIOption) *realtime.Hub {
-	o := liveOpts(opts).hub
-	if o.Log == nil {
-		o.Log = log.With("part", "hub")
-	}
-	return realtime.NewHub(d.Pool, o)
-}
-
-// runLiveEvents starts, once app listens, the hub's presence and session
+// runLiveEvents starts, once srv listens, the hub's presence and session
 // loop and this node's realtime projection (its own consumer group, so every
-// node sees every change), and stops both when app shuts down. An API that
+// node sees every change), and stops both when srv shuts down. An API that
 // is never served starts nothing.
-func runLiveEvents(app *fiber.App, hub *realtime.Hub, cfg config.Config, d *db.DB, reg *prometheus.Registry, log *slog.Logger, opts []APIOption) {
-	o := liveOpts(opts)
+func runLiveEvents(srv *fiber.App, a *httpapi.Application, cfg config.Config, d *db.DB, o apiOptions) error {
 	margin := realtime.DefaultReplayMargin
 	if o.marginSet {
 		margin = o.replayMargin
@@ -71,13 +36,17 @@ func runLiveEvents(app *fiber.App, hub *realtime.Hub, cfg config.Config, d *db.D
 	if len(brokers) == 0 {
 		brokers = cfg.Kafka.BrokerList()
 	}
+	p, err := realtime.NewProjection(a.Hub, d.Pool, a.Queries.Feed, margin, a.Log.With("part", "realtime"))
+	if err != nil {
+		return err
+	}
 	var (
 		mu      sync.Mutex
 		cancel  context.CancelFunc
 		stopped bool
 		wg      sync.WaitGroup
 	)
-	app.Hooks().OnListen(func(fiber.ListenData) error {
+	srv.Hooks().OnListen(func(fiber.ListenData) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if stopped || cancel != nil {
@@ -88,24 +57,23 @@ func runLiveEvents(app *fiber.App, hub *realtime.Hub, cfg config.Config, d *db.D
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = hub.Run(ctx)
+			_ = a.Hub.Run(ctx)
 		}()
 		if len(brokers) == 0 {
-			log.Warn("live events are off: this API node has no broker to read the change stream from; set KAFKA_BROKERS")
+			a.Log.Warn("live events are off: this API node has no broker to read the change stream from; set KAFKA_BROKERS")
 			return nil
 		}
-		pc := ProjectorConfig(cfg, brokers, nil, log)
-		pc.Metrics = sharedMetrics(reg)
-		p := realtime.NewProjection(hub, d.Pool, margin, log.With("part", "realtime"))
+		pc := ProjectorConfig(cfg, brokers, nil, a.Log)
+		pc.Metrics = sharedMetrics(a.Registry)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			_ = projections.Run(ctx, pc, p)
 		}()
-		log.Info("live events on", "node", hub.NodeID(), "group", projections.GroupID(pc.TopicPrefix, p.Name()))
+		a.Log.Info("live events on", "node", a.Hub.NodeID(), "group", projections.GroupID(pc.TopicPrefix, p.Name()))
 		return nil
 	})
-	app.Hooks().OnPreShutdown(func() error {
+	srv.Hooks().OnPreShutdown(func() error {
 		mu.Lock()
 		stopped = true
 		c := cancel
@@ -116,32 +84,5 @@ func runLiveEvents(app *fiber.App, hub *realtime.Hub, cfg config.Config, d *db.D
 		}
 		return nil
 	})
-}
-
-// sharedMetrics are the runner's metrics registered with reg, reusing the
-// ones already there: in agora dev the API and the projector share reg.
-func sharedMetrics(reg *prometheus.Registry) *projections.Metrics {
-	m := projections.NewMetrics(nil)
-	if reg == nil {
-		return m
-	}
-	m.Lag = register(reg, m.Lag)
-	m.Apply = register(reg, m.Apply)
-	m.Delay = register(reg, m.Delay)
-	m.Changes = register(reg, m.Changes)
-	m.Retries = register(reg, m.Retries)
-	m.DeadLetters = register(reg, m.DeadLetters)
-	return m
-}
-
-func register[C prometheus.Collector](reg *prometheus.Registry, c C) C {
-	if err := reg.Register(c); err != nil {
-		var are prometheus.AlreadyRegisteredError
-		if errors.As(err, &are) {
-			if existing, ok := are.ExistingCollector.(C); ok {
-				return existing
-			}
-		}
-	}
-	return c
+	return nil
 }

@@ -12,10 +12,19 @@ import (
 	"path/filepath"
 	"time"
 
+	cmdaisearch "agora/command/aisearch"
+	cmdcommunity "agora/command/community"
+	cmdfeed "agora/command/feed"
+	cmdforum "agora/command/forum"
+	qcommunity "agora/query/community"
+	qfeed "agora/query/feed"
+	qforum "agora/query/forum"
+	qinsights "agora/query/insights"
+	qsearch "agora/query/search"
+
 	"github.com/gofiber/fiber/v3"
 
 	cmdaccount "agora/command/account"
-	"agora/command/community"
 	"agora/httpapi"
 	"agora/internal/auth"
 	"agora/internal/config"
@@ -95,12 +104,34 @@ func Seed(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger) er
 	return nil
 }
 
-// NewAPI builds the HTTP API over d. In dev mode mail goes to the dev
+// NewAPI builds the HTTP API over d: the composition root, where every
+// adapter, use case and read of the API is made, once, into the one
+// httpapi.Application the routes serve. In dev mode mail goes to the dev
 // mailbox and GET /api/dev/mailbox lists it.
-// Options (WithRegistry, WithPipeline, WithRealtime) are optional. Every
+// Options (WithRegistry, WithPipeline, WithRealtime…) are optional. Every
 // API serves live events at /api/hub; they flow once the server listens,
 // when it has a broker (WithPipeline, or KAFKA_BROKERS).
 func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*fiber.App, error) {
+	o := apiOpts(opts)
+	a, closeAll, err := newApplication(cfg, d, log, o)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := httpapi.New(a)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	srv.Hooks().OnPostShutdown(func(error) error { closeAll(); return nil })
+	if err := runLiveEvents(srv, a, cfg, d, o); err != nil {
+		return nil, err
+	}
+	return srv, nil
+}
+
+// newApplication builds the application value of the API, and what
+// releases what it opened.
+func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions) (*httpapi.Application, func(), error) {
 	var sender mail.Sender
 	var mailbox *mail.Mailbox
 	switch {
@@ -114,50 +145,63 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 			mailbox = nil // the listing endpoint stays a dev-only feature
 		}
 	}
-	hasher := auth.NewHasher(cfg.Auth.MaxConcurrentHashes)
-	accounts, err := cmdaccount.New(d.SQL, hasher, sender, cfg.Auth, cfg.BaseURL())
-	if err != nil {
-		return nil, err
-	}
-	communities, err := community.New(d.SQL, accounts)
-	if err != nil {
-		return nil, err
-	}
-	reg := apiRegistry(opts)
-	hub := newHub(d, log, opts)
 	if cfg.LinkPreview.AllowPrivate {
 		log.Warn("AGORA_LINK_PREVIEW_ALLOW_PRIVATE is on: link previews may fetch loopback and private addresses; for tests only")
 	}
-	linkPreviews := linkpreview.New(linkpreview.Options{
+	store, closeStore, err := apiSearch(cfg, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	a := &httpapi.Application{
+		Log: log, DB: d, Registry: o.registry, Mailbox: mailbox, InsightsBase: cfg.InsightsBase,
+		Hub: newHub(d, log, o),
+	}
+	if a.Registry == nil {
+		a.Registry = NewRegistry()
+	}
+	c, q := &a.Commands, &a.Queries
+	q.LinkPreviews = linkpreview.New(linkpreview.Options{
 		Fetch:               linkpreview.FetcherOptions{AllowPrivate: cfg.LinkPreview.AllowPrivate},
 		PerAccountPerMinute: cfg.LinkPreview.PerAccountPerMinute,
 	})
-	uploads, uploadRead, err := newUploads(cfg, d)
-	if err != nil {
-		return nil, err
-	}
 	answerer, err := newAnswerer(cfg, log)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		c.Accounts, err = cmdaccount.New(d.SQL, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.BaseURL())
 	}
-	store, closeStore, err := apiSearch(cfg, opts)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		c.Communities, err = cmdcommunity.New(d.SQL, c.Accounts)
 	}
-	app, err := httpapi.New(httpapi.Deps{
-		Log: log, DB: d, Accounts: accounts, Communities: communities,
-		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg, Hub: hub,
-		Uploads: uploads, UploadRead: uploadRead,
-		LinkPreviews: linkPreviews, Search: store, Answerer: answerer,
-		Warehouse: apiWarehouse(opts), InsightsBase: cfg.InsightsBase,
-	})
+	if err == nil {
+		c.Forums, err = cmdforum.New(d.SQL, c.Accounts)
+	}
+	if err == nil {
+		c.Feed, err = cmdfeed.New(d.SQL)
+	}
+	if err == nil {
+		c.AISearch, err = cmdaisearch.New(d.SQL, store, answerer)
+	}
+	if err == nil {
+		c.Uploads, q.Uploads, err = newUploads(cfg, d)
+	}
+	if err == nil {
+		q.Accounts = qaccount.New(d.SQL)
+		q.Communities = qcommunity.New(d.SQL)
+		q.Forums, err = qforum.New(d.SQL, store.Members())
+	}
+	if err == nil {
+		q.Feed, err = qfeed.New(d)
+	}
+	if err == nil {
+		q.Search, err = qsearch.New(store, d)
+	}
+	if err == nil {
+		q.Insights, err = qinsights.New(d.SQL, insightsStore(o.warehouse))
+	}
 	if err != nil {
 		closeStore()
-		return nil, err
+		return nil, nil, err
 	}
-	app.Hooks().OnPostShutdown(func(error) error { closeStore(); return nil })
-	runLiveEvents(app, hub, cfg, d, reg, log, opts)
-	return app, nil
+	return a, closeStore, nil
 }
 
 // Serve runs app on addr until ctx ends, then shuts it down gracefully.

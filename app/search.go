@@ -5,45 +5,36 @@ import (
 	"log/slog"
 
 	"agora/internal/config"
-	"agora/internal/db"
-	"agora/projections"
-	"agora/projections/searchindex"
 	"agora/search"
 	"agora/search/answer"
 )
 
-// WithSearch gives the API the search store to read: agora dev shares one
-// store between its API and its search projection (the embedded engine is
-// one process's). Without it the API opens the store of the configuration
-// (Meilisearch with MEILI_URL, else the data folder's embedded engine) and
-// closes it on shutdown.
-func WithSearch(store search.Store) APIOption {
-	return func(o *apiOptions) { o.search = store }
+// OpenSearch opens the search store of the configuration: Meilisearch when
+// MEILI_URL is set, the embedded engine under the data folder's search/
+// otherwise.
+func OpenSearch(ctx context.Context, cfg config.Config) (search.Store, error) {
+	if cfg.Search.MeiliURL != "" {
+		return search.OpenMeili(ctx, search.MeiliConfig{URL: cfg.Search.MeiliURL, Key: cfg.Search.MeiliMasterKey})
+	}
+	return search.OpenEmbedded(cfg.SearchDir())
 }
 
-// apiSearch is the API's store and what releases it.
-func apiSearch(cfg config.Config, opts []APIOption) (search.Store, func(), error) {
-	var o apiOptions
-	for _, f := range opts {
-		f(&o)
-	}
+// apiSearch is the API's store (WithSearch, or the configuration's) and
+// what releases it.
+func apiSearch(cfg config.Config, o apiOptions) (search.Store, func(), error) {
 	if o.search != nil {
 		return o.search, func() {}, nil
 	}
-	store, err := search.Open(context.Background(), cfg)
+	store, err := OpenSearch(context.Background(), cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	return store, func() { _ = store.Close() }, nil
 }
 
-// searchProjection is the projection that fills store.
-func searchProjection(store search.Store, d *db.DB, log *slog.Logger) projections.Handler {
-	return searchindex.New(store, d.Pool, log.With("part", "search"))
-}
-
 // newAnswerer is what answers the AI search: the configured model, or the
-// extractive answerer when none is configured.
+// extractive answerer when none is configured. This is the one place that
+// default is made.
 func newAnswerer(cfg config.Config, log *slog.Logger) (answer.Answerer, error) {
 	provider := cfg.AI.ModelProvider()
 	if provider == "" {

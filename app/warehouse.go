@@ -9,9 +9,7 @@ import (
 	"agora/analytics"
 	"agora/internal/chserver"
 	"agora/internal/config"
-	"agora/internal/db"
-	"agora/projections"
-	"agora/projections/insights"
+	qinsights "agora/query/insights"
 )
 
 // WarehouseDatabase is the database of the insights warehouse on the local
@@ -108,20 +106,12 @@ func ProjectorWarehouse(ctx context.Context, cfg config.Config, log *slog.Logger
 	return &Warehouse{Conn: conn, URL: cfg.Warehouse.ClickHouseURL}, nil
 }
 
-// WithWarehouse gives the API the warehouse its insights reports read.
-func WithWarehouse(conn driver.Conn) APIOption {
-	return func(o *apiOptions) { o.warehouse = conn }
-}
-
-func apiWarehouse(opts []APIOption) driver.Conn {
-	var o apiOptions
-	for _, f := range opts {
-		f(&o)
+// insightsStore is the store the insights reports read: ClickHouse over
+// conn, or none (the reports then answer that no warehouse is configured).
+// This is the one place the adapter is chosen.
+func insightsStore(conn driver.Conn) qinsights.Store {
+	if conn == nil {
+		return nil
 	}
-	return o.warehouse
-}
-
-// insightsProjection is the analytics projection that fills w.
-func insightsProjection(w *Warehouse, d *db.DB, log *slog.Logger) (projections.Handler, error) {
-	return insights.New(w.Conn, d.Pool, log.With("part", "insights"))
+	return qinsights.NewClickHouse(conn)
 }

@@ -32,7 +32,7 @@ type SessionBody struct {
 }
 
 func (s *server) sessionBody(c fiber.Ctx, sess cmdaccount.Session) (SessionBody, error) {
-	u, err := s.AccountRead.User(c.Context(), sess.UserID)
+	u, err := s.Queries.Accounts.User(c.Context(), sess.UserID)
 	if err != nil {
 		return SessionBody{}, err
 	}
@@ -52,7 +52,7 @@ func (s *server) signIn(c fiber.Ctx) error {
 	if email == "" {
 		email = deref(in.Username)
 	}
-	sess, err := s.Accounts.SignIn(c.Context(), cmdaccount.SignIn{
+	sess, err := s.Commands.Accounts.SignIn(c.Context(), cmdaccount.SignIn{
 		Email: email, Password: deref(in.Password), IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent),
 	})
 	if err != nil {
@@ -66,15 +66,15 @@ func (s *server) signIn(c fiber.Ctx) error {
 }
 
 func (s *server) signOut(c fiber.Ctx) error {
-	defer s.AccountRead.ForgetSessions()
-	if err := s.Accounts.SignOut(c.Context(), mustPrincipal(c).SessionID); err != nil {
+	defer s.Queries.Accounts.ForgetSessions()
+	if err := s.Commands.Accounts.SignOut(c.Context(), mustPrincipal(c).SessionID); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
 func (s *server) decodeToken(c fiber.Ctx) error {
-	d, err := s.AccountRead.Decode(c.Context(), mustPrincipal(c))
+	d, err := s.Queries.Accounts.Decode(c.Context(), mustPrincipal(c))
 	if err != nil {
 		return err
 	}
@@ -91,14 +91,14 @@ func (s *server) requestPasswordReset(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Accounts.RequestPasswordReset(c.Context(), cmdaccount.RequestPasswordReset{Email: deref(in.Email), IP: c.IP()}); err != nil {
+	if err := s.Commands.Accounts.RequestPasswordReset(c.Context(), cmdaccount.RequestPasswordReset{Email: deref(in.Email), IP: c.IP()}); err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"message": neutralReset})
 }
 
 func (s *server) checkPasswordReset(c fiber.Ctx) error {
-	r, err := s.AccountRead.CheckPasswordReset(c.Context(), c.Params("token"))
+	r, err := s.Queries.Accounts.CheckPasswordReset(c.Context(), c.Params("token"))
 	if err != nil {
 		return err
 	}
@@ -112,15 +112,15 @@ func (s *server) resetPassword(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	defer s.AccountRead.ForgetSessions() // a reset revokes every session of the user
-	if err := s.Accounts.ResetPassword(c.Context(), cmdaccount.ResetPassword{Token: c.Params("token"), Password: deref(in.Password)}); err != nil {
+	defer s.Queries.Accounts.ForgetSessions() // a reset revokes every session of the user
+	if err := s.Commands.Accounts.ResetPassword(c.Context(), cmdaccount.ResetPassword{Token: c.Params("token"), Password: deref(in.Password)}); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"message": "Password was reset successfully!"})
 }
 
 func (s *server) validateToken(c fiber.Ctx) error {
-	inv, err := s.AccountRead.ValidateToken(c.Context(), c.Params("token"), c.Query("email"))
+	inv, err := s.Queries.Accounts.ValidateToken(c.Context(), c.Params("token"), c.Query("email"))
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (s *server) register(c fiber.Ctx) error {
 	if token == "" {
 		token = deref(in.Token)
 	}
-	sess, err := s.Accounts.Register(c.Context(), cmdaccount.Register{
+	sess, err := s.Commands.Accounts.Register(c.Context(), cmdaccount.Register{
 		Token: token, Email: deref(in.Email), Password: deref(in.Password), Person: in.person(),
 		IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent),
 	})
@@ -189,12 +189,12 @@ func (s *server) joinProfile(c fiber.Ctx) error {
 	if p, ok := principal(c); ok {
 		in.Caller = &p.UserID
 	}
-	profileID, err := s.Accounts.JoinProfile(c.Context(), in)
+	profileID, err := s.Commands.Accounts.JoinProfile(c.Context(), in)
 	if err != nil {
 		return err
 	}
 	// The profile is the joined user's own, so it is read as theirs.
-	p, err := s.AccountRead.Profile(c.Context(), qaccount.Principal{UserID: id, Role: auth.RoleUser}, profileID)
+	p, err := s.Queries.Accounts.Profile(c.Context(), qaccount.Principal{UserID: id, Role: auth.RoleUser}, profileID)
 	if err != nil {
 		return err
 	}
@@ -211,14 +211,14 @@ func (s *server) updateMe(c fiber.Ctx) error {
 		return err
 	}
 	p := mustPrincipal(c)
-	defer s.AccountRead.ForgetSessions() // a new password revokes the other sessions
-	if err := s.Accounts.UpdateMe(c.Context(), cmdaccount.UpdateMe{
+	defer s.Queries.Accounts.ForgetSessions() // a new password revokes the other sessions
+	if err := s.Commands.Accounts.UpdateMe(c.Context(), cmdaccount.UpdateMe{
 		UserID: p.UserID, SessionID: p.SessionID, Person: in.person(),
 		CurrentPassword: in.CurrentPassword, NewPassword: in.Password,
 	}); err != nil {
 		return err
 	}
-	u, err := s.AccountRead.User(c.Context(), p.UserID)
+	u, err := s.Queries.Accounts.User(c.Context(), p.UserID)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func (s *server) getProfile(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.AccountRead.Profile(c.Context(), mustPrincipal(c), id)
+	p, err := s.Queries.Accounts.Profile(c.Context(), mustPrincipal(c), id)
 	if err != nil {
 		return err
 	}

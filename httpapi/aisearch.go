@@ -15,7 +15,6 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	qfeed "agora/query/feed"
-	"agora/search/answer"
 )
 
 // Limits of one AI search stream.
@@ -32,19 +31,7 @@ const (
 // flow", §7): the streamed answer and its follow-ups, and sharing a
 // conversation to the forum.
 func (s *server) aiSearchRoutes(api fiber.Router) {
-	a := s.Answerer
-	if a == nil {
-		a = answer.Extractive{}
-	}
-	cmd, err := aisearch.New(s.DB.SQL, s.Search, a)
-	if err != nil {
-		panic(err) // New checked s.DB and s.Search
-	}
-	q, err := qfeed.New(s.DB)
-	if err != nil {
-		panic(err)
-	}
-	h := &aiSearchHandlers{cmd: cmd, q: q, s: s}
+	h := &aiSearchHandlers{cmd: s.Commands.AISearch, q: s.Queries.Feed, s: s}
 	authed := only(auth.GroupAuthenticated)
 	api.Get("/ai/search/:channelId", authed, h.ask)
 	api.Get("/ai/search/:channelId/:searchId", authed, h.ask)

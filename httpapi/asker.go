@@ -11,10 +11,7 @@ import (
 // It is a command (each look is recorded), served as a GET because it
 // reads: the answer is never cached.
 func (s *server) askerRoutes(api fiber.Router) {
-	cmd, err := cmdfeed.New(s.DB.SQL)
-	if err != nil {
-		panic(err) // New checked s.DB
-	}
+	cmd := s.Commands.Feed
 	api.Get("/threads/:threadId/asker", only(auth.GroupAuthenticated), func(c fiber.Ctx) error {
 		id, err := pathUUID(c, "threadId")
 		if err != nil {

@@ -28,7 +28,7 @@ func (s *server) addCommunityProfile(c fiber.Ctx) error {
 		return err
 	}
 	p := mustPrincipal(c)
-	profileID, err := s.Communities.AddProfile(c.Context(), community.AddProfile{
+	profileID, err := s.Commands.Communities.AddProfile(c.Context(), community.AddProfile{
 		CommunityID: id, ActorID: p.UserID, ActorRole: p.Role,
 		FirstName: in.FirstName, LastName: in.LastName, Email: in.Email,
 		RoleID: deref(in.RoleID), Tags: deref(in.Tags), SendInvitation: in.SendInvitation != nil && *in.SendInvitation,

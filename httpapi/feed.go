@@ -18,15 +18,7 @@ import (
 // feedRoutes serve the forum feed (spec 001 §7 "Threads and posts"):
 // posts, comments, reactions and visits.
 func (s *server) feedRoutes(api fiber.Router) {
-	cmd, err := cmdfeed.New(s.DB.SQL)
-	if err != nil {
-		panic(err) // New checked s.DB
-	}
-	q, err := qfeed.New(s.DB)
-	if err != nil {
-		panic(err)
-	}
-	h := &feedHandlers{cmd: cmd, q: q}
+	h := &feedHandlers{cmd: s.Commands.Feed, q: s.Queries.Feed}
 	authed := only(auth.GroupAuthenticated)
 	api.Post("/series/:seriesId/threads", authed, h.createThread)
 	api.Get("/channels/:channelId/threads", authed, h.channelThreads)

@@ -13,17 +13,8 @@ import (
 )
 
 // forumRoutes serve forums (series) and their access management (spec 001).
-// New has checked the dependencies, so the use cases cannot refuse them.
 func (s *server) forumRoutes(api fiber.Router) {
-	cmd, err := cforum.New(s.DB.SQL, s.Accounts)
-	if err != nil {
-		panic(err)
-	}
-	q, err := qforum.New(s.DB.SQL, s.Search.Members())
-	if err != nil {
-		panic(err)
-	}
-	h := &forumHandlers{cmd: cmd, q: q}
+	h := &forumHandlers{cmd: s.Commands.Forums, q: s.Queries.Forums}
 	authed := only(auth.GroupAuthenticated)
 	api.Post("/communities/:communityId/series", authed, h.create)
 	api.Put("/communities/:communityId/series-order", authed, h.order)

@@ -11,7 +11,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"agora/internal/apperr"
-	"agora/projections/realtime"
+	"agora/live"
 	qaccount "agora/query/account"
 )
 
@@ -58,7 +58,7 @@ func (s *server) hubPrincipal(c fiber.Ctx) (qaccount.Principal, error) {
 	if len(token) > 256 {
 		return qaccount.Principal{}, apperr.ErrTokenInvalid
 	}
-	return s.AccountRead.Authenticate(c.Context(), token)
+	return s.Queries.Accounts.Authenticate(c.Context(), token)
 }
 
 // sameOrigin admits a handshake without Origin (not a browser) or from a
@@ -113,7 +113,7 @@ func (s *server) openHub(c fiber.Ctx) error {
 
 // pumpHub serves one connection: this goroutine writes, another reads
 // (pongs, and the close), and the hub decides when it ends.
-func pumpHub(hub *realtime.Hub, conn *websocket.Conn, p qaccount.Principal, log *slog.Logger) {
+func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, log *slog.Logger) {
 	client, err := hub.Register(p.UserID, p.SessionID, p.ExpiresOn)
 	if err != nil {
 		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "shutting down"), time.Now().Add(hubWriteWait))
@@ -166,13 +166,13 @@ func pumpHub(hub *realtime.Hub, conn *websocket.Conn, p qaccount.Principal, log 
 // signed out or expired: the client should sign in again, not reconnect.
 const HubCloseSessionEnded = 4401
 
-func closeFrame(r realtime.CloseReason) (int, string) {
+func closeFrame(r live.CloseReason) (int, string) {
 	switch r {
-	case realtime.SessionEnded:
+	case live.SessionEnded:
 		return HubCloseSessionEnded, "session ended"
-	case realtime.TooSlow:
+	case live.TooSlow:
 		return websocket.CloseTryAgainLater, "too slow"
-	case realtime.ShuttingDown:
+	case live.ShuttingDown:
 		return websocket.CloseGoingAway, "shutting down"
 	default:
 		return websocket.CloseNormalClosure, ""

@@ -12,6 +12,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi"
+	"agora/live"
 	"agora/projections/realtime"
 )
 
@@ -152,7 +153,7 @@ func hubUserID(t *testing.T, c *testenv.Client) string {
 // clients of the members who may read them, and nobody else.
 func TestHub(t *testing.T) {
 	pipe := testenv.StartPipeline(t)
-	live := testenv.Live{Pipeline: pipe, Hub: realtime.HubOptions{SessionCheck: 200 * time.Millisecond}}
+	live := testenv.Live{Pipeline: pipe, Hub: live.HubOptions{SessionCheck: 200 * time.Millisecond}}
 	env := testenv.NewLive(t, live)
 
 	member := env.As(t, "member@demo.agora")     // B

@@ -18,14 +18,7 @@ const DefaultInsightsBase = "/api/insights"
 // the insights base: within the /api group when the base is under /api,
 // else as a group of its own with the same authentication.
 func (s *server) insightsRoutes(app *fiber.App, api fiber.Router) {
-	var store qinsights.Store
-	if s.Warehouse != nil {
-		store = qinsights.NewClickHouse(s.Warehouse)
-	}
-	q, err := qinsights.New(s.DB.SQL, store)
-	if err != nil {
-		panic(err) // New checked s.DB
-	}
+	q := s.Queries.Insights
 	base := s.InsightsBase
 	if base == "" {
 		base = DefaultInsightsBase

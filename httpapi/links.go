@@ -13,7 +13,7 @@ func (s *server) linkRoutes(api fiber.Router) {
 }
 
 func (s *server) linkPreview(c fiber.Ctx) error {
-	l, err := s.LinkPreviews.Preview(c.Context(), mustPrincipal(c).UserID.String(), c.Query("url"))
+	l, err := s.Queries.LinkPreviews.Preview(c.Context(), mustPrincipal(c).UserID.String(), c.Query("url"))
 	if err != nil {
 		return err
 	}

@@ -110,7 +110,7 @@ func (s *server) authenticate(c fiber.Ctx) error {
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" || len(token) > 256 {
 		return apperr.ErrTokenInvalid
 	}
-	p, err := s.AccountRead.Authenticate(c.Context(), strings.TrimSpace(token))
+	p, err := s.Queries.Accounts.Authenticate(c.Context(), strings.TrimSpace(token))
 	if err != nil {
 		return err
 	}

@@ -13,11 +13,7 @@ import (
 // hashtag suggestions and the private chat's peers. The AI search has its
 // own routes (aisearch.go).
 func (s *server) searchRoutes(api fiber.Router) {
-	q, err := qsearch.New(s.Search, s.DB)
-	if err != nil {
-		panic(err) // New checked s.Search and s.DB
-	}
-	h := &searchHandlers{q: q}
+	h := &searchHandlers{q: s.Queries.Search}
 	authed := only(auth.GroupAuthenticated)
 	api.Get("/communities/:communityId/member-search", authed, h.members)
 	api.Get("/series/:id/mention-candidates", authed, h.mentionCandidates)

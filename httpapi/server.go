@@ -5,70 +5,24 @@ package httpapi
 
 import (
 	"context"
-	"errors"
-	"log/slog"
 	"time"
 
-	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v3"
-	"github.com/prometheus/client_golang/prometheus"
 
-	cmdaccount "agora/command/account"
-	"agora/command/community"
-	cmdupload "agora/command/upload"
 	"agora/internal/db"
-	"agora/internal/linkpreview"
-	"agora/internal/mail"
-	"agora/projections/realtime"
-	qaccount "agora/query/account"
-	qupload "agora/query/upload"
-	"agora/search"
-	"agora/search/answer"
 )
-
-// Deps are what the API serves from.
-type Deps struct {
-	Log         *slog.Logger
-	DB          *db.DB
-	Accounts    *cmdaccount.Service
-	Communities *community.Service
-	AccountRead *qaccount.Queries
-	// Mailbox is set in `agora dev` only: it enables GET /api/dev/mailbox.
-	Mailbox *mail.Mailbox
-	// Registry receives the HTTP metrics and is served at /metrics.
-	Registry *prometheus.Registry
-	// Hub holds this node's live connections (GET /api/hub); nil answers
-	// the route with hubUnavailable.
-	Hub *realtime.Hub
-	// Uploads and UploadRead serve POST /api/sas and the blob store's
-	// signed URLs.
-	Uploads    *cmdupload.Service
-	UploadRead *qupload.Queries
-	// LinkPreviews answers GET /api/links/preview.
-	LinkPreviews *linkpreview.Service
-	// Search is the search read store the search routes read.
-	Search search.Store
-	// Answerer writes the AI search's answers; nil means the extractive
-	// answerer (no model).
-	Answerer answer.Answerer
-	// Warehouse is the insights warehouse the reports read; nil answers
-	// them with an error once the caller's rights are checked.
-	Warehouse driver.Conn
-	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
-	// empty means DefaultInsightsBase.
-	InsightsBase string
-}
 
 // BodyLimit bounds request bodies; files go to the blob store through
 // signed URLs, never through the API.
 const BodyLimit = 1 << 20
 
-// New builds the Fiber app with every route.
-func New(d Deps) (*fiber.App, error) {
-	if d.Log == nil || d.DB == nil || d.Accounts == nil || d.Communities == nil || d.AccountRead == nil || d.Registry == nil || d.LinkPreviews == nil || d.Search == nil {
-		return nil, errors.New("httpapi.New: nil dependency")
+// New builds the Fiber app with every route over a, which the composition
+// root (app) built; it constructs nothing.
+func New(a *Application) (*fiber.App, error) {
+	if err := a.check(); err != nil {
+		return nil, err
 	}
-	s := &server{Deps: d, metrics: newMetrics(d.Registry)}
+	s := &server{Application: a, metrics: newMetrics(a.Registry)}
 	app := fiber.New(fiber.Config{
 		AppName:   "agora",
 		BodyLimit: BodyLimit,
@@ -103,7 +57,7 @@ func New(d Deps) (*fiber.App, error) {
 	s.hubRoutes(api)
 	s.aiSearchRoutes(api)
 	s.insightsRoutes(app, api)
-	if d.Mailbox != nil {
+	if a.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)
 	}
 	// Anything else under /api is a JSON 404, not the web app's fallback.
@@ -116,7 +70,7 @@ func New(d Deps) (*fiber.App, error) {
 }
 
 type server struct {
-	Deps
+	*Application
 	metrics *httpMetrics
 }
 

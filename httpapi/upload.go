@@ -21,10 +21,7 @@ import (
 // uploadRoutes serve uploads (spec 001 §7 POST /sas): the signed URL, then
 // the blob store's own PUT and GET, which the URL's signature authorizes.
 func (s *server) uploadRoutes(api fiber.Router) {
-	if s.Uploads == nil || s.UploadRead == nil {
-		panic("httpapi: uploads need Deps.Uploads and Deps.UploadRead")
-	}
-	h := &uploadHandlers{cmd: s.Uploads, q: s.UploadRead}
+	h := &uploadHandlers{cmd: s.Commands.Uploads, q: s.Queries.Uploads}
 	api.Post("/sas", only(auth.GroupAuthenticated), h.create)
 	api.Put("/blobs/:id/:name", h.put)
 	api.Get("/blobs/:id/:name", h.get)

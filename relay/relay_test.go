@@ -24,7 +24,7 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-const fixtures = "../../projections/change/testdata"
+const fixtures = "../projections/change/testdata"
 
 // readAll reads topic from the start with a fresh consumer group until n
 // messages arrived.

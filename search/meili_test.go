@@ -4,102 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"agora/internal/config"
 	"agora/search"
+	"agora/search/searchtest"
 )
 
 // No Meilisearch server runs here, so these tests pin, request by request,
-// what the adapter sends (method, path, body, key), and answer as
-// Meilisearch v1 does: 202 with an enqueued task for every write, the task
-// on GET /tasks/{uid}, hits for a search.
+// what the adapter sends (searchtest.FakeMeili).
 
-type request struct {
-	Method, Path, Auth string
-	Body               string
-}
-
-func (r request) String() string { return r.Method + " " + r.Path }
-
-type fakeMeili struct {
-	t  *testing.T
-	mu sync.Mutex
-	// requests lists what arrived, in order.
-	requests []request
-	nextTask int64
-	// failures maps a task uid to the error Meilisearch reports for it.
-	failures map[int64][2]string
-	// searchAnswer is the body of every search answer.
-	searchAnswer string
-}
-
-func newFakeMeili(t *testing.T) (*fakeMeili, *httptest.Server) {
-	f := &fakeMeili{t: t, failures: map[int64][2]string{}}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	return f, srv
-}
-
-func (f *fakeMeili) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	path := r.URL.Path
-	if r.URL.RawQuery != "" {
-		path += "?" + r.URL.RawQuery
-	}
-	f.requests = append(f.requests, request{Method: r.Method, Path: path, Auth: r.Header.Get("Authorization"), Body: string(body)})
-	w.Header().Set("Content-Type", "application/json")
-	switch {
-	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/tasks/"):
-		uid, _ := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/tasks/"), 10, 64)
-		task := map[string]any{
-			"uid": uid, "batchUid": uid, "indexUid": "x", "status": "succeeded", "type": "documentAdditionOrUpdate",
-			"canceledBy": nil, "details": map[string]any{}, "error": nil, "duration": "PT0.004S",
-			"enqueuedAt": "2026-11-22T11:00:00.000000Z", "startedAt": "2026-11-22T11:00:00.001000Z", "finishedAt": "2026-11-22T11:00:00.005000Z",
-		}
-		if fail, ok := f.failures[uid]; ok {
-			task["status"] = "failed"
-			task["error"] = map[string]any{"message": fail[1], "code": fail[0], "type": "invalid_request", "link": "https://docs.meilisearch.com/errors#" + fail[0]}
-		}
-		_ = json.NewEncoder(w).Encode(task)
-	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/search"):
-		_, _ = io.WriteString(w, f.searchAnswer)
-	default:
-		f.nextTask++
-		w.WriteHeader(http.StatusAccepted)
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"taskUid": f.nextTask, "indexUid": "x", "status": "enqueued", "type": "documentAdditionOrUpdate",
-			"enqueuedAt": "2026-11-22T11:00:00.000000Z",
-		})
-	}
-}
-
-// take returns the requests so far and forgets them.
-func (f *fakeMeili) take() []request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := f.requests
-	f.requests = nil
-	return out
-}
-
-func (f *fakeMeili) failTask(uid int64, code, message string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.failures[uid] = [2]string{code, message}
+func newFakeMeili(t *testing.T) (*searchtest.FakeMeili, *httptest.Server) {
+	return searchtest.NewFakeMeili(t)
 }
 
 func openFake(t *testing.T, srv *httptest.Server) search.Store {
@@ -129,17 +49,9 @@ func sameJSON(t *testing.T, what, got, want string) {
 	}
 }
 
-func paths(rs []request) []string {
-	out := make([]string, len(rs))
-	for i, r := range rs {
-		out[i] = r.String()
-	}
-	return out
-}
-
-func samePaths(t *testing.T, what string, rs []request, want ...string) {
+func samePaths(t *testing.T, what string, rs []searchtest.Request, want ...string) {
 	t.Helper()
-	if got := paths(rs); !slices.Equal(got, want) {
+	if got := searchtest.Paths(rs); !slices.Equal(got, want) {
 		t.Fatalf("%s: requests\n got %q\nwant %q", what, got, want)
 	}
 }
@@ -147,7 +59,7 @@ func samePaths(t *testing.T, what string, rs []request, want ...string) {
 func TestMeiliOpenCreatesIndexesWithSettings(t *testing.T) {
 	f, srv := newFakeMeili(t)
 	openFake(t, srv)
-	rs := f.take()
+	rs := f.Take()
 	samePaths(t, "open", rs,
 		"POST /indexes", "PATCH /indexes/t_members/settings", "GET /tasks/1", "GET /tasks/2",
 		"POST /indexes", "PATCH /indexes/t_hashtags/settings", "GET /tasks/3", "GET /tasks/4",
@@ -186,17 +98,17 @@ func TestMeiliOpenKeepsAnExistingIndexButNotFailedSettings(t *testing.T) {
 	f, srv := newFakeMeili(t)
 	// Every index exists already: its creation task fails, and that is fine.
 	for _, uid := range []int64{1, 3, 5, 7} {
-		f.failTask(uid, "index_already_exists", "Index `t_x` already exists.")
+		f.FailTask(uid, "index_already_exists", "Index `t_x` already exists.")
 	}
 	openFake(t, srv)
 
 	f, srv = newFakeMeili(t)
-	f.failTask(2, "invalid_settings_filterable_attributes", "bad filterable attributes")
+	f.FailTask(2, "invalid_settings_filterable_attributes", "bad filterable attributes")
 	_, err := search.OpenMeili(context.Background(), search.MeiliConfig{URL: srv.URL, Prefix: "t_", PollInterval: time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "invalid_settings_filterable_attributes") {
 		t.Fatalf("OpenMeili with failing settings = %v, want the task's error", err)
 	}
-	for _, r := range f.take() {
+	for _, r := range f.Take() {
 		if r.Auth != "" {
 			t.Errorf("%s sent Authorization %q without a key", r, r.Auth)
 		}
@@ -206,7 +118,7 @@ func TestMeiliOpenKeepsAnExistingIndexButNotFailedSettings(t *testing.T) {
 func TestMeiliWritesAreTasksAwaitedByWait(t *testing.T) {
 	f, srv := newFakeMeili(t)
 	s := openFake(t, srv)
-	f.take()
+	f.Take()
 	ctx := context.Background()
 
 	err := s.Posts().Upsert(ctx,
@@ -223,7 +135,7 @@ func TestMeiliWritesAreTasksAwaitedByWait(t *testing.T) {
 	if err := s.Posts().DeleteWhere(ctx, search.Filter{search.In("forumId", "f9")}); err != nil {
 		t.Fatal(err)
 	}
-	rs := f.take()
+	rs := f.Take()
 	// Writes do not wait: a projection writes a batch, then waits once.
 	samePaths(t, "writes", rs, "POST /indexes/t_posts/documents", "POST /indexes/t_posts/documents/delete-batch", "POST /indexes/t_posts/documents/delete")
 	sameJSON(t, "upsert", rs[0].Body, `[
@@ -237,14 +149,14 @@ func TestMeiliWritesAreTasksAwaitedByWait(t *testing.T) {
 	if err := s.Posts().Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	samePaths(t, "wait", f.take(), "GET /tasks/9", "GET /tasks/10", "GET /tasks/11")
+	samePaths(t, "wait", f.Take(), "GET /tasks/9", "GET /tasks/10", "GET /tasks/11")
 	if err := s.Posts().Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	samePaths(t, "nothing left to wait for", f.take())
+	samePaths(t, "nothing left to wait for", f.Take())
 
 	// A failed task is reported by the next Wait, with Meilisearch's code.
-	f.failTask(12, "invalid_document_id", "Document identifier `a b` is invalid.")
+	f.FailTask(12, "invalid_document_id", "Document identifier `a b` is invalid.")
 	if err := s.Members().Upsert(ctx, search.Member{ID: "a b"}); err != nil {
 		t.Fatal(err)
 	}
@@ -256,8 +168,8 @@ func TestMeiliWritesAreTasksAwaitedByWait(t *testing.T) {
 func TestMeiliSearchSendsTheQueryAndDecodesHits(t *testing.T) {
 	f, srv := newFakeMeili(t)
 	s := openFake(t, srv)
-	f.take()
-	f.searchAnswer = `{
+	f.Take()
+	f.SetSearchAnswer(`{
 		"hits": [
 			{"id":"p7","kind":"thread","threadId":"","parentId":"","channelId":"c1","forumId":"f1","communityId":"k1",
 			 "authorId":"u4","text":"Rolling out Kubernetes","hashtags":["k8s","ops"],"readerIds":[],"createdAt":1763809200123},
@@ -269,7 +181,7 @@ func TestMeiliSearchSendsTheQueryAndDecodesHits(t *testing.T) {
 		"limit": 5,
 		"offset": 10,
 		"estimatedTotalHits": 42
-	}`
+	}`)
 	r, err := s.Posts().Search(context.Background(), search.Query{
 		Text:   "  kubernetes ",
 		Fields: []string{"text"},
@@ -280,7 +192,7 @@ func TestMeiliSearchSendsTheQueryAndDecodesHits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := f.take()
+	rs := f.Take()
 	samePaths(t, "search", rs, "POST /indexes/t_posts/search")
 	sameJSON(t, "search", rs[0].Body, `{
 		"q":"kubernetes","limit":5,"offset":10,
@@ -300,18 +212,18 @@ func TestMeiliSearchSendsTheQueryAndDecodesHits(t *testing.T) {
 	}
 
 	// A blank query sends an empty q and no filter; defaults fill the page.
-	f.searchAnswer = `{"hits":[],"query":"","processingTimeMs":0,"limit":20,"offset":0,"estimatedTotalHits":0}`
+	f.SetSearchAnswer(`{"hits":[],"query":"","processingTimeMs":0,"limit":20,"offset":0,"estimatedTotalHits":0}`)
 	if _, err := s.Members().Search(context.Background(), search.Query{}); err != nil {
 		t.Fatal(err)
 	}
-	rs = f.take()
+	rs = f.Take()
 	sameJSON(t, "blank search", rs[0].Body, `{"q":"","limit":20,"matchingStrategy":"all","hybrid":null}`)
 }
 
 func TestMeiliRefusesBeforeSending(t *testing.T) {
 	f, srv := newFakeMeili(t)
 	s := openFake(t, srv)
-	f.take()
+	f.Take()
 	ctx := context.Background()
 	if _, err := s.Posts().Search(ctx, search.Query{Text: "secret", Filter: search.Filter{search.In("forumId", "f1")}}); !errors.Is(err, search.ErrUnscoped) {
 		t.Errorf("unscoped post search = %v", err)
@@ -327,21 +239,21 @@ func TestMeiliRefusesBeforeSending(t *testing.T) {
 	if err := s.Posts().DeleteWhere(ctx, search.Filter{search.In("forumId")}); err != nil {
 		t.Errorf("delete where nothing = %v", err)
 	}
-	samePaths(t, "refused", f.take())
+	samePaths(t, "refused", f.Take())
 }
 
 func TestMeiliRebuildDropsAndRecreates(t *testing.T) {
 	f, srv := newFakeMeili(t)
 	s := openFake(t, srv)
-	f.take()
+	f.Take()
 	if err := s.Posts().Upsert(context.Background(), search.Post{ID: "p1"}); err != nil {
 		t.Fatal(err)
 	}
-	f.take()
+	f.Take()
 	if err := s.Posts().Rebuild(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	rs := f.take()
+	rs := f.Take()
 	samePaths(t, "rebuild", rs, "DELETE /indexes/t_posts", "GET /tasks/10",
 		"POST /indexes", "PATCH /indexes/t_posts/settings", "GET /tasks/11", "GET /tasks/12")
 	sameJSON(t, "recreate", rs[2].Body, `{"uid":"t_posts","primaryKey":"id"}`)
@@ -349,39 +261,5 @@ func TestMeiliRebuildDropsAndRecreates(t *testing.T) {
 	if err := s.Posts().Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	samePaths(t, "wait after rebuild", f.take())
-}
-
-func TestOpenChoosesTheAdapterFromConfig(t *testing.T) {
-	f, srv := newFakeMeili(t)
-	c := config.Default()
-	c.DataDir = t.TempDir()
-	c.Search = config.SearchConfig{MeiliURL: srv.URL, MeiliMasterKey: "k"}
-	s, err := search.Open(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = s.Close()
-	rs := f.take()
-	if len(rs) == 0 || rs[1].Path != "/indexes/agora_members/settings" || rs[1].Auth != "Bearer k" {
-		t.Errorf("with MEILI_URL: requests %q, want Meilisearch's agora_ indexes with the key", paths(rs))
-	}
-	if _, err := os.Stat(c.SearchDir()); !os.IsNotExist(err) {
-		t.Errorf("with MEILI_URL the embedded folder exists: %v", err)
-	}
-
-	c.Search = config.SearchConfig{}
-	s, err = search.Open(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, name := range []string{"members", "hashtags", "posts", "peers"} {
-		if _, err := os.Stat(filepath.Join(c.SearchDir(), name+"-v1.bleve")); err != nil {
-			t.Errorf("without MEILI_URL: %v", err)
-		}
-	}
-	if rs := f.take(); len(rs) != 0 {
-		t.Errorf("without MEILI_URL, Meilisearch got %q", paths(rs))
-	}
+	samePaths(t, "wait after rebuild", f.Take())
 }

@@ -7,9 +7,9 @@ import (
 
 	"agora/app"
 	"agora/internal/config"
+	"agora/live"
 	"agora/projections"
 	"agora/projections/projectiontest"
-	"agora/projections/realtime"
 	"agora/projections/searchindex"
 	"agora/search"
 )
@@ -32,7 +32,7 @@ type Live struct {
 	Pipeline *projectiontest.Pipeline
 	// Hub are the hub's options (a node id of its own is made when empty;
 	// tests shorten SessionCheck).
-	Hub realtime.HubOptions
+	Hub live.HubOptions
 	// ReplayMargin is how long before the server started a change may
 	// have been committed and still be delivered; tests on one machine
 	// use 0, so that what earlier tests did stays out.
@@ -74,6 +74,6 @@ func NewSearch(t testing.TB, options ...func(*config.Config)) (*Env, search.Stor
 		_ = store.Close()
 	})
 	env := serve(t, []app.APIOption{app.WithSearch(store), app.WithBrokers(p.Brokers),
-		app.WithRealtime(realtime.HubOptions{}, 0)}, options)
+		app.WithRealtime(live.HubOptions{}, 0)}, options)
 	return env, store
 }

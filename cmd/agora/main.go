@@ -26,7 +26,6 @@ import (
 	"agora/app"
 	"agora/internal/config"
 	"agora/internal/seed"
-	"agora/search"
 )
 
 const usage = `usage: agora <command> [flags]
@@ -175,7 +174,7 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		reg := app.NewRegistry()
 		// One search store for the projection that fills it and the API
 		// that reads it: the embedded engine belongs to one process.
-		store, err := search.Open(ctx, cfg)
+		store, err := app.OpenSearch(ctx, cfg)
 		if err != nil {
 			return err
 		}
@@ -246,7 +245,7 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 		if err := app.Migrate(ctx, d.DB, log); err != nil {
 			return err
 		}
-		store, err := search.Open(ctx, cfg)
+		store, err := app.OpenSearch(ctx, cfg)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	qfeed "agora/query/feed"
+
 	"github.com/google/uuid"
 
 	"agora/httpapi/openapi"
@@ -22,10 +24,10 @@ func TestLivePayloadsMatchSchemas(t *testing.T) {
 	avatar, liked := "https://img.test/a.png", "liked"
 	creator := &realtime.Creator{UserID: user, FirstName: "Ada", LastName: "Lovelace", Avatar: &avatar, IsExpert: true}
 	counts := &realtime.Reactions{Liked: 2, Loved: 1, TotalCount: 3}
-	post := realtime.ThreadPayload{
+	post := qfeed.Post{
 		ID: id, ChannelID: ch, SeriesID: se, Type: "post", CreatorAs: "author", CreatorID: &user, Creator: creator, Raw: "hello #Go",
 		Image: json.RawMessage(`{"url": "https://img.test/b.png"}`), Link: json.RawMessage(`{"url": "https://example.com", "viewerType": "external"}`),
-		Mentions: []string{user.String()}, Hashtags: []string{"Go"}, Reactions: counts, CreatedOn: now, UpdatedOn: now,
+		Mentions: []string{user.String()}, Hashtags: []string{"Go"}, Reactions: *counts, CreatedOn: now, UpdatedOn: now,
 	}
 	question := post
 	question.Type, question.CreatorAs, question.CreatorID, question.Creator, question.Image, question.Link = "question", "anonymous", nil, nil, nil, nil

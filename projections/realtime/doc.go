@@ -1,9 +1,7 @@
-// Package realtime is the live-event side of Agora: the hub that holds the
-// WebSocket connections of one API node (transport-free: the HTTP layer in
-// httpapi upgrades the request and pumps a Client's messages), the
-// presence those connections make, and the realtime projection that turns
-// row changes into api:messages:broadcast events for the connected members
-// who may read them (spec 000 §7, 001 §7, 002 §4 and §7).
+// Package realtime is the realtime projection: it turns row changes into
+// api:messages:broadcast events for the members connected to this node's
+// hub (package live) who may read them (spec 000 §7, 001 §7, 002 §4 and
+// §7).
 //
 // Every API node runs the projection in a consumer group of its own (its
 // Name carries the node id), so every node sees every change and delivers
@@ -21,7 +19,7 @@
 // browser applies them to the post it shows (spec 001 §4) without reading
 // it again:
 //
-//   - thread.created, thread.updated: a ThreadPayload, the post as the
+//   - thread.created, thread.updated: the feed's Post, the post as the
 //     feed's Thread has it (id, channelId, seriesId, type, creatorAs,
 //     creatorId, creator, raw, image, file, link, meeting, chat, mentions,
 //     hashtags, reactions, createdOn, updatedOn) without the caller's own
@@ -40,7 +38,8 @@
 //     who set which reaction, and the counts once it is set.
 //
 // Counts, creators and places are read when the event is delivered, once
-// for the node and only when someone connected there receives it. The
+// for the node and only when someone connected there receives it, through
+// query/feed's lookups (Feed), so that they are what the feed shows. The
 // audience is the readers of the post's channel as internal/access decides
 // (a forum's active members and those who administer it; for its admin
 // channel, those who administer it alone). An anonymous question's events

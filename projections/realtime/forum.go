@@ -37,56 +37,46 @@ type Creator = qfeed.Creator
 // than adding to counts it may have missed a change of.
 type Reactions = qfeed.Stats
 
-// filler is a payload completed from the read model when it is delivered:
-// once for all its recipients on the node, and only when there are some.
-type filler interface {
-	fill(ctx context.Context, s store) error
+// Feed is what the live events read of the feed when they are delivered:
+// query/feed's lookups, so that an event shows a post, a creator and the
+// counts as the feed page does.
+type Feed interface {
+	Creator(ctx context.Context, userID, seriesID uuid.UUID) (qfeed.Creator, error)
+	Counts(ctx context.Context, threadID uuid.UUID, replyID *uuid.UUID) (qfeed.Stats, error)
+	Place(ctx context.Context, threadID uuid.UUID) (channelID, seriesID uuid.UUID, err error)
 }
 
-// ThreadPayload is the payload of thread.created and thread.updated: the
-// post's fields every reader of it sees, named as in the feed's Thread.
-// The caller's own fields (myReaction, canManage) are not in it: the
-// browser keeps them. An anonymous question (creatorAs "anonymous") has
-// creatorId and creator null, as in the feed: the event never carries the
-// asker.
-type ThreadPayload struct {
-	ID        uuid.UUID       `json:"id"`
-	ChannelID uuid.UUID       `json:"channelId"`
-	SeriesID  uuid.UUID       `json:"seriesId"`
-	Type      string          `json:"type"`
-	CreatorAs string          `json:"creatorAs"`
-	CreatorID *uuid.UUID      `json:"creatorId"`
-	Creator   *Creator        `json:"creator"`
-	Raw       string          `json:"raw"`
-	Image     json.RawMessage `json:"image"`
-	File      json.RawMessage `json:"file"`
-	Link      json.RawMessage `json:"link"`
-	Meeting   json.RawMessage `json:"meeting"`
-	Chat      json.RawMessage `json:"chat"`
-	Mentions  []string        `json:"mentions"`
-	Hashtags  []string        `json:"hashtags"`
-	// Reactions are read at delivery when nil (a new post has none).
-	Reactions *Reactions    `json:"reactions"`
-	CreatedOn jsontime.Time `json:"createdOn"`
-	UpdatedOn jsontime.Time `json:"updatedOn"`
-}
-
-func (p *ThreadPayload) fill(ctx context.Context, s store) error {
-	if p.CreatorID != nil {
-		c, err := s.creator(ctx, *p.CreatorID, p.SeriesID)
-		if err != nil {
+// complete reads what e's payload takes from the read model: once for all
+// its recipients on the node, and only when there are some. The payload
+// of thread.created and thread.updated is the feed's Post, without the
+// caller's own fields (myReaction, canManage: the browser keeps them); an
+// anonymous question's has creatorId and creator null, as in the feed.
+func complete(ctx context.Context, f Feed, e Event) error {
+	var err error
+	switch p := e.Payload.(type) {
+	case *qfeed.Post:
+		if p.CreatorID != nil {
+			c, err := f.Creator(ctx, *p.CreatorID, p.SeriesID)
+			if err != nil {
+				return err
+			}
+			p.Creator = &c
+		}
+		// A new post has no reactions yet.
+		if e.Type != ThreadCreated {
+			p.Reactions, err = f.Counts(ctx, p.ID, nil)
+		}
+	case *ReplyPayload:
+		err = p.complete(ctx, f)
+	case *ReactedPayload:
+		if p.ChannelID, p.SeriesID, err = f.Place(ctx, p.ThreadID); err != nil {
 			return err
 		}
-		p.Creator = &c
-	}
-	if p.Reactions == nil {
-		r, err := s.reactions(ctx, p.ID, nil)
-		if err != nil {
-			return err
-		}
+		var r Reactions
+		r, err = f.Counts(ctx, p.ThreadID, p.ReplyID)
 		p.Reactions = &r
 	}
-	return nil
+	return err
 }
 
 // ThreadRef is the payload of thread.deleted: which post is gone, and
@@ -123,21 +113,21 @@ type ReplyPayload struct {
 	deleted bool
 }
 
-func (p *ReplyPayload) fill(ctx context.Context, s store) error {
+func (p *ReplyPayload) complete(ctx context.Context, f Feed) error {
 	var err error
-	if p.ChannelID, p.SeriesID, err = s.threadPlace(ctx, p.ThreadID); err != nil {
+	if p.ChannelID, p.SeriesID, err = f.Place(ctx, p.ThreadID); err != nil {
 		return err
 	}
 	if p.deleted {
 		return nil
 	}
-	c, err := s.creator(ctx, p.CreatorID, p.SeriesID)
+	c, err := f.Creator(ctx, p.CreatorID, p.SeriesID)
 	if err != nil {
 		return err
 	}
 	p.Creator = &c
 	if p.Reactions == nil {
-		r, err := s.reactions(ctx, p.ThreadID, &p.ID)
+		r, err := f.Counts(ctx, p.ThreadID, &p.ID)
 		if err != nil {
 			return err
 		}
@@ -158,19 +148,6 @@ type ReactedPayload struct {
 	UserID    uuid.UUID  `json:"userId"`
 	Reaction  *string    `json:"reaction"`
 	Reactions *Reactions `json:"reactions"`
-}
-
-func (p *ReactedPayload) fill(ctx context.Context, s store) error {
-	var err error
-	if p.ChannelID, p.SeriesID, err = s.threadPlace(ctx, p.ThreadID); err != nil {
-		return err
-	}
-	r, err := s.reactions(ctx, p.ThreadID, p.ReplyID)
-	if err != nil {
-		return err
-	}
-	p.Reactions = &r
-	return nil
 }
 
 // threadRow is a threads row. The creator's id is read here, never copied
@@ -194,19 +171,15 @@ type threadRow struct {
 	UpdatedOn time.Time
 }
 
-func (r threadRow) payload() *ThreadPayload {
-	p := &ThreadPayload{
+func (r threadRow) post() *qfeed.Post {
+	p := &qfeed.Post{
 		ID: r.ID, ChannelID: r.ChannelID, SeriesID: r.SeriesID, Type: r.Type, CreatorAs: r.CreatorAs,
 		Raw: r.Raw, Image: r.Image, File: r.File, Link: r.Link, Meeting: r.Meeting, Chat: r.Chat,
 		Mentions: orEmpty(r.Mentions), Hashtags: orEmpty(r.Hashtags),
 		CreatedOn: jsontime.Of(r.CreatedOn), UpdatedOn: jsontime.Of(r.UpdatedOn),
 	}
-	// Only a post signed by its author names them (spec 001 §6: anonymous
-	// posts hide the creator), to every reader, forum admins included.
-	if r.CreatorAs == "author" {
-		id := r.CreatorID
-		p.CreatorID = &id
-	}
+	// The creator is read at delivery.
+	p.SignedBy(r.CreatorID, nil)
 	return p
 }
 
@@ -251,9 +224,7 @@ func threadEvents(c change.Change) ([]Event, error) {
 		if after == nil {
 			return nil, fmt.Errorf("realtime: threads: a create without its row")
 		}
-		p := after.payload()
-		p.Reactions = &Reactions{}
-		return []Event{{Type: ThreadCreated, ContextKey: threadKey(after.ID), Payload: p,
+		return []Event{{Type: ThreadCreated, ContextKey: threadKey(after.ID), Payload: after.post(),
 			To: []Audience{{ChannelReaders, after.ChannelID}}}}, nil
 	case change.Update:
 		if after == nil {
@@ -266,7 +237,7 @@ func threadEvents(c change.Change) ([]Event, error) {
 				return nil, nil
 			}
 		}
-		return []Event{{Type: ThreadUpdated, ContextKey: threadKey(after.ID), Payload: after.payload(),
+		return []Event{{Type: ThreadUpdated, ContextKey: threadKey(after.ID), Payload: after.post(),
 			To: []Audience{{ChannelReaders, after.ChannelID}}}}, nil
 	case change.Delete:
 		if before == nil {

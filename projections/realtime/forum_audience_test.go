@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"agora/live"
+	qfeed "agora/query/feed"
+
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
@@ -49,10 +52,17 @@ func TestForumAudiences(t *testing.T) {
 	welcome, roundtable := forum("Welcome & Introductions"), forum("Leadership Roundtable")
 	welcomeMain, welcomeAdmin, roundtableMain := channel(welcome, "main"), channel(welcome, "admin"), channel(roundtable, "main")
 
-	hub := realtime.NewHub(pool, realtime.HubOptions{NodeID: testenv.Unique("node")})
-	p := realtime.NewProjection(hub, pool, 0, nil)
+	hub := live.NewHub(pool, live.HubOptions{NodeID: testenv.Unique("node")})
+	feed, err := qfeed.New(env.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := realtime.NewProjection(hub, pool, feed, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	exp := time.Now().Add(time.Hour)
-	clients := map[string]*realtime.Client{}
+	clients := map[string]*live.Client{}
 	for name, id := range people {
 		c, err := hub.Register(uuid.MustParse(id), uuid.New(), exp)
 		if err != nil {

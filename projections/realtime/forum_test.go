@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	qfeed "agora/query/feed"
+
 	"github.com/google/uuid"
 
 	"agora/internal/jsontime"
@@ -67,18 +69,17 @@ func TestForumEvents(t *testing.T) {
 	readers := []realtime.Audience{{Kind: realtime.ChannelReaders, ID: chid}}
 	ofThread := []realtime.Audience{{Kind: realtime.ThreadReaders, ID: tid}}
 	key := "thread:" + tid.String()
-	asAuthor := func(raw, updated string) *realtime.ThreadPayload {
+	asAuthor := func(raw, updated string) *qfeed.Post {
 		id := asker
-		return &realtime.ThreadPayload{
+		return &qfeed.Post{
 			ID: tid, ChannelID: chid, SeriesID: sid, Type: "question", CreatorAs: "author", CreatorID: &id, Raw: raw,
 			Image: json.RawMessage(`{"url": "https://img.test/a.png"}`), Mentions: []string{uid.String()}, Hashtags: []string{"Kickoff"},
 			CreatedOn: ts(created), UpdatedOn: ts(updated),
 		}
 	}
 	newPost := asAuthor("hello", created)
-	newPost.Reactions = &realtime.Reactions{}
 	anonymous := asAuthor("who decides?", created)
-	anonymous.CreatorAs, anonymous.CreatorID, anonymous.Reactions = "anonymous", nil, &realtime.Reactions{}
+	anonymous.CreatorAs, anonymous.CreatorID = "anonymous", nil
 	comment := func(raw, updated string) *realtime.ReplyPayload {
 		return &realtime.ReplyPayload{ID: rid, ThreadID: tid, CreatorID: asker, Raw: raw, Mentions: []string{}, Hashtags: []string{},
 			CreatedOn: ts(created), UpdatedOn: ts(updated)}

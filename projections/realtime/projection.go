@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/live"
 	"agora/projections"
 	"agora/projections/change"
 )
@@ -23,22 +24,27 @@ const DefaultReplayMargin = 2 * time.Second
 // Projection delivers the live events of row changes to the connections of
 // one hub. It implements projections.Handler.
 type Projection struct {
-	hub   *Hub
+	hub   *live.Hub
 	store store
+	feed  Feed
 	since int64 // commit time (ms) before which changes are skipped
 	log   *slog.Logger
 }
 
-// NewProjection is the realtime projection of hub over db. replayMargin <
-// 0 means DefaultReplayMargin.
-func NewProjection(hub *Hub, db DB, replayMargin time.Duration, log *slog.Logger) *Projection {
+// NewProjection is the realtime projection of hub over db, whose events
+// show posts and comments as feed reads them. replayMargin < 0 means
+// DefaultReplayMargin.
+func NewProjection(hub *live.Hub, db DB, feed Feed, replayMargin time.Duration, log *slog.Logger) (*Projection, error) {
+	if hub == nil || db == nil || feed == nil {
+		return nil, errors.New("realtime.NewProjection: nil dependency")
+	}
 	if replayMargin < 0 {
 		replayMargin = DefaultReplayMargin
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{hub: hub, store: store{db}, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}
+	return &Projection{hub: hub, store: store{db}, feed: feed, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}, nil
 }
 
 // Name is "realtime." and the node id: a consumer group per node, so that
@@ -102,13 +108,11 @@ func (p *Projection) deliver(ctx context.Context, e Event) error {
 	if len(to) == 0 {
 		return nil
 	}
-	if f, ok := e.Payload.(filler); ok {
-		if err := f.fill(ctx, p.store); err != nil {
-			if errors.Is(err, pgx.ErrNoRows) {
-				return nil // what the event is about went meanwhile; its own event follows
-			}
-			return err
+	if err := complete(ctx, p.feed, e); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil // what the event is about went meanwhile; its own event follows
 		}
+		return err
 	}
 	msg, err := e.Encode()
 	if err != nil {

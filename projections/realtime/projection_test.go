@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"agora/live"
+	qfeed "agora/query/feed"
+
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
@@ -36,10 +39,17 @@ func TestProjectionAudiences(t *testing.T) {
 		WHERE p.user_id = $1 AND m.status = 'active' LIMIT 1`, member)
 	org := lookup("SELECT organization_id::text FROM communities WHERE id = $1", community)
 
-	hub := realtime.NewHub(pool, realtime.HubOptions{NodeID: testenv.Unique("node")})
-	p := realtime.NewProjection(hub, pool, 0, nil)
+	hub := live.NewHub(pool, live.HubOptions{NodeID: testenv.Unique("node")})
+	feed, err := qfeed.New(env.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := realtime.NewProjection(hub, pool, feed, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	exp := time.Now().Add(time.Hour)
-	clients := map[string]*realtime.Client{}
+	clients := map[string]*live.Client{}
 	for name, id := range map[string]string{"member": member, "expert": expert, "outsider": outsider} {
 		c, err := hub.Register(uuid.MustParse(id), uuid.New(), exp)
 		if err != nil {

@@ -78,8 +78,10 @@ func (s *Stats) Add(kind string, n int) {
 	s.TotalCount += n
 }
 
-// Thread is a post as the feed shows it.
-type Thread struct {
+// Post is a post as every reader of it sees it: the feed's Thread without
+// the caller's own fields, and the payload of the live thread.created and
+// thread.updated events (projections/realtime).
+type Post struct {
 	ID        uuid.UUID `json:"id"`
 	ChannelID uuid.UUID `json:"channelId"`
 	SeriesID  uuid.UUID `json:"seriesId"`
@@ -98,6 +100,25 @@ type Thread struct {
 	Mentions  []string        `json:"mentions"`
 	Hashtags  []string        `json:"hashtags"`
 	Reactions Stats           `json:"reactions"`
+	CreatedOn jsontime.Time   `json:"createdOn"`
+	UpdatedOn jsontime.Time   `json:"updatedOn"`
+}
+
+// SignedBy names the post's creator, unless it is an anonymous question:
+// that hides its creator from every reader, forum admins included (spec
+// 001 §6); they see the asker only through a recorded moderation look.
+// creator may be nil when it is read later.
+func (p *Post) SignedBy(id uuid.UUID, creator *Creator) {
+	if p.CreatorAs == "anonymous" {
+		p.CreatorID, p.Creator = nil, nil
+		return
+	}
+	p.CreatorID, p.Creator = &id, creator
+}
+
+// Thread is a post as the feed shows it to the caller.
+type Thread struct {
+	Post
 	// MyReaction is the caller's reaction, or null.
 	MyReaction *string `json:"myReaction"`
 	// CanManage tells whether the caller may edit and delete (creator or forum admin).
@@ -106,9 +127,7 @@ type Thread struct {
 	RepliesCount int `json:"repliesCount"`
 	// Replies are the comments, oldest first, each with its replies: all of
 	// them for one post, only the first (featured) comment in the feed.
-	Replies   []*Reply      `json:"replies"`
-	CreatedOn jsontime.Time `json:"createdOn"`
-	UpdatedOn jsontime.Time `json:"updatedOn"`
+	Replies []*Reply `json:"replies"`
 
 	creatorID uuid.UUID
 }
@@ -205,8 +224,7 @@ func threadsSQL(forum, page string, all bool) string {
 		i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting, i.chat,
 		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count,
 		u.first_name, u.last_name, u.avatar,
-		EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
-		        WHERE p.user_id = u.id AND sm.series_id = i.series_id AND sm.is_expert AND sm.status = 'active'),
+		` + isExpertSQL("u.id", "i.series_id") + `,
 		x.liked, x.loved, x.smiled, x.disliked, x.neutral, x.mine
 	FROM acc
 	LEFT JOIN items i ON true
@@ -350,20 +368,18 @@ func (r *threadRow) myReaction() *string {
 
 func (r *threadRow) thread() *Thread {
 	t := &Thread{
-		ID: r.id, ChannelID: uuid.UUID(r.channelID.Bytes), SeriesID: r.itemSeriesID,
-		Type: r.typ.String, CreatorAs: r.creatorAs.String, Raw: r.raw,
-		Image: raw(r.image), File: raw(r.file), Link: raw(r.link), Meeting: raw(r.meeting), Chat: raw(r.chat),
-		Mentions: orEmpty(r.mentions), Hashtags: orEmpty(r.hashtags),
-		Reactions: r.stats, MyReaction: r.myReaction(), RepliesCount: r.repliesCount, Replies: []*Reply{},
-		CreatedOn: jsontime.Of(r.created), UpdatedOn: jsontime.Of(r.updated),
+		Post: Post{
+			ID: r.id, ChannelID: uuid.UUID(r.channelID.Bytes), SeriesID: r.itemSeriesID,
+			Type: r.typ.String, CreatorAs: r.creatorAs.String, Raw: r.raw,
+			Image: raw(r.image), File: raw(r.file), Link: raw(r.link), Meeting: raw(r.meeting), Chat: raw(r.chat),
+			Mentions: orEmpty(r.mentions), Hashtags: orEmpty(r.hashtags), Reactions: r.stats,
+			CreatedOn: jsontime.Of(r.created), UpdatedOn: jsontime.Of(r.updated),
+		},
+		MyReaction: r.myReaction(), RepliesCount: r.repliesCount, Replies: []*Reply{},
 		creatorID: r.creatorID,
 	}
-	// An anonymous question hides its creator from everyone, forum admins
-	// included, until a recorded moderation look exists.
-	if t.CreatorAs != "anonymous" {
-		id, c := r.creatorID, r.creator
-		t.CreatorID, t.Creator = &id, &c
-	}
+	c := r.creator
+	t.SignedBy(r.creatorID, &c)
 	return t
 }
 

@@ -107,12 +107,18 @@ func (q *Queries) Reactions(ctx context.Context, v auth.Caller, threadID uuid.UU
 
 // Summary reads the counts and the viewer's reaction on a thread or reply.
 func (q *Queries) Summary(ctx context.Context, v auth.Caller, threadID uuid.UUID, replyID *uuid.UUID) (Summary, error) {
-	var s Summary
 	if _, err := q.target(ctx, v, threadID, replyID); err != nil {
-		return s, err
+		return Summary{}, err
 	}
-	rows, err := q.db.QueryContext(ctx, `SELECT kind, count(*), bool_or(user_id = $3) FROM reactions
-		WHERE thread_id = $1 AND reply_id IS NOT DISTINCT FROM $2 GROUP BY kind`, threadID, replyID, v.UserID)
+	return q.summary(ctx, threadID, replyID, v.UserID)
+}
+
+// summary counts the reactions on a thread (replyID nil) or one of its
+// replies, and finds viewer's among them (none for uuid.Nil).
+func (q *Queries) summary(ctx context.Context, threadID uuid.UUID, replyID *uuid.UUID, viewer uuid.UUID) (Summary, error) {
+	var s Summary
+	rows, err := q.pool.Query(ctx, `SELECT kind, count(*), bool_or(user_id = $3) FROM reactions
+		WHERE thread_id = $1 AND reply_id IS NOT DISTINCT FROM $2 GROUP BY kind`, threadID, replyID, viewer)
 	if err != nil {
 		return s, fmt.Errorf("feed: reaction summary: %w", err)
 	}
@@ -122,7 +128,7 @@ func (q *Queries) Summary(ctx context.Context, v auth.Caller, threadID uuid.UUID
 		var n int
 		var mine bool
 		if err := rows.Scan(&kind, &n, &mine); err != nil {
-			return s, err
+			return s, fmt.Errorf("feed: reaction summary: %w", err)
 		}
 		s.Reactions.Add(kind, n)
 		if mine {

@@ -1,4 +1,4 @@
-package realtime_test
+package live_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
-	"agora/projections/realtime"
+	"agora/live"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -43,14 +43,14 @@ func TestPresenceAcrossNodes(t *testing.T) {
 		}
 	}
 	online := func() bool {
-		on, err := realtime.Online(ctx, env.DB.Pool, []uuid.UUID{member})
+		on, err := live.Online(ctx, env.DB.Pool, []uuid.UUID{member})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return on[member]
 	}
-	start := func(node string) (*realtime.Hub, context.CancelFunc) {
-		hub := realtime.NewHub(env.DB.Pool, realtime.HubOptions{
+	start := func(node string) (*live.Hub, context.CancelFunc) {
+		hub := live.NewHub(env.DB.Pool, live.HubOptions{
 			NodeID: node, Heartbeat: 100 * time.Millisecond, StaleAfter: 500 * time.Millisecond,
 		})
 		ctx, cancel := context.WithCancel(context.Background())

@@ -1,4 +1,4 @@
-package realtime_test
+package live_test
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"agora/app/testenv"
-	"agora/projections/realtime"
+	"agora/live"
 )
 
 // Registering and delivering touch no database: only Run writes presence.
 func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
-	hub := realtime.NewHub(nil, realtime.HubOptions{NodeID: "n1", SendQueue: 2})
+	hub := live.NewHub(nil, live.HubOptions{NodeID: "n1", SendQueue: 2})
 	slowUser, otherUser := uuid.New(), uuid.New()
 	exp := time.Now().Add(time.Hour)
 	slow, err := hub.Register(slowUser, uuid.New(), exp)
@@ -29,7 +29,7 @@ func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 	other, _ := hub.Register(otherUser, uuid.New(), exp)
 
 	// The second tab and the other member keep reading.
-	drained := func(c *realtime.Client) int {
+	drained := func(c *live.Client) int {
 		n := 0
 		for {
 			select {
@@ -55,13 +55,13 @@ func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 	}
 	select {
 	case <-slow.Done():
-		if slow.Reason() != realtime.TooSlow {
+		if slow.Reason() != live.TooSlow {
 			t.Errorf("reason %v, want TooSlow", slow.Reason())
 		}
 	default:
 		t.Fatal("the slow connection was not dropped")
 	}
-	for _, c := range []*realtime.Client{slowTab2, other} {
+	for _, c := range []*live.Client{slowTab2, other} {
 		select {
 		case <-c.Done():
 			t.Errorf("a reading connection of %v was dropped", c.UserID)
@@ -83,7 +83,7 @@ func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 }
 
 func TestNodeIDIsSafeAndUnique(t *testing.T) {
-	a, b := realtime.NewNodeID(), realtime.NewNodeID()
+	a, b := live.NewNodeID(), live.NewNodeID()
 	if a == b {
 		t.Errorf("two node ids are both %q", a)
 	}
@@ -97,7 +97,7 @@ func TestNodeIDIsSafeAndUnique(t *testing.T) {
 // duringCheck is a database that runs during once, just before the first
 // session check's query, and counts the checks started.
 type duringCheck struct {
-	realtime.DB
+	live.DB
 	once   sync.Once
 	during func()
 	checks atomic.Int32
@@ -138,8 +138,8 @@ func TestSessionCheckSparesTabsOpenedDuringIt(t *testing.T) {
 	exp := time.Now().Add(time.Hour)
 	lateSession := session(admin)
 
-	var hub *realtime.Hub
-	registered := make(chan *realtime.Client, 1)
+	var hub *live.Hub
+	registered := make(chan *live.Client, 1)
 	db := &duringCheck{DB: env.DB.Pool}
 	db.during = func() {
 		c, err := hub.Register(admin, lateSession, exp)
@@ -148,14 +148,14 @@ func TestSessionCheckSparesTabsOpenedDuringIt(t *testing.T) {
 		}
 		registered <- c
 	}
-	hub = realtime.NewHub(db, realtime.HubOptions{NodeID: testenv.Unique("node"), SessionCheck: 10 * time.Millisecond})
+	hub = live.NewHub(db, live.HubOptions{NodeID: testenv.Unique("node"), SessionCheck: 10 * time.Millisecond})
 	early, _ := hub.Register(expert, session(expert), exp)
 	runCtx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = hub.Run(runCtx) }()
 	t.Cleanup(func() { cancel(); <-done })
 
-	var late *realtime.Client
+	var late *live.Client
 	select {
 	case late = <-registered:
 	case <-time.After(10 * time.Second):
@@ -170,7 +170,7 @@ func TestSessionCheckSparesTabsOpenedDuringIt(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	for name, c := range map[string]*realtime.Client{"the tab open before the check": early, "the tab opened during the check": late} {
+	for name, c := range map[string]*live.Client{"the tab open before the check": early, "the tab opened during the check": late} {
 		select {
 		case <-c.Done():
 			t.Errorf("%s was closed (reason %v) though its session is live", name, c.Reason())
@@ -183,7 +183,7 @@ func TestSessionCheckSparesTabsOpenedDuringIt(t *testing.T) {
 	}
 	select {
 	case <-late.Done():
-		if late.Reason() != realtime.SessionEnded {
+		if late.Reason() != live.SessionEnded {
 			t.Errorf("the signed-out tab closed with reason %v, want SessionEnded", late.Reason())
 		}
 	case <-time.After(10 * time.Second):

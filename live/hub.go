@@ -1,4 +1,4 @@
-package realtime
+package live
 
 import (
 	"context"
@@ -90,7 +90,7 @@ const (
 )
 
 // ErrClosed is returned by Register once the hub has shut down.
-var ErrClosed = errors.New("realtime: hub closed")
+var ErrClosed = errors.New("live: hub closed")
 
 // Client is one connection of a member. The transport writes what
 // Messages yields and closes the connection when Done is closed.
@@ -123,9 +123,9 @@ func (c *Client) close(r CloseReason) {
 
 // Hub holds the connections of one node, by member, and their presence.
 type Hub struct {
-	opts    HubOptions
-	store   store
-	started time.Time
+	opts     HubOptions
+	presence presence
+	started  time.Time
 
 	mu     sync.Mutex
 	users  map[uuid.UUID]map[*Client]struct{}
@@ -145,7 +145,7 @@ type Hub struct {
 func NewHub(db DB, o HubOptions) *Hub {
 	o.defaults()
 	return &Hub{
-		opts: o, store: store{db}, started: time.Now(),
+		opts: o, presence: presence{db}, started: time.Now(),
 		users: map[uuid.UUID]map[*Client]struct{}{}, dirty: map[uuid.UUID]bool{},
 		wake: make(chan struct{}, 1), inDB: map[uuid.UUID]bool{},
 	}
@@ -241,7 +241,7 @@ func (h *Hub) Deliver(msg []byte, users []uuid.UUID) int {
 			case c.send <- msg:
 				n++
 			default:
-				h.opts.Log.Warn("realtime: a connection is too slow; closing it", "user", u)
+				h.opts.Log.Warn("live: a connection is too slow; closing it", "user", u)
 				h.dropLocked(c, TooSlow)
 			}
 		}
@@ -263,7 +263,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	h.heartbeat(ctx)
 	for {
 		if err := h.reconcile(ctx); err != nil && ctx.Err() == nil {
-			h.opts.Log.Warn("realtime: presence write failed; retrying", "err", err)
+			h.opts.Log.Warn("live: presence write failed; retrying", "err", err)
 			retry.Reset(time.Second)
 		}
 		select {
@@ -284,10 +284,10 @@ func (h *Hub) Run(ctx context.Context) error {
 }
 
 func (h *Hub) heartbeat(ctx context.Context) {
-	made, err := h.store.beat(ctx, h.opts.NodeID)
+	made, err := h.presence.beat(ctx, h.opts.NodeID)
 	if err != nil {
 		if ctx.Err() == nil {
-			h.opts.Log.Warn("realtime: presence heartbeat failed", "err", err)
+			h.opts.Log.Warn("live: presence heartbeat failed", "err", err)
 		}
 		return
 	}
@@ -295,7 +295,7 @@ func (h *Hub) heartbeat(ctx context.Context) {
 	if made && len(h.inDB) > 0 {
 		// Swept as stale while alive: the presence rows went with the node
 		// row. Write them again.
-		h.opts.Log.Warn("realtime: this node's presence had been swept; restoring it")
+		h.opts.Log.Warn("live: this node's presence had been swept; restoring it")
 		h.inDB = map[uuid.UUID]bool{}
 		h.mu.Lock()
 		for u := range h.users {
@@ -303,8 +303,8 @@ func (h *Hub) heartbeat(ctx context.Context) {
 		}
 		h.mu.Unlock()
 	}
-	if err := h.store.sweep(ctx, h.opts.NodeID, h.opts.StaleAfter); err != nil && ctx.Err() == nil {
-		h.opts.Log.Warn("realtime: presence sweep failed", "err", err)
+	if err := h.presence.sweep(ctx, h.opts.NodeID, h.opts.StaleAfter); err != nil && ctx.Err() == nil {
+		h.opts.Log.Warn("live: presence sweep failed", "err", err)
 	}
 }
 
@@ -314,7 +314,7 @@ func (h *Hub) heartbeat(ctx context.Context) {
 func (h *Hub) reconcile(ctx context.Context) error {
 	if !h.beaten {
 		// Presence rows reference the node's row: write them once it is there.
-		return errors.New("realtime: the node's presence row is not written yet")
+		return errors.New("live: the node's presence row is not written yet")
 	}
 	h.mu.Lock()
 	todo := make(map[uuid.UUID]bool, len(h.dirty))
@@ -328,7 +328,7 @@ func (h *Hub) reconcile(ctx context.Context) error {
 		if want == h.inDB[u] {
 			continue
 		}
-		if err := h.store.setPresent(ctx, h.opts.NodeID, u, want); err != nil {
+		if err := h.presence.setPresent(ctx, h.opts.NodeID, u, want); err != nil {
 			h.mu.Lock()
 			h.dirty[u] = true
 			h.mu.Unlock()
@@ -365,10 +365,10 @@ func (h *Hub) checkSessions(ctx context.Context) {
 	if len(sessions) == 0 {
 		return
 	}
-	live, err := h.store.liveSessions(ctx, sessions)
+	live, err := h.presence.liveSessions(ctx, sessions)
 	if err != nil {
 		if ctx.Err() == nil {
-			h.opts.Log.Warn("realtime: session check failed", "err", err)
+			h.opts.Log.Warn("live: session check failed", "err", err)
 		}
 		return
 	}
@@ -399,8 +399,8 @@ func (h *Hub) shutdown() {
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := h.store.leave(ctx, h.opts.NodeID); err != nil {
-		h.opts.Log.Warn("realtime: could not delete this node's presence; it will be swept", "err", err)
+	if err := h.presence.leave(ctx, h.opts.NodeID); err != nil {
+		h.opts.Log.Warn("live: could not delete this node's presence; it will be swept", "err", err)
 	}
 	h.inDB = map[uuid.UUID]bool{}
 }

@@ -1,0 +1,74 @@
+package app
+
+import (
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"agora/live"
+	"agora/search"
+)
+
+// APIOption changes how NewAPI builds the API.
+type APIOption func(*apiOptions)
+
+type apiOptions struct {
+	registry *prometheus.Registry
+	// search is the store the API reads; nil opens the configuration's.
+	search search.Store
+	// warehouse is what the insights reports read.
+	warehouse driver.Conn
+	// brokers are where the realtime projection reads the change stream;
+	// none means KAFKA_BROKERS.
+	brokers      []string
+	hub          live.HubOptions
+	replayMargin time.Duration
+	marginSet    bool
+}
+
+func apiOpts(opts []APIOption) apiOptions {
+	var o apiOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// WithRegistry makes the API serve reg at /metrics (and register its own
+// metrics there), so that one process — agora dev — serves the metrics of
+// the API and of its pipeline together.
+func WithRegistry(reg *prometheus.Registry) APIOption {
+	return func(o *apiOptions) { o.registry = reg }
+}
+
+// WithSearch gives the API the search store to read: agora dev shares one
+// store between its API and its search projection (the embedded engine is
+// one process's). Without it the API opens the store of the configuration
+// (Meilisearch with MEILI_URL, else the data folder's embedded engine) and
+// closes it on shutdown.
+func WithSearch(store search.Store) APIOption {
+	return func(o *apiOptions) { o.search = store }
+}
+
+// WithWarehouse gives the API the warehouse its insights reports read.
+func WithWarehouse(conn driver.Conn) APIOption {
+	return func(o *apiOptions) { o.warehouse = conn }
+}
+
+// WithPipeline makes the API's realtime projection consume from p's broker:
+// agora dev, whose broker is embedded and has no KAFKA_BROKERS.
+func WithPipeline(p *Pipeline) APIOption { return WithBrokers(p.Brokers()) }
+
+// WithBrokers makes the API's realtime projection consume from brokers
+// rather than KAFKA_BROKERS.
+func WithBrokers(brokers []string) APIOption {
+	return func(o *apiOptions) { o.brokers = append([]string(nil), brokers...) }
+}
+
+// WithRealtime sets the hub's options (node id, intervals; tests shorten
+// them) and how long before the node's start a change may have been
+// committed and still be delivered.
+func WithRealtime(h live.HubOptions, replayMargin time.Duration) APIOption {
+	return func(o *apiOptions) { o.hub, o.replayMargin, o.marginSet = h, replayMargin, true }
+}

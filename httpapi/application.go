@@ -1,0 +1,94 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	cmdaccount "agora/command/account"
+	cmdaisearch "agora/command/aisearch"
+	cmdcommunity "agora/command/community"
+	cmdfeed "agora/command/feed"
+	cmdforum "agora/command/forum"
+	cmdupload "agora/command/upload"
+	"agora/internal/db"
+	"agora/internal/linkpreview"
+	"agora/internal/mail"
+	"agora/live"
+	qaccount "agora/query/account"
+	qcommunity "agora/query/community"
+	qfeed "agora/query/feed"
+	qforum "agora/query/forum"
+	qinsights "agora/query/insights"
+	qsearch "agora/query/search"
+	qupload "agora/query/upload"
+)
+
+// Application is what the API serves: every use case and read, built once
+// by the composition root (package app), which is the only place that
+// chooses an adapter. The routes receive it and construct nothing.
+type Application struct {
+	Commands Commands
+	Queries  Queries
+
+	Log *slog.Logger
+	// DB is asked by /readyz whether Postgres answers and the migrations
+	// are applied.
+	DB *db.DB
+	// Registry receives the HTTP metrics and is served at /metrics.
+	Registry *prometheus.Registry
+	// Hub holds this node's live connections (GET /api/hub); nil answers
+	// the route with hubUnavailable.
+	Hub *live.Hub
+	// Mailbox is set in `agora dev` only: it enables GET /api/dev/mailbox.
+	Mailbox *mail.Mailbox
+	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
+	// empty means DefaultInsightsBase.
+	InsightsBase string
+}
+
+// Commands are the write side's use cases, one service per area.
+type Commands struct {
+	Accounts    *cmdaccount.Service
+	Communities *cmdcommunity.Service
+	Forums      *cmdforum.Service
+	Feed        *cmdfeed.Service
+	AISearch    *cmdaisearch.Service
+	Uploads     *cmdupload.Service
+}
+
+// Queries are the read side, one per area.
+type Queries struct {
+	Accounts     *qaccount.Queries
+	Communities  *qcommunity.Queries
+	Forums       *qforum.Queries
+	Feed         *qfeed.Queries
+	Search       *qsearch.Queries
+	Insights     *qinsights.Queries
+	Uploads      *qupload.Queries
+	LinkPreviews *linkpreview.Service
+}
+
+// check refuses an application with a use case missing: a route would
+// otherwise fail on its first request rather than at start.
+func (a *Application) check() error {
+	if a == nil || a.Log == nil || a.DB == nil || a.Registry == nil {
+		return errors.New("httpapi.New: nil dependency")
+	}
+	var missing []string
+	for _, group := range []any{a.Commands, a.Queries} {
+		v := reflect.ValueOf(group)
+		for i := range v.NumField() {
+			if v.Field(i).IsNil() {
+				missing = append(missing, v.Type().Name()+"."+v.Type().Field(i).Name)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("httpapi.New: nil dependency %v", missing)
+	}
+	return nil
+}
