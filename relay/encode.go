@@ -8,10 +8,98 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/jackc/pglogrepl"
 	"github.com/jackc/pgx/v5/pgtype"
 )
+
+// sourceInfo is the source block of one event.
+type sourceInfo struct {
+	name, db, schema, table string
+	tsMs, txID              int64
+	lsn, commit             pglogrepl.LSN
+	snapshot                string
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// encodeEvent writes the key and value of one change event.
+func encodeEvent(rel *relation, op string, before, after []value, src sourceInfo) (key, val []byte, err error) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(buf)
+	if op != "t" {
+		row := after
+		if row == nil {
+			row = before
+		}
+		buf.Reset()
+		buf.WriteByte('{')
+		for i, ci := range rel.pk {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			c := rel.cols[ci]
+			appendString(buf, c.name)
+			buf.WriteByte(':')
+			if err := appendCol(buf, c, row, ci); err != nil {
+				return nil, nil, err
+			}
+		}
+		buf.WriteByte('}')
+		key = bytes.Clone(buf.Bytes())
+	}
+	buf.Reset()
+	buf.WriteString(`{"before":`)
+	if err := appendRow(buf, rel, before); err != nil {
+		return nil, nil, err
+	}
+	buf.WriteString(`,"after":`)
+	if err := appendRow(buf, rel, after); err != nil {
+		return nil, nil, err
+	}
+	now := time.Now()
+	fmt.Fprintf(buf, `,"source":{"version":%q,"connector":"postgresql","name":%q,"ts_ms":%d,"snapshot":%q,"db":%q,"sequence":"[\"%d\",\"%d\"]","schema":%q,"table":%q,"txId":%d,"lsn":%d,"xmin":null}`,
+		Version, src.name, src.tsMs, src.snapshot, src.db, uint64(src.commit), uint64(src.lsn), src.schema, src.table, src.txID, uint64(src.lsn))
+	fmt.Fprintf(buf, `,"op":%q,"ts_ms":%d,"transaction":null}`, op, now.UnixMilli())
+	return key, bytes.Clone(buf.Bytes()), nil
+}
+
+func appendRow(buf *bytes.Buffer, rel *relation, row []value) error {
+	if row == nil {
+		buf.WriteString("null")
+		return nil
+	}
+	buf.WriteByte('{')
+	for i, c := range rel.cols {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		appendString(buf, c.name)
+		buf.WriteByte(':')
+		if err := appendCol(buf, c, row, i); err != nil {
+			return err
+		}
+	}
+	buf.WriteByte('}')
+	return nil
+}
+
+func appendCol(buf *bytes.Buffer, c column, row []value, i int) error {
+	if i >= len(row) || row[i].null {
+		buf.WriteString("null")
+		return nil
+	}
+	if row[i].unchanged {
+		appendString(buf, "__debezium_unavailable_value")
+		return nil
+	}
+	if err := appendValue(buf, c.oid, c.typmod, row[i].text); err != nil {
+		return fmt.Errorf("relay: column %s: %w", c.name, err)
+	}
+	return nil
+}
 
 // Postgres type OIDs the encoder treats specially. Every other type (text,
 // varchar, enums, domains…) is sent as its text form, a JSON string.

@@ -138,3 +138,29 @@ func (c cpuClock) meter(call func(context.Context) error, warmup time.Duration) 
 	}
 	return counted, cpu
 }
+
+// procCPU is the CPU time (user + system) a process has used, all its
+// threads included; 0 when it cannot be read.
+func procCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	f, err := procStat(pid)
+	if err != nil || len(f) < 13 {
+		return 0
+	}
+	var ticks int64
+	for _, i := range []int{11, 12} {
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / cpuTicks
+}
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
