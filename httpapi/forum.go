@@ -6,7 +6,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
 
-	cforum "agora/command/forum"
+	cmdforum "agora/command/forum"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	qforum "agora/query/forum"
@@ -33,7 +33,7 @@ func (s *server) forumRoutes(api fiber.Router) {
 }
 
 type forumHandlers struct {
-	cmd *cforum.Service
+	cmd *cmdforum.Service
 	q   *qforum.Queries
 }
 
@@ -76,7 +76,7 @@ func (h *forumHandlers) create(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	seriesID, err := h.cmd.Create(c.Context(), cforum.Create{Caller: caller(c), CommunityID: id, Name: in.Name,
+	seriesID, err := h.cmd.Create(c.Context(), cmdforum.Create{Caller: caller(c), CommunityID: id, Name: in.Name,
 		Description: in.Description, Image: in.Image.Value, Exclusivity: in.Exclusivity, ShareEnabled: in.ShareEnabled})
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (h *forumHandlers) update(c fiber.Ctx) error {
 	if err := nulls.Err(); err != nil {
 		return err
 	}
-	if err := h.cmd.Update(c.Context(), cforum.Update{Caller: caller(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,
+	if err := h.cmd.Update(c.Context(), cmdforum.Update{Caller: caller(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,
 		ImageSet: in.Image.Set, Image: in.Image.Value, Exclusivity: in.Exclusivity.Value, ShareEnabled: in.ShareEnabled.Value}); err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (h *forumHandlers) delete(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.cmd.Delete(c.Context(), cforum.Delete{Caller: caller(c), SeriesID: id}); err != nil {
+	if err := h.cmd.Delete(c.Context(), cmdforum.Delete{Caller: caller(c), SeriesID: id}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -154,7 +154,7 @@ func (h *forumHandlers) order(c fiber.Ctx) error {
 	if in.IDs == nil {
 		return apperr.MissingParameters("ids")
 	}
-	if err := h.cmd.Order(c.Context(), cforum.Order{Caller: caller(c), CommunityID: id, IDs: *in.IDs}); err != nil {
+	if err := h.cmd.Order(c.Context(), cmdforum.Order{Caller: caller(c), CommunityID: id, IDs: *in.IDs}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -273,15 +273,15 @@ type stagedBody struct {
 	} `json:"assignments"`
 }
 
-func (b stagedBody) staged() []cforum.Staged {
-	out := []cforum.Staged{}
+func (b stagedBody) staged() []cmdforum.Staged {
+	out := []cmdforum.Staged{}
 	for _, a := range *b.Assignments {
-		out = append(out, cforum.Staged{RoleID: a.RoleID, AssigneeIDs: a.AssigneeIDs})
+		out = append(out, cmdforum.Staged{RoleID: a.RoleID, AssigneeIDs: a.AssigneeIDs})
 	}
 	return out
 }
 
-func decodeStaged(c fiber.Ctx) (uuid.UUID, []cforum.Staged, error) {
+func decodeStaged(c fiber.Ctx) (uuid.UUID, []cmdforum.Staged, error) {
 	id, err := pathUUID(c, "id")
 	if err != nil {
 		return id, nil, err
@@ -301,7 +301,7 @@ func (h *forumHandlers) adminCount(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	set, err := h.cmd.AdminCount(c.Context(), cforum.AdminCount{Caller: caller(c), SeriesID: id, Assignments: staged})
+	set, err := h.cmd.AdminCount(c.Context(), cmdforum.AdminCount{Caller: caller(c), SeriesID: id, Assignments: staged})
 	if err != nil {
 		return err
 	}
@@ -313,7 +313,7 @@ func (h *forumHandlers) preview(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.cmd.Preview(c.Context(), cforum.Preview{Caller: caller(c), SeriesID: id, Assignments: staged})
+	p, err := h.cmd.Preview(c.Context(), cmdforum.Preview{Caller: caller(c), SeriesID: id, Assignments: staged})
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func (h *forumHandlers) assign(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.cmd.Assign(c.Context(), cforum.Assign{Caller: caller(c), SeriesID: id, Assignments: staged}); err != nil {
+	if err := h.cmd.Assign(c.Context(), cmdforum.Assign{Caller: caller(c), SeriesID: id, Assignments: staged}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -342,7 +342,7 @@ func (h *forumHandlers) invite(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	n, err := h.cmd.Invite(c.Context(), cforum.Invite{Caller: caller(c), SeriesID: id, ProfileIDs: in.ProfileIDs})
+	n, err := h.cmd.Invite(c.Context(), cmdforum.Invite{Caller: caller(c), SeriesID: id, ProfileIDs: in.ProfileIDs})
 	if err != nil {
 		return err
 	}

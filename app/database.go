@@ -1,0 +1,88 @@
+// Package app is the composition root: it builds every adapter, use case
+// and read once (api.go: the one httpapi.Application the routes serve) and
+// assembles the processes of the agora binary from them: the database (a
+// private cluster or DATABASE_URL), the warehouse, the search store, the
+// change pipeline (relay, broker, projections), live delivery and the HTTP
+// API. cmd/agora only parses arguments and calls it; nothing imports it
+// but cmd/ and its test harness (testenv).
+package app
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+
+	"agora/internal/auth"
+	"agora/internal/config"
+	"agora/internal/db"
+	"agora/internal/pgserver"
+	"agora/internal/seed"
+)
+
+// Database is an open database and, in the embedded runtime, the private
+// cluster it lives on.
+type Database struct {
+	*db.DB
+	URL    string
+	server *pgserver.Server
+}
+
+// Close closes the pool and stops the private cluster, if any.
+func (d *Database) Close() error {
+	d.DB.Close()
+	if d.server != nil {
+		return d.server.Stop()
+	}
+	return nil
+}
+
+// OpenDatabase connects to DATABASE_URL, or else starts the private
+// cluster under the data folder and connects to its agora database.
+func OpenDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*Database, error) {
+	url := cfg.DatabaseURL
+	var srv *pgserver.Server
+	if url == "" {
+		var err error
+		srv, err = pgserver.Start(ctx, filepath.Join(cfg.DataDir, "postgres"), log)
+		if err != nil {
+			return nil, err
+		}
+		if err := srv.CreateDatabase(ctx, "agora"); err != nil {
+			srv.Stop() //nolint:errcheck
+			return nil, err
+		}
+		url = srv.URL("agora")
+	}
+	d, err := db.Open(ctx, url, 32)
+	if err != nil {
+		if srv != nil {
+			srv.Stop() //nolint:errcheck
+		}
+		return nil, err
+	}
+	return &Database{DB: d, URL: url, server: srv}, nil
+}
+
+// Migrate applies pending migrations and logs what it applied.
+func Migrate(ctx context.Context, d *db.DB, log *slog.Logger) error {
+	applied, err := db.Migrate(ctx, d.Pool)
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		log.Info("migrations applied", "versions", applied)
+	}
+	return nil
+}
+
+// Seed writes the demo data unless it is there already.
+func Seed(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger) error {
+	created, err := seed.Seed(ctx, d.SQL, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), cfg.DemoPassword)
+	if err != nil {
+		return err
+	}
+	if created {
+		log.Info("demo data seeded")
+	}
+	return nil
+}
