@@ -6,6 +6,7 @@ import (
 	cmdaccount "agora/command/account"
 	"agora/internal/auth"
 	"agora/internal/jsontime"
+	"agora/internal/nullable"
 	qaccount "agora/query/account"
 )
 
@@ -129,17 +130,17 @@ func (s *server) validateToken(c fiber.Ctx) error {
 
 // personBody is the person's own fields in registration and PATCH /users/me.
 type personBody struct {
-	FirstName      *string          `json:"firstName"`
-	LastName       *string          `json:"lastName"`
-	Avatar         Nullable[string] `json:"avatar"`
-	JobTitle       *string          `json:"jobTitle"`
-	Company        *string          `json:"company"`
-	Bio            *string          `json:"bio"`
-	InterestTags   []string         `json:"interestTags"`
-	School         *string          `json:"school"`
-	Degree         *string          `json:"degree"`
-	FieldOfStudy   *string          `json:"fieldOfStudy"`
-	GraduationYear Nullable[int32]  `json:"graduationYear"`
+	FirstName      *string                `json:"firstName"`
+	LastName       *string                `json:"lastName"`
+	Avatar         nullable.Field[string] `json:"avatar"`
+	JobTitle       *string                `json:"jobTitle"`
+	Company        *string                `json:"company"`
+	Bio            *string                `json:"bio"`
+	InterestTags   []string               `json:"interestTags"`
+	School         *string                `json:"school"`
+	Degree         *string                `json:"degree"`
+	FieldOfStudy   *string                `json:"fieldOfStudy"`
+	GraduationYear nullable.Field[int32]  `json:"graduationYear"`
 }
 
 func (p personBody) person() cmdaccount.Person {

@@ -80,25 +80,3 @@ func refuseNULQuery(c fiber.Ctx) error {
 	}
 	return c.Next()
 }
-
-// Nullable is a JSON field that tells "absent" from "null" from a value,
-// for PATCH bodies where null clears a field.
-type Nullable[T any] struct {
-	Set   bool
-	Value *T
-}
-
-// UnmarshalJSON records that the field was sent.
-func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
-	n.Set = true
-	if string(b) == "null" {
-		n.Value = nil
-		return nil
-	}
-	var v T
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	n.Value = &v
-	return nil
-}

@@ -12,6 +12,7 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/jsontime"
+	"agora/internal/nullable"
 	qfeed "agora/query/feed"
 )
 
@@ -43,16 +44,16 @@ type feedHandlers struct {
 // postBody is the body of a new post or an edit. The client sends the
 // mentions and hashtags it saw; the server reads its own from raw.
 type postBody struct {
-	ChannelID *string                 `json:"channelId"`
-	Raw       *string                 `json:"raw"`
-	Image     Nullable[cmdfeed.Image] `json:"image"`
-	File      Nullable[cmdfeed.File]  `json:"file"`
-	Link      Nullable[cmdfeed.Link]  `json:"link"`
-	Hashtags  []string                `json:"hashtags"`
-	Mentions  []string                `json:"mentions"`
-	Meeting   json.RawMessage         `json:"meeting"`
-	Type      *string                 `json:"type"`
-	CreatorAs *string                 `json:"creatorAs"`
+	ChannelID *string                       `json:"channelId"`
+	Raw       *string                       `json:"raw"`
+	Image     nullable.Field[cmdfeed.Image] `json:"image"`
+	File      nullable.Field[cmdfeed.File]  `json:"file"`
+	Link      nullable.Field[cmdfeed.Link]  `json:"link"`
+	Hashtags  []string                      `json:"hashtags"`
+	Mentions  []string                      `json:"mentions"`
+	Meeting   json.RawMessage               `json:"meeting"`
+	Type      *string                       `json:"type"`
+	CreatorAs *string                       `json:"creatorAs"`
 }
 
 func meetingSet(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
@@ -130,13 +131,13 @@ func (h *feedHandlers) updateThread(c fiber.Ctx) error {
 		return err
 	}
 	var in struct {
-		Raw      *string                 `json:"raw"`
-		Image    Nullable[cmdfeed.Image] `json:"image"`
-		File     Nullable[cmdfeed.File]  `json:"file"`
-		Link     Nullable[cmdfeed.Link]  `json:"link"`
-		Hashtags []string                `json:"hashtags"`
-		Mentions []string                `json:"mentions"`
-		Meeting  json.RawMessage         `json:"meeting"`
+		Raw      *string                       `json:"raw"`
+		Image    nullable.Field[cmdfeed.Image] `json:"image"`
+		File     nullable.Field[cmdfeed.File]  `json:"file"`
+		Link     nullable.Field[cmdfeed.Link]  `json:"link"`
+		Hashtags []string                      `json:"hashtags"`
+		Mentions []string                      `json:"mentions"`
+		Meeting  json.RawMessage               `json:"meeting"`
 	}
 	if err := decode(c, &in); err != nil {
 		return err
@@ -251,7 +252,7 @@ func (h *feedHandlers) react(c fiber.Ctx) error {
 		replyID = &r
 	}
 	var in struct {
-		Reaction Nullable[string] `json:"reaction"`
+		Reaction nullable.Field[string] `json:"reaction"`
 	}
 	if err := decode(c, &in); err != nil {
 		return err

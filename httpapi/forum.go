@@ -9,6 +9,7 @@ import (
 	cmdforum "agora/command/forum"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/nullable"
 	qforum "agora/query/forum"
 )
 
@@ -60,11 +61,11 @@ func queryInt(c fiber.Ctx, name string, def int, bad apperr.Fields) int {
 }
 
 type forumForm struct {
-	Name         *string          `json:"name"`
-	Description  *string          `json:"description"`
-	Image        Nullable[string] `json:"image"`
-	Exclusivity  *string          `json:"exclusivity"`
-	ShareEnabled *bool            `json:"shareEnabled"`
+	Name         *string                `json:"name"`
+	Description  *string                `json:"description"`
+	Image        nullable.Field[string] `json:"image"`
+	Exclusivity  *string                `json:"exclusivity"`
+	ShareEnabled *bool                  `json:"shareEnabled"`
 }
 
 func (h *forumHandlers) create(c fiber.Ctx) error {
@@ -94,11 +95,11 @@ func (h *forumHandlers) update(c fiber.Ctx) error {
 		return err
 	}
 	var in struct {
-		Name         Nullable[string] `json:"name"`
-		Description  Nullable[string] `json:"description"`
-		Image        Nullable[string] `json:"image"`
-		Exclusivity  Nullable[string] `json:"exclusivity"`
-		ShareEnabled Nullable[bool]   `json:"shareEnabled"`
+		Name         nullable.Field[string] `json:"name"`
+		Description  nullable.Field[string] `json:"description"`
+		Image        nullable.Field[string] `json:"image"`
+		Exclusivity  nullable.Field[string] `json:"exclusivity"`
+		ShareEnabled nullable.Field[bool]   `json:"shareEnabled"`
 	}
 	if err := decode(c, &in); err != nil {
 		return err

@@ -1,0 +1,36 @@
+// Package page is the one page envelope of the API's lists and the one page
+// request: every list answers {results, total}, and every paged list is
+// asked with page (from 1) and pageSize.
+package page
+
+import (
+	"fmt"
+
+	"agora/internal/apperr"
+)
+
+// Page is one page of a list and how many entries the list has in all.
+type Page[T any] struct {
+	Results []T `json:"results"`
+	Total   int `json:"total"`
+}
+
+// Request asks for page Page (from 1) of PageSize entries.
+type Request struct {
+	Page     int
+	PageSize int
+}
+
+// Check adds to bad what is out of range in r, for lists of at most max
+// entries a page.
+func (r Request) Check(bad apperr.Fields, max int) {
+	if r.Page < 1 {
+		bad.Add("page", "must be 1 or more")
+	}
+	if r.PageSize < 1 || r.PageSize > max {
+		bad.Add("pageSize", fmt.Sprintf("must be 1 to %d", max))
+	}
+}
+
+// Offset is how many entries come before the page.
+func (r Request) Offset() int { return (r.Page - 1) * r.PageSize }
