@@ -77,11 +77,11 @@ func run(ctx context.Context, role string, cfg config.Config, log *slog.Logger) 
 			return err
 		}
 		defer pipe.Close()
-		app, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg))
+		srv, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg))
 		if err != nil {
 			return err
 		}
-		return app.Serve(ctx, app, cfg.Addr, func(a net.Addr) { fmt.Fprintln(io.Writer(os.Stdout), "ready", a) })
+		return app.Serve(ctx, srv, cfg.Addr, func(a net.Addr) { fmt.Fprintln(io.Writer(os.Stdout), "ready", a) })
 	}
 	return fmt.Errorf("unknown role %q", role)
 }
