@@ -3,7 +3,7 @@ import { render } from '@testing-library/react'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider, createMemoryHistory, createRootRoute, createRouter } from '@tanstack/react-router'
 import { vi } from 'vitest'
-import { makeQueryClient } from '@/app'
+import { makeQueryClient } from '@/lib/query-client'
 import { Session } from '@/lib/session'
 import { SessionContext } from '@/lib/session-context'
 
