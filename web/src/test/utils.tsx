@@ -36,7 +36,7 @@ export async function renderInApp(ui: ReactNode, { path = '/' } = {}) {
   const result = render(
     <SessionContext.Provider value={session}>
       <QueryClientProvider client={queryClient}>
-        {/* eslint-disable-next-line @typescript-eslint/no-explicit-any */}
+        {/* The test's route tree is not the app's registered one. */}
         <RouterProvider router={router as any} />
       </QueryClientProvider>
     </SessionContext.Provider>,
