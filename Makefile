@@ -16,26 +16,28 @@ TESTFLAGS ?=
 BENCHFLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: fuzz help deps web build dev test lint gen bench clean
+.PHONY: fuzz help deps web-deps web build dev test lint gen bench clean
 
 help: ## list the targets
 	@echo "Agora make targets:"
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-7s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 	@echo "Variables: GO=$(GO) ADDR=<host:port> DATA=<dir> (for dev), TESTFLAGS=<go test flags>, BENCHFLAGS=<bench flags, e.g. -only feed>"
 
 deps: ## install what is missing (PostgreSQL server, C compiler for -race…)
 	@bash scripts/install-deps.sh
 
-# The web app is built first so the binary can embed web/dist (web/embed.go).
 # npm install (with the committed lock) runs only when package-lock.json
 # changed since the last install. Not npm ci: this machine's npm config
 # (omit-lockfile-registry-resolved) leaves other platforms' optional packages
 # out of the lock, and npm ci refuses such a lock.
-web: ## build the React app into web/dist (npm install when the lock changed, then vite build and a type check)
+web-deps: ## install the web app's npm packages when package-lock.json changed
 	@command -v $(NPM) >/dev/null 2>&1 || { echo "web: $(NPM) not found: install Node.js 20 and npm (apt-get install -y nodejs npm)" >&2; exit 1; }
 	@if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
 		echo "web: npm install (from package-lock.json)"; $(NPM) --prefix web install --no-audit --no-fund; \
 	fi
+
+# The web app is built first so the binary can embed web/dist (web/embed.go).
+web: web-deps ## build the React app into web/dist (npm install when the lock changed, then vite build and a type check)
 	@echo "web: npm run build"
 	@$(NPM) --prefix web run --silent build
 
@@ -52,7 +54,7 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 # with the system Chromium, installed from Debian when missing) against a
 # real `agora dev` started from bin/agora by web/e2e/run.mjs. The Go tests
 # and agora dev start a local ClickHouse, installed from Debian when missing.
-test: deps build ## go vet and gofmt, every Go test with -race, Vitest, then the browser tests
+test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, then the browser tests
 	@$(MAKE) --no-print-directory lint
 	@bash scripts/install-deps.sh clickhouse
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
@@ -79,7 +81,10 @@ fuzz: ## run each fuzz target for its number of inputs (FUZZTIME=1m overrides)
 
 # gofmt checks every Go file but those of dependencies and state; jet's
 # generated models are gofmt-clean, so they are checked too.
-lint: ## go vet, a gofmt check and the layering guard (layers_test.go)
+# The layering guard (layers_test.go) checks the Go packages' imports over
+# go list; ESLint checks the web app's layers (web/eslint.config.js): shared
+# code imports no feature, features import no other feature, src/app composes.
+lint: web-deps ## go vet, a gofmt check, the Go layering guard, and ESLint's import rules between the web app's layers
 	$(GO) vet ./...
 	$(GO) test -count=1 -run '^TestLayers' .
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path './var/*' -not -path './bin/*' \
@@ -87,6 +92,7 @@ lint: ## go vet, a gofmt check and the layering guard (layers_test.go)
 	if [ -n "$$unformatted" ]; then \
 		echo "gofmt: these files need formatting (run gofmt -w):"; echo "$$unformatted"; exit 1; \
 	fi; echo "gofmt: ok"
+	@$(NPM) --prefix web run --silent lint && echo "eslint: ok"
 
 gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 	$(GO) run ./internal/db/jetgen/cmd

@@ -4,8 +4,8 @@ import './index.css'
 import '@/i18n'
 import { applyTheme } from '@/lib/theme'
 import { isSupportedBrowser } from '@/lib/browser'
-import { reloadForChunkError } from '@/components/layout/error-screens'
-import { App, makeApp } from './app'
+import { reloadForChunkError } from '@/app/error-screens'
+import { App, makeApp } from '@/app/app'
 
 applyTheme()
 

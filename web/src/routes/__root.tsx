@@ -2,7 +2,7 @@ import { Outlet, createRootRouteWithContext } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import type { Session } from '@/lib/session'
 import { Toaster } from '@/components/ui/toast'
-import { CrashScreen, NotFoundPage } from '@/components/layout/error-screens'
+import { CrashScreen, NotFoundPage } from '@/app/error-screens'
 
 export type RouterContext = { queryClient: QueryClient; session: Session }
 

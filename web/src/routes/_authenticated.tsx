@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
-import { AppShell } from '@/components/layout/app-shell'
+import { AppShell } from '@/app/shell/app-shell'
 
 // Authenticated pages: a guest goes to /login with the page as the redirect
 // target (spec 000 §2.1).

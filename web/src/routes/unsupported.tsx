@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
-import { MessagePage } from '@/components/layout/error-screens'
+import { MessagePage } from '@/app/error-screens'
 
 export const Route = createFileRoute('/unsupported')({
   component: function Unsupported() {

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider, createMemoryHistory, createRootRoute, createRouter } from '@tanstack/react-router'
 import { vi } from 'vitest'
-import { makeQueryClient } from '@/app'
+import { makeQueryClient } from '@/lib/query-client'
 import { Session } from '@/lib/session'
 import { SessionContext } from '@/lib/session-context'
 
@@ -36,7 +36,7 @@ export async function renderInApp(ui: ReactNode, { path = '/' } = {}) {
   const result = render(
     <SessionContext.Provider value={session}>
       <QueryClientProvider client={queryClient}>
-        {/* eslint-disable-next-line @typescript-eslint/no-explicit-any */}
+        {/* The test's route tree is not the app's registered one. */}
         <RouterProvider router={router as any} />
       </QueryClientProvider>
     </SessionContext.Provider>,

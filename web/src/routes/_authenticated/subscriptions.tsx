@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
 import i18n from '@/i18n'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { ComingSoon } from '@/app/coming-soon'
 
 export const Route = createFileRoute('/_authenticated/subscriptions')({
   component: () => <ComingSoon title="Subscriptions" body={i18n.t('accounts.comingSoon')} />,

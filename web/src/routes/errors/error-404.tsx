@@ -1,7 +1,7 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
-import { MessagePage } from '@/components/layout/error-screens'
+import { MessagePage } from '@/app/error-screens'
 
 export const Route = createFileRoute('/errors/error-404')({
   component: function ErrorPage() {

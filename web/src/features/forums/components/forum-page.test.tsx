@@ -43,7 +43,7 @@ const member = (id: string, isExpert: boolean): Schemas['ForumMember'] => ({
   role: isExpert ? 'member-expert' : 'member',
 })
 
-/** api answers the forum page's reads; anything else (the feed's) is a 404. */
+/** api answers the forum page's reads; anything else is a 404. */
 function api(f: Schemas['Forum'] | { status: number; code: string }) {
   return stubFetch((method, path) => {
     if (path === `/api/series/${F}`) return 'status' in f ? json(f.status, { code: f.code, message: 'x' }) : json(200, f)
@@ -57,7 +57,7 @@ function api(f: Schemas['Forum'] | { status: number; code: string }) {
 const render = (props: Partial<Parameters<typeof ForumPage>[0]> = {}) =>
   renderInApp(
     <>
-      <ForumPage seriesId={F} communityId="c1" {...props} />
+      <ForumPage seriesId={F} communityId="c1" feed={(f) => <p data-testid="feed">{f.name}</p>} {...props} />
       <Toaster />
     </>,
     { path: '/communities/c1/series/' + F },
@@ -95,6 +95,12 @@ describe('ForumPage (spec 001 §2, §8)', () => {
     expect(screen.queryByRole('button', { name: 'Manage Access' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Forum settings' })).toBeNull()
     expect(screen.queryByTestId('subscribe-prompt')).toBeNull()
+  })
+
+  it('shows the feed it is given once the forum is read', async () => {
+    api(forum())
+    await render()
+    expect(await screen.findByTestId('feed')).toHaveTextContent('Design Forum')
   })
 
   it('opens the members list, experts first', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { ArrowLeft } from 'lucide-react'
@@ -7,8 +7,6 @@ import { PageGrid } from '@/components/layout/page-grid'
 import { Skeleton } from '@/components/ui/skeleton'
 import { toast } from '@/components/ui/toast'
 import { cn } from '@/lib/utils'
-import { ForumFeed } from '@/features/feed/components/forum-feed'
-import { AISearchBox } from '@/features/ai-search/components/ai-search-box'
 import { useForum, type Forum } from '../api/get-forum'
 import { useRecordVisit } from '../api/record-visit'
 import { ForumHeader } from './forum-header'
@@ -22,6 +20,12 @@ export type ForumPageProps = {
   /** The single-post view: the post to open, and why (a notification link). */
   postId?: string
   reason?: 'comment' | 'mention'
+  /**
+   * The forum's feed, once the forum is read (the app layer brings it from
+   * the feed feature, with the AI search box: features do not import each
+   * other).
+   */
+  feed: (forum: Forum) => ReactNode
 }
 
 /**
@@ -38,7 +42,7 @@ export const needsSubscription = (f: Forum) => !f.isSubscribed && f.role !== 'ad
  * sends the user home with global:error.seriesForbidden (403) or
  * global:error.seriesLoading (anything else).
  */
-export function ForumPage({ seriesId, communityId, community, postId, reason }: ForumPageProps) {
+export function ForumPage({ seriesId, communityId, community, postId, reason, feed }: ForumPageProps) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const q = useForum(seriesId)
@@ -113,12 +117,7 @@ export function ForumPage({ seriesId, communityId, community, postId, reason }: 
           </span>
         </div>
       )}
-      <ForumFeed
-        series={forum}
-        postId={postId}
-        reason={reason}
-        search={(channelId) => <AISearchBox key={`ai-search-${channelId}`} channelId={channelId} communityId={forum.context.communityId} seriesId={forum.id} />}
-      />
+      {feed(forum)}
       {needsSubscription(forum) && <SubscribePrompt forumName={forum.name} community={community} />}
     </PageGrid>
   )

@@ -127,7 +127,7 @@ export function MessageEditor({
   const optionId = (i: number) => `${listId}-option-${i}`
   useEffect(() => {
     if (open) document.getElementById(optionId(activeIndex))?.scrollIntoView?.({ block: 'nearest' })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // optionId is remade every render from the stable listId: not a dependency.
   }, [open, activeIndex])
 
   useLayoutEffect(() => {

@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { ForumScreen } from '@/app/forum-screen'
 import { forumQuery } from '@/features/forums/api/get-forum'
-import { ForumPage } from '@/features/forums/components/forum-page'
-import { useForumCommunity } from '../-forum-community'
 
 export const Route = createFileRoute('/_authenticated/communities/$communityId/series/$seriesId/')({
   // Start the read early; the page shows its skeleton, and sends the user
@@ -11,7 +10,7 @@ export const Route = createFileRoute('/_authenticated/communities/$communityId/s
   },
   component: function ForumRoute() {
     const { communityId, seriesId } = Route.useParams()
-    return <ForumPage communityId={communityId} seriesId={seriesId} community={useForumCommunity(communityId)} />
+    return <ForumScreen communityId={communityId} seriesId={seriesId} />
   },
 })
 

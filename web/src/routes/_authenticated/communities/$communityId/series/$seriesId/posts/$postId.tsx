@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { ForumScreen } from '@/app/forum-screen'
 import { forumQuery } from '@/features/forums/api/get-forum'
-import { ForumPage } from '@/features/forums/components/forum-page'
-import { useForumCommunity } from '../../-forum-community'
 
 export const Route = createFileRoute('/_authenticated/communities/$communityId/series/$seriesId/posts/$postId')({
   validateSearch: (s: Record<string, unknown>): { reason?: 'comment' | 'mention' } => ({
@@ -15,6 +14,6 @@ export const Route = createFileRoute('/_authenticated/communities/$communityId/s
   component: function ForumPostRoute() {
     const { communityId, seriesId, postId } = Route.useParams()
     const { reason } = Route.useSearch()
-    return <ForumPage communityId={communityId} seriesId={seriesId} community={useForumCommunity(communityId)} postId={postId} reason={reason} />
+    return <ForumScreen communityId={communityId} seriesId={seriesId} postId={postId} reason={reason} />
   },
 })

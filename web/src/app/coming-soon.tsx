@@ -1,6 +1,6 @@
 import { Construction } from 'lucide-react'
 import { EmptyState } from '@/components/ui/states'
-import { PageGrid } from './page-grid'
+import { PageGrid } from '@/components/layout/page-grid'
 
 /** ComingSoon holds a route whose feature arrives with a later issue. */
 export function ComingSoon({ title, body }: { title: string; body: string }) {

@@ -1,43 +1,16 @@
 import { Component, useEffect, useState, type ReactNode } from 'react'
-import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import i18n from '@/i18n'
-import { isApiError } from '@/api/client'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/components/ui/toast'
-import { CrashScreen, isChunkLoadError, MessagePage, reloadForChunkError } from '@/components/layout/error-screens'
+import { makeQueryClient } from '@/lib/query-client'
 import { Session } from '@/lib/session'
 import { SessionContext } from '@/lib/session-context'
 import { isAuthPage } from '@/lib/redirect'
+import { CrashScreen, isChunkLoadError, MessagePage, reloadForChunkError } from './error-screens'
 import { makeRouter } from './router'
-
-/**
- * Failed mutations show a generic toast (spec 000 §8) unless their meta says
- * `silent` (forms that show the error themselves). Cancelled requests and
- * 401s (which sign out with their own message) are silent. Failed queries
- * show their list's error fallback instead.
- */
-function mutationError(err: unknown, meta?: Record<string, unknown>) {
-  if (meta?.silent) return
-  if (err instanceof DOMException && err.name === 'AbortError') return
-  if (isApiError(err) && err.status === 401) return
-  toast({ title: i18n.t('global:error.genericMessage'), variant: 'destructive' })
-}
-
-export function makeQueryClient() {
-  return new QueryClient({
-    mutationCache: new MutationCache({ onError: (err, _vars, _ctx, mutation) => mutationError(err, mutation.meta) }),
-    defaultOptions: {
-      queries: {
-        // 4xx answers will not change on retry; network and 5xx may.
-        retry: (count, err) => !(isApiError(err) && err.status < 500) && count < 2,
-        staleTime: 30_000,
-        refetchOnWindowFocus: false,
-      },
-    },
-  })
-}
 
 /** makeApp wires the query cache, the session and the router together. */
 export function makeApp() {

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { cn } from '@/lib/utils'
-import { MEMBER_SEARCH_LIMIT, useMemberSearch, type MemberMatch } from './search-members'
+import { MEMBER_SEARCH_LIMIT, useMemberSearch, type MemberMatch } from '../../api/search-members'
 
 export type MemberSearchProps = {
   communityId: string

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { MemberSearch, type MemberSearchProps } from './member-search'
-import type { MemberMatch } from './search-members'
+import type { MemberMatch } from '../../api/search-members'
 
 afterEach(() => vi.unstubAllGlobals())
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })

@@ -1,8 +1,8 @@
 import { createRouter } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
-import { routeTree } from './routeTree.gen'
+import { routeTree } from '@/routeTree.gen'
 import type { Session } from '@/lib/session'
-import { CrashScreen, NotFoundPage } from '@/components/layout/error-screens'
+import { CrashScreen, NotFoundPage } from './error-screens'
 
 export function makeRouter(queryClient: QueryClient, session: Session) {
   return createRouter({

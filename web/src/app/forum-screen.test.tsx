@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { screen, within } from '@testing-library/react'
+import type { Schemas } from '@/api/client'
+import { json, renderInApp, stubFetch } from '@/test/utils'
+import { ForumScreen } from './forum-screen'
+
+afterEach(() => vi.unstubAllGlobals())
+
+const F = '00000000-0000-4000-8000-0000000000f1'
+const OTHER = '00000000-0000-4000-8000-0000000000f2'
+const forum: Schemas['Forum'] = {
+  id: F,
+  name: 'Design Forum',
+  description: 'About design',
+  image: null,
+  exclusivity: 'inviteOnly',
+  shareEnabled: false,
+  position: 0,
+  context: { communityId: 'c1' },
+  role: 'member',
+  isSubscribed: true,
+  createdOn: '2026-01-01T00:00:00.000Z',
+  updatedOn: '2026-01-01T00:00:00.000Z',
+  mainChannelId: 'ch1',
+  adminChannelId: null,
+}
+const myForum = (id: string, name: string): Schemas['MyForum'] => ({
+  id,
+  name,
+  description: '',
+  image: null,
+  role: 'member',
+  isExpert: false,
+  createdOn: '2026-01-01T00:00:00.000Z',
+})
+const community: Schemas['MyCommunity'] = {
+  id: 'c1',
+  name: 'Builders',
+  description: '',
+  image: null,
+  membershipType: 'invitationOnly',
+  role: 'member',
+  isSubscribed: true,
+  isFree: true,
+  price: 0,
+  currency: 'USD',
+  context: { organizationId: 'o1' },
+  lastVisitedOn: null,
+  createdOn: '2026-01-01T00:00:00.000Z',
+  assignedOn: '2026-01-01T00:00:00.000Z',
+  event: null,
+  series: [myForum(F, 'Design Forum'), myForum(OTHER, 'Build Forum')],
+}
+
+describe('ForumScreen', () => {
+  it('joins the forum page with its community, the feed and the AI search box', async () => {
+    stubFetch((method, path) => {
+      if (path === `/api/series/${F}`) return json(200, forum)
+      if (method === 'POST' && path === `/api/series/${F}/visits`) return json(200, { previouslyVisitedOn: null })
+      if (path.startsWith('/api/communities?')) return json(200, { results: [community], total: 1 })
+      if (path.startsWith('/api/channels/ch1/threads')) return json(200, { results: [] })
+      if (path.startsWith(`/api/series/${F}/members`)) return json(200, { results: [], total: 0 })
+      return json(404, { code: 'notFound', message: path })
+    })
+    await renderInApp(<ForumScreen seriesId={F} communityId="c1" />, { path: `/communities/c1/series/${F}` })
+    expect(await screen.findByRole('heading', { name: 'Design Forum', level: 1 })).toBeInTheDocument()
+    expect(await screen.findByTestId('forum-feed')).toBeInTheDocument()
+    expect(screen.getByTestId('ai-search')).toBeInTheDocument()
+    const nav = await screen.findByRole('navigation', { name: 'Forums of this community' })
+    expect(within(nav).getByText('Builders')).toBeInTheDocument()
+    expect(within(nav).getByRole('link', { name: 'Build Forum' })).toBeInTheDocument()
+  })
+})
