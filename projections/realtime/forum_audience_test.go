@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"agora/live"
-	qfeed "agora/query/feed"
 
 	"github.com/google/uuid"
 
@@ -52,15 +51,7 @@ func TestForumAudiences(t *testing.T) {
 	welcome, roundtable := forum("Welcome & Introductions"), forum("Leadership Roundtable")
 	welcomeMain, welcomeAdmin, roundtableMain := channel(welcome, "main"), channel(welcome, "admin"), channel(roundtable, "main")
 
-	hub := live.NewHub(pool, live.HubOptions{NodeID: testenv.Unique("node")})
-	feed, err := qfeed.New(env.DB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := realtime.NewProjection(hub, pool, feed, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hub, p := newNode(t, env)
 	exp := time.Now().Add(time.Hour)
 	clients := map[string]*live.Client{}
 	for name, id := range people {

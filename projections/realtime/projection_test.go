@@ -39,15 +39,7 @@ func TestProjectionAudiences(t *testing.T) {
 		WHERE p.user_id = $1 AND m.status = 'active' LIMIT 1`, member)
 	org := lookup("SELECT organization_id::text FROM communities WHERE id = $1", community)
 
-	hub := live.NewHub(pool, live.HubOptions{NodeID: testenv.Unique("node")})
-	feed, err := qfeed.New(env.DB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := realtime.NewProjection(hub, pool, feed, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hub, p := newNode(t, env)
 	exp := time.Now().Add(time.Hour)
 	clients := map[string]*live.Client{}
 	for name, id := range map[string]string{"member": member, "expert": expert, "outsider": outsider} {
@@ -140,4 +132,20 @@ func TestProjectionAudiences(t *testing.T) {
 		default:
 		}
 	})
+}
+
+// newNode is an API node's hub over env's database and its realtime
+// projection, which tests apply changes to straight, without a broker.
+func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
+	t.Helper()
+	hub := live.NewHub(env.DB.Pool, live.HubOptions{NodeID: testenv.Unique("node")})
+	feed, err := qfeed.New(env.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hub, p
 }
