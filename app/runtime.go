@@ -85,7 +85,7 @@ func Migrate(ctx context.Context, d *db.DB, log *slog.Logger) error {
 
 // Seed writes the demo data unless it is there already.
 func Seed(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger) error {
-	created, err := seed.Seed(ctx, d.SQL, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), cfg.DemoPassword)
+	created, err := seed.Seed(ctx, d.Pool, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), cfg.DemoPassword)
 	if err != nil {
 		return err
 	}
@@ -115,11 +115,11 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 		}
 	}
 	hasher := auth.NewHasher(cfg.Auth.MaxConcurrentHashes)
-	accounts, err := cmdaccount.New(d.SQL, hasher, sender, cfg.Auth, cfg.BaseURL())
+	accounts, err := cmdaccount.New(d, hasher, sender, cfg.Auth, cfg.BaseURL())
 	if err != nil {
 		return nil, err
 	}
-	communities, err := community.New(d.SQL, accounts)
+	communities, err := community.New(d, accounts)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 	}
 	app, err := httpapi.New(httpapi.Deps{
 		Log: log, DB: d, Accounts: accounts, Communities: communities,
-		AccountRead: qaccount.New(d.SQL), Mailbox: mailbox, Registry: reg, Hub: hub,
+		AccountRead: qaccount.New(d), Mailbox: mailbox, Registry: reg, Hub: hub,
 		Uploads: uploads, UploadRead: uploadRead,
 		LinkPreviews: linkPreviews, Search: store, Answerer: answerer,
 		Warehouse: apiWarehouse(opts), InsightsBase: cfg.InsightsBase,

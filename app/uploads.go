@@ -15,7 +15,7 @@ func newUploads(cfg config.Config, d *db.DB) (*cmdupload.Service, *qupload.Queri
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd, err := cmdupload.New(d.SQL, store, cmdupload.Config{
+	cmd, err := cmdupload.New(d, store, cmdupload.Config{
 		UploadURLTTL: cfg.Blobs.UploadURLTTL, ReadURLTTL: cfg.Blobs.ReadURLTTL, PublicURL: cfg.PublicURL,
 	})
 	if err != nil {

@@ -36,7 +36,7 @@ func (s *server) aiSearchRoutes(api fiber.Router) {
 	if a == nil {
 		a = answer.Extractive{}
 	}
-	cmd, err := aisearch.New(s.DB.SQL, s.Search, a)
+	cmd, err := aisearch.New(s.DB, s.Search, a)
 	if err != nil {
 		panic(err) // New checked s.DB and s.Search
 	}

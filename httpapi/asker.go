@@ -11,7 +11,7 @@ import (
 // It is a command (each look is recorded), served as a GET because it
 // reads: the answer is never cached.
 func (s *server) askerRoutes(api fiber.Router) {
-	cmd, err := cmdfeed.New(s.DB.SQL)
+	cmd, err := cmdfeed.New(s.DB)
 	if err != nil {
 		panic(err) // New checked s.DB
 	}

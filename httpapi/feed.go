@@ -18,7 +18,7 @@ import (
 // feedRoutes serve the forum feed (spec 001 §7 "Threads and posts"):
 // posts, comments, reactions and visits.
 func (s *server) feedRoutes(api fiber.Router) {
-	cmd, err := cmdfeed.New(s.DB.SQL)
+	cmd, err := cmdfeed.New(s.DB)
 	if err != nil {
 		panic(err) // New checked s.DB
 	}

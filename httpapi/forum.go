@@ -15,7 +15,7 @@ import (
 // forumRoutes serve forums (series) and their access management (spec 001).
 // New has checked the dependencies, so the use cases cannot refuse them.
 func (s *server) forumRoutes(api fiber.Router) {
-	cmd, err := cforum.New(s.DB.SQL, s.Accounts)
+	cmd, err := cforum.New(s.DB, s.Accounts)
 	if err != nil {
 		panic(err)
 	}
