@@ -21,7 +21,7 @@ func newUploads(cfg config.Config, d *db.DB) (*cmdupload.Service, *qupload.Queri
 	if err != nil {
 		return nil, nil, err
 	}
-	q, err := qupload.New(d.SQL, store)
+	q, err := qupload.New(d, store)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,7 +19,7 @@ func (s *server) forumRoutes(api fiber.Router) {
 	if err != nil {
 		panic(err)
 	}
-	q, err := qforum.New(s.DB.SQL, s.Search.Members())
+	q, err := qforum.New(s.DB, s.Search.Members())
 	if err != nil {
 		panic(err)
 	}

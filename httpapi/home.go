@@ -12,7 +12,7 @@ import (
 
 // homeRoutes serve the home page: the caller's communities and forums.
 func (s *server) homeRoutes(api fiber.Router) {
-	q := qcommunity.New(s.DB.SQL)
+	q := qcommunity.New(s.DB)
 	api.Get("/communities", only(auth.GroupAuthenticated), func(c fiber.Ctx) error {
 		in := qcommunity.Mine{UserID: mustPrincipal(c).UserID, Page: 1, PageSize: qcommunity.MaxPageSize, Keyword: c.Query("keyword")}
 		bad := map[string]string{}
