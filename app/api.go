@@ -91,27 +91,27 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	})
 	answerer, err := newAnswerer(cfg, log)
 	if err == nil {
-		c.Accounts, err = cmdaccount.New(d.SQL, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.BaseURL())
+		c.Accounts, err = cmdaccount.New(d, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.BaseURL())
 	}
 	if err == nil {
-		c.Communities, err = cmdcommunity.New(d.SQL, c.Accounts)
+		c.Communities, err = cmdcommunity.New(d, c.Accounts)
 	}
 	if err == nil {
-		c.Forums, err = cmdforum.New(d.SQL, c.Accounts)
+		c.Forums, err = cmdforum.New(d, c.Accounts)
 	}
 	if err == nil {
-		c.Feed, err = cmdfeed.New(d.SQL)
+		c.Feed, err = cmdfeed.New(d)
 	}
 	if err == nil {
-		c.AISearch, err = cmdaisearch.New(d.SQL, store, answerer)
+		c.AISearch, err = cmdaisearch.New(d, store, answerer)
 	}
 	if err == nil {
 		c.Uploads, q.Uploads, err = newUploads(cfg, d)
 	}
 	if err == nil {
-		q.Accounts = qaccount.New(d.SQL)
-		q.Communities = qcommunity.New(d.SQL)
-		q.Forums, err = qforum.New(d.SQL, store.Members())
+		q.Accounts = qaccount.New(d)
+		q.Communities = qcommunity.New(d)
+		q.Forums, err = qforum.New(d, store.Members())
 	}
 	if err == nil {
 		q.Feed, err = qfeed.New(d)
@@ -120,7 +120,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		q.Search, err = qsearch.New(store, d)
 	}
 	if err == nil {
-		q.Insights, err = qinsights.New(d.SQL, insightsStore(o.warehouse))
+		q.Insights, err = qinsights.New(d, insightsStore(o.warehouse))
 	}
 	if err != nil {
 		closeStore()

@@ -77,7 +77,7 @@ func Migrate(ctx context.Context, d *db.DB, log *slog.Logger) error {
 
 // Seed writes the demo data unless it is there already.
 func Seed(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger) error {
-	created, err := seed.Seed(ctx, d.SQL, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), cfg.DemoPassword)
+	created, err := seed.Seed(ctx, d.Pool, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), cfg.DemoPassword)
 	if err != nil {
 		return err
 	}

@@ -15,13 +15,13 @@ func newUploads(cfg config.Config, d *db.DB) (*cmdupload.Service, *qupload.Queri
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd, err := cmdupload.New(d.SQL, store, cmdupload.Config{
+	cmd, err := cmdupload.New(d, store, cmdupload.Config{
 		UploadURLTTL: cfg.Blobs.UploadURLTTL, ReadURLTTL: cfg.Blobs.ReadURLTTL, PublicURL: cfg.PublicURL,
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	q, err := qupload.New(d.SQL, store)
+	q, err := qupload.New(d, store)
 	if err != nil {
 		return nil, nil, err
 	}

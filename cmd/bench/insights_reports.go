@@ -73,7 +73,7 @@ var insightsReports = []insightsReport{
 // reports times every report through query/insights, as the API's
 // handlers call it, over the kept warehouse and Postgres.
 func (w *insightsWorld) reports(ctx context.Context, conn driver.Conn, d *app.Database) error {
-	q, err := qinsights.New(d.SQL, qinsights.NewClickHouse(conn))
+	q, err := qinsights.New(d.DB, qinsights.NewClickHouse(conn))
 	if err != nil {
 		return err
 	}

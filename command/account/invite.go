@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
 
+	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	agoramail "agora/internal/mail"
 )
@@ -15,9 +15,9 @@ import (
 // Invite issues an invitation to an invited profile, inside the caller's
 // transaction, and mails the acceptance link. The link works once, until
 // the invitation TTL passes.
-func (s *Service) Invite(ctx context.Context, exec qrm.Executable, profileID uuid.UUID, email, firstName, inviter, orgName string) error {
+func (s *Service) Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error {
 	pid := profileID
-	token, err := s.issueToken(ctx, exec, model.Tokens{
+	token, err := s.issueToken(ctx, q, model.Tokens{
 		Kind: "invitation", ProfileID: &pid, Email: email, ExpiresOn: s.now().Add(s.cfg.InvitationTTL),
 	})
 	if err != nil {

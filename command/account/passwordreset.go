@@ -2,7 +2,6 @@ package account
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/url"
@@ -10,7 +9,7 @@ import (
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
@@ -43,22 +42,21 @@ func (s *Service) RequestPasswordReset(ctx context.Context, in RequestPasswordRe
 	if ok, retry := s.resetPerAccount.Allow(auth.EmailKey(in.Email)); !ok {
 		return tooMany(retry)
 	}
-	var u model.Users
-	err := SELECT(table.Users.AllColumns).FROM(table.Users).
-		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(in.Email)))).QueryContext(ctx, s.db, &u)
-	if errors.Is(err, qrm.ErrNoRows) {
+	u, err := db.One[model.Users](ctx, s.db, SELECT(table.Users.AllColumns).FROM(table.Users).
+		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(in.Email)))))
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("account: reset: %w", err)
 	}
 	var token string
-	err = db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		// Only the newest link works: earlier unused ones are retired.
-		if _, err := table.Tokens.UPDATE(table.Tokens.UsedOn).SET(TimestampzT(s.now())).
+		if _, err := db.Exec(ctx, tx, table.Tokens.UPDATE(table.Tokens.UsedOn).SET(TimestampzT(s.now())).
 			WHERE(table.Tokens.UserID.EQ(UUID(u.ID)).
 				AND(table.Tokens.Kind.EQ(String("passwordReset"))).
-				AND(table.Tokens.UsedOn.IS_NULL())).ExecContext(ctx, tx); err != nil {
+				AND(table.Tokens.UsedOn.IS_NULL()))); err != nil {
 			return err
 		}
 		uid := u.ID
@@ -99,7 +97,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetPassword) error {
 	if err != nil {
 		return err
 	}
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		tok, err := s.lockToken(ctx, tx, in.Token, "passwordReset")
 		if err != nil {
 			return err
@@ -107,9 +105,9 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetPassword) error {
 		if tok.UserID == nil {
 			return auth.ErrOneTimeTokenInvalid
 		}
-		if _, err := table.Users.UPDATE(table.Users.PasswordHash, table.Users.UpdatedOn).
+		if _, err := db.Exec(ctx, tx, table.Users.UPDATE(table.Users.PasswordHash, table.Users.UpdatedOn).
 			SET(String(hash), TimestampzT(s.now())).
-			WHERE(table.Users.ID.EQ(UUID(*tok.UserID))).ExecContext(ctx, tx); err != nil {
+			WHERE(table.Users.ID.EQ(UUID(*tok.UserID)))); err != nil {
 			return err
 		}
 		if err := s.markUsed(ctx, tx, tok.ID); err != nil {

@@ -2,19 +2,17 @@ package account
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
-	"agora/internal/db/dbtype"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 )
@@ -67,7 +65,7 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 		return Session{}, err
 	}
 	var sess Session
-	err = db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		tok, err := s.lockToken(ctx, tx, in.Token, "invitation", "confirmation")
 		if err != nil {
 			return registrationTokenError(tok, err)
@@ -78,12 +76,12 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 		if tok.Kind == "confirmation" && in.Email == "" {
 			return apperr.MissingParameters("email")
 		}
-		var n struct{ Count int64 }
-		if err := SELECT(COUNT(STAR).AS("count")).FROM(table.Users).
-			WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(tok.Email)))).QueryContext(ctx, tx, &n); err != nil {
+		var n int64
+		if err := db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).FROM(table.Users).
+			WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(tok.Email))))).Scan(&n); err != nil {
 			return err
 		}
-		if n.Count > 0 {
+		if n > 0 {
 			return ErrEmailTaken
 		}
 		id, err := uuid.NewV7()
@@ -93,10 +91,10 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 		now := s.now()
 		u := model.Users{
 			ID: id, Email: strings.TrimSpace(tok.Email), EmailKey: auth.EmailKey(tok.Email), PasswordHash: hash, Role: string(auth.RoleUser),
-			InterestTags: dbtype.TextArray{}, CreatedOn: now, UpdatedOn: now,
+			InterestTags: []string{}, CreatedOn: now, UpdatedOn: now,
 		}
 		applyPerson(&u, in.Person)
-		if _, err := table.Users.INSERT(table.Users.AllColumns).MODEL(u).ExecContext(ctx, tx); err != nil {
+		if _, err := db.Exec(ctx, tx, table.Users.INSERT(table.Users.AllColumns).MODEL(u)); err != nil {
 			return fmt.Errorf("account: register: %w", err)
 		}
 		if tok.ProfileID != nil {
@@ -147,30 +145,29 @@ func applyPerson(u *model.Users, p Person) {
 		u.GraduationYear = p.GraduationYear
 	}
 	if p.InterestTags != nil {
-		u.InterestTags = dbtype.TextArray(p.InterestTags)
+		u.InterestTags = p.InterestTags
 	}
 }
 
 // join attaches an invited profile to a user and makes the profile's pending
 // memberships active.
-func (s *Service) join(ctx context.Context, exec qrm.Executable, userID, profileID uuid.UUID) error {
-	res, err := table.Profiles.UPDATE(table.Profiles.UserID, table.Profiles.UpdatedOn).
+func (s *Service) join(ctx context.Context, q db.Querier, userID, profileID uuid.UUID) error {
+	res, err := db.Exec(ctx, q, table.Profiles.UPDATE(table.Profiles.UserID, table.Profiles.UpdatedOn).
 		SET(UUID(userID), TimestampzT(s.now())).
-		WHERE(table.Profiles.ID.EQ(UUID(profileID)).AND(table.Profiles.UserID.IS_NULL().OR(table.Profiles.UserID.EQ(UUID(userID))))).
-		ExecContext(ctx, exec)
+		WHERE(table.Profiles.ID.EQ(UUID(profileID)).AND(table.Profiles.UserID.IS_NULL().OR(table.Profiles.UserID.EQ(UUID(userID))))))
 	if err != nil {
 		return fmt.Errorf("account: join profile: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if res.RowsAffected() == 0 {
 		return apperr.New(apperr.Conflict, "profileAlreadyJoined", "this invitation was accepted by another account")
 	}
 	active := String("active")
-	if _, err := table.CommunityMemberships.UPDATE(table.CommunityMemberships.Status).SET(active).
-		WHERE(table.CommunityMemberships.ProfileID.EQ(UUID(profileID))).ExecContext(ctx, exec); err != nil {
+	if _, err := db.Exec(ctx, q, table.CommunityMemberships.UPDATE(table.CommunityMemberships.Status).SET(active).
+		WHERE(table.CommunityMemberships.ProfileID.EQ(UUID(profileID)))); err != nil {
 		return err
 	}
-	_, err = table.SeriesMemberships.UPDATE(table.SeriesMemberships.Status).SET(active).
-		WHERE(table.SeriesMemberships.ProfileID.EQ(UUID(profileID))).ExecContext(ctx, exec)
+	_, err = db.Exec(ctx, q, table.SeriesMemberships.UPDATE(table.SeriesMemberships.Status).SET(active).
+		WHERE(table.SeriesMemberships.ProfileID.EQ(UUID(profileID))))
 	return err
 }
 
@@ -193,11 +190,10 @@ func (s *Service) JoinProfile(ctx context.Context, in JoinProfile) (uuid.UUID, e
 		return uuid.Nil, apperr.ErrForbidden
 	}
 	var profileID uuid.UUID
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		var u model.Users
-		if err := SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))).
-			QueryContext(ctx, tx, &u); err != nil {
-			if errors.Is(err, qrm.ErrNoRows) {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		u, err := db.One[model.Users](ctx, tx, SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))))
+		if err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
 				return apperr.ErrNotFound
 			}
 			return err
@@ -205,9 +201,8 @@ func (s *Service) JoinProfile(ctx context.Context, in JoinProfile) (uuid.UUID, e
 		tok, err := s.lockToken(ctx, tx, in.Token, "invitation")
 		if errors.Is(err, auth.ErrOneTimeTokenInvalid) && tok.ProfileID != nil && tok.UsedOn != nil {
 			// Already used: fine when it was used to join this very user.
-			var p model.Profiles
-			if qerr := SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
-				WHERE(table.Profiles.ID.EQ(UUID(*tok.ProfileID))).QueryContext(ctx, tx, &p); qerr == nil &&
+			if p, qerr := db.One[model.Profiles](ctx, tx, SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
+				WHERE(table.Profiles.ID.EQ(UUID(*tok.ProfileID)))); qerr == nil &&
 				p.UserID != nil && *p.UserID == u.ID {
 				profileID = p.ID
 				return nil

@@ -5,18 +5,18 @@ package account
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/config"
+	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	agoramail "agora/internal/mail"
@@ -25,7 +25,7 @@ import (
 
 // Service runs the account commands.
 type Service struct {
-	db      *sql.DB
+	db      *pgxpool.Pool
 	hasher  *auth.Hasher
 	mail    agoramail.Sender
 	cfg     config.AuthConfig
@@ -43,8 +43,8 @@ type Service struct {
 }
 
 // New builds the service; baseURL is where e-mailed links point.
-func New(db *sql.DB, hasher *auth.Hasher, sender agoramail.Sender, cfg config.AuthConfig, baseURL string) (*Service, error) {
-	if db == nil || hasher == nil || sender == nil {
+func New(d *db.DB, hasher *auth.Hasher, sender agoramail.Sender, cfg config.AuthConfig, baseURL string) (*Service, error) {
+	if d == nil || d.Pool == nil || hasher == nil || sender == nil {
 		return nil, fmt.Errorf("account.New: nil dependency")
 	}
 	dummy, err := hasher.Hash(context.Background(), "not-a-real-password")
@@ -52,7 +52,7 @@ func New(db *sql.DB, hasher *auth.Hasher, sender agoramail.Sender, cfg config.Au
 		return nil, err
 	}
 	return &Service{
-		db: db, hasher: hasher, mail: sender, cfg: cfg, baseURL: strings.TrimRight(baseURL, "/"), now: time.Now,
+		db: d.Pool, hasher: hasher, mail: sender, cfg: cfg, baseURL: strings.TrimRight(baseURL, "/"), now: time.Now,
 		signInPerIP:      ratelimit.New(cfg.SignInPerIPPerMinute, time.Minute),
 		signInPerAccount: ratelimit.New(cfg.SignInPerAccountPerMinute, time.Minute),
 		resetPerIP:       ratelimit.New(cfg.SignInPerIPPerMinute, time.Minute),
@@ -87,7 +87,7 @@ type Session struct {
 	ExpiresOn time.Time
 }
 
-func (s *Service) createSession(ctx context.Context, exec qrm.Executable, u model.Users, ip, userAgent string) (Session, error) {
+func (s *Service) createSession(ctx context.Context, q db.Querier, u model.Users, ip, userAgent string) (Session, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return Session{}, err
@@ -98,20 +98,20 @@ func (s *Service) createSession(ctx context.Context, exec qrm.Executable, u mode
 		ID: id, UserID: u.ID, TokenHash: hash, CreatedOn: now, ExpiresOn: now.Add(s.cfg.SessionTTL),
 		IP: clip(ip, 64), UserAgent: clip(userAgent, 512),
 	}
-	if _, err := table.Sessions.INSERT(table.Sessions.MutableColumns.Except(table.Sessions.RevokedOn), table.Sessions.ID).
-		MODEL(row).ExecContext(ctx, exec); err != nil {
+	if _, err := db.Exec(ctx, q, table.Sessions.INSERT(table.Sessions.MutableColumns.Except(table.Sessions.RevokedOn), table.Sessions.ID).
+		MODEL(row)); err != nil {
 		return Session{}, fmt.Errorf("account: create session: %w", err)
 	}
 	return Session{Token: token, UserID: u.ID, Role: auth.Role(u.Role), ExpiresOn: row.ExpiresOn}, nil
 }
 
 // revokeSessions ends every live session of a user except keep.
-func (s *Service) revokeSessions(ctx context.Context, exec qrm.Executable, userID uuid.UUID, keep *uuid.UUID) error {
+func (s *Service) revokeSessions(ctx context.Context, q db.Querier, userID uuid.UUID, keep *uuid.UUID) error {
 	cond := table.Sessions.UserID.EQ(UUID(userID)).AND(table.Sessions.RevokedOn.IS_NULL())
 	if keep != nil {
 		cond = cond.AND(table.Sessions.ID.NOT_EQ(UUID(*keep)))
 	}
-	_, err := table.Sessions.UPDATE(table.Sessions.RevokedOn).SET(TimestampzT(s.now())).WHERE(cond).ExecContext(ctx, exec)
+	_, err := db.Exec(ctx, q, table.Sessions.UPDATE(table.Sessions.RevokedOn).SET(TimestampzT(s.now())).WHERE(cond))
 	return err
 }
 

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 )
@@ -47,10 +48,9 @@ func (s *Service) SignIn(ctx context.Context, in SignIn) (Session, error) {
 	if ok, retry := s.signInPerAccount.Allow(auth.EmailKey(in.Email)); !ok {
 		return Session{}, tooMany(retry)
 	}
-	var u model.Users
-	err := SELECT(table.Users.AllColumns).FROM(table.Users).
-		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(in.Email)))).QueryContext(ctx, s.db, &u)
-	if errors.Is(err, qrm.ErrNoRows) {
+	u, err := db.One[model.Users](ctx, s.db, SELECT(table.Users.AllColumns).FROM(table.Users).
+		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(in.Email)))))
+	if errors.Is(err, pgx.ErrNoRows) {
 		_, _ = s.hasher.Verify(ctx, in.Password, s.dummyHash)
 		return Session{}, ErrLogin
 	}
@@ -70,9 +70,8 @@ func (s *Service) SignIn(ctx context.Context, in SignIn) (Session, error) {
 // SignOut revokes the caller's session on the server, so the token stops
 // working even if a copy of it survives in the browser.
 func (s *Service) SignOut(ctx context.Context, sessionID uuid.UUID) error {
-	_, err := table.Sessions.UPDATE(table.Sessions.RevokedOn).SET(TimestampzT(s.now())).
-		WHERE(table.Sessions.ID.EQ(UUID(sessionID)).AND(table.Sessions.RevokedOn.IS_NULL())).
-		ExecContext(ctx, s.db)
+	_, err := db.Exec(ctx, s.db, table.Sessions.UPDATE(table.Sessions.RevokedOn).SET(TimestampzT(s.now())).
+		WHERE(table.Sessions.ID.EQ(UUID(sessionID)).AND(table.Sessions.RevokedOn.IS_NULL())))
 	if err != nil {
 		return fmt.Errorf("account: sign out: %w", err)
 	}

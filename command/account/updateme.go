@@ -2,13 +2,12 @@ package account
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
@@ -45,9 +44,8 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMe) error {
 	}
 	var newHash string
 	if in.NewPassword != nil {
-		var stored model.Users
-		if err := SELECT(table.Users.PasswordHash).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))).
-			QueryContext(ctx, s.db, &stored); err != nil {
+		stored, err := db.One[model.Users](ctx, s.db, SELECT(table.Users.PasswordHash).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))))
+		if err != nil {
 			return fmt.Errorf("account: update me: %w", err)
 		}
 		ok, err := s.hasher.Verify(ctx, *in.CurrentPassword, stored.PasswordHash)
@@ -61,11 +59,10 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMe) error {
 			return err
 		}
 	}
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		var u model.Users
-		err := SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))).
-			FOR(UPDATE()).QueryContext(ctx, tx, &u)
-		if errors.Is(err, qrm.ErrNoRows) {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		u, err := db.One[model.Users](ctx, tx, SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(in.UserID))).
+			FOR(UPDATE()))
+		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
 		}
 		if err != nil {
@@ -77,7 +74,7 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMe) error {
 			u.PasswordHash = newHash
 		}
 		cols := table.Users.MutableColumns.Except(table.Users.Email, table.Users.EmailKey, table.Users.Role, table.Users.CreatedOn)
-		if _, err := table.Users.UPDATE(cols).MODEL(u).WHERE(table.Users.ID.EQ(UUID(u.ID))).ExecContext(ctx, tx); err != nil {
+		if _, err := db.Exec(ctx, tx, table.Users.UPDATE(cols).MODEL(u).WHERE(table.Users.ID.EQ(UUID(u.ID)))); err != nil {
 			return fmt.Errorf("account: update me: %w", err)
 		}
 		if newHash != "" {

@@ -2,17 +2,19 @@ package aisearch
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
-	"agora/internal/db/dbtype"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 	"agora/search"
 	"agora/search/answer"
 )
@@ -107,16 +109,18 @@ type turn struct {
 // loadTurns reads the turns of the viewer's own search in the channel,
 // oldest first; a search that is not the viewer's in that channel is
 // ErrNotFound.
-func loadTurns(ctx context.Context, q queryer, v auth.Caller, channelID, searchID uuid.UUID) ([]turn, error) {
+func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, searchID uuid.UUID) ([]turn, error) {
 	var found bool
-	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM ai_searches WHERE id = $1 AND user_id = $2 AND channel_id = $3)`,
-		searchID, v.UserID, channelID).Scan(&found); err != nil {
+	s, t := table.AiSearches, table.AiSearchTurns
+	if err := db.QueryRow(ctx, q, SELECT(EXISTS(SELECT(s.ID).FROM(s).
+		WHERE(s.ID.EQ(UUID(searchID)).AND(s.UserID.EQ(UUID(v.UserID))).AND(s.ChannelID.EQ(UUID(channelID))))))).Scan(&found); err != nil {
 		return nil, fmt.Errorf("aisearch: search: %w", err)
 	}
 	if !found {
 		return nil, apperr.ErrNotFound
 	}
-	rows, err := q.QueryContext(ctx, `SELECT question, answer, created_on FROM ai_search_turns WHERE search_id = $1 ORDER BY created_on, id`, searchID)
+	rows, err := db.Query(ctx, q, SELECT(t.Question, t.Answer, t.CreatedOn).FROM(t).
+		WHERE(t.SearchID.EQ(UUID(searchID))).ORDER_BY(t.CreatedOn, t.ID))
 	if err != nil {
 		return nil, fmt.Errorf("aisearch: turns: %w", err)
 	}
@@ -150,19 +154,19 @@ func (a *Asking) Stream(ctx context.Context, w io.Writer) error {
 }
 
 func (a *Asking) store(ctx context.Context, res answer.Result) error {
-	cited := make(dbtype.TextArray, len(res.Citations))
+	cited := make([]string, len(res.Citations))
 	copy(cited, res.Citations)
 	now := a.s.timestamp()
-	return db.InTx(ctx, a.s.db, func(tx *sql.Tx) error {
+	s, t := table.AiSearches, table.AiSearchTurns
+	return db.InTx(ctx, a.s.db, func(tx pgx.Tx) error {
 		if !a.followUp {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO ai_searches (id, channel_id, series_id, user_id, created_on) VALUES ($1, $2, $3, $4, $5)`,
-				a.SearchID, a.ch.ID, a.ch.SeriesID, a.v.UserID, now); err != nil {
+			if _, err := db.Exec(ctx, tx, s.INSERT(s.AllColumns).MODEL(model.AiSearches{
+				ID: a.SearchID, ChannelID: a.ch.ID, SeriesID: a.ch.SeriesID, UserID: a.v.UserID, CreatedOn: now})); err != nil {
 				return fmt.Errorf("aisearch: store search: %w", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO ai_search_turns (id, search_id, question, answer, cited, answerer, created_on)
-			VALUES ($1, $2, $3, $4, $5::text[]::uuid[], $6, $7)`,
-			newID(), a.SearchID, a.question, res.Answer, cited, a.s.name, now)
+		_, err := db.Exec(ctx, tx, t.INSERT(t.AllColumns).MODEL(model.AiSearchTurns{
+			ID: newID(), SearchID: a.SearchID, Question: a.question, Answer: res.Answer, Cited: cited, Answerer: a.s.name, CreatedOn: now}))
 		if err != nil {
 			return fmt.Errorf("aisearch: store turn: %w", err)
 		}

@@ -2,23 +2,19 @@ package aisearch
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
-	"github.com/go-jet/jet/v2/qrm"
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
-
-// queryer is *sql.DB or *sql.Tx.
-type queryer interface {
-	qrm.Queryable
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
 
 // channel is a forum channel and what the asker may read of its forum.
 type channel struct {
@@ -46,20 +42,27 @@ func (c channel) readable() []string {
 // readChannel finds a forum channel the viewer may read: an unknown channel
 // is not found; one the viewer may not read (the admin channel: forum
 // admins only) is forbidden.
-func readChannel(ctx context.Context, q queryer, v auth.Caller, id uuid.UUID) (channel, error) {
+func readChannel(ctx context.Context, q db.Querier, v auth.Caller, id uuid.UUID) (channel, error) {
 	c := channel{ID: id}
-	var series *uuid.UUID
-	err := q.QueryRowContext(ctx, `SELECT c.series_id, c.kind,
-			(SELECT m.id FROM channels m WHERE m.series_id = c.series_id AND m.kind = 'main'),
-			(SELECT a.id FROM channels a WHERE a.series_id = c.series_id AND a.kind = 'admin')
-		FROM channels c WHERE c.id = $1`, id).Scan(&series, &c.Kind, &c.Main, &c.Admin)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && series == nil) {
+	var series, main, admin *uuid.UUID
+	ch, m, a := table.Channels, table.Channels.AS("m"), table.Channels.AS("a")
+	err := db.QueryRow(ctx, q, SELECT(ch.SeriesID, ch.Kind,
+		SELECT(m.ID).FROM(m).WHERE(m.SeriesID.EQ(ch.SeriesID).AND(m.Kind.EQ(String("main")))),
+		SELECT(a.ID).FROM(a).WHERE(a.SeriesID.EQ(ch.SeriesID).AND(a.Kind.EQ(String("admin"))))).
+		FROM(ch).WHERE(ch.ID.EQ(UUID(id)))).Scan(&series, &c.Kind, &main, &admin)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && series == nil) {
 		return c, apperr.ErrNotFound
 	}
 	if err != nil {
 		return c, fmt.Errorf("aisearch: channel: %w", err)
 	}
 	c.SeriesID = *series
+	if main != nil {
+		c.Main = *main
+	}
+	if admin != nil {
+		c.Admin = *admin
+	}
 	c.Forum, err = access.InForum(ctx, q, v.UserID, v.Role, c.SeriesID)
 	if errors.Is(err, access.ErrForumNotFound) {
 		return c, apperr.ErrNotFound

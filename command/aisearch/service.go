@@ -12,7 +12,6 @@
 package aisearch
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,7 +19,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
+	"agora/internal/db"
 	"agora/search"
 	"agora/search/answer"
 )
@@ -33,7 +34,7 @@ const RetrieveLimit = 8
 
 // Service runs the AI search commands.
 type Service struct {
-	db       *sql.DB
+	db       *pgxpool.Pool
 	posts    search.Index[search.Post]
 	answerer answer.Answerer
 	name     string
@@ -42,11 +43,11 @@ type Service struct {
 
 // New builds the service over the database, the search store's posts and
 // the answerer.
-func New(db *sql.DB, store search.Store, a answer.Answerer) (*Service, error) {
-	if db == nil || store == nil || a == nil {
+func New(d *db.DB, store search.Store, a answer.Answerer) (*Service, error) {
+	if d == nil || d.Pool == nil || store == nil || a == nil {
 		return nil, errors.New("aisearch.New: nil dependency")
 	}
-	return &Service{db: db, posts: store.Posts(), answerer: a, name: answererName(a), now: time.Now}, nil
+	return &Service{db: d.Pool, posts: store.Posts(), answerer: a, name: answererName(a), now: time.Now}, nil
 }
 
 // CheckQuestion trims a question and says what is wrong with it, if

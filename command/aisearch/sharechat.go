@@ -2,16 +2,19 @@ package aisearch
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 )
 
@@ -40,7 +43,7 @@ type ChatMessage struct {
 // Its mentions and hashtags are empty: sharing notifies no one.
 func (s *Service) ShareChat(ctx context.Context, in ShareChat) (uuid.UUID, error) {
 	id := newID()
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		ch, err := readChannel(ctx, tx, in.Viewer, in.ChannelID)
 		if err != nil {
 			return err
@@ -67,16 +70,20 @@ func (s *Service) ShareChat(ctx context.Context, in ShareChat) (uuid.UUID, error
 		// row lock orders its writers.
 		now := s.timestamp()
 		var last *time.Time
-		if err := tx.QueryRowContext(ctx, `SELECT (SELECT max(created_on) FROM threads WHERE channel_id = c.id) FROM channels c WHERE c.id = $1 FOR UPDATE`,
-			ch.ID).Scan(&last); err != nil {
+		c, t := table.Channels, table.Threads
+		if err := db.QueryRow(ctx, tx, SELECT(SELECT(MAX(t.CreatedOn)).FROM(t).WHERE(t.ChannelID.EQ(c.ID))).
+			FROM(c).WHERE(c.ID.EQ(UUID(ch.ID))).FOR(UPDATE())).Scan(&last); err != nil {
 			return fmt.Errorf("aisearch: channel lock: %w", err)
 		}
 		if last != nil && !now.After(*last) {
 			now = last.Add(time.Millisecond)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO threads (id, channel_id, series_id, creator_id, creator_as, type, raw, chat, mentions, hashtags, created_on, updated_on)
-			VALUES ($1, $2, $3, $4, 'author', 'shared-ai-chat', $5, $6, '{}', '{}', $7, $7)`,
-			id, ch.ID, ch.SeriesID, in.Viewer.UserID, turns[0].Question, string(b), now)
+		chatJSON := string(b)
+		_, err = db.Exec(ctx, tx, t.INSERT(t.ID, t.ChannelID, t.SeriesID, t.CreatorID, t.CreatorAs, t.Type, t.Raw, t.Chat,
+			t.Mentions, t.Hashtags, t.CreatedOn, t.UpdatedOn).
+			MODEL(model.Threads{ID: id, ChannelID: ch.ID, SeriesID: ch.SeriesID, CreatorID: in.Viewer.UserID, CreatorAs: "author",
+				Type: "shared-ai-chat", Raw: turns[0].Question, Chat: &chatJSON, Mentions: []string{}, Hashtags: []string{},
+				CreatedOn: now, UpdatedOn: now}))
 		if err != nil {
 			return fmt.Errorf("aisearch: share: %w", err)
 		}

@@ -4,7 +4,6 @@ package community
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,35 +11,35 @@ import (
 	"unicode/utf8"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
-	"agora/internal/db/dbtype"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 )
 
 // Inviter issues and mails an invitation inside a transaction.
 type Inviter interface {
-	Invite(ctx context.Context, exec qrm.Executable, profileID uuid.UUID, email, firstName, inviter, orgName string) error
+	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
 }
 
 // Service runs the community commands.
 type Service struct {
-	db      *sql.DB
+	db      *pgxpool.Pool
 	inviter Inviter
 	now     func() time.Time
 }
 
 // New builds the service.
-func New(db *sql.DB, inviter Inviter) (*Service, error) {
-	if db == nil || inviter == nil {
+func New(d *db.DB, inviter Inviter) (*Service, error) {
+	if d == nil || d.Pool == nil || inviter == nil {
 		return nil, errors.New("community.New: nil dependency")
 	}
-	return &Service{db: db, inviter: inviter, now: time.Now}, nil
+	return &Service{db: d.Pool, inviter: inviter, now: time.Now}, nil
 }
 
 // ErrEmailConflict is a member that the community already has (spec 000 §5:
@@ -113,41 +112,39 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 	}
 
 	var profileID uuid.UUID
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
-		var c struct {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		c, err := db.One[struct {
 			model.Communities
-			Organizations model.Organizations
-		}
-		err := SELECT(table.Communities.ID, table.Communities.OrganizationID, table.Organizations.Name).
+			model.Organizations
+		}](ctx, tx, SELECT(table.Communities.ID, table.Communities.OrganizationID, table.Organizations.Name).
 			FROM(table.Communities.INNER_JOIN(table.Organizations, table.Organizations.ID.EQ(table.Communities.OrganizationID))).
-			WHERE(table.Communities.ID.EQ(UUID(in.CommunityID))).QueryContext(ctx, tx, &c)
-		if errors.Is(err, qrm.ErrNoRows) {
+			WHERE(table.Communities.ID.EQ(UUID(in.CommunityID))))
+		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
-		actor, err := s.actorName(ctx, tx, in, c.OrganizationID)
+		actor, err := s.actorName(ctx, tx, in, c.Communities.OrganizationID)
 		if err != nil {
 			return err
 		}
-		var p model.Profiles
-		err = SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
-			WHERE(table.Profiles.OrganizationID.EQ(UUID(c.OrganizationID)).AND(table.Profiles.EmailKey.EQ(String(auth.EmailKey(email))))).
-			FOR(UPDATE()).QueryContext(ctx, tx, &p)
+		p, err := db.One[model.Profiles](ctx, tx, SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
+			WHERE(table.Profiles.OrganizationID.EQ(UUID(c.Communities.OrganizationID)).AND(table.Profiles.EmailKey.EQ(String(auth.EmailKey(email))))).
+			FOR(UPDATE()))
 		switch {
-		case errors.Is(err, qrm.ErrNoRows):
+		case errors.Is(err, pgx.ErrNoRows):
 			id, err := uuid.NewV7()
 			if err != nil {
 				return err
 			}
 			now := s.now()
-			p = model.Profiles{ID: id, OrganizationID: c.OrganizationID, Role: "member", Email: email, EmailKey: auth.EmailKey(email),
-				FirstName: first, LastName: last, InterestTags: dbtype.TextArray(tags), CreatedOn: now, UpdatedOn: now}
+			p = model.Profiles{ID: id, OrganizationID: c.Communities.OrganizationID, Role: "member", Email: email, EmailKey: auth.EmailKey(email),
+				FirstName: first, LastName: last, InterestTags: tags, CreatedOn: now, UpdatedOn: now}
 			if p.InterestTags == nil {
-				p.InterestTags = dbtype.TextArray{}
+				p.InterestTags = []string{}
 			}
-			if _, err := table.Profiles.INSERT(table.Profiles.AllColumns).MODEL(p).ExecContext(ctx, tx); err != nil {
+			if _, err := db.Exec(ctx, tx, table.Profiles.INSERT(table.Profiles.AllColumns).MODEL(p)); err != nil {
 				return fmt.Errorf("community: add profile: %w", err)
 			}
 		case err != nil:
@@ -157,15 +154,14 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 		if p.UserID != nil {
 			status = "active"
 		}
-		res, err := table.CommunityMemberships.INSERT(table.CommunityMemberships.CommunityID, table.CommunityMemberships.ProfileID,
+		res, err := db.Exec(ctx, tx, table.CommunityMemberships.INSERT(table.CommunityMemberships.CommunityID, table.CommunityMemberships.ProfileID,
 			table.CommunityMemberships.Role, table.CommunityMemberships.Status, table.CommunityMemberships.AssignedOn).
 			VALUES(UUID(in.CommunityID), UUID(p.ID), String(role), String(status), TimestampzT(s.now())).
-			ON_CONFLICT(table.CommunityMemberships.CommunityID, table.CommunityMemberships.ProfileID).DO_NOTHING().
-			ExecContext(ctx, tx)
+			ON_CONFLICT(table.CommunityMemberships.CommunityID, table.CommunityMemberships.ProfileID).DO_NOTHING())
 		if err != nil {
 			return fmt.Errorf("community: add membership: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if res.RowsAffected() == 0 {
 			return ErrEmailConflict
 		}
 		profileID = p.ID
@@ -180,30 +176,30 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 // actorName authorises the actor (a community admin, an admin of the
 // community's organization, or a super user) and returns their name for
 // the invitation.
-func (s *Service) actorName(ctx context.Context, tx *sql.Tx, in AddProfile, orgID uuid.UUID) (string, error) {
-	var u model.Users
-	if err := SELECT(table.Users.FirstName, table.Users.LastName).FROM(table.Users).
-		WHERE(table.Users.ID.EQ(UUID(in.ActorID))).QueryContext(ctx, tx, &u); err != nil {
+func (s *Service) actorName(ctx context.Context, tx pgx.Tx, in AddProfile, orgID uuid.UUID) (string, error) {
+	u, err := db.One[model.Users](ctx, tx, SELECT(table.Users.FirstName, table.Users.LastName).FROM(table.Users).
+		WHERE(table.Users.ID.EQ(UUID(in.ActorID))))
+	if err != nil {
 		return "", err
 	}
 	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
 	if in.ActorRole == auth.RoleSuper {
 		return name, nil
 	}
-	var n struct{ Count int64 }
-	err := SELECT(COUNT(STAR).AS("count")).
+	var n int64
+	err = db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).
 		FROM(table.Profiles.LEFT_JOIN(table.CommunityMemberships,
 			table.CommunityMemberships.ProfileID.EQ(table.Profiles.ID).
 				AND(table.CommunityMemberships.CommunityID.EQ(UUID(in.CommunityID))))).
 		WHERE(table.Profiles.UserID.EQ(UUID(in.ActorID)).AND(
 			table.Profiles.OrganizationID.EQ(UUID(orgID)).AND(table.Profiles.Role.EQ(String("admin"))).
 				OR(table.CommunityMemberships.Role.IN(String("admin"), String("cascadingAdmin")).
-					AND(table.CommunityMemberships.Status.EQ(String("active")))))).
-		QueryContext(ctx, tx, &n)
+					AND(table.CommunityMemberships.Status.EQ(String("active"))))))).
+		Scan(&n)
 	if err != nil {
 		return "", err
 	}
-	if n.Count == 0 {
+	if n == 0 {
 		return "", apperr.ErrForbidden
 	}
 	return name, nil

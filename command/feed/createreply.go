@@ -2,15 +2,18 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 )
 
 // CreateReply is POST /threads/{id}/replies: a comment, or with ParentID a
@@ -29,7 +32,7 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 		return uuid.Nil, apperr.MissingParameters("raw")
 	}
 	id := newID()
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		t, _, err := loadThread(ctx, tx, in.Actor, in.ThreadID)
 		if err != nil {
 			return err
@@ -43,9 +46,10 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 				fields.Add("parentId", "must be a UUID")
 			} else {
 				var grand *uuid.UUID
-				err := tx.QueryRowContext(ctx, `SELECT parent_id FROM replies WHERE id = $1 AND thread_id = $2`, pid, t.ID).Scan(&grand)
+				r := table.Replies
+				err := db.QueryRow(ctx, tx, SELECT(r.ParentID).FROM(r).WHERE(r.ID.EQ(UUID(pid)).AND(r.ThreadID.EQ(UUID(t.ID))))).Scan(&grand)
 				switch {
-				case errors.Is(err, sql.ErrNoRows):
+				case errors.Is(err, pgx.ErrNoRows):
 					fields.Add("parentId", "must be a comment of this post")
 				case err != nil:
 					return fmt.Errorf("feed: parent: %w", err)
@@ -64,8 +68,9 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 			return err
 		}
 		now := s.timestamp()
-		_, err = tx.ExecContext(ctx, `INSERT INTO replies (id, thread_id, parent_id, creator_id, raw, mentions, hashtags, created_on, updated_on)
-			VALUES ($1, $2, $3, $4, $5, $6::text[]::uuid[], $7, $8, $8)`, id, t.ID, parent, in.Actor.UserID, raw, mentions, hashtags, now)
+		_, err = db.Exec(ctx, tx, table.Replies.INSERT(table.Replies.AllColumns).
+			MODEL(model.Replies{ID: id, ThreadID: t.ID, ParentID: parent, CreatorID: in.Actor.UserID, Raw: raw,
+				Mentions: mentions, Hashtags: hashtags, CreatedOn: now, UpdatedOn: now}))
 		if err != nil {
 			return fmt.Errorf("feed: create reply: %w", err)
 		}
@@ -75,14 +80,15 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 }
 
 // loadReply finds a reply of a thread and checks the actor may manage it.
-func loadReply(ctx context.Context, tx *sql.Tx, a auth.Caller, threadID, replyID uuid.UUID, manage bool) (threadRef, error) {
+func loadReply(ctx context.Context, tx pgx.Tx, a auth.Caller, threadID, replyID uuid.UUID, manage bool) (threadRef, error) {
 	t, f, err := loadThread(ctx, tx, a, threadID)
 	if err != nil {
 		return t, err
 	}
 	var creator uuid.UUID
-	err = tx.QueryRowContext(ctx, `SELECT creator_id FROM replies WHERE id = $1 AND thread_id = $2`, replyID, threadID).Scan(&creator)
-	if errors.Is(err, sql.ErrNoRows) {
+	r := table.Replies
+	err = db.QueryRow(ctx, tx, SELECT(r.CreatorID).FROM(r).WHERE(r.ID.EQ(UUID(replyID)).AND(r.ThreadID.EQ(UUID(threadID))))).Scan(&creator)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return t, apperr.ErrNotFound
 	}
 	if err != nil {

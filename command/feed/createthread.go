@@ -2,17 +2,20 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 )
 
 // CreateThread is POST /series/{id}/threads: a post or a question.
@@ -36,7 +39,7 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		return uuid.Nil, apperr.MissingParameters("channelId")
 	}
 	id := newID()
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		f, err := access.InForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
 		if err != nil {
 			return err
@@ -50,8 +53,9 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if perr != nil {
 			fields.Add("channelId", "must be a UUID")
 		} else {
-			err := tx.QueryRowContext(ctx, `SELECT kind FROM channels WHERE id = $1 AND series_id = $2`, channelID, in.SeriesID).Scan(&kind)
-			if errors.Is(err, sql.ErrNoRows) {
+			c := table.Channels
+			err := db.QueryRow(ctx, tx, SELECT(c.Kind).FROM(c).WHERE(c.ID.EQ(UUID(channelID)).AND(c.SeriesID.EQ(UUID(in.SeriesID))))).Scan(&kind)
+			if errors.Is(err, pgx.ErrNoRows) {
 				fields.Add("channelId", "must be a channel of this forum")
 			} else if err != nil {
 				return fmt.Errorf("feed: channel: %w", err)
@@ -107,16 +111,19 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		// page and one be skipped. The channel row lock orders its writers.
 		now := s.timestamp()
 		var last *time.Time
-		if err := tx.QueryRowContext(ctx, `SELECT (SELECT max(created_on) FROM threads WHERE channel_id = c.id) FROM channels c WHERE c.id = $1 FOR UPDATE`, channelID).
+		c, t := table.Channels, table.Threads
+		if err := db.QueryRow(ctx, tx, SELECT(SELECT(MAX(t.CreatedOn)).FROM(t).WHERE(t.ChannelID.EQ(c.ID))).
+			FROM(c).WHERE(c.ID.EQ(UUID(channelID))).FOR(UPDATE())).
 			Scan(&last); err != nil {
 			return fmt.Errorf("feed: channel lock: %w", err)
 		}
 		if last != nil && !now.After(*last) {
 			now = last.Add(time.Millisecond)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO threads (id, channel_id, series_id, creator_id, creator_as, type, raw, image, file, link, mentions, hashtags, created_on, updated_on)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text[]::uuid[], $12, $13, $13)`,
-			id, channelID, in.SeriesID, in.Actor.UserID, as, typ, in.Raw, image, file, link, mentions, hashtags, now)
+		_, err = db.Exec(ctx, tx, t.INSERT(t.ID, t.ChannelID, t.SeriesID, t.CreatorID, t.CreatorAs, t.Type, t.Raw, t.Image, t.File, t.Link,
+			t.Mentions, t.Hashtags, t.CreatedOn, t.UpdatedOn).
+			MODEL(model.Threads{ID: id, ChannelID: channelID, SeriesID: in.SeriesID, CreatorID: in.Actor.UserID, CreatorAs: as, Type: typ,
+				Raw: in.Raw, Image: image, File: file, Link: link, Mentions: mentions, Hashtags: hashtags, CreatedOn: now, UpdatedOn: now}))
 		if err != nil {
 			return fmt.Errorf("feed: create thread: %w", err)
 		}

@@ -2,14 +2,16 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // DeleteThread is DELETE /threads/{id}.
@@ -21,7 +23,7 @@ type DeleteThread struct {
 // DeleteThread lets the creator or a forum admin delete a post, with its
 // comments and reactions.
 func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		t, f, err := loadThread(ctx, tx, in.Actor, in.ThreadID)
 		if err != nil {
 			return err
@@ -29,7 +31,7 @@ func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
 		if t.CreatorID != in.Actor.UserID && !f.Admin {
 			return apperr.ErrForbidden
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM threads WHERE id = $1`, t.ID); err != nil {
+		if _, err := db.Exec(ctx, tx, table.Threads.DELETE().WHERE(table.Threads.ID.EQ(UUID(t.ID)))); err != nil {
 			return fmt.Errorf("feed: delete thread: %w", err)
 		}
 		return nil

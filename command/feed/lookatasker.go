@@ -2,14 +2,17 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 )
 
 // ErrNotAnonymous is a look at the asker of a post that is not an
@@ -43,7 +46,7 @@ type Asker struct {
 // nothing. Members are refused before anything is read or written.
 func (s *Service) LookAtAsker(ctx context.Context, in LookAtAsker) (Asker, error) {
 	var a Asker
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		t, f, err := loadThread(ctx, tx, in.Actor, in.ThreadID)
 		if err != nil {
 			return err
@@ -52,23 +55,25 @@ func (s *Service) LookAtAsker(ctx context.Context, in LookAtAsker) (Asker, error
 			return apperr.ErrForbidden
 		}
 		var as string
-		if err := tx.QueryRowContext(ctx, `SELECT creator_as FROM threads WHERE id = $1`, t.ID).Scan(&as); err != nil {
+		if err := db.QueryRow(ctx, tx, SELECT(table.Threads.CreatorAs).FROM(table.Threads).WHERE(table.Threads.ID.EQ(UUID(t.ID)))).Scan(&as); err != nil {
 			return fmt.Errorf("feed: asker: %w", err)
 		}
 		if as != "anonymous" {
 			return ErrNotAnonymous
 		}
-		err = tx.QueryRowContext(ctx, `SELECT COALESCE(p.id, u.id), u.id, u.first_name, u.last_name, u.avatar, u.job_title, u.company
-			FROM users u
-			LEFT JOIN LATERAL (SELECT p.id FROM profiles p JOIN communities c ON c.organization_id = p.organization_id
-			                   WHERE c.id = $2 AND p.user_id = u.id LIMIT 1) p ON true
-			WHERE u.id = $1`, t.CreatorID, f.CommunityID).
+		u, p, c := table.Users, table.Profiles, table.Communities
+		profile := LATERAL(SELECT(p.ID).FROM(p.INNER_JOIN(c, c.OrganizationID.EQ(p.OrganizationID))).
+			WHERE(c.ID.EQ(UUID(f.CommunityID)).AND(p.UserID.EQ(u.ID))).LIMIT(1)).AS("p")
+		profileID := p.ID.From(profile)
+		err = db.QueryRow(ctx, tx, SELECT(COALESCE(profileID, u.ID), u.ID, u.FirstName, u.LastName, u.Avatar, u.JobTitle, u.Company).
+			FROM(u.LEFT_JOIN(profile, Bool(true))).
+			WHERE(u.ID.EQ(UUID(t.CreatorID)))).
 			Scan(&a.ID, &a.UserID, &a.FirstName, &a.LastName, &a.Avatar, &a.JobTitle, &a.Company)
 		if err != nil {
 			return fmt.Errorf("feed: asker: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO anonymous_asker_looks (id, thread_id, viewer_id, looked_on) VALUES ($1, $2, $3, $4)`,
-			newID(), t.ID, in.Actor.UserID, s.timestamp()); err != nil {
+		if _, err := db.Exec(ctx, tx, table.AnonymousAskerLooks.INSERT(table.AnonymousAskerLooks.AllColumns).
+			MODEL(model.AnonymousAskerLooks{ID: newID(), ThreadID: t.ID, ViewerID: in.Actor.UserID, LookedOn: s.timestamp()})); err != nil {
 			return fmt.Errorf("feed: record the look: %w", err)
 		}
 		return nil

@@ -2,14 +2,16 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // ReactionKinds are the five reactions (spec 001 §3).
@@ -36,7 +38,7 @@ func (s *Service) React(ctx context.Context, in React) error {
 	if in.Kind != nil && !validKind(*in.Kind) {
 		return apperr.Invalid(map[string]string{"reaction": "must be liked, loved, smiled, disliked, neutral or null"})
 	}
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if in.ReplyID != nil {
 			if _, err := loadReply(ctx, tx, in.Actor, in.ThreadID, *in.ReplyID, false); err != nil {
 				return err
@@ -45,14 +47,25 @@ func (s *Service) React(ctx context.Context, in React) error {
 			return err
 		}
 		var err error
+		r := table.Reactions
 		if in.Kind == nil {
-			_, err = tx.ExecContext(ctx, `DELETE FROM reactions WHERE thread_id = $1 AND reply_id IS NOT DISTINCT FROM $2 AND user_id = $3`,
-				in.ThreadID, in.ReplyID, in.Actor.UserID)
+			reply := StringExp(NULL)
+			if in.ReplyID != nil {
+				reply = UUID(*in.ReplyID)
+			}
+			_, err = db.Exec(ctx, tx, r.DELETE().WHERE(r.ThreadID.EQ(UUID(in.ThreadID)).
+				AND(r.ReplyID.IS_NOT_DISTINCT_FROM(reply)).AND(r.UserID.EQ(UUID(in.Actor.UserID)))))
 		} else {
-			_, err = tx.ExecContext(ctx, `INSERT INTO reactions (id, thread_id, reply_id, user_id, kind, created_on) VALUES ($1, $2, $3, $4, $5, $6)
+			// The conflict target is the expression index reactions_one
+			// (a thread's own reactions have no reply_id), which jet's
+			// ON_CONFLICT cannot name: it takes columns only. So this one
+			// statement is jet's RawStatement, with named arguments.
+			_, err = db.Exec(ctx, tx, RawStatement(`INSERT INTO reactions (id, thread_id, reply_id, user_id, kind, created_on)
+				VALUES (#id, #thread, #reply, #user, #kind, #on)
 				ON CONFLICT (thread_id, COALESCE(reply_id, '00000000-0000-0000-0000-000000000000'::uuid), user_id)
 				DO UPDATE SET kind = EXCLUDED.kind, created_on = EXCLUDED.created_on`,
-				newID(), in.ThreadID, in.ReplyID, in.Actor.UserID, *in.Kind, s.timestamp())
+				RawArgs{"#id": newID(), "#thread": in.ThreadID, "#reply": in.ReplyID, "#user": in.Actor.UserID,
+					"#kind": *in.Kind, "#on": s.timestamp()}))
 		}
 		if err != nil {
 			return fmt.Errorf("feed: react: %w", err)

@@ -5,7 +5,6 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/url"
@@ -13,12 +12,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
-	"agora/internal/db/dbtype"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/richtext"
 )
 
@@ -30,16 +33,16 @@ const maxMentions = 50
 
 // Service runs the feed commands.
 type Service struct {
-	db  *sql.DB
+	db  *pgxpool.Pool
 	now func() time.Time
 }
 
 // New builds the service.
-func New(db *sql.DB) (*Service, error) {
-	if db == nil {
+func New(d *db.DB) (*Service, error) {
+	if d == nil || d.Pool == nil {
 		return nil, errors.New("feed.New: nil dependency")
 	}
-	return &Service{db: db, now: time.Now}, nil
+	return &Service{db: d.Pool, now: time.Now}, nil
 }
 
 // Errors of the feed commands (spec 001 §8).
@@ -140,12 +143,14 @@ type threadRef struct {
 
 // loadThread finds a thread and the actor's rights in its forum; a forum
 // the actor cannot read is forbidden.
-func loadThread(ctx context.Context, q *sql.Tx, a auth.Caller, id uuid.UUID) (threadRef, access.Forum, error) {
+func loadThread(ctx context.Context, q pgx.Tx, a auth.Caller, id uuid.UUID) (threadRef, access.Forum, error) {
 	t := threadRef{ID: id}
 	var kind string
-	err := q.QueryRowContext(ctx, `SELECT t.series_id, t.creator_id, c.kind FROM threads t JOIN channels c ON c.id = t.channel_id WHERE t.id = $1`, id).
+	th, c := table.Threads, table.Channels
+	err := db.QueryRow(ctx, q, SELECT(th.SeriesID, th.CreatorID, c.Kind).
+		FROM(th.INNER_JOIN(c, c.ID.EQ(th.ChannelID))).WHERE(th.ID.EQ(UUID(id)))).
 		Scan(&t.SeriesID, &t.CreatorID, &kind)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return t, access.Forum{}, apperr.ErrNotFound
 	}
 	if err != nil {
@@ -165,17 +170,17 @@ func loadThread(ctx context.Context, q *sql.Tx, a auth.Caller, id uuid.UUID) (th
 // parse reads the mentions and hashtags of a text, keeping only mentions of
 // people who may read the forum: a mention of anyone else would leak the
 // post to them through notifications.
-func parse(ctx context.Context, q *sql.Tx, seriesID uuid.UUID, raw string) (mentions, hashtags dbtype.TextArray, err error) {
+func parse(ctx context.Context, q pgx.Tx, seriesID uuid.UUID, raw string) (mentions, hashtags []string, err error) {
 	p := richtext.Parse(raw)
-	hashtags = dbtype.TextArray(p.Hashtags)
-	mentions = dbtype.TextArray{}
+	hashtags = p.Hashtags
+	mentions = []string{}
 	if len(p.Mentions) > maxMentions {
 		p.Mentions = p.Mentions[:maxMentions]
 	}
 	for _, id := range p.Mentions {
 		var role string
-		err := q.QueryRowContext(ctx, `SELECT role FROM users WHERE id = $1`, id).Scan(&role)
-		if errors.Is(err, sql.ErrNoRows) {
+		err := db.QueryRow(ctx, q, SELECT(table.Users.Role).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(id)))).Scan(&role)
+		if errors.Is(err, pgx.ErrNoRows) {
 			continue
 		}
 		if err != nil {
@@ -201,7 +206,7 @@ func newID() uuid.UUID {
 }
 
 // jsonOrNull marshals v, or returns nil (SQL NULL) for a nil pointer.
-func jsonOrNull[T any](v *T) (any, error) {
+func jsonOrNull[T any](v *T) (*string, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -209,5 +214,6 @@ func jsonOrNull[T any](v *T) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return string(b), nil
+	s := string(b)
+	return &s, nil
 }

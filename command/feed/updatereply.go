@@ -2,14 +2,17 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 )
 
 // UpdateReply is PATCH /threads/{id}/replies/{replyId}.
@@ -24,7 +27,7 @@ func (s *Service) UpdateReply(ctx context.Context, in UpdateReply) error {
 	if in.Raw == nil {
 		return apperr.MissingParameters("raw")
 	}
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		t, err := loadReply(ctx, tx, in.Actor, in.ThreadID, in.ReplyID, true)
 		if err != nil {
 			return err
@@ -38,8 +41,10 @@ func (s *Service) UpdateReply(ctx context.Context, in UpdateReply) error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE replies SET raw = $2, mentions = $3::text[]::uuid[], hashtags = $4, updated_on = $5 WHERE id = $1`,
-			in.ReplyID, raw, mentions, hashtags, s.timestamp())
+		r := table.Replies
+		_, err = db.Exec(ctx, tx, r.UPDATE(r.Raw, r.Mentions, r.Hashtags, r.UpdatedOn).
+			MODEL(model.Replies{Raw: raw, Mentions: mentions, Hashtags: hashtags, UpdatedOn: s.timestamp()}).
+			WHERE(r.ID.EQ(UUID(in.ReplyID))))
 		if err != nil {
 			return fmt.Errorf("feed: update reply: %w", err)
 		}

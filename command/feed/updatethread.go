@@ -2,15 +2,18 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 )
 
 // UpdateThread is PATCH /threads/{id}. A nil field keeps its value; a Set
@@ -35,7 +38,7 @@ type Optional[T any] struct {
 // UpdateThread lets the creator or a forum admin edit a post; the content
 // rules are those of a new post.
 func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		t, f, err := loadThread(ctx, tx, in.Actor, in.ThreadID)
 		if err != nil {
 			return err
@@ -45,7 +48,8 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		}
 		var c Content
 		var image, file, link []byte
-		if err := tx.QueryRowContext(ctx, `SELECT raw, image, file, link FROM threads WHERE id = $1 FOR UPDATE`, t.ID).
+		th := table.Threads
+		if err := db.QueryRow(ctx, tx, SELECT(th.Raw, th.Image, th.File, th.Link).FROM(th).WHERE(th.ID.EQ(UUID(t.ID))).FOR(UPDATE())).
 			Scan(&c.Raw, &image, &file, &link); err != nil {
 			return fmt.Errorf("feed: thread: %w", err)
 		}
@@ -99,9 +103,9 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE threads SET raw = $2, image = $3, file = $4, link = $5,
-			mentions = $6::text[]::uuid[], hashtags = $7, updated_on = $8 WHERE id = $1`,
-			t.ID, c.Raw, img, fl, ln, mentions, hashtags, s.timestamp())
+		_, err = db.Exec(ctx, tx, th.UPDATE(th.Raw, th.Image, th.File, th.Link, th.Mentions, th.Hashtags, th.UpdatedOn).
+			MODEL(model.Threads{Raw: c.Raw, Image: img, File: fl, Link: ln, Mentions: mentions, Hashtags: hashtags, UpdatedOn: s.timestamp()}).
+			WHERE(th.ID.EQ(UUID(t.ID))))
 		if err != nil {
 			return fmt.Errorf("feed: update thread: %w", err)
 		}

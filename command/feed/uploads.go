@@ -2,14 +2,17 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/blob"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Decision (spec 001 §3, §5): a post's image is only "a URL" and a file is
@@ -51,7 +54,7 @@ func fileUpload(f *File) (id uuid.UUID, ok, badID bool) {
 // post before an edit: an attachment that names the upload it already had
 // is kept as it was, unchecked, so that a forum admin may edit the text of
 // a member's post that shows the member's upload.
-func attachUploads(ctx context.Context, q *sql.Tx, actor uuid.UUID, c *Content, prev Content, f apperr.Fields) error {
+func attachUploads(ctx context.Context, q pgx.Tx, actor uuid.UUID, c *Content, prev Content, f apperr.Fields) error {
 	if _, bad := f["image"]; !bad {
 		if id, ok := imageUpload(c.Image); ok {
 			if prevID, had := imageUpload(prev.Image); had && prevID == id {
@@ -101,15 +104,16 @@ type upload struct {
 // loadUpload reads upload id for an attachment of kind, or says why it
 // cannot be attached. Someone else's upload reads as unknown, so that ids
 // cannot be probed.
-func loadUpload(ctx context.Context, q *sql.Tx, actor, id uuid.UUID, kind string) (upload, string, error) {
+func loadUpload(ctx context.Context, q pgx.Tx, actor, id uuid.UUID, kind string) (upload, string, error) {
 	var u upload
 	var owner uuid.UUID
 	var gotKind, state string
-	var mediaType, url sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT owner_id, kind, state, name, media_type, url FROM uploads WHERE id = $1`, id).
+	var mediaType, url *string
+	up := table.Uploads
+	err := db.QueryRow(ctx, q, SELECT(up.OwnerID, up.Kind, up.State, up.Name, up.MediaType, up.URL).FROM(up).WHERE(up.ID.EQ(UUID(id)))).
 		Scan(&owner, &gotKind, &state, &u.name, &mediaType, &url)
 	switch {
-	case errors.Is(err, sql.ErrNoRows), err == nil && owner != actor:
+	case errors.Is(err, pgx.ErrNoRows), err == nil && owner != actor:
 		return u, "must be an upload of yours", nil
 	case err != nil:
 		return u, "", fmt.Errorf("feed: upload: %w", err)
@@ -118,6 +122,11 @@ func loadUpload(ctx context.Context, q *sql.Tx, actor, id uuid.UUID, kind string
 	case gotKind != kind:
 		return u, "must be an upload of kind " + kind, nil
 	}
-	u.mediaType, u.url = mediaType.String, url.String
+	if mediaType != nil {
+		u.mediaType = *mediaType
+	}
+	if url != nil {
+		u.url = *url
+	}
 	return u, "", nil
 }

@@ -2,16 +2,19 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
 )
 
 // Visit is POST /series/{id}/visits.
@@ -24,7 +27,7 @@ type Visit struct {
 // of their previous visit (nil on the first).
 func (s *Service) Visit(ctx context.Context, in Visit) (*time.Time, error) {
 	var prev *time.Time
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		f, err := access.InForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
 		if err != nil {
 			return err
@@ -33,16 +36,18 @@ func (s *Service) Visit(ctx context.Context, in Visit) (*time.Time, error) {
 			return apperr.ErrForbidden
 		}
 		now := s.timestamp()
-		err = tx.QueryRowContext(ctx, `INSERT INTO series_visits (series_id, user_id, visited_on) VALUES ($1, $2, $3)
-			ON CONFLICT (series_id, user_id) DO UPDATE
-			SET previously_visited_on = series_visits.visited_on, visited_on = EXCLUDED.visited_on
-			RETURNING previously_visited_on`, in.SeriesID, in.Actor.UserID, now).Scan(&prev)
+		sv := table.SeriesVisits
+		err = db.QueryRow(ctx, tx, sv.INSERT(sv.SeriesID, sv.UserID, sv.VisitedOn).
+			VALUES(UUID(in.SeriesID), UUID(in.Actor.UserID), TimestampzT(now)).
+			ON_CONFLICT(sv.SeriesID, sv.UserID).
+			DO_UPDATE(SET(sv.PreviouslyVisitedOn.SET(sv.VisitedOn), sv.VisitedOn.SET(sv.EXCLUDED.VisitedOn))).
+			RETURNING(sv.PreviouslyVisitedOn)).Scan(&prev)
 		if err != nil {
 			return fmt.Errorf("feed: visit: %w", err)
 		}
 		// The log keeps every visit, for the forum's insights.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`,
-			newID(), in.SeriesID, in.Actor.UserID, now); err != nil {
+		if _, err := db.Exec(ctx, tx, table.SeriesVisitLog.INSERT(table.SeriesVisitLog.AllColumns).
+			MODEL(model.SeriesVisitLog{ID: newID(), SeriesID: in.SeriesID, UserID: in.Actor.UserID, VisitedOn: now})); err != nil {
 			return fmt.Errorf("feed: visit log: %w", err)
 		}
 		return nil

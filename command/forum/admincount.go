@@ -2,10 +2,10 @@ package forum
 
 import (
 	"context"
-	"database/sql"
 	"sort"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
@@ -31,7 +31,7 @@ func (s *Service) AdminCount(ctx context.Context, in AdminCount) ([]uuid.UUID, e
 		return nil, err
 	}
 	out := []uuid.UUID{}
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		st, err := stagedState(ctx, tx, in.Caller, in.SeriesID, order)
 		if err != nil {
 			return err

@@ -2,14 +2,17 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // The rules of access management (spec 001 §4, §6).
@@ -41,7 +44,7 @@ func (s *Service) Assign(ctx context.Context, in Assign) error {
 	if err := f.Err(); err != nil {
 		return err
 	}
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if _, err := forumAdmin(ctx, tx, in.Caller, in.SeriesID); err != nil {
 			return err
 		}
@@ -64,23 +67,28 @@ func (s *Service) Assign(ctx context.Context, in Assign) error {
 			return ErrLastAdmin
 		}
 		now := s.now()
+		sm, p := table.SeriesMemberships, table.Profiles
 		for _, id := range order {
 			c := changes[id]
 			if c.remove {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM series_memberships WHERE series_id = $1 AND profile_id = $2`, in.SeriesID, id); err != nil {
+				if _, err := db.Exec(ctx, tx, sm.DELETE().WHERE(sm.SeriesID.EQ(UUID(in.SeriesID)).AND(sm.ProfileID.EQ(UUID(id))))); err != nil {
 					return fmt.Errorf("forum: assign: %w", err)
 				}
 				continue
 			}
-			if _, err := tx.ExecContext(ctx, `
-				INSERT INTO series_memberships (series_id, profile_id, role, is_expert, status, assigned_on)
-				SELECT $1, p.id, $3, $4, CASE WHEN p.user_id IS NULL THEN 'pending' ELSE 'active' END, $5
-				FROM profiles p WHERE p.id = $2
-				ON CONFLICT (series_id, profile_id) DO UPDATE SET role = EXCLUDED.role, is_expert = EXCLUDED.is_expert`,
-				in.SeriesID, id, c.role, c.expert, now); err != nil {
+			if _, err := db.Exec(ctx, tx, sm.INSERT(sm.SeriesID, sm.ProfileID, sm.Role, sm.IsExpert, sm.Status, sm.AssignedOn).
+				QUERY(SELECT(UUID(in.SeriesID), p.ID, String(c.role), Bool(c.expert), joinStatus(p), TimestampzT(now)).
+					FROM(p).WHERE(p.ID.EQ(UUID(id)))).
+				ON_CONFLICT(sm.SeriesID, sm.ProfileID).DO_UPDATE(SET(sm.Role.SET(sm.EXCLUDED.Role), sm.IsExpert.SET(sm.EXCLUDED.IsExpert)))); err != nil {
 				return fmt.Errorf("forum: assign: %w", err)
 			}
 		}
 		return nil
 	})
+}
+
+// joinStatus is the status of a membership given to the profile p: active
+// when it has an account, pending (invited) otherwise.
+func joinStatus(p *table.ProfilesTable) StringExpression {
+	return StringExp(CASE().WHEN(p.UserID.IS_NULL()).THEN(String("pending")).ELSE(String("active")))
 }

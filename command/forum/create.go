@@ -2,15 +2,18 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Create is POST /communities/{id}/series.
@@ -53,7 +56,7 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 	if err != nil {
 		return uuid.Nil, err
 	}
-	err = db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		c, err := access.InCommunity(ctx, tx, in.UserID, in.Role, in.CommunityID)
 		if err != nil {
 			return err
@@ -62,21 +65,30 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 			return ErrCommunityAdminOnly
 		}
 		now := s.now()
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO series (id, community_id, name, description, image, exclusivity, share_enabled, position, created_on, updated_on)
-			SELECT $1, $2, $3, $4, $5, $6, $7, coalesce(max(position) + 1, 0), $8, $8 FROM series WHERE community_id = $2`,
-			id, in.CommunityID, name, desc, img, excl, in.ShareEnabled != nil && *in.ShareEnabled, now); err != nil {
+		s, sm, p := table.Series, table.SeriesMemberships, table.Profiles
+		if _, err := db.Exec(ctx, tx, s.INSERT(s.ID, s.CommunityID, s.Name, s.Description, s.Image, s.Exclusivity, s.ShareEnabled, s.Position, s.CreatedOn, s.UpdatedOn).
+			QUERY(SELECT(UUID(id), UUID(in.CommunityID), String(name), String(desc), textOrNull(img), String(excl),
+				Bool(in.ShareEnabled != nil && *in.ShareEnabled), COALESCE(MAXi(s.Position).ADD(Int(1)), Int(0)),
+				TimestampzT(now), TimestampzT(now)).
+				FROM(s).WHERE(s.CommunityID.EQ(UUID(in.CommunityID))))); err != nil {
 			return fmt.Errorf("forum: create: %w", err)
 		}
 		if c.ProfileID != uuid.Nil {
-			if _, err := tx.ExecContext(ctx, `
-				INSERT INTO series_memberships (series_id, profile_id, role, status, assigned_on)
-				SELECT $1, p.id, 'admin', CASE WHEN p.user_id IS NULL THEN 'pending' ELSE 'active' END, $3
-				FROM profiles p WHERE p.id = $2`, id, c.ProfileID, now); err != nil {
+			if _, err := db.Exec(ctx, tx, sm.INSERT(sm.SeriesID, sm.ProfileID, sm.Role, sm.Status, sm.AssignedOn).
+				QUERY(SELECT(UUID(id), p.ID, String("admin"), joinStatus(p), TimestampzT(now)).
+					FROM(p).WHERE(p.ID.EQ(UUID(c.ProfileID))))); err != nil {
 				return fmt.Errorf("forum: create: admin: %w", err)
 			}
 		}
 		return nil
 	})
 	return id, err
+}
+
+// textOrNull is s as a text literal, or NULL.
+func textOrNull(s *string) StringExpression {
+	if s == nil {
+		return StringExp(NULL)
+	}
+	return String(*s)
 }

@@ -2,13 +2,16 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Delete is DELETE /series/{id}.
@@ -20,11 +23,11 @@ type Delete struct {
 // Delete removes a forum with its memberships and channels (cascade), for
 // its admins.
 func (s *Service) Delete(ctx context.Context, in Delete) error {
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if _, err := forumAdmin(ctx, tx, in.Caller, in.SeriesID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM series WHERE id = $1`, in.SeriesID); err != nil {
+		if _, err := db.Exec(ctx, tx, table.Series.DELETE().WHERE(table.Series.ID.EQ(UUID(in.SeriesID)))); err != nil {
 			return fmt.Errorf("forum: delete: %w", err)
 		}
 		return nil

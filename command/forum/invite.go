@@ -2,15 +2,18 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Invite is POST /series/{id}/invitations.
@@ -58,7 +61,7 @@ func (s *Service) Invite(ctx context.Context, in Invite) (Invited, error) {
 		return Invited{}, err
 	}
 	var out Invited
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		st, err := stagedState(ctx, tx, in.Caller, in.SeriesID, ids)
 		if err != nil {
 			if ae, ok := apperr.As(err); !ok || ae.Kind != apperr.BadInput {
@@ -67,12 +70,14 @@ func (s *Service) Invite(ctx context.Context, in Invite) (Invited, error) {
 			return apperr.Invalid(map[string]string{"profileIds": "every person must be a member of the forum's community"})
 		}
 		var actor, org string
-		if err := tx.QueryRowContext(ctx, `SELECT u.first_name || ' ' || u.last_name, o.name FROM users u, organizations o
-			WHERE u.id = $1 AND o.id = $2`, in.UserID, st.orgID).Scan(&actor, &org); err != nil {
+		u, o, p := table.Users, table.Organizations, table.Profiles
+		if err := db.QueryRow(ctx, tx, SELECT(u.FirstName.CONCAT(String(" ")).CONCAT(u.LastName), o.Name).
+			FROM(u.CROSS_JOIN(o)).
+			WHERE(u.ID.EQ(UUID(in.UserID)).AND(o.ID.EQ(UUID(st.orgID))))).Scan(&actor, &org); err != nil {
 			return fmt.Errorf("forum: invite: %w", err)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, email, first_name, user_id IS NOT NULL FROM profiles WHERE id = ANY($1::uuid[]) ORDER BY id`,
-			uuidStrings(ids))
+		rows, err := db.Query(ctx, tx, SELECT(p.ID, p.Email, p.FirstName, p.UserID.IS_NOT_NULL()).
+			FROM(p).WHERE(p.ID.IN(db.UUIDs(ids)...)).ORDER_BY(p.ID))
 		if err != nil {
 			return fmt.Errorf("forum: invite: %w", err)
 		}

@@ -2,15 +2,18 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Order is PUT /communities/{id}/series-order.
@@ -23,7 +26,7 @@ type Order struct {
 
 // Order sets the order of a community's forums, for its admins.
 func (s *Service) Order(ctx context.Context, in Order) error {
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		c, err := access.InCommunity(ctx, tx, in.UserID, in.Role, in.CommunityID)
 		if err != nil {
 			return err
@@ -31,22 +34,14 @@ func (s *Service) Order(ctx context.Context, in Order) error {
 		if !c.Admin {
 			return ErrCommunityAdminOnly
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM series WHERE community_id = $1 FOR UPDATE`, in.CommunityID)
+		s := table.Series
+		ids, err := db.Values[uuid.UUID](ctx, tx, SELECT(s.ID).FROM(s).WHERE(s.CommunityID.EQ(UUID(in.CommunityID))).FOR(UPDATE()))
 		if err != nil {
 			return fmt.Errorf("forum: order: %w", err)
 		}
 		have := map[uuid.UUID]bool{}
-		for rows.Next() {
-			var id uuid.UUID
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
+		for _, id := range ids {
 			have[id] = false
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
 		}
 		bad := len(in.IDs) != len(have)
 		for _, id := range in.IDs {
@@ -61,7 +56,7 @@ func (s *Service) Order(ctx context.Context, in Order) error {
 			return apperr.Invalid(map[string]string{"ids": "must list every forum of the community exactly once"})
 		}
 		for i, id := range in.IDs {
-			if _, err := tx.ExecContext(ctx, `UPDATE series SET position = $2 WHERE id = $1`, id, i); err != nil {
+			if _, err := db.Exec(ctx, tx, s.UPDATE().SET(s.Position.SET(Int(int64(i)))).WHERE(s.ID.EQ(UUID(id)))); err != nil {
 				return fmt.Errorf("forum: order: %w", err)
 			}
 		}

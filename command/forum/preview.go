@@ -2,15 +2,18 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Preview is POST /series/{id}/assignments-invitations-preview.
@@ -48,16 +51,17 @@ func (s *Service) Preview(ctx context.Context, in Preview) (AssignmentPreview, e
 		return AssignmentPreview{}, err
 	}
 	var p AssignmentPreview
-	err := db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		st, err := stagedState(ctx, tx, in.Caller, in.SeriesID, order)
 		if err != nil {
 			return err
 		}
 		var forum, community, org string
-		if err := tx.QueryRowContext(ctx, `
-			SELECT u.first_name, u.last_name, s.name, c.name, o.name
-			FROM series s JOIN communities c ON c.id = s.community_id JOIN organizations o ON o.id = c.organization_id
-			JOIN users u ON u.id = $2 WHERE s.id = $1`, in.SeriesID, in.UserID).
+		s, c, o, u := table.Series, table.Communities, table.Organizations, table.Users
+		if err := db.QueryRow(ctx, tx, SELECT(u.FirstName, u.LastName, s.Name, c.Name, o.Name).
+			FROM(s.INNER_JOIN(c, c.ID.EQ(s.CommunityID)).INNER_JOIN(o, o.ID.EQ(c.OrganizationID)).
+				INNER_JOIN(u, u.ID.EQ(UUID(in.UserID)))).
+			WHERE(s.ID.EQ(UUID(in.SeriesID)))).
 			Scan(&p.Actor.FirstName, &p.Actor.LastName, &forum, &community, &org); err != nil {
 			return fmt.Errorf("forum: preview: %w", err)
 		}

@@ -5,37 +5,40 @@ package forum
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
-	"github.com/go-jet/jet/v2/qrm"
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Inviter issues and mails an invitation inside a transaction
 // (account.Service.Invite).
 type Inviter interface {
-	Invite(ctx context.Context, exec qrm.Executable, profileID uuid.UUID, email, firstName, inviter, orgName string) error
+	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
 }
 
 // Service runs the forum commands.
 type Service struct {
-	db      *sql.DB
+	db      *pgxpool.Pool
 	inviter Inviter
 	now     func() time.Time
 }
 
 // New builds the service.
-func New(db *sql.DB, inviter Inviter) (*Service, error) {
-	if db == nil || inviter == nil {
+func New(d *db.DB, inviter Inviter) (*Service, error) {
+	if d == nil || d.Pool == nil || inviter == nil {
 		return nil, errors.New("forum.New: nil dependency")
 	}
-	return &Service{db: db, inviter: inviter, now: time.Now}, nil
+	return &Service{db: d.Pool, inviter: inviter, now: time.Now}, nil
 }
 
 // ErrForumAdminOnly is a forum call for its admins only.
@@ -46,10 +49,11 @@ var ErrCommunityAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the 
 
 // forumAdmin checks that the actor administers the forum; inside tx, the
 // forum row is locked so that concurrent changes of one forum queue up.
-func forumAdmin(ctx context.Context, tx *sql.Tx, a auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
+func forumAdmin(ctx context.Context, tx pgx.Tx, a auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
 	var id uuid.UUID
-	err := tx.QueryRowContext(ctx, `SELECT id FROM series WHERE id = $1 FOR UPDATE`, seriesID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	err := db.QueryRow(ctx, tx, SELECT(table.Series.ID).FROM(table.Series).
+		WHERE(table.Series.ID.EQ(UUID(seriesID))).FOR(UPDATE())).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return access.Forum{}, access.ErrForumNotFound
 	}
 	if err != nil {

@@ -2,14 +2,18 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Staged is one staged assignment (spec 001 §3): a role for some people,
@@ -81,20 +85,20 @@ type forumState struct {
 	admins  map[uuid.UUID]bool
 }
 
-func loadState(ctx context.Context, tx *sql.Tx, a auth.Caller, seriesID uuid.UUID) (forumState, error) {
+func loadState(ctx context.Context, tx pgx.Tx, a auth.Caller, seriesID uuid.UUID) (forumState, error) {
 	st := forumState{members: map[uuid.UUID]change{}, admins: map[uuid.UUID]bool{}}
 	var me *uuid.UUID
-	if err := tx.QueryRowContext(ctx, `
-		SELECT s.exclusivity, s.community_id, c.organization_id,
-		       (SELECT p.id FROM profiles p WHERE p.organization_id = c.organization_id AND p.user_id = $2)
-		FROM series s JOIN communities c ON c.id = s.community_id WHERE s.id = $1`, seriesID, a.UserID).
+	s, c, p, sm := table.Series, table.Communities, table.Profiles, table.SeriesMemberships
+	if err := db.QueryRow(ctx, tx, SELECT(s.Exclusivity, s.CommunityID, c.OrganizationID,
+		SELECT(p.ID).FROM(p).WHERE(p.OrganizationID.EQ(c.OrganizationID).AND(p.UserID.EQ(UUID(a.UserID))))).
+		FROM(s.INNER_JOIN(c, c.ID.EQ(s.CommunityID))).WHERE(s.ID.EQ(UUID(seriesID)))).
 		Scan(&st.exclusivity, &st.communityID, &st.orgID, &me); err != nil {
 		return st, fmt.Errorf("forum: state: %w", err)
 	}
 	if me != nil {
 		st.me = *me
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT profile_id, role, is_expert FROM series_memberships WHERE series_id = $1`, seriesID)
+	rows, err := db.Query(ctx, tx, SELECT(sm.ProfileID, sm.Role, sm.IsExpert).FROM(sm).WHERE(sm.SeriesID.EQ(UUID(seriesID))))
 	if err != nil {
 		return st, fmt.Errorf("forum: state: %w", err)
 	}
@@ -117,7 +121,7 @@ func loadState(ctx context.Context, tx *sql.Tx, a auth.Caller, seriesID uuid.UUI
 // members (active or invited) of its community, unknown ids included. The
 // forum's current members may change or go even if they left the
 // community.
-func checkCommunity(ctx context.Context, tx *sql.Tx, st forumState, all []uuid.UUID) error {
+func checkCommunity(ctx context.Context, tx pgx.Tx, st forumState, all []uuid.UUID) error {
 	var ids []uuid.UUID
 	for _, id := range all {
 		if _, member := st.members[id]; !member {
@@ -128,22 +132,15 @@ func checkCommunity(ctx context.Context, tx *sql.Tx, st forumState, all []uuid.U
 		return nil
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM community_memberships WHERE community_id = $1 AND profile_id = ANY($2::uuid[])`,
-		st.communityID, uuidStrings(ids)).Scan(&n); err != nil {
+	cm := table.CommunityMemberships
+	if err := db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).FROM(cm).
+		WHERE(cm.CommunityID.EQ(UUID(st.communityID)).AND(cm.ProfileID.IN(db.UUIDs(ids)...)))).Scan(&n); err != nil {
 		return fmt.Errorf("forum: community members: %w", err)
 	}
 	if n != len(ids) {
 		return apperr.Invalid(map[string]string{"assigneeIds": "every person must be a member of the forum's community"})
 	}
 	return nil
-}
-
-func uuidStrings(ids []uuid.UUID) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = id.String()
-	}
-	return out
 }
 
 // adminsAfter are the forum's admins once changes apply.
@@ -165,7 +162,7 @@ func (st forumState) adminsAfter(changes map[uuid.UUID]change) map[uuid.UUID]boo
 // stagedState authorises a forum admin, then reads the forum's memberships
 // under its row lock and checks that the people named belong to the
 // forum's community: the start of every call that weighs a staged state.
-func stagedState(ctx context.Context, tx *sql.Tx, a auth.Caller, seriesID uuid.UUID, named []uuid.UUID) (forumState, error) {
+func stagedState(ctx context.Context, tx pgx.Tx, a auth.Caller, seriesID uuid.UUID, named []uuid.UUID) (forumState, error) {
 	if _, err := forumAdmin(ctx, tx, a, seriesID); err != nil {
 		return forumState{}, err
 	}

@@ -2,14 +2,17 @@ package forum
 
 import (
 	"context"
-	"database/sql"
+
 	"fmt"
+	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Update is PATCH /series/{id}: absent fields stay as they are.
@@ -34,30 +37,49 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 	if err := f.Err(); err != nil {
 		return err
 	}
-	return db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	now := s.now()
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if _, err := forumAdmin(ctx, tx, in.Caller, in.SeriesID); err != nil {
 			return err
 		}
+		s := table.Series
 		var current string
-		if err := tx.QueryRowContext(ctx, `SELECT exclusivity FROM series WHERE id = $1`, in.SeriesID).Scan(&current); err != nil {
+		if err := db.QueryRow(ctx, tx, SELECT(s.Exclusivity).FROM(s).WHERE(s.ID.EQ(UUID(in.SeriesID)))).Scan(&current); err != nil {
 			return err
 		}
 		if current == Open && excl == InviteOnly {
 			return ErrExclusivityLocked
 		}
-		_, err := tx.ExecContext(ctx, `
-			UPDATE series SET
-				name = CASE WHEN $2 THEN $3 ELSE name END,
-				description = CASE WHEN $4 THEN $5 ELSE description END,
-				image = CASE WHEN $6 THEN $7 ELSE image END,
-				exclusivity = CASE WHEN $8 THEN $9 ELSE exclusivity END,
-				share_enabled = coalesce($10, share_enabled),
-				updated_on = $11
-			WHERE id = $1`, in.SeriesID, in.Name != nil, name, in.Description != nil, desc, in.ImageSet, img,
-			in.Exclusivity != nil, excl, in.ShareEnabled, s.now())
+		// Only the given fields are set; the row is updated (updated_on)
+		// either way.
+		set := []ColumnAssigment{s.UpdatedOn.SET(TimestampzT(now))}
+		if in.Name != nil {
+			set = append(set, s.Name.SET(String(name)))
+		}
+		if in.Description != nil {
+			set = append(set, s.Description.SET(String(desc)))
+		}
+		if in.ImageSet {
+			set = append(set, s.Image.SET(textOrNull(img)))
+		}
+		if in.Exclusivity != nil {
+			set = append(set, s.Exclusivity.SET(String(excl)))
+		}
+		if in.ShareEnabled != nil {
+			set = append(set, s.ShareEnabled.SET(Bool(*in.ShareEnabled)))
+		}
+		_, err := db.Exec(ctx, tx, s.UPDATE().SET(set[0], anys(set[1:])...).WHERE(s.ID.EQ(UUID(in.SeriesID))))
 		if err != nil {
 			return fmt.Errorf("forum: update: %w", err)
 		}
 		return nil
 	})
+}
+
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
 }

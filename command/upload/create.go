@@ -9,10 +9,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
 	"agora/internal/blob"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 )
 
@@ -106,8 +109,9 @@ func (s *Service) Create(ctx context.Context, in Create) (Ticket, error) {
 	if err != nil {
 		return Ticket{}, err
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO uploads (id, owner_id, kind, name, declared_media_type, declared_size, created_on)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, in.Actor, kind, name, mediaType, size, now.UTC())
+	u := table.Uploads
+	_, err = db.Exec(ctx, s.db, u.INSERT(u.ID, u.OwnerID, u.Kind, u.Name, u.DeclaredMediaType, u.DeclaredSize, u.CreatedOn).
+		VALUES(UUID(id), UUID(in.Actor), String(kind), String(name), String(mediaType), Int(size), TimestampzT(now.UTC())))
 	if err != nil {
 		return Ticket{}, fmt.Errorf("upload: create: %w", err)
 	}

@@ -2,16 +2,18 @@ package upload
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/blob"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Put is the PUT to a URL of POST /sas: the bytes of the upload. Whoever
@@ -45,9 +47,10 @@ func (s *Service) Put(ctx context.Context, in Put) (Upload, error) {
 	}
 	var kind, name, state string
 	var declared int64
-	err := s.db.QueryRowContext(ctx, `SELECT kind, name, declared_size, state FROM uploads WHERE id = $1`, in.ID).
+	u := table.Uploads
+	err := db.QueryRow(ctx, s.db, SELECT(u.Kind, u.Name, u.DeclaredSize, u.State).FROM(u).WHERE(u.ID.EQ(UUID(in.ID)))).
 		Scan(&kind, &name, &declared, &state)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return Upload{}, apperr.ErrNotFound
 	}
 	if err != nil {
@@ -88,16 +91,17 @@ func (s *Service) Put(ctx context.Context, in Put) (Upload, error) {
 	if err != nil {
 		return Upload{}, err
 	}
-	err = db.InTx(ctx, s.db, func(tx *sql.Tx) error {
+	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		// state = 'pending' settles a race of two PUTs: the second waits for
 		// the first's row lock, then matches nothing.
-		res, err := tx.ExecContext(ctx, `UPDATE uploads SET state = 'complete', sniffed_media_type = $2, media_type = $3,
-			size = $4, url = $5, completed_on = $6 WHERE id = $1 AND state = 'pending'`,
-			in.ID, sniffed, served, st.Size, readURL, now.UTC())
+		res, err := db.Exec(ctx, tx, u.UPDATE().
+			SET(u.State.SET(String("complete")), u.SniffedMediaType.SET(String(sniffed)), u.MediaType.SET(String(served)),
+				u.Size.SET(Int(st.Size)), u.URL.SET(String(readURL)), u.CompletedOn.SET(TimestampzT(now.UTC()))).
+			WHERE(u.ID.EQ(UUID(in.ID)).AND(u.State.EQ(String("pending")))))
 		if err != nil {
 			return fmt.Errorf("upload: complete: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil || n != 1 {
+		if res.RowsAffected() != 1 {
 			return ErrCompleted
 		}
 		return s.store.Commit(st, in.ID)

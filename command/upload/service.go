@@ -6,15 +6,16 @@
 package upload
 
 import (
-	"database/sql"
 	"errors"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/apperr"
 	"agora/internal/blob"
+	"agora/internal/db"
 )
 
 // Size limits (spec 001 §5: "Max Upload Size: 50MB" for files, "3MB" for
@@ -66,21 +67,21 @@ type Config struct {
 
 // Service runs the upload commands.
 type Service struct {
-	db    *sql.DB
+	db    *pgxpool.Pool
 	store *blob.Store
 	cfg   Config
 	now   func() time.Time
 }
 
 // New builds the service.
-func New(db *sql.DB, store *blob.Store, cfg Config) (*Service, error) {
-	if db == nil || store == nil {
+func New(d *db.DB, store *blob.Store, cfg Config) (*Service, error) {
+	if d == nil || d.Pool == nil || store == nil {
 		return nil, errors.New("upload.New: nil dependency")
 	}
 	if cfg.UploadURLTTL <= 0 || cfg.ReadURLTTL <= 0 {
 		return nil, errors.New("upload.New: URL lifetimes must be positive")
 	}
-	return &Service{db: db, store: store, cfg: cfg, now: time.Now}, nil
+	return &Service{db: d.Pool, store: store, cfg: cfg, now: time.Now}, nil
 }
 
 // base is where URLs point: the configured public URL, else the request's.

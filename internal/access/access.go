@@ -6,15 +6,17 @@ package access
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
 	"agora/internal/db/gen/table"
 )
 
@@ -44,24 +46,73 @@ var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do
 // ErrForumNotFound is an unknown forum.
 var ErrForumNotFound = apperr.New(apperr.NotFound, "notFound", "forum not found")
 
+// Reader is what InForum and InCommunity read through: a db.Querier (the
+// pool or a pgx.Tx). Temporary: it is any so that code still reading
+// through database/sql (query/feed, converted separately) can pass its
+// *sql.DB or *sql.Tx; when none is left, Reader becomes db.Querier and
+// queryRow goes.
+type Reader = any
+
+// sqlReader is a *sql.DB or *sql.Tx (see Reader).
+type sqlReader interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// queryRow runs stmt through q; *sql.Row and pgx.Row both Scan.
+func queryRow(ctx context.Context, q Reader, stmt Statement) (interface{ Scan(...any) error }, error) {
+	switch q := q.(type) {
+	case db.Querier:
+		return db.QueryRow(ctx, q, stmt), nil
+	case sqlReader:
+		text, args := stmt.Sql()
+		return q.QueryRowContext(ctx, text, args...), nil
+	}
+	return nil, fmt.Errorf("access: cannot read through %T", q)
+}
+
+// isNoRows reports pgx's no-rows error, or database/sql's (see Reader).
+func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) || errors.Is(err, sql.ErrNoRows) }
+
 // InForum resolves the user's rights in a forum. An unknown forum is
 // ErrForumNotFound; a forum the user cannot read is not an error here, so
 // callers choose between 403 and 404.
-func InForum(ctx context.Context, q qrm.Queryable, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
-	var row struct {
-		SeriesID    uuid.UUID
-		CommunityID uuid.UUID
-		ProfileID   *uuid.UUID
-		Role        *string
-		Status      *string
-		IsExpert    *bool
-		CommAdmin   *bool
-		OrgAdmin    *bool
+func InForum(ctx context.Context, q Reader, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
+	r, err := queryRow(ctx, q, forumStmt(userID, seriesID))
+	if err != nil {
+		return Forum{}, err
 	}
+	var row struct {
+		SeriesID, CommunityID         uuid.UUID
+		ProfileID                     *uuid.UUID
+		Role, Status                  *string
+		IsExpert, CommAdmin, OrgAdmin *bool
+	}
+	err = r.Scan(&row.SeriesID, &row.CommunityID, &row.ProfileID, &row.Role, &row.Status, &row.IsExpert, &row.CommAdmin, &row.OrgAdmin)
+	if isNoRows(err) {
+		return Forum{}, ErrForumNotFound
+	}
+	if err != nil {
+		return Forum{}, fmt.Errorf("access: forum: %w", err)
+	}
+	f := Forum{SeriesID: row.SeriesID, CommunityID: row.CommunityID}
+	if row.ProfileID != nil && row.Status != nil && *row.Status == "active" {
+		f.ProfileID, f.Member = *row.ProfileID, true
+		f.Admin = row.Role != nil && *row.Role == "admin"
+		f.Expert = row.IsExpert != nil && *row.IsExpert
+	}
+	if role == auth.RoleSuper || (row.CommAdmin != nil && *row.CommAdmin) || (row.OrgAdmin != nil && *row.OrgAdmin) {
+		f.Admin = true
+	}
+	return f, nil
+}
+
+// forumStmt reads the user's membership of the forum and whether they
+// administer its community or organization.
+func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 	me := UUID(userID)
 	sm, p := table.SeriesMemberships, table.Profiles
 	cm, op := table.CommunityMemberships.AS("cm"), table.Profiles.AS("op")
-	stmt := SELECT(
+	return SELECT(
 		table.Series.ID.AS("series_id"),
 		table.Series.CommunityID.AS("community_id"),
 		sm.ProfileID.AS("profile_id"),
@@ -79,20 +130,4 @@ func InForum(ctx context.Context, q qrm.Queryable, userID uuid.UUID, role auth.R
 		WHERE(table.Series.ID.EQ(UUID(seriesID))).
 		ORDER_BY(sm.ProfileID.IS_NULL()). // a profile holding a membership first
 		LIMIT(1)
-	if err := stmt.QueryContext(ctx, q, &row); err != nil {
-		if errors.Is(err, qrm.ErrNoRows) {
-			return Forum{}, ErrForumNotFound
-		}
-		return Forum{}, fmt.Errorf("access: forum: %w", err)
-	}
-	f := Forum{SeriesID: row.SeriesID, CommunityID: row.CommunityID}
-	if row.ProfileID != nil && row.Status != nil && *row.Status == "active" {
-		f.ProfileID, f.Member = *row.ProfileID, true
-		f.Admin = row.Role != nil && *row.Role == "admin"
-		f.Expert = row.IsExpert != nil && *row.IsExpert
-	}
-	if role == auth.RoleSuper || (row.CommAdmin != nil && *row.CommAdmin) || (row.OrgAdmin != nil && *row.OrgAdmin) {
-		f.Admin = true
-	}
-	return f, nil
 }

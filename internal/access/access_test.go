@@ -45,7 +45,7 @@ func TestInForum(t *testing.T) {
 		{"super@demo.agora", auth.RoleSuper, ml, true, true, false}, // super users manage every forum
 	}
 	for _, c := range cases {
-		f, err := access.InForum(ctx, env.DB.SQL, user(c.who), c.role, c.forum)
+		f, err := access.InForum(ctx, env.DB.Pool, user(c.who), c.role, c.forum)
 		if err != nil {
 			t.Fatalf("%s: %v", c.who, err)
 		}
@@ -53,7 +53,7 @@ func TestInForum(t *testing.T) {
 			t.Errorf("%s in %s: read %v admin %v expert %v, want %v %v %v", c.who, c.forum, f.Read(), f.Admin, f.Expert, c.read, c.admin, c.expert)
 		}
 	}
-	if _, err := access.InForum(ctx, env.DB.SQL, user("member@demo.agora"), auth.RoleUser, uuid.New()); err != access.ErrForumNotFound {
+	if _, err := access.InForum(ctx, env.DB.Pool, user("member@demo.agora"), auth.RoleUser, uuid.New()); err != access.ErrForumNotFound {
 		t.Fatalf("unknown forum: %v", err)
 	}
 }

@@ -2,15 +2,15 @@ package access
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Community is what a user may do in one community.
@@ -31,65 +31,92 @@ type Community struct {
 // ErrCommunityNotFound is an unknown community.
 var ErrCommunityNotFound = apperr.New(apperr.NotFound, "notFound", "community not found")
 
-// Querier is what InCommunity reads through (*sql.DB or *sql.Tx).
-type Querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // InCommunity resolves the user's rights in a community. An unknown
 // community is ErrCommunityNotFound.
-func InCommunity(ctx context.Context, q Querier, userID uuid.UUID, role auth.Role, communityID uuid.UUID) (Community, error) {
-	c := Community{CommunityID: communityID}
-	var profile *uuid.UUID
-	var orgAdmin bool
-	var cmRole, cmStatus *string
-	err := q.QueryRowContext(ctx, `
-		SELECT c.organization_id, p.id, coalesce(p.role = 'admin', false), cm.role, cm.status
-		FROM communities c
-		LEFT JOIN profiles p ON p.organization_id = c.organization_id AND p.user_id = $1
-		LEFT JOIN community_memberships cm ON cm.community_id = c.id AND cm.profile_id = p.id
-		WHERE c.id = $2
-		ORDER BY cm.profile_id IS NULL
-		LIMIT 1`, userID, communityID).Scan(&c.OrganizationID, &profile, &orgAdmin, &cmRole, &cmStatus)
-	if errors.Is(err, sql.ErrNoRows) {
+func InCommunity(ctx context.Context, q Reader, userID uuid.UUID, role auth.Role, communityID uuid.UUID) (Community, error) {
+	c, p, cm := table.Communities, table.Profiles, table.CommunityMemberships
+	stmt := SELECT(
+		c.OrganizationID.AS("organization_id"),
+		p.ID.AS("profile_id"),
+		COALESCE(p.Role.EQ(String("admin")), Bool(false)).AS("org_admin"),
+		cm.Role.AS("role"),
+		cm.Status.AS("status"),
+	).FROM(c.
+		LEFT_JOIN(p, p.OrganizationID.EQ(c.OrganizationID).AND(p.UserID.EQ(UUID(userID)))).
+		LEFT_JOIN(cm, cm.CommunityID.EQ(c.ID).AND(cm.ProfileID.EQ(p.ID)))).
+		WHERE(c.ID.EQ(UUID(communityID))).
+		ORDER_BY(cm.ProfileID.IS_NULL()).
+		LIMIT(1)
+	r, err := queryRow(ctx, q, stmt)
+	if err != nil {
+		return Community{}, err
+	}
+	var row struct {
+		OrganizationID uuid.UUID
+		ProfileID      *uuid.UUID
+		OrgAdmin       bool
+		Role, Status   *string
+	}
+	err = r.Scan(&row.OrganizationID, &row.ProfileID, &row.OrgAdmin, &row.Role, &row.Status)
+	if isNoRows(err) {
 		return Community{}, ErrCommunityNotFound
 	}
 	if err != nil {
 		return Community{}, fmt.Errorf("access: community: %w", err)
 	}
-	if profile != nil {
-		c.ProfileID = *profile
+	out := Community{CommunityID: communityID, OrganizationID: row.OrganizationID}
+	if row.ProfileID != nil {
+		out.ProfileID = *row.ProfileID
 	}
-	active := cmStatus != nil && *cmStatus == "active"
-	c.Member = active
-	c.Admin = role == auth.RoleSuper || orgAdmin || (active && cmRole != nil && (*cmRole == "admin" || *cmRole == "cascadingAdmin"))
-	return c, nil
+	active := row.Status != nil && *row.Status == "active"
+	out.Member = active
+	out.Admin = role == auth.RoleSuper || row.OrgAdmin || (active && row.Role != nil && (*row.Role == "admin" || *row.Role == "cascadingAdmin"))
+	return out, nil
 }
 
 // ActiveCommunities lists the communities the user is an active member of
 // (through any of their profiles), the notion Community.Member and the
 // peers index share: the private chat's peers are the other active members
 // of these.
-func ActiveCommunities(ctx context.Context, q PgxQuerier, userID uuid.UUID) ([]uuid.UUID, error) {
-	rows, err := q.Query(ctx, `
-		SELECT DISTINCT cm.community_id FROM community_memberships cm JOIN profiles p ON p.id = cm.profile_id
-		WHERE p.user_id = $1 AND cm.status = 'active'`, userID)
-	if err != nil {
-		return nil, fmt.Errorf("access: active communities: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+func ActiveCommunities(ctx context.Context, q db.Querier, userID uuid.UUID) ([]uuid.UUID, error) {
+	cm, p := table.CommunityMemberships, table.Profiles
+	stmt := SELECT(cm.CommunityID).DISTINCT().
+		FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+		WHERE(p.UserID.EQ(UUID(userID)).AND(cm.Status.EQ(String("active"))))
+	out, err := db.Values[uuid.UUID](ctx, q, stmt)
 	if err != nil {
 		return nil, fmt.Errorf("access: active communities: %w", err)
 	}
 	return out, nil
 }
 
-// ForumSQL returns two SQL conditions over a forum aliased s, for lists of
-// forums: member is true when the user whose id is the placeholder user
-// (e.g. "$1") is an active member of s, and admin when they administer it
-// (a forum admin, an admin of its community or organization, or a super
-// user when the boolean placeholder super is true). A reader is member OR
-// admin, as Forum.Read. They mirror InForum, the rule for one forum.
+// ForumRules returns two conditions on a forum, given its id and community
+// columns, for lists of forums: member is true when the user is an active
+// member of it, and admin when they administer it (a forum admin, an admin
+// of its community or organization, or a super user when super is true).
+// A reader is member OR admin, as Forum.Read. They mirror InForum, the rule
+// for one forum.
+func ForumRules(seriesID, communityID StringExpression, userID uuid.UUID, super BoolExpression) (member, admin BoolExpression) {
+	me := UUID(userID)
+	xsm, xp := table.SeriesMemberships.AS("xsm"), table.Profiles.AS("xp")
+	xcm, xc := table.CommunityMemberships.AS("xcm"), table.Communities.AS("xc")
+	memberOf := xsm.SeriesID.EQ(seriesID).AND(xp.UserID.EQ(me)).AND(xsm.Status.EQ(String("active")))
+	member = EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).WHERE(memberOf))
+	admin = super.
+		OR(EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).
+			WHERE(memberOf.AND(xsm.Role.EQ(String("admin")))))).
+		OR(EXISTS(SELECT(xcm.ProfileID).FROM(xcm.INNER_JOIN(xp, xp.ID.EQ(xcm.ProfileID))).
+			WHERE(xcm.CommunityID.EQ(communityID).AND(xp.UserID.EQ(me)).AND(xcm.Status.EQ(String("active"))).
+				AND(xcm.Role.IN(String("admin"), String("cascadingAdmin")))))).
+		OR(EXISTS(SELECT(xp.ID).FROM(xp.INNER_JOIN(xc, xc.OrganizationID.EQ(xp.OrganizationID))).
+			WHERE(xc.ID.EQ(communityID).AND(xp.UserID.EQ(me)).AND(xp.Role.EQ(String("admin"))))))
+	return member, admin
+}
+
+// ForumSQL is ForumRules as SQL text over a forum aliased s, with the user
+// and super flag given as placeholders or expressions (e.g. "$1", "$2").
+// Temporary: query/feed and projections/realtime still write their SQL by
+// hand and are converted separately; delete it when they use ForumRules.
 func ForumSQL(user, super string) (member, admin string) {
 	member = `EXISTS (SELECT 1 FROM series_memberships xsm JOIN profiles xp ON xp.id = xsm.profile_id
 		WHERE xsm.series_id = s.id AND xp.user_id = ` + user + ` AND xsm.status = 'active')`

@@ -39,7 +39,7 @@ func TestInCommunity(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprint(c.who, c.community), func(t *testing.T) {
-			got, err := access.InCommunity(ctx, env.DB.SQL, user(c.who), c.role, c.community)
+			got, err := access.InCommunity(ctx, env.DB.Pool, user(c.who), c.role, c.community)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +51,7 @@ func TestInCommunity(t *testing.T) {
 			}
 		})
 	}
-	if _, err := access.InCommunity(ctx, env.DB.SQL, user("member@demo.agora"), auth.RoleUser, uuid.New()); err != access.ErrCommunityNotFound {
+	if _, err := access.InCommunity(ctx, env.DB.Pool, user("member@demo.agora"), auth.RoleUser, uuid.New()); err != access.ErrCommunityNotFound {
 		t.Fatalf("unknown community: %v", err)
 	}
 }
@@ -68,7 +68,7 @@ func TestForumSQLAgreesWithInForum(t *testing.T) {
 		if err := env.DB.Pool.QueryRow(ctx, "SELECT id, role FROM users WHERE email_key = $1", email).Scan(&uid, &role); err != nil {
 			t.Fatal(err)
 		}
-		rows, err := env.DB.SQL.QueryContext(ctx, `SELECT s.id, `+member+` OR `+admin+`, `+admin+` FROM series s`, uid, role == "super")
+		rows, err := env.DB.Pool.Query(ctx, `SELECT s.id, `+member+` OR `+admin+`, `+admin+` FROM series s`, uid, role == "super")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestForumSQLAgreesWithInForum(t *testing.T) {
 			if err := rows.Scan(&sid, &read, &adm); err != nil {
 				t.Fatal(err)
 			}
-			f, err := access.InForum(ctx, env.DB.SQL, uid, auth.Role(role), sid)
+			f, err := access.InForum(ctx, env.DB.Pool, uid, auth.Role(role), sid)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,9 +12,12 @@ import (
 	"strings"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 )
 
@@ -63,8 +66,9 @@ func (b Mailbox) Send(ctx context.Context, m Message) error {
 	if err != nil {
 		return err
 	}
-	_, err = b.Pool.Exec(ctx, "INSERT INTO dev_mail (id, recipient, subject, body) VALUES ($1, $2, $3, $4)",
-		id, m.To, m.Subject, m.Body)
+	dm := table.DevMail
+	_, err = db.Exec(ctx, b.Pool, dm.INSERT(dm.ID, dm.Recipient, dm.Subject, dm.Body).
+		VALUES(UUID(id), String(m.To), String(m.Subject), String(m.Body)))
 	return err
 }
 
@@ -80,8 +84,12 @@ type Stored struct {
 // List returns the newest messages first, optionally only those to one
 // address.
 func (b Mailbox) List(ctx context.Context, to string, limit int) ([]Stored, error) {
-	rows, err := b.Pool.Query(ctx, `SELECT id::text, recipient, subject, body, created_on FROM dev_mail
-		WHERE $1 = '' OR lower(recipient) = lower($1) ORDER BY created_on DESC, id DESC LIMIT $2`, to, limit)
+	dm := table.DevMail
+	rows, err := db.Query(ctx, b.Pool, SELECT(CAST(dm.ID).AS_TEXT(), dm.Recipient, dm.Subject, dm.Body, dm.CreatedOn).
+		FROM(dm).
+		WHERE(String(to).EQ(String("")).OR(LOWER(dm.Recipient).EQ(LOWER(String(to))))).
+		ORDER_BY(dm.CreatedOn.DESC(), dm.ID.DESC()).
+		LIMIT(int64(limit)))
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,10 @@ import (
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/auth"
+	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 )
@@ -21,8 +22,7 @@ import (
 // Unknown and used tokens are auth.ErrOneTimeTokenInvalid, expired ones
 // auth.ErrOneTimeTokenExpired; the row found is returned with those errors
 // so that callers can tell which kind of token failed.
-func Find(ctx context.Context, q qrm.Queryable, token string, lock bool, now time.Time, kinds ...string) (model.Tokens, error) {
-	var row model.Tokens
+func Find(ctx context.Context, q db.Querier, token string, lock bool, now time.Time, kinds ...string) (model.Tokens, error) {
 	ks := make([]Expression, len(kinds))
 	for i, k := range kinds {
 		ks[i] = String(k)
@@ -32,8 +32,8 @@ func Find(ctx context.Context, q qrm.Queryable, token string, lock bool, now tim
 	if lock {
 		stmt = stmt.FOR(UPDATE())
 	}
-	err := stmt.QueryContext(ctx, q, &row)
-	if errors.Is(err, qrm.ErrNoRows) {
+	row, err := db.One[model.Tokens](ctx, q, stmt)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return row, auth.ErrOneTimeTokenInvalid
 	}
 	if err != nil {

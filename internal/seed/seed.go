@@ -12,18 +12,18 @@ package seed
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/auth"
-	"agora/internal/db/dbtype"
+	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 )
@@ -186,22 +186,22 @@ var memberForums = []int{0, 1}
 // The password is hashed once and the same hash is stored for every seeded
 // user; argon2id is deliberately slow and 35 hashes would add a second to
 // each start for no benefit.
-func Seed(ctx context.Context, db *sql.DB, hasher *auth.Hasher, password string) (created bool, err error) {
-	if exists, err := orgExists(ctx, db); err != nil || exists {
+func Seed(ctx context.Context, pool *pgxpool.Pool, hasher *auth.Hasher, password string) (created bool, err error) {
+	if exists, err := orgExists(ctx, pool); err != nil || exists {
 		return false, err
 	}
 	hash, err := hasher.Hash(ctx, password)
 	if err != nil {
 		return false, fmt.Errorf("seed: hash password: %w", err)
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return false, fmt.Errorf("seed: %w", err)
 	}
 	// After a commit this is a no-op; on every other path it undoes the lock
 	// and whatever was written.
-	defer tx.Rollback() //nolint:errcheck
-	if _, err = tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", seedLock); err != nil {
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
+	if _, err = db.Exec(ctx, tx, SELECT(Func("pg_advisory_xact_lock", Int(seedLock)))); err != nil {
 		return false, fmt.Errorf("seed: lock: %w", err)
 	}
 	// Checked again under the lock: another instance may have seeded while
@@ -216,18 +216,18 @@ func Seed(ctx context.Context, db *sql.DB, hasher *auth.Hasher, password string)
 	if err = d.insert(ctx, tx); err != nil {
 		return false, err
 	}
-	if err = tx.Commit(); err != nil {
+	if err = tx.Commit(ctx); err != nil {
 		return false, fmt.Errorf("seed: commit: %w", err)
 	}
 	return true, nil
 }
 
 // orgExists reports whether the demo organization is present.
-func orgExists(ctx context.Context, q qrm.Queryable) (bool, error) {
-	var org model.Organizations
-	err := SELECT(table.Organizations.ID).FROM(table.Organizations).
-		WHERE(table.Organizations.ID.EQ(UUID(OrganizationID))).QueryContext(ctx, q, &org)
-	if errors.Is(err, qrm.ErrNoRows) {
+func orgExists(ctx context.Context, q db.Querier) (bool, error) {
+	var id uuid.UUID
+	err := db.QueryRow(ctx, q, SELECT(table.Organizations.ID).FROM(table.Organizations).
+		WHERE(table.Organizations.ID.EQ(UUID(OrganizationID)))).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
@@ -286,14 +286,14 @@ func build(hash string, now time.Time) (*data, error) {
 		u := model.Users{
 			ID: newID(), Email: email, EmailKey: auth.EmailKey(email), PasswordHash: hash, Role: userRole,
 			FirstName: p.first, LastName: p.last, JobTitle: p.title, Company: p.company, Bio: p.bio,
-			InterestTags: dbtype.TextArray(p.tags), School: p.school, Degree: p.degree, FieldOfStudy: p.field,
+			InterestTags: p.tags, School: p.school, Degree: p.degree, FieldOfStudy: p.field,
 			GraduationYear: &p.year, CreatedOn: at(i), UpdatedOn: at(i),
 		}
 		d.users = append(d.users, u)
 		d.profiles = append(d.profiles, model.Profiles{
 			ID: newID(), OrganizationID: OrganizationID, UserID: &u.ID, Role: profileRole,
 			Email: email, EmailKey: auth.EmailKey(email), FirstName: p.first, LastName: p.last,
-			JobTitle: p.title, Company: p.company, Bio: p.bio, InterestTags: dbtype.TextArray(p.tags),
+			JobTitle: p.title, Company: p.company, Bio: p.bio, InterestTags: p.tags,
 			School: p.school, Degree: p.degree, FieldOfStudy: p.field, GraduationYear: &p.year,
 			IsExpert: p.expert, CreatedOn: at(i), UpdatedOn: at(i),
 		})
@@ -380,7 +380,7 @@ func build(hash string, now time.Time) (*data, error) {
 }
 
 // insert writes the rows in foreign-key order, one multi-row INSERT per table.
-func (d *data) insert(ctx context.Context, tx *sql.Tx) error {
+func (d *data) insert(ctx context.Context, tx pgx.Tx) error {
 	steps := []struct {
 		name string
 		stmt Statement
@@ -394,7 +394,7 @@ func (d *data) insert(ctx context.Context, tx *sql.Tx) error {
 		{"series memberships", table.SeriesMemberships.INSERT(table.SeriesMemberships.AllColumns).MODELS(d.seriesMemberships)},
 	}
 	for _, s := range steps {
-		if _, err := s.stmt.ExecContext(ctx, tx); err != nil {
+		if _, err := db.Exec(ctx, tx, s.stmt); err != nil {
 			return fmt.Errorf("seed: insert %s: %w", s.name, err)
 		}
 	}

@@ -2,11 +2,12 @@ package seed_test
 
 import (
 	"context"
-	"database/sql"
 	"io"
 	"log/slog"
 	"os"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/auth"
 	"agora/internal/db"
@@ -17,8 +18,8 @@ import (
 const password = "agora-demo"
 
 // openDB starts a throw-away Postgres cluster, migrates a fresh database and
-// returns its database/sql handle; everything is torn down with the test.
-func openDB(t *testing.T) *sql.DB {
+// returns its pool; everything is torn down with the test.
+func openDB(t *testing.T) *pgxpool.Pool {
 	t.Helper()
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "agora-seed-*")
@@ -46,13 +47,13 @@ func openDB(t *testing.T) *sql.DB {
 	if _, err := db.Migrate(ctx, d.Pool); err != nil {
 		t.Fatal(err)
 	}
-	return d.SQL
+	return d.Pool
 }
 
-func count(t *testing.T, d *sql.DB, query string, args ...any) int {
+func count(t *testing.T, d *pgxpool.Pool, query string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := d.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
+	if err := d.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
@@ -110,7 +111,7 @@ func TestSeed(t *testing.T) {
 		for _, email := range logins {
 			var role, hash string
 			var profiles int
-			err := d.QueryRowContext(ctx, `SELECT u.role, u.password_hash,
+			err := d.QueryRow(ctx, `SELECT u.role, u.password_hash,
 				(SELECT count(*) FROM profiles p WHERE p.user_id = u.id AND p.email_key = u.email_key)
 				FROM users u WHERE u.email_key = $1`, email).Scan(&role, &hash, &profiles)
 			if err != nil {
@@ -132,7 +133,7 @@ func TestSeed(t *testing.T) {
 
 	profileOf := func(email string) string {
 		var id string
-		if err := d.QueryRowContext(ctx, "SELECT id FROM profiles WHERE email_key = $1", email).Scan(&id); err != nil {
+		if err := d.QueryRow(ctx, "SELECT id FROM profiles WHERE email_key = $1", email).Scan(&id); err != nil {
 			t.Fatalf("profile of %s: %v", email, err)
 		}
 		return id

@@ -2,17 +2,18 @@ package account
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
-	"github.com/go-jet/jet/v2/qrm"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
@@ -20,18 +21,29 @@ import (
 
 // Queries reads accounts from Postgres (the read pool).
 type Queries struct {
-	db       *sql.DB
+	db       *pgxpool.Pool
 	now      func() time.Time
 	sessions sessionCache
 }
 
-// New returns the account queries over db.
-func New(db *sql.DB) *Queries {
-	if db == nil {
+// New returns the account queries over d. It keeps the one-value shape
+// its callers compose inline, and panics on a nil dependency.
+func New(d *db.DB) *Queries {
+	if d == nil || d.Pool == nil {
 		panic("account.New: nil db")
 	}
-	return &Queries{db: db, now: time.Now}
+	return &Queries{db: d.Pool, now: time.Now}
 }
+
+// authenticateSQL is the statement of Authenticate, built once: its one
+// argument is the token hash.
+var authenticateSQL = func() string {
+	s, u := table.Sessions, table.Users
+	text, _ := SELECT(s.ID, s.UserID, s.ExpiresOn, s.RevokedOn, u.Role).
+		FROM(s.INNER_JOIN(u, u.ID.EQ(s.UserID))).
+		WHERE(s.TokenHash.EQ(Bytea([]byte{}))).Sql()
+	return text
+}()
 
 // Principal is who a valid bearer token speaks for.
 type Principal struct {
@@ -44,10 +56,10 @@ type Principal struct {
 // Authenticate resolves a bearer token. Unknown and revoked tokens are
 // ErrTokenInvalid, expired ones ErrTokenExpired.
 func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, error) {
-	// Every signed-in request runs this before its own work, so it is one
-	// fixed statement rather than a jet statement built and mapped by
-	// reflection per call: that cost as much CPU as a whole feed page
-	// (cmd/bench -only feed, profiled).
+	// Every signed-in request runs this before its own work, so its jet
+	// statement is built once (authenticateSQL) and scanned by position
+	// rather than built and mapped by reflection per call: that cost as
+	// much CPU as a whole feed page (cmd/bench -only feed, profiled).
 	hash := auth.HashToken(token)
 	key := string(hash)
 	if p, ok := q.sessions.get(key, q.now()); ok {
@@ -55,17 +67,16 @@ func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, er
 	}
 	var p Principal
 	var role string
-	var revoked sql.NullTime
-	err := q.db.QueryRowContext(ctx, `SELECT s.id, s.user_id, s.expires_on, s.revoked_on, u.role
-		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`, hash).
+	var revoked *time.Time
+	err := q.db.QueryRow(ctx, authenticateSQL, hash).
 		Scan(&p.SessionID, &p.UserID, &p.ExpiresOn, &revoked, &role)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return Principal{}, apperr.ErrTokenInvalid
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("account: authenticate: %w", err)
 	}
-	if revoked.Valid {
+	if revoked != nil {
 		return Principal{}, apperr.ErrTokenInvalid
 	}
 	if !q.now().Before(p.ExpiresOn) {
@@ -83,9 +94,8 @@ func (q *Queries) ForgetSessions() { q.sessions.clear() }
 
 // User reads a user by id.
 func (q *Queries) User(ctx context.Context, id uuid.UUID) (User, error) {
-	var u model.Users
-	err := SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(id))).QueryContext(ctx, q.db, &u)
-	if errors.Is(err, qrm.ErrNoRows) {
+	u, err := db.One[model.Users](ctx, q.db, SELECT(table.Users.AllColumns).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(id))))
+	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, apperr.ErrNotFound
 	}
 	if err != nil {
@@ -116,33 +126,74 @@ func (q *Queries) Decode(ctx context.Context, p Principal) (Decoded, error) {
 // Super users see every profile. Others get not found, so that profile ids
 // cannot be probed.
 func (q *Queries) Profile(ctx context.Context, viewer Principal, id uuid.UUID) (Profile, error) {
-	var row struct {
-		model.Profiles
-		User *model.Users `alias:"user"`
-	}
 	owner := table.Users.AS("user")
 	stmt := SELECT(table.Profiles.AllColumns, owner.AllColumns).
 		FROM(table.Profiles.LEFT_JOIN(owner, owner.ID.EQ(table.Profiles.UserID))).
 		WHERE(table.Profiles.ID.EQ(UUID(id)).AND(visibleTo(viewer)))
-	if err := stmt.QueryContext(ctx, q.db, &row); err != nil {
-		if errors.Is(err, qrm.ErrNoRows) {
+	row, err := db.One[struct {
+		model.Profiles
+		profileOwner
+	}](ctx, q.db, stmt)
+	if err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
 			return Profile{}, apperr.ErrNotFound
 		}
 		return Profile{}, fmt.Errorf("account: profile: %w", err)
 	}
-	v := ProfileOf(row.Profiles, row.User)
-	var expert []model.Series
-	err := SELECT(table.Series.ID, table.Series.Name).
+	v := ProfileOf(row.Profiles, row.profileOwner.user())
+	expert, err := db.All[model.Series](ctx, q.db, SELECT(table.Series.ID, table.Series.Name).
 		FROM(table.Series.INNER_JOIN(table.SeriesMemberships, table.SeriesMemberships.SeriesID.EQ(table.Series.ID))).
 		WHERE(table.SeriesMemberships.ProfileID.EQ(UUID(id)).AND(table.SeriesMemberships.IsExpert.IS_TRUE())).
-		ORDER_BY(table.Series.Name).QueryContext(ctx, q.db, &expert)
-	if err != nil && !errors.Is(err, qrm.ErrNoRows) {
+		ORDER_BY(table.Series.Name))
+	if err != nil {
 		return Profile{}, fmt.Errorf("account: profile expertise: %w", err)
 	}
 	for _, s := range expert {
 		v.ExpertInSeries = append(v.ExpertInSeries, SeriesRef{ID: s.ID, Name: s.Name})
 	}
 	return v, nil
+}
+
+// profileOwner is the user joined to a profile, aliased "user", whose columns are
+// all NULL when the profile has no user: model.Users cannot hold that.
+type profileOwner struct {
+	ID             *uuid.UUID `db:"user.id"`
+	Email          *string    `db:"user.email"`
+	FirstName      *string    `db:"user.first_name"`
+	LastName       *string    `db:"user.last_name"`
+	Avatar         *string    `db:"user.avatar"`
+	JobTitle       *string    `db:"user.job_title"`
+	Company        *string    `db:"user.company"`
+	Bio            *string    `db:"user.bio"`
+	InterestTags   []string   `db:"user.interest_tags"`
+	School         *string    `db:"user.school"`
+	Degree         *string    `db:"user.degree"`
+	FieldOfStudy   *string    `db:"user.field_of_study"`
+	GraduationYear *int32     `db:"user.graduation_year"`
+	// The other columns of users are read and left aside.
+	EmailKey     *string    `db:"user.email_key"`
+	PasswordHash *string    `db:"user.password_hash"`
+	Role         *string    `db:"user.role"`
+	CreatedOn    *time.Time `db:"user.created_on"`
+	UpdatedOn    *time.Time `db:"user.updated_on"`
+}
+
+// user is the joined user, or nil.
+func (o profileOwner) user() *model.Users {
+	if o.ID == nil {
+		return nil
+	}
+	s := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	return &model.Users{
+		ID: *o.ID, Email: s(o.Email), FirstName: s(o.FirstName), LastName: s(o.LastName), Avatar: o.Avatar,
+		JobTitle: s(o.JobTitle), Company: s(o.Company), Bio: s(o.Bio), InterestTags: o.InterestTags,
+		School: s(o.School), Degree: s(o.Degree), FieldOfStudy: s(o.FieldOfStudy), GraduationYear: o.GraduationYear,
+	}
 }
 
 // visibleTo is the condition under which viewer may read a profile row.

@@ -9,6 +9,7 @@ import (
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
@@ -67,22 +68,22 @@ func (q *Queries) ValidateToken(ctx context.Context, token, email string) (Invit
 	}
 	inv := Invitation{Kind: row.Kind, Email: row.Email, ProfileID: row.ProfileID, ExpiresOn: jsontime.Of(row.ExpiresOn)}
 	if row.ProfileID != nil {
-		var p struct {
+		p, err := db.One[struct {
 			model.Profiles
-			Organizations model.Organizations
-		}
-		if err := SELECT(table.Profiles.FirstName, table.Profiles.LastName, table.Organizations.Name).
+			model.Organizations
+		}](ctx, q.db, SELECT(table.Profiles.FirstName, table.Profiles.LastName, table.Organizations.Name).
 			FROM(table.Profiles.INNER_JOIN(table.Organizations, table.Organizations.ID.EQ(table.Profiles.OrganizationID))).
-			WHERE(table.Profiles.ID.EQ(UUID(*row.ProfileID))).QueryContext(ctx, q.db, &p); err != nil {
+			WHERE(table.Profiles.ID.EQ(UUID(*row.ProfileID))))
+		if err != nil {
 			return Invitation{}, fmt.Errorf("account: invitation profile: %w", err)
 		}
-		inv.FirstName, inv.LastName, inv.OrganizationName = p.FirstName, p.LastName, p.Organizations.Name
+		inv.FirstName, inv.LastName, inv.OrganizationName = p.Profiles.FirstName, p.Profiles.LastName, p.Organizations.Name
 	}
-	var n struct{ Count int64 }
-	if err := SELECT(COUNT(STAR).AS("count")).FROM(table.Users).
-		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(row.Email)))).QueryContext(ctx, q.db, &n); err != nil {
+	var n int64
+	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(table.Users).
+		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(row.Email))))).Scan(&n); err != nil {
 		return Invitation{}, err
 	}
-	inv.HasAccount = n.Count > 0
+	inv.HasAccount = n > 0
 	return inv, nil
 }

@@ -2,14 +2,17 @@ package community
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/apperr"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 )
 
@@ -78,15 +81,27 @@ type Page[T any] struct {
 
 // Queries reads communities from Postgres (the read pool).
 type Queries struct {
-	db *sql.DB
+	db *pgxpool.Pool
 }
 
 // New returns the community queries over db.
-func New(db *sql.DB) *Queries {
-	if db == nil {
+func New(d *db.DB) *Queries {
+	if d == nil || d.Pool == nil {
 		panic("community.New: nil db")
 	}
-	return &Queries{db: db}
+	return &Queries{db: d.Pool}
+}
+
+// myMemberships are the user's active community memberships whose
+// community's name contains keyword (escaped for LIKE), as FROM and WHERE.
+func myMemberships(userID uuid.UUID, keyword string) (ReadableTable, BoolExpression) {
+	m, p, c := table.CommunityMemberships.AS("m"), table.Profiles.AS("p"), table.Communities.AS("c")
+	where := p.UserID.EQ(UUID(userID)).AND(m.Status.EQ(String("active")))
+	if keyword != "" {
+		// jet has no ILIKE; this one condition is raw SQL.
+		where = where.AND(RawBool("c.name ILIKE '%' || #keyword || '%'", RawArgs{"#keyword": keyword}))
+	}
+	return m.INNER_JOIN(p, p.ID.EQ(m.ProfileID)).INNER_JOIN(c, c.ID.EQ(m.CommunityID)), where
 }
 
 // validate reports every out-of-range parameter at once.
@@ -118,24 +133,20 @@ func (q *Queries) Mine(ctx context.Context, in Mine) (Page[MyCommunity], error) 
 		return Page[MyCommunity]{}, err
 	}
 	page := Page[MyCommunity]{Results: []MyCommunity{}}
-	rows, err := q.db.QueryContext(ctx, `
-		SELECT c.id, c.name, c.description, c.image, c.membership_type, c.organization_id, c.is_free,
-		       c.price_cents, c.currency, c.created_on, m.role, m.is_subscribed, m.assigned_on,
-		       m.last_visited_on, count(*) OVER ()
-		FROM community_memberships m
-		JOIN profiles p ON p.id = m.profile_id
-		JOIN communities c ON c.id = m.community_id
-		WHERE p.user_id = $1 AND m.status = 'active'
-		  AND ($2 = '' OR c.name ILIKE '%' || $2 || '%')
-		ORDER BY c.name, c.id
-		LIMIT $3 OFFSET $4`,
-		in.UserID, likeEscaper.Replace(in.Keyword), in.PageSize, (in.Page-1)*in.PageSize)
+	m, c := table.CommunityMemberships.AS("m"), table.Communities.AS("c")
+	from, where := myMemberships(in.UserID, likeEscaper.Replace(in.Keyword))
+	rows, err := db.Query(ctx, q.db, SELECT(c.ID, c.Name, c.Description, c.Image, c.MembershipType, c.OrganizationID, c.IsFree,
+		c.PriceCents, c.Currency, c.CreatedOn, m.Role, m.IsSubscribed, m.AssignedOn,
+		m.LastVisitedOn, COUNT(STAR).OVER()).
+		FROM(from).WHERE(where).
+		ORDER_BY(c.Name, c.ID).
+		LIMIT(int64(in.PageSize)).OFFSET(int64((in.Page-1)*in.PageSize)))
 	if err != nil {
 		return page, fmt.Errorf("community: mine: %w", err)
 	}
 	defer rows.Close()
 	index := map[uuid.UUID]int{}
-	var ids, administered []string
+	var ids, administered []uuid.UUID
 	for rows.Next() {
 		var c MyCommunity
 		var created, assigned time.Time
@@ -148,9 +159,9 @@ func (q *Queries) Mine(ctx context.Context, in Mine) (Page[MyCommunity], error) 
 		c.Series = []MyForum{}
 		index[c.ID] = len(page.Results)
 		page.Results = append(page.Results, c)
-		ids = append(ids, c.ID.String())
+		ids = append(ids, c.ID)
 		if c.Role == "admin" || c.Role == "cascadingAdmin" {
-			administered = append(administered, c.ID.String())
+			administered = append(administered, c.ID)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -159,28 +170,25 @@ func (q *Queries) Mine(ctx context.Context, in Mine) (Page[MyCommunity], error) 
 	if len(ids) == 0 {
 		if in.Page > 1 && page.Total == 0 {
 			// A page past the end: count the communities for the total.
-			if err := q.db.QueryRowContext(ctx, `
-				SELECT count(*) FROM community_memberships m JOIN profiles p ON p.id = m.profile_id
-				JOIN communities c ON c.id = m.community_id
-				WHERE p.user_id = $1 AND m.status = 'active' AND ($2 = '' OR c.name ILIKE '%' || $2 || '%')`,
-				in.UserID, likeEscaper.Replace(in.Keyword)).Scan(&page.Total); err != nil {
+			if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
 				return page, fmt.Errorf("community: mine: %w", err)
 			}
 		}
 		return page, nil
 	}
-	forums, err := q.db.QueryContext(ctx, `
-		SELECT s.id, s.community_id, s.name, s.description, s.image, s.created_on, sm.role, coalesce(sm.is_expert, false)
-		FROM series s
-		LEFT JOIN LATERAL (
-			SELECT x.role, x.is_expert FROM series_memberships x JOIN profiles p ON p.id = x.profile_id
-			WHERE x.series_id = s.id AND p.user_id = $1 AND x.status = 'active'
-			ORDER BY x.role LIMIT 1
-		) sm ON true
-		WHERE s.community_id = ANY($2::uuid[])
-		  AND (sm.role IS NOT NULL OR s.community_id = ANY($3::uuid[]))
-		ORDER BY s.community_id, s.position, s.name, s.id`,
-		in.UserID, ids, administered)
+	s, x, p := table.Series, table.SeriesMemberships.AS("x"), table.Profiles.AS("p")
+	sm := LATERAL(SELECT(x.Role, x.IsExpert).FROM(x.INNER_JOIN(p, p.ID.EQ(x.ProfileID))).
+		WHERE(x.SeriesID.EQ(s.ID).AND(p.UserID.EQ(UUID(in.UserID))).AND(x.Status.EQ(String("active")))).
+		ORDER_BY(x.Role).LIMIT(1)).AS("sm")
+	role, expert := x.Role.From(sm), x.IsExpert.From(sm)
+	visible := role.IS_NOT_NULL()
+	if len(administered) > 0 {
+		visible = visible.OR(s.CommunityID.IN(db.UUIDs(administered)...))
+	}
+	forums, err := db.Query(ctx, q.db, SELECT(s.ID, s.CommunityID, s.Name, s.Description, s.Image, s.CreatedOn, role, COALESCE(expert, Bool(false))).
+		FROM(s.LEFT_JOIN(sm, Bool(true))).
+		WHERE(s.CommunityID.IN(db.UUIDs(ids)...).AND(visible)).
+		ORDER_BY(s.CommunityID, s.Position, s.Name, s.ID))
 	if err != nil {
 		return page, fmt.Errorf("community: mine forums: %w", err)
 	}

@@ -3,6 +3,7 @@ package forum
 import (
 	"context"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
@@ -27,6 +28,6 @@ func (q *Queries) AdminAndExperts(ctx context.Context, in AdminAndExperts) (Page
 	if _, err := q.reader(ctx, in.Caller, in.SeriesID); err != nil {
 		return Page[Member]{}, err
 	}
-	return q.memberPage(ctx, `WHERE sm.series_id = $1 AND (sm.role = 'admin' OR sm.is_expert)`,
-		`sm.is_expert DESC, sm.role, `+byName, in.Paging, in.SeriesID)
+	return q.memberPage(ctx, msm.SeriesID.EQ(UUID(in.SeriesID)).AND(msm.Role.EQ(String("admin")).OR(msm.IsExpert)),
+		append([]OrderByClause{msm.IsExpert.DESC(), msm.Role}, byName(mp, mu)...), in.Paging)
 }

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 	"agora/search"
 )
@@ -84,20 +87,34 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (Page[Assigna
 			return page, err
 		}
 	}
-	from := ` FROM community_memberships cm JOIN profiles p ON p.id = cm.profile_id LEFT JOIN users u ON u.id = p.user_id
-		LEFT JOIN series_memberships sm ON sm.series_id = $1 AND sm.profile_id = p.id
-		WHERE cm.community_id = $2 AND ($3::boolean IS NULL OR (sm.profile_id IS NOT NULL) = $3)`
-	args := []any{in.SeriesID, fa.CommunityID, in.IsAssigned}
-	order, limit := ` ORDER BY `+byName+` LIMIT $4 OFFSET $5`, []any{in.PageSize, in.offset()}
-	if matched != nil {
-		from += ` AND p.id = ANY($4::uuid[])`
-		order, limit = ` ORDER BY array_position($4::uuid[], p.id)`, []any{matched}
-	} else if err := q.db.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("forum: assignables: %w", err)
+	cm, sm := table.CommunityMemberships.AS("cm"), table.SeriesMemberships.AS("sm")
+	from := cm.INNER_JOIN(mp, mp.ID.EQ(cm.ProfileID)).LEFT_JOIN(mu, mu.ID.EQ(mp.UserID)).
+		LEFT_JOIN(sm, sm.SeriesID.EQ(UUID(in.SeriesID)).AND(sm.ProfileID.EQ(mp.ID)))
+	where := cm.CommunityID.EQ(UUID(fa.CommunityID))
+	if in.IsAssigned != nil {
+		where = where.AND(sm.ProfileID.IS_NOT_NULL().EQ(Bool(*in.IsAssigned)))
 	}
-	rows, err := q.db.QueryContext(ctx, `SELECT p.id, p.user_id, coalesce(u.first_name, p.first_name), coalesce(u.last_name, p.last_name),
-		coalesce(u.email, p.email), coalesce(u.avatar, p.avatar), coalesce(u.job_title, p.job_title), coalesce(u.company, p.company),
-		sm.assigned_on, coalesce(sm.is_subscribed, false), coalesce(sm.is_expert, false), sm.role`+from+order, append(args, limit...)...)
+	cols := append(memberColumns(mp, mu), sm.AssignedOn, COALESCE(sm.IsSubscribed, Bool(false)), COALESCE(sm.IsExpert, Bool(false)), sm.Role)
+	stmt := SELECT(cols[0], cols[1:]...).FROM(from)
+	if matched != nil {
+		ids := make([]uuid.UUID, len(matched))
+		for i, id := range matched {
+			var err error
+			if ids[i], err = uuid.Parse(id); err != nil {
+				return page, fmt.Errorf("forum: assignables: %w", err)
+			}
+		}
+		// The index's order: jet has no array literals, so this one
+		// expression is raw SQL over the matched ids.
+		stmt = stmt.WHERE(where.AND(mp.ID.IN(db.UUIDs(ids)...))).
+			ORDER_BY(RawInt("array_position(#ids::uuid[], p.id)", RawArgs{"#ids": matched}))
+	} else {
+		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
+			return page, fmt.Errorf("forum: assignables: %w", err)
+		}
+		stmt = stmt.WHERE(where).ORDER_BY(byName(mp, mu)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.offset()))
+	}
+	rows, err := db.Query(ctx, q.db, stmt)
 	if err != nil {
 		return page, fmt.Errorf("forum: assignables: %w", err)
 	}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Get is GET /series/{id}: a forum its reader opens. An unknown forum is
@@ -15,7 +18,7 @@ func (q *Queries) Get(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (F
 	if _, err := q.reader(ctx, c, seriesID); err != nil {
 		return Forum{}, err
 	}
-	rows, err := q.db.QueryContext(ctx, forumSelect()+` AND s.id = $3`, c.UserID, c.Role == "super", seriesID)
+	rows, err := db.Query(ctx, q.db, forumSelect(c, table.Series.ID.EQ(UUID(seriesID))))
 	if err != nil {
 		return Forum{}, fmt.Errorf("forum: get: %w", err)
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // List is GET /series?communityId=: the forums of a community that the
@@ -36,13 +39,13 @@ func (q *Queries) List(ctx context.Context, in List) (Page[Forum], error) {
 		return Page[Forum]{}, err
 	}
 	page := Page[Forum]{Results: []Forum{}}
-	base := forumSelect() + ` AND s.community_id = $3`
-	super := in.Role == "super"
-	if err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM (`+base+`) f`, in.UserID, super, *in.CommunityID).Scan(&page.Total); err != nil {
+	s := table.Series
+	base := func() SelectStatement { return forumSelect(in.Caller, s.CommunityID.EQ(UUID(*in.CommunityID))) }
+	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(base().AsTable("f"))).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: list: %w", err)
 	}
-	rows, err := q.db.QueryContext(ctx, base+` ORDER BY s.position, s.created_on, s.id LIMIT $4 OFFSET $5`,
-		in.UserID, super, *in.CommunityID, in.PageSize, in.offset())
+	rows, err := db.Query(ctx, q.db, base().ORDER_BY(s.Position, s.CreatedOn, s.ID).
+		LIMIT(int64(in.PageSize)).OFFSET(int64(in.offset())))
 	if err != nil {
 		return page, fmt.Errorf("forum: list: %w", err)
 	}

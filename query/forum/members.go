@@ -2,15 +2,18 @@ package forum
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 )
 
@@ -44,15 +47,24 @@ type Members struct {
 	RoleName string
 }
 
-// memberColumns are the columns scanMembers reads, over series_memberships
-// sm, profiles p and users u.
-const memberColumns = `p.id, p.user_id, coalesce(u.first_name, p.first_name), coalesce(u.last_name, p.last_name),
-	coalesce(u.email, p.email), coalesce(u.avatar, p.avatar), coalesce(u.job_title, p.job_title), coalesce(u.company, p.company),
-	sm.assigned_on, sm.is_subscribed, sm.is_expert, sm.role`
+// The people of a forum: its memberships, each with its profile and, when
+// the profile has an account, the account's own person fields.
+var (
+	msm, mp, mu = table.SeriesMemberships.AS("sm"), table.Profiles.AS("p"), table.Users.AS("u")
+	memberFrom  = msm.INNER_JOIN(mp, mp.ID.EQ(msm.ProfileID)).LEFT_JOIN(mu, mu.ID.EQ(mp.UserID))
+)
 
-const memberFrom = ` FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id LEFT JOIN users u ON u.id = p.user_id `
+// memberColumns are the columns of a Member, profile fields overridden by
+// the account's.
+func memberColumns(p *table.ProfilesTable, u *table.UsersTable) []Projection {
+	return []Projection{p.ID, p.UserID, COALESCE(u.FirstName, p.FirstName), COALESCE(u.LastName, p.LastName),
+		COALESCE(u.Email, p.Email), COALESCE(u.Avatar, p.Avatar), COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company)}
+}
 
-const byName = `lower(coalesce(u.last_name, p.last_name)), lower(coalesce(u.first_name, p.first_name)), p.id`
+// byName orders people by last name, first name, then profile.
+func byName(p *table.ProfilesTable, u *table.UsersTable) []OrderByClause {
+	return []OrderByClause{LOWER(StringExp(COALESCE(u.LastName, p.LastName))), LOWER(StringExp(COALESCE(u.FirstName, p.FirstName))), p.ID}
+}
 
 func roleName(role string, expert bool) string {
 	if expert {
@@ -61,7 +73,7 @@ func roleName(role string, expert bool) string {
 	return role
 }
 
-func scanMembers(rows *sql.Rows) ([]Member, error) {
+func scanMembers(rows pgx.Rows) ([]Member, error) {
 	defer rows.Close()
 	out := []Member{}
 	for rows.Next() {
@@ -82,25 +94,23 @@ func scanMembers(rows *sql.Rows) ([]Member, error) {
 func (q *Queries) Members(ctx context.Context, in Members) (Page[Member], error) {
 	f := apperr.Fields{}
 	in.Paging.check(f)
-	order := byName
+	order := byName(mp, mu)
 	switch in.Sort {
 	case "":
 	case "isExpert desc":
-		order = "sm.is_expert DESC, " + byName
+		order = append([]OrderByClause{msm.IsExpert.DESC()}, order...)
 	default:
 		f.Add("sort", "must be 'isExpert desc'")
 	}
-	var role string
-	var expert *bool
+	where := msm.SeriesID.EQ(UUID(in.SeriesID))
 	if in.RoleName != "" {
 		r, e, ok := strings.Cut(in.RoleName, "-")
 		if (r != "admin" && r != "member") || (ok && e != "expert") {
 			f.Add("roleName", "must be admin, member, admin-expert or member-expert")
 		}
-		role = r
+		where = where.AND(msm.Role.EQ(String(r)))
 		if ok {
-			t := true
-			expert = &t
+			where = where.AND(msm.IsExpert.EQ(Bool(true)))
 		}
 	}
 	if err := f.Err(); err != nil {
@@ -109,18 +119,17 @@ func (q *Queries) Members(ctx context.Context, in Members) (Page[Member], error)
 	if _, err := q.reader(ctx, in.Caller, in.SeriesID); err != nil {
 		return Page[Member]{}, err
 	}
-	where := `WHERE sm.series_id = $1 AND ($2 = '' OR sm.role = $2) AND ($3::boolean IS NULL OR sm.is_expert = $3)`
-	return q.memberPage(ctx, where, order, in.Paging, in.SeriesID, role, expert)
+	return q.memberPage(ctx, where, order, in.Paging)
 }
 
-func (q *Queries) memberPage(ctx context.Context, where, order string, p Paging, args ...any) (Page[Member], error) {
+func (q *Queries) memberPage(ctx context.Context, where BoolExpression, order []OrderByClause, p Paging) (Page[Member], error) {
 	page := Page[Member]{Results: []Member{}}
-	if err := q.db.QueryRowContext(ctx, `SELECT count(*)`+memberFrom+where, args...).Scan(&page.Total); err != nil {
+	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(memberFrom).WHERE(where)).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: members: %w", err)
 	}
-	n := len(args)
-	rows, err := q.db.QueryContext(ctx, `SELECT `+memberColumns+memberFrom+where+
-		fmt.Sprintf(` ORDER BY %s LIMIT $%d OFFSET $%d`, order, n+1, n+2), append(args, p.PageSize, p.offset())...)
+	cols := append(memberColumns(mp, mu), msm.AssignedOn, msm.IsSubscribed, msm.IsExpert, msm.Role)
+	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
+		ORDER_BY(order...).LIMIT(int64(p.PageSize)).OFFSET(int64(p.offset())))
 	if err != nil {
 		return page, fmt.Errorf("forum: members: %w", err)
 	}

@@ -4,15 +4,19 @@ package forum
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 	"agora/search"
 )
@@ -23,17 +27,17 @@ const MaxPageSize = 9999
 
 // Queries reads forums from Postgres.
 type Queries struct {
-	db *sql.DB
+	db *pgxpool.Pool
 	// members is the search index the assignables' keyword is searched in.
 	members search.Index[search.Member]
 }
 
 // New returns the forum queries over db, searching keywords in members.
-func New(db *sql.DB, members search.Index[search.Member]) (*Queries, error) {
-	if db == nil || members == nil {
+func New(d *db.DB, members search.Index[search.Member]) (*Queries, error) {
+	if d == nil || d.Pool == nil || members == nil {
 		return nil, fmt.Errorf("forum.New: nil dependency")
 	}
-	return &Queries{db: db, members: members}, nil
+	return &Queries{db: d.Pool, members: members}, nil
 }
 
 // Page is one page of results and the total count.
@@ -84,21 +88,26 @@ type Context struct {
 	CommunityID uuid.UUID `json:"communityId"`
 }
 
-// forumSelect reads Forum rows for the user $1 (super when $2); callers
-// add WHERE, ORDER BY and paging.
-func forumSelect() string {
-	member, admin := access.ForumSQL("$1", "$2")
-	return `SELECT s.id, s.name, s.description, s.image, s.exclusivity, s.share_enabled, s.position, s.community_id,
-		       s.created_on, s.updated_on, ` + admin + `, coalesce(me.is_subscribed, false), mc.id, ac.id
-		FROM series s
-		LEFT JOIN LATERAL (SELECT x.is_subscribed FROM series_memberships x JOIN profiles p ON p.id = x.profile_id
-			WHERE x.series_id = s.id AND p.user_id = $1 AND x.status = 'active' LIMIT 1) me ON true
-		JOIN channels mc ON mc.series_id = s.id AND mc.kind = 'main'
-		JOIN channels ac ON ac.series_id = s.id AND ac.kind = 'admin'
-		WHERE (` + member + ` OR ` + admin + `)`
+// forumSelect reads Forum rows of the forums c reads that match where;
+// callers add ORDER BY and paging.
+func forumSelect(c auth.Caller, where BoolExpression) SelectStatement {
+	s := table.Series
+	member, admin := access.ForumRules(s.ID, s.CommunityID, c.UserID, Bool(c.Role == auth.RoleSuper))
+	x, p := table.SeriesMemberships.AS("x"), table.Profiles.AS("p")
+	me := LATERAL(SELECT(x.IsSubscribed).FROM(x.INNER_JOIN(p, p.ID.EQ(x.ProfileID))).
+		WHERE(x.SeriesID.EQ(s.ID).AND(p.UserID.EQ(UUID(c.UserID))).AND(x.Status.EQ(String("active")))).
+		LIMIT(1)).AS("me")
+	mc, ac := table.Channels.AS("mc"), table.Channels.AS("ac")
+	return SELECT(s.ID, s.Name, s.Description, s.Image, s.Exclusivity, s.ShareEnabled, s.Position, s.CommunityID,
+		s.CreatedOn, s.UpdatedOn, admin, COALESCE(x.IsSubscribed.From(me), Bool(false)), mc.ID, ac.ID).
+		FROM(s.
+			LEFT_JOIN(me, Bool(true)).
+			INNER_JOIN(mc, mc.SeriesID.EQ(s.ID).AND(mc.Kind.EQ(String("main")))).
+			INNER_JOIN(ac, ac.SeriesID.EQ(s.ID).AND(ac.Kind.EQ(String("admin"))))).
+		WHERE(member.OR(admin).AND(where))
 }
 
-func scanForums(rows *sql.Rows) ([]Forum, error) {
+func scanForums(rows pgx.Rows) ([]Forum, error) {
 	defer rows.Close()
 	out := []Forum{}
 	for rows.Next() {

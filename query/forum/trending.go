@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
+
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Trending is GET /trending/series.
@@ -24,15 +28,17 @@ func (q *Queries) Trending(ctx context.Context, in Trending) (Page[Forum], error
 		return Page[Forum]{}, err
 	}
 	page := Page[Forum]{Results: []Forum{}}
-	base := forumSelect()
-	super := in.Role == "super"
-	if err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM (`+base+`) f`, in.UserID, super).Scan(&page.Total); err != nil {
+	s, j := table.Series, table.SeriesMemberships.AS("j")
+	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(forumSelect(in.Caller, Bool(true)).AsTable("f"))).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: trending: %w", err)
 	}
-	rows, err := q.db.QueryContext(ctx, base+`
-		ORDER BY (SELECT count(*) FROM series_memberships j WHERE j.series_id = s.id AND j.assigned_on > now() - interval '30 days') DESC,
-		         s.created_on DESC, s.id
-		LIMIT $3 OFFSET $4`, in.UserID, super, in.PageSize, in.offset())
+	// The cast (count is a bigint already) makes jet parenthesize the
+	// subquery, which it does not do for a bare ORDER BY item.
+	joined := CAST(SELECT(COUNT(STAR)).FROM(j).
+		WHERE(j.SeriesID.EQ(s.ID).AND(j.AssignedOn.GT(NOW().SUB(INTERVAL(30, DAY)))))).AS_BIGINT()
+	rows, err := db.Query(ctx, q.db, forumSelect(in.Caller, Bool(true)).
+		ORDER_BY(joined.DESC(), s.CreatedOn.DESC(), s.ID).
+		LIMIT(int64(in.PageSize)).OFFSET(int64(in.offset())))
 	if err != nil {
 		return page, fmt.Errorf("forum: trending: %w", err)
 	}

@@ -6,6 +6,11 @@ import (
 	"math"
 	"sort"
 
+	. "github.com/go-jet/jet/v2/postgres"
+
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
@@ -76,21 +81,18 @@ func (q *Queries) members(ctx context.Context, f forum) (MembersReport, error) {
 
 // memberIDs are the users who are members of the forum now.
 func (q *Queries) memberIDs(ctx context.Context, f forum) (map[uuid.UUID]bool, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT DISTINCT p.user_id FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
-		WHERE sm.series_id = $1 AND sm.status = 'active' AND p.user_id IS NOT NULL`, f.id)
+	sm, p := table.SeriesMemberships, table.Profiles
+	ids, err := db.Values[uuid.UUID](ctx, q.db, SELECT(p.UserID).DISTINCT().
+		FROM(sm.INNER_JOIN(p, p.ID.EQ(sm.ProfileID))).
+		WHERE(sm.SeriesID.EQ(UUID(f.id)).AND(sm.Status.EQ(String("active"))).AND(p.UserID.IS_NOT_NULL())))
 	if err != nil {
 		return nil, fmt.Errorf("insights: members: %w", err)
 	}
-	defer rows.Close()
-	out := map[uuid.UUID]bool{}
-	for rows.Next() {
-		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("insights: members: %w", err)
-		}
+	out := make(map[uuid.UUID]bool, len(ids))
+	for _, id := range ids {
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // MaxVisitorIDs bounds the ids a mia-members call sends.

@@ -8,15 +8,15 @@ package insights
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
+	"agora/internal/db"
+
 	"github.com/google/uuid"
 
-	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/jsontime"
@@ -40,7 +40,7 @@ var ErrNoWarehouse = errors.New("insights: no warehouse is configured (set CLICK
 
 // Queries answer the reports.
 type Queries struct {
-	db    *sql.DB
+	db    db.Querier
 	store Store
 	now   func() time.Time
 }
@@ -48,11 +48,11 @@ type Queries struct {
 // New returns the reports over db (rights, forums, members) and store
 // (the warehouse); a nil store makes every report fail with
 // ErrNoWarehouse once the caller's rights are checked.
-func New(db *sql.DB, store Store) (*Queries, error) {
-	if db == nil {
+func New(d *db.DB, store Store) (*Queries, error) {
+	if d == nil || d.Pool == nil {
 		return nil, fmt.Errorf("insights.New: nil dependency")
 	}
-	return &Queries{db: db, store: store, now: time.Now}, nil
+	return &Queries{db: d.Pool, store: store, now: time.Now}, nil
 }
 
 // Request names a forum and a period, as a route receives them.
@@ -144,31 +144,6 @@ func (q *Queries) open(ctx context.Context, r Request, bad apperr.Fields) (forum
 	return f, nil
 }
 
-// admin resolves the forum and refuses a caller who does not administer it.
-func (q *Queries) admin(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (forum, error) {
-	rights, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
-	if err != nil {
-		return forum{}, err
-	}
-	if !rights.Admin {
-		return forum{}, apperr.ErrForbidden
-	}
-	f := forum{id: seriesID}
-	var main, admin *uuid.UUID
-	err = q.db.QueryRowContext(ctx, `SELECT (SELECT id FROM channels WHERE series_id = $1 AND kind = 'main'),
-		(SELECT id FROM channels WHERE series_id = $1 AND kind = 'admin')`, seriesID).Scan(&main, &admin)
-	if err != nil {
-		return forum{}, fmt.Errorf("insights: channels: %w", err)
-	}
-	if main != nil {
-		f.main = *main
-	}
-	if admin != nil {
-		f.admin, f.hasAdmin = *admin, true
-	}
-	return f, nil
-}
-
 // scope is what the warehouse is asked about.
 func (f forum) scope() Scope {
 	return Scope{SeriesID: f.id, MainChannelID: f.main, From: f.from, To: f.to}
@@ -199,21 +174,21 @@ func (q *Queries) freshness(ctx context.Context, f forum) (Freshness, error) {
 func (f forum) days(counts map[time.Time]int) []DayCount {
 	out := make([]DayCount, 0, f.period)
 	for d := f.from; !d.After(f.to); d = d.AddDate(0, 0, 1) {
-		out = append(out, DayCount{Date: Date(d), Count: counts[d]})
+		out = append(out, DayCount{Date: Day(d), Count: counts[d]})
 	}
 	return out
 }
 
-// Date is a UTC day on the wire: YYYY-MM-DD.
-type Date time.Time
+// Day is a UTC day on the wire: YYYY-MM-DD.
+type Day time.Time
 
 // MarshalJSON writes the day.
-func (d Date) MarshalJSON() ([]byte, error) {
+func (d Day) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + time.Time(d).UTC().Format(time.DateOnly) + `"`), nil
 }
 
 // DayCount is one day of a daily report.
 type DayCount struct {
-	Date  Date `json:"date"`
-	Count int  `json:"count"`
+	Date  Day `json:"date"`
+	Count int `json:"count"`
 }

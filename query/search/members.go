@@ -32,7 +32,7 @@ func (q *Queries) Members(ctx context.Context, in MemberSearch) (Page[Person], e
 	if err := f.Err(); err != nil {
 		return Page[Person]{}, err
 	}
-	c, err := access.InCommunity(ctx, q.db.SQL, in.UserID, in.Role, in.CommunityID)
+	c, err := access.InCommunity(ctx, q.db.Pool, in.UserID, in.Role, in.CommunityID)
 	if err != nil {
 		return Page[Person]{}, err
 	}
@@ -84,7 +84,7 @@ func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (Page
 	if err := f.Err(); err != nil {
 		return Page[Candidate]{}, err
 	}
-	fa, err := access.InForum(ctx, q.db.SQL, in.UserID, in.Role, in.SeriesID)
+	fa, err := access.InForum(ctx, q.db.Pool, in.UserID, in.Role, in.SeriesID)
 	if err != nil {
 		return Page[Candidate]{}, err
 	}

@@ -5,31 +5,35 @@ package upload
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/apperr"
 	"agora/internal/blob"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Queries reads uploads.
 type Queries struct {
-	db    *sql.DB
+	db    *pgxpool.Pool
 	store *blob.Store
 	now   func() time.Time
 }
 
 // New builds the queries.
-func New(db *sql.DB, store *blob.Store) (*Queries, error) {
-	if db == nil || store == nil {
+func New(d *db.DB, store *blob.Store) (*Queries, error) {
+	if d == nil || d.Pool == nil || store == nil {
 		return nil, errors.New("upload.New: nil dependency")
 	}
-	return &Queries{db: db, store: store, now: time.Now}, nil
+	return &Queries{db: d.Pool, store: store, now: time.Now}, nil
 }
 
 // Open is GET on a blob URL.
@@ -58,18 +62,28 @@ func (q *Queries) Open(ctx context.Context, in Open) (*Blob, error) {
 		return nil, err
 	}
 	b := &Blob{ID: in.ID}
-	var mediaType sql.NullString
-	var size sql.NullInt64
-	var completed sql.NullTime
-	err := q.db.QueryRowContext(ctx, `SELECT name, media_type, size, completed_on FROM uploads WHERE id = $1 AND state = 'complete'`, in.ID).
+	var mediaType *string
+	var size *int64
+	var completed *time.Time
+	u := table.Uploads
+	err := db.QueryRow(ctx, q.db, SELECT(u.Name, u.MediaType, u.Size, u.CompletedOn).FROM(u).
+		WHERE(u.ID.EQ(UUID(in.ID)).AND(u.State.EQ(String("complete"))))).
 		Scan(&b.Name, &mediaType, &size, &completed)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, apperr.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("upload: open: %w", err)
 	}
-	b.MediaType, b.Size, b.CompletedOn = mediaType.String, size.Int64, completed.Time
+	if mediaType != nil {
+		b.MediaType = *mediaType
+	}
+	if size != nil {
+		b.Size = *size
+	}
+	if completed != nil {
+		b.CompletedOn = *completed
+	}
 	f, err := q.store.Open(in.ID)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, apperr.ErrNotFound

@@ -15,9 +15,9 @@ import (
 	jetpg "github.com/go-jet/jet/v2/generator/postgres"
 	"github.com/go-jet/jet/v2/generator/template"
 	"github.com/go-jet/jet/v2/postgres"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"agora/internal/db"
-	"agora/internal/db/dbtype"
 	"agora/internal/pgserver"
 )
 
@@ -54,9 +54,14 @@ func Generate(ctx context.Context, dest string) error {
 		return template.DefaultSchema(s).UsePath("").UseModel(template.DefaultModel().UseTable(
 			func(t metadata.Table) template.TableModel {
 				return template.DefaultTableModel(t).UseField(func(c metadata.Column) template.TableModelField {
-					f := template.DefaultTableModelField(c)
-					if c.DataType.Kind == metadata.ArrayType && c.DataType.Name == "text[]" {
-						f = f.UseType(template.NewType(dbtype.TextArray{}))
+					// The db tag is jet's default alias of the column, so
+					// db.All and db.One (pgx's RowToStructByName) fill a
+					// model from a statement that selects its columns.
+					f := template.DefaultTableModelField(c).UseTags(fmt.Sprintf("db:%q", t.Name+"."+c.Name))
+					// pgx reads and writes Postgres arrays (text[], uuid[])
+					// as string slices natively.
+					if c.DataType.Kind == metadata.ArrayType {
+						f = f.UseType(template.NewType([]string{}))
 					}
 					return f
 				})
@@ -65,7 +70,12 @@ func Generate(ctx context.Context, dest string) error {
 	// The generator prints progress to stdout; keep `make gen` quiet.
 	stdout := os.Stdout
 	os.Stdout, _ = os.Open(os.DevNull)
-	err = jetpg.GenerateDB(d.SQL, "public", out, tmpl)
+	// jet's generator reads the schema through database/sql (GenerateDB
+	// takes a *sql.DB). This is a build tool, not product code: the one
+	// database/sql handle lives here, for as long as the generator runs.
+	sqlDB := stdlib.OpenDBFromPool(d.Pool)
+	defer sqlDB.Close()
+	err = jetpg.GenerateDB(sqlDB, "public", out, tmpl)
 	os.Stdout = stdout
 	if err != nil {
 		return fmt.Errorf("jetgen: %w", err)

@@ -13,11 +13,11 @@ import (
 )
 
 type AiSearchTurns struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	SearchID  uuid.UUID
-	Question  string
-	Answer    string
-	Cited     string
-	Answerer  string
-	CreatedOn time.Time
+	ID        uuid.UUID `sql:"primary_key" db:"ai_search_turns.id"`
+	SearchID  uuid.UUID `db:"ai_search_turns.search_id"`
+	Question  string    `db:"ai_search_turns.question"`
+	Answer    string    `db:"ai_search_turns.answer"`
+	Cited     []string  `db:"ai_search_turns.cited"`
+	Answerer  string    `db:"ai_search_turns.answerer"`
+	CreatedOn time.Time `db:"ai_search_turns.created_on"`
 }

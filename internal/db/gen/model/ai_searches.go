@@ -13,9 +13,9 @@ import (
 )
 
 type AiSearches struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	ChannelID uuid.UUID
-	SeriesID  uuid.UUID
-	UserID    uuid.UUID
-	CreatedOn time.Time
+	ID        uuid.UUID `sql:"primary_key" db:"ai_searches.id"`
+	ChannelID uuid.UUID `db:"ai_searches.channel_id"`
+	SeriesID  uuid.UUID `db:"ai_searches.series_id"`
+	UserID    uuid.UUID `db:"ai_searches.user_id"`
+	CreatedOn time.Time `db:"ai_searches.created_on"`
 }

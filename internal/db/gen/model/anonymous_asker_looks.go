@@ -13,8 +13,8 @@ import (
 )
 
 type AnonymousAskerLooks struct {
-	ID       uuid.UUID `sql:"primary_key"`
-	ThreadID uuid.UUID
-	ViewerID uuid.UUID
-	LookedOn time.Time
+	ID       uuid.UUID `sql:"primary_key" db:"anonymous_asker_looks.id"`
+	ThreadID uuid.UUID `db:"anonymous_asker_looks.thread_id"`
+	ViewerID uuid.UUID `db:"anonymous_asker_looks.viewer_id"`
+	LookedOn time.Time `db:"anonymous_asker_looks.looked_on"`
 }

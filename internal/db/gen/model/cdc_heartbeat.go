@@ -12,6 +12,6 @@ import (
 )
 
 type CdcHeartbeat struct {
-	ID     int32 `sql:"primary_key"`
-	BeatOn time.Time
+	ID     int32     `sql:"primary_key" db:"cdc_heartbeat.id"`
+	BeatOn time.Time `db:"cdc_heartbeat.beat_on"`
 }

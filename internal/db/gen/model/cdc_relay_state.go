@@ -12,7 +12,7 @@ import (
 )
 
 type CdcRelayState struct {
-	SlotName       string `sql:"primary_key"`
-	SnapshotLsn    string
-	SnapshotDoneOn *time.Time
+	SlotName       string     `sql:"primary_key" db:"cdc_relay_state.slot_name"`
+	SnapshotLsn    string     `db:"cdc_relay_state.snapshot_lsn"`
+	SnapshotDoneOn *time.Time `db:"cdc_relay_state.snapshot_done_on"`
 }

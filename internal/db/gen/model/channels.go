@@ -13,8 +13,8 @@ import (
 )
 
 type Channels struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	SeriesID  *uuid.UUID
-	Kind      string
-	CreatedOn time.Time
+	ID        uuid.UUID  `sql:"primary_key" db:"channels.id"`
+	SeriesID  *uuid.UUID `db:"channels.series_id"`
+	Kind      string     `db:"channels.kind"`
+	CreatedOn time.Time  `db:"channels.created_on"`
 }

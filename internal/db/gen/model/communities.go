@@ -13,18 +13,18 @@ import (
 )
 
 type Communities struct {
-	ID             uuid.UUID `sql:"primary_key"`
-	OrganizationID uuid.UUID
-	Name           string
-	Description    string
-	MembershipType string
-	Image          *string
-	Video          *string
-	VideoCover     *string
-	SsoAccess      bool
-	PriceCents     int32
-	Currency       string
-	IsFree         bool
-	CreatedOn      time.Time
-	UpdatedOn      time.Time
+	ID             uuid.UUID `sql:"primary_key" db:"communities.id"`
+	OrganizationID uuid.UUID `db:"communities.organization_id"`
+	Name           string    `db:"communities.name"`
+	Description    string    `db:"communities.description"`
+	MembershipType string    `db:"communities.membership_type"`
+	Image          *string   `db:"communities.image"`
+	Video          *string   `db:"communities.video"`
+	VideoCover     *string   `db:"communities.video_cover"`
+	SsoAccess      bool      `db:"communities.sso_access"`
+	PriceCents     int32     `db:"communities.price_cents"`
+	Currency       string    `db:"communities.currency"`
+	IsFree         bool      `db:"communities.is_free"`
+	CreatedOn      time.Time `db:"communities.created_on"`
+	UpdatedOn      time.Time `db:"communities.updated_on"`
 }

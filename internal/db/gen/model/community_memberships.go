@@ -13,11 +13,11 @@ import (
 )
 
 type CommunityMemberships struct {
-	CommunityID   uuid.UUID `sql:"primary_key"`
-	ProfileID     uuid.UUID `sql:"primary_key"`
-	Role          string
-	Status        string
-	IsSubscribed  bool
-	AssignedOn    time.Time
-	LastVisitedOn *time.Time
+	CommunityID   uuid.UUID  `sql:"primary_key" db:"community_memberships.community_id"`
+	ProfileID     uuid.UUID  `sql:"primary_key" db:"community_memberships.profile_id"`
+	Role          string     `db:"community_memberships.role"`
+	Status        string     `db:"community_memberships.status"`
+	IsSubscribed  bool       `db:"community_memberships.is_subscribed"`
+	AssignedOn    time.Time  `db:"community_memberships.assigned_on"`
+	LastVisitedOn *time.Time `db:"community_memberships.last_visited_on"`
 }

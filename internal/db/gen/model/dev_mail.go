@@ -13,9 +13,9 @@ import (
 )
 
 type DevMail struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	Recipient string
-	Subject   string
-	Body      string
-	CreatedOn time.Time
+	ID        uuid.UUID `sql:"primary_key" db:"dev_mail.id"`
+	Recipient string    `db:"dev_mail.recipient"`
+	Subject   string    `db:"dev_mail.subject"`
+	Body      string    `db:"dev_mail.body"`
+	CreatedOn time.Time `db:"dev_mail.created_on"`
 }

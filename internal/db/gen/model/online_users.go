@@ -13,7 +13,7 @@ import (
 )
 
 type OnlineUsers struct {
-	UserID   uuid.UUID `sql:"primary_key"`
-	Nodes    int32
-	OnlineOn time.Time
+	UserID   uuid.UUID `sql:"primary_key" db:"online_users.user_id"`
+	Nodes    int32     `db:"online_users.nodes"`
+	OnlineOn time.Time `db:"online_users.online_on"`
 }

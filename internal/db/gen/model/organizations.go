@@ -13,10 +13,10 @@ import (
 )
 
 type Organizations struct {
-	ID             uuid.UUID `sql:"primary_key"`
-	Name           string
-	Image          *string
-	IdentityClient *string
-	CreatedOn      time.Time
-	UpdatedOn      time.Time
+	ID             uuid.UUID `sql:"primary_key" db:"organizations.id"`
+	Name           string    `db:"organizations.name"`
+	Image          *string   `db:"organizations.image"`
+	IdentityClient *string   `db:"organizations.identity_client"`
+	CreatedOn      time.Time `db:"organizations.created_on"`
+	UpdatedOn      time.Time `db:"organizations.updated_on"`
 }

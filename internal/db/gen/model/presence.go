@@ -13,7 +13,7 @@ import (
 )
 
 type Presence struct {
-	NodeID      string    `sql:"primary_key"`
-	UserID      uuid.UUID `sql:"primary_key"`
-	ConnectedOn time.Time
+	NodeID      string    `sql:"primary_key" db:"presence.node_id"`
+	UserID      uuid.UUID `sql:"primary_key" db:"presence.user_id"`
+	ConnectedOn time.Time `db:"presence.connected_on"`
 }

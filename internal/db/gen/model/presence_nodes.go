@@ -12,6 +12,6 @@ import (
 )
 
 type PresenceNodes struct {
-	NodeID string `sql:"primary_key"`
-	BeatOn time.Time
+	NodeID string    `sql:"primary_key" db:"presence_nodes.node_id"`
+	BeatOn time.Time `db:"presence_nodes.beat_on"`
 }

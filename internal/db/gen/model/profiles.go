@@ -8,30 +8,29 @@
 package model
 
 import (
-	"agora/internal/db/dbtype"
 	"github.com/google/uuid"
 	"time"
 )
 
 type Profiles struct {
-	ID             uuid.UUID `sql:"primary_key"`
-	OrganizationID uuid.UUID
-	UserID         *uuid.UUID
-	Role           string
-	Email          string
-	EmailKey       string
-	FirstName      string
-	LastName       string
-	JobTitle       string
-	Company        string
-	Avatar         *string
-	Bio            string
-	InterestTags   dbtype.TextArray
-	School         string
-	Degree         string
-	FieldOfStudy   string
-	GraduationYear *int32
-	IsExpert       bool
-	CreatedOn      time.Time
-	UpdatedOn      time.Time
+	ID             uuid.UUID  `sql:"primary_key" db:"profiles.id"`
+	OrganizationID uuid.UUID  `db:"profiles.organization_id"`
+	UserID         *uuid.UUID `db:"profiles.user_id"`
+	Role           string     `db:"profiles.role"`
+	Email          string     `db:"profiles.email"`
+	EmailKey       string     `db:"profiles.email_key"`
+	FirstName      string     `db:"profiles.first_name"`
+	LastName       string     `db:"profiles.last_name"`
+	JobTitle       string     `db:"profiles.job_title"`
+	Company        string     `db:"profiles.company"`
+	Avatar         *string    `db:"profiles.avatar"`
+	Bio            string     `db:"profiles.bio"`
+	InterestTags   []string   `db:"profiles.interest_tags"`
+	School         string     `db:"profiles.school"`
+	Degree         string     `db:"profiles.degree"`
+	FieldOfStudy   string     `db:"profiles.field_of_study"`
+	GraduationYear *int32     `db:"profiles.graduation_year"`
+	IsExpert       bool       `db:"profiles.is_expert"`
+	CreatedOn      time.Time  `db:"profiles.created_on"`
+	UpdatedOn      time.Time  `db:"profiles.updated_on"`
 }

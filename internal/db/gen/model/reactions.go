@@ -13,10 +13,10 @@ import (
 )
 
 type Reactions struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	ThreadID  uuid.UUID
-	ReplyID   *uuid.UUID
-	UserID    uuid.UUID
-	Kind      string
-	CreatedOn time.Time
+	ID        uuid.UUID  `sql:"primary_key" db:"reactions.id"`
+	ThreadID  uuid.UUID  `db:"reactions.thread_id"`
+	ReplyID   *uuid.UUID `db:"reactions.reply_id"`
+	UserID    uuid.UUID  `db:"reactions.user_id"`
+	Kind      string     `db:"reactions.kind"`
+	CreatedOn time.Time  `db:"reactions.created_on"`
 }

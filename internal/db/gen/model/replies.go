@@ -8,19 +8,18 @@
 package model
 
 import (
-	"agora/internal/db/dbtype"
 	"github.com/google/uuid"
 	"time"
 )
 
 type Replies struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	ThreadID  uuid.UUID
-	ParentID  *uuid.UUID
-	CreatorID uuid.UUID
-	Raw       string
-	Mentions  string
-	Hashtags  dbtype.TextArray
-	CreatedOn time.Time
-	UpdatedOn time.Time
+	ID        uuid.UUID  `sql:"primary_key" db:"replies.id"`
+	ThreadID  uuid.UUID  `db:"replies.thread_id"`
+	ParentID  *uuid.UUID `db:"replies.parent_id"`
+	CreatorID uuid.UUID  `db:"replies.creator_id"`
+	Raw       string     `db:"replies.raw"`
+	Mentions  []string   `db:"replies.mentions"`
+	Hashtags  []string   `db:"replies.hashtags"`
+	CreatedOn time.Time  `db:"replies.created_on"`
+	UpdatedOn time.Time  `db:"replies.updated_on"`
 }

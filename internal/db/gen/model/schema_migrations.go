@@ -12,7 +12,7 @@ import (
 )
 
 type SchemaMigrations struct {
-	Version   string `sql:"primary_key"`
-	Checksum  string
-	AppliedOn time.Time
+	Version   string    `sql:"primary_key" db:"schema_migrations.version"`
+	Checksum  string    `db:"schema_migrations.checksum"`
+	AppliedOn time.Time `db:"schema_migrations.applied_on"`
 }

@@ -13,16 +13,16 @@ import (
 )
 
 type Series struct {
-	ID           uuid.UUID `sql:"primary_key"`
-	CommunityID  uuid.UUID
-	Name         string
-	Description  string
-	Image        *string
-	Exclusivity  string
-	ShareEnabled bool
-	Position     int32
-	PriceCents   int32
-	IsFree       bool
-	CreatedOn    time.Time
-	UpdatedOn    time.Time
+	ID           uuid.UUID `sql:"primary_key" db:"series.id"`
+	CommunityID  uuid.UUID `db:"series.community_id"`
+	Name         string    `db:"series.name"`
+	Description  string    `db:"series.description"`
+	Image        *string   `db:"series.image"`
+	Exclusivity  string    `db:"series.exclusivity"`
+	ShareEnabled bool      `db:"series.share_enabled"`
+	Position     int32     `db:"series.position"`
+	PriceCents   int32     `db:"series.price_cents"`
+	IsFree       bool      `db:"series.is_free"`
+	CreatedOn    time.Time `db:"series.created_on"`
+	UpdatedOn    time.Time `db:"series.updated_on"`
 }

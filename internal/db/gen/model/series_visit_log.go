@@ -13,8 +13,8 @@ import (
 )
 
 type SeriesVisitLog struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	SeriesID  uuid.UUID
-	UserID    uuid.UUID
-	VisitedOn time.Time
+	ID        uuid.UUID `sql:"primary_key" db:"series_visit_log.id"`
+	SeriesID  uuid.UUID `db:"series_visit_log.series_id"`
+	UserID    uuid.UUID `db:"series_visit_log.user_id"`
+	VisitedOn time.Time `db:"series_visit_log.visited_on"`
 }

@@ -13,8 +13,8 @@ import (
 )
 
 type SeriesVisits struct {
-	SeriesID            uuid.UUID `sql:"primary_key"`
-	UserID              uuid.UUID `sql:"primary_key"`
-	VisitedOn           time.Time
-	PreviouslyVisitedOn *time.Time
+	SeriesID            uuid.UUID  `sql:"primary_key" db:"series_visits.series_id"`
+	UserID              uuid.UUID  `sql:"primary_key" db:"series_visits.user_id"`
+	VisitedOn           time.Time  `db:"series_visits.visited_on"`
+	PreviouslyVisitedOn *time.Time `db:"series_visits.previously_visited_on"`
 }

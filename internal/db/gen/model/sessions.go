@@ -13,12 +13,12 @@ import (
 )
 
 type Sessions struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	UserID    uuid.UUID
-	TokenHash []byte
-	CreatedOn time.Time
-	ExpiresOn time.Time
-	RevokedOn *time.Time
-	IP        string
-	UserAgent string
+	ID        uuid.UUID  `sql:"primary_key" db:"sessions.id"`
+	UserID    uuid.UUID  `db:"sessions.user_id"`
+	TokenHash []byte     `db:"sessions.token_hash"`
+	CreatedOn time.Time  `db:"sessions.created_on"`
+	ExpiresOn time.Time  `db:"sessions.expires_on"`
+	RevokedOn *time.Time `db:"sessions.revoked_on"`
+	IP        string     `db:"sessions.ip"`
+	UserAgent string     `db:"sessions.user_agent"`
 }

@@ -8,26 +8,25 @@
 package model
 
 import (
-	"agora/internal/db/dbtype"
 	"github.com/google/uuid"
 	"time"
 )
 
 type Threads struct {
-	ID        uuid.UUID `sql:"primary_key"`
-	ChannelID uuid.UUID
-	SeriesID  uuid.UUID
-	CreatorID uuid.UUID
-	CreatorAs string
-	Type      string
-	Raw       string
-	Image     *string
-	File      *string
-	Link      *string
-	Mentions  string
-	Hashtags  dbtype.TextArray
-	Meeting   *string
-	CreatedOn time.Time
-	UpdatedOn time.Time
-	Chat      *string
+	ID        uuid.UUID `sql:"primary_key" db:"threads.id"`
+	ChannelID uuid.UUID `db:"threads.channel_id"`
+	SeriesID  uuid.UUID `db:"threads.series_id"`
+	CreatorID uuid.UUID `db:"threads.creator_id"`
+	CreatorAs string    `db:"threads.creator_as"`
+	Type      string    `db:"threads.type"`
+	Raw       string    `db:"threads.raw"`
+	Image     *string   `db:"threads.image"`
+	File      *string   `db:"threads.file"`
+	Link      *string   `db:"threads.link"`
+	Mentions  []string  `db:"threads.mentions"`
+	Hashtags  []string  `db:"threads.hashtags"`
+	Meeting   *string   `db:"threads.meeting"`
+	CreatedOn time.Time `db:"threads.created_on"`
+	UpdatedOn time.Time `db:"threads.updated_on"`
+	Chat      *string   `db:"threads.chat"`
 }

@@ -13,17 +13,17 @@ import (
 )
 
 type Uploads struct {
-	ID                uuid.UUID `sql:"primary_key"`
-	OwnerID           uuid.UUID
-	Kind              string
-	Name              string
-	DeclaredMediaType string
-	DeclaredSize      int64
-	SniffedMediaType  *string
-	MediaType         *string
-	Size              *int64
-	URL               *string
-	State             string
-	CreatedOn         time.Time
-	CompletedOn       *time.Time
+	ID                uuid.UUID  `sql:"primary_key" db:"uploads.id"`
+	OwnerID           uuid.UUID  `db:"uploads.owner_id"`
+	Kind              string     `db:"uploads.kind"`
+	Name              string     `db:"uploads.name"`
+	DeclaredMediaType string     `db:"uploads.declared_media_type"`
+	DeclaredSize      int64      `db:"uploads.declared_size"`
+	SniffedMediaType  *string    `db:"uploads.sniffed_media_type"`
+	MediaType         *string    `db:"uploads.media_type"`
+	Size              *int64     `db:"uploads.size"`
+	URL               *string    `db:"uploads.url"`
+	State             string     `db:"uploads.state"`
+	CreatedOn         time.Time  `db:"uploads.created_on"`
+	CompletedOn       *time.Time `db:"uploads.completed_on"`
 }

@@ -8,28 +8,27 @@
 package model
 
 import (
-	"agora/internal/db/dbtype"
 	"github.com/google/uuid"
 	"time"
 )
 
 type Users struct {
-	ID             uuid.UUID `sql:"primary_key"`
-	Email          string
-	EmailKey       string
-	PasswordHash   string
-	Role           string
-	FirstName      string
-	LastName       string
-	Avatar         *string
-	JobTitle       string
-	Company        string
-	Bio            string
-	InterestTags   dbtype.TextArray
-	School         string
-	Degree         string
-	FieldOfStudy   string
-	GraduationYear *int32
-	CreatedOn      time.Time
-	UpdatedOn      time.Time
+	ID             uuid.UUID `sql:"primary_key" db:"users.id"`
+	Email          string    `db:"users.email"`
+	EmailKey       string    `db:"users.email_key"`
+	PasswordHash   string    `db:"users.password_hash"`
+	Role           string    `db:"users.role"`
+	FirstName      string    `db:"users.first_name"`
+	LastName       string    `db:"users.last_name"`
+	Avatar         *string   `db:"users.avatar"`
+	JobTitle       string    `db:"users.job_title"`
+	Company        string    `db:"users.company"`
+	Bio            string    `db:"users.bio"`
+	InterestTags   []string  `db:"users.interest_tags"`
+	School         string    `db:"users.school"`
+	Degree         string    `db:"users.degree"`
+	FieldOfStudy   string    `db:"users.field_of_study"`
+	GraduationYear *int32    `db:"users.graduation_year"`
+	CreatedOn      time.Time `db:"users.created_on"`
+	UpdatedOn      time.Time `db:"users.updated_on"`
 }

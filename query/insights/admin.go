@@ -1,0 +1,43 @@
+package insights
+
+import (
+	"context"
+	"fmt"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+)
+
+// admin resolves the forum and refuses a caller who does not administer it.
+func (q *Queries) admin(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (forum, error) {
+	rights, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
+	if err != nil {
+		return forum{}, err
+	}
+	if !rights.Admin {
+		return forum{}, apperr.ErrForbidden
+	}
+	f := forum{id: seriesID}
+	var main, admin *uuid.UUID
+	ch := table.Channels
+	channel := func(kind string) Expression {
+		return SELECT(ch.ID).FROM(ch).WHERE(ch.SeriesID.EQ(UUID(seriesID)).AND(ch.Kind.EQ(String(kind))))
+	}
+	err = db.QueryRow(ctx, q.db, SELECT(channel("main"), channel("admin"))).Scan(&main, &admin)
+	if err != nil {
+		return forum{}, fmt.Errorf("insights: channels: %w", err)
+	}
+	if main != nil {
+		f.main = *main
+	}
+	if admin != nil {
+		f.admin, f.hasAdmin = *admin, true
+	}
+	return f, nil
+}
