@@ -6,7 +6,6 @@ package access
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
@@ -46,49 +45,19 @@ var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do
 // ErrForumNotFound is an unknown forum.
 var ErrForumNotFound = apperr.New(apperr.NotFound, "notFound", "forum not found")
 
-// Reader is what InForum and InCommunity read through: a db.Querier (the
-// pool or a pgx.Tx). Temporary: it is any so that code still reading
-// through database/sql (query/feed, converted separately) can pass its
-// *sql.DB or *sql.Tx; when none is left, Reader becomes db.Querier and
-// queryRow goes.
-type Reader = any
-
-// sqlReader is a *sql.DB or *sql.Tx (see Reader).
-type sqlReader interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// queryRow runs stmt through q; *sql.Row and pgx.Row both Scan.
-func queryRow(ctx context.Context, q Reader, stmt Statement) (interface{ Scan(...any) error }, error) {
-	switch q := q.(type) {
-	case db.Querier:
-		return db.QueryRow(ctx, q, stmt), nil
-	case sqlReader:
-		text, args := stmt.Sql()
-		return q.QueryRowContext(ctx, text, args...), nil
-	}
-	return nil, fmt.Errorf("access: cannot read through %T", q)
-}
-
-// isNoRows reports pgx's no-rows error, or database/sql's (see Reader).
-func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) || errors.Is(err, sql.ErrNoRows) }
-
 // InForum resolves the user's rights in a forum. An unknown forum is
 // ErrForumNotFound; a forum the user cannot read is not an error here, so
 // callers choose between 403 and 404.
-func InForum(ctx context.Context, q Reader, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
-	r, err := queryRow(ctx, q, forumStmt(userID, seriesID))
-	if err != nil {
-		return Forum{}, err
-	}
+func InForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
+	r := db.QueryRow(ctx, q, forumStmt(userID, seriesID))
 	var row struct {
 		SeriesID, CommunityID         uuid.UUID
 		ProfileID                     *uuid.UUID
 		Role, Status                  *string
 		IsExpert, CommAdmin, OrgAdmin *bool
 	}
-	err = r.Scan(&row.SeriesID, &row.CommunityID, &row.ProfileID, &row.Role, &row.Status, &row.IsExpert, &row.CommAdmin, &row.OrgAdmin)
-	if isNoRows(err) {
+	err := r.Scan(&row.SeriesID, &row.CommunityID, &row.ProfileID, &row.Role, &row.Status, &row.IsExpert, &row.CommAdmin, &row.OrgAdmin)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return Forum{}, ErrForumNotFound
 	}
 	if err != nil {

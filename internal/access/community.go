@@ -2,10 +2,12 @@ package access
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
@@ -33,7 +35,7 @@ var ErrCommunityNotFound = apperr.New(apperr.NotFound, "notFound", "community no
 
 // InCommunity resolves the user's rights in a community. An unknown
 // community is ErrCommunityNotFound.
-func InCommunity(ctx context.Context, q Reader, userID uuid.UUID, role auth.Role, communityID uuid.UUID) (Community, error) {
+func InCommunity(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, communityID uuid.UUID) (Community, error) {
 	c, p, cm := table.Communities, table.Profiles, table.CommunityMemberships
 	stmt := SELECT(
 		c.OrganizationID.AS("organization_id"),
@@ -47,18 +49,15 @@ func InCommunity(ctx context.Context, q Reader, userID uuid.UUID, role auth.Role
 		WHERE(c.ID.EQ(UUID(communityID))).
 		ORDER_BY(cm.ProfileID.IS_NULL()).
 		LIMIT(1)
-	r, err := queryRow(ctx, q, stmt)
-	if err != nil {
-		return Community{}, err
-	}
+	r := db.QueryRow(ctx, q, stmt)
 	var row struct {
 		OrganizationID uuid.UUID
 		ProfileID      *uuid.UUID
 		OrgAdmin       bool
 		Role, Status   *string
 	}
-	err = r.Scan(&row.OrganizationID, &row.ProfileID, &row.OrgAdmin, &row.Role, &row.Status)
-	if isNoRows(err) {
+	err := r.Scan(&row.OrganizationID, &row.ProfileID, &row.OrgAdmin, &row.Role, &row.Status)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return Community{}, ErrCommunityNotFound
 	}
 	if err != nil {

@@ -20,7 +20,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/go-jet/jet/v2/postgres"
@@ -28,16 +27,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // DB is the connection pool.
 type DB struct {
 	Pool *pgxpool.Pool
-	// SQL is a database/sql view of Pool. Temporary: query/feed still
-	// reads some rows through it and is converted separately; remove it
-	// (and the stdlib import) with that change. Nothing else may use it.
-	SQL *sql.DB
 }
 
 // Open connects to url and checks the connection.
@@ -57,12 +51,11 @@ func Open(ctx context.Context, url string, maxConns int32) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("db: %w", err)
 	}
-	return &DB{Pool: pool, SQL: stdlib.OpenDBFromPool(pool)}, nil
+	return &DB{Pool: pool}, nil
 }
 
 // Close releases every connection.
 func (d *DB) Close() {
-	d.SQL.Close()
 	d.Pool.Close()
 }
 

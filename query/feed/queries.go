@@ -6,7 +6,6 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,20 +25,15 @@ import (
 
 // Queries reads the feed from Postgres.
 type Queries struct {
-	db *sql.DB
-	// pool reads the feed page and a thread straight through pgx, one
-	// statement each: they are the hottest reads of the product, and
-	// database/sql's conversions and pool cost them more than the
-	// statement itself (cmd/bench -only feed).
 	pool *pgxpool.Pool
 }
 
 // New builds the queries.
 func New(d *db.DB) (*Queries, error) {
-	if d == nil || d.SQL == nil || d.Pool == nil {
+	if d == nil || d.Pool == nil {
 		return nil, errors.New("feed.New: nil dependency")
 	}
-	return &Queries{db: d.SQL, pool: d.Pool}, nil
+	return &Queries{pool: d.Pool}, nil
 }
 
 // Creator is the author of a post or comment.
@@ -152,8 +146,8 @@ type Reply struct {
 }
 
 // readForum resolves the viewer's rights and refuses a non-reader.
-func readForum(ctx context.Context, db *sql.DB, v auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
-	f, err := access.InForum(ctx, db, v.UserID, v.Role, seriesID)
+func readForum(ctx context.Context, q db.Querier, v auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
+	f, err := access.InForum(ctx, q, v.UserID, v.Role, seriesID)
 	if err != nil {
 		return f, err
 	}

@@ -2,9 +2,10 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/google/uuid"
 
@@ -49,14 +50,14 @@ type Summary struct {
 func (q *Queries) target(ctx context.Context, v auth.Caller, threadID uuid.UUID, replyID *uuid.UUID) (uuid.UUID, error) {
 	var seriesID uuid.UUID
 	var kind string
-	err := q.db.QueryRowContext(ctx, `SELECT t.series_id, c.kind FROM threads t JOIN channels c ON c.id = t.channel_id WHERE t.id = $1`, threadID).Scan(&seriesID, &kind)
-	if errors.Is(err, sql.ErrNoRows) {
+	err := q.pool.QueryRow(ctx, `SELECT t.series_id, c.kind FROM threads t JOIN channels c ON c.id = t.channel_id WHERE t.id = $1`, threadID).Scan(&seriesID, &kind)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return uuid.Nil, apperr.ErrNotFound
 	}
 	if err != nil {
 		return uuid.Nil, fmt.Errorf("feed: thread: %w", err)
 	}
-	f, err := readForum(ctx, q.db, v, seriesID)
+	f, err := readForum(ctx, q.pool, v, seriesID)
 	if err != nil {
 		return uuid.Nil, err
 	}
@@ -65,7 +66,7 @@ func (q *Queries) target(ctx context.Context, v auth.Caller, threadID uuid.UUID,
 	}
 	if replyID != nil {
 		var n int
-		if err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM replies WHERE id = $1 AND thread_id = $2`, *replyID, threadID).Scan(&n); err != nil {
+		if err := q.pool.QueryRow(ctx, `SELECT count(*) FROM replies WHERE id = $1 AND thread_id = $2`, *replyID, threadID).Scan(&n); err != nil {
 			return uuid.Nil, err
 		}
 		if n == 0 {
@@ -83,7 +84,7 @@ func (q *Queries) Reactions(ctx context.Context, v auth.Caller, threadID uuid.UU
 	if err != nil {
 		return list, err
 	}
-	rows, err := q.db.QueryContext(ctx, `SELECT r.kind, COALESCE(p.id, u.id), u.id, u.first_name, u.last_name, u.job_title, u.company, u.avatar
+	rows, err := q.pool.Query(ctx, `SELECT r.kind, COALESCE(p.id, u.id), u.id, u.first_name, u.last_name, u.job_title, u.company, u.avatar
 		FROM reactions r JOIN users u ON u.id = r.user_id
 		LEFT JOIN LATERAL (SELECT p.id FROM profiles p JOIN communities c ON c.organization_id = p.organization_id
 		                   WHERE c.id = $3 AND p.user_id = u.id LIMIT 1) p ON true

@@ -2,10 +2,11 @@ package feed
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/google/uuid"
 
@@ -22,12 +23,12 @@ type VisitView struct {
 // /series/{id}/visits): null before the first visit.
 func (q *Queries) LastVisit(ctx context.Context, v auth.Caller, seriesID uuid.UUID) (VisitView, error) {
 	var out VisitView
-	if _, err := readForum(ctx, q.db, v, seriesID); err != nil {
+	if _, err := readForum(ctx, q.pool, v, seriesID); err != nil {
 		return out, err
 	}
 	var at time.Time
-	err := q.db.QueryRowContext(ctx, `SELECT visited_on FROM series_visits WHERE series_id = $1 AND user_id = $2`, seriesID, v.UserID).Scan(&at)
-	if errors.Is(err, sql.ErrNoRows) {
+	err := q.pool.QueryRow(ctx, `SELECT visited_on FROM series_visits WHERE series_id = $1 AND user_id = $2`, seriesID, v.UserID).Scan(&at)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return out, nil
 	}
 	if err != nil {
