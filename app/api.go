@@ -109,8 +109,12 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Uploads, q.Uploads, err = newUploads(cfg, d)
 	}
 	if err == nil {
-		q.Accounts = qaccount.New(d)
-		q.Communities = qcommunity.New(d)
+		q.Accounts, err = qaccount.New(d)
+	}
+	if err == nil {
+		q.Communities, err = qcommunity.New(d)
+	}
+	if err == nil {
 		q.Forums, err = qforum.New(d, store.Members())
 	}
 	if err == nil {

@@ -147,8 +147,7 @@ func (p personBody) person() cmdaccount.Person {
 	return cmdaccount.Person{
 		FirstName: p.FirstName, LastName: p.LastName, JobTitle: p.JobTitle, Company: p.Company, Bio: p.Bio,
 		InterestTags: p.InterestTags, School: p.School, Degree: p.Degree, FieldOfStudy: p.FieldOfStudy,
-		Avatar: p.Avatar.Value, ClearAvatar: p.Avatar.Set && p.Avatar.Value == nil,
-		GraduationYear: p.GraduationYear.Value, ClearGraduationYear: p.GraduationYear.Set && p.GraduationYear.Value == nil,
+		Avatar: p.Avatar, GraduationYear: p.GraduationYear,
 	}
 }
 

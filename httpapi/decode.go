@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
 	"agora/internal/apperr"
+	"agora/internal/paging"
 )
 
 // decode reads a JSON object body into dst, rejecting unknown fields, wrong
@@ -79,4 +82,41 @@ func refuseNULQuery(c fiber.Ctx) error {
 		return apperr.Invalid(bad)
 	}
 	return c.Next()
+}
+
+// queryInt reads the integer query parameter name, def when absent; a
+// value that is not an integer goes into bad.
+func queryInt(c fiber.Ctx, name string, def int, bad apperr.Fields) int {
+	v := c.Query(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		bad.Add(name, "must be an integer")
+		return def
+	}
+	return n
+}
+
+// pageRequest reads page and pageSize, 1 and def when absent: the one
+// reader of a list's paging. What is not an integer goes into bad; the
+// use case checks the range (paging.Request.Check), which is its own.
+func pageRequest(c fiber.Ctx, def int, bad apperr.Fields) paging.Request {
+	return paging.Request{Page: queryInt(c, "page", 1, bad), PageSize: queryInt(c, "pageSize", def, bad)}
+}
+
+// queryTime reads the RFC 3339 timestamp query parameter name, nil when
+// absent; a value that is not one goes into bad.
+func queryTime(c fiber.Ctx, name string, bad apperr.Fields) *time.Time {
+	v := c.Query(name)
+	if v == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		bad.Add(name, "must be an RFC 3339 timestamp")
+		return nil
+	}
+	return &t
 }

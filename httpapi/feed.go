@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
@@ -87,24 +85,11 @@ func (h *feedHandlers) channelThreads(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in := qfeed.ChannelThreads{ChannelID: channelID, Viewer: caller(c)}
-	bad := map[string]string{}
-	if v := c.Query("createdBefore"); v != "" {
-		t, err := time.Parse(time.RFC3339Nano, v)
-		if err != nil {
-			bad["createdBefore"] = "must be an RFC 3339 timestamp"
-		}
-		in.CreatedBefore = &t
-	}
-	if v := c.Query("pageSize"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > qfeed.MaxPageSize {
-			bad["pageSize"] = "must be an integer from 1 to 50"
-		}
-		in.PageSize = n
-	}
-	if len(bad) > 0 {
-		return apperr.Invalid(bad)
+	bad := apperr.Fields{}
+	in := qfeed.ChannelThreads{ChannelID: channelID, Viewer: caller(c),
+		CreatedBefore: queryTime(c, "createdBefore", bad), PageSize: queryInt(c, "pageSize", qfeed.DefaultPageSize, bad)}
+	if err := bad.Err(); err != nil {
+		return err
 	}
 	page, err := h.q.ChannelThreads(c.Context(), in)
 	if err != nil {
@@ -144,9 +129,9 @@ func (h *feedHandlers) updateThread(c fiber.Ctx) error {
 	}
 	err = h.cmd.UpdateThread(c.Context(), cmdfeed.UpdateThread{
 		ThreadID: id, Actor: caller(c), Raw: in.Raw,
-		Image:      cmdfeed.Optional[cmdfeed.Image](in.Image),
-		File:       cmdfeed.Optional[cmdfeed.File](in.File),
-		Link:       cmdfeed.Optional[cmdfeed.Link](in.Link),
+		Image:      in.Image,
+		File:       in.File,
+		Link:       in.Link,
 		MeetingSet: meetingSet(in.Meeting),
 	})
 	if err != nil {
@@ -257,7 +242,7 @@ func (h *feedHandlers) react(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	err = h.cmd.React(c.Context(), cmdfeed.React{ThreadID: id, ReplyID: replyID, Actor: caller(c), Set: in.Reaction.Set, Kind: in.Reaction.Value})
+	err = h.cmd.React(c.Context(), cmdfeed.React{ThreadID: id, ReplyID: replyID, Actor: caller(c), Reaction: in.Reaction})
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
-
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
 
@@ -36,28 +34,6 @@ func (s *server) forumRoutes(api fiber.Router) {
 type forumHandlers struct {
 	cmd *cmdforum.Service
 	q   *qforum.Queries
-}
-
-// paging reads page and pageSize (defaulting to 1 and def), collecting
-// non-integers into bad.
-func paging(c fiber.Ctx, def int, bad apperr.Fields) qforum.Paging {
-	p := qforum.Paging{Page: 1, PageSize: def}
-	p.Page = queryInt(c, "page", p.Page, bad)
-	p.PageSize = queryInt(c, "pageSize", p.PageSize, bad)
-	return p
-}
-
-func queryInt(c fiber.Ctx, name string, def int, bad apperr.Fields) int {
-	v := c.Query(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		bad.Add(name, "must be an integer")
-		return def
-	}
-	return n
 }
 
 type forumForm struct {
@@ -120,7 +96,7 @@ func (h *forumHandlers) update(c fiber.Ctx) error {
 		return err
 	}
 	if err := h.cmd.Update(c.Context(), cmdforum.Update{Caller: caller(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,
-		ImageSet: in.Image.Set, Image: in.Image.Value, Exclusivity: in.Exclusivity.Value, ShareEnabled: in.ShareEnabled.Value}); err != nil {
+		Image: in.Image, Exclusivity: in.Exclusivity.Value, ShareEnabled: in.ShareEnabled.Value}); err != nil {
 		return err
 	}
 	f, err := h.q.Get(c.Context(), caller(c), id)
@@ -163,7 +139,7 @@ func (h *forumHandlers) order(c fiber.Ctx) error {
 
 func (h *forumHandlers) list(c fiber.Ctx) error {
 	bad := apperr.Fields{}
-	in := qforum.List{Caller: caller(c), Paging: paging(c, qforum.MaxPageSize, bad)}
+	in := qforum.List{Caller: caller(c), Request: pageRequest(c, qforum.MaxPageSize, bad)}
 	if v := c.Query("communityId"); v != "" {
 		id, err := uuid.Parse(v)
 		if err != nil {
@@ -183,7 +159,7 @@ func (h *forumHandlers) list(c fiber.Ctx) error {
 
 func (h *forumHandlers) trending(c fiber.Ctx) error {
 	bad := apperr.Fields{}
-	in := qforum.Trending{Caller: caller(c), Paging: paging(c, 10, bad)}
+	in := qforum.Trending{Caller: caller(c), Request: pageRequest(c, 10, bad)}
 	if err := bad.Err(); err != nil {
 		return err
 	}
@@ -212,7 +188,7 @@ func (h *forumHandlers) members(c fiber.Ctx) error {
 		return err
 	}
 	bad := apperr.Fields{}
-	in := qforum.Members{Caller: caller(c), Paging: paging(c, 25, bad), SeriesID: id, Sort: c.Query("sort"), RoleName: c.Query("roleName")}
+	in := qforum.Members{Caller: caller(c), Request: pageRequest(c, 25, bad), SeriesID: id, Sort: c.Query("sort"), RoleName: c.Query("roleName")}
 	if err := bad.Err(); err != nil {
 		return err
 	}
@@ -229,7 +205,7 @@ func (h *forumHandlers) adminAndExperts(c fiber.Ctx) error {
 		return err
 	}
 	bad := apperr.Fields{}
-	in := qforum.AdminAndExperts{Caller: caller(c), Paging: paging(c, 100, bad), SeriesID: id}
+	in := qforum.AdminAndExperts{Caller: caller(c), Request: pageRequest(c, 100, bad), SeriesID: id}
 	if err := bad.Err(); err != nil {
 		return err
 	}
@@ -246,7 +222,7 @@ func (h *forumHandlers) assignables(c fiber.Ctx) error {
 		return err
 	}
 	bad := apperr.Fields{}
-	in := qforum.Assignables{Caller: caller(c), Paging: paging(c, 25, bad), SeriesID: id, Keyword: c.Query("keyword")}
+	in := qforum.Assignables{Caller: caller(c), Request: pageRequest(c, 25, bad), SeriesID: id, Keyword: c.Query("keyword")}
 	switch v := c.Query("isAssigned"); v {
 	case "":
 	case "true", "false":

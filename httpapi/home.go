@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
-
 	"github.com/gofiber/fiber/v3"
 
 	"agora/internal/apperr"
@@ -14,20 +12,10 @@ import (
 func (s *server) homeRoutes(api fiber.Router) {
 	q := s.Queries.Communities
 	api.Get("/communities", only(auth.GroupAuthenticated), func(c fiber.Ctx) error {
-		in := qcommunity.Mine{UserID: mustPrincipal(c).UserID, Page: 1, PageSize: qcommunity.MaxPageSize, Keyword: c.Query("keyword")}
-		bad := map[string]string{}
-		for name, dst := range map[string]*int{"page": &in.Page, "pageSize": &in.PageSize} {
-			if v := c.Query(name); v != "" {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					bad[name] = "must be an integer"
-					continue
-				}
-				*dst = n
-			}
-		}
-		if len(bad) > 0 {
-			return apperr.Invalid(bad)
+		bad := apperr.Fields{}
+		in := qcommunity.Mine{UserID: mustPrincipal(c).UserID, Request: pageRequest(c, qcommunity.MaxPageSize, bad), Keyword: c.Query("keyword")}
+		if err := bad.Err(); err != nil {
+			return err
 		}
 		page, err := q.Mine(c.Context(), in)
 		if err != nil {

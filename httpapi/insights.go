@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"agora/internal/apperr"
 	"agora/internal/auth"
 	qinsights "agora/query/insights"
 )
@@ -124,7 +125,9 @@ func listRequest(c fiber.Ctx) (qinsights.ListRequest, error) {
 	if err != nil {
 		return qinsights.ListRequest{}, err
 	}
-	return qinsights.ListRequest{Request: r, Paging: qinsights.Paging{Page: c.Query("page"), PageSize: c.Query("pageSize")}}, nil
+	bad := apperr.Fields{}
+	page := pageRequest(c, qinsights.DefaultPageSize, bad)
+	return qinsights.ListRequest{Request: r, Page: page}, bad.Err()
 }
 
 func (h *insightsHandlers) askedQuestions(c fiber.Ctx) error {

@@ -70,7 +70,7 @@ func (h *searchHandlers) hashtags(c fiber.Ctx) error {
 func (h *searchHandlers) peers(c fiber.Ctx) error {
 	bad := apperr.Fields{}
 	in := qsearch.PeerSearch{Caller: caller(c), Text: c.Query("q"), Criterion: c.Query("criterion"),
-		Page: queryInt(c, "page", 1, bad), PageSize: queryInt(c, "pageSize", 25, bad)}
+		Request: pageRequest(c, 25, bad)}
 	in.Check(bad)
 	if err := bad.Err(); err != nil {
 		return err

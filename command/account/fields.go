@@ -6,14 +6,16 @@ import (
 	"unicode/utf8"
 
 	"agora/internal/apperr"
+	"agora/internal/nullable"
 )
 
 // Person is the person's own fields, as registration and PATCH /users/me
 // take them. Nil means "not given".
 type Person struct {
-	FirstName      *string
-	LastName       *string
-	Avatar         *string
+	FirstName *string
+	LastName  *string
+	// Avatar and GraduationYear may be sent as null to clear them.
+	Avatar         nullable.Field[string]
 	JobTitle       *string
 	Company        *string
 	Bio            *string
@@ -21,11 +23,7 @@ type Person struct {
 	School         *string
 	Degree         *string
 	FieldOfStudy   *string
-	GraduationYear *int32
-	// ClearGraduationYear distinguishes an explicit null from "not given".
-	ClearGraduationYear bool
-	// ClearAvatar distinguishes an explicit null from "not given".
-	ClearAvatar bool
+	GraduationYear nullable.Field[int32]
 }
 
 // Limits of the person fields. Names follow spec 000 §5 (50); the rest are
@@ -67,14 +65,14 @@ func (p *Person) normalize(f apperr.Fields) {
 	text("school", p.School, textMax)
 	text("degree", p.Degree, textMax)
 	text("fieldOfStudy", p.FieldOfStudy, textMax)
-	if p.Avatar != nil {
-		*p.Avatar = strings.TrimSpace(*p.Avatar)
-		u, err := url.Parse(*p.Avatar)
-		if len(*p.Avatar) > avatarMax || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+	if a := p.Avatar.Value; a != nil {
+		*a = strings.TrimSpace(*a)
+		u, err := url.Parse(*a)
+		if len(*a) > avatarMax || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			f.Add("avatar", "must be an http(s) URL")
 		}
 	}
-	if p.GraduationYear != nil && (*p.GraduationYear < 1900 || *p.GraduationYear > 2100) {
+	if y := p.GraduationYear.Value; y != nil && (*y < 1900 || *y > 2100) {
 		f.Add("graduationYear", "must be a year between 1900 and 2100")
 	}
 	if p.InterestTags != nil {

@@ -138,11 +138,11 @@ func applyPerson(u *model.Users, p Person) {
 	set(&u.School, p.School)
 	set(&u.Degree, p.Degree)
 	set(&u.FieldOfStudy, p.FieldOfStudy)
-	if p.Avatar != nil || p.ClearAvatar {
-		u.Avatar = p.Avatar
+	if p.Avatar.Set {
+		u.Avatar = p.Avatar.Value
 	}
-	if p.GraduationYear != nil || p.ClearGraduationYear {
-		u.GraduationYear = p.GraduationYear
+	if p.GraduationYear.Set {
+		u.GraduationYear = p.GraduationYear.Value
 	}
 	if p.InterestTags != nil {
 		u.InterestTags = p.InterestTags

@@ -78,24 +78,3 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 	})
 	return id, err
 }
-
-// loadReply finds a reply of a thread and checks the actor may manage it.
-func loadReply(ctx context.Context, tx pgx.Tx, a auth.Caller, threadID, replyID uuid.UUID, manage bool) (threadRef, error) {
-	t, f, err := loadThread(ctx, tx, a, threadID)
-	if err != nil {
-		return t, err
-	}
-	var creator uuid.UUID
-	r := table.Replies
-	err = db.QueryRow(ctx, tx, SELECT(r.CreatorID).FROM(r).WHERE(r.ID.EQ(UUID(replyID)).AND(r.ThreadID.EQ(UUID(threadID))))).Scan(&creator)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return t, apperr.ErrNotFound
-	}
-	if err != nil {
-		return t, fmt.Errorf("feed: reply: %w", err)
-	}
-	if manage && creator != a.UserID && !f.Admin {
-		return t, apperr.ErrForbidden
-	}
-	return t, nil
-}

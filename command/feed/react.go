@@ -12,6 +12,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/nullable"
 )
 
 // ReactionKinds are the five reactions (spec 001 §3).
@@ -23,19 +24,19 @@ type React struct {
 	// ReplyID is nil for a reaction on the post itself.
 	ReplyID *uuid.UUID
 	Actor   auth.Caller
-	// Set is whether the body had the reaction field at all.
-	Set bool
-	// Kind is the reaction, nil to clear it. Choosing the same reaction
-	// again to clear it is the client's toggle: the server sets what it is given.
-	Kind *string
+	// Reaction is the reaction, null to clear it; it must be sent.
+	// Choosing the same reaction again to clear it is the client's toggle:
+	// the server sets what it is given.
+	Reaction nullable.Field[string]
 }
 
 // React sets or clears the caller's reaction.
 func (s *Service) React(ctx context.Context, in React) error {
-	if !in.Set {
+	kind := in.Reaction.Value
+	if !in.Reaction.Set {
 		return apperr.MissingParameters("reaction")
 	}
-	if in.Kind != nil && !validKind(*in.Kind) {
+	if kind != nil && !validKind(*kind) {
 		return apperr.Invalid(map[string]string{"reaction": "must be liked, loved, smiled, disliked, neutral or null"})
 	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -48,7 +49,7 @@ func (s *Service) React(ctx context.Context, in React) error {
 		}
 		var err error
 		r := table.Reactions
-		if in.Kind == nil {
+		if kind == nil {
 			reply := StringExp(NULL)
 			if in.ReplyID != nil {
 				reply = UUID(*in.ReplyID)
@@ -65,7 +66,7 @@ func (s *Service) React(ctx context.Context, in React) error {
 				ON CONFLICT (thread_id, COALESCE(reply_id, '00000000-0000-0000-0000-000000000000'::uuid), user_id)
 				DO UPDATE SET kind = EXCLUDED.kind, created_on = EXCLUDED.created_on`,
 				RawArgs{"#id": newID(), "#thread": in.ThreadID, "#reply": in.ReplyID, "#user": in.Actor.UserID,
-					"#kind": *in.Kind, "#on": s.timestamp()}))
+					"#kind": *kind, "#on": s.timestamp()}))
 		}
 		if err != nil {
 			return fmt.Errorf("feed: react: %w", err)

@@ -14,6 +14,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/nullable"
 )
 
 // UpdateThread is PATCH /threads/{id}. A nil field keeps its value; a Set
@@ -22,17 +23,11 @@ type UpdateThread struct {
 	ThreadID uuid.UUID
 	Actor    auth.Caller
 	Raw      *string
-	Image    Optional[Image]
-	File     Optional[File]
-	Link     Optional[Link]
+	Image    nullable.Field[Image]
+	File     nullable.Field[File]
+	Link     nullable.Field[Link]
 	// MeetingSet is a non-null meeting, refused here.
 	MeetingSet bool
-}
-
-// Optional is a field of an edit: Set when sent, Value nil when cleared.
-type Optional[T any] struct {
-	Set   bool
-	Value *T
 }
 
 // UpdateThread lets the creator or a forum admin edit a post; the content

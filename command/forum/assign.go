@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"fmt"
+
 	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"

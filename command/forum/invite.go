@@ -4,8 +4,9 @@ import (
 	"context"
 
 	"fmt"
-	. "github.com/go-jet/jet/v2/postgres"
 	"strings"
+
+	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"fmt"
+
 	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
@@ -13,6 +14,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/nullable"
 )
 
 // Update is PATCH /series/{id}: absent fields stay as they are.
@@ -21,8 +23,7 @@ type Update struct {
 	SeriesID     uuid.UUID
 	Name         *string
 	Description  *string
-	ImageSet     bool
-	Image        *string // with ImageSet, nil clears the image
+	Image        nullable.Field[string] // null clears the image
 	Exclusivity  *string
 	ShareEnabled *bool
 }
@@ -32,7 +33,7 @@ type Update struct {
 func (s *Service) Update(ctx context.Context, in Update) error {
 	f := apperr.Fields{}
 	name, desc := text(f, "name", in.Name, 90), text(f, "description", in.Description, 1000)
-	img := image(f, in.Image)
+	img := image(f, in.Image.Value)
 	excl := exclusivity(f, in.Exclusivity)
 	if err := f.Err(); err != nil {
 		return err
@@ -59,7 +60,7 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 		if in.Description != nil {
 			set = append(set, s.Description.SET(String(desc)))
 		}
-		if in.ImageSet {
+		if in.Image.Set {
 			set = append(set, s.Image.SET(textOrNull(img)))
 		}
 		if in.Exclusivity != nil {

@@ -28,11 +28,11 @@ type Queries struct {
 
 // New returns the account queries over d. It keeps the one-value shape
 // its callers compose inline, and panics on a nil dependency.
-func New(d *db.DB) *Queries {
+func New(d *db.DB) (*Queries, error) {
 	if d == nil || d.Pool == nil {
-		panic("account.New: nil db")
+		return nil, errors.New("account.New: nil dependency")
 	}
-	return &Queries{db: d.Pool, now: time.Now}
+	return &Queries{db: d.Pool, now: time.Now}, nil
 }
 
 // authenticateSQL is the statement of Authenticate, built once: its one

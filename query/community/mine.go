@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/paging"
 )
 
 // MaxPageSize is the largest page of communities (spec 000 §9: lists load
@@ -22,10 +24,9 @@ const MaxPageSize = 9999
 
 // Mine is the query for the caller's communities (GET /api/communities).
 type Mine struct {
-	UserID   uuid.UUID
-	Page     int
-	PageSize int
-	Keyword  string
+	UserID uuid.UUID
+	paging.Request
+	Keyword string
 }
 
 // MyCommunity is a community of the caller, with the forums they may open.
@@ -73,23 +74,17 @@ type MyForum struct {
 	CreatedOn   jsontime.Time `json:"createdOn"`
 }
 
-// Page is one page of results and the total count.
-type Page[T any] struct {
-	Results []T `json:"results"`
-	Total   int `json:"total"`
-}
-
 // Queries reads communities from Postgres (the read pool).
 type Queries struct {
 	db *pgxpool.Pool
 }
 
 // New returns the community queries over db.
-func New(d *db.DB) *Queries {
+func New(d *db.DB) (*Queries, error) {
 	if d == nil || d.Pool == nil {
-		panic("community.New: nil db")
+		return nil, errors.New("community.New: nil dependency")
 	}
-	return &Queries{db: d.Pool}
+	return &Queries{db: d.Pool}, nil
 }
 
 // myMemberships are the user's active community memberships whose
@@ -106,20 +101,12 @@ func myMemberships(userID uuid.UUID, keyword string) (ReadableTable, BoolExpress
 
 // validate reports every out-of-range parameter at once.
 func (m Mine) validate() error {
-	fields := map[string]string{}
-	if m.Page < 1 {
-		fields["page"] = "must be 1 or more"
-	}
-	if m.PageSize < 1 || m.PageSize > MaxPageSize {
-		fields["pageSize"] = fmt.Sprintf("must be 1 to %d", MaxPageSize)
-	}
+	bad := apperr.Fields{}
+	m.Request.Check(bad, MaxPageSize)
 	if len([]rune(m.Keyword)) > 200 {
-		fields["keyword"] = "must be at most 200 characters"
+		bad.Add("keyword", "must be at most 200 characters")
 	}
-	if len(fields) > 0 {
-		return apperr.Invalid(fields)
-	}
-	return nil
+	return bad.Err()
 }
 
 // likeEscaper makes a keyword literal inside ILIKE.
@@ -128,11 +115,11 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // Mine lists the communities the user is an active member of, by name,
 // with their forums: those the user is an active member of, and all of
 // them in communities the user administers.
-func (q *Queries) Mine(ctx context.Context, in Mine) (Page[MyCommunity], error) {
+func (q *Queries) Mine(ctx context.Context, in Mine) (paging.Page[MyCommunity], error) {
 	if err := in.validate(); err != nil {
-		return Page[MyCommunity]{}, err
+		return paging.Page[MyCommunity]{}, err
 	}
-	page := Page[MyCommunity]{Results: []MyCommunity{}}
+	page := paging.Page[MyCommunity]{Results: []MyCommunity{}}
 	m, c := table.CommunityMemberships.AS("m"), table.Communities.AS("c")
 	from, where := myMemberships(in.UserID, likeEscaper.Replace(in.Keyword))
 	rows, err := db.Query(ctx, q.db, SELECT(c.ID, c.Name, c.Description, c.Image, c.MembershipType, c.OrganizationID, c.IsFree,

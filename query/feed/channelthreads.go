@@ -24,7 +24,8 @@ type ChannelThreads struct {
 	Viewer    auth.Caller
 	// CreatedBefore is the cursor: the smallest createdOn of the previous page.
 	CreatedBefore *time.Time
-	PageSize      int
+	// PageSize is 1 to MaxPageSize (the client asks DefaultPageSize).
+	PageSize int
 }
 
 // ThreadPage is one page of a channel's posts, newest first.
@@ -53,9 +54,6 @@ var channelThreadsSQL = func() (sql [MaxPageSize + 1]string) {
 // its featured (first) comment. The admin channel is for forum admins only.
 func (q *Queries) ChannelThreads(ctx context.Context, in ChannelThreads) (ThreadPage, error) {
 	page := ThreadPage{Results: []*Thread{}}
-	if in.PageSize == 0 {
-		in.PageSize = DefaultPageSize
-	}
 	if in.PageSize < 1 || in.PageSize > MaxPageSize {
 		return page, apperr.Invalid(map[string]string{"pageSize": fmt.Sprintf("must be 1 to %d", MaxPageSize)})
 	}

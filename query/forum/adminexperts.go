@@ -8,26 +8,27 @@ import (
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/paging"
 )
 
 // AdminAndExperts is GET /series/{id}/admin-and-experts.
 type AdminAndExperts struct {
 	auth.Caller
-	Paging
+	paging.Request
 	SeriesID uuid.UUID
 }
 
 // AdminAndExperts lists a forum's admins and experts for its readers:
 // experts first, then admins, each by name.
-func (q *Queries) AdminAndExperts(ctx context.Context, in AdminAndExperts) (Page[Member], error) {
+func (q *Queries) AdminAndExperts(ctx context.Context, in AdminAndExperts) (paging.Page[Member], error) {
 	f := apperr.Fields{}
-	in.Paging.check(f)
+	in.Request.Check(f, MaxPageSize)
 	if err := f.Err(); err != nil {
-		return Page[Member]{}, err
+		return paging.Page[Member]{}, err
 	}
 	if _, err := q.reader(ctx, in.Caller, in.SeriesID); err != nil {
-		return Page[Member]{}, err
+		return paging.Page[Member]{}, err
 	}
 	return q.memberPage(ctx, msm.SeriesID.EQ(UUID(in.SeriesID)).AND(msm.Role.EQ(String("admin")).OR(msm.IsExpert)),
-		append([]OrderByClause{msm.IsExpert.DESC(), msm.Role}, byName(mp, mu)...), in.Paging)
+		append([]OrderByClause{msm.IsExpert.DESC(), msm.Role}, byName(mp, mu)...), in.Request)
 }

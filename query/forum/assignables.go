@@ -14,6 +14,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/paging"
 	"agora/search"
 )
 
@@ -38,7 +39,7 @@ type Assignable struct {
 // Assignables is GET /series/{id}/assignables.
 type Assignables struct {
 	auth.Caller
-	Paging
+	paging.Request
 	SeriesID uuid.UUID
 	// Keyword matches first name, last name, full name or email, as the
 	// member search does (each word; the last as a prefix; typos forgiven).
@@ -53,7 +54,7 @@ var ErrForumAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the foru
 // Check adds the parameters' problems to f, so that a transport can
 // report them together with its own.
 func (in Assignables) Check(f apperr.Fields) {
-	in.Paging.check(f)
+	in.Request.Check(f, MaxPageSize)
 	if len([]rune(in.Keyword)) > 200 {
 		f.Add("keyword", "must be at most 200 characters")
 	}
@@ -61,20 +62,20 @@ func (in Assignables) Check(f apperr.Fields) {
 
 // Assignables lists the members of the forum's community with whether
 // they are assigned to the forum, by name; for the forum's admins.
-func (q *Queries) Assignables(ctx context.Context, in Assignables) (Page[Assignable], error) {
+func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[Assignable], error) {
 	f := apperr.Fields{}
 	in.Check(f)
 	if err := f.Err(); err != nil {
-		return Page[Assignable]{}, err
+		return paging.Page[Assignable]{}, err
 	}
 	fa, err := access.InForum(ctx, q.db, in.UserID, in.Role, in.SeriesID)
 	if err != nil {
-		return Page[Assignable]{}, err
+		return paging.Page[Assignable]{}, err
 	}
 	if !fa.Admin {
-		return Page[Assignable]{}, ErrForumAdminOnly
+		return paging.Page[Assignable]{}, ErrForumAdminOnly
 	}
-	page := Page[Assignable]{Results: []Assignable{}}
+	page := paging.Page[Assignable]{Results: []Assignable{}}
 	// A keyword is searched in the member index (names and email, typos
 	// forgiven); the page is then read from Postgres in the index's order.
 	// Without one, Postgres lists the community by name.
@@ -112,7 +113,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (Page[Assigna
 		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
 			return page, fmt.Errorf("forum: assignables: %w", err)
 		}
-		stmt = stmt.WHERE(where).ORDER_BY(byName(mp, mu)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.offset()))
+		stmt = stmt.WHERE(where).ORDER_BY(byName(mp, mu)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset()))
 	}
 	rows, err := db.Query(ctx, q.db, stmt)
 	if err != nil {
@@ -157,7 +158,7 @@ func (q *Queries) keywordPage(ctx context.Context, in Assignables, communityID u
 	}
 	res, err := q.members.Search(ctx, search.Query{
 		Text: in.Keyword, Fields: []string{"fullName", "firstName", "lastName", "email"}, Filter: f,
-		Limit: in.PageSize, Offset: in.offset(),
+		Limit: in.PageSize, Offset: in.Offset(),
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("forum: assignables: %w", err)

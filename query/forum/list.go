@@ -12,13 +12,14 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/paging"
 )
 
 // List is GET /series?communityId=: the forums of a community that the
 // caller may read, in the community's order.
 type List struct {
 	auth.Caller
-	Paging
+	paging.Request
 	// CommunityID is required (spec 001 §8: parametersMissingException).
 	CommunityID *uuid.UUID
 }
@@ -26,26 +27,26 @@ type List struct {
 // List returns one page of the community's forums the caller may read. An
 // unknown community is not found; a community whose forums the caller may
 // not read is an empty page.
-func (q *Queries) List(ctx context.Context, in List) (Page[Forum], error) {
+func (q *Queries) List(ctx context.Context, in List) (paging.Page[Forum], error) {
 	if in.CommunityID == nil {
-		return Page[Forum]{}, apperr.MissingParameters("communityId")
+		return paging.Page[Forum]{}, apperr.MissingParameters("communityId")
 	}
 	f := apperr.Fields{}
-	in.Paging.check(f)
+	in.Request.Check(f, MaxPageSize)
 	if err := f.Err(); err != nil {
-		return Page[Forum]{}, err
+		return paging.Page[Forum]{}, err
 	}
 	if _, err := access.InCommunity(ctx, q.db, in.UserID, in.Role, *in.CommunityID); err != nil {
-		return Page[Forum]{}, err
+		return paging.Page[Forum]{}, err
 	}
-	page := Page[Forum]{Results: []Forum{}}
+	page := paging.Page[Forum]{Results: []Forum{}}
 	s := table.Series
 	base := func() SelectStatement { return forumSelect(in.Caller, s.CommunityID.EQ(UUID(*in.CommunityID))) }
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(base().AsTable("f"))).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: list: %w", err)
 	}
 	rows, err := db.Query(ctx, q.db, base().ORDER_BY(s.Position, s.CreatedOn, s.ID).
-		LIMIT(int64(in.PageSize)).OFFSET(int64(in.offset())))
+		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
 	if err != nil {
 		return page, fmt.Errorf("forum: list: %w", err)
 	}

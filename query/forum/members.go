@@ -15,6 +15,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/paging"
 )
 
 // Member is a person of a forum (spec 001 §3 Assignable). Names and
@@ -39,7 +40,7 @@ type Member struct {
 // Members is GET /series/{id}/members.
 type Members struct {
 	auth.Caller
-	Paging
+	paging.Request
 	SeriesID uuid.UUID
 	// Sort is "" (by name) or "isExpert desc" (experts first, then by name).
 	Sort string
@@ -91,9 +92,9 @@ func scanMembers(rows pgx.Rows) ([]Member, error) {
 }
 
 // Members lists a forum's members (active and invited) for its readers.
-func (q *Queries) Members(ctx context.Context, in Members) (Page[Member], error) {
+func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member], error) {
 	f := apperr.Fields{}
-	in.Paging.check(f)
+	in.Request.Check(f, MaxPageSize)
 	order := byName(mp, mu)
 	switch in.Sort {
 	case "":
@@ -114,22 +115,22 @@ func (q *Queries) Members(ctx context.Context, in Members) (Page[Member], error)
 		}
 	}
 	if err := f.Err(); err != nil {
-		return Page[Member]{}, err
+		return paging.Page[Member]{}, err
 	}
 	if _, err := q.reader(ctx, in.Caller, in.SeriesID); err != nil {
-		return Page[Member]{}, err
+		return paging.Page[Member]{}, err
 	}
-	return q.memberPage(ctx, where, order, in.Paging)
+	return q.memberPage(ctx, where, order, in.Request)
 }
 
-func (q *Queries) memberPage(ctx context.Context, where BoolExpression, order []OrderByClause, p Paging) (Page[Member], error) {
-	page := Page[Member]{Results: []Member{}}
+func (q *Queries) memberPage(ctx context.Context, where BoolExpression, order []OrderByClause, p paging.Request) (paging.Page[Member], error) {
+	page := paging.Page[Member]{Results: []Member{}}
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(memberFrom).WHERE(where)).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: members: %w", err)
 	}
 	cols := append(memberColumns(mp, mu), msm.AssignedOn, msm.IsSubscribed, msm.IsExpert, msm.Role)
 	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
-		ORDER_BY(order...).LIMIT(int64(p.PageSize)).OFFSET(int64(p.offset())))
+		ORDER_BY(order...).LIMIT(int64(p.PageSize)).OFFSET(int64(p.Offset())))
 	if err != nil {
 		return page, fmt.Errorf("forum: members: %w", err)
 	}

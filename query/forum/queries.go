@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/access"
-	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
@@ -39,29 +38,6 @@ func New(d *db.DB, members search.Index[search.Member]) (*Queries, error) {
 	}
 	return &Queries{db: d.Pool, members: members}, nil
 }
-
-// Page is one page of results and the total count.
-type Page[T any] struct {
-	Results []T `json:"results"`
-	Total   int `json:"total"`
-}
-
-// Paging is a page request.
-type Paging struct {
-	Page     int
-	PageSize int
-}
-
-func (p Paging) check(fields apperr.Fields) {
-	if p.Page < 1 {
-		fields.Add("page", "must be 1 or more")
-	}
-	if p.PageSize < 1 || p.PageSize > MaxPageSize {
-		fields.Add("pageSize", fmt.Sprintf("must be 1 to %d", MaxPageSize))
-	}
-}
-
-func (p Paging) offset() int { return (p.Page - 1) * p.PageSize }
 
 // Forum is a forum as the caller sees it (spec 001 §3).
 type Forum struct {

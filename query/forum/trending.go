@@ -10,24 +10,25 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/paging"
 )
 
 // Trending is GET /trending/series.
 type Trending struct {
 	auth.Caller
-	Paging
+	paging.Request
 }
 
 // Trending lists the forums the caller may read, most active first. Until
 // posts exist, activity is the number of members who joined in the last 30
 // days; ties go to the newest forum.
-func (q *Queries) Trending(ctx context.Context, in Trending) (Page[Forum], error) {
+func (q *Queries) Trending(ctx context.Context, in Trending) (paging.Page[Forum], error) {
 	f := apperr.Fields{}
-	in.Paging.check(f)
+	in.Request.Check(f, MaxPageSize)
 	if err := f.Err(); err != nil {
-		return Page[Forum]{}, err
+		return paging.Page[Forum]{}, err
 	}
-	page := Page[Forum]{Results: []Forum{}}
+	page := paging.Page[Forum]{Results: []Forum{}}
 	s, j := table.Series, table.SeriesMemberships.AS("j")
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(forumSelect(in.Caller, Bool(true)).AsTable("f"))).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: trending: %w", err)
@@ -38,7 +39,7 @@ func (q *Queries) Trending(ctx context.Context, in Trending) (Page[Forum], error
 		WHERE(j.SeriesID.EQ(s.ID).AND(j.AssignedOn.GT(NOW().SUB(INTERVAL(30, DAY)))))).AS_BIGINT()
 	rows, err := db.Query(ctx, q.db, forumSelect(in.Caller, Bool(true)).
 		ORDER_BY(joined.DESC(), s.CreatedOn.DESC(), s.ID).
-		LIMIT(int64(in.PageSize)).OFFSET(int64(in.offset())))
+		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
 	if err != nil {
 		return page, fmt.Errorf("forum: trending: %w", err)
 	}

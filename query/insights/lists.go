@@ -9,12 +9,13 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/jsontime"
+	"agora/internal/paging"
 )
 
 // ListRequest is a list's forum, period and page.
 type ListRequest struct {
 	Request
-	Paging
+	Page paging.Request
 }
 
 // AskedQuestion is an entry of the asked questions list.
@@ -73,7 +74,7 @@ type AISearchList struct {
 // list reads one page of kind, newest first.
 func (q *Queries) list(ctx context.Context, r ListRequest, kind string) (Freshness, ListPage, error) {
 	bad := apperr.Fields{}
-	offset, limit := paging(r.Paging, bad)
+	r.Page.Check(bad, MaxPageSize)
 	f, err := q.open(ctx, r.Request, bad)
 	if err != nil {
 		return Freshness{}, ListPage{}, err
@@ -82,7 +83,7 @@ func (q *Queries) list(ctx context.Context, r ListRequest, kind string) (Freshne
 	if err != nil {
 		return Freshness{}, ListPage{}, err
 	}
-	p, err := q.store.List(ctx, f.scope(), kind, offset, limit)
+	p, err := q.store.List(ctx, f.scope(), kind, r.Page.Offset(), r.Page.PageSize)
 	return fresh, p, err
 }
 

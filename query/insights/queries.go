@@ -63,11 +63,6 @@ type Request struct {
 	Period string
 }
 
-// Paging is a list's page request, as sent; empty means the default.
-type Paging struct {
-	Page, PageSize string
-}
-
 // Freshness says which period a report covers and how fresh it is.
 type Freshness struct {
 	Period int `json:"period"`
@@ -100,28 +95,6 @@ func period(s string, bad apperr.Fields) int {
 	}
 	bad.Add("period", "must be 30, 60 or 90")
 	return DefaultPeriod
-}
-
-// paging reads page (from 1) and pageSize (1 to 100).
-func paging(p Paging, bad apperr.Fields) (offset, limit int) {
-	page, size := 1, DefaultPageSize
-	if p.Page != "" {
-		n, err := strconv.Atoi(p.Page)
-		if err != nil || n < 1 {
-			bad.Add("page", "must be a whole number from 1")
-		} else {
-			page = n
-		}
-	}
-	if p.PageSize != "" {
-		n, err := strconv.Atoi(p.PageSize)
-		if err != nil || n < 1 || n > MaxPageSize {
-			bad.Add("pageSize", fmt.Sprintf("must be a whole number from 1 to %d", MaxPageSize))
-		} else {
-			size = n
-		}
-	}
-	return (page - 1) * size, size
 }
 
 // open checks the request (bad input first, then an unknown forum, then a

@@ -25,33 +25,6 @@ func TestPeriod(t *testing.T) {
 	}
 }
 
-func TestPaging(t *testing.T) {
-	for _, tc := range []struct {
-		page, size    string
-		offset, limit int
-		bad           []string
-	}{
-		{"", "", 0, 20, nil},
-		{"3", "10", 20, 10, nil},
-		{"1", "100", 0, 100, nil},
-		{"0", "", 0, 20, []string{"page"}},
-		{"x", "101", 0, 20, []string{"page", "pageSize"}},
-		{"", "0", 0, 20, []string{"pageSize"}},
-	} {
-		bad := apperr.Fields{}
-		offset, limit := paging(Paging{Page: tc.page, PageSize: tc.size}, bad)
-		var names []string
-		for _, n := range []string{"page", "pageSize"} {
-			if _, ok := bad[n]; ok {
-				names = append(names, n)
-			}
-		}
-		if !reflect.DeepEqual(names, tc.bad) || (tc.bad == nil && (offset != tc.offset || limit != tc.limit)) {
-			t.Errorf("paging(%q, %q) = %d, %d, bad %v", tc.page, tc.size, offset, limit, bad)
-		}
-	}
-}
-
 // TestDailyReport: every day of the period, oldest first, zeros included;
 // counts by kind; inline questions count questions, not messages.
 func TestDailyReport(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/paging"
 	index "agora/search"
 )
 
@@ -26,20 +27,20 @@ var ErrCommunityMembersOnly = apperr.New(apperr.Forbidden, "forbidden", "only th
 
 // Members finds the community's members by first, last or full name, best
 // match first, for its active members and those who administer it.
-func (q *Queries) Members(ctx context.Context, in MemberSearch) (Page[Person], error) {
+func (q *Queries) Members(ctx context.Context, in MemberSearch) (paging.Page[Person], error) {
 	f := apperr.Fields{}
 	checkText(f, in.Text, in.Limit)
 	if err := f.Err(); err != nil {
-		return Page[Person]{}, err
+		return paging.Page[Person]{}, err
 	}
 	c, err := access.InCommunity(ctx, q.db.Pool, in.UserID, in.Role, in.CommunityID)
 	if err != nil {
-		return Page[Person]{}, err
+		return paging.Page[Person]{}, err
 	}
 	if !c.Member && !c.Admin {
-		return Page[Person]{}, ErrCommunityMembersOnly
+		return paging.Page[Person]{}, ErrCommunityMembersOnly
 	}
-	page := Page[Person]{Results: []Person{}}
+	page := paging.Page[Person]{Results: []Person{}}
 	if in.Text != "" && !index.HasWords(in.Text) {
 		return page, nil
 	}
@@ -78,20 +79,20 @@ type MentionSearch struct {
 
 // MentionCandidates finds the forum's members with an account by name, for
 // the forum's readers: a mention names a user.
-func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (Page[Candidate], error) {
+func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (paging.Page[Candidate], error) {
 	f := apperr.Fields{}
 	checkText(f, in.Text, in.Limit)
 	if err := f.Err(); err != nil {
-		return Page[Candidate]{}, err
+		return paging.Page[Candidate]{}, err
 	}
 	fa, err := access.InForum(ctx, q.db.Pool, in.UserID, in.Role, in.SeriesID)
 	if err != nil {
-		return Page[Candidate]{}, err
+		return paging.Page[Candidate]{}, err
 	}
 	if !fa.Read() {
-		return Page[Candidate]{}, access.ErrSeriesForbidden
+		return paging.Page[Candidate]{}, access.ErrSeriesForbidden
 	}
-	page := Page[Candidate]{Results: []Candidate{}}
+	page := paging.Page[Candidate]{Results: []Candidate{}}
 	if in.Text != "" && !index.HasWords(in.Text) {
 		return page, nil
 	}

@@ -15,6 +15,7 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/jsontime"
+	"agora/internal/paging"
 	index "agora/search"
 )
 
@@ -42,8 +43,7 @@ type PeerSearch struct {
 	// Criterion names the fields the terms are looked for in: all, name,
 	// org, job, expertise or tags ("" is all).
 	Criterion string
-	Page      int
-	PageSize  int
+	paging.Request
 }
 
 // Check adds the parameters' problems to f, so that a transport can
@@ -55,15 +55,8 @@ func (in PeerSearch) Check(f apperr.Fields) {
 	if _, err := index.PeerCriterionFields(in.Criterion); err != nil {
 		f.Add("criterion", "must be all, name, org, job, expertise or tags")
 	}
-	if in.Page < 1 {
-		f.Add("page", "must be 1 or more")
-	}
-	if in.PageSize < 1 || in.PageSize > MaxPeerPageSize {
-		f.Add("pageSize", fmt.Sprintf("must be 1 to %d", MaxPeerPageSize))
-	}
+	in.Request.Check(f, MaxPeerPageSize)
 }
-
-func (in PeerSearch) offset() int { return (in.Page - 1) * in.PageSize }
 
 // Peer is someone the viewer may chat with privately (spec 002 Peer).
 type Peer struct {
@@ -97,13 +90,13 @@ type Peer struct {
 // matches, every term in some field of the criterion (one typo allowed in
 // words of five letters or more, the last term also as a prefix), among
 // its best peerMatches.
-func (q *Queries) Peers(ctx context.Context, in PeerSearch) (Page[Peer], error) {
+func (q *Queries) Peers(ctx context.Context, in PeerSearch) (paging.Page[Peer], error) {
 	f := apperr.Fields{}
 	in.Check(f)
 	if err := f.Err(); err != nil {
-		return Page[Peer]{}, err
+		return paging.Page[Peer]{}, err
 	}
-	page := Page[Peer]{Results: []Peer{}}
+	page := paging.Page[Peer]{Results: []Peer{}}
 	communities, err := access.ActiveCommunities(ctx, q.db.Pool, in.UserID)
 	if err != nil || len(communities) == 0 {
 		return page, err
@@ -167,15 +160,15 @@ const peerOrder = ` ORDER BY o.user_id IS NULL, lower(u.last_name), lower(u.firs
 
 // peerPage reads one page of the peers, and how many there are, from
 // Postgres.
-func (q *Queries) peerPage(ctx context.Context, in PeerSearch, communities []uuid.UUID, matched []string) (Page[Peer], error) {
-	page := Page[Peer]{Results: []Peer{}}
+func (q *Queries) peerPage(ctx context.Context, in PeerSearch, communities []uuid.UUID, matched []string) (paging.Page[Peer], error) {
+	page := paging.Page[Peer]{Results: []Peer{}}
 	args := []any{in.UserID, communities, matched}
 	if err := q.db.Pool.QueryRow(ctx, `SELECT count(*)`+peerFrom, args...).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("search: peers: %w", err)
 	}
 	rows, err := q.db.Pool.Query(ctx, `
 		SELECT u.id, u.first_name, u.last_name, u.avatar, u.company, u.job_title, u.interest_tags, o.online_on`+
-		peerFrom+peerOrder+` LIMIT $4 OFFSET $5`, append(args, in.PageSize, in.offset())...)
+		peerFrom+peerOrder+` LIMIT $4 OFFSET $5`, append(args, in.PageSize, in.Offset())...)
 	if err != nil {
 		return page, fmt.Errorf("search: peers: %w", err)
 	}

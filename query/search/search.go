@@ -50,12 +50,6 @@ type Person struct {
 	Company   string     `json:"company"`
 }
 
-// Page is a search's results and how many match in all.
-type Page[T any] struct {
-	Results []T `json:"results"`
-	Total   int `json:"total"`
-}
-
 // nameFields are what a search by name reads: first, last or full name.
 var nameFields = []string{"fullName", "firstName", "lastName"}
 

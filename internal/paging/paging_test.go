@@ -1,24 +1,24 @@
-package page_test
+package paging_test
 
 import (
 	"testing"
 
 	"agora/internal/apperr"
-	"agora/internal/page"
+	"agora/internal/paging"
 )
 
 func TestRequest(t *testing.T) {
 	for _, c := range []struct {
-		r      page.Request
+		r      paging.Request
 		bad    []string
 		offset int
 	}{
-		{page.Request{Page: 1, PageSize: 25}, nil, 0},
-		{page.Request{Page: 3, PageSize: 10}, nil, 20},
-		{page.Request{Page: 1, PageSize: 100}, nil, 0},
-		{page.Request{Page: 0, PageSize: 10}, []string{"page"}, -10},
-		{page.Request{Page: 1, PageSize: 0}, []string{"pageSize"}, 0},
-		{page.Request{Page: -1, PageSize: 101}, []string{"page", "pageSize"}, -202},
+		{paging.Request{Page: 1, PageSize: 25}, nil, 0},
+		{paging.Request{Page: 3, PageSize: 10}, nil, 20},
+		{paging.Request{Page: 1, PageSize: 100}, nil, 0},
+		{paging.Request{Page: 0, PageSize: 10}, []string{"page"}, -10},
+		{paging.Request{Page: 1, PageSize: 0}, []string{"pageSize"}, 0},
+		{paging.Request{Page: -1, PageSize: 101}, []string{"page", "pageSize"}, -202},
 	} {
 		bad := apperr.Fields{}
 		c.r.Check(bad, 100)

@@ -1,7 +1,7 @@
-// Package page is the one page envelope of the API's lists and the one page
+// Package paging is the one page envelope of the API's lists and the one page
 // request: every list answers {results, total}, and every paged list is
 // asked with page (from 1) and pageSize.
-package page
+package paging
 
 import (
 	"fmt"
