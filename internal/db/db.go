@@ -138,3 +138,20 @@ func UUIDs(ids []uuid.UUID) []postgres.Expression {
 	}
 	return out
 }
+
+// Any is col = ANY(values), values bound as one array parameter. jet has no
+// array parameters, and its IN binds one parameter per value, a new
+// statement for every length: Any keeps one prepared statement whatever
+// the number of values.
+func Any(col postgres.Expression, values any) postgres.BoolExpression {
+	return postgres.BoolExp(postgres.CustomExpression(col, postgres.Token(" = ANY("),
+		postgres.Raw("#values", postgres.RawArgs{"#values": values}), postgres.Token(")")))
+}
+
+// UUIDPosition is col's place in ids (array_position), for reading rows in
+// the order of a list of ids, such as a search index's; jet has no array
+// parameters.
+func UUIDPosition(ids any, col postgres.Expression) postgres.IntegerExpression {
+	return postgres.IntExp(postgres.CustomExpression(postgres.Token("array_position("),
+		postgres.Raw("#ids::uuid[]", postgres.RawArgs{"#ids": ids}), postgres.Token(", "), col, postgres.Token(")")))
+}
