@@ -21,6 +21,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -154,4 +155,14 @@ func Any(col postgres.Expression, values any) postgres.BoolExpression {
 func UUIDPosition(ids any, col postgres.Expression) postgres.IntegerExpression {
 	return postgres.IntExp(postgres.CustomExpression(postgres.Token("array_position("),
 		postgres.Raw("#ids::uuid[]", postgres.RawArgs{"#ids": ids}), postgres.Token(", "), col, postgres.Token(")")))
+}
+
+// Text renders a jet expression as SQL text with its literals written in,
+// so that a statement kept as SQL text (see the package doc) embeds a rule
+// defined once with jet rather than a second copy of it. The expression's
+// literals must be the program's constants, never input: they are quoted
+// into the text, not bound.
+func Text(e postgres.Expression) string {
+	sql := strings.TrimSpace(postgres.SELECT(e).DebugSql())
+	return strings.TrimSuffix(strings.TrimPrefix(sql, "SELECT "), ";")
 }
