@@ -13,6 +13,13 @@
 // relay, snapshots and migrations need pgx anyway. So there is one pool,
 // one transaction type (pgx.Tx) and one no-rows error (pgx.ErrNoRows).
 //
+// One documented exception: query/feed's thread statements (threadsSQL,
+// channelThreadsSQL, threadSQL) stay SQL text on pgx. They are the hottest
+// reads, planned by hand: the page size is written into the text so that
+// Postgres plans for it, where jet would bind it; cmd/bench -only feed
+// measures them. The rules they share with jet statements (the forum read
+// rule, isExpert) are jet expressions rendered into their text by Text.
+//
 // The migration runner (migrate.go), the private server (internal/pgserver),
 // replication (relay/) and the projections' snapshots speak to Postgres
 // itself rather than to the schema's tables; they stay on pgx with SQL text.
