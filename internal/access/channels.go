@@ -26,7 +26,7 @@ type Channel struct {
 // only the channels of those. Searches scope their results with it.
 func ReadableChannels(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, forums ...uuid.UUID) ([]Channel, error) {
 	s, c := table.Series, table.Channels
-	member, admin := ForumRules(s.ID, s.CommunityID, userID, Bool(role == auth.RoleSuper))
+	member, admin := ForumRules(s.ID, s.CommunityID, UUID(userID), Bool(role == auth.RoleSuper))
 	where := BoolExp(CASE(c.Kind).WHEN(String("main")).THEN(member.OR(admin)).ELSE(admin))
 	if len(forums) > 0 {
 		ids := make([]Expression, len(forums))

@@ -90,41 +90,34 @@ func ActiveCommunities(ctx context.Context, q db.Querier, userID uuid.UUID) ([]u
 }
 
 // ForumRules returns two conditions on a forum, given its id and community
-// columns, for lists of forums: member is true when the user is an active
-// member of it, and admin when they administer it (a forum admin, an admin
-// of its community or organization, or a super user when super is true).
-// A reader is member OR admin, as Forum.Read. They mirror InForum, the rule
-// for one forum.
-func ForumRules(seriesID, communityID StringExpression, userID uuid.UUID, super BoolExpression) (member, admin BoolExpression) {
-	me := UUID(userID)
+// columns and the user, for lists of forums and audiences of users: member
+// is true when the user is an active member of it, and admin when they
+// administer it (a forum admin, an admin of its community or organization,
+// or a super user when super is true). A reader is member OR admin, as
+// Forum.Read. They mirror InForum, the rule for one forum; ForumSQL is the
+// same rule as text for the feed's statement.
+func ForumRules(seriesID, communityID, user StringExpression, super BoolExpression) (member, admin BoolExpression) {
 	xsm, xp := table.SeriesMemberships.AS("xsm"), table.Profiles.AS("xp")
 	xcm, xc := table.CommunityMemberships.AS("xcm"), table.Communities.AS("xc")
-	memberOf := xsm.SeriesID.EQ(seriesID).AND(xp.UserID.EQ(me)).AND(xsm.Status.EQ(String("active")))
+	memberOf := xsm.SeriesID.EQ(seriesID).AND(xp.UserID.EQ(user)).AND(xsm.Status.EQ(String("active")))
 	member = EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).WHERE(memberOf))
 	admin = super.
 		OR(EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).
 			WHERE(memberOf.AND(xsm.Role.EQ(String("admin")))))).
 		OR(EXISTS(SELECT(xcm.ProfileID).FROM(xcm.INNER_JOIN(xp, xp.ID.EQ(xcm.ProfileID))).
-			WHERE(xcm.CommunityID.EQ(communityID).AND(xp.UserID.EQ(me)).AND(xcm.Status.EQ(String("active"))).
+			WHERE(xcm.CommunityID.EQ(communityID).AND(xp.UserID.EQ(user)).AND(xcm.Status.EQ(String("active"))).
 				AND(xcm.Role.IN(String("admin"), String("cascadingAdmin")))))).
 		OR(EXISTS(SELECT(xp.ID).FROM(xp.INNER_JOIN(xc, xc.OrganizationID.EQ(xp.OrganizationID))).
-			WHERE(xc.ID.EQ(communityID).AND(xp.UserID.EQ(me)).AND(xp.Role.EQ(String("admin"))))))
+			WHERE(xc.ID.EQ(communityID).AND(xp.UserID.EQ(user)).AND(xp.Role.EQ(String("admin"))))))
 	return member, admin
 }
 
-// ForumSQL is ForumRules as SQL text over a forum aliased s, with the user
-// and super flag given as placeholders or expressions (e.g. "$1", "$2").
-// Temporary: query/feed and projections/realtime still write their SQL by
-// hand and are converted separately; delete it when they use ForumRules.
+// ForumSQL is ForumRules as SQL text over a forum aliased s, for the feed's
+// thread statement (query/feed), which stays SQL text (internal/db's
+// package doc says why): user and super are SQL expressions there, such as
+// placeholders ("$2", "$3").
 func ForumSQL(user, super string) (member, admin string) {
-	member = `EXISTS (SELECT 1 FROM series_memberships xsm JOIN profiles xp ON xp.id = xsm.profile_id
-		WHERE xsm.series_id = s.id AND xp.user_id = ` + user + ` AND xsm.status = 'active')`
-	admin = `(` + super + ` OR EXISTS (SELECT 1 FROM series_memberships xsm JOIN profiles xp ON xp.id = xsm.profile_id
-		WHERE xsm.series_id = s.id AND xp.user_id = ` + user + ` AND xsm.status = 'active' AND xsm.role = 'admin')
-	OR EXISTS (SELECT 1 FROM community_memberships xcm JOIN profiles xp ON xp.id = xcm.profile_id
-		WHERE xcm.community_id = s.community_id AND xp.user_id = ` + user + ` AND xcm.status = 'active'
-		  AND xcm.role IN ('admin', 'cascadingAdmin'))
-	OR EXISTS (SELECT 1 FROM profiles xp JOIN communities xc ON xc.organization_id = xp.organization_id
-		WHERE xc.id = s.community_id AND xp.user_id = ` + user + ` AND xp.role = 'admin'))`
-	return member, admin
+	s := table.Series.AS("s")
+	m, a := ForumRules(s.ID, s.CommunityID, RawString(user), RawBool(super))
+	return db.Text(m), db.Text(a)
 }

@@ -56,7 +56,8 @@ func TestInCommunity(t *testing.T) {
 	}
 }
 
-// TestForumSQLAgreesWithInForum checks that the list rule and the one-forum
+// TestForumSQLAgreesWithInForum checks that the list rule, as the text the
+// feed's statement embeds (ForumSQL renders ForumRules), and the one-forum
 // rule give every demo login the same forums.
 func TestForumSQLAgreesWithInForum(t *testing.T) {
 	env := testenv.New(t)

@@ -13,6 +13,13 @@
 // relay, snapshots and migrations need pgx anyway. So there is one pool,
 // one transaction type (pgx.Tx) and one no-rows error (pgx.ErrNoRows).
 //
+// One documented exception: query/feed's thread statements (threadsSQL,
+// channelThreadsSQL, threadSQL) stay SQL text on pgx. They are the hottest
+// reads, planned by hand: the page size is written into the text so that
+// Postgres plans for it, where jet would bind it; cmd/bench -only feed
+// measures them. The rules they share with jet statements (the forum read
+// rule, isExpert) are jet expressions rendered into their text by Text.
+//
 // The migration runner (migrate.go), the private server (internal/pgserver),
 // replication (relay/) and the projections' snapshots speak to Postgres
 // itself rather than to the schema's tables; they stay on pgx with SQL text.
@@ -21,6 +28,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -137,4 +145,31 @@ func UUIDs(ids []uuid.UUID) []postgres.Expression {
 		out[i] = postgres.UUID(id)
 	}
 	return out
+}
+
+// Any is col = ANY(values), values bound as one array parameter. jet has no
+// array parameters, and its IN binds one parameter per value, a new
+// statement for every length: Any keeps one prepared statement whatever
+// the number of values.
+func Any(col postgres.Expression, values any) postgres.BoolExpression {
+	return postgres.BoolExp(postgres.CustomExpression(col, postgres.Token(" = ANY("),
+		postgres.Raw("#values", postgres.RawArgs{"#values": values}), postgres.Token(")")))
+}
+
+// UUIDPosition is col's place in ids (array_position), for reading rows in
+// the order of a list of ids, such as a search index's; jet has no array
+// parameters.
+func UUIDPosition(ids any, col postgres.Expression) postgres.IntegerExpression {
+	return postgres.IntExp(postgres.CustomExpression(postgres.Token("array_position("),
+		postgres.Raw("#ids::uuid[]", postgres.RawArgs{"#ids": ids}), postgres.Token(", "), col, postgres.Token(")")))
+}
+
+// Text renders a jet expression as SQL text with its literals written in,
+// so that a statement kept as SQL text (see the package doc) embeds a rule
+// defined once with jet rather than a second copy of it. The expression's
+// literals must be the program's constants, never input: they are quoted
+// into the text, not bound.
+func Text(e postgres.Expression) string {
+	sql := strings.TrimSpace(postgres.SELECT(e).DebugSql())
+	return strings.TrimSuffix(strings.TrimPrefix(sql, "SELECT "), ";")
 }

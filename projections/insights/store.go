@@ -7,7 +7,12 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/ext"
+	// jet by name: its dot import would clash with this package's Projection.
+	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // resolve looks up what the batch's rows do not say, first in the
@@ -100,10 +105,11 @@ func (p *Projection) resolveParents(ctx context.Context, b *batch) error {
 	// Not projected yet (its change is in another partition, or later):
 	// Postgres has it unless it was deleted since, and then so were the
 	// rows that asked, whose deletions follow in the stream.
-	pr, err := p.db.Query(ctx, `
-		SELECT id, series_id, channel_id, CASE WHEN creator_as = 'anonymous' THEN NULL ELSE creator_id END FROM threads WHERE id = ANY($1)
-		UNION ALL
-		SELECT id, series_id, channel_id, user_id FROM ai_searches WHERE id = ANY($1)`, ids)
+	t, ai := table.Threads, table.AiSearches
+	pr, err := db.Query(ctx, p.db, pg.UNION_ALL(
+		pg.SELECT(t.ID, t.SeriesID, t.ChannelID, pg.CASE().WHEN(t.CreatorAs.EQ(pg.String("anonymous"))).THEN(pg.NULL).ELSE(t.CreatorID)).
+			FROM(t).WHERE(db.Any(t.ID, ids)),
+		pg.SELECT(ai.ID, ai.SeriesID, ai.ChannelID, ai.UserID).FROM(ai).WHERE(db.Any(ai.ID, ids))))
 	if err != nil {
 		return fmt.Errorf("insights: read parents: %w", err)
 	}
@@ -139,11 +145,12 @@ func (p *Projection) resolveForums(ctx context.Context, b *batch) error {
 	for id := range b.forums {
 		ids = append(ids, id)
 	}
-	rows, err := p.db.Query(ctx, `
-		SELECT s.id, s.community_id, s.name, s.created_on,
-		       (SELECT id FROM channels WHERE series_id = s.id AND kind = 'main'),
-		       (SELECT id FROM channels WHERE series_id = s.id AND kind = 'admin')
-		FROM series s WHERE s.id = ANY($1)`, ids)
+	s, c := table.Series.AS("s"), table.Channels
+	channel := func(kind string) pg.Projection {
+		return pg.SELECT(c.ID).FROM(c).WHERE(c.SeriesID.EQ(s.ID).AND(c.Kind.EQ(pg.String(kind))))
+	}
+	rows, err := db.Query(ctx, p.db, pg.SELECT(s.ID, s.CommunityID, s.Name, s.CreatedOn, channel("main"), channel("admin")).
+		FROM(s).WHERE(db.Any(s.ID, ids)))
 	if err != nil {
 		return fmt.Errorf("insights: read forums: %w", err)
 	}
@@ -212,7 +219,8 @@ func (p *Projection) resolveCommunities(ctx context.Context, b *batch) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	pr, err := p.db.Query(ctx, "SELECT id, community_id FROM series WHERE id = ANY($1)", ids)
+	s := table.Series
+	pr, err := db.Query(ctx, p.db, pg.SELECT(s.ID, s.CommunityID).FROM(s).WHERE(db.Any(s.ID, ids)))
 	if err != nil {
 		return fmt.Errorf("insights: read forums: %w", err)
 	}
@@ -237,7 +245,8 @@ func (p *Projection) resolveUsers(ctx context.Context, b *batch) error {
 		return nil
 	}
 	ids := missing(b.wantUser, func(uuid.UUID) bool { return false })
-	rows, err := p.db.Query(ctx, "SELECT id, user_id FROM profiles WHERE id = ANY($1) AND user_id IS NOT NULL", ids)
+	pf := table.Profiles
+	rows, err := db.Query(ctx, p.db, pg.SELECT(pf.ID, pf.UserID).FROM(pf).WHERE(db.Any(pf.ID, ids).AND(pf.UserID.IS_NOT_NULL())))
 	if err != nil {
 		return fmt.Errorf("insights: read profiles: %w", err)
 	}

@@ -4,116 +4,108 @@ import (
 	"context"
 	"fmt"
 
+	// jet by name: its dot import would clash with this package's Projection.
+	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // DB is what the projection needs of Postgres (a *pgxpool.Pool).
-type DB interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
+type DB = db.Querier
 
-// store holds the realtime SQL: the read model's "who may read this",
+// store holds the realtime reads: the read model's "who may read this",
 // asked only about connected members.
 type store struct{ db DB }
 
-func ids(us []uuid.UUID) []string {
-	out := make([]string, len(us))
-	for i, u := range us {
-		out[i] = u.String()
+// audienceStmt selects, among the candidates, the members of audience a,
+// or is nil for an unknown kind. readers mirrors query/account's
+// visibleTo: keep them together.
+func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
+	about := pg.UUID(a.ID)
+	switch a.Kind {
+	case ReadersOfUser:
+		v := table.Users.AS("v")
+		tp, mp, ap := table.Profiles.AS("tp"), table.Profiles.AS("mp"), table.Profiles.AS("ap")
+		theirs, ours := table.CommunityMemberships.AS("theirs"), table.CommunityMemberships.AS("ours")
+		sharesCommunity := pg.EXISTS(pg.SELECT(tp.ID).
+			FROM(tp.INNER_JOIN(theirs, theirs.ProfileID.EQ(tp.ID)).
+				INNER_JOIN(ours, ours.CommunityID.EQ(theirs.CommunityID).AND(ours.Status.EQ(pg.String("active")))).
+				INNER_JOIN(mp, mp.ID.EQ(ours.ProfileID))).
+			WHERE(tp.UserID.EQ(about).AND(mp.UserID.EQ(v.ID))))
+		administersOrg := pg.EXISTS(pg.SELECT(tp.ID).
+			FROM(tp.INNER_JOIN(ap, ap.OrganizationID.EQ(tp.OrganizationID).AND(ap.Role.EQ(pg.String("admin"))))).
+			WHERE(tp.UserID.EQ(about).AND(ap.UserID.EQ(v.ID))))
+		return pg.SELECT(v.ID).FROM(v).
+			WHERE(db.Any(v.ID, candidates).
+				AND(v.ID.EQ(about).OR(v.Role.EQ(pg.String("super"))).OR(sharesCommunity).OR(administersOrg)))
+	case CommunityMembers:
+		m, p := table.CommunityMemberships.AS("m"), table.Profiles.AS("p")
+		return pg.SELECT(p.UserID).DISTINCT().FROM(m.INNER_JOIN(p, p.ID.EQ(m.ProfileID))).
+			WHERE(m.CommunityID.EQ(about).AND(m.Status.EQ(pg.String("active"))).AND(db.Any(p.UserID, candidates)))
+	case SeriesMembers:
+		m, p := table.SeriesMemberships.AS("m"), table.Profiles.AS("p")
+		return pg.SELECT(p.UserID).DISTINCT().FROM(m.INNER_JOIN(p, p.ID.EQ(m.ProfileID))).
+			WHERE(m.SeriesID.EQ(about).AND(m.Status.EQ(pg.String("active"))).AND(db.Any(p.UserID, candidates)))
+	case UserOfProfile:
+		p := table.Profiles.AS("p")
+		return pg.SELECT(p.UserID).FROM(p).WHERE(p.ID.EQ(about).AND(db.Any(p.UserID, candidates)))
+	case ChannelReaders:
+		c, f := table.Channels.AS("c"), table.Series.AS("f")
+		return channelReaders(c.INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, c.ID.EQ(about), candidates)
+	case ThreadReaders:
+		t, c, f := table.Threads.AS("t"), table.Channels.AS("c"), table.Series.AS("f")
+		return channelReaders(t.INNER_JOIN(c, c.ID.EQ(t.ChannelID)).INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, t.ID.EQ(about), candidates)
 	}
-	return out
+	return nil
 }
 
-func scanIDs(rows pgx.Rows, err error) ([]uuid.UUID, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []uuid.UUID
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		u, err := uuid.Parse(s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
-}
-
-// audienceSQL selects, among the candidates $1, the members of an
-// audience about $2. readers mirrors query/account's visibleTo: keep them
-// together.
-var audienceSQL = map[AudienceKind]string{
-	ReadersOfUser: `SELECT v.id::text FROM users v
-		WHERE v.id = ANY($1::uuid[]) AND (v.id = $2::uuid OR v.role = 'super'
-		OR EXISTS (SELECT 1 FROM profiles tp
-			JOIN community_memberships theirs ON theirs.profile_id = tp.id
-			JOIN community_memberships ours ON ours.community_id = theirs.community_id AND ours.status = 'active'
-			JOIN profiles mp ON mp.id = ours.profile_id
-			WHERE tp.user_id = $2::uuid AND mp.user_id = v.id)
-		OR EXISTS (SELECT 1 FROM profiles tp
-			JOIN profiles ap ON ap.organization_id = tp.organization_id AND ap.role = 'admin'
-			WHERE tp.user_id = $2::uuid AND ap.user_id = v.id))`,
-	CommunityMembers: `SELECT DISTINCT p.user_id::text FROM community_memberships m
-		JOIN profiles p ON p.id = m.profile_id
-		WHERE m.community_id = $2::uuid AND m.status = 'active' AND p.user_id = ANY($1::uuid[])`,
-	SeriesMembers: `SELECT DISTINCT p.user_id::text FROM series_memberships m
-		JOIN profiles p ON p.id = m.profile_id
-		WHERE m.series_id = $2::uuid AND m.status = 'active' AND p.user_id = ANY($1::uuid[])`,
-	UserOfProfile: `SELECT p.user_id::text FROM profiles p
-		WHERE p.id = $2::uuid AND p.user_id = ANY($1::uuid[])`,
-	ChannelReaders: channelReadersSQL(`SELECT f.id, f.community_id, c.kind FROM channels c
-		JOIN series f ON f.id = c.series_id WHERE c.id = $2::uuid`),
-	ThreadReaders: channelReadersSQL(`SELECT f.id, f.community_id, c.kind FROM threads t
-		JOIN channels c ON c.id = t.channel_id JOIN series f ON f.id = c.series_id WHERE t.id = $2::uuid`),
-}
-
-// channelReadersSQL selects the readers of one channel; channel is a query
-// of the channel's forum (its id and community_id) and its kind. Who reads
-// a forum is internal/access's rule, the one the feed's reads apply,
-// written once there.
-func channelReadersSQL(channel string) string {
-	member, admin := access.ForumSQL("v.id", "v.role = 'super'")
-	return `SELECT v.id::text FROM users v CROSS JOIN (` + channel + `) s
-		WHERE v.id = ANY($1::uuid[])
-		  AND ((s.kind = 'main' AND (` + member + ` OR ` + admin + `)) OR (s.kind = 'admin' AND ` + admin + `))`
+// channelReaders selects the candidates who may read channel c of forum f:
+// channel joins the two (and the post, for ThreadReaders), which picks the
+// one row. Who reads a forum is internal/access's rule, the one the feed's
+// reads apply, written once there.
+func channelReaders(channel pg.ReadableTable, c *table.ChannelsTable, f *table.SeriesTable, which pg.BoolExpression, candidates []uuid.UUID) pg.SelectStatement {
+	v := table.Users.AS("v")
+	member, admin := access.ForumRules(f.ID, f.CommunityID, v.ID, v.Role.EQ(pg.String("super")))
+	return pg.SELECT(v.ID).FROM(v.CROSS_JOIN(channel)).
+		WHERE(which.AND(db.Any(v.ID, candidates)).
+			AND(c.Kind.EQ(pg.String("main")).AND(member.OR(admin)).OR(c.Kind.EQ(pg.String("admin")).AND(admin))))
 }
 
 // audience returns the candidates who belong to a.
 func (s store) audience(ctx context.Context, a Audience, candidates []uuid.UUID) ([]uuid.UUID, error) {
-	q, ok := audienceSQL[a.Kind]
-	if !ok {
+	stmt := audienceStmt(a, candidates)
+	if stmt == nil {
 		return nil, fmt.Errorf("realtime: unknown audience %d", a.Kind)
 	}
-	us, err := scanIDs(s.db.Query(ctx, q, ids(candidates), a.ID.String()))
+	us, err := db.Values[uuid.UUID](ctx, s.db, stmt)
 	if err != nil {
 		return nil, fmt.Errorf("realtime: audience %d: %w", a.Kind, err)
 	}
 	return us, nil
 }
 
-var existsSQL = map[string]string{
-	"communities": `SELECT EXISTS (SELECT 1 FROM communities WHERE id = $1::uuid)`,
-	"series":      `SELECT EXISTS (SELECT 1 FROM series WHERE id = $1::uuid)`,
-	"replies":     `SELECT EXISTS (SELECT 1 FROM replies WHERE id = $1::uuid)`,
-}
+// conditionTables and conditionIDs are the tables a Condition may name
+// and their id columns.
+var (
+	conditionTables = map[string]pg.ReadableTable{
+		"communities": table.Communities, "series": table.Series, "replies": table.Replies,
+	}
+	conditionIDs = map[string]pg.ColumnString{
+		"communities": table.Communities.ID, "series": table.Series.ID, "replies": table.Replies.ID,
+	}
+)
 
 // holds evaluates a condition.
 func (s store) holds(ctx context.Context, c Condition) (bool, error) {
-	q, ok := existsSQL[c.Table]
+	id, ok := conditionIDs[c.Table]
 	if !ok {
 		return false, fmt.Errorf("realtime: no condition on table %q", c.Table)
 	}
 	var exists bool
-	if err := s.db.QueryRow(ctx, q, c.ID.String()).Scan(&exists); err != nil {
+	if err := db.QueryRow(ctx, s.db, pg.SELECT(pg.EXISTS(pg.SELECT(id).FROM(conditionTables[c.Table]).WHERE(id.EQ(pg.UUID(c.ID)))))).Scan(&exists); err != nil {
 		return false, fmt.Errorf("realtime: condition: %w", err)
 	}
 	return exists == c.Exists, nil

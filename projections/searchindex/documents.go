@@ -5,9 +5,13 @@ import (
 	"strings"
 	"time"
 
+	// jet by name: its dot import would clash with this package's Projection.
+	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/richtext"
 	"agora/search"
 )
@@ -18,16 +22,25 @@ func (p *Projection) members(ctx context.Context, k *keys) error {
 	if len(k.profiles) == 0 && len(k.users) == 0 {
 		return nil
 	}
-	rows, err := p.db.Query(ctx, `
-		SELECT p.id::text, coalesce(p.user_id::text, ''), coalesce(u.first_name, p.first_name), coalesce(u.last_name, p.last_name),
-			coalesce(u.email, p.email), coalesce(u.job_title, p.job_title), coalesce(u.company, p.company), p.organization_id::text,
-			ARRAY(SELECT community_id::text FROM community_memberships WHERE profile_id = p.id),
-			ARRAY(SELECT series_id::text FROM series_memberships WHERE profile_id = p.id),
-			ARRAY(SELECT community_id::text FROM community_memberships WHERE profile_id = p.id AND role IN ('admin', 'cascadingAdmin'))
-				|| ARRAY(SELECT series_id::text FROM series_memberships WHERE profile_id = p.id AND role = 'admin'),
-			ARRAY(SELECT series_id::text FROM series_memberships WHERE profile_id = p.id AND is_expert)
-		FROM profiles p LEFT JOIN users u ON u.id = p.user_id
-		WHERE p.id = ANY($1) OR p.user_id = ANY($2)`, k.profiles.list(), k.users.list())
+	pr, u := table.Profiles.AS("p"), table.Users.AS("u")
+	cm, sm := table.CommunityMemberships, table.SeriesMemberships
+	// The ids of the profile's communities and forums, among those where
+	// holds, when given.
+	communities := func(where ...pg.BoolExpression) pg.Expression {
+		return array(pg.SELECT(text(cm.CommunityID)).FROM(cm).WHERE(pg.AND(append(where, cm.ProfileID.EQ(pr.ID))...)))
+	}
+	forums := func(where ...pg.BoolExpression) pg.Expression {
+		return array(pg.SELECT(text(sm.SeriesID)).FROM(sm).WHERE(pg.AND(append(where, sm.ProfileID.EQ(pr.ID))...)))
+	}
+	rows, err := db.Query(ctx, p.db, pg.SELECT(text(pr.ID), pg.COALESCE(text(pr.UserID), pg.String("")),
+		pg.COALESCE(u.FirstName, pr.FirstName), pg.COALESCE(u.LastName, pr.LastName), pg.COALESCE(u.Email, pr.Email),
+		pg.COALESCE(u.JobTitle, pr.JobTitle), pg.COALESCE(u.Company, pr.Company), text(pr.OrganizationID),
+		communities(),
+		forums(),
+		pg.BinaryOperator(communities(cm.Role.IN(pg.String("admin"), pg.String("cascadingAdmin"))), forums(sm.Role.EQ(pg.String("admin"))), "||"),
+		forums(sm.IsExpert)).
+		FROM(pr.LEFT_JOIN(u, u.ID.EQ(pr.UserID))).
+		WHERE(db.Any(pr.ID, k.profiles.list()).OR(db.Any(pr.UserID, k.users.list()))))
 	if err != nil {
 		return err
 	}
@@ -54,18 +67,18 @@ func (p *Projection) peers(ctx context.Context, k *keys) error {
 	if len(k.users) == 0 && len(k.profiles) == 0 && len(k.seriesRenamed) == 0 {
 		return nil
 	}
-	rows, err := p.db.Query(ctx, `
-		SELECT u.id::text, u.first_name, u.last_name, u.company, u.job_title, u.interest_tags,
-			ARRAY(SELECT DISTINCT cm.community_id::text FROM profiles p JOIN community_memberships cm ON cm.profile_id = p.id
-			      WHERE p.user_id = u.id AND cm.status = 'active'),
-			ARRAY(SELECT DISTINCT s.name FROM profiles p JOIN series_memberships sm ON sm.profile_id = p.id JOIN series s ON s.id = sm.series_id
-			      WHERE p.user_id = u.id AND sm.is_expert AND sm.status = 'active')
-		FROM users u
-		WHERE u.id = ANY($1)
-		   OR u.id IN (SELECT user_id FROM profiles WHERE id = ANY($2))
-		   OR u.id IN (SELECT p.user_id FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
-		               WHERE sm.series_id = ANY($3) AND sm.is_expert)`,
-		k.users.list(), k.profiles.list(), k.seriesRenamed.list())
+	u, pr := table.Users.AS("u"), table.Profiles.AS("p")
+	cm, sm, f := table.CommunityMemberships.AS("cm"), table.SeriesMemberships.AS("sm"), table.Series.AS("s")
+	rows, err := db.Query(ctx, p.db, pg.SELECT(text(u.ID), u.FirstName, u.LastName, u.Company, u.JobTitle, u.InterestTags,
+		array(pg.SELECT(text(cm.CommunityID)).DISTINCT().FROM(pr.INNER_JOIN(cm, cm.ProfileID.EQ(pr.ID))).
+			WHERE(pr.UserID.EQ(u.ID).AND(cm.Status.EQ(pg.String("active"))))),
+		array(pg.SELECT(f.Name).DISTINCT().FROM(pr.INNER_JOIN(sm, sm.ProfileID.EQ(pr.ID)).INNER_JOIN(f, f.ID.EQ(sm.SeriesID))).
+			WHERE(pr.UserID.EQ(u.ID).AND(sm.IsExpert).AND(sm.Status.EQ(pg.String("active")))))).
+		FROM(u).
+		WHERE(db.Any(u.ID, k.users.list()).
+			OR(u.ID.IN(pg.SELECT(table.Profiles.UserID).FROM(table.Profiles).WHERE(db.Any(table.Profiles.ID, k.profiles.list())))).
+			OR(u.ID.IN(pg.SELECT(pr.UserID).FROM(sm.INNER_JOIN(pr, pr.ID.EQ(sm.ProfileID))).
+				WHERE(db.Any(sm.SeriesID, k.seriesRenamed.list()).AND(sm.IsExpert))))))
 	if err != nil {
 		return err
 	}
@@ -101,16 +114,17 @@ func (p *Projection) posts(ctx context.Context, k *keys) error {
 	if len(k.threads) == 0 && len(k.replies) == 0 {
 		return nil
 	}
-	rows, err := p.db.Query(ctx, `
-		SELECT t.id::text, t.type, t.id::text, '', t.channel_id::text, t.series_id::text, s.community_id::text,
-			CASE WHEN t.creator_as = 'author' THEN t.creator_id::text ELSE '' END, t.raw, t.hashtags, t.created_on
-		FROM threads t JOIN series s ON s.id = t.series_id
-		WHERE t.id = ANY($1)
-		UNION ALL
-		SELECT r.id::text, CASE WHEN r.parent_id IS NULL THEN 'comment' ELSE 'reply' END, r.thread_id::text, coalesce(r.parent_id::text, ''),
-			t.channel_id::text, t.series_id::text, s.community_id::text, r.creator_id::text, r.raw, r.hashtags, r.created_on
-		FROM replies r JOIN threads t ON t.id = r.thread_id JOIN series s ON s.id = t.series_id
-		WHERE r.id = ANY($2)`, k.threads.list(), k.replies.list())
+	t, r, f := table.Threads.AS("t"), table.Replies.AS("r"), table.Series.AS("s")
+	rows, err := db.Query(ctx, p.db, pg.UNION_ALL(
+		pg.SELECT(text(t.ID), t.Type, text(t.ID), pg.String(""), text(t.ChannelID), text(t.SeriesID), text(f.CommunityID),
+			pg.CASE().WHEN(t.CreatorAs.EQ(pg.String("author"))).THEN(text(t.CreatorID)).ELSE(pg.String("")), t.Raw, t.Hashtags, t.CreatedOn).
+			FROM(t.INNER_JOIN(f, f.ID.EQ(t.SeriesID))).
+			WHERE(db.Any(t.ID, k.threads.list())),
+		pg.SELECT(text(r.ID), pg.CASE().WHEN(r.ParentID.IS_NULL()).THEN(pg.String("comment")).ELSE(pg.String("reply")),
+			text(r.ThreadID), pg.COALESCE(text(r.ParentID), pg.String("")),
+			text(t.ChannelID), text(t.SeriesID), text(f.CommunityID), text(r.CreatorID), r.Raw, r.Hashtags, r.CreatedOn).
+			FROM(r.INNER_JOIN(t, t.ID.EQ(r.ThreadID)).INNER_JOIN(f, f.ID.EQ(t.SeriesID))).
+			WHERE(db.Any(r.ID, k.replies.list()))))
 	if err != nil {
 		return err
 	}
@@ -145,7 +159,8 @@ func (p *Projection) hashtags(ctx context.Context, k *keys) error {
 		for t := range k.replyTags {
 			threads = append(threads, t)
 		}
-		rows, err := p.db.Query(ctx, `SELECT id, series_id FROM threads WHERE id = ANY($1)`, threads)
+		t := table.Threads
+		rows, err := db.Query(ctx, p.db, pg.SELECT(t.ID, t.SeriesID).FROM(t).WHERE(db.Any(t.ID, threads)))
 		if err != nil {
 			return err
 		}
@@ -175,9 +190,12 @@ func (p *Projection) hashtags(ctx context.Context, k *keys) error {
 		seriesOf, tagOf = append(seriesOf, key.series), append(tagOf, key.tag)
 	}
 	// One statement counts both: the named pairs through the lower-cased
-	// hashtag indexes, and every name of the whole forums.
-	rows, err := p.db.Query(ctx, `
-		WITH k AS (SELECT DISTINCT series_id, tag FROM unnest($1::uuid[], $2::text[]) AS k (series_id, tag)),
+	// hashtag indexes, and every name of the whole forums. It is jet's
+	// RawStatement, with named arguments: jet has no form for unnest of
+	// parallel arrays, set-returning functions in FROM or the array
+	// containment lower_tags' indexes answer.
+	rows, err := db.Query(ctx, p.db, pg.RawStatement(`
+		WITH k AS (SELECT DISTINCT series_id, tag FROM unnest(#series::uuid[], #tags::text[]) AS k (series_id, tag)),
 		used AS (
 			SELECT t.series_id, h FROM k
 				JOIN threads t ON t.series_id = k.series_id AND lower_tags(t.hashtags) @> ARRAY[k.tag]
@@ -191,14 +209,15 @@ func (p *Projection) hashtags(ctx context.Context, k *keys) error {
 			WHERE lower(h) = k.tag
 			UNION ALL
 			SELECT t.series_id, h FROM threads t JOIN channels c ON c.id = t.channel_id AND c.kind = 'main', unnest(t.hashtags) h
-			WHERE t.series_id = ANY($3)
+			WHERE t.series_id = ANY(#forums)
 			UNION ALL
 			SELECT t.series_id, h FROM replies r JOIN threads t ON t.id = r.thread_id JOIN channels c ON c.id = t.channel_id AND c.kind = 'main',
 				unnest(r.hashtags) h
-			WHERE t.series_id = ANY($3))
+			WHERE t.series_id = ANY(#forums))
 		SELECT u.series_id, lower(u.h), min(u.h), count(*)::int, s.community_id::text
 		FROM used u JOIN series s ON s.id = u.series_id
-		GROUP BY u.series_id, lower(u.h), s.community_id`, seriesOf, tagOf, k.forumTags.list())
+		GROUP BY u.series_id, lower(u.h), s.community_id`,
+		pg.RawArgs{"#series": seriesOf, "#tags": tagOf, "#forums": k.forumTags.list()}))
 	if err != nil {
 		return err
 	}
@@ -249,4 +268,13 @@ func (p *Projection) hashtags(ctx context.Context, k *keys) error {
 // sortName is the alphabetical key of member lists: "last first".
 func sortName(first, last string) string {
 	return strings.ToLower(strings.TrimSpace(last + " " + first))
+}
+
+// text is e::text, as the documents hold ids.
+func text(e pg.Expression) pg.StringExpression { return pg.CAST(e).AS_TEXT() }
+
+// array is ARRAY(sub), the column of sub as an array; jet has no form for
+// it.
+func array(sub pg.SelectStatement) pg.Expression {
+	return pg.CustomExpression(pg.Token("ARRAY("), sub, pg.Token(")"))
 }

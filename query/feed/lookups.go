@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // The lookups below read one piece of a post as the feed shows it, for the
@@ -12,19 +16,28 @@ import (
 // when they deliver it. They check no rights: the events' audience is
 // decided apart, from the same rules (internal/access).
 
-// isExpertSQL is whether user is an expert of forum series: the flag of
-// their active membership of it, which the feed shows beside a creator.
+// isExpert is whether user is an expert of forum series: the flag of their
+// active membership of it, which the feed shows beside a creator.
+func isExpert(user, series StringExpression) BoolExpression {
+	sm, p := table.SeriesMemberships.AS("sm"), table.Profiles.AS("p")
+	return EXISTS(SELECT(sm.ProfileID).FROM(sm.INNER_JOIN(p, p.ID.EQ(sm.ProfileID))).
+		WHERE(p.UserID.EQ(user).AND(sm.SeriesID.EQ(series)).AND(sm.IsExpert).AND(sm.Status.EQ(String("active")))))
+}
+
+// isExpertSQL is isExpert as SQL text, for threadsSQL, which stays text
+// (internal/db's package doc says why); user and series are SQL
+// expressions there.
 func isExpertSQL(user, series string) string {
-	return `EXISTS (SELECT 1 FROM series_memberships sm JOIN profiles p ON p.id = sm.profile_id
-		WHERE p.user_id = ` + user + ` AND sm.series_id = ` + series + ` AND sm.is_expert AND sm.status = 'active')`
+	return db.Text(isExpert(RawString(user), RawString(series)))
 }
 
 // Creator reads the author of a post or comment in forum seriesID as the
 // feed shows them.
 func (q *Queries) Creator(ctx context.Context, userID, seriesID uuid.UUID) (Creator, error) {
 	c := Creator{UserID: userID}
-	err := q.pool.QueryRow(ctx, `SELECT u.first_name, u.last_name, u.avatar, `+isExpertSQL("u.id", "$2")+`
-		FROM users u WHERE u.id = $1`, userID, seriesID).Scan(&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert)
+	u := table.Users.AS("u")
+	err := db.QueryRow(ctx, q.pool, SELECT(u.FirstName, u.LastName, u.Avatar, isExpert(u.ID, UUID(seriesID))).
+		FROM(u).WHERE(u.ID.EQ(UUID(userID)))).Scan(&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert)
 	if err != nil {
 		return c, fmt.Errorf("feed: creator: %w", err)
 	}
@@ -40,7 +53,8 @@ func (q *Queries) Counts(ctx context.Context, threadID uuid.UUID, replyID *uuid.
 
 // Place reads the channel and forum of a post.
 func (q *Queries) Place(ctx context.Context, threadID uuid.UUID) (channelID, seriesID uuid.UUID, err error) {
-	err = q.pool.QueryRow(ctx, `SELECT channel_id, series_id FROM threads WHERE id = $1`, threadID).Scan(&channelID, &seriesID)
+	t := table.Threads
+	err = db.QueryRow(ctx, q.pool, SELECT(t.ChannelID, t.SeriesID).FROM(t).WHERE(t.ID.EQ(UUID(threadID)))).Scan(&channelID, &seriesID)
 	if err != nil {
 		return channelID, seriesID, fmt.Errorf("feed: thread: %w", err)
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 // Actor is a person who reacted, with the public fields of their profile.
@@ -50,7 +52,9 @@ type Summary struct {
 func (q *Queries) target(ctx context.Context, v auth.Caller, threadID uuid.UUID, replyID *uuid.UUID) (uuid.UUID, error) {
 	var seriesID uuid.UUID
 	var kind string
-	err := q.pool.QueryRow(ctx, `SELECT t.series_id, c.kind FROM threads t JOIN channels c ON c.id = t.channel_id WHERE t.id = $1`, threadID).Scan(&seriesID, &kind)
+	t, c := table.Threads.AS("t"), table.Channels.AS("c")
+	err := db.QueryRow(ctx, q.pool, SELECT(t.SeriesID, c.Kind).FROM(t.INNER_JOIN(c, c.ID.EQ(t.ChannelID))).
+		WHERE(t.ID.EQ(UUID(threadID)))).Scan(&seriesID, &kind)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return uuid.Nil, apperr.ErrNotFound
 	}
@@ -66,7 +70,9 @@ func (q *Queries) target(ctx context.Context, v auth.Caller, threadID uuid.UUID,
 	}
 	if replyID != nil {
 		var n int
-		if err := q.pool.QueryRow(ctx, `SELECT count(*) FROM replies WHERE id = $1 AND thread_id = $2`, *replyID, threadID).Scan(&n); err != nil {
+		r := table.Replies
+		if err := db.QueryRow(ctx, q.pool, SELECT(COUNT(STAR)).FROM(r).
+			WHERE(r.ID.EQ(UUID(*replyID)).AND(r.ThreadID.EQ(UUID(threadID))))).Scan(&n); err != nil {
 			return uuid.Nil, err
 		}
 		if n == 0 {
@@ -84,12 +90,15 @@ func (q *Queries) Reactions(ctx context.Context, v auth.Caller, threadID uuid.UU
 	if err != nil {
 		return list, err
 	}
-	rows, err := q.pool.Query(ctx, `SELECT r.kind, COALESCE(p.id, u.id), u.id, u.first_name, u.last_name, u.job_title, u.company, u.avatar
-		FROM reactions r JOIN users u ON u.id = r.user_id
-		LEFT JOIN LATERAL (SELECT p.id FROM profiles p JOIN communities c ON c.organization_id = p.organization_id
-		                   WHERE c.id = $3 AND p.user_id = u.id LIMIT 1) p ON true
-		WHERE r.thread_id = $1 AND r.reply_id IS NOT DISTINCT FROM $2
-		ORDER BY r.created_on, r.id`, threadID, replyID, communityID)
+	r, u := table.Reactions.AS("r"), table.Users.AS("u")
+	p, c := table.Profiles.AS("p"), table.Communities.AS("c")
+	// The actor's profile in the forum's organization, if any.
+	profile := LATERAL(SELECT(p.ID).FROM(p.INNER_JOIN(c, c.OrganizationID.EQ(p.OrganizationID))).
+		WHERE(c.ID.EQ(UUID(communityID)).AND(p.UserID.EQ(u.ID))).LIMIT(1)).AS("pl")
+	rows, err := db.Query(ctx, q.pool, SELECT(r.Kind, COALESCE(p.ID.From(profile), u.ID), u.ID, u.FirstName, u.LastName, u.JobTitle, u.Company, u.Avatar).
+		FROM(r.INNER_JOIN(u, u.ID.EQ(r.UserID)).LEFT_JOIN(profile, Bool(true))).
+		WHERE(r.ThreadID.EQ(UUID(threadID)).AND(r.ReplyID.IS_NOT_DISTINCT_FROM(replyOf(replyID)))).
+		ORDER_BY(r.CreatedOn, r.ID))
 	if err != nil {
 		return list, fmt.Errorf("feed: reactions: %w", err)
 	}
@@ -118,8 +127,10 @@ func (q *Queries) Summary(ctx context.Context, v auth.Caller, threadID uuid.UUID
 // replies, and finds viewer's among them (none for uuid.Nil).
 func (q *Queries) summary(ctx context.Context, threadID uuid.UUID, replyID *uuid.UUID, viewer uuid.UUID) (Summary, error) {
 	var s Summary
-	rows, err := q.pool.Query(ctx, `SELECT kind, count(*), bool_or(user_id = $3) FROM reactions
-		WHERE thread_id = $1 AND reply_id IS NOT DISTINCT FROM $2 GROUP BY kind`, threadID, replyID, viewer)
+	r := table.Reactions
+	rows, err := db.Query(ctx, q.pool, SELECT(r.Kind, COUNT(STAR), BOOL_OR(r.UserID.EQ(UUID(viewer)))).FROM(r).
+		WHERE(r.ThreadID.EQ(UUID(threadID)).AND(r.ReplyID.IS_NOT_DISTINCT_FROM(replyOf(replyID)))).
+		GROUP_BY(r.Kind))
 	if err != nil {
 		return s, fmt.Errorf("feed: reaction summary: %w", err)
 	}
@@ -138,4 +149,12 @@ func (q *Queries) summary(ctx context.Context, threadID uuid.UUID, replyID *uuid
 		}
 	}
 	return s, rows.Err()
+}
+
+// replyOf is a reaction's reply_id: null for a thread's own reactions.
+func replyOf(replyID *uuid.UUID) StringExpression {
+	if replyID == nil {
+		return StringExp(NULL)
+	}
+	return UUID(*replyID)
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/google/uuid"
-
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 )
 
@@ -27,7 +29,9 @@ func (q *Queries) LastVisit(ctx context.Context, v auth.Caller, seriesID uuid.UU
 		return out, err
 	}
 	var at time.Time
-	err := q.pool.QueryRow(ctx, `SELECT visited_on FROM series_visits WHERE series_id = $1 AND user_id = $2`, seriesID, v.UserID).Scan(&at)
+	sv := table.SeriesVisits
+	err := db.QueryRow(ctx, q.pool, SELECT(sv.VisitedOn).FROM(sv).
+		WHERE(sv.SeriesID.EQ(UUID(seriesID)).AND(sv.UserID.EQ(UUID(v.UserID))))).Scan(&at)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return out, nil
 	}

@@ -68,7 +68,7 @@ type Context struct {
 // callers add ORDER BY and paging.
 func forumSelect(c auth.Caller, where BoolExpression) SelectStatement {
 	s := table.Series
-	member, admin := access.ForumRules(s.ID, s.CommunityID, c.UserID, Bool(c.Role == auth.RoleSuper))
+	member, admin := access.ForumRules(s.ID, s.CommunityID, UUID(c.UserID), Bool(c.Role == auth.RoleSuper))
 	x, p := table.SeriesMemberships.AS("x"), table.Profiles.AS("p")
 	me := LATERAL(SELECT(x.IsSubscribed).FROM(x.INNER_JOIN(p, p.ID.EQ(x.ProfileID))).
 		WHERE(x.SeriesID.EQ(s.ID).AND(p.UserID.EQ(UUID(c.UserID))).AND(x.Status.EQ(String("active")))).

@@ -8,12 +8,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 	"agora/internal/paging"
 	index "agora/search"
@@ -144,31 +147,40 @@ func (q *Queries) matchPeers(ctx context.Context, in PeerSearch, communities []u
 	return ids(res.Hits), nil
 }
 
-// peerFrom selects the peers of the user $1 among users u: the other users
-// with an active membership of one of the communities $2 (the user's own
-// active ones), only those among $3 unless it is null.
-const peerFrom = ` FROM users u LEFT JOIN online_users o ON o.user_id = u.id
-	WHERE u.id <> $1
-	  AND u.id IN (SELECT p.user_id FROM community_memberships cm JOIN profiles p ON p.id = cm.profile_id
-	               WHERE cm.community_id = ANY($2::uuid[]) AND cm.status = 'active')
-	  AND ($3::uuid[] IS NULL OR u.id = ANY($3::uuid[]))`
+// peerFrom and peerWhere select the peers of the user among users u: the
+// other users with an active membership of one of the communities (the
+// user's own active ones), only those among matched unless it is nil.
+var (
+	pu, po   = table.Users.AS("u"), table.OnlineUsers.AS("o")
+	peerFrom = pu.LEFT_JOIN(po, po.UserID.EQ(pu.ID))
+)
+
+func peerWhere(userID uuid.UUID, communities []uuid.UUID, matched []string) BoolExpression {
+	cm, p := table.CommunityMemberships.AS("cm"), table.Profiles.AS("p")
+	where := pu.ID.NOT_EQ(UUID(userID)).
+		AND(pu.ID.IN(SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+			WHERE(db.Any(cm.CommunityID, communities).AND(cm.Status.EQ(String("active"))))))
+	if matched != nil {
+		where = where.AND(db.Any(pu.ID, matched))
+	}
+	return where
+}
 
 // peerOrder is spec 002 §4's peer sort: online first, then the latest
 // message (to come with private chat), then last name; first name and id
 // make the order total, so that pages neither repeat nor skip anyone.
-const peerOrder = ` ORDER BY o.user_id IS NULL, lower(u.last_name), lower(u.first_name), u.id`
+var peerOrder = []OrderByClause{po.UserID.IS_NULL(), LOWER(pu.LastName), LOWER(pu.FirstName), pu.ID}
 
 // peerPage reads one page of the peers, and how many there are, from
 // Postgres.
 func (q *Queries) peerPage(ctx context.Context, in PeerSearch, communities []uuid.UUID, matched []string) (paging.Page[Peer], error) {
 	page := paging.Page[Peer]{Results: []Peer{}}
-	args := []any{in.UserID, communities, matched}
-	if err := q.db.Pool.QueryRow(ctx, `SELECT count(*)`+peerFrom, args...).Scan(&page.Total); err != nil {
+	where := peerWhere(in.UserID, communities, matched)
+	if err := db.QueryRow(ctx, q.db.Pool, SELECT(COUNT(STAR)).FROM(peerFrom).WHERE(where)).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("search: peers: %w", err)
 	}
-	rows, err := q.db.Pool.Query(ctx, `
-		SELECT u.id, u.first_name, u.last_name, u.avatar, u.company, u.job_title, u.interest_tags, o.online_on`+
-		peerFrom+peerOrder+` LIMIT $4 OFFSET $5`, append(args, in.PageSize, in.Offset())...)
+	rows, err := db.Query(ctx, q.db.Pool, SELECT(pu.ID, pu.FirstName, pu.LastName, pu.Avatar, pu.Company, pu.JobTitle, pu.InterestTags, po.OnlineOn).
+		FROM(peerFrom).WHERE(where).ORDER_BY(peerOrder...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
 	if err != nil {
 		return page, fmt.Errorf("search: peers: %w", err)
 	}

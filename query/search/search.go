@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	index "agora/search"
 )
 
@@ -69,11 +71,12 @@ func (q *Queries) people(ctx context.Context, ids []string) ([]Person, error) {
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := q.db.Pool.Query(ctx, `
-		SELECT p.id, p.user_id, coalesce(u.first_name, p.first_name), coalesce(u.last_name, p.last_name),
-			coalesce(u.avatar, p.avatar), coalesce(u.job_title, p.job_title), coalesce(u.company, p.company)
-		FROM unnest($1::uuid[]) WITH ORDINALITY AS k (id, n) JOIN profiles p ON p.id = k.id LEFT JOIN users u ON u.id = p.user_id
-		ORDER BY k.n`, ids)
+	p, u := table.Profiles.AS("p"), table.Users.AS("u")
+	rows, err := db.Query(ctx, q.db.Pool, SELECT(p.ID, p.UserID, COALESCE(u.FirstName, p.FirstName), COALESCE(u.LastName, p.LastName),
+		COALESCE(u.Avatar, p.Avatar), COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company)).
+		FROM(p.LEFT_JOIN(u, u.ID.EQ(p.UserID))).
+		WHERE(db.Any(p.ID, ids)).
+		ORDER_BY(db.UUIDPosition(ids, p.ID)))
 	if err != nil {
 		return nil, fmt.Errorf("search: people: %w", err)
 	}
