@@ -16,9 +16,13 @@ import (
 // realtime projection is not among them: every API node runs its own
 // (realtime.go).
 func Projections(cfg config.Config, d *Database, store search.Store, w *Warehouse, log *slog.Logger) ([]projections.Handler, error) {
+	searchProjection, err := searchindex.New(store, d.Pool, log.With("part", "search"))
+	if err != nil {
+		return nil, err
+	}
 	ins, err := insights.New(w.Conn, d.Pool, log.With("part", "insights"))
 	if err != nil {
 		return nil, err
 	}
-	return []projections.Handler{searchindex.New(store, d.Pool, log.With("part", "search")), ins}, nil
+	return []projections.Handler{searchProjection, ins}, nil
 }

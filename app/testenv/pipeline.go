@@ -61,12 +61,16 @@ func NewSearch(t testing.TB, options ...func(*config.Config)) (*Env, search.Stor
 	if err != nil {
 		t.Fatal(err)
 	}
+	h, err := searchindex.New(store, shared.db.Pool, projectiontest.Logger())
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		cfg := projections.Config{Brokers: p.Brokers, Log: projectiontest.Logger()}
-		_ = projections.Run(ctx, cfg, searchindex.New(store, shared.db.Pool, projectiontest.Logger()))
+		_ = projections.Run(ctx, cfg, h)
 	}()
 	t.Cleanup(func() {
 		cancel()

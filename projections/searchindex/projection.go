@@ -2,6 +2,7 @@ package searchindex
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -27,11 +28,14 @@ type Projection struct {
 }
 
 // New is the search projection writing to store, reading documents from db.
-func New(store search.Store, db *pgxpool.Pool, log *slog.Logger) *Projection {
+func New(store search.Store, db *pgxpool.Pool, log *slog.Logger) (*Projection, error) {
+	if store == nil || db == nil {
+		return nil, errors.New("searchindex.New: nil dependency")
+	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{store: store, db: db, log: log}
+	return &Projection{store: store, db: db, log: log}, nil
 }
 
 // Name is the projection's consumer group: "search".

@@ -232,7 +232,10 @@ func TestRebuild(t *testing.T) {
 	defer store.Close() //nolint:errcheck
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	h := searchindex.New(store, env.DB.Pool, projectiontest.Logger())
+	h, err := searchindex.New(store, env.DB.Pool, projectiontest.Logger())
+	if err != nil {
+		t.Fatal(err)
+	}
 	count := func() (members, posts int) {
 		m, err := store.Members().Search(ctx, search.Query{Limit: 1})
 		if err != nil {
