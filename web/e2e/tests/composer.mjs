@@ -305,4 +305,40 @@ export default [
       }
     },
   },
+  {
+    name: 'composer: text typed first, then a web link saved with Enter, posts both',
+    async fn(ctx) {
+      const { token, series, path } = await forum()
+      const title = `Composer E2E Text and Link ${Date.now()}`
+      const site = await pageServer(title)
+      try {
+        const page = await openForum(ctx, path)
+        const dialog = await openComposer(page, 'Post', 'Create a post')
+        const words = `Worth a read ${Date.now()}`
+        await dialog.getByRole('textbox', { name: 'Post text' }).pressSequentially(words)
+        await dialog.getByRole('button', { name: 'Add a web link' }).click()
+        const linkDialog = page.getByRole('dialog', { name: 'Add a Web Link' })
+        const field = linkDialog.getByRole('textbox', { name: 'Web link' })
+        await field.fill(site.url)
+        await visible(linkDialog.getByText(title))
+        await field.press('Enter')
+        await linkDialog.waitFor({ state: 'hidden' })
+
+        // The composer is still open, with the text and the link: nothing
+        // was posted by the link dialog's Enter.
+        await visible(dialog.getByText(title))
+        assert.equal(await dialog.getByRole('textbox', { name: 'Post text' }).inputValue(), words)
+        await dialog.getByRole('button', { name: 'Post' }).click()
+        await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+
+        const post = await latest(token, series.mainChannelId)
+        assert.equal(post.raw, words)
+        assert.equal(post.link?.url, site.url)
+        const card = page.getByTestId('post-card').filter({ hasText: words })
+        await visible(card.getByText(title))
+      } finally {
+        await site.close()
+      }
+    },
+  },
 ]

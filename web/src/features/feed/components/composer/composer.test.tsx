@@ -179,6 +179,30 @@ describe('Composer (spec 001 §4 "Composer", §5)', () => {
     expect(screen.getByRole('group', { name: 'Attachments' })).toBeInTheDocument()
   })
 
+  it.each(['Save', 'Enter'])(
+    'adds a link to text already typed, saved with %s, without posting early (the link form is portaled inside the composer)',
+    async (how) => {
+      const { posted } = server()
+      await renderInApp(<Composer series={series} channelId={CHANNEL} kind="post" variant="inline" />)
+      await userEvent.type(text(), 'Read this')
+      await userEvent.click(screen.getByRole('button', { name: 'Add a web link' }))
+      const dialog = await screen.findByRole('dialog', { name: 'Add a Web Link' })
+      const field = within(dialog).getByRole('textbox', { name: 'Web link' })
+      await userEvent.type(field, 'example.com/article')
+      expect(await within(dialog).findByText('A page title')).toBeInTheDocument()
+      if (how === 'Save') await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+      else await userEvent.type(field, '{Enter}')
+
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+      expect(posted).toHaveLength(0)
+      expect(text().value).toBe('Read this')
+      expect(screen.getByText('A page title')).toBeInTheDocument()
+      await userEvent.click(submit())
+      await waitFor(() => expect(posted).toHaveLength(1))
+      expect(posted[0]).toMatchObject({ raw: 'Read this', link: { url: 'https://example.com/article' } })
+    },
+  )
+
   it('keeps a link whose preview failed, without the preview', async () => {
     server({ preview: false })
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})

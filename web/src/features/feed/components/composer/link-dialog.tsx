@@ -93,6 +93,10 @@ function LinkForm({
       noValidate
       onSubmit={(e) => {
         e.preventDefault()
+        // The dialog is portaled out of the composer's form in the DOM but
+        // not in React's tree, where a submit bubbles on to the composer
+        // and would post it early, without the link.
+        e.stopPropagation()
         if (link && !loading) onSave(link)
       }}
     >
