@@ -245,6 +245,8 @@ func TestAddCommunityProfile(t *testing.T) {
 			{"blank first name", map[string]any{"firstName": " ", "lastName": "B", "email": freshAddress("v")}, []string{"firstName"}},
 			{"first name of 51", map[string]any{"firstName": long, "lastName": "B", "email": freshAddress("v")}, []string{"firstName"}},
 			{"last name of 51", map[string]any{"firstName": "A", "lastName": long, "email": freshAddress("v")}, []string{"lastName"}},
+			{"first name with CR LF and a header", map[string]any{"firstName": "J\r\nBcc: a@evil.test", "lastName": "B", "email": freshAddress("v"), "sendInvitation": true}, []string{"firstName"}},
+			{"last name with a right-to-left override", map[string]any{"firstName": "A", "lastName": "B\u202E", "email": freshAddress("v")}, []string{"lastName"}},
 			{"unknown role", map[string]any{"firstName": "A", "lastName": "B", "email": freshAddress("v"), "roleId": "owner"}, []string{"roleId"}},
 			{"tag of 41", map[string]any{"firstName": "A", "lastName": "B", "email": freshAddress("v"), "tags": strings.Repeat("x", 41)}, []string{"tags"}},
 			{"31 tags", map[string]any{"firstName": "A", "lastName": "B", "email": freshAddress("v"), "tags": tags + "last"}, []string{"tags"}},

@@ -7,6 +7,7 @@ import (
 
 	"agora/internal/apperr"
 	"agora/internal/nullable"
+	"agora/internal/plaintext"
 )
 
 // Person is the person's own fields, as registration and PATCH /users/me
@@ -26,10 +27,9 @@ type Person struct {
 	GraduationYear nullable.Field[int32]
 }
 
-// Limits of the person fields. Names follow spec 000 §5 (50); the rest are
+// Limits of the person fields (names: plaintext.NameMax, spec 000 §5); these are
 // ours, sized for what the profile dialog shows.
 const (
-	nameMax   = 50
 	textMax   = 100
 	bioMax    = 1000
 	tagsMax   = 30
@@ -40,31 +40,29 @@ const (
 // normalize trims the text fields and records what breaks the rules.
 func (p *Person) normalize(f apperr.Fields) {
 	name := func(field string, v *string) {
-		if v == nil {
-			return
-		}
-		*v = strings.TrimSpace(*v)
-		if *v == "" || utf8.RuneCountInString(*v) > nameMax {
-			f.Add(field, "must be 1 to 50 characters")
+		if v != nil {
+			*v = plaintext.Name(f, field, *v)
 		}
 	}
-	text := func(field string, v *string, max int) {
-		if v == nil {
-			return
-		}
-		*v = strings.TrimSpace(*v)
-		if utf8.RuneCountInString(*v) > max {
-			f.Add(field, "is too long")
+	line := func(field string, v *string) {
+		if v != nil {
+			*v = plaintext.Line(f, field, *v, textMax)
 		}
 	}
 	name("firstName", p.FirstName)
 	name("lastName", p.LastName)
-	text("jobTitle", p.JobTitle, textMax)
-	text("company", p.Company, textMax)
-	text("bio", p.Bio, bioMax)
-	text("school", p.School, textMax)
-	text("degree", p.Degree, textMax)
-	text("fieldOfStudy", p.FieldOfStudy, textMax)
+	line("jobTitle", p.JobTitle)
+	line("company", p.Company)
+	line("school", p.School)
+	line("degree", p.Degree)
+	line("fieldOfStudy", p.FieldOfStudy)
+	// The bio has paragraphs: it is the one multi-line field.
+	if p.Bio != nil {
+		*p.Bio = strings.TrimSpace(*p.Bio)
+		if utf8.RuneCountInString(*p.Bio) > bioMax {
+			f.Add("bio", "is too long")
+		}
+	}
 	if a := p.Avatar.Value; a != nil {
 		*a = strings.TrimSpace(*a)
 		u, err := url.Parse(*a)
@@ -85,6 +83,10 @@ func (p *Person) normalize(f apperr.Fields) {
 			t = strings.TrimSpace(t)
 			if t == "" || utf8.RuneCountInString(t) > tagMax {
 				f.Add("interestTags", "each tag must be 1 to 40 characters")
+				continue
+			}
+			if !plaintext.Clean(t) {
+				f.Add("interestTags", plaintext.Unclean)
 				continue
 			}
 			if k := strings.ToLower(t); !seen[k] {

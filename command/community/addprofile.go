@@ -20,6 +20,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/plaintext"
 )
 
 // Inviter issues and mails an invitation inside a transaction.
@@ -77,14 +78,8 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 	if len(missing) > 0 {
 		return uuid.Nil, apperr.MissingParameters(missing...)
 	}
-	first, last, email := strings.TrimSpace(*in.FirstName), strings.TrimSpace(*in.LastName), strings.TrimSpace(*in.Email)
 	f := apperr.Fields{}
-	if first == "" || utf8.RuneCountInString(first) > 50 {
-		f.Add("firstName", "must be 1 to 50 characters")
-	}
-	if last == "" || utf8.RuneCountInString(last) > 50 {
-		f.Add("lastName", "must be 1 to 50 characters")
-	}
+	first, last, email := plaintext.Name(f, "firstName", *in.FirstName), plaintext.Name(f, "lastName", *in.LastName), strings.TrimSpace(*in.Email)
 	if !auth.ValidEmail(email) {
 		f.Add("email", "This is not a valid email.")
 	}

@@ -6,7 +6,9 @@ package mail
 import (
 	"context"
 	"fmt"
+	"mime"
 	"net"
+	netmail "net/mail"
 	"net/smtp"
 	"strconv"
 	"strings"
@@ -41,18 +43,37 @@ type SMTP struct {
 
 // Send delivers m.
 func (s SMTP) Send(_ context.Context, m Message) error {
+	from, to, msg, err := compose(s.From, m, time.Now())
+	if err != nil {
+		return err
+	}
 	addr := net.JoinHostPort(s.Host, strconv.Itoa(s.Port))
 	var a smtp.Auth
 	if s.Username != "" {
 		a = smtp.PlainAuth("", s.Username, s.Password, s.Host)
 	}
-	from := s.From
-	if i := strings.LastIndex(from, "<"); i >= 0 {
-		from = strings.Trim(from[i:], "<>")
+	return smtp.SendMail(addr, a, from, []string{to}, msg)
+}
+
+// compose writes m as an RFC 5322 message from the sender from ("Agora
+// <no-reply@…>"), and returns the envelope's addresses. Nothing a member
+// typed goes into a header as it is: the addresses are parsed and written
+// back, and the subject, which carries names, is an RFC 2047 encoded-word
+// whenever it holds anything but printable ASCII, so a CR or LF in it can
+// never start a header of its own.
+func compose(from string, m Message, date time.Time) (fromAddr, toAddr string, msg []byte, err error) {
+	f, err := netmail.ParseAddress(from)
+	if err != nil {
+		return "", "", nil, fmt.Errorf("mail: sender %q: %w", from, err)
 	}
-	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s",
-		s.From, m.To, m.Subject, time.Now().UTC().Format(time.RFC1123Z), m.Body)
-	return smtp.SendMail(addr, a, from, []string{m.To}, []byte(msg))
+	t, err := netmail.ParseAddress(m.To)
+	if err != nil || t.Name != "" {
+		return "", "", nil, fmt.Errorf("mail: recipient %q is not one address", m.To)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s",
+		f.String(), t.String(), mime.QEncoding.Encode("utf-8", m.Subject), date.UTC().Format(time.RFC1123Z), m.Body)
+	return f.Address, t.Address, []byte(b.String()), nil
 }
 
 // Mailbox stores messages in the dev_mail table instead of sending them.
