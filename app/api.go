@@ -103,7 +103,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Feed, err = cmdfeed.New(d)
 	}
 	if err == nil {
-		c.AISearch, err = cmdaisearch.New(d, store, answerer)
+		c.AISearch, err = cmdaisearch.New(d, store, answerer, cfg.AI.SearchesPerAccountPerMinute)
 	}
 	if err == nil {
 		c.Uploads, q.Uploads, err = newUploads(cfg, d)

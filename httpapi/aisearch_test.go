@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -506,4 +507,35 @@ func TestShareChat(t *testing.T) {
 	if n := env.Count(t, "threads", "channel_id = $1", f.welcomeMain); n != posts {
 		t.Errorf("a refused share posted: %d posts, want %d", n, posts)
 	}
+}
+
+// TestAISearchRateLimit: an account asks at most its searches a minute
+// (AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE), follow-ups included; the
+// next is 429 tooManyRequests with Retry-After and stores nothing. An ask
+// refused for rights does not count, and another account still asks.
+func TestAISearchRateLimit(t *testing.T) {
+	env, store := testenv.NewSearch(t, func(c *config.Config) { c.AI.SearchesPerAccountPerMinute = 3 })
+	f := feedFixtureOn(t, env)
+	member, expert := env.As(t, seed.MemberEmail), env.As(t, seed.ExpertEmail)
+	w := aiWord()
+	aiPost(t, member, store, f.welcome, f.welcomeMain, "The "+w+" club meets on Fridays.")
+	question := "When does the " + w + " club meet?"
+
+	aiWantError(t, member.Do("GET", aiPath(f.welcomeAdmin, "", question), nil), 403, "forbidden")
+	s := aiAsk(t, member, f.welcomeMain, "", question)
+	aiAsk(t, member, f.welcomeMain, s.searchID(), "And where?")
+	aiAsk(t, member, f.welcomeMain, "", question)
+
+	memberID := f.user(t, seed.MemberEmail)
+	before := env.Count(t, "ai_search_turns t JOIN ai_searches s ON s.id = t.search_id", "s.user_id = $1", memberID)
+	r := member.Do("GET", aiPath(f.welcomeMain, "", question), nil)
+	aiWantError(t, r, 429, "tooManyRequests")
+	if n, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || n < 1 || n > 60 {
+		t.Errorf("Retry-After %q, want 1 to 60 seconds", r.Header.Get("Retry-After"))
+	}
+	aiWantError(t, member.Do("GET", aiPath(f.welcomeMain, s.searchID(), "And when?"), nil), 429, "tooManyRequests")
+	if n := env.Count(t, "ai_search_turns t JOIN ai_searches s ON s.id = t.search_id", "s.user_id = $1", memberID); n != before {
+		t.Errorf("refused searches stored %d turns", n-before)
+	}
+	aiAsk(t, expert, f.welcomeMain, "", question)
 }

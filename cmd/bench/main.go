@@ -158,6 +158,8 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 	defaultIP, defaultAccount := cfg.Auth.SignInPerIPPerMinute, cfg.Auth.SignInPerAccountPerMinute
 	cfg.Auth.SignInPerIPPerMinute = 1e9
 	cfg.Auth.SignInPerAccountPerMinute = 1e9
+	defaultAI := cfg.AI.SearchesPerAccountPerMinute
+	cfg.AI.SearchesPerAccountPerMinute = 1e9
 
 	setupStart := time.Now()
 	d, err := app.OpenDatabase(ctx, cfg, log)
@@ -204,8 +206,8 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	fmt.Printf("setup: private Postgres (initdb) + migrations + demo data + API in %.1f s; API on %s (loopback)\n", setup.Seconds(), addr)
-	fmt.Printf("limits raised for measurement: sign-ins per minute per IP/per account %d/%d -> %d/%d; at most %d argon2id hashes at once (default)\n",
-		defaultIP, defaultAccount, cfg.Auth.SignInPerIPPerMinute, cfg.Auth.SignInPerAccountPerMinute, cfg.Auth.MaxConcurrentHashes)
+	fmt.Printf("limits raised for measurement: sign-ins per minute per IP/per account %d/%d -> %d/%d, AI searches per account per minute %d -> %d; at most %d argon2id hashes at once (default)\n",
+		defaultIP, defaultAccount, cfg.Auth.SignInPerIPPerMinute, cfg.Auth.SignInPerAccountPerMinute, defaultAI, cfg.AI.SearchesPerAccountPerMinute, cfg.Auth.MaxConcurrentHashes)
 	fmt.Println()
 
 	logins := seed.Logins()

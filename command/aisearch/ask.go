@@ -15,6 +15,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/ratelimit"
 	"agora/search"
 	"agora/search/answer"
 )
@@ -58,6 +59,8 @@ type Asking struct {
 //   - the channel must exist (404) and the asker must read it: a forum
 //     reader for its main channel, a forum admin for its admin channel
 //     (403);
+//   - an account asks at most its searches a minute (429 tooManyRequests
+//     with Retry-After);
 //   - a follow-up's search must be the asker's own in that channel (404),
 //     and its earlier turns become the answerer's history, oldest first;
 //   - the posts are retrieved (see retrieve).
@@ -69,6 +72,12 @@ func (s *Service) Prepare(ctx context.Context, v auth.Caller, channelID uuid.UUI
 	ch, err := readChannel(ctx, s.db, v, channelID)
 	if err != nil {
 		return nil, err
+	}
+	// Counted once the asker may ask here, before the costly part.
+	if ok, retry := s.limit.Allow(v.UserID.String()); !ok {
+		e := *ErrTooMany
+		e.RetryAfter = ratelimit.Seconds(retry)
+		return nil, &e
 	}
 	a := &Asking{s: s, v: v, ch: ch, question: q}
 	if searchID == nil {

@@ -21,7 +21,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"agora/internal/apperr"
 	"agora/internal/db"
+	"agora/internal/ratelimit"
 	"agora/search"
 	"agora/search/answer"
 )
@@ -39,15 +41,24 @@ type Service struct {
 	answerer answer.Answerer
 	name     string
 	now      func() time.Time
+	limit    *ratelimit.Limiter
 }
 
+// ErrTooMany is an account that asked more AI searches in a minute than
+// perAccountPerMinute (429, with Retry-After).
+var ErrTooMany = apperr.New(apperr.TooMany, "tooManyRequests", "too many AI searches; try again later")
+
 // New builds the service over the database, the search store's posts and
-// the answerer.
-func New(d *db.DB, store search.Store, a answer.Answerer) (*Service, error) {
+// the answerer; one account may ask perAccountPerMinute searches a minute.
+func New(d *db.DB, store search.Store, a answer.Answerer, perAccountPerMinute int) (*Service, error) {
 	if d == nil || d.Pool == nil || store == nil || a == nil {
 		return nil, errors.New("aisearch.New: nil dependency")
 	}
-	return &Service{db: d.Pool, posts: store.Posts(), answerer: a, name: answererName(a), now: time.Now}, nil
+	if perAccountPerMinute < 1 {
+		return nil, errors.New("aisearch.New: the searches an account may ask a minute must be 1 or more")
+	}
+	return &Service{db: d.Pool, posts: store.Posts(), answerer: a, name: answererName(a), now: time.Now,
+		limit: ratelimit.New(perAccountPerMinute, time.Minute)}, nil
 }
 
 // CheckQuestion trims a question and says what is wrong with it, if

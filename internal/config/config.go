@@ -83,6 +83,11 @@ type AIConfig struct {
 	// MaxTokens is AGORA_AI_MAX_TOKENS, the longest answer in tokens; 0
 	// leaves it to the server (Anthropic's client then asks for 2048).
 	MaxTokens int
+	// SearchesPerAccountPerMinute is AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE:
+	// the AI searches (follow-ups included) one account may ask a minute.
+	// Each may cost a model's time, so a few accounts must not be able to
+	// keep it busy for everyone.
+	SearchesPerAccountPerMinute int
 }
 
 // ModelProvider is the provider that answers: Provider, else openai when
@@ -235,6 +240,7 @@ func Default() Config {
 		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 10 * 365 * 24 * time.Hour},
 
 		LinkPreview: LinkPreviewConfig{PerAccountPerMinute: 30},
+		AI:          AIConfig{SearchesPerAccountPerMinute: 10},
 
 		InsightsBase: "/api/insights",
 	}
@@ -323,6 +329,7 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_AI_MODEL", &c.AI.Model)
 	str("AGORA_AI_API_KEY", &c.AI.APIKey)
 	integer("AGORA_AI_MAX_TOKENS", &c.AI.MaxTokens)
+	integer("AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE", &c.AI.SearchesPerAccountPerMinute)
 	return errs
 }
 
@@ -408,6 +415,7 @@ func (c Config) Validate() error {
 	positive("AGORA_UPLOAD_URL_TTL", c.Blobs.UploadURLTTL)
 	positive("AGORA_BLOB_URL_TTL", c.Blobs.ReadURLTTL)
 	atLeastOne("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", c.LinkPreview.PerAccountPerMinute)
+	atLeastOne("AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE", c.AI.SearchesPerAccountPerMinute)
 	if c.Search.MeiliURL != "" {
 		if u, err := url.Parse(c.Search.MeiliURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("MEILI_URL: %q is not an http(s) URL", c.Search.MeiliURL)

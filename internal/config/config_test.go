@@ -82,11 +82,12 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 
 		"AGORA_INSIGHTS_BASE": "/insights/v1",
 
-		"AGORA_AI_PROVIDER":   "openai",
-		"AGORA_AI_MODEL_URL":  "http://127.0.0.1:11434/v1",
-		"AGORA_AI_MODEL":      "llama3.1",
-		"AGORA_AI_API_KEY":    "sk-test",
-		"AGORA_AI_MAX_TOKENS": "512",
+		"AGORA_AI_PROVIDER":                        "openai",
+		"AGORA_AI_MODEL_URL":                       "http://127.0.0.1:11434/v1",
+		"AGORA_AI_MODEL":                           "llama3.1",
+		"AGORA_AI_API_KEY":                         "sk-test",
+		"AGORA_AI_MAX_TOKENS":                      "512",
+		"AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE": "4",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -115,7 +116,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		Search:       SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
 		Warehouse:    WarehouseConfig{ClickHouseURL: "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s"},
 		InsightsBase: "/insights/v1",
-		AI:           AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512},
+		AI:           AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512, SearchesPerAccountPerMinute: 4},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -181,6 +182,7 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"ai openai without url", map[string]string{"AGORA_AI_PROVIDER": "openai", "AGORA_AI_MODEL": "m"}, "AGORA_AI_MODEL_URL: required with AGORA_AI_PROVIDER=openai"},
 		{"ai anthropic without key", map[string]string{"AGORA_AI_PROVIDER": "anthropic", "AGORA_AI_MODEL": "claude"}, "AGORA_AI_API_KEY: required with AGORA_AI_PROVIDER=anthropic"},
 		{"ai unknown provider", map[string]string{"AGORA_AI_PROVIDER": "bard", "AGORA_AI_MODEL": "m"}, `AGORA_AI_PROVIDER: "bard" is not openai or anthropic`},
+		{"ai searches per minute zero", map[string]string{"AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE": "0"}, "AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE: must be at least 1"},
 		{"ai max tokens negative", map[string]string{"AGORA_AI_MODEL_URL": "http://m/v1", "AGORA_AI_MODEL": "m", "AGORA_AI_MAX_TOKENS": "-1"}, "AGORA_AI_MAX_TOKENS: must not be negative"},
 	}
 	for _, tt := range tests {

@@ -972,6 +972,9 @@ export interface paths {
          *     answer and its citations are stored. A client that goes away
          *     cancels the model call. Errors found before the stream starts are
          *     JSON errors; one during the stream ends it without an `answer`.
+         *     An account asks at most `AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE`
+         *     searches a minute (10 by default), follow-ups included: the next is
+         *     429 `tooManyRequests` with `Retry-After`.
          */
         get: operations["aiSearch"];
         put?: never;
@@ -5150,6 +5153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5181,6 +5185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
