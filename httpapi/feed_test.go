@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -241,6 +242,17 @@ func TestFeedCreateRefusals(t *testing.T) {
 		{"a meeting", member, f.welcome, ok(map[string]any{"meeting": map[string]any{"name": "x"}}), 400, "feedPostCreating"},
 		{"image that is not a URL", member, f.welcome, ok(map[string]any{"image": map[string]any{"url": "not a url"}}), 400, "feedPostCreating"},
 		{"file without a name", member, f.welcome, ok(map[string]any{"file": map[string]any{"name": "", "url": "https://f.test/a.pdf", "mediaType": "application/pdf"}}), 400, "feedPostCreating"},
+		// A link's preview reaches every reader of the feed: only its
+		// documented fields, within their bounds (issue 14, F4).
+		{"link preview title of 301", member, f.welcome, ok(linkWith(map[string]any{"title": strings.Repeat("t", 301)})), 400, "feedPostCreating"},
+		{"link preview description of 1001", member, f.welcome, ok(linkWith(map[string]any{"description": strings.Repeat("d", 1001)})), 400, "feedPostCreating"},
+		{"link preview of 900 KB", member, f.welcome, ok(linkWith(map[string]any{"siteName": strings.Repeat("j", 900<<10)})), 400, "feedPostCreating"},
+		{"link preview with an unknown field", member, f.welcome, ok(linkWith(map[string]any{"junk": "x"})), 400, "invalidBody"},
+		{"link preview nested deep", member, f.welcome, ok(linkWith(map[string]any{"title": deepObject(9990)})), 400, "invalidBody"},
+		{"link preview image not http(s)", member, f.welcome, ok(linkWith(map[string]any{"image": "javascript:alert(1)"})), 400, "feedPostCreating"},
+		{"link preview of an unknown provider", member, f.welcome, ok(linkWith(map[string]any{"provider": "evil", "videoId": "x"})), 400, "feedPostCreating"},
+		{"link preview with a bad video id", member, f.welcome, ok(linkWith(map[string]any{"provider": "youtube", "videoId": "\"><script>"})), 400, "feedPostCreating"},
+		{"link of an unknown viewer type", member, f.welcome, ok(map[string]any{"link": map[string]any{"url": "https://example.test/", "viewerType": "iframe"}}), 400, "feedPostCreating"},
 		{"non-UUID forum", member, "nope", ok(nil), 400, "validationFailed"},
 		{"unknown forum", member, uuid.NewString(), ok(nil), 404, "notFound"},
 		{"forum the member does not read", member, f.roundtable, ok(map[string]any{"channelId": f.roundtableMain}), 403, "forbidden"},
@@ -264,6 +276,32 @@ func TestFeedCreateRefusals(t *testing.T) {
 	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": strings.Repeat("é", 4000)})
 	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "image": map[string]any{"url": "https://img.test/only.png"}})
 	post(t, env.As(t, seed.AdminEmail), f.welcome, map[string]any{"channelId": f.welcomeAdmin, "raw": "admins only"})
+	preview := map[string]any{"title": strings.Repeat("t", 300), "description": strings.Repeat("d", 1000), "siteName": "Example",
+		"image": "https://example.test/a.png", "provider": "youtube", "videoId": "dQw4w9WgXcQ"}
+	r := member.Do("POST", "/api/series/"+f.welcome+"/threads", map[string]any{"channelId": f.welcomeMain, "link": linkWith(preview)["link"]})
+	var created struct {
+		Link struct{ Preview map[string]any }
+	}
+	if r.Status != http.StatusCreated {
+		t.Fatalf("a preview within bounds: %d %s", r.Status, r.Body)
+	}
+	if r.JSON(t, &created); !reflect.DeepEqual(created.Link.Preview, preview) {
+		t.Errorf("a preview within bounds is stored as %v", created.Link.Preview)
+	}
+}
+
+// linkWith is a post's link field with preview.
+func linkWith(preview map[string]any) map[string]any {
+	return map[string]any{"link": map[string]any{"url": "https://example.test/a", "viewerType": "external", "preview": preview}}
+}
+
+// deepObject is an object nested n deep: {"a":{"a":…}}.
+func deepObject(n int) any {
+	var v any = "x"
+	for range n {
+		v = map[string]any{"a": v}
+	}
+	return v
 }
 
 // TestFeedReplies: comments and one level of replies; edits and deletes by

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -22,6 +21,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/linkpreview"
 	"agora/internal/richtext"
 )
 
@@ -71,12 +71,29 @@ type File struct {
 	MediaType string  `json:"mediaType"`
 }
 
-// Link is a post's web link; preview is kept as the client sent it.
+// Link is a post's web link: what GET /api/links/preview answered, which
+// the client sends back with the post; only its documented fields, within
+// the same bounds (linkpreview.Link.Problem), reach the feed's readers.
 type Link struct {
-	URL        string         `json:"url"`
-	MediaType  *string        `json:"mediaType,omitempty"`
-	ViewerType *string        `json:"viewerType,omitempty"`
-	Preview    map[string]any `json:"preview,omitempty"`
+	URL        string               `json:"url"`
+	MediaType  *string              `json:"mediaType,omitempty"`
+	ViewerType *string              `json:"viewerType,omitempty"`
+	Preview    *linkpreview.Preview `json:"preview,omitempty"`
+}
+
+// problem is what keeps l from being stored, "" when nothing.
+func (l Link) problem() string {
+	checked := linkpreview.Link{URL: l.URL}
+	if l.MediaType != nil {
+		checked.MediaType = *l.MediaType
+	}
+	if l.ViewerType != nil {
+		checked.ViewerType = *l.ViewerType
+	}
+	if l.Preview != nil {
+		checked.Preview = *l.Preview
+	}
+	return checked.Problem()
 }
 
 // Content is the editable part of a post.
@@ -93,30 +110,24 @@ func (c *Content) check(f apperr.Fields) {
 	if utf8.RuneCountInString(c.Raw) > MaxText {
 		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
 	}
-	if c.Image != nil && !webURL(c.Image.URL) {
+	if c.Image != nil && !linkpreview.WebURL(c.Image.URL) {
 		f.Add("image", "url must be an http(s) URL")
 	}
 	if c.File != nil {
-		if !webURL(c.File.URL) {
+		if !linkpreview.WebURL(c.File.URL) {
 			f.Add("file", "url must be an http(s) URL")
 		} else if strings.TrimSpace(c.File.Name) == "" || utf8.RuneCountInString(c.File.Name) > 255 {
 			f.Add("file", "name must be 1 to 255 characters")
 		}
 	}
-	if c.Link != nil && !webURL(c.Link.URL) {
-		f.Add("link", "url must be an http(s) URL")
+	if c.Link != nil {
+		if p := c.Link.problem(); p != "" {
+			f.Add("link", p)
+		}
 	}
 	if c.Raw == "" && c.Image == nil && c.File == nil && c.Link == nil {
 		f.Add("raw", "a post needs text, an image, a file or a link")
 	}
-}
-
-func webURL(s string) bool {
-	if len(s) > 2048 {
-		return false
-	}
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // checkReplyText trims a comment's text and validates it.

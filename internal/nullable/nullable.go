@@ -3,7 +3,10 @@
 // absence leaves it as it is.
 package nullable
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Field is a field of an edit: Set when it was sent, Value nil when it was
 // sent as null.
@@ -28,8 +31,12 @@ func (f *Field[T]) UnmarshalJSON(b []byte) error {
 		f.Value = nil
 		return nil
 	}
+	// The body's decoder refuses unknown fields; a decoder of its own here
+	// would not know, so it is told again.
 	var v T
-	if err := json.Unmarshal(b, &v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
 		return err
 	}
 	f.Value = &v

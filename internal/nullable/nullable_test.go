@@ -28,6 +28,12 @@ func TestAbsentNullOrValue(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"year": "x"}`), &body); err == nil {
 		t.Error("a string for a number is accepted")
 	}
+	var link struct {
+		Link nullable.Field[struct{ URL string }] `json:"link"`
+	}
+	if err := json.Unmarshal([]byte(`{"link": {"URL": "u", "junk": 1}}`), &link); err == nil {
+		t.Error("an unknown field inside a value is accepted")
+	}
 	if f := nullable.Of(3); !f.Set || *f.Value != 3 {
 		t.Errorf("Of: %+v", f)
 	}
