@@ -68,8 +68,14 @@ func (s *server) signIn(c fiber.Ctx) error {
 
 func (s *server) signOut(c fiber.Ctx) error {
 	defer s.Queries.Accounts.ForgetSessions()
-	if err := s.Commands.Accounts.SignOut(c.Context(), mustPrincipal(c).SessionID); err != nil {
+	session := mustPrincipal(c).SessionID
+	if err := s.Commands.Accounts.SignOut(c.Context(), session); err != nil {
 		return err
+	}
+	// This node's sockets of the session close now; other nodes' when
+	// their realtime projection sees the revocation.
+	if s.Hub != nil {
+		s.Hub.EndSession(session)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
 }

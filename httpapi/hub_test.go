@@ -280,6 +280,65 @@ func TestHub(t *testing.T) {
 	})
 }
 
+// TestHubSignOutEndsSocketsAtOnce: signing out closes that session's
+// sockets at once on the node that took the sign-out, before anything more
+// is sent to them, and on every other node when its realtime projection
+// sees the revocation; the periodic session check (a minute here) is not
+// what closes them (issue 14, F8).
+func TestHubSignOutEndsSocketsAtOnce(t *testing.T) {
+	pipe := testenv.StartPipeline(t)
+	opts := testenv.Live{Pipeline: pipe, Hub: live.HubOptions{SessionCheck: time.Hour}}
+	env, env2 := testenv.NewLive(t, opts), testenv.NewLive(t, opts)
+	member, expert := env.As(t, "member@demo.agora"), env.As(t, "expert@demo.agora")
+	here, there := dial(t, env, "", bearer(member.Token)), dial(t, env2, "", bearer(member.Token))
+	other := dial(t, env, "", bearer(env.As(t, "member@demo.agora").Token)) // the member's other session
+
+	// Both nodes deliver to the session before the sign-out.
+	expertID := hubUserID(t, expert)
+	job := testenv.Unique("job")
+	if r := expert.Do("PATCH", "/api/users/me", map[string]any{"jobTitle": job}); r.Status != 200 {
+		t.Fatalf("PATCH /api/users/me: %d %s", r.Status, r.Body)
+	}
+	for _, h := range []*hubConn{here, there} {
+		h.waitFor(liveWait, "user.updated before the sign-out", is(realtime.UserUpdated, "user:"+expertID))
+	}
+
+	if r := member.Do("DELETE", "/api/sessions/current", nil); r.Status != 204 {
+		t.Fatalf("sign out: %d %s", r.Status, r.Body)
+	}
+	closedWith := func(h *hubConn, within time.Duration, where string) {
+		t.Helper()
+		select {
+		case <-h.closed:
+			var ce *websocket.CloseError
+			if !errors.As(h.err, &ce) || ce.Code != httpapi.HubCloseSessionEnded {
+				t.Errorf("%s: closed with %v, want close code %d", where, h.err, httpapi.HubCloseSessionEnded)
+			}
+		case <-time.After(within):
+			t.Fatalf("%s: the signed-out session's socket is still open after %v", where, within)
+		}
+	}
+	closedWith(here, 2*time.Second, "the node that signed out")
+	if r := expert.Do("PATCH", "/api/users/me", map[string]any{"jobTitle": job + "-2"}); r.Status != 200 {
+		t.Fatalf("PATCH /api/users/me: %d %s", r.Status, r.Body)
+	}
+	other.waitFor(liveWait, "user.updated to the member's other session", func(m hubMsg) bool {
+		return is(realtime.UserUpdated, "user:"+expertID)(m) && m.Payload["jobTitle"] == job+"-2"
+	})
+	for {
+		select {
+		case m := <-here.msgs:
+			if m.Payload["jobTitle"] == job+"-2" {
+				t.Errorf("the signed-out socket received %s", m.Raw)
+			}
+			continue
+		default:
+		}
+		break
+	}
+	closedWith(there, liveWait, "another node")
+}
+
 // TestHubRefusesBeforeUpgrading: without a valid token, from a foreign
 // page, or without a handshake, the answer is a JSON error, not a socket.
 func TestHubRefusesBeforeUpgrading(t *testing.T) {

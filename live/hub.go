@@ -210,6 +210,25 @@ func (h *Hub) markLocked(u uuid.UUID) {
 	}
 }
 
+// EndSession closes the connections of session sessionID (SessionEnded)
+// at once, and returns how many: a sign-out on this node, or a revocation
+// the change stream reports, so that nothing more reaches them (the
+// periodic session check is the backstop, not the rule).
+func (h *Hub) EndSession(sessionID uuid.UUID) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, cs := range h.users {
+		for c := range cs {
+			if c.SessionID == sessionID {
+				h.dropLocked(c, SessionEnded)
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Users are the members with a connection on this node.
 func (h *Hub) Users() []uuid.UUID {
 	h.mu.Lock()

@@ -51,8 +51,12 @@ func NewProjection(hub *live.Hub, db DB, feed Feed, replayMargin time.Duration, 
 // every node sees every change.
 func (p *Projection) Name() string { return "realtime." + p.hub.NodeID() }
 
-// Tables are the tables with live events.
-func (p *Projection) Tables() []string { return Tables() }
+// sessionsTable is where a revocation (sign-out, password change or reset)
+// comes from: it closes the session's connections on this node.
+const sessionsTable = "public.sessions"
+
+// Tables are the tables with live events, and the sessions.
+func (p *Projection) Tables() []string { return append(Tables(), sessionsTable) }
 
 // Apply delivers the events of c to this node's connections that may read
 // them. It fails nothing: a live event is a hint for the browser to
@@ -64,6 +68,10 @@ func (p *Projection) Apply(ctx context.Context, c change.Change) error {
 	// waiting for what happened before it started, so those changes are
 	// skipped (a reconnecting browser refetches).
 	if c.Source.TsMs > 0 && c.Source.TsMs < p.since {
+		return nil
+	}
+	if c.QualifiedTable() == sessionsTable {
+		p.endRevoked(c)
 		return nil
 	}
 	evs, err := Events(c)
@@ -124,4 +132,22 @@ func (p *Projection) deliver(ctx context.Context, e Event) error {
 	}
 	p.hub.Deliver(msg, users)
 	return nil
+}
+
+// endRevoked closes the connections of a session the change revoked.
+func (p *Projection) endRevoked(c change.Change) {
+	var s struct {
+		ID        uuid.UUID
+		RevokedOn *time.Time
+	}
+	if c.After == nil || c.Op == change.Read {
+		return
+	}
+	if err := c.After.Scan(&s); err != nil {
+		p.log.Warn("realtime: session change not understood; skipped", "offset", c.Offset, "err", err)
+		return
+	}
+	if s.RevokedOn != nil {
+		p.hub.EndSession(s.ID)
+	}
 }
