@@ -266,19 +266,26 @@ export default [
         assert.equal(r.status, 201, raw)
         ids.push(r.body.id)
       }
-      // Link previews are kept as the client sent them.
+      // A preview's URLs must be http(s): a javascript: image is refused.
+      const refused = await post({
+        raw: `${stamp} refused`,
+        link: { url: 'https://example.com/a', viewerType: 'external', preview: { title: 't', image: `javascript:${hook}` } },
+      })
+      assert.equal(refused.status, 400, JSON.stringify(refused.body))
+      assert.equal(refused.body.code, 'feedPostCreating')
+      // Its text fields are plain text, kept as sent and shown as text.
       const linked = await post({
         raw: `${stamp} preview`,
         link: {
           url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ"><script>x</script>',
           viewerType: 'embedded',
-          preview: { title: `<script>${hook}</script>`, description: `<img src=x onerror="${hook}">`, image: `javascript:${hook}`, siteName: '<b>site</b>' },
+          preview: { title: `<script>${hook}</script>`, description: `<img src=x onerror="${hook}">`, siteName: '<b>site</b>' },
         },
       })
       assert.equal(linked.status, 201, JSON.stringify(linked.body))
       const external = await post({
         raw: `${stamp} external`,
-        link: { url: 'https://example.com/a', viewerType: 'external', preview: { title: `<img src=x onerror="${hook}">`, image: `javascript:${hook}` } },
+        link: { url: 'https://example.com/a', viewerType: 'external', preview: { title: `<img src=x onerror="${hook}">` } },
       })
       assert.equal(external.status, 201)
 

@@ -43,7 +43,13 @@ export interface MessageEditorProps {
   ref?: Ref<HTMLTextAreaElement>
 }
 
-const SUGGESTION_LIMIT = 50
+/**
+ * At most 8 suggestions show, the best first: typing more narrows them. The
+ * list never scrolls, so it has no scrollable region that the keyboard
+ * could not reach (the focus stays in the text box; arrows move the
+ * highlight).
+ */
+const SUGGESTION_LIMIT = 8
 /** Mention and hashtag suggestions wait 250 ms after typing (spec 001 §9). */
 const SEARCH_DEBOUNCE_MS = 250
 
@@ -115,7 +121,9 @@ export function MessageEditor({
         .slice(0, SUGGESTION_LIMIT)
         .map((p) => ({ kind: 'mention', key: p.userId, person: p }))
     }
-    return (tags.data?.tags ?? []).map((h) => ({ kind: 'hashtag', key: h.name, name: h.name, count: h.count }))
+    return (tags.data?.tags ?? [])
+      .slice(0, SUGGESTION_LIMIT)
+      .map((h) => ({ kind: 'hashtag', key: h.name, name: h.name, count: h.count }))
   }, [trigger, members.data, tags.data, me, canMention])
   const open = suggestions.length > 0
 
@@ -246,7 +254,7 @@ export function MessageEditor({
             id={listId}
             role="listbox"
             aria-label={trigger!.kind === 'mention' ? t('composer.suggestions.mentions') : t('composer.suggestions.hashtags')}
-            className="absolute left-0 right-0 top-full z-50 mt-1 max-h-[300px] overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
+            className="absolute left-0 right-0 top-full z-50 mt-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
           >
             {suggestions.map((s, i) => (
               <li
