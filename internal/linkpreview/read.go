@@ -36,6 +36,10 @@ const maxToken = 256 << 10
 // render.
 func ReadHTML(r io.Reader, contentType string, page *url.URL) (Preview, error) {
 	r, err := charset.NewReader(r, contentType)
+	if errors.Is(err, io.EOF) {
+		// An empty page (its sniffing found no byte to read) says nothing.
+		return Preview{}, nil
+	}
 	if err != nil {
 		return Preview{}, err
 	}
