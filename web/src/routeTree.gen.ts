@@ -16,7 +16,6 @@ import { Route as LogoutRouteImport } from './routes/logout'
 import { Route as UnsupportedRouteImport } from './routes/unsupported'
 import { Route as AuthenticatedHomeRouteImport } from './routes/_authenticated/home'
 import { Route as AuthenticatedProfileRouteImport } from './routes/_authenticated/profile'
-import { Route as AuthenticatedSubscriptionsRouteImport } from './routes/_authenticated/subscriptions'
 import { Route as GuestChangePasswordRouteImport } from './routes/_guest/change-password'
 import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-password'
 import { Route as GuestLoginRouteImport } from './routes/_guest/login'
@@ -25,16 +24,11 @@ import { Route as AcceptInvitationIndexRouteImport } from './routes/accept-invit
 import { Route as ErrorsError401RouteImport } from './routes/errors/error-401'
 import { Route as ErrorsError404RouteImport } from './routes/errors/error-404'
 import { Route as ErrorsError500RouteImport } from './routes/errors/error-500'
-import { Route as AuthenticatedAccountsIndexRouteImport } from './routes/_authenticated/accounts/index'
 import { Route as GuestCallbacksAuthRouteImport } from './routes/_guest/callbacks/auth'
 import { Route as GuestRegistrationIndexRouteImport } from './routes/_guest/registration/index'
 import { Route as AcceptInvitationErrorErrorCodeRouteImport } from './routes/accept-invitation/error.$errorCode'
 import { Route as TokensAccessTokenEventNameRouteImport } from './routes/tokens/$accessToken/$eventName'
-import { Route as AuthenticatedAccountsAccountIdIndexRouteImport } from './routes/_authenticated/accounts/$accountId/index'
-import { Route as AuthenticatedAccountsAccountIdViewRouteImport } from './routes/_authenticated/accounts/$accountId/$view'
-import { Route as AuthenticatedCommunitiesCommunityIdIndexRouteImport } from './routes/_authenticated/communities/$communityId/index'
 import { Route as GuestRegistrationErrorErrorCodeRouteImport } from './routes/_guest/registration/error.$errorCode'
-import { Route as AuthenticatedAccountsAccountIdResourcesResourceIdRouteImport } from './routes/_authenticated/accounts/$accountId/resources/$resourceId'
 import { Route as AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRouteImport } from './routes/_authenticated/communities/$communityId/series/$seriesId/index'
 import { Route as AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRouteImport } from './routes/_authenticated/communities/$communityId/series/$seriesId/posts/$postId'
 
@@ -71,12 +65,6 @@ const AuthenticatedProfileRoute = AuthenticatedProfileRouteImport.update({
   path: '/profile',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
-const AuthenticatedSubscriptionsRoute =
-  AuthenticatedSubscriptionsRouteImport.update({
-    id: '/subscriptions',
-    path: '/subscriptions',
-    getParentRoute: () => AuthenticatedRoute,
-  } as any)
 const GuestChangePasswordRoute = GuestChangePasswordRouteImport.update({
   id: '/change-password',
   path: '/change-password',
@@ -117,12 +105,6 @@ const ErrorsError500Route = ErrorsError500RouteImport.update({
   path: '/errors/error-500',
   getParentRoute: () => rootRouteImport,
 } as any)
-const AuthenticatedAccountsIndexRoute =
-  AuthenticatedAccountsIndexRouteImport.update({
-    id: '/accounts/',
-    path: '/accounts/',
-    getParentRoute: () => AuthenticatedRoute,
-  } as any)
 const GuestCallbacksAuthRoute = GuestCallbacksAuthRouteImport.update({
   id: '/callbacks/auth',
   path: '/callbacks/auth',
@@ -145,35 +127,11 @@ const TokensAccessTokenEventNameRoute =
     path: '/tokens/$accessToken/$eventName',
     getParentRoute: () => rootRouteImport,
   } as any)
-const AuthenticatedAccountsAccountIdIndexRoute =
-  AuthenticatedAccountsAccountIdIndexRouteImport.update({
-    id: '/accounts/$accountId/',
-    path: '/accounts/$accountId/',
-    getParentRoute: () => AuthenticatedRoute,
-  } as any)
-const AuthenticatedAccountsAccountIdViewRoute =
-  AuthenticatedAccountsAccountIdViewRouteImport.update({
-    id: '/accounts/$accountId/$view',
-    path: '/accounts/$accountId/$view',
-    getParentRoute: () => AuthenticatedRoute,
-  } as any)
-const AuthenticatedCommunitiesCommunityIdIndexRoute =
-  AuthenticatedCommunitiesCommunityIdIndexRouteImport.update({
-    id: '/communities/$communityId/',
-    path: '/communities/$communityId/',
-    getParentRoute: () => AuthenticatedRoute,
-  } as any)
 const GuestRegistrationErrorErrorCodeRoute =
   GuestRegistrationErrorErrorCodeRouteImport.update({
     id: '/registration/error/$errorCode',
     path: '/registration/error/$errorCode',
     getParentRoute: () => GuestRoute,
-  } as any)
-const AuthenticatedAccountsAccountIdResourcesResourceIdRoute =
-  AuthenticatedAccountsAccountIdResourcesResourceIdRouteImport.update({
-    id: '/accounts/$accountId/resources/$resourceId',
-    path: '/accounts/$accountId/resources/$resourceId',
-    getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute =
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRouteImport.update({
@@ -196,7 +154,6 @@ export interface FileRoutesByFullPath {
   '/unsupported': typeof UnsupportedRoute
   '/home': typeof AuthenticatedHomeRoute
   '/profile': typeof AuthenticatedProfileRoute
-  '/subscriptions': typeof AuthenticatedSubscriptionsRoute
   '/change-password': typeof GuestChangePasswordRoute
   '/forgot-password': typeof GuestForgotPasswordRoute
   '/login': typeof GuestLoginRoute
@@ -208,13 +165,8 @@ export interface FileRoutesByFullPath {
   '/callbacks/auth': typeof GuestCallbacksAuthRoute
   '/accept-invitation/error/$errorCode': typeof AcceptInvitationErrorErrorCodeRoute
   '/tokens/$accessToken/$eventName': typeof TokensAccessTokenEventNameRoute
-  '/accounts/': typeof AuthenticatedAccountsIndexRoute
   '/registration/': typeof GuestRegistrationIndexRoute
-  '/accounts/$accountId/$view': typeof AuthenticatedAccountsAccountIdViewRoute
   '/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
-  '/accounts/$accountId/': typeof AuthenticatedAccountsAccountIdIndexRoute
-  '/communities/$communityId/': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
-  '/accounts/$accountId/resources/$resourceId': typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   '/communities/$communityId/series/$seriesId/': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -224,7 +176,6 @@ export interface FileRoutesByTo {
   '/unsupported': typeof UnsupportedRoute
   '/home': typeof AuthenticatedHomeRoute
   '/profile': typeof AuthenticatedProfileRoute
-  '/subscriptions': typeof AuthenticatedSubscriptionsRoute
   '/change-password': typeof GuestChangePasswordRoute
   '/forgot-password': typeof GuestForgotPasswordRoute
   '/login': typeof GuestLoginRoute
@@ -236,13 +187,8 @@ export interface FileRoutesByTo {
   '/callbacks/auth': typeof GuestCallbacksAuthRoute
   '/accept-invitation/error/$errorCode': typeof AcceptInvitationErrorErrorCodeRoute
   '/tokens/$accessToken/$eventName': typeof TokensAccessTokenEventNameRoute
-  '/accounts': typeof AuthenticatedAccountsIndexRoute
   '/registration': typeof GuestRegistrationIndexRoute
-  '/accounts/$accountId/$view': typeof AuthenticatedAccountsAccountIdViewRoute
   '/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
-  '/accounts/$accountId': typeof AuthenticatedAccountsAccountIdIndexRoute
-  '/communities/$communityId': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
-  '/accounts/$accountId/resources/$resourceId': typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   '/communities/$communityId/series/$seriesId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -255,7 +201,6 @@ export interface FileRoutesById {
   '/unsupported': typeof UnsupportedRoute
   '/_authenticated/home': typeof AuthenticatedHomeRoute
   '/_authenticated/profile': typeof AuthenticatedProfileRoute
-  '/_authenticated/subscriptions': typeof AuthenticatedSubscriptionsRoute
   '/_guest/change-password': typeof GuestChangePasswordRoute
   '/_guest/forgot-password': typeof GuestForgotPasswordRoute
   '/_guest/login': typeof GuestLoginRoute
@@ -267,13 +212,8 @@ export interface FileRoutesById {
   '/_guest/callbacks/auth': typeof GuestCallbacksAuthRoute
   '/accept-invitation/error/$errorCode': typeof AcceptInvitationErrorErrorCodeRoute
   '/tokens/$accessToken/$eventName': typeof TokensAccessTokenEventNameRoute
-  '/_authenticated/accounts/': typeof AuthenticatedAccountsIndexRoute
   '/_guest/registration/': typeof GuestRegistrationIndexRoute
-  '/_authenticated/accounts/$accountId/$view': typeof AuthenticatedAccountsAccountIdViewRoute
   '/_guest/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
-  '/_authenticated/accounts/$accountId/': typeof AuthenticatedAccountsAccountIdIndexRoute
-  '/_authenticated/communities/$communityId/': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
-  '/_authenticated/accounts/$accountId/resources/$resourceId': typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   '/_authenticated/communities/$communityId/series/$seriesId/': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/_authenticated/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -285,7 +225,6 @@ export interface FileRouteTypes {
     | '/unsupported'
     | '/home'
     | '/profile'
-    | '/subscriptions'
     | '/change-password'
     | '/forgot-password'
     | '/login'
@@ -297,13 +236,8 @@ export interface FileRouteTypes {
     | '/callbacks/auth'
     | '/accept-invitation/error/$errorCode'
     | '/tokens/$accessToken/$eventName'
-    | '/accounts/'
     | '/registration/'
-    | '/accounts/$accountId/$view'
     | '/registration/error/$errorCode'
-    | '/accounts/$accountId/'
-    | '/communities/$communityId/'
-    | '/accounts/$accountId/resources/$resourceId'
     | '/communities/$communityId/series/$seriesId/'
     | '/communities/$communityId/series/$seriesId/posts/$postId'
   fileRoutesByTo: FileRoutesByTo
@@ -313,7 +247,6 @@ export interface FileRouteTypes {
     | '/unsupported'
     | '/home'
     | '/profile'
-    | '/subscriptions'
     | '/change-password'
     | '/forgot-password'
     | '/login'
@@ -325,13 +258,8 @@ export interface FileRouteTypes {
     | '/callbacks/auth'
     | '/accept-invitation/error/$errorCode'
     | '/tokens/$accessToken/$eventName'
-    | '/accounts'
     | '/registration'
-    | '/accounts/$accountId/$view'
     | '/registration/error/$errorCode'
-    | '/accounts/$accountId'
-    | '/communities/$communityId'
-    | '/accounts/$accountId/resources/$resourceId'
     | '/communities/$communityId/series/$seriesId'
     | '/communities/$communityId/series/$seriesId/posts/$postId'
   id:
@@ -343,7 +271,6 @@ export interface FileRouteTypes {
     | '/unsupported'
     | '/_authenticated/home'
     | '/_authenticated/profile'
-    | '/_authenticated/subscriptions'
     | '/_guest/change-password'
     | '/_guest/forgot-password'
     | '/_guest/login'
@@ -355,13 +282,8 @@ export interface FileRouteTypes {
     | '/_guest/callbacks/auth'
     | '/accept-invitation/error/$errorCode'
     | '/tokens/$accessToken/$eventName'
-    | '/_authenticated/accounts/'
     | '/_guest/registration/'
-    | '/_authenticated/accounts/$accountId/$view'
     | '/_guest/registration/error/$errorCode'
-    | '/_authenticated/accounts/$accountId/'
-    | '/_authenticated/communities/$communityId/'
-    | '/_authenticated/accounts/$accountId/resources/$resourceId'
     | '/_authenticated/communities/$communityId/series/$seriesId/'
     | '/_authenticated/communities/$communityId/series/$seriesId/posts/$postId'
   fileRoutesById: FileRoutesById
@@ -431,13 +353,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedProfileRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
-    '/_authenticated/subscriptions': {
-      id: '/_authenticated/subscriptions'
-      path: '/subscriptions'
-      fullPath: '/subscriptions'
-      preLoaderRoute: typeof AuthenticatedSubscriptionsRouteImport
-      parentRoute: typeof AuthenticatedRoute
-    }
     '/_guest/change-password': {
       id: '/_guest/change-password'
       path: '/change-password'
@@ -494,13 +409,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ErrorsError500RouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/_authenticated/accounts/': {
-      id: '/_authenticated/accounts/'
-      path: '/accounts'
-      fullPath: '/accounts/'
-      preLoaderRoute: typeof AuthenticatedAccountsIndexRouteImport
-      parentRoute: typeof AuthenticatedRoute
-    }
     '/_guest/callbacks/auth': {
       id: '/_guest/callbacks/auth'
       path: '/callbacks/auth'
@@ -529,40 +437,12 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TokensAccessTokenEventNameRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/_authenticated/accounts/$accountId/': {
-      id: '/_authenticated/accounts/$accountId/'
-      path: '/accounts/$accountId'
-      fullPath: '/accounts/$accountId/'
-      preLoaderRoute: typeof AuthenticatedAccountsAccountIdIndexRouteImport
-      parentRoute: typeof AuthenticatedRoute
-    }
-    '/_authenticated/accounts/$accountId/$view': {
-      id: '/_authenticated/accounts/$accountId/$view'
-      path: '/accounts/$accountId/$view'
-      fullPath: '/accounts/$accountId/$view'
-      preLoaderRoute: typeof AuthenticatedAccountsAccountIdViewRouteImport
-      parentRoute: typeof AuthenticatedRoute
-    }
-    '/_authenticated/communities/$communityId/': {
-      id: '/_authenticated/communities/$communityId/'
-      path: '/communities/$communityId'
-      fullPath: '/communities/$communityId/'
-      preLoaderRoute: typeof AuthenticatedCommunitiesCommunityIdIndexRouteImport
-      parentRoute: typeof AuthenticatedRoute
-    }
     '/_guest/registration/error/$errorCode': {
       id: '/_guest/registration/error/$errorCode'
       path: '/registration/error/$errorCode'
       fullPath: '/registration/error/$errorCode'
       preLoaderRoute: typeof GuestRegistrationErrorErrorCodeRouteImport
       parentRoute: typeof GuestRoute
-    }
-    '/_authenticated/accounts/$accountId/resources/$resourceId': {
-      id: '/_authenticated/accounts/$accountId/resources/$resourceId'
-      path: '/accounts/$accountId/resources/$resourceId'
-      fullPath: '/accounts/$accountId/resources/$resourceId'
-      preLoaderRoute: typeof AuthenticatedAccountsAccountIdResourcesResourceIdRouteImport
-      parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/communities/$communityId/series/$seriesId/': {
       id: '/_authenticated/communities/$communityId/series/$seriesId/'
@@ -584,12 +464,6 @@ declare module '@tanstack/react-router' {
 interface AuthenticatedRouteChildren {
   AuthenticatedHomeRoute: typeof AuthenticatedHomeRoute
   AuthenticatedProfileRoute: typeof AuthenticatedProfileRoute
-  AuthenticatedSubscriptionsRoute: typeof AuthenticatedSubscriptionsRoute
-  AuthenticatedAccountsIndexRoute: typeof AuthenticatedAccountsIndexRoute
-  AuthenticatedAccountsAccountIdViewRoute: typeof AuthenticatedAccountsAccountIdViewRoute
-  AuthenticatedAccountsAccountIdIndexRoute: typeof AuthenticatedAccountsAccountIdIndexRoute
-  AuthenticatedCommunitiesCommunityIdIndexRoute: typeof AuthenticatedCommunitiesCommunityIdIndexRoute
-  AuthenticatedAccountsAccountIdResourcesResourceIdRoute: typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute: typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute: typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -597,16 +471,6 @@ interface AuthenticatedRouteChildren {
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedHomeRoute: AuthenticatedHomeRoute,
   AuthenticatedProfileRoute: AuthenticatedProfileRoute,
-  AuthenticatedSubscriptionsRoute: AuthenticatedSubscriptionsRoute,
-  AuthenticatedAccountsIndexRoute: AuthenticatedAccountsIndexRoute,
-  AuthenticatedAccountsAccountIdViewRoute:
-    AuthenticatedAccountsAccountIdViewRoute,
-  AuthenticatedAccountsAccountIdIndexRoute:
-    AuthenticatedAccountsAccountIdIndexRoute,
-  AuthenticatedCommunitiesCommunityIdIndexRoute:
-    AuthenticatedCommunitiesCommunityIdIndexRoute,
-  AuthenticatedAccountsAccountIdResourcesResourceIdRoute:
-    AuthenticatedAccountsAccountIdResourcesResourceIdRoute,
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute:
     AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute,
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute:

@@ -131,8 +131,6 @@ export const translation = {
     notifications: 'Notifications',
     unread: 'unread',
     meetups: 'Upcoming Meet Ups',
-    manage: 'Manage',
-    accounts: 'Accounts',
     communities: 'Communities',
     profile: 'Profile',
     signOut: 'Sign out',
@@ -211,10 +209,6 @@ export const translation = {
     forumCount_other: '{{count}} forums',
     admin: 'Admin',
   },
-  community: {
-    title: 'Community',
-    comingSoon: 'The community page arrives with the communities feature.',
-  },
   // Each feature area keeps its strings in its own file under en/.
   forum,
   feed,
@@ -225,10 +219,6 @@ export const translation = {
     title: 'Profile',
     email: 'Email',
     role: 'Role',
-  },
-  accounts: {
-    title: 'Accounts',
-    comingSoon: 'Organization accounts arrive with the organizations feature.',
   },
   unsupported: {
     title: 'Your browser is not supported',

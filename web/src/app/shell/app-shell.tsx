@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
-import { useCurrentUser } from '@/lib/session-context'
 import { RightPanel, type PanelContext } from './right-panel'
-import { TopBar, type ManageRights } from './top-bar'
+import { TopBar } from './top-bar'
 
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
@@ -20,16 +19,11 @@ import { TopBar, type ManageRights } from './top-bar'
  */
 export function AppShell() {
   const { t } = useTranslation()
-  const me = useCurrentUser()
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
   const forum = params.seriesId
     ? communities.data?.results.flatMap((c) => c.series.map((f) => ({ f, admin: manageable(c) || f.role === 'admin' }))).find((x) => x.f.id === params.seriesId)
     : undefined
-  const manage: ManageRights = {
-    accounts: me?.role === 'super',
-    communities: !!communities.data?.results.some(manageable),
-  }
   const panel: PanelContext = {
     forumSelected: !!params.seriesId,
     forumAdmin: !!forum?.admin,
@@ -41,7 +35,7 @@ export function AppShell() {
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2">
         {t('app.skipToContent')}
       </a>
-      <TopBar manage={manage} panel={panel} />
+      <TopBar panel={panel} />
       <div className="flex">
         <main id="main" className="min-w-0 flex-1">
           <Outlet />

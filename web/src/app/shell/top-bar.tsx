@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { BarChart3, Home, LayoutGrid, LogOut, MessageCircle, PanelRight, Settings2, User as UserIcon, Users } from 'lucide-react'
+import { BarChart3, Home, LogOut, MessageCircle, PanelRight, User as UserIcon, Users } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { PersonAvatar } from '@/components/ui/avatar'
 import {
@@ -17,26 +17,23 @@ import {
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet'
 import { NotificationsBell } from '@/features/notifications/components/notifications-bell'
 import { UpcomingMeetupsButton } from '@/features/meetups/components/upcoming-meetups-button'
-import { ManageCommunitiesDialog } from '@/features/communities/components/manage-communities-dialog'
 import { useSignOut } from '@/features/auth/hooks/use-sign-out'
 import { useCurrentUser } from '@/lib/session-context'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
 import { availableTabs, PanelBody, setPanel, usePanel, type PanelContext } from './right-panel'
 
-export type ManageRights = { accounts: boolean; communities: boolean }
-
 /**
- * TopBar (spec 000 §2.2): Home, notifications, upcoming Meet Ups, the
- * Manage menu when the user manages something, and the avatar menu; on
- * small screens also the chat button and, within a forum, the panel menu.
+ * TopBar (spec 000 §2.2): Home, notifications, upcoming Meet Ups and the
+ * avatar menu; on small screens also the chat button and, within a forum,
+ * the panel menu. The Manage menu (accounts, communities) comes back with
+ * the communities and organizations admin, when what it opens works.
  */
-export function TopBar({ manage, panel }: { manage: ManageRights; panel: PanelContext }) {
+export function TopBar({ panel }: { panel: PanelContext }) {
   const { t } = useTranslation()
   const me = useCurrentUser()
   const signOut = useSignOut()
   const navigate = useNavigate()
   const theme = useTheme()
-  const [manageOpen, setManageOpen] = useState(false)
   const [sheetOpen, setSheetOpen] = useState(false)
   const panelState = usePanel()
   const tabs = availableTabs(panel)
@@ -59,30 +56,6 @@ export function TopBar({ manage, panel }: { manage: ManageRights; panel: PanelCo
             <span className="sr-only sm:not-sr-only">{t('nav.home')}</span>
           </Link>
         </Button>
-        {(manage.accounts || manage.communities) && (
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="sm" data-testid="manage-menu">
-                <Settings2 aria-hidden />
-                <span className="sr-only sm:not-sr-only">{t('nav.manage')}</span>
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="start">
-              {manage.accounts && (
-                <DropdownMenuItem onSelect={() => void navigate({ to: '/accounts' })}>
-                  <LayoutGrid aria-hidden />
-                  {t('nav.accounts')}
-                </DropdownMenuItem>
-              )}
-              {manage.communities && (
-                <DropdownMenuItem onSelect={() => setManageOpen(true)}>
-                  <Users aria-hidden />
-                  {t('nav.communities')}
-                </DropdownMenuItem>
-              )}
-            </DropdownMenuContent>
-          </DropdownMenu>
-        )}
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
         <NotificationsBell />
@@ -146,7 +119,6 @@ export function TopBar({ manage, panel }: { manage: ManageRights; panel: PanelCo
           </DropdownMenu>
         )}
       </div>
-      <ManageCommunitiesDialog open={manageOpen} onOpenChange={setManageOpen} />
       <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
         <SheetContent side="right" className="p-0 pt-10">
           <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>

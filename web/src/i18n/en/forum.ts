@@ -152,7 +152,6 @@ export const forum = {
   subscribe: {
     title: 'Join the Forum',
     description: 'Subscribe to take part in {{name}}.',
-    join: 'JOIN NOW',
     later: 'Later',
     features: {
       peerLearning: 'Peer Learning',

@@ -106,15 +106,13 @@ function CommunityImage({ community, className }: { community: MyCommunity; clas
 function CommunityCard({ community: c }: { community: MyCommunity }) {
   const { t } = useTranslation()
   return (
-    <li className="relative overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs" data-testid="community-card">
+    <li id={`community-${c.id}`} className="relative scroll-mt-20 overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs" data-testid="community-card">
       <div className="flex gap-4 p-5">
         <CommunityImage community={c} className="size-14 shrink-0 rounded-lg" />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="truncate text-base font-semibold">
-              <Link to="/communities/$communityId" params={{ communityId: c.id }} className="hover:underline">
-                {c.name}
-              </Link>
+              {c.name}
             </h3>
             {!c.lastVisitedOn && <Badge data-testid="new-ribbon">{t('home.new')}</Badge>}
             {manageable(c) && <Badge variant="secondary">{t('home.admin')}</Badge>}
@@ -166,14 +164,15 @@ function CommunityNav({ communities }: { communities?: MyCommunity[] }) {
       {communities === undefined
         ? [0, 1].map((i) => <Skeleton key={i} className="h-8" />)
         : communities.map((c) => (
-            <Link
+            // The community's own page comes with the communities admin; until
+            // then its entry leads to its card here.
+            <a
               key={c.id}
-              to="/communities/$communityId"
-              params={{ communityId: c.id }}
+              href={`#community-${c.id}`}
               className="truncate rounded-md px-2 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground"
             >
               {c.name}
-            </Link>
+            </a>
           ))}
     </nav>
   )

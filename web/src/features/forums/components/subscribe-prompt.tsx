@@ -20,8 +20,8 @@ const FEATURES = [
  * SubscribePrompt opens over the forum page when the user is not subscribed
  * to the forum (spec 001 §2, 000 §4). It cannot be dismissed: closing it in
  * any way (Later, the close button, Escape) leaves for /home, and a click
- * outside does nothing. JOIN NOW leads to the subscriptions page, where the
- * checkout lives.
+ * outside does nothing. JOIN NOW comes with checkout (subscriptions); until
+ * then the prompt says what the forum is part of and leads home.
  */
 export function SubscribePrompt({ forumName, community }: { forumName: string; community?: CommunityInfo }) {
   const { t } = useTranslation()
@@ -68,7 +68,6 @@ export function SubscribePrompt({ forumName, community }: { forumName: string; c
           <Button variant="outline" onClick={leave}>
             {t('forum.subscribe.later')}
           </Button>
-          <Button onClick={() => void navigate({ to: '/subscriptions' })}>{t('forum.subscribe.join')}</Button>
         </DialogFooter>
       </DialogContent>
     </Dialog>
