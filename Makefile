@@ -16,7 +16,7 @@ TESTFLAGS ?=
 BENCHFLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: fuzz help deps web-deps web build dev test lint gen bench clean
+.PHONY: fuzz help deps web-deps web build dev test lint gen bench probe clean
 
 help: ## list the targets
 	@echo "Agora make targets:"
@@ -102,6 +102,13 @@ bench: deps build ## run the benchmark programs and print their figures
 	$(GO) run ./cmd/bench $(BENCHFLAGS)
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
+
+# The security probe's bad inputs, replayed against a running Agora with the
+# demo data (make dev in another terminal, or URL=… of another one); make
+# test runs the same probe against its own server (cmd/probe's test).
+URL ?= http://127.0.0.1:8080
+probe: ## replay the security probe's bad inputs against URL (default: make dev's) and count what was accepted
+	$(GO) run ./cmd/probe -url $(URL)
 
 clean: ## remove bin/ and var/ (the dev data, including its database)
 	rm -rf bin var
