@@ -117,6 +117,10 @@ type Thread struct {
 	MyReaction *string `json:"myReaction"`
 	// CanManage tells whether the caller may edit and delete (creator or forum admin).
 	CanManage bool `json:"canManage"`
+	// IsMine tells whether the caller created the post. It is the one sign
+	// of an anonymous question's asker, and only the asker receives it, so
+	// that their own question is theirs (never new to them, for instance).
+	IsMine bool `json:"isMine"`
 	// RepliesCount counts comments and their replies.
 	RepliesCount int `json:"repliesCount"`
 	// Replies are the comments, oldest first, each with its replies: all of
@@ -267,7 +271,8 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 		case !r.sec.Valid: // the rights alone: refused, or an empty page
 		case r.sec.Int32 == 0:
 			t := r.thread()
-			t.CanManage = t.creatorID == v.UserID || f.Admin
+			t.IsMine = t.creatorID == v.UserID
+			t.CanManage = t.IsMine || f.Admin
 			threads = append(threads, t)
 			byID[t.ID] = t
 		default:

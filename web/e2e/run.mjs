@@ -9,8 +9,9 @@ import forum from './tests/forum.mjs'
 import feed from './tests/feed.mjs'
 import search from './tests/search.mjs'
 import insights from './tests/insights.mjs'
+import chrome from './tests/chrome.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...chrome]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

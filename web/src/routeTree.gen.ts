@@ -13,6 +13,8 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthenticatedRouteImport } from './routes/_authenticated'
 import { Route as GuestRouteImport } from './routes/_guest'
 import { Route as LogoutRouteImport } from './routes/logout'
+import { Route as PrivacyRouteImport } from './routes/privacy'
+import { Route as TermsRouteImport } from './routes/terms'
 import { Route as UnsupportedRouteImport } from './routes/unsupported'
 import { Route as AuthenticatedHomeRouteImport } from './routes/_authenticated/home'
 import { Route as AuthenticatedProfileRouteImport } from './routes/_authenticated/profile'
@@ -48,6 +50,16 @@ const GuestRoute = GuestRouteImport.update({
 const LogoutRoute = LogoutRouteImport.update({
   id: '/logout',
   path: '/logout',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PrivacyRoute = PrivacyRouteImport.update({
+  id: '/privacy',
+  path: '/privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TermsRoute = TermsRouteImport.update({
+  id: '/terms',
+  path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UnsupportedRoute = UnsupportedRouteImport.update({
@@ -151,6 +163,8 @@ const AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/logout': typeof LogoutRoute
+  '/privacy': typeof PrivacyRoute
+  '/terms': typeof TermsRoute
   '/unsupported': typeof UnsupportedRoute
   '/home': typeof AuthenticatedHomeRoute
   '/profile': typeof AuthenticatedProfileRoute
@@ -173,6 +187,8 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/logout': typeof LogoutRoute
+  '/privacy': typeof PrivacyRoute
+  '/terms': typeof TermsRoute
   '/unsupported': typeof UnsupportedRoute
   '/home': typeof AuthenticatedHomeRoute
   '/profile': typeof AuthenticatedProfileRoute
@@ -198,6 +214,8 @@ export interface FileRoutesById {
   '/_authenticated': typeof AuthenticatedRouteWithChildren
   '/_guest': typeof GuestRouteWithChildren
   '/logout': typeof LogoutRoute
+  '/privacy': typeof PrivacyRoute
+  '/terms': typeof TermsRoute
   '/unsupported': typeof UnsupportedRoute
   '/_authenticated/home': typeof AuthenticatedHomeRoute
   '/_authenticated/profile': typeof AuthenticatedProfileRoute
@@ -222,6 +240,8 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/logout'
+    | '/privacy'
+    | '/terms'
     | '/unsupported'
     | '/home'
     | '/profile'
@@ -244,6 +264,8 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/logout'
+    | '/privacy'
+    | '/terms'
     | '/unsupported'
     | '/home'
     | '/profile'
@@ -268,6 +290,8 @@ export interface FileRouteTypes {
     | '/_authenticated'
     | '/_guest'
     | '/logout'
+    | '/privacy'
+    | '/terms'
     | '/unsupported'
     | '/_authenticated/home'
     | '/_authenticated/profile'
@@ -293,6 +317,8 @@ export interface RootRouteChildren {
   AuthenticatedRoute: typeof AuthenticatedRouteWithChildren
   GuestRoute: typeof GuestRouteWithChildren
   LogoutRoute: typeof LogoutRoute
+  PrivacyRoute: typeof PrivacyRoute
+  TermsRoute: typeof TermsRoute
   UnsupportedRoute: typeof UnsupportedRoute
   ErrorsError401Route: typeof ErrorsError401Route
   ErrorsError404Route: typeof ErrorsError404Route
@@ -330,6 +356,20 @@ declare module '@tanstack/react-router' {
       path: '/logout'
       fullPath: '/logout'
       preLoaderRoute: typeof LogoutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/privacy': {
+      id: '/privacy'
+      path: '/privacy'
+      fullPath: '/privacy'
+      preLoaderRoute: typeof PrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/terms': {
+      id: '/terms'
+      path: '/terms'
+      fullPath: '/terms'
+      preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/unsupported': {
@@ -508,6 +548,8 @@ const rootRouteChildren: RootRouteChildren = {
   AuthenticatedRoute: AuthenticatedRouteWithChildren,
   GuestRoute: GuestRouteWithChildren,
   LogoutRoute: LogoutRoute,
+  PrivacyRoute: PrivacyRoute,
+  TermsRoute: TermsRoute,
   UnsupportedRoute: UnsupportedRoute,
   ErrorsError401Route: ErrorsError401Route,
   ErrorsError404Route: ErrorsError404Route,

@@ -1976,8 +1976,8 @@ export interface components {
         };
         /**
          * @description The payload of `thread.created` and `thread.updated`: the post as
-         *     `Thread` has it, without the caller's own `myReaction` and
-         *     `canManage` (the browser keeps them) and without comments. An edit
+         *     `Thread` has it, without the caller's own `myReaction`, `canManage`
+         *     and `isMine` (the browser keeps them) and without comments. An edit
          *     replaces `raw`, `image`, `file`, `link`, `mentions`, `hashtags` and
          *     `reactions`. `creatorId` and `creator` are null for an anonymous
          *     question.
@@ -2500,7 +2500,8 @@ export interface components {
          * @description A post (or question) in a channel. For an anonymous question
          *     (`creatorAs: anonymous`) `creatorId` and `creator` are null for
          *     everyone; those who administer the forum may look at the asker with
-         *     `GET /api/threads/{threadId}/asker`, which records the look.
+         *     `GET /api/threads/{threadId}/asker`, which records the look. The
+         *     asker alone is told the question is theirs, by `isMine`.
          */
         Thread: {
             /** Format: uuid */
@@ -2531,6 +2532,8 @@ export interface components {
             myReaction: components["schemas"]["ReactionKind"] | null;
             /** @description Whether the caller may edit and delete it (creator or forum admin). */
             canManage: boolean;
+            /** @description Whether the caller created it, an anonymous question included (the asker's own view). */
+            isMine: boolean;
             /** @description Comments and replies. */
             repliesCount: number;
             /** @description Comments, oldest first, with their replies; in the feed only the first (featured) one. */

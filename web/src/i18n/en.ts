@@ -3,6 +3,7 @@ import { composer } from './en/composer'
 import { feed } from './en/feed'
 import { forum } from './en/forum'
 import { insights } from './en/insights'
+import { legal } from './en/legal'
 
 // English strings. Keys named by the spec keep their names and namespaces
 // (global:error.seriesForbidden, accessToken.invalid, …).
@@ -77,7 +78,10 @@ export const translation = {
     signInSubtitle: 'A members-only learning community.',
     forgotPassword: 'Forgot password?',
     checkEmailPassword: 'Please check your email and password.',
-    terms: 'By signing in you agree to the Terms of Service and the Privacy Policy.',
+    terms: {
+      signIn: 'By signing in you agree to the <terms>Terms of Service</terms> and the <privacy>Privacy Policy</privacy>.',
+      register: 'By creating an account you agree to the <terms>Terms of Service</terms> and the <privacy>Privacy Policy</privacy>.',
+    },
     invitationLink: 'Got an invitation? Open the link in your email to join.',
     backToSignIn: 'Back to sign in',
     forgotTitle: 'Reset your password',
@@ -128,25 +132,16 @@ export const translation = {
   },
   nav: {
     home: 'Home',
-    notifications: 'Notifications',
-    unread: 'unread',
-    meetups: 'Upcoming Meet Ups',
     communities: 'Communities',
     profile: 'Profile',
     signOut: 'Sign out',
     account: 'Account menu',
-    chat: 'Member network',
     panelMenu: 'Forum panels',
     insights: 'Insights',
-    team: 'Team',
     theme: 'Theme',
     light: 'Light',
     dark: 'Dark',
     system: 'System',
-  },
-  notifications: {
-    title: 'Notifications',
-    empty: 'No notifications yet.',
   },
   memberSearch: {
     label: 'Search members by name',
@@ -159,26 +154,13 @@ export const translation = {
     none: 'No member matches “{{q}}”.',
     addNew: 'Add new member',
   },
-  meetups: {
-    title: 'Upcoming Meet Ups',
-    empty: 'No upcoming Meet Ups.',
-  },
   panel: {
     expand: 'Expand the panel',
     collapse: 'Collapse the panel',
     label: 'Side panel',
-    chat: 'Chat',
-    meetups: 'Meet Ups',
     insights: 'Insights',
-    team: 'Team',
-    me: 'Me',
-    search: 'Search members',
-    noMembers: 'No members',
-    chatSoon: 'Your member network shows here.',
-    teamEmpty: 'The team of this forum shows here.',
     fullscreen: 'Full screen',
     exitFullscreen: 'Leave full screen',
-    meetupsEmpty: 'No Meet Up is active.',
     stats: {
       interactions: 'Interactions',
       sharedContent: 'Shared content',
@@ -215,10 +197,12 @@ export const translation = {
   composer,
   aiSearch,
   insights,
+  legal,
   profile: {
     title: 'Profile',
     email: 'Email',
     role: 'Role',
+    roles: { super: 'Super user', admin: 'Administrator', moderator: 'Moderator' },
   },
   unsupported: {
     title: 'Your browser is not supported',

@@ -27,7 +27,6 @@ export function AppShell() {
   const panel: PanelContext = {
     forumSelected: !!params.seriesId,
     forumAdmin: !!forum?.admin,
-    meetingActive: false,
     forum: params.seriesId && params.communityId ? { seriesId: params.seriesId, communityId: params.communityId } : undefined,
   }
   return (

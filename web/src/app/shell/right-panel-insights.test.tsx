@@ -69,7 +69,6 @@ function serve(role: 'admin' | 'member') {
 const context = (forumAdmin: boolean): PanelContext => ({
   forumSelected: true,
   forumAdmin,
-  meetingActive: false,
   forum: { seriesId: SERIES, communityId: COMMUNITY },
 })
 
@@ -81,19 +80,15 @@ const render = (ctx: PanelContext) =>
   )
 
 describe('RightPanel and Insights', () => {
-  it('gives a plain member of the forum no Insights tab and no summary', async () => {
+  it('gives a plain member of the forum no panel, no Insights and no summary, even with the tab stored', async () => {
     const calls = serve('member')
-    await render(context(false))
-    const panel = screen.getByTestId('right-panel')
-    expect(within(panel).getByRole('button', { name: 'Team' })).toBeInTheDocument()
-    expect(within(panel).queryByRole('button', { name: 'Insights' })).toBeNull()
-    expect(screen.queryByTestId('insights-summary')).toBeNull()
-    // Even a stored choice of the tab falls back to chat.
     setPanel({ expanded: true, tab: 'insights' })
-    await waitFor(() => expect(screen.getByTestId('right-panel')).toHaveAttribute('data-state', 'expanded'))
+    await render(context(false))
+    expect(screen.queryByTestId('right-panel')).toBeNull()
     expect(screen.queryByRole('tab', { name: 'Insights' })).toBeNull()
-    expect(screen.getByRole('tab', { name: 'Chat' })).toHaveAttribute('aria-selected', 'true')
+    expect(screen.queryByTestId('insights-summary')).toBeNull()
     expect(calls.some((r) => r.url.includes('/api/insights/'))).toBe(false)
+    setPanel({ expanded: false })
   })
 
   it('shows a forum admin the docked summary, then the Insights tab with the admin channel’s posts and composer, full screen on demand', async () => {
@@ -103,7 +98,8 @@ describe('RightPanel and Insights', () => {
     await waitFor(() => expect(within(summary).getByTestId('summary-inquiries')).toHaveTextContent('17'))
     await userEvent.click(screen.getByRole('button', { name: 'Insights' }))
     expect(await screen.findByRole('tab', { name: 'Insights', selected: true })).toBeInTheDocument()
-    const feed = await screen.findByTestId('insights-admin-feed')
+    // The tab and its charts load on first opening, slowly on a busy machine.
+    const feed = await screen.findByTestId('insights-admin-feed', {}, { timeout: 10_000 })
     expect(await within(feed).findByText('Admins: plan the next Meet Up')).toBeInTheDocument()
     expect(within(feed).getByRole('region', { name: 'Admin channel' })).toBeInTheDocument()
     expect(within(feed).getByRole('button', { name: 'Post' })).toBeInTheDocument()

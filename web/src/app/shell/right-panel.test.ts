@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { availableTabs } from './right-panel'
+import { availableTabs, shownTab } from './right-panel'
 
 describe('availableTabs (spec 002 §2)', () => {
-  it('offers chat only outside a forum', () => {
-    expect(availableTabs({ forumSelected: false, forumAdmin: false, meetingActive: false })).toEqual(['chat'])
+  it('offers no tab outside a forum, nor to a plain member of one: chat, Meet Ups and team are not built', () => {
+    expect(availableTabs({ forumSelected: false, forumAdmin: false })).toEqual([])
+    expect(availableTabs({ forumSelected: true, forumAdmin: false })).toEqual([])
   })
-  it('adds team in a forum, insights for its admins, meetups while a meeting is active', () => {
-    expect(availableTabs({ forumSelected: true, forumAdmin: false, meetingActive: false })).toEqual(['chat', 'team'])
-    expect(availableTabs({ forumSelected: true, forumAdmin: true, meetingActive: true })).toEqual(['chat', 'meetups', 'insights', 'team'])
+  it('offers Insights to the forum’s admins', () => {
+    expect(availableTabs({ forumSelected: true, forumAdmin: true })).toEqual(['insights'])
+  })
+  it('shows the stored tab when offered, else the first, else none', () => {
+    expect(shownTab(['insights'], 'insights')).toBe('insights')
+    expect(shownTab([], 'insights')).toBeUndefined()
   })
 })

@@ -1,15 +1,9 @@
-import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react'
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { BarChart3, CalendarDays, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimize2, Search, Users } from 'lucide-react'
+import { BarChart3, ChevronLeft, ChevronRight, Maximize2, Minimize2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
-import { PersonAvatar } from '@/components/ui/avatar'
-import { ScrollArea } from '@/components/ui/scroll-area'
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
-import { EmptyState } from '@/components/ui/states'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
-import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { InsightsSummaryStats } from '@/features/insights/components/summary-stats'
 import { RowsSkeleton } from '@/features/insights/components/widget'
@@ -19,11 +13,13 @@ import { RowsSkeleton } from '@/features/insights/components/widget'
 const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: m.InsightsTab })))
 
 // The right-side panel (spec 002 §2): docked (a 70 px icon column) or
-// expanded (390 px), with the tabs chat, meetups, insights and team; on
-// wide screens meetups, insights and team may fill the screen. Its state is
-// a UI setting kept in localStorage, so it survives sign-out.
+// expanded (390 px); on wide screens a tab may fill the screen. Its state is
+// a UI setting kept in localStorage, so it survives sign-out. Of the spec's
+// tabs only Insights is built: chat, Meet Ups and team are not offered until
+// their features land (an empty tab would promise what is not there), so
+// the panel shows only where a forum admin has Insights.
 
-export type PanelTab = 'chat' | 'meetups' | 'insights' | 'team'
+export type PanelTab = 'insights'
 type PanelState = { expanded: boolean; tab: PanelTab; fullscreen: boolean }
 const KEY = 'agora.panel'
 const listeners = new Set<() => void>()
@@ -32,7 +28,7 @@ let cached: { raw: string | null; value: PanelState } | undefined
 function read(): PanelState {
   const raw = localStorage.getItem(KEY)
   if (cached && cached.raw === raw) return cached.value
-  let value: PanelState = { expanded: false, tab: 'chat', fullscreen: false }
+  let value: PanelState = { expanded: false, tab: 'insights', fullscreen: false }
   try {
     if (raw) value = { ...value, ...(JSON.parse(raw) as Partial<PanelState>) }
   } catch {
@@ -61,37 +57,32 @@ export function usePanel(): PanelState {
 export type PanelContext = {
   forumSelected: boolean
   forumAdmin: boolean
-  meetingActive: boolean
   /** The forum of the page, for the tabs about it (insights). */
   forum?: { seriesId: string; communityId: string }
 }
 
 /** The tabs that may fill a wide screen (spec 002 §2). */
-const FULLSCREEN_TABS: PanelTab[] = ['meetups', 'insights', 'team']
+const FULLSCREEN_TABS: PanelTab[] = ['insights']
 
-/** availableTabs: meetups only while a meeting is active; insights and team only in a forum, insights for its admins. */
-export function availableTabs({ forumSelected, forumAdmin, meetingActive }: PanelContext): PanelTab[] {
-  const tabs: PanelTab[] = ['chat']
-  if (meetingActive) tabs.push('meetups')
-  if (forumSelected && forumAdmin) tabs.push('insights')
-  if (forumSelected) tabs.push('team')
-  return tabs
+/** availableTabs: insights, in a forum, for its admins; none elsewhere. */
+export function availableTabs({ forumSelected, forumAdmin }: PanelContext): PanelTab[] {
+  return forumSelected && forumAdmin ? ['insights'] : []
 }
+
+/** shownTab is the stored tab when it is offered, else the first offered one. */
+export const shownTab = (tabs: PanelTab[], stored: PanelTab): PanelTab | undefined => (tabs.includes(stored) ? stored : tabs[0])
 
 const icons: Record<PanelTab, ReactNode> = {
-  chat: <MessageCircle aria-hidden />,
-  meetups: <CalendarDays aria-hidden />,
   insights: <BarChart3 aria-hidden />,
-  team: <Users aria-hidden />,
 }
 
-/** RightPanel is the docked or expanded panel of large screens. */
+/** RightPanel is the docked or expanded panel of large screens, absent when it has no tab. */
 export function RightPanel({ context }: { context: PanelContext }) {
   const { t } = useTranslation()
   const panel = usePanel()
   const tabs = availableTabs(context)
-  // An unavailable tab falls back to chat.
-  const tab = tabs.includes(panel.tab) ? panel.tab : 'chat'
+  const tab = shownTab(tabs, panel.tab)
+  if (!tab) return null
 
   if (!panel.expanded) {
     return (
@@ -186,12 +177,6 @@ export function PanelBody({
           </Tip>
         )}
       </div>
-      <TabsContent value="chat" className="mt-0 flex min-h-0 flex-1 flex-col">
-        <ChatTab />
-      </TabsContent>
-      <TabsContent value="meetups" className="p-4">
-        <EmptyState icon={<CalendarDays />}>{t('panel.meetupsEmpty')}</EmptyState>
-      </TabsContent>
       <TabsContent value="insights" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
         {forum && (
           <Suspense fallback={<RowsSkeleton />}>
@@ -199,55 +184,6 @@ export function PanelBody({
           </Suspense>
         )}
       </TabsContent>
-      <TabsContent value="team" className="p-4">
-        <EmptyState icon={<Users />}>{t('panel.teamEmpty')}</EmptyState>
-      </TabsContent>
     </Tabs>
-  )
-}
-
-const criteria = ['all', 'name', 'org', 'job', 'expertise', 'tags'] as const
-
-/** ChatTab: 'Me' first, then peers (none until the chat API exists), with the search box and criterion. */
-function ChatTab() {
-  const { t } = useTranslation()
-  const me = useCurrentUser()
-  const [criterion, setCriterion] = useState<(typeof criteria)[number]>('all')
-  const [text, setText] = useState('')
-  return (
-    <>
-      <div className="flex gap-2 p-3">
-        <div className="relative flex-1">
-          <Search className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-muted-foreground" aria-hidden />
-          <Input value={text} onChange={(e) => setText(e.target.value)} placeholder={t('panel.search')} aria-label={t('panel.search')} className="pl-8" />
-        </div>
-        <Select value={criterion} onValueChange={(v) => setCriterion(v as typeof criterion)}>
-          <SelectTrigger className="w-28" aria-label="Search by">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {criteria.map((c) => (
-              <SelectItem key={c} value={c}>
-                {c}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
-      <ScrollArea className="min-h-0 flex-1">
-        {me && (
-          <div className={cn('flex items-center gap-3 px-4 py-2')}>
-            <PersonAvatar person={me.user} />
-            <div className="min-w-0">
-              <p className="truncate text-sm font-medium">
-                {me.user.firstName} {me.user.lastName}
-              </p>
-              <p className="text-xs text-muted-foreground">{t('panel.me')}</p>
-            </div>
-          </div>
-        )}
-        <EmptyState icon={<Users />}>{t('panel.noMembers')}</EmptyState>
-      </ScrollArea>
-    </>
   )
 }

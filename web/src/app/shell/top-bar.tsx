@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { BarChart3, Home, LogOut, MessageCircle, PanelRight, User as UserIcon, Users } from 'lucide-react'
+import { BarChart3, Home, LogOut, PanelRight, User as UserIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { PersonAvatar } from '@/components/ui/avatar'
 import {
@@ -15,18 +15,18 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet'
-import { NotificationsBell } from '@/features/notifications/components/notifications-bell'
-import { UpcomingMeetupsButton } from '@/features/meetups/components/upcoming-meetups-button'
 import { useSignOut } from '@/features/auth/hooks/use-sign-out'
 import { useCurrentUser } from '@/lib/session-context'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
-import { availableTabs, PanelBody, setPanel, usePanel, type PanelContext } from './right-panel'
+import { availableTabs, PanelBody, setPanel, shownTab, usePanel, type PanelContext, type PanelTab } from './right-panel'
 
 /**
- * TopBar (spec 000 §2.2): Home, notifications, upcoming Meet Ups and the
- * avatar menu; on small screens also the chat button and, within a forum,
- * the panel menu. The Manage menu (accounts, communities) comes back with
- * the communities and organizations admin, when what it opens works.
+ * TopBar (spec 000 §2.2): Home and the avatar menu; on small screens, where
+ * the side panel has a tab (Insights, for a forum's admins), the panel menu.
+ * What has no feature behind it yet is not offered: the notifications bell,
+ * upcoming Meet Ups and the chat button come back with notifications, Meet
+ * Ups and the private chat; the Manage menu (accounts, communities) with the
+ * communities and organizations admin.
  */
 export function TopBar({ panel }: { panel: PanelContext }) {
   const { t } = useTranslation()
@@ -37,8 +37,8 @@ export function TopBar({ panel }: { panel: PanelContext }) {
   const [sheetOpen, setSheetOpen] = useState(false)
   const panelState = usePanel()
   const tabs = availableTabs(panel)
-  const tab = tabs.includes(panelState.tab) ? panelState.tab : 'chat'
-  const openSheet = (k: typeof tab) => {
+  const tab = shownTab(tabs, panelState.tab)
+  const openSheet = (k: PanelTab) => {
     setPanel({ tab: k })
     setSheetOpen(true)
   }
@@ -58,12 +58,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
         </Button>
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
-        <NotificationsBell />
-        <UpcomingMeetupsButton />
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.chat')} onClick={() => openSheet('chat')} data-testid="chat-button">
-          <MessageCircle aria-hidden />
-        </Button>
-        {panel.forumSelected && (
+        {tab && (
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
               <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.panelMenu')}>
@@ -71,16 +66,12 @@ export function TopBar({ panel }: { panel: PanelContext }) {
               </Button>
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">
-              {panel.forumAdmin && (
+              {tabs.includes('insights') && (
                 <DropdownMenuItem onSelect={() => openSheet('insights')}>
                   <BarChart3 aria-hidden />
                   {t('nav.insights')}
                 </DropdownMenuItem>
               )}
-              <DropdownMenuItem onSelect={() => openSheet('team')}>
-                <Users aria-hidden />
-                {t('nav.team')}
-              </DropdownMenuItem>
             </DropdownMenuContent>
           </DropdownMenu>
         )}
@@ -119,13 +110,15 @@ export function TopBar({ panel }: { panel: PanelContext }) {
           </DropdownMenu>
         )}
       </div>
-      <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
-        <SheetContent side="right" className="p-0 pt-10">
-          <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
-          <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
-          <PanelBody tabs={tabs} tab={tab} context={panel} />
-        </SheetContent>
-      </Sheet>
+      {tab && (
+        <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
+          <SheetContent side="right" className="p-0 pt-10">
+            <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
+            <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
+            <PanelBody tabs={tabs} tab={tab} context={panel} />
+          </SheetContent>
+        </Sheet>
+      )}
     </header>
   )
 }

@@ -16,7 +16,7 @@ export const composer = {
   askAs: 'Ask as',
   asAuthor: 'Yourself',
   asAnonymous: 'Anonymous',
-  anonymousHint: 'Your name is hidden from everyone, admins included.',
+  anonymousHint: 'Your name is hidden from members. Forum admins may see who asked, for moderation, and each look is recorded.',
   charactersLeft_one: '{{count}} character left',
   charactersLeft_other: '{{count}} characters left',
   emoji: {

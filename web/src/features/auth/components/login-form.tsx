@@ -10,6 +10,7 @@ import { HOME_PATH, safeRedirect } from '@/lib/redirect'
 import { useSignIn } from '../api/sign-in'
 import { PasswordInput } from './password-input'
 import { AuthLayout } from './auth-layout'
+import { TermsNotice } from './terms-notice'
 
 /** serverMessage turns a failed sign-in into the text under the password field. */
 export function signInErrorKey(e: unknown): string {
@@ -75,7 +76,7 @@ export function LoginForm({ redirect }: { redirect?: string }) {
         <Button type="submit" disabled={signIn.isPending}>
           {signIn.isPending ? t('auth.signingIn') : t('auth.signIn')}
         </Button>
-        <p className="text-xs text-muted-foreground">{t('auth.terms')}</p>
+        <TermsNotice action="signIn" />
         <p className="text-xs text-muted-foreground">{t('auth.invitationLink')}</p>
       </form>
     </AuthLayout>

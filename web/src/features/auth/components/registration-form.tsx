@@ -16,6 +16,7 @@ import { joinProfile } from '../api/join-profile'
 import { AuthLayout } from './auth-layout'
 import { PasswordInput } from './password-input'
 import { PasswordRules } from './password-rules'
+import { TermsNotice } from './terms-notice'
 import { signInErrorKey } from './login-form'
 
 type Mode = 'invitation' | 'registration'
@@ -133,7 +134,7 @@ function RegisterNew({ token, invitation }: { token: string; invitation: Schemas
       <Button type="submit" disabled={register.isPending}>
         {register.isPending ? t('auth.creatingAccount') : t('auth.createAccount')}
       </Button>
-      <p className="text-xs text-muted-foreground">{t('auth.terms')}</p>
+      <TermsNotice action="register" />
     </form>
   )
 }

@@ -21,7 +21,9 @@ export function HomePage({ filter, sort }: { filter: CommunityFilter; sort: Comm
   const list = communities.data ? filterAndSort([...communities.data.results], filter, sort) : []
 
   return (
-    <PageGrid left={<CommunityNav communities={communities.data?.results} />} right={<UpcomingCard />}>
+    // The upcoming Meet Ups card (spec 000 §2.3) comes back with Meet Ups:
+    // until then it could only ever be empty.
+    <PageGrid left={<CommunityNav communities={communities.data?.results} />}>
       <div className="mb-6">
         <h1 className="text-2xl font-semibold tracking-tight">{t('home.title')}</h1>
         {me && <p className="text-muted-foreground">{t('home.welcome', { name: me.user.firstName })}</p>}
@@ -175,19 +177,5 @@ function CommunityNav({ communities }: { communities?: MyCommunity[] }) {
             </a>
           ))}
     </nav>
-  )
-}
-
-function UpcomingCard() {
-  const { t } = useTranslation()
-  return (
-    <section aria-labelledby="upcoming-title" className="sticky top-20 rounded-xl border bg-card p-4">
-      <h2 id="upcoming-title" className="text-sm font-semibold">
-        {t('meetups.title')}
-      </h2>
-      <EmptyState icon={<CalendarDays />} className="py-6">
-        {t('meetups.empty')}
-      </EmptyState>
-    </section>
   )
 }

@@ -1,12 +1,17 @@
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Eye } from 'lucide-react'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { useLookAtAsker } from '../api/get-asker'
 
-/** AskerButton lets a forum admin see who asked an anonymous question; the look is recorded. */
+/**
+ * AskerButton lets a forum admin see who asked an anonymous question. The
+ * server records each look, and the button says so before it is pressed.
+ */
 export function AskerButton({ threadId }: { threadId: string }) {
   const { t } = useTranslation()
+  const noteId = useId()
   const look = useLookAtAsker(threadId)
   if (look.data) {
     const a = look.data
@@ -23,10 +28,13 @@ export function AskerButton({ threadId }: { threadId: string }) {
   }
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button variant="outline" size="sm" onClick={() => look.mutate()} disabled={look.isPending} title={t('feed.askerNote')}>
+      <Button variant="outline" size="sm" onClick={() => look.mutate()} disabled={look.isPending} aria-describedby={noteId}>
         <Eye aria-hidden />
         {t('feed.seeWhoAsked')}
       </Button>
+      <span id={noteId} className="text-xs text-muted-foreground" data-testid="asker-look-note">
+        {t('feed.askerLookNote')}
+      </span>
       {look.isError && (
         <span role="alert" className="text-xs text-destructive">
           {t('feed.askerFailed')}

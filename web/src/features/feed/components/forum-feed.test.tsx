@@ -66,7 +66,8 @@ describe('ForumFeed', () => {
     ])
     await renderInApp(<ForumFeed series={{ ...series, role: 'admin' }} />)
     const cards = await screen.findAllByTestId('post-card')
-    expect(within(cards[0]!).getByRole('button', { name: 'See who asked' })).toBeInTheDocument()
+    const look = within(cards[0]!).getByRole('button', { name: 'See who asked' })
+    expect(look).toHaveAccessibleDescription('For moderation only. Your look is recorded.')
     expect(within(cards[1]!).getByRole('button', { name: 'Manage post' })).toBeInTheDocument()
   })
 

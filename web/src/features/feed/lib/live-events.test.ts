@@ -17,7 +17,7 @@ const read = (event: string, payload: unknown) => {
 }
 
 function payloadOf(t: ReturnType<typeof thread>) {
-  const { myReaction: _m, canManage: _c, repliesCount: _r, replies: _rs, ...p } = t
+  const { myReaction: _m, canManage: _c, isMine: _i, repliesCount: _r, replies: _rs, ...p } = t
   return p
 }
 

@@ -32,7 +32,7 @@ export const FORUM_EVENTS = {
 } as const
 
 /** The post of thread.created and thread.updated: a Thread without the reader's own fields. */
-export type ThreadPayload = Omit<Thread, 'myReaction' | 'canManage' | 'repliesCount' | 'replies'>
+export type ThreadPayload = Omit<Thread, 'myReaction' | 'canManage' | 'isMine' | 'repliesCount' | 'replies'>
 /** The comment or reply of the reply events, with its post's place. */
 export type ReplyPayload = Omit<Reply, 'myReaction' | 'canManage' | 'repliesCount' | 'replies' | 'creator' | 'reactions'> &
   Partial<Pick<Reply, 'creator' | 'reactions'>> & { channelId: string; seriesId: string }
@@ -131,6 +131,9 @@ export function newThread(p: ThreadPayload, reader: Reader): Thread {
     reactions: p.reactions ?? EMPTY_REACTIONS,
     myReaction: null,
     canManage: reader.isForumAdmin || (!!reader.userId && p.creatorId === reader.userId),
+    // An anonymous question's event does not say who asked, not even to
+    // the asker: the asker's own copy comes from the API, with isMine.
+    isMine: !!reader.userId && p.creatorId === reader.userId,
     repliesCount: 0,
     replies: [],
   }

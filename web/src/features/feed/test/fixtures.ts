@@ -53,6 +53,7 @@ export function thread(id: string, over: Partial<Thread> = {}): Thread {
     reactions: stats(),
     myReaction: null,
     canManage: false,
+    isMine: false,
     repliesCount: 0,
     replies: [],
     createdOn: '2026-11-20T09:00:00.000Z',
