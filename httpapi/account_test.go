@@ -874,6 +874,8 @@ func TestUpdateMe(t *testing.T) {
 		}{
 			{"bio of 1001", map[string]any{"bio": strings.Repeat("b", 1001)}, []string{"bio"}},
 			{"blank first name", map[string]any{"firstName": "   "}, []string{"firstName"}},
+			{"invisible first name", map[string]any{"firstName": "\u200b\u2060 \ufeff"}, []string{"firstName"}},
+			{"invisible tag", map[string]any{"interestTags": []string{"ok", "\u200d"}}, []string{"interestTags"}},
 			{"first name of 51", map[string]any{"firstName": strings.Repeat("é", 51)}, []string{"firstName"}},
 			{"last name of 51", map[string]any{"lastName": strings.Repeat("l", 51)}, []string{"lastName"}},
 			{"job title of 101", map[string]any{"jobTitle": strings.Repeat("j", 101)}, []string{"jobTitle"}},

@@ -229,6 +229,13 @@ func TestFeedCreateRefusals(t *testing.T) {
 	}{
 		{"empty text, nothing else", member, f.welcome, ok(map[string]any{"raw": "   "}), 400, "feedPostCreating"},
 		{"no text at all", member, f.welcome, map[string]any{"channelId": f.welcomeMain}, 400, "feedPostCreating"},
+		// What shows nothing is no text (issue 14, F14).
+		{"text of spaces and invisible characters", member, f.welcome, ok(map[string]any{"raw": " \u200b\u200c\u200d\u2060\ufeff\n\u00a0\u3000\u2800"}), 400, "feedPostCreating"},
+		{"a shared AI chat without its chat", member, f.welcome, ok(map[string]any{"type": "shared-ai-chat"}), 400, "feedPostCreating"},
+		{"invalid UTF-8", member, f.welcome, "{\"channelId\":\"" + f.welcomeMain + "\",\"raw\":\"a\xffb\"}", 400, "invalidBody"},
+		{"a lone surrogate", member, f.welcome, `{"channelId":"` + f.welcomeMain + `","raw":"a\ud800b"}`, 400, "invalidBody"},
+		{"a duplicate key", member, f.welcome, `{"channelId":"` + f.welcomeMain + `","raw":"fine","raw":"   "}`, 400, "invalidBody"},
+		{"a duplicate key in the link", member, f.welcome, `{"channelId":"` + f.welcomeMain + `","link":{"url":"https://example.test/a","url":"https://evil.test/"}}`, 400, "invalidBody"},
 		{"4001 characters", member, f.welcome, ok(map[string]any{"raw": strings.Repeat("é", 4001)}), 400, "feedPostCreating"},
 		{"raw of the wrong type", member, f.welcome, ok(map[string]any{"raw": 5}), 400, "invalidBody"},
 		{"unknown field", member, f.welcome, ok(map[string]any{"title": "x"}), 400, "invalidBody"},
@@ -353,6 +360,8 @@ func TestFeedReplies(t *testing.T) {
 		{"unknown parent", member, base, map[string]any{"raw": "x", "parentId": uuid.NewString()}, 400, "validationFailed"},
 		{"non-UUID parent", member, base, map[string]any{"raw": "x", "parentId": "p"}, 400, "validationFailed"},
 		{"empty", member, base, map[string]any{"raw": "  "}, 400, "validationFailed"},
+		{"only invisible characters", member, base, map[string]any{"raw": "\u200b \ufeff\u2060\u200d"}, 400, "validationFailed"},
+		{"a duplicate key", member, base, `{"raw":"x","raw":"y"}`, 400, "invalidBody"},
 		{"4001 characters", member, base, map[string]any{"raw": strings.Repeat("x", 4001)}, 400, "validationFailed"},
 		{"missing raw", member, base, map[string]any{}, 400, "parametersMissingException"},
 		{"raw of the wrong type", member, base, map[string]any{"raw": true}, 400, "invalidBody"},

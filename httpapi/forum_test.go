@@ -198,6 +198,7 @@ func TestCreateSeries(t *testing.T) {
 		}{
 			"empty":       {map[string]any{"name": "", "description": ""}, []string{"name", "description"}},
 			"blank":       {map[string]any{"name": "   ", "description": "\t\n"}, []string{"name", "description"}},
+			"invisible":   {map[string]any{"name": "\u200b\u200c", "description": " \ufeff\u2060\u200d "}, []string{"name", "description"}},
 			"too long":    {map[string]any{"name": long(91), "description": long(1001)}, []string{"name", "description"}},
 			"image":       {map[string]any{"name": "x", "description": "d", "image": "ftp://example.com/x"}, []string{"image"}},
 			"relative":    {map[string]any{"name": "x", "description": "d", "image": "/x.png"}, []string{"image"}},

@@ -24,7 +24,8 @@ type CreateThread struct {
 	Actor     auth.Caller
 	ChannelID *string
 	Content
-	// Type is "post" (the default), "question" or "shared-ai-chat".
+	// Type is "post" (the default) or "question"; a "shared-ai-chat" post
+	// is made by command/aisearch's ShareChat, with its chat.
 	Type string
 	// CreatorAs is "author" (the default) or, for a question, "anonymous".
 	CreatorAs string
@@ -72,8 +73,14 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if typ == "" {
 			typ = "post"
 		}
-		if typ != "post" && typ != "question" && typ != "shared-ai-chat" {
-			fields.Add("type", "must be post, question or shared-ai-chat")
+		switch typ {
+		case "post", "question":
+		case "shared-ai-chat":
+			// Such a post is its chat (spec 001: "type shared-ai-chat with a
+			// chat"), which only sharing an AI search supplies.
+			fields.Add("type", "a shared-ai-chat post is made by sharing an AI search (POST /api/ai-response/share-chat)")
+		default:
+			fields.Add("type", "must be post or question")
 		}
 		if as == "" {
 			as = "author"

@@ -2555,10 +2555,11 @@ export interface components {
             mentions?: string[] | null;
             meeting?: null;
             /**
+             * @description A `shared-ai-chat` post carries its chat and is made by `POST /api/ai-response/share-chat`; asked for here it is refused (400 `feedPostCreating`, `details.fields.type`).
              * @default post
              * @enum {string}
              */
-            type: "post" | "question" | "shared-ai-chat";
+            type: "post" | "question";
             /**
              * @default author
              * @enum {string}
