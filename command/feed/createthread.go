@@ -41,12 +41,9 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 	}
 	id := newID()
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		f, err := access.InForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
+		f, err := access.ReadForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
 		if err != nil {
 			return err
-		}
-		if !f.Read() {
-			return apperr.ErrForbidden
 		}
 		fields := apperr.Fields{}
 		channelID, perr := uuid.Parse(*in.ChannelID)
@@ -56,14 +53,14 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		} else {
 			c := table.Channels
 			err := db.QueryRow(ctx, tx, SELECT(c.Kind).FROM(c).WHERE(c.ID.EQ(UUID(channelID)).AND(c.SeriesID.EQ(UUID(in.SeriesID))))).Scan(&kind)
-			if errors.Is(err, pgx.ErrNoRows) {
+			switch {
+			case errors.Is(err, pgx.ErrNoRows) || (kind == "admin" && !f.Admin):
+				// The admin channel is its admins'; to others it is as
+				// unknown as any other id.
 				fields.Add("channelId", "must be a channel of this forum")
-			} else if err != nil {
+			case err != nil:
 				return fmt.Errorf("feed: channel: %w", err)
 			}
-		}
-		if kind == "admin" && !f.Admin {
-			return apperr.ErrForbidden
 		}
 		in.Content.check(fields)
 		if err := attachUploads(ctx, tx, in.Actor.UserID, &in.Content, Content{}, fields); err != nil {

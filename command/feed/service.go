@@ -152,8 +152,10 @@ type threadRef struct {
 	CreatorID uuid.UUID
 }
 
-// loadThread finds a thread and the actor's rights in its forum; a forum
-// the actor cannot read is forbidden.
+// loadThread finds a thread and the actor's rights in its forum; a thread
+// the actor cannot read (its forum, or the admin channel of a forum they do
+// not administer) is as unknown as a missing one, so that ids cannot be
+// probed.
 func loadThread(ctx context.Context, q pgx.Tx, a auth.Caller, id uuid.UUID) (threadRef, access.Forum, error) {
 	t := threadRef{ID: id}
 	var kind string
@@ -167,13 +169,13 @@ func loadThread(ctx context.Context, q pgx.Tx, a auth.Caller, id uuid.UUID) (thr
 	if err != nil {
 		return t, access.Forum{}, fmt.Errorf("feed: thread: %w", err)
 	}
-	f, err := access.InForum(ctx, q, a.UserID, a.Role, t.SeriesID)
+	f, err := access.ReadForum(ctx, q, a.UserID, a.Role, t.SeriesID)
 	if err != nil {
 		return t, f, err
 	}
 	// The admin channel is for forum admins only.
-	if !f.Read() || (kind == "admin" && !f.Admin) {
-		return t, f, apperr.ErrForbidden
+	if kind == "admin" && !f.Admin {
+		return t, f, access.ErrForumNotFound
 	}
 	return t, f, nil
 }

@@ -2074,7 +2074,7 @@ export interface components {
          *
          *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected`
          *     - 401 `authenticationRequired`, `tokenInvalid`, `tokenExpired`, `loginAuthentication`
-         *     - 403 `forbidden`, `invitationEmailMismatch`, `seriesForbidden`, `blobSignatureInvalid`, `blobSignatureExpired`
+         *     - 403 `forbidden`, `invitationEmailMismatch`, `blobSignatureInvalid`, `blobSignatureExpired`
          *     - 404 `notFound`, `oneTimeTokenInvalid`, `invitationValidating`, `confirmationValidating`
          *     - 405 `methodNotAllowed`
          *     - 409 `registrationCreatingExistingEmail`, `profileAlreadyJoined`, `emailConflict`, `uploadCompleted`
@@ -2879,7 +2879,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`: the caller may not read the channel. */
+        /** @description `forbidden`: the caller's role may not call this. */
         ChannelReadersOnly: {
             headers: {
                 [name: string]: unknown;
@@ -2888,7 +2888,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `notFound`: there is no forum `id`. */
+        /** @description `notFound`: there is no forum `id` the caller may read. */
         ForumNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2897,7 +2897,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the forum. */
+        /** @description `forbidden`: the caller's role may not call this, or the caller reads the forum but does not administer it. */
         ForumAdminOnly: {
             headers: {
                 [name: string]: unknown;
@@ -2907,8 +2907,8 @@ export interface components {
             };
         };
         /**
-         * @description - `forbidden`: the caller's role may not call this.
-         *     - `seriesForbidden`: the caller may not read the forum.
+         * @description - `forbidden`: the caller's role may not call this. A forum the
+         *       caller may not read is answered as an unknown one (404 `notFound`).
          */
         ForumReadersOnly: {
             headers: {
@@ -3007,7 +3007,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`: the caller does not administer the forum. */
+        /** @description `forbidden`: the caller reads the forum but does not administer it. */
         InsightsForbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3016,7 +3016,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `notFound`: there is no forum `seriesId`. */
+        /** @description `notFound`: there is no forum `seriesId` the caller may read. */
         InsightsNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -4037,8 +4037,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             /**
-             * @description - `forbidden`: the caller's role may not call this.
-             *     - `seriesForbidden`: the caller may not read the forum.
+             * @description - `forbidden`: the caller's role may not call this. A forum the
+             *       caller may not read is answered as an unknown one (404 `notFound`).
              */
             403: {
                 headers: {
@@ -4455,7 +4455,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the forum, or posts in its admin channel without being a forum admin. */
+            /** @description `forbidden`: the caller's role may not post. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4464,7 +4464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no forum `seriesId`. */
+            /** @description `notFound`: there is no forum `seriesId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4512,7 +4512,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the channel. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4521,7 +4521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no channel `channelId`. */
+            /** @description `notFound`: there is no channel `channelId` the caller may read (the admin channel is its forum's admins'). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4563,7 +4563,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum (or channel). */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4572,7 +4572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4612,7 +4612,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither the creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the post but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4621,7 +4621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4671,7 +4671,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither the creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the post but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4680,7 +4680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4726,7 +4726,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller does not administer the post's forum (a member, or someone who may not read it). */
+            /** @description `forbidden`: the caller reads the post but does not administer its forum. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4735,7 +4735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4785,7 +4785,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4794,7 +4794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4836,7 +4836,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither its creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the comment but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4845,7 +4845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4896,7 +4896,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither its creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the comment but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4905,7 +4905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4956,7 +4956,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4965,7 +4965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5017,7 +5017,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5026,7 +5026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5071,7 +5071,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5080,7 +5080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5145,7 +5145,7 @@ export interface operations {
             400: components["responses"]["AISearchBadQuestion"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ChannelReadersOnly"];
-            /** @description `notFound`: there is no channel `channelId`. */
+            /** @description `notFound`: there is no channel `channelId` the caller may read (the admin channel is its forum's admins'). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5888,7 +5888,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5897,7 +5897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no forum `seriesId`. */
+            /** @description `notFound`: there is no forum `seriesId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5939,7 +5939,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5948,7 +5948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no forum `seriesId`. */
+            /** @description `notFound`: there is no forum `seriesId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
