@@ -53,10 +53,12 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 # Go first, then the web app: Vitest, then the browser tests (Playwright
 # with the system Chromium, installed from Debian when missing) against a
 # real `agora dev` started from bin/agora by web/e2e/run.mjs. The Go tests
-# and agora dev start a local ClickHouse, installed from Debian when missing.
+# and agora dev start a local ClickHouse, installed from Debian when missing;
+# deploy/'s tests run nginx (Debian's nginx-light) over the load balancer's
+# configuration.
 test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, then the browser tests
 	@$(MAKE) --no-print-directory lint
-	@bash scripts/install-deps.sh clickhouse
+	@bash scripts/install-deps.sh clickhouse nginx
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -54,6 +55,7 @@ var apiEnv = []string{
 	"DATABASE_URL",
 	"AGORA_ADDR",
 	"AGORA_PUBLIC_URL",
+	"AGORA_TRUSTED_PROXIES",
 	"KAFKA_BROKERS",
 	"MEILI_URL",
 	"MEILI_MASTER_KEY",
@@ -77,7 +79,7 @@ var requiredEnv = map[string][]string{
 // nonEmptyEnv must not only be present but set (STRIPE_* and SMTP_* may be
 // empty: the feature is then off).
 var nonEmptyEnv = []string{
-	"DATABASE_URL", "AGORA_ADDR", "AGORA_PUBLIC_URL", "KAFKA_BROKERS",
+	"DATABASE_URL", "AGORA_ADDR", "AGORA_PUBLIC_URL", "AGORA_TRUSTED_PROXIES", "KAFKA_BROKERS",
 	"MEILI_URL", "MEILI_MASTER_KEY", "CLICKHOUSE_URL", "LIVEKIT_URL",
 	"LIVEKIT_PUBLIC_URL", "LIVEKIT_API_KEY", "LIVEKIT_API_SECRET",
 }
@@ -511,6 +513,12 @@ func TestAgoraServices(t *testing.T) {
 		}
 		if pub := cfg.PublicURL; pub == "" {
 			t.Errorf("%s has no AGORA_PUBLIC_URL: mailed links would point at the container", name)
+		}
+		// The load balancer, and only it, is trusted to name the client.
+		lbAddr := lbAddress(t, p)
+		trusted := cfg.TrustedProxyList()
+		if len(trusted) != 1 || trusted[0].Bits() != lbAddr.BitLen() || trusted[0].Addr() != lbAddr {
+			t.Errorf("%s AGORA_TRUSTED_PROXIES %q, want the load balancer's address %s alone", name, cfg.TrustedProxies, lbAddr)
 		}
 	}
 
@@ -1029,4 +1037,121 @@ func TestClickHouseAnalyst(t *testing.T) {
 	if v, _ := env(api, "CLICKHOUSE_URL"); strings.Contains(v, "analyst") {
 		t.Errorf("the API connects as the analyst: %s", v)
 	}
+}
+
+// nginxLocation is one location block of the nginx server: its modifier
+// ("", "=", "^~", "~", "~*"), its pattern and its body.
+type nginxLocation struct {
+	modifier, pattern, body string
+}
+
+// nginxLocations reads the location blocks of conf (comments stripped),
+// in order; their bodies hold no nested blocks.
+func nginxLocations(t *testing.T, conf string) []nginxLocation {
+	t.Helper()
+	var out []nginxLocation
+	re := regexp.MustCompile(`location\s+(?:(=|\^~|~\*|~)\s+)?(\S+)\s*\{([^{}]*)\}`)
+	for _, m := range re.FindAllStringSubmatch(conf, -1) {
+		out = append(out, nginxLocation{modifier: m[1], pattern: m[2], body: m[3]})
+	}
+	if len(out) == 0 {
+		t.Fatal("found no location blocks: the parse is broken")
+	}
+	return out
+}
+
+// nginxMatch picks the location nginx serves path with: an exact match;
+// else the longest prefix if it is ^~; else the first regular expression
+// that matches, in the order written; else the longest prefix.
+func nginxMatch(t *testing.T, locs []nginxLocation, path string) *nginxLocation {
+	t.Helper()
+	var longest *nginxLocation
+	for i := range locs {
+		l := &locs[i]
+		switch l.modifier {
+		case "=":
+			if path == l.pattern {
+				return l
+			}
+		case "", "^~":
+			if strings.HasPrefix(path, l.pattern) && (longest == nil || len(l.pattern) > len(longest.pattern)) {
+				longest = l
+			}
+		}
+	}
+	if longest != nil && longest.modifier == "^~" {
+		return longest
+	}
+	for i := range locs {
+		l := &locs[i]
+		if l.modifier != "~" && l.modifier != "~*" {
+			continue
+		}
+		expr := l.pattern
+		if l.modifier == "~*" {
+			expr = "(?i)" + expr
+		}
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			t.Fatalf("location %s %s: %v", l.modifier, l.pattern, err)
+		}
+		if re.MatchString(path) {
+			return l
+		}
+	}
+	return longest
+}
+
+// TestLoadBalancerHidesInternalRoutes: the API nodes' metrics and the dev
+// mailbox are not reachable through nginx, in any spelling the API's
+// routes accept (they ignore case and a trailing slash); the rest still
+// reaches the API.
+func TestLoadBalancerHidesInternalRoutes(t *testing.T) {
+	raw, err := os.ReadFile(nginxFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locs := nginxLocations(t, stripComments(string(raw)))
+	denied := regexp.MustCompile(`^\s*return\s+404\s*;\s*$`)
+	for _, path := range []string{
+		"/metrics", "/metrics/", "/METRICS", "/Metrics/",
+		"/api/dev/mailbox", "/api/dev/mailbox/", "/API/DEV/MAILBOX", "/api/dev", "/api/dev/", "/Api/Dev/Mailbox",
+	} {
+		l := nginxMatch(t, locs, path)
+		if l == nil || !denied.MatchString(l.body) {
+			t.Errorf("%s reaches location %+v, want one that only returns 404", path, l)
+		}
+	}
+	for _, path := range []string{"/", "/api/me", "/api/hub", "/api/blobs/x", "/api/devices", "/metricsboard", "/forums/1"} {
+		l := nginxMatch(t, locs, path)
+		if l == nil || !strings.Contains(l.body, "proxy_pass http://agora_api;") {
+			t.Errorf("%s reaches location %+v, want the API", path, l)
+		}
+	}
+}
+
+// lbAddress is the load balancer's fixed address on the stack's network,
+// checked to lie in the network's range outside the range given out to the
+// other containers.
+func lbAddress(t *testing.T, p *types.Project) netip.Addr {
+	t.Helper()
+	lb := service(t, p, "lb")
+	n, ok := lb.Networks["default"]
+	if !ok || n == nil {
+		t.Fatal("lb is not on the default network with settings")
+	}
+	a, err := netip.ParseAddr(n.Ipv4Address)
+	if err != nil {
+		t.Fatalf("lb ipv4_address %q: %v", n.Ipv4Address, err)
+	}
+	network, ok := p.Networks["default"]
+	if !ok || len(network.Ipam.Config) != 1 {
+		t.Fatal("the default network has no one IPAM range")
+	}
+	subnet, err1 := netip.ParsePrefix(network.Ipam.Config[0].Subnet)
+	dynamic, err2 := netip.ParsePrefix(network.Ipam.Config[0].IPRange)
+	if err1 != nil || err2 != nil || !subnet.Contains(a) || dynamic.Contains(a) {
+		t.Errorf("lb address %s must be in the subnet %q and outside the ip_range %q given to the others", a, network.Ipam.Config[0].Subnet, network.Ipam.Config[0].IPRange)
+	}
+	return a
 }

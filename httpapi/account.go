@@ -54,7 +54,7 @@ func (s *server) signIn(c fiber.Ctx) error {
 		email = deref(in.Username)
 	}
 	sess, err := s.Commands.Accounts.SignIn(c.Context(), cmdaccount.SignIn{
-		Email: email, Password: deref(in.Password), IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent),
+		Email: email, Password: deref(in.Password), IP: s.clientIP(c), UserAgent: c.Get(fiber.HeaderUserAgent),
 	})
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (s *server) requestPasswordReset(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := s.Commands.Accounts.RequestPasswordReset(c.Context(), cmdaccount.RequestPasswordReset{Email: deref(in.Email), IP: c.IP()}); err != nil {
+	if err := s.Commands.Accounts.RequestPasswordReset(c.Context(), cmdaccount.RequestPasswordReset{Email: deref(in.Email), IP: s.clientIP(c)}); err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"message": neutralReset})
@@ -174,7 +174,7 @@ func (s *server) register(c fiber.Ctx) error {
 	}
 	sess, err := s.Commands.Accounts.Register(c.Context(), cmdaccount.Register{
 		Token: token, Email: deref(in.Email), Password: deref(in.Password), Person: in.person(),
-		IP: c.IP(), UserAgent: c.Get(fiber.HeaderUserAgent),
+		IP: s.clientIP(c), UserAgent: c.Get(fiber.HeaderUserAgent),
 	})
 	if err != nil {
 		return err

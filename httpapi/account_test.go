@@ -664,6 +664,72 @@ func TestSignInRateLimitPerIP(t *testing.T) {
 	wantMissing(t, env.Client(t).Do("POST", "/api/sessions", map[string]string{}), "email", "password")
 }
 
+// signInFrom is a failed-password sign-in with a fresh address sent with
+// the forwarding headers h, as a proxy would send it; it returns the status.
+func signInFrom(t *testing.T, env *testenv.Env, h http.Header) int {
+	t.Helper()
+	c := env.Client(t)
+	c.Header = h
+	return c.Do("POST", "/api/sessions", map[string]string{"email": freshAddress("fwd"), "password": "wrong-password"}).Status
+}
+
+func forwardedFor(list string) http.Header { return http.Header{"X-Forwarded-For": {list}} }
+
+// TestSignInRateLimitBehindProxy: behind a trusted proxy (the tests' peer is
+// loopback) the per-address limit counts the forwarded client, so one
+// client locked out leaves the others signing in; what the client writes
+// left of the proxy's entry does not move it to another count.
+func TestSignInRateLimitBehindProxy(t *testing.T) {
+	env := testenv.New(t, func(c *config.Config) {
+		c.Auth.SignInPerIPPerMinute = 3
+		c.TrustedProxies = "127.0.0.1, 10.9.0.0/16"
+	})
+	attacker := "203.0.113.7"
+	for i := 1; i <= 3; i++ {
+		if st := signInFrom(t, env, forwardedFor(attacker)); st != 401 {
+			t.Fatalf("attempt %d: %d", i, st)
+		}
+	}
+	for name, h := range map[string]http.Header{
+		"same client":                        forwardedFor(attacker),
+		"a forged address left of it":        forwardedFor("198.51.100.9, " + attacker),
+		"through a second trusted proxy":     forwardedFor(attacker + ", 10.9.1.1"),
+		"as X-Real-IP":                       {"X-Real-Ip": {attacker}},
+		"forged on a second header line too": {"X-Forwarded-For": {"198.51.100.10", attacker}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if st := signInFrom(t, env, h); st != 429 {
+				t.Errorf("status %d, want 429", st)
+			}
+		})
+	}
+	// Another client behind the same proxy still signs in.
+	c := env.Client(t)
+	c.Header = forwardedFor("198.51.100.77")
+	if r := c.Do("POST", "/api/sessions", map[string]string{"email": memberEmail, "password": testenv.Password}); r.Status != 200 {
+		t.Errorf("another client: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestSignInRateLimitIgnoresUntrustedForwarding: a peer that is not a
+// trusted proxy cannot dodge the limit by naming another address.
+func TestSignInRateLimitIgnoresUntrustedForwarding(t *testing.T) {
+	env := testenv.New(t, func(c *config.Config) {
+		c.Auth.SignInPerIPPerMinute = 3
+		c.TrustedProxies = "10.9.0.0/16" // not the tests' loopback peer
+	})
+	for i := 1; i <= 3; i++ {
+		if st := signInFrom(t, env, forwardedFor("198.51.100."+strconv.Itoa(i))); st != 401 {
+			t.Fatalf("attempt %d: %d", i, st)
+		}
+	}
+	h := forwardedFor("198.51.100.4")
+	h.Set("X-Real-IP", "198.51.100.5")
+	if st := signInFrom(t, env, h); st != 429 {
+		t.Errorf("a fourth attempt under another forwarded address: %d, want 429", st)
+	}
+}
+
 func TestSignInRateLimitPerAccount(t *testing.T) {
 	env := testenv.New(t, func(c *config.Config) {
 		c.Auth.SignInPerAccountPerMinute = 3
@@ -808,6 +874,8 @@ func TestUpdateMe(t *testing.T) {
 		}{
 			{"bio of 1001", map[string]any{"bio": strings.Repeat("b", 1001)}, []string{"bio"}},
 			{"blank first name", map[string]any{"firstName": "   "}, []string{"firstName"}},
+			{"invisible first name", map[string]any{"firstName": "\u200b\u2060 \ufeff"}, []string{"firstName"}},
+			{"invisible tag", map[string]any{"interestTags": []string{"ok", "\u200d"}}, []string{"interestTags"}},
 			{"first name of 51", map[string]any{"firstName": strings.Repeat("é", 51)}, []string{"firstName"}},
 			{"last name of 51", map[string]any{"lastName": strings.Repeat("l", 51)}, []string{"lastName"}},
 			{"job title of 101", map[string]any{"jobTitle": strings.Repeat("j", 101)}, []string{"jobTitle"}},

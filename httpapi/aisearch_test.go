@@ -388,9 +388,10 @@ func TestAISearchPermissions(t *testing.T) {
 	beforeTurns := env.Count(t, "ai_search_turns t JOIN ai_searches s ON s.id = t.search_id", "s.user_id = $1", memberID)
 
 	// Who may ask where.
-	aiWantError(t, outsider.Do("GET", aiPath(f.welcomeMain, "", question), nil), 403, "forbidden")
-	aiWantError(t, member.Do("GET", aiPath(f.welcomeAdmin, "", question), nil), 403, "forbidden")
-	aiWantError(t, member.Do("GET", aiPath(f.roundtableMain, "", question), nil), 403, "forbidden")
+	// A channel one may not read is as unknown as any (issue 14, F12).
+	aiWantError(t, outsider.Do("GET", aiPath(f.welcomeMain, "", question), nil), 404, "notFound")
+	aiWantError(t, member.Do("GET", aiPath(f.welcomeAdmin, "", question), nil), 404, "notFound")
+	aiWantError(t, member.Do("GET", aiPath(f.roundtableMain, "", question), nil), 404, "notFound")
 	aiWantError(t, member.Do("GET", aiPath(uuid.NewString(), "", question), nil), 404, "notFound")
 	aiWantError(t, env.Client(t).Do("GET", aiPath(f.welcomeMain, "", question), nil), 401, "authenticationRequired")
 
@@ -493,7 +494,7 @@ func TestShareChat(t *testing.T) {
 	aiWantError(t, expert.Do("POST", "/api/ai-response/share-chat", body), 404, "notFound")
 	aiWantError(t, member.Do("POST", "/api/ai-response/share-chat", map[string]any{"channelId": f.roadmapsMain, "searchId": s1.searchID()}), 404, "notFound")
 	aiWantError(t, member.Do("POST", "/api/ai-response/share-chat", map[string]any{"channelId": f.welcomeMain, "searchId": uuid.NewString()}), 404, "notFound")
-	aiWantError(t, outsider.Do("POST", "/api/ai-response/share-chat", body), 403, "forbidden")
+	aiWantError(t, outsider.Do("POST", "/api/ai-response/share-chat", body), 404, "notFound")
 	aiWantError(t, member.Do("POST", "/api/ai-response/share-chat", map[string]any{"channelId": f.welcomeMain}), 400, "parametersMissingException")
 	aiWantError(t, member.Do("POST", "/api/ai-response/share-chat", map[string]any{"channelId": "nope", "searchId": s1.searchID()}), 400, "validationFailed")
 	aiWantError(t, member.Do("POST", "/api/ai-response/share-chat", map[string]any{"channelId": f.welcomeMain, "searchId": s1.searchID(), "x": 1}), 400, "invalidBody")
@@ -521,7 +522,7 @@ func TestAISearchRateLimit(t *testing.T) {
 	aiPost(t, member, store, f.welcome, f.welcomeMain, "The "+w+" club meets on Fridays.")
 	question := "When does the " + w + " club meet?"
 
-	aiWantError(t, member.Do("GET", aiPath(f.welcomeAdmin, "", question), nil), 403, "forbidden")
+	aiWantError(t, member.Do("GET", aiPath(f.welcomeAdmin, "", question), nil), 404, "notFound")
 	s := aiAsk(t, member, f.welcomeMain, "", question)
 	aiAsk(t, member, f.welcomeMain, s.searchID(), "And where?")
 	aiAsk(t, member, f.welcomeMain, "", question)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"reflect"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -45,6 +46,9 @@ type Application struct {
 	Hub *live.Hub
 	// Mailbox is set in `agora dev` only: it enables GET /api/dev/mailbox.
 	Mailbox *mail.Mailbox
+	// TrustedProxies are the reverse proxies whose forwarding headers name
+	// the client (AGORA_TRUSTED_PROXIES); empty trusts none.
+	TrustedProxies []netip.Prefix
 	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
 	// empty means DefaultInsightsBase.
 	InsightsBase string

@@ -77,7 +77,7 @@ func TestAnonymousAskerLook(t *testing.T) {
 	}{
 		{"a member", expert, path, 403, "forbidden"},
 		{"the asker, a member", member, path, 403, "forbidden"},
-		{"an outsider", outsider, path, 403, "forbidden"},
+		{"an outsider", outsider, path, 404, "notFound"}, // the post is unknown to them (F12)
 		{"a guest", env.Client(t), path, 401, "authenticationRequired"},
 		{"a signed question", admin, "/api/threads/" + signed.ID + "/asker", 400, "threadNotAnonymous"},
 		{"a member, at a signed question", expert, "/api/threads/" + signed.ID + "/asker", 403, "forbidden"},

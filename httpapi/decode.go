@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -23,9 +25,8 @@ func decode(c fiber.Ctx, dst any) error {
 	if len(body) == 0 || body[0] != '{' {
 		return apperr.ErrInvalidBody.With("reason", "the body must be a JSON object")
 	}
-	if hasNUL(body) {
-		// Postgres text and jsonb cannot hold it: refused here, not as a 500.
-		return apperr.ErrInvalidBody.With("reason", "strings must not contain the NUL character (\\u0000)")
+	if err := checkText(body); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -53,19 +54,112 @@ func decode(c fiber.Ctx, dst any) error {
 	return nil
 }
 
-// hasNUL reports whether a JSON text holds an escaped NUL character
-// (\u0000); a raw one is not valid JSON and the decoder refuses it.
-func hasNUL(b []byte) bool {
+// checkText refuses what in a JSON text the decoder would accept but no
+// stored value should hold:
+//   - invalid UTF-8 and escaped lone surrogates ("\ud800"), which
+//     encoding/json turns silently into U+FFFD, so that what is stored is
+//     not what was sent;
+//   - an escaped NUL character (\u0000), which Postgres text and jsonb
+//     cannot hold (a raw one is not valid JSON);
+//   - a key twice in one object, of which encoding/json keeps the last,
+//     so that the client and the server may each read a different one.
+func checkText(b []byte) error {
+	if !utf8.Valid(b) {
+		return apperr.ErrInvalidBody.With("reason", "the body is not valid UTF-8")
+	}
 	for i := 0; i+1 < len(b); i++ {
 		if b[i] != '\\' {
 			continue
 		}
-		if b[i+1] == 'u' && i+6 <= len(b) && string(b[i+2:i+6]) == "0000" {
-			return true
-		}
 		i++ // the escaped character, which may be another backslash
+		if b[i] != 'u' {
+			continue
+		}
+		r, ok := hex4(b[i+1:])
+		switch {
+		case !ok:
+			continue // malformed: the decoder reports it
+		case r == 0:
+			return apperr.ErrInvalidBody.With("reason", "strings must not contain the NUL character (\\u0000)")
+		case utf16.IsSurrogate(r):
+			low, ok := rune(0), false
+			if r < 0xdc00 && i+6 < len(b) && b[i+5] == '\\' && b[i+6] == 'u' {
+				low, ok = hex4(b[i+7:])
+			}
+			if !ok || low < 0xdc00 || low > 0xdfff {
+				return apperr.ErrInvalidBody.With("reason", "strings must not contain a lone surrogate (\\ud800 to \\udfff outside a pair)")
+			}
+			i += 10 // the pair's second half
+		default:
+			i += 4
+		}
 	}
-	return false
+	if key, ok := duplicateKey(b); ok {
+		return apperr.ErrInvalidBody.With("field", key).With("reason", "duplicate key")
+	}
+	return nil
+}
+
+// hex4 reads the four hexadecimal digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n), err == nil
+}
+
+// duplicateKey finds a key that appears twice in one object of a JSON
+// text, at any depth; a malformed text is left to the decoder to report.
+func duplicateKey(b []byte) (string, bool) {
+	type frame struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	var stack []*frame
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.keys != nil && top.wantKey {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+			} else {
+				key, _ := tok.(string)
+				if top.keys[key] {
+					return key, true
+				}
+				top.keys[key] = true
+				top.wantKey = false
+				continue
+			}
+		} else {
+			switch tok {
+			case json.Delim('{'):
+				stack = append(stack, &frame{keys: map[string]bool{}, wantKey: true})
+				continue
+			case json.Delim('['):
+				stack = append(stack, &frame{})
+				continue
+			case json.Delim(']'):
+				stack = stack[:len(stack)-1]
+			}
+		}
+		// A value ended: its object, if any, wants a key next.
+		if len(stack) == 0 {
+			return "", false
+		}
+		if top := stack[len(stack)-1]; top.keys != nil {
+			top.wantKey = true
+		}
+	}
 }
 
 // refuseNULQuery answers 400 validationFailed for a query parameter holding

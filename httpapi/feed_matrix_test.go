@@ -93,7 +93,9 @@ func allowed(status int) outcome { return outcome{status: status} }
 var (
 	guestRefused = outcome{401, "authenticationRequired"}
 	forbidden    = outcome{403, "forbidden"}
-	notAReader   = outcome{403, "seriesForbidden"}
+	// hidden is what one who may not read a forum, channel or post gets:
+	// the 404 of an unknown id (issue 14, F12).
+	hidden = outcome{404, "notFound"}
 )
 
 // matrixCall is one row of the matrix: a call, and what each role gets.
@@ -149,15 +151,16 @@ func readers(ok int, refusal outcome) map[string]outcome {
 func managers(ok int) map[string]outcome {
 	return map[string]outcome{
 		"creator": allowed(ok), "member": forbidden, "forum admin": allowed(ok), "community admin": allowed(ok),
-		"non-member": forbidden, "outsider": forbidden, "guest": guestRefused,
+		"non-member": hidden, "outsider": hidden, "guest": guestRefused,
 	}
 }
 
-// adminsOnly is the outcome of a call for the forum's admins.
+// adminsOnly is the outcome of a call for the forum's admins; refusal is
+// what its other readers get.
 func adminsOnly(ok int, refusal outcome) map[string]outcome {
 	return map[string]outcome{
 		"creator": refusal, "member": refusal, "forum admin": allowed(ok), "community admin": allowed(ok),
-		"non-member": refusal, "outsider": refusal, "guest": guestRefused,
+		"non-member": hidden, "outsider": hidden, "guest": guestRefused,
 	}
 }
 
@@ -189,34 +192,36 @@ func TestMatrixFeed(t *testing.T) {
 		return "/api/threads/" + post(t, m.creator.Client, m.forum.ID, map[string]any{"channelId": m.main, "raw": "to delete"}).ID
 	}
 	thread, admin := "/api/threads/"+th.ID, "/api/threads/"+adminPost.ID
-	adminChannel := func(ok int) map[string]outcome { return adminsOnly(ok, forbidden) }
+	// The admin channel and its posts are hidden from the forum's other
+	// readers; naming it in a new post is naming an unknown channel.
+	adminChannel := func(ok int) map[string]outcome { return adminsOnly(ok, hidden) }
 
 	m.run(t, []matrixCall{
-		{"post", "POST", fixed("/api/series/" + m.forum.ID + "/threads"), map[string]any{"channelId": m.main, "raw": "hello"}, readers(201, forbidden)},
-		{"question", "POST", fixed("/api/series/" + m.forum.ID + "/threads"), map[string]any{"channelId": m.main, "raw": "why?", "type": "question", "creatorAs": "anonymous"}, readers(201, forbidden)},
-		{"post in the admin channel", "POST", fixed("/api/series/" + m.forum.ID + "/threads"), map[string]any{"channelId": m.admins, "raw": "hello"}, adminChannel(201)},
-		{"feed", "GET", fixed("/api/channels/" + m.main + "/threads"), nil, readers(200, forbidden)},
+		{"post", "POST", fixed("/api/series/" + m.forum.ID + "/threads"), map[string]any{"channelId": m.main, "raw": "hello"}, readers(201, hidden)},
+		{"question", "POST", fixed("/api/series/" + m.forum.ID + "/threads"), map[string]any{"channelId": m.main, "raw": "why?", "type": "question", "creatorAs": "anonymous"}, readers(201, hidden)},
+		{"post in the admin channel", "POST", fixed("/api/series/" + m.forum.ID + "/threads"), map[string]any{"channelId": m.admins, "raw": "hello"}, adminsOnly(201, outcome{400, "feedPostCreating"})},
+		{"feed", "GET", fixed("/api/channels/" + m.main + "/threads"), nil, readers(200, hidden)},
 		{"admin channel feed", "GET", fixed("/api/channels/" + m.admins + "/threads"), nil, adminChannel(200)},
-		{"read a post", "GET", fixed(thread), nil, readers(200, forbidden)},
+		{"read a post", "GET", fixed(thread), nil, readers(200, hidden)},
 		{"read an admin-channel post", "GET", fixed(admin), nil, adminChannel(200)},
 		{"edit a post", "PATCH", fixed(thread), map[string]any{"raw": "edited #MatrixTag"}, managers(200)},
 		{"delete a post", "DELETE", newPost, nil, managers(204)},
-		{"comment", "POST", fixed(thread + "/replies"), map[string]any{"raw": "a comment"}, readers(201, forbidden)},
-		{"reply", "POST", fixed(thread + "/replies"), map[string]any{"raw": "a reply", "parentId": c}, readers(201, forbidden)},
+		{"comment", "POST", fixed(thread + "/replies"), map[string]any{"raw": "a comment"}, readers(201, hidden)},
+		{"reply", "POST", fixed(thread + "/replies"), map[string]any{"raw": "a reply", "parentId": c}, readers(201, hidden)},
 		{"comment in the admin channel", "POST", fixed(admin + "/replies"), map[string]any{"raw": "x"}, adminChannel(201)},
 		{"edit a comment", "PATCH", fixed(thread + "/replies/" + c), map[string]any{"raw": "edited"}, managers(200)},
 		{"delete a comment", "DELETE", func(t *testing.T) string { return thread + "/replies/" + comment(t, th.ID) }, nil, managers(204)},
-		{"react to a post", "PUT", fixed(thread + "/reaction"), map[string]any{"reaction": "liked"}, readers(200, forbidden)},
-		{"clear a reaction", "PUT", fixed(thread + "/reaction"), map[string]any{"reaction": nil}, readers(200, forbidden)},
-		{"react to a comment", "PUT", fixed(thread + "/replies/" + c + "/reaction"), map[string]any{"reaction": "loved"}, readers(200, forbidden)},
+		{"react to a post", "PUT", fixed(thread + "/reaction"), map[string]any{"reaction": "liked"}, readers(200, hidden)},
+		{"clear a reaction", "PUT", fixed(thread + "/reaction"), map[string]any{"reaction": nil}, readers(200, hidden)},
+		{"react to a comment", "PUT", fixed(thread + "/replies/" + c + "/reaction"), map[string]any{"reaction": "loved"}, readers(200, hidden)},
 		{"react in the admin channel", "PUT", fixed(admin + "/reaction"), map[string]any{"reaction": "liked"}, adminChannel(200)},
 		{"react to an admin-channel comment", "PUT", fixed(admin + "/replies/" + adminComment + "/reaction"), map[string]any{"reaction": "liked"}, adminChannel(200)},
-		{"reactions list", "GET", fixed("/api/thread/" + th.ID + "/reactions"), nil, readers(200, forbidden)},
-		{"a comment's reactions", "GET", fixed("/api/thread/" + th.ID + "/reactions?replyId=" + c), nil, readers(200, forbidden)},
+		{"reactions list", "GET", fixed("/api/thread/" + th.ID + "/reactions"), nil, readers(200, hidden)},
+		{"a comment's reactions", "GET", fixed("/api/thread/" + th.ID + "/reactions?replyId=" + c), nil, readers(200, hidden)},
 		{"admin-channel reactions", "GET", fixed("/api/thread/" + adminPost.ID + "/reactions"), nil, adminChannel(200)},
-		{"visit", "POST", fixed("/api/series/" + m.forum.ID + "/visits"), nil, readers(200, forbidden)},
-		{"last visit", "GET", fixed("/api/series/" + m.forum.ID + "/visits"), nil, readers(200, forbidden)},
-		{"who asked", "GET", fixed("/api/threads/" + q.ID + "/asker"), nil, adminChannel(200)},
+		{"visit", "POST", fixed("/api/series/" + m.forum.ID + "/visits"), nil, readers(200, hidden)},
+		{"last visit", "GET", fixed("/api/series/" + m.forum.ID + "/visits"), nil, readers(200, hidden)},
+		{"who asked", "GET", fixed("/api/threads/" + q.ID + "/asker"), nil, adminsOnly(200, forbidden)},
 		{"hashtags", "GET", fixed("/api/hashtags?q=matrixtag"), nil, readers(200, allowed(200))},
 	})
 

@@ -135,7 +135,7 @@ func TestFeedThreadLifecycle(t *testing.T) {
 			t.Error("the expert may not manage the member's post")
 		}
 	}
-	if r := outsider.Do("GET", path, nil); r.Status != 403 || r.Code() != "forbidden" {
+	if r := outsider.Do("GET", path, nil); r.Status != 404 || r.Code() != "notFound" {
 		t.Errorf("outsider reads: %d %s", r.Status, r.Body)
 	}
 	if r := member.Do("GET", "/api/threads/"+uuid.NewString(), nil); r.Status != 404 || r.Code() != "notFound" {
@@ -155,8 +155,13 @@ func TestFeedThreadLifecycle(t *testing.T) {
 	if edited.Raw != "edited #Edited" || len(edited.Hashtags) != 1 || len(edited.Mentions) != 0 {
 		t.Errorf("edited: %+v", edited)
 	}
-	for name, c := range map[string]*testenv.Client{"expert": expert, "outsider": outsider} {
-		if r := c.Do("PATCH", path, map[string]any{"raw": "hijack"}); r.Status != 403 || r.Code() != "forbidden" {
+	// A reader is refused; to one who may not read, the post is unknown.
+	for name, c := range map[string]struct {
+		c      *testenv.Client
+		status int
+		code   string
+	}{"expert": {expert, 403, "forbidden"}, "outsider": {outsider, 404, "notFound"}} {
+		if r := c.c.Do("PATCH", path, map[string]any{"raw": "hijack"}); r.Status != c.status || r.Code() != c.code {
 			t.Errorf("%s edits: %d %s", name, r.Status, r.Body)
 		}
 	}
@@ -188,7 +193,7 @@ func TestFeedThreadLifecycle(t *testing.T) {
 	if r := expert.Do("DELETE", path, nil); r.Status != 403 || r.Code() != "forbidden" {
 		t.Errorf("expert deletes: %d %s", r.Status, r.Body)
 	}
-	if r := outsider.Do("DELETE", path, nil); r.Status != 403 {
+	if r := outsider.Do("DELETE", path, nil); r.Status != 404 {
 		t.Errorf("outsider deletes: %d %s", r.Status, r.Body)
 	}
 	if r := admin.Do("DELETE", path, nil); r.Status != 204 {
@@ -230,6 +235,13 @@ func TestFeedCreateRefusals(t *testing.T) {
 	}{
 		{"empty text, nothing else", member, f.welcome, ok(map[string]any{"raw": "   "}), 400, "feedPostCreating"},
 		{"no text at all", member, f.welcome, map[string]any{"channelId": f.welcomeMain}, 400, "feedPostCreating"},
+		// What shows nothing is no text (issue 14, F14).
+		{"text of spaces and invisible characters", member, f.welcome, ok(map[string]any{"raw": " \u200b\u200c\u200d\u2060\ufeff\n\u00a0\u3000\u2800"}), 400, "feedPostCreating"},
+		{"a shared AI chat without its chat", member, f.welcome, ok(map[string]any{"type": "shared-ai-chat"}), 400, "feedPostCreating"},
+		{"invalid UTF-8", member, f.welcome, "{\"channelId\":\"" + f.welcomeMain + "\",\"raw\":\"a\xffb\"}", 400, "invalidBody"},
+		{"a lone surrogate", member, f.welcome, `{"channelId":"` + f.welcomeMain + `","raw":"a\ud800b"}`, 400, "invalidBody"},
+		{"a duplicate key", member, f.welcome, `{"channelId":"` + f.welcomeMain + `","raw":"fine","raw":"   "}`, 400, "invalidBody"},
+		{"a duplicate key in the link", member, f.welcome, `{"channelId":"` + f.welcomeMain + `","link":{"url":"https://example.test/a","url":"https://evil.test/"}}`, 400, "invalidBody"},
 		{"4001 characters", member, f.welcome, ok(map[string]any{"raw": strings.Repeat("é", 4001)}), 400, "feedPostCreating"},
 		{"raw of the wrong type", member, f.welcome, ok(map[string]any{"raw": 5}), 400, "invalidBody"},
 		{"unknown field", member, f.welcome, ok(map[string]any{"title": "x"}), 400, "invalidBody"},
@@ -256,9 +268,10 @@ func TestFeedCreateRefusals(t *testing.T) {
 		{"link of an unknown viewer type", member, f.welcome, ok(map[string]any{"link": map[string]any{"url": "https://example.test/", "viewerType": "iframe"}}), 400, "feedPostCreating"},
 		{"non-UUID forum", member, "nope", ok(nil), 400, "validationFailed"},
 		{"unknown forum", member, uuid.NewString(), ok(nil), 404, "notFound"},
-		{"forum the member does not read", member, f.roundtable, ok(map[string]any{"channelId": f.roundtableMain}), 403, "forbidden"},
-		{"admin channel, not a forum admin", member, f.welcome, ok(map[string]any{"channelId": f.welcomeAdmin}), 403, "forbidden"},
-		{"outsider", outsider, f.welcome, ok(nil), 403, "forbidden"},
+		// What one may not read is as unknown as a random id (F12).
+		{"forum the member does not read", member, f.roundtable, ok(map[string]any{"channelId": f.roundtableMain}), 404, "notFound"},
+		{"admin channel, not a forum admin", member, f.welcome, ok(map[string]any{"channelId": f.welcomeAdmin}), 400, "feedPostCreating"},
+		{"outsider", outsider, f.welcome, ok(nil), 404, "notFound"},
 		{"guest", env.Client(t), f.welcome, ok(nil), 401, "authenticationRequired"},
 	}
 	before := env.Count(t, "threads", "creator_id = $1", memberID)
@@ -354,11 +367,13 @@ func TestFeedReplies(t *testing.T) {
 		{"unknown parent", member, base, map[string]any{"raw": "x", "parentId": uuid.NewString()}, 400, "validationFailed"},
 		{"non-UUID parent", member, base, map[string]any{"raw": "x", "parentId": "p"}, 400, "validationFailed"},
 		{"empty", member, base, map[string]any{"raw": "  "}, 400, "validationFailed"},
+		{"only invisible characters", member, base, map[string]any{"raw": "\u200b \ufeff\u2060\u200d"}, 400, "validationFailed"},
+		{"a duplicate key", member, base, `{"raw":"x","raw":"y"}`, 400, "invalidBody"},
 		{"4001 characters", member, base, map[string]any{"raw": strings.Repeat("x", 4001)}, 400, "validationFailed"},
 		{"missing raw", member, base, map[string]any{}, 400, "parametersMissingException"},
 		{"raw of the wrong type", member, base, map[string]any{"raw": true}, 400, "invalidBody"},
 		{"unknown field", member, base, map[string]any{"raw": "x", "x": 1}, 400, "invalidBody"},
-		{"outsider", outsider, base, map[string]any{"raw": "x"}, 403, "forbidden"},
+		{"outsider", outsider, base, map[string]any{"raw": "x"}, 404, "notFound"},
 		{"unknown post", member, "/api/threads/" + uuid.NewString() + "/replies", map[string]any{"raw": "x"}, 404, "notFound"},
 		{"non-UUID post", member, "/api/threads/x/replies", map[string]any{"raw": "x"}, 400, "validationFailed"},
 	}
@@ -399,7 +414,7 @@ func TestFeedReplies(t *testing.T) {
 	if r := member.Do("DELETE", cpath, nil); r.Status != 403 {
 		t.Errorf("another reader deletes: %d %s", r.Status, r.Body)
 	}
-	if r := outsider.Do("DELETE", cpath, nil); r.Status != 403 {
+	if r := outsider.Do("DELETE", cpath, nil); r.Status != 404 {
 		t.Errorf("outsider deletes: %d %s", r.Status, r.Body)
 	}
 	if r := member.Do("DELETE", base+"/"+reply.ID, nil); r.Status != 204 {
@@ -463,7 +478,7 @@ func TestFeedReactions(t *testing.T) {
 		"unknown kind":  {member, path, map[string]any{"reaction": "angry"}, 400, "validationFailed"},
 		"wrong type":    {member, path, map[string]any{"reaction": 1}, 400, "invalidBody"},
 		"missing":       {member, path, map[string]any{}, 400, "parametersMissingException"},
-		"outsider":      {outsider, path, map[string]any{"reaction": "liked"}, 403, "forbidden"},
+		"outsider":      {outsider, path, map[string]any{"reaction": "liked"}, 404, "notFound"},
 		"unknown post":  {member, "/api/threads/" + uuid.NewString() + "/reaction", map[string]any{"reaction": "liked"}, 404, "notFound"},
 		"unknown reply": {member, "/api/threads/" + th.ID + "/replies/" + uuid.NewString() + "/reaction", map[string]any{"reaction": "liked"}, 404, "notFound"},
 		"non-UUID":      {member, "/api/threads/x/reaction", map[string]any{"reaction": "liked"}, 400, "validationFailed"},
@@ -516,7 +531,7 @@ func TestFeedReactions(t *testing.T) {
 	if r := member.Do("GET", "/api/thread/"+th.ID+"/reactions?replyId=x", nil); r.Status != 400 || r.Code() != "validationFailed" {
 		t.Errorf("bad replyId: %d %s", r.Status, r.Body)
 	}
-	if r := outsider.Do("GET", "/api/thread/"+th.ID+"/reactions", nil); r.Status != 403 {
+	if r := outsider.Do("GET", "/api/thread/"+th.ID+"/reactions", nil); r.Status != 404 {
 		t.Errorf("outsider lists: %d %s", r.Status, r.Body)
 	}
 	if r := member.Do("GET", "/api/thread/"+uuid.NewString()+"/reactions", nil); r.Status != 404 {
@@ -611,16 +626,16 @@ func TestFeedPagination(t *testing.T) {
 	if r := expert.Do("GET", "/api/channels/x/threads", nil); r.Status != 400 {
 		t.Errorf("non-UUID channel: %d", r.Status)
 	}
-	if r := member.Do("GET", "/api/channels/"+f.roundtableMain+"/threads", nil); r.Status != 403 {
+	if r := member.Do("GET", "/api/channels/"+f.roundtableMain+"/threads", nil); r.Status != 404 {
 		t.Errorf("member reads a forum they are not in: %d", r.Status)
 	}
-	if r := member.Do("GET", "/api/channels/"+f.welcomeAdmin+"/threads", nil); r.Status != 403 {
+	if r := member.Do("GET", "/api/channels/"+f.welcomeAdmin+"/threads", nil); r.Status != 404 {
 		t.Errorf("member reads the admin channel: %d", r.Status)
 	}
 	if r := env.As(t, seed.AdminEmail).Do("GET", "/api/channels/"+f.welcomeAdmin+"/threads", nil); r.Status != 200 {
 		t.Errorf("admin reads the admin channel: %d", r.Status)
 	}
-	if r := env.As(t, seed.OutsiderEmail).Do("GET", "/api/channels/"+f.roadmapsMain+"/threads", nil); r.Status != 403 {
+	if r := env.As(t, seed.OutsiderEmail).Do("GET", "/api/channels/"+f.roadmapsMain+"/threads", nil); r.Status != 404 {
 		t.Errorf("outsider reads: %d", r.Status)
 	}
 }
@@ -784,9 +799,9 @@ func TestFeedVisits(t *testing.T) {
 		path   string
 		status int
 	}{
-		"outsider":         {env.As(t, seed.OutsiderEmail), "POST", path, 403},
-		"not a reader":     {member, "POST", "/api/series/" + f.roundtable + "/visits", 403},
-		"not a reader GET": {member, "GET", "/api/series/" + f.roundtable + "/visits", 403},
+		"outsider":         {env.As(t, seed.OutsiderEmail), "POST", path, 404},
+		"not a reader":     {member, "POST", "/api/series/" + f.roundtable + "/visits", 404},
+		"not a reader GET": {member, "GET", "/api/series/" + f.roundtable + "/visits", 404},
 		"unknown":          {member, "POST", "/api/series/" + uuid.NewString() + "/visits", 404},
 		"non-UUID":         {member, "POST", "/api/series/x/visits", 400},
 	} {

@@ -54,11 +54,11 @@ func TestMatrixForum(t *testing.T) {
 	m.run(t, []matrixCall{
 		{"order the forums", "PUT", fixed("/api/communities/" + m.community + "/series-order"), map[string]any{"ids": ids()}, communityAdmins(204)},
 		{"create a forum", "POST", fixed("/api/communities/" + m.community + "/series"), map[string]any{"name": testenv.Unique("Matrix"), "description": "d"}, communityAdmins(201)},
-		{"read the forum", "GET", fixed(f), nil, readers(200, notAReader)},
+		{"read the forum", "GET", fixed(f), nil, readers(200, hidden)},
 		{"edit the forum", "PATCH", fixed(f), map[string]any{"description": "edited"}, adminsOnly(200, forbidden)},
 		{"delete a forum", "DELETE", newForum, nil, adminsOnly(204, forbidden)},
-		{"members", "GET", fixed(f + "/members?sort=isExpert%20desc"), nil, readers(200, notAReader)},
-		{"admins and experts", "GET", fixed(f + "/admin-and-experts"), nil, readers(200, notAReader)},
+		{"members", "GET", fixed(f + "/members?sort=isExpert%20desc"), nil, readers(200, hidden)},
+		{"admins and experts", "GET", fixed(f + "/admin-and-experts"), nil, readers(200, hidden)},
 		{"assignables", "GET", fixed(f + "/assignables?isAssigned=false"), nil, adminsOnly(200, forbidden)},
 		{"admin count", "POST", fixed(f + "/admin-count"), map[string]any{"assignments": []any{}}, adminsOnly(200, forbidden)},
 		{"assignments preview", "POST", fixed(f + "/assignments-invitations-preview"),
@@ -80,6 +80,8 @@ func TestMatrixForum(t *testing.T) {
 				return
 			case "guest":
 				wantError(t, r, 401, "authenticationRequired")
+			case "non-member", "outsider":
+				wantError(t, r, 404, "notFound")
 			default:
 				wantError(t, r, 403, "forbidden")
 			}
@@ -116,10 +118,11 @@ func TestMatrixForum(t *testing.T) {
 	elsewhere := createForum(t, m.root, other)
 	before := m.digest(t)
 	wantError(t, m.commAdmin.Client.Do("POST", "/api/communities/"+other+"/series", map[string]any{"name": "x", "description": "d"}), 403, "forbidden")
-	wantError(t, m.commAdmin.Client.Do("PATCH", "/api/series/"+elsewhere.ID, map[string]any{"name": "x"}), 403, "forbidden")
-	wantError(t, m.commAdmin.Client.Do("DELETE", "/api/series/"+elsewhere.ID, nil), 403, "forbidden")
-	wantError(t, m.commAdmin.Client.Do("GET", "/api/series/"+elsewhere.ID, nil), 403, "seriesForbidden")
-	wantError(t, assign(t, m.commAdmin.Client, elsewhere.ID, "member", m.nonMember.ProfileID), 403, "forbidden")
+	// Its forums, which they may not read, are as unknown to them as any.
+	wantError(t, m.commAdmin.Client.Do("PATCH", "/api/series/"+elsewhere.ID, map[string]any{"name": "x"}), 404, "notFound")
+	wantError(t, m.commAdmin.Client.Do("DELETE", "/api/series/"+elsewhere.ID, nil), 404, "notFound")
+	wantError(t, m.commAdmin.Client.Do("GET", "/api/series/"+elsewhere.ID, nil), 404, "notFound")
+	wantError(t, assign(t, m.commAdmin.Client, elsewhere.ID, "member", m.nonMember.ProfileID), 404, "notFound")
 	if env.Count(t, "series", "community_id = $1", other) != 1 || m.digest(t) != before {
 		t.Error("refusals in another community wrote")
 	}

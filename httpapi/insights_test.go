@@ -756,9 +756,9 @@ func miaBody(method string) any {
 }
 
 // TestInsightsPermissions: forum admins (and admins of the community or
-// organization) read every route; a member who is not a forum admin, a
-// community member outside the forum and an outsider get 403 on every
-// one; no session is 401; bad parameters are 400 and an unknown forum 404.
+// organization) read every route; a member who is not a forum admin gets
+// 403 on every one, a community member outside the forum and an outsider
+// 404 as for an unknown forum; no session is 401; bad parameters are 400.
 func TestInsightsPermissions(t *testing.T) {
 	ins := testenv.NewInsights(t)
 	f := newInsightsForum(t, ins.Env)
@@ -770,9 +770,15 @@ func TestInsightsPermissions(t *testing.T) {
 			}
 		}
 	}
-	for who, c := range map[string]*testenv.Client{"forum member": f.a.Client, "community member": f.communityMember.Client, "outsider": outsider} {
+	// A member who reads the forum is refused; to those who may not read
+	// it, it is as unknown as a random id (issue 14, F12).
+	for who, c := range map[string]struct {
+		c      *testenv.Client
+		status int
+		code   string
+	}{"forum member": {f.a.Client, 403, "forbidden"}, "community member": {f.communityMember.Client, 404, "notFound"}, "outsider": {outsider, 404, "notFound"}} {
 		for _, rt := range insightsRoutes(f.id, "") {
-			t.Run(who+" "+rt[1], func(t *testing.T) { wantError(t, c.Do(rt[0], rt[1], miaBody(rt[0])), 403, "forbidden") })
+			t.Run(who+" "+rt[1], func(t *testing.T) { wantError(t, c.c.Do(rt[0], rt[1], miaBody(rt[0])), c.status, c.code) })
 		}
 	}
 	anonymous := ins.Client(t)

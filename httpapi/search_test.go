@@ -132,7 +132,7 @@ func TestMentionCandidates(t *testing.T) {
 	if len(p.Results) != 1 || p.Results[0].UserID == nil || *p.Results[0].UserID != a.UserID {
 		t.Errorf("candidates %+v: want the assigned member with an account alone", p)
 	}
-	wantError(t, b.Client.Do("GET", path, nil), 403, "seriesForbidden")
+	wantError(t, b.Client.Do("GET", path, nil), 404, "notFound")
 	wantError(t, a.Client.Do("GET", "/api/series/"+unknownID+"/mention-candidates", nil), 404, "notFound")
 	wantInvalid(t, a.Client.Do("GET", "/api/series/"+f.ID+"/mention-candidates?limit=51", nil), "limit")
 }

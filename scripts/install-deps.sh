@@ -102,6 +102,13 @@ optional_component() {
 			"command -v clickhouse-server || [ -x /usr/sbin/clickhouse-server ] || [ -x /usr/bin/clickhouse ]" \
 			"agora dev and the tests start a local ClickHouse (the insights warehouse) from the installed server binary"
 		;;
+	nginx)
+		# Debian's nginx (1.22) predates the upstream `resolve` parameter of
+		# deploy/nginx/agora.conf (nginx 1.27.3); the test swaps the
+		# upstreams for a local one and runs the rest of the file as it is.
+		need_apt nginx-light "command -v nginx || [ -x /usr/sbin/nginx ]" \
+			"deploy/'s tests run the load balancer's nginx configuration against a local upstream"
+		;;
 	*)
 		die "unknown component '$1'"
 		;;

@@ -18,7 +18,10 @@ type Client struct {
 	t     testing.TB
 	env   *Env
 	Token string
-	http  *http.Client
+	// Header is sent with every request (X-Forwarded-For, to stand in for a
+	// proxy).
+	Header http.Header
+	http   *http.Client
 }
 
 // Client returns an anonymous client.
@@ -71,6 +74,9 @@ func (c *Client) Do(method, path string, body any) *Response {
 	req, err := http.NewRequest(method, c.env.URL+path, rd)
 	if err != nil {
 		c.t.Fatal(err)
+	}
+	for k, v := range c.Header {
+		req.Header[k] = v
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")

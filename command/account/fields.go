@@ -58,7 +58,7 @@ func (p *Person) normalize(f apperr.Fields) {
 	line("fieldOfStudy", p.FieldOfStudy)
 	// The bio has paragraphs: it is the one multi-line field.
 	if p.Bio != nil {
-		*p.Bio = strings.TrimSpace(*p.Bio)
+		*p.Bio = plaintext.Trim(*p.Bio)
 		if utf8.RuneCountInString(*p.Bio) > bioMax {
 			f.Add("bio", "is too long")
 		}
@@ -80,7 +80,7 @@ func (p *Person) normalize(f apperr.Fields) {
 		seen := map[string]bool{}
 		tags := p.InterestTags[:0]
 		for _, t := range p.InterestTags {
-			t = strings.TrimSpace(t)
+			t = plaintext.Trim(t)
 			if t == "" || utf8.RuneCountInString(t) > tagMax {
 				f.Add("interestTags", "each tag must be 1 to 40 characters")
 				continue

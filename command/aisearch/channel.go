@@ -40,8 +40,8 @@ func (c channel) readable() []string {
 }
 
 // readChannel finds a forum channel the viewer may read: an unknown channel
-// is not found; one the viewer may not read (the admin channel: forum
-// admins only) is forbidden.
+// and one the viewer may not read (its forum's, or the admin channel, for
+// forum admins only) are alike not found.
 func readChannel(ctx context.Context, q db.Querier, v auth.Caller, id uuid.UUID) (channel, error) {
 	c := channel{ID: id}
 	var series, main, admin *uuid.UUID
@@ -63,15 +63,12 @@ func readChannel(ctx context.Context, q db.Querier, v auth.Caller, id uuid.UUID)
 	if admin != nil {
 		c.Admin = *admin
 	}
-	c.Forum, err = access.InForum(ctx, q, v.UserID, v.Role, c.SeriesID)
-	if errors.Is(err, access.ErrForumNotFound) {
-		return c, apperr.ErrNotFound
-	}
+	c.Forum, err = access.ReadForum(ctx, q, v.UserID, v.Role, c.SeriesID)
 	if err != nil {
 		return c, err
 	}
-	if !c.Forum.Read() || (c.Kind == "admin" && !c.Forum.Admin) {
-		return c, apperr.ErrForbidden
+	if c.Kind == "admin" && !c.Forum.Admin {
+		return c, access.ErrForumNotFound
 	}
 	return c, nil
 }

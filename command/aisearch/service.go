@@ -14,7 +14,6 @@ package aisearch
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -23,6 +22,7 @@ import (
 
 	"agora/internal/apperr"
 	"agora/internal/db"
+	"agora/internal/plaintext"
 	"agora/internal/ratelimit"
 	"agora/search"
 	"agora/search/answer"
@@ -64,7 +64,7 @@ func New(d *db.DB, store search.Store, a answer.Answerer, perAccountPerMinute in
 // CheckQuestion trims a question and says what is wrong with it, if
 // anything: blank, or longer than MaxQuestion characters.
 func CheckQuestion(q string) (trimmed, problem string) {
-	q = strings.TrimSpace(q)
+	q = plaintext.Trim(q)
 	switch {
 	case q == "":
 		return q, "must not be blank"

@@ -92,7 +92,7 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 	}
 	var tags []string
 	for _, t := range strings.Split(in.Tags, ",") {
-		if t = strings.TrimSpace(t); t != "" {
+		if t = plaintext.Trim(t); t != "" {
 			if utf8.RuneCountInString(t) > 40 {
 				f.Add("tags", "each tag must be at most 40 characters")
 			}

@@ -24,7 +24,8 @@ type CreateThread struct {
 	Actor     auth.Caller
 	ChannelID *string
 	Content
-	// Type is "post" (the default), "question" or "shared-ai-chat".
+	// Type is "post" (the default) or "question"; a "shared-ai-chat" post
+	// is made by command/aisearch's ShareChat, with its chat.
 	Type string
 	// CreatorAs is "author" (the default) or, for a question, "anonymous".
 	CreatorAs string
@@ -40,12 +41,9 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 	}
 	id := newID()
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		f, err := access.InForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
+		f, err := access.ReadForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
 		if err != nil {
 			return err
-		}
-		if !f.Read() {
-			return apperr.ErrForbidden
 		}
 		fields := apperr.Fields{}
 		channelID, perr := uuid.Parse(*in.ChannelID)
@@ -55,14 +53,14 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		} else {
 			c := table.Channels
 			err := db.QueryRow(ctx, tx, SELECT(c.Kind).FROM(c).WHERE(c.ID.EQ(UUID(channelID)).AND(c.SeriesID.EQ(UUID(in.SeriesID))))).Scan(&kind)
-			if errors.Is(err, pgx.ErrNoRows) {
+			switch {
+			case errors.Is(err, pgx.ErrNoRows) || (kind == "admin" && !f.Admin):
+				// The admin channel is its admins'; to others it is as
+				// unknown as any other id.
 				fields.Add("channelId", "must be a channel of this forum")
-			} else if err != nil {
+			case err != nil:
 				return fmt.Errorf("feed: channel: %w", err)
 			}
-		}
-		if kind == "admin" && !f.Admin {
-			return apperr.ErrForbidden
 		}
 		in.Content.check(fields)
 		if err := attachUploads(ctx, tx, in.Actor.UserID, &in.Content, Content{}, fields); err != nil {
@@ -72,8 +70,14 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if typ == "" {
 			typ = "post"
 		}
-		if typ != "post" && typ != "question" && typ != "shared-ai-chat" {
-			fields.Add("type", "must be post, question or shared-ai-chat")
+		switch typ {
+		case "post", "question":
+		case "shared-ai-chat":
+			// Such a post is its chat (spec 001: "type shared-ai-chat with a
+			// chat"), which only sharing an AI search supplies.
+			fields.Add("type", "a shared-ai-chat post is made by sharing an AI search (POST /api/ai-response/share-chat)")
+		default:
+			fields.Add("type", "must be post or question")
 		}
 		if as == "" {
 			as = "author"

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -22,6 +21,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/linkpreview"
+	"agora/internal/plaintext"
 	"agora/internal/richtext"
 )
 
@@ -106,7 +106,7 @@ type Content struct {
 
 // check trims the text and validates the content, adding to f.
 func (c *Content) check(f apperr.Fields) {
-	c.Raw = strings.TrimSpace(c.Raw)
+	c.Raw = plaintext.Trim(c.Raw)
 	if utf8.RuneCountInString(c.Raw) > MaxText {
 		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
 	}
@@ -116,7 +116,7 @@ func (c *Content) check(f apperr.Fields) {
 	if c.File != nil {
 		if !linkpreview.WebURL(c.File.URL) {
 			f.Add("file", "url must be an http(s) URL")
-		} else if strings.TrimSpace(c.File.Name) == "" || utf8.RuneCountInString(c.File.Name) > 255 {
+		} else if plaintext.Trim(c.File.Name) == "" || utf8.RuneCountInString(c.File.Name) > 255 {
 			f.Add("file", "name must be 1 to 255 characters")
 		}
 	}
@@ -135,7 +135,7 @@ func checkReplyText(raw *string, f apperr.Fields) string {
 	if raw == nil {
 		return ""
 	}
-	t := strings.TrimSpace(*raw)
+	t := plaintext.Trim(*raw)
 	switch {
 	case t == "":
 		f.Add("raw", "must not be empty")
@@ -152,8 +152,10 @@ type threadRef struct {
 	CreatorID uuid.UUID
 }
 
-// loadThread finds a thread and the actor's rights in its forum; a forum
-// the actor cannot read is forbidden.
+// loadThread finds a thread and the actor's rights in its forum; a thread
+// the actor cannot read (its forum, or the admin channel of a forum they do
+// not administer) is as unknown as a missing one, so that ids cannot be
+// probed.
 func loadThread(ctx context.Context, q pgx.Tx, a auth.Caller, id uuid.UUID) (threadRef, access.Forum, error) {
 	t := threadRef{ID: id}
 	var kind string
@@ -167,13 +169,13 @@ func loadThread(ctx context.Context, q pgx.Tx, a auth.Caller, id uuid.UUID) (thr
 	if err != nil {
 		return t, access.Forum{}, fmt.Errorf("feed: thread: %w", err)
 	}
-	f, err := access.InForum(ctx, q, a.UserID, a.Role, t.SeriesID)
+	f, err := access.ReadForum(ctx, q, a.UserID, a.Role, t.SeriesID)
 	if err != nil {
 		return t, f, err
 	}
 	// The admin channel is for forum admins only.
-	if !f.Read() || (kind == "admin" && !f.Admin) {
-		return t, f, apperr.ErrForbidden
+	if kind == "admin" && !f.Admin {
+		return t, f, access.ErrForumNotFound
 	}
 	return t, f, nil
 }

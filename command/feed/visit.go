@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
-	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
@@ -28,12 +27,9 @@ type Visit struct {
 func (s *Service) Visit(ctx context.Context, in Visit) (*time.Time, error) {
 	var prev *time.Time
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		f, err := access.InForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
+		_, err := access.ReadForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
 		if err != nil {
 			return err
-		}
-		if !f.Read() {
-			return apperr.ErrForbidden
 		}
 		now := s.timestamp()
 		sv := table.SeriesVisits

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"agora/internal/apperr"
+	"agora/internal/plaintext"
 )
 
 // Exclusivities are the forum's access kinds; inviteOnly may become open,
@@ -24,7 +25,7 @@ func text(f apperr.Fields, field string, s *string, max int) string {
 	if s == nil {
 		return ""
 	}
-	v := strings.TrimSpace(*s)
+	v := plaintext.Trim(*s)
 	if v == "" || utf8.RuneCountInString(v) > max {
 		f.Add(field, "must be 1 to "+strconv.Itoa(max)+" characters, not only spaces")
 	}

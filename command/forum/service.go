@@ -47,7 +47,8 @@ var ErrForumAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the foru
 // ErrCommunityAdminOnly is a community call for its admins only.
 var ErrCommunityAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the community's admins may do this")
 
-// forumAdmin checks that the actor administers the forum; inside tx, the
+// forumAdmin checks that the actor administers the forum (a forum they
+// may not read is ErrForumNotFound); inside tx, the
 // forum row is locked so that concurrent changes of one forum queue up.
 func forumAdmin(ctx context.Context, tx pgx.Tx, a auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
 	var id uuid.UUID
@@ -59,7 +60,9 @@ func forumAdmin(ctx context.Context, tx pgx.Tx, a auth.Caller, seriesID uuid.UUI
 	if err != nil {
 		return access.Forum{}, err
 	}
-	f, err := access.InForum(ctx, tx, a.UserID, a.Role, seriesID)
+	// A forum the actor may not read is as unknown as a missing one; a
+	// reader who is no admin may know it exists.
+	f, err := access.ReadForum(ctx, tx, a.UserID, a.Role, seriesID)
 	if err != nil {
 		return f, err
 	}

@@ -38,16 +38,15 @@ type Forum struct {
 // Read reports whether the user may read the forum.
 func (f Forum) Read() bool { return f.Member || f.Admin }
 
-// ErrSeriesForbidden is a forum the caller may not read (spec 001 §8:
-// global:error.seriesForbidden).
-var ErrSeriesForbidden = apperr.New(apperr.Forbidden, "seriesForbidden", "you do not have access to this forum")
-
-// ErrForumNotFound is an unknown forum.
-var ErrForumNotFound = apperr.New(apperr.NotFound, "notFound", "forum not found")
+// ErrForumNotFound is an unknown forum, and a forum, channel, post or
+// comment the caller may not read: both answer the one 404 of any unknown
+// id (apperr.ErrNotFound), so that a private forum's ids cannot be told
+// from random ones. A 403 is kept for what the caller may read but not do.
+var ErrForumNotFound = apperr.ErrNotFound
 
 // InForum resolves the user's rights in a forum. An unknown forum is
-// ErrForumNotFound; a forum the user cannot read is not an error here, so
-// callers choose between 403 and 404.
+// ErrForumNotFound; a forum the user cannot read is not an error here
+// (mentions ask about other people); ReadForum refuses it.
 func InForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
 	r := db.QueryRow(ctx, q, forumStmt(userID, seriesID))
 	var row struct {
@@ -73,6 +72,16 @@ func InForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role
 		f.Admin = true
 	}
 	return f, nil
+}
+
+// ReadForum is InForum for a forum the user must read: one they may not
+// is ErrForumNotFound, as an unknown one is.
+func ReadForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
+	f, err := InForum(ctx, q, userID, role, seriesID)
+	if err == nil && !f.Read() {
+		return Forum{}, ErrForumNotFound
+	}
+	return f, err
 }
 
 // forumStmt reads the user's membership of the forum and whether they

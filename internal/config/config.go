@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -32,6 +33,11 @@ type Config struct {
 	DemoPassword string
 	// LogLevel is one of debug, info, warn, error.
 	LogLevel string
+	// TrustedProxies is AGORA_TRUSTED_PROXIES: comma-separated IP addresses
+	// and CIDR ranges of the reverse proxies in front of the API, whose
+	// X-Forwarded-For and X-Real-IP name the client. Empty trusts none, so
+	// a client cannot choose the address its rate limits count against.
+	TrustedProxies string
 
 	Auth  AuthConfig
 	SMTP  SMTPConfig
@@ -193,6 +199,33 @@ func (k KafkaConfig) BrokerList() []string {
 	return out
 }
 
+// TrustedProxyList is TrustedProxies parsed: a single address is a range
+// of one. What does not parse is left out; Validate reports it.
+func (c Config) TrustedProxyList() []netip.Prefix {
+	list, _ := parsePrefixes(c.TrustedProxies)
+	return list
+}
+
+// parsePrefixes reads a comma-separated list of addresses and CIDR ranges,
+// returning the entries that are neither.
+func parsePrefixes(s string) (list []netip.Prefix, bad []string) {
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(item); err == nil {
+			list = append(list, p.Masked())
+		} else if a, err := netip.ParseAddr(item); err == nil && a.Zone() == "" {
+			a = a.Unmap()
+			list = append(list, netip.PrefixFrom(a, a.BitLen()))
+		} else {
+			bad = append(bad, item)
+		}
+	}
+	return list, bad
+}
+
 // AuthConfig holds the session, token and abuse-protection settings.
 type AuthConfig struct {
 	SessionTTL       time.Duration
@@ -297,6 +330,7 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_PUBLIC_URL", &c.PublicURL)
 	str("AGORA_DEMO_PASSWORD", &c.DemoPassword)
 	str("AGORA_LOG_LEVEL", &c.LogLevel)
+	str("AGORA_TRUSTED_PROXIES", &c.TrustedProxies)
 	duration("AGORA_SESSION_TTL", &c.Auth.SessionTTL)
 	duration("AGORA_PASSWORD_RESET_TTL", &c.Auth.PasswordResetTTL)
 	duration("AGORA_INVITATION_TTL", &c.Auth.InvitationTTL)
@@ -361,6 +395,9 @@ func (c Config) Validate() error {
 	case "debug", "info", "warn", "error":
 	default:
 		bad("AGORA_LOG_LEVEL: %q is not one of debug, info, warn, error", c.LogLevel)
+	}
+	if _, wrong := parsePrefixes(c.TrustedProxies); len(wrong) > 0 {
+		bad("AGORA_TRUSTED_PROXIES: %q is not an IP address or CIDR range", strings.Join(wrong, ", "))
 	}
 	positive := func(name string, d time.Duration) {
 		if d <= 0 {

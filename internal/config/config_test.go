@@ -51,6 +51,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_PUBLIC_URL":                    "https://agora.example.org/",
 		"AGORA_DEMO_PASSWORD":                 "another-demo",
 		"AGORA_LOG_LEVEL":                     "debug",
+		"AGORA_TRUSTED_PROXIES":               "172.30.80.2, 10.0.0.0/8",
 		"AGORA_SESSION_TTL":                   " 12h ",
 		"AGORA_PASSWORD_RESET_TTL":            "30m",
 		"AGORA_INVITATION_TTL":                "72h",
@@ -99,6 +100,8 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		PublicURL:    "https://agora.example.org/",
 		DemoPassword: "another-demo",
 		LogLevel:     "debug",
+		// Kept as written; TrustedProxyList is the parsed list.
+		TrustedProxies: "172.30.80.2, 10.0.0.0/8",
 		Auth: AuthConfig{
 			SessionTTL:                12 * time.Hour,
 			PasswordResetTTL:          30 * time.Minute,
@@ -139,6 +142,7 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"demo password long", map[string]string{"AGORA_DEMO_PASSWORD": strings.Repeat("x", 65)}, "AGORA_DEMO_PASSWORD"},
 		{"demo password with space", map[string]string{"AGORA_DEMO_PASSWORD": "agora demo"}, "AGORA_DEMO_PASSWORD"},
 		{"log level", map[string]string{"AGORA_LOG_LEVEL": "loud"}, `AGORA_LOG_LEVEL: "loud" is not one of`},
+		{"trusted proxy not an address", map[string]string{"AGORA_TRUSTED_PROXIES": "10.0.0.1, nginx, 10.0.0.0/33"}, `AGORA_TRUSTED_PROXIES: "nginx, 10.0.0.0/33" is not an IP address or CIDR range`},
 		{"session ttl unparsable", map[string]string{"AGORA_SESSION_TTL": "abc"}, `AGORA_SESSION_TTL: "abc" is not a duration`},
 		{"session ttl zero", map[string]string{"AGORA_SESSION_TTL": "0s"}, "AGORA_SESSION_TTL: must be positive"},
 		{"reset ttl negative", map[string]string{"AGORA_PASSWORD_RESET_TTL": "-1h"}, "AGORA_PASSWORD_RESET_TTL: must be positive"},
@@ -211,6 +215,7 @@ func TestValidValuesAreAccepted(t *testing.T) {
 		{"meili without a key", map[string]string{"MEILI_URL": "http://127.0.0.1:7700"}},
 		{"http public url", map[string]string{"AGORA_PUBLIC_URL": "http://localhost:5173"}},
 		{"each log level", map[string]string{"AGORA_LOG_LEVEL": "error"}},
+		{"trusted proxies of both families", map[string]string{"AGORA_TRUSTED_PROXIES": " 127.0.0.1,::1, fd00::/8 ,"}},
 		{"smtp port ignored without host", map[string]string{"SMTP_PORT": "0"}},
 		{"link previews of private addresses off", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": " 0 "}},
 		{"demo password of 8", map[string]string{"AGORA_DEMO_PASSWORD": "12345678"}},
@@ -323,5 +328,23 @@ func TestBlobDir(t *testing.T) {
 	c.Blobs.Dir = "/mnt/blobs"
 	if got := c.BlobDir(); got != "/mnt/blobs" {
 		t.Errorf("BlobDir() = %q, want AGORA_BLOB_DIR", got)
+	}
+}
+
+// TestTrustedProxyList: single addresses are ranges of one, ranges are
+// masked, and an IPv4 address written in IPv6 form matches IPv4 peers.
+func TestTrustedProxyList(t *testing.T) {
+	c := Default()
+	if got := c.TrustedProxyList(); len(got) != 0 {
+		t.Fatalf("default trusts %v, want nothing", got)
+	}
+	c.TrustedProxies = "172.30.80.2, 10.1.2.3/8, ::ffff:192.0.2.1, fd00::1"
+	var got []string
+	for _, p := range c.TrustedProxyList() {
+		got = append(got, p.String())
+	}
+	want := "172.30.80.2/32 10.0.0.0/8 192.0.2.1/32 fd00::1/128"
+	if strings.Join(got, " ") != want {
+		t.Errorf("TrustedProxyList = %v, want %s", got, want)
 	}
 }

@@ -14,6 +14,38 @@ import (
 	"agora/internal/apperr"
 )
 
+// Trim removes from both ends of s what shows nothing: white space and
+// the invisible characters (zero-width space, joiners, word joiner, BOM,
+// soft hyphen, fillers…). It is the one rule of an empty text: a name, a
+// title, a post or a comment made only of them is empty, as the reader
+// sees it.
+//
+// Bidirectional formatting characters are invisible too, but are kept at
+// the ends of a text that shows something, so that Clean still refuses
+// them where they are not allowed rather than have them vanish unseen.
+func Trim(s string) string {
+	s = strings.TrimFunc(s, func(r rune) bool { return invisible(r) && !unicode.Is(unicode.Bidi_Control, r) })
+	if strings.IndexFunc(s, func(r rune) bool { return !invisible(r) }) < 0 {
+		return ""
+	}
+	return s
+}
+
+// invisible reports whether r shows nothing where it stands: white space,
+// a format character (Unicode category Cf: U+200B–U+200F, U+2060–U+2064,
+// U+FEFF, U+00AD…) other than the prepended marks that draw a sign, the
+// other default-ignorable code points (U+034F, the Hangul fillers…), the
+// variation selectors, and the blank braille pattern.
+func invisible(r rune) bool {
+	switch {
+	case unicode.IsSpace(r):
+		return true
+	case unicode.Is(unicode.Cf, r):
+		return !unicode.Is(unicode.Prepended_Concatenation_Mark, r)
+	}
+	return unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r) || r == '\u2800'
+}
+
 // NameMax is the longest name (spec 000 §5: 50).
 const NameMax = 50
 
@@ -26,10 +58,10 @@ func Clean(s string) bool {
 // Unclean is the message of a field that is not Clean.
 const Unclean = "must not contain control or bidirectional formatting characters"
 
-// Name trims a person's name and adds to bad, under field, what breaks its
+// Name trims (Trim) a person's name and adds to bad, under field, what breaks its
 // rules: 1 to NameMax characters, Clean.
 func Name(bad apperr.Fields, field, v string) string {
-	v = strings.TrimSpace(v)
+	v = Trim(v)
 	switch {
 	case v == "" || utf8.RuneCountInString(v) > NameMax:
 		bad.Add(field, "must be 1 to 50 characters")
@@ -39,10 +71,10 @@ func Name(bad apperr.Fields, field, v string) string {
 	return v
 }
 
-// Line trims a one-line text other than a name and adds to bad, under
+// Line trims (Trim) a one-line text other than a name and adds to bad, under
 // field, what breaks its rules: at most max characters, Clean.
 func Line(bad apperr.Fields, field, v string, max int) string {
-	v = strings.TrimSpace(v)
+	v = Trim(v)
 	switch {
 	case utf8.RuneCountInString(v) > max:
 		bad.Add(field, "is too long")

@@ -34,3 +34,29 @@ func TestName(t *testing.T) {
 		t.Errorf("refusals: %v", bad)
 	}
 }
+
+// TestTrim: what shows nothing is trimmed from both ends, so that a text of
+// nothing else is empty; visible text, and invisible characters inside it
+// (an emoji's joiner), are kept.
+func TestTrim(t *testing.T) {
+	for in, want := range map[string]string{
+		"  Grace ":                                   "Grace",
+		"\u200b\u200c\u200d\u2060\ufeff":             "",
+		" \u00a0\u3000\t\n\u200b ":                   "",
+		"\u00ad\u034f\u115f\u1160\u3164\uffa0\u2800": "",
+		"\ufe0f\u180e\u2061\u2064":                   "",
+		"\u200bAda\u200b":                            "Ada",
+		"👩\u200d💻":                                   "👩\u200d💻",
+		"a\u200bb":                                   "a\u200bb",
+		"\u0600":                                     "\u0600", // a prepended mark draws a sign
+	} {
+		if got := plaintext.Trim(in); got != want {
+			t.Errorf("Trim(%+q) = %+q, want %+q", in, got, want)
+		}
+	}
+	bad := apperr.Fields{}
+	plaintext.Name(bad, "firstName", "\u200b \ufeff")
+	if bad["firstName"] == "" {
+		t.Error("a name of invisible characters is accepted")
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/access"
-	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/jsontime"
@@ -149,16 +148,10 @@ type Reply struct {
 	UpdatedOn    jsontime.Time `json:"updatedOn"`
 }
 
-// readForum resolves the viewer's rights and refuses a non-reader.
+// readForum resolves the viewer's rights; a forum they may not read is as
+// unknown as a missing one (access.ReadForum).
 func readForum(ctx context.Context, q db.Querier, v auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
-	f, err := access.InForum(ctx, q, v.UserID, v.Role, seriesID)
-	if err != nil {
-		return f, err
-	}
-	if !f.Read() {
-		return f, apperr.ErrForbidden
-	}
-	return f, nil
+	return access.ReadForum(ctx, q, v.UserID, v.Role, seriesID)
 }
 
 func raw(b []byte) json.RawMessage {
@@ -242,9 +235,9 @@ func threadsSQL(forum, page string, all bool) string {
 }
 
 // threadRows reads a statement of threadsSQL: the viewer's rights and the
-// threads in order with their comments. A forum the viewer may not read,
-// or whose admin channel they do not administer, is ErrForbidden; no row
-// at all is ErrNotFound.
+// threads in order with their comments. No row at all, a forum the viewer
+// may not read, or an admin channel they do not administer, is
+// access.ErrForumNotFound: the same answer, so that ids cannot be probed.
 func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, args ...any) ([]*Thread, error) {
 	rows, err := q.pool.Query(ctx, sql, args...)
 	if err != nil {
@@ -292,11 +285,8 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("feed: threads: %w", err)
 	}
-	if !found {
-		return nil, apperr.ErrNotFound
-	}
-	if !f.Read() || (kind == "admin" && !f.Admin) {
-		return nil, apperr.ErrForbidden
+	if !found || !f.Read() || (kind == "admin" && !f.Admin) {
+		return nil, access.ErrForumNotFound
 	}
 	return threads, nil
 }

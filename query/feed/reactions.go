@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
@@ -66,7 +67,7 @@ func (q *Queries) target(ctx context.Context, v auth.Caller, threadID uuid.UUID,
 		return uuid.Nil, err
 	}
 	if kind == "admin" && !f.Admin {
-		return uuid.Nil, apperr.ErrForbidden
+		return uuid.Nil, access.ErrForumNotFound // as unknown as a missing thread
 	}
 	if replyID != nil {
 		var n int

@@ -8,7 +8,6 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
@@ -68,7 +67,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	if err := f.Err(); err != nil {
 		return paging.Page[Assignable]{}, err
 	}
-	fa, err := access.InForum(ctx, q.db, in.UserID, in.Role, in.SeriesID)
+	fa, err := q.reader(ctx, in.Caller, in.SeriesID)
 	if err != nil {
 		return paging.Page[Assignable]{}, err
 	}

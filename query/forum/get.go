@@ -7,13 +7,14 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
+	"agora/internal/access"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 )
 
-// Get is GET /series/{id}: a forum its reader opens. An unknown forum is
-// not found; one the caller may not read is ErrSeriesForbidden.
+// Get is GET /series/{id}: a forum its reader opens. An unknown forum, and
+// one the caller may not read, is access.ErrForumNotFound.
 func (q *Queries) Get(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (Forum, error) {
 	if _, err := q.reader(ctx, c, seriesID); err != nil {
 		return Forum{}, err
@@ -27,7 +28,7 @@ func (q *Queries) Get(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (F
 		return Forum{}, fmt.Errorf("forum: get: %w", err)
 	}
 	if len(fs) == 0 {
-		return Forum{}, ErrSeriesForbidden
+		return Forum{}, access.ErrForumNotFound
 	}
 	return fs[0], nil
 }

@@ -106,18 +106,8 @@ func scanForums(rows pgx.Rows) ([]Forum, error) {
 	return out, rows.Err()
 }
 
-// ErrSeriesForbidden is a forum the caller may not read (spec 001 §8:
-// global:error.seriesForbidden).
-var ErrSeriesForbidden = access.ErrSeriesForbidden
-
-// reader checks that the caller may read the forum.
+// reader checks that the caller may read the forum: one they may not is
+// access.ErrForumNotFound, as an unknown one is.
 func (q *Queries) reader(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
-	f, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
-	if err != nil {
-		return f, err
-	}
-	if !f.Read() {
-		return f, ErrSeriesForbidden
-	}
-	return f, nil
+	return access.ReadForum(ctx, q.db, c.UserID, c.Role, seriesID)
 }

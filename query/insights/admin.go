@@ -14,9 +14,11 @@ import (
 	"agora/internal/db/gen/table"
 )
 
-// admin resolves the forum and refuses a caller who does not administer it.
+// admin resolves the forum and refuses a caller who does not administer
+// it: 404 when they may not read it either (as for an unknown forum), 403
+// when they may.
 func (q *Queries) admin(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (forum, error) {
-	rights, err := access.InForum(ctx, q.db, c.UserID, c.Role, seriesID)
+	rights, err := access.ReadForum(ctx, q.db, c.UserID, c.Role, seriesID)
 	if err != nil {
 		return forum{}, err
 	}

@@ -85,12 +85,8 @@ func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (pagi
 	if err := f.Err(); err != nil {
 		return paging.Page[Candidate]{}, err
 	}
-	fa, err := access.InForum(ctx, q.db.Pool, in.UserID, in.Role, in.SeriesID)
-	if err != nil {
+	if _, err := access.ReadForum(ctx, q.db.Pool, in.UserID, in.Role, in.SeriesID); err != nil {
 		return paging.Page[Candidate]{}, err
-	}
-	if !fa.Read() {
-		return paging.Page[Candidate]{}, access.ErrSeriesForbidden
 	}
 	page := paging.Page[Candidate]{Results: []Candidate{}}
 	if in.Text != "" && !index.HasWords(in.Text) {

@@ -2074,7 +2074,7 @@ export interface components {
          *
          *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected`
          *     - 401 `authenticationRequired`, `tokenInvalid`, `tokenExpired`, `loginAuthentication`
-         *     - 403 `forbidden`, `invitationEmailMismatch`, `seriesForbidden`, `blobSignatureInvalid`, `blobSignatureExpired`
+         *     - 403 `forbidden`, `invitationEmailMismatch`, `blobSignatureInvalid`, `blobSignatureExpired`
          *     - 404 `notFound`, `oneTimeTokenInvalid`, `invitationValidating`, `confirmationValidating`
          *     - 405 `methodNotAllowed`
          *     - 409 `registrationCreatingExistingEmail`, `profileAlreadyJoined`, `emailConflict`, `uploadCompleted`
@@ -2558,10 +2558,11 @@ export interface components {
             mentions?: string[] | null;
             meeting?: null;
             /**
+             * @description A `shared-ai-chat` post carries its chat and is made by `POST /api/ai-response/share-chat`; asked for here it is refused (400 `feedPostCreating`, `details.fields.type`).
              * @default post
              * @enum {string}
              */
-            type: "post" | "question" | "shared-ai-chat";
+            type: "post" | "question";
             /**
              * @default author
              * @enum {string}
@@ -2881,7 +2882,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`: the caller may not read the channel. */
+        /** @description `forbidden`: the caller's role may not call this. */
         ChannelReadersOnly: {
             headers: {
                 [name: string]: unknown;
@@ -2890,7 +2891,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `notFound`: there is no forum `id`. */
+        /** @description `notFound`: there is no forum `id` the caller may read. */
         ForumNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2899,7 +2900,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the forum. */
+        /** @description `forbidden`: the caller's role may not call this, or the caller reads the forum but does not administer it. */
         ForumAdminOnly: {
             headers: {
                 [name: string]: unknown;
@@ -2909,8 +2910,8 @@ export interface components {
             };
         };
         /**
-         * @description - `forbidden`: the caller's role may not call this.
-         *     - `seriesForbidden`: the caller may not read the forum.
+         * @description - `forbidden`: the caller's role may not call this. A forum the
+         *       caller may not read is answered as an unknown one (404 `notFound`).
          */
         ForumReadersOnly: {
             headers: {
@@ -3009,7 +3010,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`: the caller does not administer the forum. */
+        /** @description `forbidden`: the caller reads the forum but does not administer it. */
         InsightsForbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3018,7 +3019,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `notFound`: there is no forum `seriesId`. */
+        /** @description `notFound`: there is no forum `seriesId` the caller may read. */
         InsightsNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -4039,8 +4040,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             /**
-             * @description - `forbidden`: the caller's role may not call this.
-             *     - `seriesForbidden`: the caller may not read the forum.
+             * @description - `forbidden`: the caller's role may not call this. A forum the
+             *       caller may not read is answered as an unknown one (404 `notFound`).
              */
             403: {
                 headers: {
@@ -4457,7 +4458,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the forum, or posts in its admin channel without being a forum admin. */
+            /** @description `forbidden`: the caller's role may not post. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4466,7 +4467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no forum `seriesId`. */
+            /** @description `notFound`: there is no forum `seriesId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4514,7 +4515,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the channel. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4523,7 +4524,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no channel `channelId`. */
+            /** @description `notFound`: there is no channel `channelId` the caller may read (the admin channel is its forum's admins'). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4565,7 +4566,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum (or channel). */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4574,7 +4575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4614,7 +4615,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither the creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the post but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4623,7 +4624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,7 +4674,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither the creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the post but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4682,7 +4683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4728,7 +4729,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller does not administer the post's forum (a member, or someone who may not read it). */
+            /** @description `forbidden`: the caller reads the post but does not administer its forum. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4737,7 +4738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4787,7 +4788,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4796,7 +4797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4838,7 +4839,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither its creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the comment but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4847,7 +4848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4898,7 +4899,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is neither its creator nor a forum admin, or may not read the forum. */
+            /** @description `forbidden`: the caller reads the comment but is neither its creator nor a forum admin. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4907,7 +4908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4958,7 +4959,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4967,7 +4968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`. */
+            /** @description `notFound`: there is no post `threadId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5019,7 +5020,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5028,7 +5029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5073,7 +5074,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the post's forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5082,7 +5083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no post `threadId`, or no reply `replyId` in it. */
+            /** @description `notFound`: there is no post `threadId` the caller may read, or no reply `replyId` in it. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5147,7 +5148,7 @@ export interface operations {
             400: components["responses"]["AISearchBadQuestion"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ChannelReadersOnly"];
-            /** @description `notFound`: there is no channel `channelId`. */
+            /** @description `notFound`: there is no channel `channelId` the caller may read (the admin channel is its forum's admins'). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5890,7 +5891,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5899,7 +5900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no forum `seriesId`. */
+            /** @description `notFound`: there is no forum `seriesId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5941,7 +5942,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller may not read the forum. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5950,7 +5951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no forum `seriesId`. */
+            /** @description `notFound`: there is no forum `seriesId` the caller may read. */
             404: {
                 headers: {
                     [name: string]: unknown;
