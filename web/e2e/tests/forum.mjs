@@ -202,7 +202,7 @@ export default [
         const page = await signedInPage(ctx, email)
         await page.goto(server.url + path)
         await waitPath(page, '/home')
-        await visible(page.getByTestId('toast').getByText('You do not have access to this forum.'))
+        await visible(page.getByTestId('toast').getByText('This forum does not exist, or you do not have access to it.'))
         await page.close()
       }
     },

@@ -10,7 +10,7 @@ import { legal } from './en/legal'
 
 export const global = {
   error: {
-    seriesForbidden: 'You do not have access to this forum.',
+    seriesForbidden: 'This forum does not exist, or you do not have access to it.',
     seriesLoading: 'The forum could not be loaded.',
     loginAuthentication: 'The email or password is not correct.',
     genericMessage: 'Something went wrong. Please try again.',

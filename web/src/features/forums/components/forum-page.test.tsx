@@ -64,16 +64,19 @@ const render = (props: Partial<Parameters<typeof ForumPage>[0]> = {}) =>
   )
 
 describe('ForumPage (spec 001 §2, §8)', () => {
-  it('sends the user home with seriesForbidden on a 403, recording no visit', async () => {
-    const calls = api({ status: 403, code: 'seriesForbidden' })
+  it.each([
+    [403, 'seriesForbidden'],
+    [404, 'notFound'],
+  ])('sends the user home with seriesForbidden on a %i, recording no visit', async (status, code) => {
+    const calls = api({ status, code })
     const { router } = await render()
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'))
-    expect(await screen.findByText('You do not have access to this forum.')).toBeInTheDocument()
+    expect(await screen.findByText('This forum does not exist, or you do not have access to it.')).toBeInTheDocument()
     expect(calls.some((c) => c.url.endsWith('/visits'))).toBe(false)
   })
 
   it('sends the user home with seriesLoading on any other failure', async () => {
-    api({ status: 404, code: 'notFound' })
+    api({ status: 400, code: 'validationFailed' })
     const { router } = await render()
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'))
     expect(await screen.findByText('The forum could not be loaded.')).toBeInTheDocument()

@@ -39,8 +39,10 @@ export const needsSubscription = (f: Forum) => !f.isSubscribed && f.role !== 'ad
 /**
  * ForumPage is /communities/{communityId}/series/{seriesId} and, with
  * postId, its single-post view (spec 001 §2). A forum that cannot be read
- * sends the user home with global:error.seriesForbidden (403) or
- * global:error.seriesLoading (anything else).
+ * sends the user home with global:error.seriesForbidden (403, or 404: the
+ * server answers a forum the caller may not read as it answers a missing
+ * one, so that ids cannot be probed) or global:error.seriesLoading
+ * (anything else).
  */
 export function ForumPage({ seriesId, communityId, community, postId, reason, feed }: ForumPageProps) {
   const { t } = useTranslation()
@@ -53,7 +55,7 @@ export function ForumPage({ seriesId, communityId, community, postId, reason, fe
   useEffect(() => {
     if (!q.isError || failed.current) return
     failed.current = true
-    const forbidden = isApiError(q.error) && q.error.status === 403
+    const forbidden = isApiError(q.error) && (q.error.status === 403 || q.error.status === 404)
     toast({ title: t(forbidden ? 'global:error.seriesForbidden' : 'global:error.seriesLoading'), variant: 'destructive' })
     void navigate({ to: '/home', replace: true })
   }, [q.isError, q.error, navigate, t])
