@@ -79,7 +79,8 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	a := &httpapi.Application{
 		Log: log, DB: d, Registry: o.registry, Mailbox: mailbox, InsightsBase: cfg.InsightsBase,
-		Hub: newHub(d, log, o),
+		PublicURL: cfg.PublicURL,
+		Hub:       newHub(d, log, o),
 	}
 	if a.Registry == nil {
 		a.Registry = NewRegistry()

@@ -45,6 +45,10 @@ type Application struct {
 	Hub *live.Hub
 	// Mailbox is set in `agora dev` only: it enables GET /api/dev/mailbox.
 	Mailbox *mail.Mailbox
+	// PublicURL is the browser-facing base URL (AGORA_PUBLIC_URL), where
+	// blob URLs point when it is set; empty means the request's host. The
+	// web app's Content-Security-Policy lets its pages load from it.
+	PublicURL string
 	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
 	// empty means DefaultInsightsBase.
 	InsightsBase string
