@@ -29,19 +29,23 @@ var safeHost = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]
 // appPolicy is the Content-Security-Policy of the web app's pages.
 //
 //   - script-src 'self': every script is a file of the build (index.html
-//     has no inline script; the theme and browser checks are public/*.js).
-//   - style-src 'unsafe-inline': the app's CSS is files, but the UI injects
-//     style elements at run time that no hash or nonce can name (Radix's
-//     dialogs and menus lock scrolling through react-remove-scroll's
-//     <style>, with the scrollbar's measured width; sonner adds its toasts'
-//     stylesheet), and the unsupported-browser notice and the page shown
-//     when the app is not built carry style attributes. Styles cannot run
-//     code, so this only lets injected markup restyle the page.
+//     has no inline script; the theme and browser checks are src/boot/*.js,
+//     built into assets/ by vite.config.ts).
+//   - style-src 'unsafe-inline': the app's CSS is files, but the UI
+//     renders style elements that no hash can name and no nonce can reach
+//     (index.html is one static, cached file): Radix's ScrollArea and
+//     Select render a <style> of their own, and its dialogs and menus lock
+//     scrolling through react-remove-scroll's <style>, with the scrollbar's
+//     measured width. Tried without it, the browser tests' forum pages
+//     report style-src-elem violations. The unsupported-browser notice and
+//     the not-built page carry style attributes too. (React's style props
+//     are set through the CSSOM, which the policy does not govern.) Styles
+//     cannot run code, so this only lets injected markup restyle the page.
 //   - img-src https: http:: a link preview's image is the linked page's
 //     og:image address (internal/linkpreview), shown from that site as the
 //     member's browser reads it, and forum and community images are
 //     addresses too; blob URLs are on this origin or the public URL's.
-//     data: and blob: are images the browser made itself.
+//     The app makes no data: or blob: image, so neither is allowed.
 //   - connect-src: the API and the hub's WebSocket on this host. 'self'
 //     covers ws: and wss: of the page's origin in current browsers; older
 //     ones (CSP 2) need them named, so the request's host and the public
@@ -65,7 +69,7 @@ func appPolicy(c fiber.Ctx, publicURL string) string {
 		sockets.WriteString(" ws://" + h + " wss://" + h)
 	}
 	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: blob: https: http:; font-src 'self'; " +
+		"img-src 'self' https: http:; font-src 'self'; " +
 		"connect-src 'self'" + sockets.String() + "; " +
 		"frame-src 'self'" + public + " " + playerOrigins + "; " +
 		"media-src 'self'" + public + "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
