@@ -49,6 +49,10 @@ type Application struct {
 	// TrustedProxies are the reverse proxies whose forwarding headers name
 	// the client (AGORA_TRUSTED_PROXIES); empty trusts none.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the browser-facing base URL (AGORA_PUBLIC_URL), where
+	// blob URLs point when it is set; empty means the request's host. The
+	// web app's Content-Security-Policy lets its pages load from it.
+	PublicURL string
 	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
 	// empty means DefaultInsightsBase.
 	InsightsBase string

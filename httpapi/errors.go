@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"errors"
+	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v3"
@@ -29,13 +30,43 @@ var statusOf = map[apperr.Kind]int{
 	apperr.Unprocessable: fiber.StatusUnprocessableEntity,
 }
 
-// fiberCodes names the errors Fiber itself raises.
+// fiberCodes names the errors Fiber and fasthttp raise, each with a code of
+// the catalogue (the Error schema of the OpenAPI document). The spec's own
+// catalogue names no transport failures, so those without a code of their
+// own take the nearest documented one:
+//
+//   - 431 (the headers are over the read buffer): requestTooLarge, the
+//     code of a request too large to be read, here its headers;
+//   - 408 (the request did not arrive within the read timeout): badRequest,
+//     the code of a request the server could not read, which an
+//     incomplete one is;
+//   - 501 (a method the server does not know, answered by knownMethods
+//     before Fiber): methodNotAllowed, as no path allows it.
+//
+// Any other status Fiber raises is badRequest (4xx) or internalError (5xx).
 var fiberCodes = map[int]string{
-	fiber.StatusNotFound:              "notFound",
-	fiber.StatusMethodNotAllowed:      "methodNotAllowed",
-	fiber.StatusRequestEntityTooLarge: "requestTooLarge",
-	fiber.StatusBadRequest:            "badRequest",
-	fiber.StatusRequestTimeout:        "requestTimeout",
+	fiber.StatusNotFound:                    "notFound",
+	fiber.StatusMethodNotAllowed:            "methodNotAllowed",
+	fiber.StatusNotImplemented:              "methodNotAllowed",
+	fiber.StatusRequestEntityTooLarge:       "requestTooLarge",
+	fiber.StatusRequestHeaderFieldsTooLarge: "requestTooLarge",
+	fiber.StatusBadRequest:                  "badRequest",
+	fiber.StatusRequestTimeout:              "badRequest",
+}
+
+// transportError is the body of a status raised by Fiber or fasthttp. Its
+// message is the status's text: fasthttp's own messages quote the bytes it
+// could not parse, which an error body must not echo.
+func transportError(status int) ErrorBody {
+	code, ok := fiberCodes[status]
+	switch {
+	case ok:
+	case status >= 500:
+		code = "internalError"
+	default:
+		code = "badRequest"
+	}
+	return ErrorBody{Code: code, Message: http.StatusText(status)}
 }
 
 // handleError is the only place where error kinds become statuses.
@@ -52,12 +83,7 @@ func (s *server) handleError(c fiber.Ctx, err error) error {
 			s.Log.Error("request failed", "requestId", requestID(c), "err", err)
 		}
 	} else if errors.As(err, &fe) {
-		status = fe.Code
-		code, ok := fiberCodes[fe.Code]
-		if !ok {
-			code = "httpError"
-		}
-		body = ErrorBody{Code: code, Message: fe.Message}
+		status, body = fe.Code, transportError(fe.Code)
 	} else {
 		s.Log.Error("request failed", "requestId", requestID(c), "method", c.Method(), "path", c.Path(), "err", err)
 	}

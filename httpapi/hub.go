@@ -11,6 +11,8 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/jsontime"
 	"agora/live"
 	qaccount "agora/query/account"
 )
@@ -26,39 +28,70 @@ const (
 	hubReadLimit = 4 << 10
 )
 
+// The hub's refusals carry the catalogue's codes (the Error schema): the
+// handshake's own situations have none, so each takes the code of its kind
+// and names the situation in details.reason.
 var (
 	// errUpgradeRequired is a GET /api/hub that is not a WebSocket handshake.
-	errUpgradeRequired = apperr.New(apperr.BadInput, "upgradeRequired", "GET /api/hub opens a WebSocket: send a WebSocket handshake")
+	errUpgradeRequired = apperr.New(apperr.BadInput, "badRequest", "GET /api/hub opens a WebSocket: send a WebSocket handshake").
+				With("reason", "upgradeRequired")
 	// errOriginForbidden is a handshake from a page of another site: with a
 	// cookie, it would otherwise read the member's events.
-	errOriginForbidden = apperr.New(apperr.Forbidden, "originForbidden", "this origin may not open the hub")
+	errOriginForbidden = apperr.New(apperr.Forbidden, "forbidden", "this origin may not open the hub").
+				With("reason", "originForbidden")
 	// errHubClosed is a handshake on a node that is shutting down.
-	errHubClosed = apperr.New(apperr.Internal, "hubUnavailable", "live events are not available on this node")
+	errHubClosed = apperr.New(apperr.Internal, "internalError", "live events are not available on this node").
+			With("reason", "hubUnavailable")
 )
 
 func (s *server) hubRoutes(api fiber.Router) {
 	api.Get("/hub", s.openHub)
+	api.Post("/hub/tickets", only(auth.GroupAuthenticated), s.issueHubTicket)
 }
 
-// hubToken is the caller's token: the Authorization header (already
-// resolved by authenticate), else the user_token cookie the web app keeps,
-// else ?access_token= for clients that can set neither.
+// HubTicketBody answers POST /api/hub/tickets.
+type HubTicketBody struct {
+	Ticket    string        `json:"ticket"`
+	ExpiresOn jsontime.Time `json:"expiresOn"`
+}
+
+// issueHubTicket is POST /api/hub/tickets: a browser cannot send an
+// Authorization header with a WebSocket handshake, and a session token in
+// the URL would be written to access logs, so it asks for a ticket that
+// opens one connection within seconds and is then worth nothing.
+func (s *server) issueHubTicket(c fiber.Ctx) error {
+	p := mustPrincipal(c)
+	t, err := s.Commands.Accounts.IssueHubTicket(c.Context(), p.UserID, p.SessionID)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(fiber.StatusCreated).JSON(HubTicketBody{Ticket: t.Ticket, ExpiresOn: jsontime.Of(t.ExpiresOn)})
+}
+
+// hubPrincipal is who opens the hub: the Authorization header (already
+// resolved by authenticate), else the user_token cookie, else ?ticket=
+// (POST /api/hub/tickets), which is used up here. A session token is never
+// read from the URL.
 func (s *server) hubPrincipal(c fiber.Ctx) (qaccount.Principal, error) {
 	if p, ok := principal(c); ok {
 		return p, nil
 	}
-	token := c.Cookies("user_token")
-	if token == "" {
-		token = c.Query("access_token")
+	if token := strings.TrimSpace(c.Cookies("user_token")); token != "" {
+		if len(token) > 256 {
+			return qaccount.Principal{}, apperr.ErrTokenInvalid
+		}
+		return s.Queries.Accounts.Authenticate(c.Context(), token)
 	}
-	token = strings.TrimSpace(token)
-	if token == "" {
+	ticket := c.Query("ticket")
+	if ticket == "" {
 		return qaccount.Principal{}, apperr.ErrAuthRequired
 	}
-	if len(token) > 256 {
-		return qaccount.Principal{}, apperr.ErrTokenInvalid
+	hs, err := s.Commands.Accounts.UseHubTicket(c.Context(), ticket)
+	if err != nil {
+		return qaccount.Principal{}, err
 	}
-	return s.Queries.Accounts.Authenticate(c.Context(), token)
+	return qaccount.Principal{UserID: hs.UserID, SessionID: hs.SessionID, Role: hs.Role, ExpiresOn: hs.ExpiresOn}, nil
 }
 
 // sameOrigin admits a handshake without Origin (not a browser) or from a
@@ -83,9 +116,8 @@ func sameOrigin(c fiber.Ctx) bool {
 // openHub is GET /api/hub: it authenticates, then upgrades to a WebSocket
 // on which the member receives api:messages:broadcast events.
 func (s *server) openHub(c fiber.Ctx) error {
-	p, err := s.hubPrincipal(c)
-	if err != nil {
-		return err
+	if _, ok := principal(c); !ok && c.Cookies("user_token") == "" && c.Query("ticket") == "" {
+		return apperr.ErrAuthRequired
 	}
 	if s.Hub == nil {
 		return errHubClosed
@@ -95,6 +127,11 @@ func (s *server) openHub(c fiber.Ctx) error {
 	}
 	if !sameOrigin(c) {
 		return errOriginForbidden
+	}
+	// Last, so that a ticket is used up only by a handshake that can succeed.
+	p, err := s.hubPrincipal(c)
+	if err != nil {
+		return err
 	}
 	up := websocket.FastHTTPUpgrader{
 		HandshakeTimeout: 10 * time.Second,

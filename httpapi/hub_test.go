@@ -12,6 +12,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi"
+	"agora/internal/auth"
 	"agora/live"
 	"agora/projections/realtime"
 )
@@ -72,6 +73,24 @@ func dial(t *testing.T, env *testenv.Env, query string, header http.Header) *hub
 	}()
 	t.Cleanup(h.close)
 	return h
+}
+
+// hubTicket asks for a ticket of c's session (POST /api/hub/tickets).
+func hubTicket(t *testing.T, c *testenv.Client) string {
+	t.Helper()
+	r := c.Do("POST", "/api/hub/tickets", nil)
+	if r.Status != 201 {
+		t.Fatalf("POST /api/hub/tickets: %d %s", r.Status, r.Body)
+	}
+	var b struct {
+		Ticket    string    `json:"ticket"`
+		ExpiresOn time.Time `json:"expiresOn"`
+	}
+	r.JSON(t, &b)
+	if b.Ticket == "" || !b.ExpiresOn.After(time.Now()) || b.ExpiresOn.After(time.Now().Add(time.Minute)) {
+		t.Fatalf("ticket %s: want a ticket that expires within a minute", r.Body)
+	}
+	return b.Ticket
 }
 
 func bearer(token string) http.Header { return http.Header{"Authorization": {"Bearer " + token}} }
@@ -162,10 +181,10 @@ func TestHub(t *testing.T) {
 	admin := env.As(t, "admin@demo.agora")
 	expertID, adminID := hubUserID(t, expert), hubUserID(t, admin)
 
-	// The three ways to pass the token.
+	// The three ways to authenticate.
 	b := dial(t, env, "", cookie(member.Token))
 	c := dial(t, env, "", bearer(expert.Token))
-	d := dial(t, env, "?access_token="+outsider.Token, nil)
+	d := dial(t, env, "?ticket="+hubTicket(t, outsider), nil)
 
 	t.Run("a profile change reaches a member who may read it and nobody else", func(t *testing.T) {
 		start := time.Now()
@@ -352,11 +371,8 @@ func TestHubRefusesBeforeUpgrading(t *testing.T) {
 	if r := stale.Do("GET", "/api/hub", nil); r.Status != 401 || r.Code() != "tokenInvalid" {
 		t.Errorf("bad bearer token: %d %s", r.Status, r.Body)
 	}
-	if r := anon.Do("GET", "/api/hub?access_token=not-a-token", nil); r.Status != 401 || r.Code() != "tokenInvalid" {
-		t.Errorf("bad access_token: %d %s", r.Status, r.Body)
-	}
 	member := env.As(t, "member@demo.agora")
-	if r := member.Do("GET", "/api/hub", nil); r.Status != 400 || r.Code() != "upgradeRequired" {
+	if r := member.Do("GET", "/api/hub", nil); r.Status != 400 || r.Code() != "badRequest" {
 		t.Errorf("no handshake: %d %s", r.Status, r.Body)
 	}
 
@@ -380,14 +396,21 @@ func TestHubRefusesBeforeUpgrading(t *testing.T) {
 			if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 				t.Errorf("Content-Type %q, want the JSON error body", ct)
 			}
+			var body struct{ Code, Message string }
+			if err := json.NewDecoder(res.Body).Decode(&body); err != nil || !catalogued[body.Code] || body.Message == "" {
+				t.Errorf("body %+v (%v): want the catalogue's shape and a catalogue code", body, err)
+			}
 		})
 	}
 	handshake("no token", "", nil, 401)
 	handshake("bad cookie", "", cookie("not-a-token"), 401)
-	handshake("bad query token", "?access_token=nope", nil, 401)
+	handshake("bad ticket", "?ticket=nope", nil, 401)
+	// A session token in the URL (a browser could send no other way before
+	// tickets) no longer opens the hub: access logs keep URLs.
+	handshake("session token in the URL", "?access_token="+member.Token, nil, 401)
 	handshake("foreign origin", "", http.Header{"Authorization": {"Bearer " + member.Token}, "Origin": {"https://evil.example"}}, 403)
 	handshake("same origin", "", http.Header{"Cookie": {"user_token=" + member.Token}, "Origin": {env.URL}}, 101)
-	handshake("query token", "?access_token="+member.Token, nil, 101)
+	handshake("ticket", "?ticket="+hubTicket(t, member), nil, 101)
 	// Behind a proxy that passes the host name without the port (nginx's $host).
 	handshake("same host behind a proxy", "", http.Header{"Authorization": {"Bearer " + member.Token}, "Host": {"127.0.0.1"}, "Origin": {"http://127.0.0.1:8443"}}, 101)
 	handshake("other host behind a proxy", "", http.Header{"Authorization": {"Bearer " + member.Token}, "Host": {"127.0.0.1"}, "Origin": {"http://localhost:8443"}}, 403)
@@ -395,4 +418,77 @@ func TestHubRefusesBeforeUpgrading(t *testing.T) {
 	// A connection with no broker behind it stays open and quiet.
 	h := dial(t, env, "", bearer(member.Token))
 	h.none(300*time.Millisecond, "message without a broker", anything)
+}
+
+// catalogued is the catalogue codes of the hub's refusals (the Error schema).
+var catalogued = map[string]bool{"authenticationRequired": true, "tokenInvalid": true, "tokenExpired": true, "forbidden": true, "badRequest": true}
+
+// TestHubTickets: a ticket opens one connection of its own session, once,
+// for a short time; the session token itself is no longer read from the URL.
+func TestHubTickets(t *testing.T) {
+	env := testenv.New(t)
+	refused := func(t *testing.T, query, code string) {
+		t.Helper()
+		conn, res, err := websocket.DefaultDialer.Dial(hubURL(env)+query, nil)
+		if err == nil {
+			conn.Close()
+			t.Fatalf("%s opened the hub; want 401 %s", query, code)
+		}
+		var body struct{ Code string }
+		if res != nil {
+			_ = json.NewDecoder(res.Body).Decode(&body)
+		}
+		if res == nil || res.StatusCode != 401 || body.Code != code {
+			t.Fatalf("%s: %v (%v, %q); want 401 %s", query, err, res, body.Code, code)
+		}
+	}
+	if r := env.Client(t).Do("POST", "/api/hub/tickets", nil); r.Status != 401 || r.Code() != "authenticationRequired" {
+		t.Errorf("a ticket without signing in: %d %s", r.Status, r.Body)
+	}
+
+	t.Run("a ticket is used once", func(t *testing.T) {
+		member := env.As(t, "member@demo.agora")
+		tk := hubTicket(t, member)
+		dial(t, env, "?ticket="+tk, nil).close()
+		refused(t, "?ticket="+tk, "tokenInvalid")
+	})
+	t.Run("a refused handshake does not use the ticket up", func(t *testing.T) {
+		member := env.As(t, "member@demo.agora")
+		tk := hubTicket(t, member)
+		if r := env.Client(t).Do("GET", "/api/hub?ticket="+tk, nil); r.Status != 400 {
+			t.Fatalf("not a handshake: %d %s", r.Status, r.Body)
+		}
+		dial(t, env, "?ticket="+tk, nil).close()
+	})
+	t.Run("an expired ticket is refused", func(t *testing.T) {
+		member := env.As(t, "member@demo.agora")
+		tk := hubTicket(t, member)
+		// The ticket's time runs out (30 s) without the test waiting for it.
+		if _, err := env.DB.Pool.Exec(t.Context(), "UPDATE tokens SET expires_on = now() - interval '1 second' WHERE token_hash = $1",
+			auth.HashToken(tk)); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, "?ticket="+tk, "tokenInvalid")
+	})
+	t.Run("a ticket of a signed-out session is refused", func(t *testing.T) {
+		member := env.As(t, "member@demo.agora")
+		tk := hubTicket(t, member)
+		if r := member.Do("DELETE", "/api/sessions/current", nil); r.Status != 204 {
+			t.Fatalf("sign out: %d %s", r.Status, r.Body)
+		}
+		refused(t, "?ticket="+tk, "tokenInvalid")
+	})
+	t.Run("a ticket speaks for its own session", func(t *testing.T) {
+		member := env.As(t, "member@demo.agora")
+		tk := hubTicket(t, member)
+		if _, err := env.DB.Pool.Exec(t.Context(), "UPDATE sessions SET expires_on = now() - interval '1 second' WHERE id = (SELECT session_id FROM tokens WHERE token_hash = $1)",
+			auth.HashToken(tk)); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, "?ticket="+tk, "tokenExpired")
+	})
+	t.Run("the session token in the URL does not authenticate", func(t *testing.T) {
+		member := env.As(t, "member@demo.agora")
+		refused(t, "?access_token="+member.Token, "authenticationRequired")
+	})
 }

@@ -34,7 +34,7 @@ func New(a *Application) (*fiber.App, error) {
 		WriteTimeout:   60 * time.Second,
 		IdleTimeout:    120 * time.Second,
 	})
-	app.Use(s.observe, s.recoverPanic)
+	app.Use(secure, s.observe, s.recoverPanic)
 	s.limitBodies(app)
 
 	app.Get("/healthz", s.healthz)
@@ -63,9 +63,10 @@ func New(a *Application) (*fiber.App, error) {
 	// Anything else under /api is a JSON 404, not the web app's fallback.
 	api.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	// The web app and its SPA fallback (static.go), outside /api.
-	if err := mountWebApp(app); err != nil {
+	if err := mountWebApp(app, a.PublicURL); err != nil {
 		return nil, err
 	}
+	app.Server().Handler = knownMethods(app.Config().RequestMethods, app.Server().Handler)
 	return app, nil
 }
 

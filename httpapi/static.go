@@ -39,6 +39,8 @@ type staticFile struct {
 type staticSite struct {
 	files map[string]*staticFile // by URL path, "/assets/index-abc.js"
 	built bool
+	// publicURL is AGORA_PUBLIC_URL, which the pages' policy lets them load from.
+	publicURL string
 }
 
 // notBuiltPage is what a browser gets when the binary was built without
@@ -110,6 +112,7 @@ func (s *staticSite) handler(c fiber.Ctx) error {
 	if !s.built {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+		c.Set(fiber.HeaderContentSecurityPolicy, appPolicy(c, s.publicURL))
 		return c.Status(fiber.StatusServiceUnavailable).SendString(notBuiltPage)
 	}
 	return s.send(c, s.files["/index.html"])
@@ -124,6 +127,11 @@ func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
 	c.Set(fiber.HeaderETag, f.etag)
 	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
 	c.Set(fiber.HeaderContentType, f.contentType)
+	if strings.HasPrefix(f.contentType, "text/html") {
+		// A page of the app; other files keep the API's policy, which
+		// lets an SVG opened on its own run nothing.
+		c.Set(fiber.HeaderContentSecurityPolicy, appPolicy(c, s.publicURL))
+	}
 	if c.Get(fiber.HeaderIfNoneMatch) == f.etag {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
@@ -136,11 +144,12 @@ func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
 
 // mountWebApp serves the embedded web app as middleware (app.Use), so the
 // pages are not API operations and the route contract test ignores them.
-func mountWebApp(app *fiber.App) error {
+func mountWebApp(app *fiber.App, publicURL string) error {
 	site, err := newStaticSite(web.Dist())
 	if err != nil {
 		return err
 	}
+	site.publicURL = publicURL
 	app.Use(site.handler)
 	return nil
 }

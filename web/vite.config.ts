@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
@@ -19,12 +19,47 @@ const keepDist = (): Plugin => ({
   },
 })
 
+// classicScripts builds index.html's classic scripts (src/boot/*.js: the
+// theme before the first paint, the browser check before the modules) into
+// hashed, immutable files under assets/ and points their tags there. They
+// cannot be inline (the page's Content-Security-Policy allows no inline
+// script) nor modules (modules are deferred, and old browsers cannot run
+// them), and Vite bundles only modules. In `vite dev` they are served as
+// they are.
+const classicScripts = (): Plugin => {
+  const tag = /<script src="\/(src\/boot\/[\w-]+\.js)"><\/script>/g
+  const refs = new Map<string, string>()
+  let emitter: { emitFile: (f: { type: 'asset'; name: string; source: string }) => string; getFileName: (ref: string) => string }
+  return {
+    name: 'agora-classic-scripts',
+    apply: 'build',
+    buildStart() {
+      emitter = this
+      const html = readFileSync(resolve(import.meta.dirname, 'index.html'), 'utf8')
+      for (const [, file] of html.matchAll(tag)) {
+        const source = readFileSync(resolve(import.meta.dirname, file!), 'utf8')
+        refs.set(file!, this.emitFile({ type: 'asset', name: file!.split('/').pop()!, source }))
+      }
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html.replace(tag, (_tag, file: string) => {
+          const ref = refs.get(file)
+          if (!ref) throw new Error(`classicScripts: ${file} was not emitted`)
+          return `<script src="/${emitter.getFileName(ref)}"></script>`
+        }),
+    },
+  }
+}
+
 export default defineConfig({
   plugins: [
     tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }),
     react(),
     tailwindcss(),
     keepDist(),
+    classicScripts(),
   ],
   resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
   server: {

@@ -113,6 +113,7 @@ export async function run(tests, makeCtx) {
     const ctx = await makeCtx(t)
     try {
       await t.fn(ctx)
+      await ctx.after?.()
       passed++
       console.log(`  ✓ ${t.name} (${Date.now() - t0} ms)`)
     } catch (e) {

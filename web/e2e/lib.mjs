@@ -16,6 +16,41 @@ export const server = {}
 /** shared carries accounts made by one test for a later one. */
 export const shared = {}
 
+/**
+ * watchCSP collects into violations every Content-Security-Policy violation
+ * of the app's pages in browser context c: the securitypolicyviolation
+ * events of its documents (an init script listens before any of the page's
+ * own scripts run) and Chromium's console reports of them. Frames of other
+ * sites (a video player) answer to their own policies and are not counted.
+ */
+export async function watchCSP(c, violations) {
+  await c.exposeBinding('__agoraCSPViolation', (_source, v) => {
+    if (v.page.startsWith(server.url)) violations.push(v)
+  })
+  await c.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__agoraCSPViolation?.({
+        page: location.href,
+        directive: e.violatedDirective,
+        blocked: e.blockedURI,
+        source: `${e.sourceFile}:${e.lineNumber}`,
+        sample: e.sample,
+      })
+    })
+  })
+  c.on('console', (m) => {
+    const url = m.location()?.url ?? ''
+    if (/Content Security Policy/i.test(m.text()) && (url === '' || url.startsWith(server.url))) violations.push({ console: m.text(), url })
+  })
+}
+
+/** cspReported lets the pages' pending violation reports arrive (they are dispatched as tasks). */
+export async function cspReported(pages) {
+  for (const p of pages) {
+    if (!p.isClosed()) await p.evaluate(() => new Promise((r) => setTimeout(r, 0))).catch(() => {})
+  }
+}
+
 export async function api(method, path, { token, body } = {}) {
   const r = await fetch(server.url + path, {
     method,

@@ -2,7 +2,7 @@
 // Run with `npm --prefix web run e2e` after `make build` (make test does both).
 // Each file under tests/ exports its tests, run in the order listed here.
 import { launchChromium, run, startAgora } from './harness.mjs'
-import { server, TIMEOUT, WIDE } from './lib.mjs'
+import { cspReported, server, TIMEOUT, watchCSP, WIDE } from './lib.mjs'
 import auth from './tests/auth.mjs'
 import composer from './tests/composer.mjs'
 import forum from './tests/forum.mjs'
@@ -20,17 +20,26 @@ let ok = false
 try {
   ok = await run(tests, async () => {
     const contexts = []
+    const pages = []
+    const violations = []
     const ctx = {
       page: undefined,
       async newPage(viewport = WIDE, options = {}) {
         const c = await chromium.browser.newContext({ viewport, reducedMotion: 'reduce', ...options })
         contexts.push(c)
+        await watchCSP(c, violations)
         const page = await c.newPage()
         page.setDefaultTimeout(TIMEOUT)
         const errors = []
         page.on('pageerror', (e) => errors.push(e))
+        pages.push(page)
         ctx.page = page
         return page
+      },
+      // after fails the test when one of its pages broke the Content-Security-Policy.
+      async after() {
+        await cspReported(pages)
+        if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.map((v) => JSON.stringify(v)).join('\n')}`)
       },
       async close() {
         for (const c of contexts) await c.close().catch(() => {})

@@ -280,11 +280,13 @@ export default [
       await visible(old.getByRole('link', { name: 'Firefox' }))
       await axe(old, 'unsupported')
       // A browser too old to run the app's modules still gets there: the
-      // inline check in index.html redirects and shows static text.
+      // classic check of index.html (src/boot/browser-check.js, an ES5
+      // script) redirects and shows static text. Only the modules fail.
       const ancient = await ctx.newPage(WIDE, {
         userAgent: 'Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko',
       })
-      await ancient.route('**/assets/**', (route) => route.abort())
+      const classic = /\/assets\/(theme|browser-check)-[\w-]+\.js$/
+      await ancient.route('**/assets/**', (route) => (classic.test(new URL(route.request().url()).pathname) ? route.continue() : route.abort()))
       await ancient.goto(server.url + '/home')
       await waitPath(ancient, '/unsupported')
       await visible(ancient.getByRole('heading', { name: 'Your browser is not supported' }))

@@ -338,8 +338,16 @@ export default [
         }))
         assert.deepEqual(found, { xss: 0, scriptHrefs: [], injected: 0 })
         assert.deepEqual(dialogs, [])
-        // The hook works: markup that does run is counted (so a zero above means nothing ran).
-        await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="window.__xss+=1" alt="">'))
+        // The hook works: a handler that does run is counted (so a zero above
+        // means nothing ran). It is attached by a script here: the page's
+        // Content-Security-Policy would block an inline onerror, a second
+        // line of defence, and the harness fails a test on any violation.
+        await page.evaluate(() => {
+          const img = document.createElement('img')
+          img.onerror = () => window.alert('counted')
+          img.src = '/assets/missing-image.png'
+          document.body.append(img)
+        })
         await page.waitForFunction(() => window.__xss === 1, null, { timeout: TIMEOUT })
         // The embedded player is built from the video id only, or not at all.
         for (const src of await page.locator('iframe').evaluateAll((fs) => fs.map((f) => f.getAttribute('src')))) {

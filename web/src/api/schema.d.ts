@@ -1653,10 +1653,16 @@ export interface paths {
          *     `LiveReaction` for `thread.reacted`. An anonymous question's events
          *     carry no `creatorId` or `creator`, to anyone.
          *
-         *     The token is taken from the `Authorization` bearer header, else the
-         *     `user_token` cookie, else the `access_token` query parameter (for
-         *     clients that can set neither). A handshake with an `Origin` of
-         *     another host is refused. The server closes the connection with code
+         *     The caller is taken from the `Authorization` bearer header, else the
+         *     `user_token` cookie, else the `ticket` query parameter: a ticket of
+         *     `POST /api/hub/tickets`, for clients that can set neither (a
+         *     browser's WebSocket). A ticket opens one connection, within 30
+         *     seconds, for the session that asked for it; a used, expired or
+         *     unknown ticket, or one whose session was signed out, is `401
+         *     tokenInvalid`. A session token is never read from the URL (access
+         *     logs keep URLs): `access_token` is not a parameter. A handshake
+         *     with an `Origin` of another host is refused; a refused handshake
+         *     does not use its ticket up. The server closes the connection with code
          *     4401 when the session is signed out or expires (sign in again), 1013
          *     when the client reads too slowly, and 1001 when the node stops (both:
          *     reconnect).
@@ -1664,6 +1670,28 @@ export interface paths {
         get: operations["openHub"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hub/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a ticket to open the live-event WebSocket
+         * @description A single-use ticket for `GET /api/hub?ticket=`, valid for 30
+         *     seconds and bound to the caller's session: signing the session out
+         *     makes it worthless. Ask for a new one before each connection.
+         */
+        post: operations["issueHubTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1961,6 +1989,15 @@ export interface components {
             /** @description People with an account; nothing is sent. */
             skipped: number;
         };
+        HubTicket: {
+            /** @description Opens `GET /api/hub?ticket=` once. */
+            ticket: string;
+            /**
+             * Format: date-time
+             * @description When the ticket stops opening the hub (30 seconds after it was made).
+             */
+            expiresOn: string;
+        };
         /** @description A live event sent on the `GET /api/hub` WebSocket. */
         HubMessage: {
             /** @constant */
@@ -2072,14 +2109,14 @@ export interface components {
         /**
          * @description The one error body of the API. Catalogue codes:
          *
-         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected`
+         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected` (`badRequest` also with 408, a request that did not arrive within 30 seconds)
          *     - 401 `authenticationRequired`, `tokenInvalid`, `tokenExpired`, `loginAuthentication`
          *     - 403 `forbidden`, `invitationEmailMismatch`, `blobSignatureInvalid`, `blobSignatureExpired`
          *     - 404 `notFound`, `oneTimeTokenInvalid`, `invitationValidating`, `confirmationValidating`
-         *     - 405 `methodNotAllowed`
+         *     - 405 `methodNotAllowed` (also 501, a method the server does not know)
          *     - 409 `registrationCreatingExistingEmail`, `profileAlreadyJoined`, `emailConflict`, `uploadCompleted`
          *     - 410 `oneTimeTokenExpired`
-         *     - 413 `requestTooLarge`, `uploadTooLarge`
+         *     - 413 `requestTooLarge`, `uploadTooLarge` (`requestTooLarge` also with 431, headers over 16 KiB)
          *     - 422 `linkPreviewFailed`
          *     - 429 `tooManyRequests`
          *     - 500 `internalError`
@@ -2106,7 +2143,7 @@ export interface components {
             field?: string;
             /** @description `invalidBody`: the type the field should have. */
             expected?: string;
-            /** @description `invalidBody`: why the body was refused. */
+            /** @description `invalidBody`: why the body was refused. The hub's refusals (`GET /api/hub`): the situation, `upgradeRequired`, `originForbidden` or `hubUnavailable`. */
             reason?: string;
         } & {
             [key: string]: unknown;
@@ -2936,7 +2973,8 @@ export interface components {
         };
         /**
          * @description - `notFound` (404): no such path, or (under `/api/`) no such method for the path.
-         *     - `methodNotAllowed` (405): outside `/api/`, the path exists with other methods.
+         *     - `methodNotAllowed` (405): outside `/api/`, the path exists with other methods;
+         *       (501): a method the server does not know at all (`PROPFIND`).
          */
         NoRoute: {
             headers: {
@@ -6199,7 +6237,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `upgradeRequired`: the request is not a WebSocket handshake. */
+            /** @description `badRequest` with `details.reason` `upgradeRequired`: the request is not a WebSocket handshake. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6209,7 +6247,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `originForbidden`: the handshake comes from a page of another host. */
+            /** @description `forbidden` with `details.reason` `originForbidden`: the handshake comes from a page of another host. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6218,6 +6256,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    issueHubTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket. */
+            201: {
+                headers: {
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HubTicket"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -3,10 +3,9 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isSupportedBrowser } from './browser'
 
-// index.html's inline ES5 check (for browsers that cannot run the app's
-// modules) must agree with isSupportedBrowser.
-const html = readFileSync(resolve(import.meta.dirname, '../../index.html'), 'utf8')
-const inline = /<script id="browser-check">([\s\S]*?)<\/script>/.exec(html)![1]!
+// index.html's classic ES5 check (src/boot/browser-check.js, for browsers
+// that cannot run the app's modules) must agree with isSupportedBrowser.
+const inline = readFileSync(resolve(import.meta.dirname, '../boot/browser-check.js'), 'utf8')
 const sandbox: { agoraSupported?: (ua: string) => boolean } = {}
 new Function('window', 'navigator', 'location', 'document', inline)(sandbox, { userAgent: 'Chrome/130' }, { pathname: '/' }, {})
 const inlineSupported = sandbox.agoraSupported!

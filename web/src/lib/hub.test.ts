@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ApiError } from '@/api/client'
 import { backoffDelay, Hub, hubUrl, type SocketLike } from './hub'
 
 // A socket the test drives by hand, and timers it runs by hand: what is
@@ -13,29 +14,36 @@ class FakeSocket implements SocketLike {
   }
 }
 
-function setup() {
+// settled lets the hub's pending ticket requests finish.
+const settled = () => new Promise((r) => setTimeout(r, 0))
+
+function setup(url: () => Promise<string> = async () => `ws://x/api/hub?ticket=${++tickets}`) {
   const sockets: FakeSocket[] = []
+  const urls: string[] = []
   const timers: Array<{ fn: () => void; ms: number }> = []
   const hub = new Hub({
-    url: 'ws://x/api/hub',
-    connect: () => {
+    url,
+    connect: (u) => {
       const s = new FakeSocket()
       sockets.push(s)
+      urls.push(u)
       return s
     },
     setTimer: (fn, ms) => timers.push({ fn, ms }),
     clearTimer: () => {},
   })
-  return { hub, sockets, timers }
+  return { hub, sockets, urls, timers }
 }
+let tickets = 0
 
 const msg = (contextKey: string, event = 'thread.created') =>
   JSON.stringify({ type: 'api:messages:broadcast', contextKey, event, data: { payload: { id: 1 } } })
 
 describe('Hub', () => {
-  it('routes messages by contextKey, and all of them to *', () => {
+  it('routes messages by contextKey, and all of them to *', async () => {
     const { hub, sockets } = setup()
     hub.start()
+    await settled()
     const a: string[] = []
     const all: string[] = []
     const off = hub.subscribe('series:1', (m) => a.push(m.event))
@@ -50,19 +58,25 @@ describe('Hub', () => {
     expect(all).toEqual(['series:1', 'series:2', 'series:1'])
   })
 
-  it('reconnects with growing delays, and tells listeners after a loss', () => {
-    const { hub, sockets, timers } = setup()
+  it('reconnects with growing delays, each time with a new ticket, and tells listeners after a loss', async () => {
+    const { hub, sockets, urls, timers } = setup()
     let reconnects = 0
     hub.onReconnect(() => reconnects++)
     hub.start()
+    hub.start()
+    await settled()
+    expect(sockets).toHaveLength(1)
     sockets[0]!.onopen!({})
     expect(reconnects).toBe(0)
     sockets[0]!.onclose!({ code: 1006 })
     expect(timers).toHaveLength(1)
     timers[0]!.fn()
+    await settled()
     sockets[1]!.onclose!({ code: 1013 })
     expect(timers[1]!.ms).toBeGreaterThan(timers[0]!.ms)
     timers[1]!.fn()
+    await settled()
+    expect(new Set(urls).size).toBe(3)
     sockets[2]!.onopen!({})
     expect(reconnects).toBe(1)
     // After a success the backoff starts over.
@@ -70,17 +84,36 @@ describe('Hub', () => {
     expect(timers[2]!.ms).toBeLessThanOrEqual(1000)
   })
 
-  it('does not reconnect a signed-out session or a closed hub', () => {
+  it('does not reconnect a signed-out session or a closed hub', async () => {
     const { hub, sockets, timers } = setup()
     hub.start()
+    await settled()
     sockets[0]!.onclose!({ code: 4401 })
     expect(timers).toHaveLength(0)
     const other = setup()
     other.hub.start()
+    await settled()
     other.hub.close()
     expect(other.sockets[0]!.closedWith).toBe(1000)
     other.sockets[0]!.onclose!({ code: 1000 })
     expect(other.timers).toHaveLength(0)
+  })
+
+  it('retries when no ticket could be had, and stops when the session is over', async () => {
+    let fail: unknown = new TypeError('Failed to fetch')
+    const { hub, sockets, timers } = setup(async () => {
+      if (fail) throw fail
+      return 'ws://x/api/hub?ticket=t'
+    })
+    hub.start()
+    await settled()
+    expect(sockets).toHaveLength(0)
+    expect(timers).toHaveLength(1)
+    fail = new ApiError(401, { code: 'tokenInvalid', message: 'x' })
+    timers[0]!.fn()
+    await settled()
+    expect(sockets).toHaveLength(0)
+    expect(timers).toHaveLength(1)
   })
 })
 
@@ -92,8 +125,8 @@ describe('backoffDelay', () => {
 })
 
 describe('hubUrl', () => {
-  it('uses wss on https and carries the token as a query parameter', () => {
-    expect(hubUrl('a b', { protocol: 'https:', host: 'agora.example' })).toBe('wss://agora.example/api/hub?access_token=a%20b')
-    expect(hubUrl('t', { protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/api/hub?access_token=t')
+  it('uses wss on https and carries the ticket, never a session token, as a query parameter', () => {
+    expect(hubUrl('a b', { protocol: 'https:', host: 'agora.example' })).toBe('wss://agora.example/api/hub?ticket=a%20b')
+    expect(hubUrl('t', { protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/api/hub?ticket=t')
   })
 })

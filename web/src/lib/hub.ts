@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import type { Schemas } from '@/api/client'
+import { api, isApiError, unwrap, type Schemas } from '@/api/client'
 import { useCurrentUser } from './session-context'
 
 // The client of the live-event hub, GET /api/hub (spec 000 §7): one
@@ -34,7 +34,8 @@ export type SocketLike = {
 }
 
 export type HubOptions = {
-  url: string
+  /** url is the address of one connection: a ticket opens the hub once, so each connection asks anew. */
+  url: () => Promise<string>
   connect?: (url: string) => SocketLike
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (t: unknown) => void
@@ -48,6 +49,7 @@ export class Hub {
   private timer: unknown
   private closed = false
   private opened = false
+  private connecting = false
   private readonly opts: Required<HubOptions>
 
   constructor(opts: HubOptions) {
@@ -61,13 +63,34 @@ export class Hub {
 
   /** start opens the connection (once). */
   start() {
-    if (this.socket || this.closed || this.timer !== undefined) return
+    if (this.socket || this.closed || this.timer !== undefined || this.connecting) return
     this.open()
   }
 
   private open() {
     this.timer = undefined
-    const s = this.opts.connect(this.opts.url)
+    this.connecting = true
+    this.opts.url().then(
+      (url) => {
+        this.connecting = false
+        if (!this.closed) this.connect(url)
+      },
+      (e: unknown) => {
+        this.connecting = false
+        // A 401 is a session that is over (the API client signs out);
+        // anything else (the network, a restarting node) is tried again.
+        if (this.closed || (isApiError(e) && e.status === 401)) return
+        this.retry()
+      },
+    )
+  }
+
+  private retry() {
+    this.timer = this.opts.setTimer(() => this.open(), backoffDelay(this.attempt++))
+  }
+
+  private connect(url: string) {
+    const s = this.opts.connect(url)
     this.socket = s
     s.onopen = () => {
       this.attempt = 0
@@ -80,7 +103,7 @@ export class Hub {
       if (this.socket !== s) return
       this.socket = undefined
       if (this.closed || ev.code === CLOSE_SIGNED_OUT) return
-      this.timer = this.opts.setTimer(() => this.open(), backoffDelay(this.attempt++))
+      this.retry()
     }
   }
 
@@ -124,11 +147,22 @@ export class Hub {
   }
 }
 
-/** hubUrl is the hub's address for a token, on this page's host. */
-export function hubUrl(token: string, location: Pick<Location, 'protocol' | 'host'> = window.location) {
+/** hubUrl is the hub's address for a ticket, on this page's host. */
+export function hubUrl(ticket: string, location: Pick<Location, 'protocol' | 'host'> = window.location) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
-  // A browser WebSocket cannot send an Authorization header.
-  return `${scheme}//${location.host}/api/hub?access_token=${encodeURIComponent(token)}`
+  return `${scheme}//${location.host}/api/hub?ticket=${encodeURIComponent(ticket)}`
+}
+
+/**
+ * ticketUrl asks for a ticket of the session of token and returns the hub's
+ * address with it. A browser WebSocket cannot send an Authorization header,
+ * and the session token itself must not ride in a URL (access logs keep
+ * URLs): a ticket opens one connection, within seconds, and is then worth
+ * nothing.
+ */
+async function ticketUrl(token: string) {
+  const t = unwrap(await api.POST('/api/hub/tickets', { headers: { Authorization: `Bearer ${token}` } }))
+  return hubUrl(t.ticket)
 }
 
 let current: { token: string; hub: Hub } | undefined
@@ -137,7 +171,7 @@ let current: { token: string; hub: Hub } | undefined
 export function hubFor(token: string): Hub {
   if (current?.token === token) return current.hub
   current?.hub.close()
-  const hub = new Hub({ url: hubUrl(token) })
+  const hub = new Hub({ url: () => ticketUrl(token) })
   current = { token, hub }
   hub.start()
   return hub

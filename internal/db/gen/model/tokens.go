@@ -22,4 +22,5 @@ type Tokens struct {
 	CreatedOn time.Time  `db:"tokens.created_on"`
 	ExpiresOn time.Time  `db:"tokens.expires_on"`
 	UsedOn    *time.Time `db:"tokens.used_on"`
+	SessionID *uuid.UUID `db:"tokens.session_id"`
 }

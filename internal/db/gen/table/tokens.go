@@ -26,6 +26,7 @@ type tokensTable struct {
 	CreatedOn postgres.ColumnTimestampz
 	ExpiresOn postgres.ColumnTimestampz
 	UsedOn    postgres.ColumnTimestampz
+	SessionID postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -76,8 +77,9 @@ func newTokensTableImpl(schemaName, tableName, alias string) tokensTable {
 		CreatedOnColumn = postgres.TimestampzColumn("created_on")
 		ExpiresOnColumn = postgres.TimestampzColumn("expires_on")
 		UsedOnColumn    = postgres.TimestampzColumn("used_on")
-		allColumns      = postgres.ColumnList{IDColumn, KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn}
-		mutableColumns  = postgres.ColumnList{KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn}
+		SessionIDColumn = postgres.StringColumn("session_id")
+		allColumns      = postgres.ColumnList{IDColumn, KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn, SessionIDColumn}
+		mutableColumns  = postgres.ColumnList{KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn, SessionIDColumn}
 		defaultColumns  = postgres.ColumnList{EmailColumn, CreatedOnColumn}
 	)
 
@@ -94,6 +96,7 @@ func newTokensTableImpl(schemaName, tableName, alias string) tokensTable {
 		CreatedOn: CreatedOnColumn,
 		ExpiresOn: ExpiresOnColumn,
 		UsedOn:    UsedOnColumn,
+		SessionID: SessionIDColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

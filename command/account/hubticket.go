@@ -1,0 +1,108 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+)
+
+// HubTicketTTL is how long a hub ticket may wait to be used: the browser
+// asks for one right before it opens the WebSocket, so a few seconds do;
+// the margin is for a slow network.
+const HubTicketTTL = 30 * time.Second
+
+// HubTicket opens the live-event WebSocket once (POST /api/hub/tickets).
+type HubTicket struct {
+	Ticket    string
+	ExpiresOn time.Time
+}
+
+// HubSession is the session a used ticket speaks for.
+type HubSession struct {
+	UserID    uuid.UUID
+	SessionID uuid.UUID
+	Role      auth.Role
+	ExpiresOn time.Time
+}
+
+// IssueHubTicket gives the caller's session a ticket for GET /api/hub?ticket=,
+// so that the session's token never rides in a URL (access logs keep
+// URLs). The session's expired tickets are deleted on the way: one is made
+// for every connection, and none is any use once expired.
+func (s *Service) IssueHubTicket(ctx context.Context, userID, sessionID uuid.UUID) (HubTicket, error) {
+	now := s.now()
+	var t HubTicket
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		if _, err := db.Exec(ctx, tx, table.Tokens.DELETE().WHERE(table.Tokens.SessionID.EQ(UUID(sessionID)).
+			AND(table.Tokens.Kind.EQ(String("hubTicket"))).
+			AND(table.Tokens.ExpiresOn.LT(TimestampzT(now))))); err != nil {
+			return err
+		}
+		t.ExpiresOn = now.Add(HubTicketTTL)
+		var err error
+		t.Ticket, err = s.issueToken(ctx, tx, model.Tokens{
+			Kind: "hubTicket", UserID: &userID, SessionID: &sessionID, ExpiresOn: t.ExpiresOn,
+		})
+		return err
+	})
+	if err != nil {
+		return HubTicket{}, fmt.Errorf("account: hub ticket: %w", err)
+	}
+	return t, nil
+}
+
+// UseHubTicket uses a ticket up and returns its session. An unknown, used
+// or expired ticket is ErrTokenInvalid (a ticket is not a link the member
+// follows, so it has no "expired" page of its own); a ticket of a session
+// that was signed out is ErrTokenInvalid, of one that expired
+// ErrTokenExpired, as the session's own token would be.
+func (s *Service) UseHubTicket(ctx context.Context, ticket string) (HubSession, error) {
+	if ticket == "" || len(ticket) > 256 {
+		return HubSession{}, apperr.ErrTokenInvalid
+	}
+	var hs HubSession
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		tok, err := s.lockToken(ctx, tx, ticket, "hubTicket")
+		if errors.Is(err, auth.ErrOneTimeTokenInvalid) || errors.Is(err, auth.ErrOneTimeTokenExpired) || (err == nil && tok.SessionID == nil) {
+			return apperr.ErrTokenInvalid
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.markUsed(ctx, tx, tok.ID); err != nil {
+			return err
+		}
+		sess, err := db.One[model.Sessions](ctx, tx, SELECT(table.Sessions.AllColumns).FROM(table.Sessions).
+			WHERE(table.Sessions.ID.EQ(UUID(*tok.SessionID))))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.ErrTokenInvalid
+		}
+		if err != nil {
+			return err
+		}
+		u, err := db.One[model.Users](ctx, tx, SELECT(table.Users.Role).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(sess.UserID))))
+		if err != nil {
+			return err
+		}
+		if sess.RevokedOn != nil {
+			return apperr.ErrTokenInvalid
+		}
+		if !s.now().Before(sess.ExpiresOn) {
+			return apperr.ErrTokenExpired
+		}
+		hs = HubSession{UserID: sess.UserID, SessionID: sess.ID, Role: auth.Role(u.Role), ExpiresOn: sess.ExpiresOn}
+		return nil
+	})
+	return hs, err
+}
