@@ -145,8 +145,8 @@ var probes = []probe{
 	}},
 
 	header("Content-Security-Policy without inline script", func(h http.Header) bool {
-		csp := h.Get("Content-Security-Policy")
-		return csp != "" && strings.Contains(csp, "script-src") && !strings.Contains(scriptSrc(csp), "'unsafe-inline'")
+		src := scriptSrc(h.Get("Content-Security-Policy"))
+		return src != "" && !strings.Contains(src, "'unsafe-inline'") && !strings.Contains(src, "*")
 	}),
 	header("frame-ancestors 'none'", func(h http.Header) bool {
 		return strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'")
