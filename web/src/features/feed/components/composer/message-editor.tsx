@@ -102,6 +102,18 @@ export function MessageEditor({
   // Where the caret goes after a programmatic change (a controlled textarea
   // puts it at the end otherwise).
   const pendingCaret = useRef<number | null>(null)
+  // Whether a pointer button is down anywhere on the page.
+  const pressing = useRef(false)
+  useEffect(() => {
+    const down = () => (pressing.current = true)
+    const up = () => (pressing.current = false)
+    window.addEventListener('pointerdown', down, true)
+    window.addEventListener('pointerup', up, true)
+    return () => {
+      window.removeEventListener('pointerdown', down, true)
+      window.removeEventListener('pointerup', up, true)
+    }
+  }, [])
 
   // The member sees and edits each mention as "@Display Name"; value, what
   // is sent, keeps its markup. caret and the trigger are positions in the
@@ -271,7 +283,14 @@ export function MessageEditor({
               setFocused(true)
               syncCaret(e.currentTarget)
             }}
-            onBlur={() => setFocused(false)}
+            onBlur={() => {
+              // The list is in the flow: closing it while a button below is
+              // pressed would move the button from under the pointer before
+              // the press ends, and the click would be lost. It closes once
+              // the press is over.
+              if (pressing.current) window.addEventListener('pointerup', () => setTimeout(() => setFocused(false)), { once: true })
+              else setFocused(false)
+            }}
             onKeyDown={onKeyDown}
             onPaste={onPaste}
           />
