@@ -112,8 +112,9 @@ func TestFeedThreadLifecycle(t *testing.T) {
 	raw := fmt.Sprintf("  Hello [Exp](%s) and [Out](%s) #Kickoff #q3_plan #kickoff  ", expertID, outsiderID)
 	v := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": raw, "hashtags": []string{"ignored"},
 		"mentions": []string{outsiderID}, "meeting": nil, "image": map[string]any{"url": "https://img.test/a.png"}})
-	if v.Raw != strings.TrimSpace(raw) {
-		t.Errorf("raw not trimmed: %q", v.Raw)
+	expertName := f.name(t, expertID)
+	if want := fmt.Sprintf("Hello [%s](%s) and Out #Kickoff #q3_plan #kickoff", expertName, expertID); v.Raw != want {
+		t.Errorf("raw = %q, want %q (trimmed, the mentions named by the server)", v.Raw, want)
 	}
 	if len(v.Mentions) != 1 || v.Mentions[0] != expertID {
 		t.Errorf("mentions = %v, want only the expert (the outsider cannot read the forum)", v.Mentions)
@@ -320,6 +321,58 @@ func deepObject(n int) any {
 
 // TestFeedReplies: comments and one level of replies; edits and deletes by
 // the creator or a forum admin.
+// TestFeedMentionNames: a mention shows the name the server knows for its
+// id, whatever the text sent claims, in posts, comments and replies, created
+// or edited; a mention of someone who cannot read the forum, or of no one,
+// is left as plain words that claim no one.
+func TestFeedMentionNames(t *testing.T) {
+	f := newFeedFixture(t)
+	member := f.env.As(t, seed.MemberEmail)
+	expertID, outsiderID, nobody := f.user(t, seed.ExpertEmail), f.user(t, seed.OutsiderEmail), uuid.NewString()
+	sent := fmt.Sprintf("hi [Anyone I like](%s), [The Boss](%s) and [Ghost](%s)", expertID, outsiderID, nobody)
+	want := fmt.Sprintf("hi [%s](%s), The Boss and Ghost", f.name(t, expertID), expertID)
+	check := func(what, got string, mentions []string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s: raw = %q, want %q", what, got, want)
+		}
+		if mentions != nil && (len(mentions) != 1 || mentions[0] != expertID) {
+			t.Errorf("%s: mentions = %v, want only the expert", what, mentions)
+		}
+	}
+
+	th := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": sent})
+	check("post", th.Raw, th.Mentions)
+	r := member.Do("PATCH", "/api/threads/"+th.ID, map[string]any{"raw": sent})
+	var edited threadView
+	r.JSON(t, &edited)
+	check("edited post", edited.Raw, edited.Mentions)
+
+	base := "/api/threads/" + th.ID + "/replies"
+	var comment, reply, editedReply replyView
+	member.Do("POST", base, map[string]any{"raw": sent}).JSON(t, &comment)
+	check("comment", comment.Raw, nil)
+	member.Do("POST", base, map[string]any{"raw": sent, "parentId": comment.ID}).JSON(t, &reply)
+	check("reply", reply.Raw, nil)
+	member.Do("PATCH", base+"/"+reply.ID, map[string]any{"raw": sent}).JSON(t, &editedReply)
+	check("edited reply", editedReply.Raw, nil)
+	var stored string
+	if err := f.env.DB.Pool.QueryRow(t.Context(), "SELECT raw FROM replies WHERE id = $1", comment.ID).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	check("stored comment", stored, nil)
+}
+
+// name is a user's display name, as a mention shows it.
+func (f *feedFixture) name(t *testing.T, id string) string {
+	t.Helper()
+	var first, last string
+	if err := f.env.DB.Pool.QueryRow(t.Context(), "SELECT first_name, last_name FROM users WHERE id = $1", id).Scan(&first, &last); err != nil {
+		t.Fatal(err)
+	}
+	return first + " " + last
+}
+
 func TestFeedReplies(t *testing.T) {
 	f := newFeedFixture(t)
 	env := f.env

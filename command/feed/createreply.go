@@ -63,10 +63,11 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 		if err := fields.Err(); err != nil {
 			return err
 		}
-		mentions, hashtags, err := parse(ctx, tx, t.SeriesID, raw)
+		text, mentions, hashtags, err := parse(ctx, tx, t.SeriesID, raw)
 		if err != nil {
 			return err
 		}
+		raw = text
 		now := s.timestamp()
 		_, err = db.Exec(ctx, tx, table.Replies.INSERT(table.Replies.AllColumns).
 			MODEL(model.Replies{ID: id, ThreadID: t.ID, ParentID: parent, CreatorID: in.Actor.UserID, Raw: raw,

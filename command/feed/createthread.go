@@ -94,10 +94,11 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if len(fields) > 0 {
 			return ErrPostCreating.With("fields", map[string]string(fields))
 		}
-		mentions, hashtags, err := parse(ctx, tx, in.SeriesID, in.Raw)
+		text, mentions, hashtags, err := parse(ctx, tx, in.SeriesID, in.Raw)
 		if err != nil {
 			return err
 		}
+		in.Raw = text
 		image, err := jsonOrNull(in.Image)
 		if err != nil {
 			return err

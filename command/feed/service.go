@@ -182,32 +182,43 @@ func loadThread(ctx context.Context, q pgx.Tx, a auth.Caller, id uuid.UUID) (thr
 
 // parse reads the mentions and hashtags of a text, keeping only mentions of
 // people who may read the forum: a mention of anyone else would leak the
-// post to them through notifications.
-func parse(ctx context.Context, q pgx.Tx, seriesID uuid.UUID, raw string) (mentions, hashtags []string, err error) {
+// post to them through notifications. It answers the text to store: each
+// kept mention shows the name the server knows for its id, and any other
+// mention (an unknown id, someone who cannot read the forum, one past the
+// most kept) becomes plain words, so that no mention shows a name its
+// writer made up for someone (spec 001 §4 "Reading text").
+func parse(ctx context.Context, q pgx.Tx, seriesID uuid.UUID, raw string) (text string, mentions, hashtags []string, err error) {
 	p := richtext.Parse(raw)
 	hashtags = p.Hashtags
 	mentions = []string{}
 	if len(p.Mentions) > maxMentions {
 		p.Mentions = p.Mentions[:maxMentions]
 	}
+	names := map[uuid.UUID]string{}
+	u := table.Users
 	for _, id := range p.Mentions {
-		var role string
-		err := db.QueryRow(ctx, q, SELECT(table.Users.Role).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(id)))).Scan(&role)
+		var role, first, last string
+		err := db.QueryRow(ctx, q, SELECT(u.Role, u.FirstName, u.LastName).FROM(u).WHERE(u.ID.EQ(UUID(id)))).Scan(&role, &first, &last)
 		if errors.Is(err, pgx.ErrNoRows) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("feed: mention: %w", err)
+			return "", nil, nil, fmt.Errorf("feed: mention: %w", err)
 		}
 		f, err := access.InForum(ctx, q, id, auth.Role(role), seriesID)
 		if err != nil {
-			return nil, nil, err
+			return "", nil, nil, err
 		}
 		if f.Read() {
 			mentions = append(mentions, id.String())
+			names[id] = first + " " + last
 		}
 	}
-	return mentions, hashtags, nil
+	text = richtext.Rewrite(raw, func(id uuid.UUID) (string, bool) {
+		n, ok := names[id]
+		return n, ok
+	})
+	return text, mentions, hashtags, nil
 }
 
 func newID() uuid.UUID {

@@ -37,10 +37,11 @@ func (s *Service) UpdateReply(ctx context.Context, in UpdateReply) error {
 		if err := fields.Err(); err != nil {
 			return err
 		}
-		mentions, hashtags, err := parse(ctx, tx, t.SeriesID, raw)
+		text, mentions, hashtags, err := parse(ctx, tx, t.SeriesID, raw)
 		if err != nil {
 			return err
 		}
+		raw = text
 		r := table.Replies
 		_, err = db.Exec(ctx, tx, r.UPDATE(r.Raw, r.Mentions, r.Hashtags, r.UpdatedOn).
 			MODEL(model.Replies{Raw: raw, Mentions: mentions, Hashtags: hashtags, UpdatedOn: s.timestamp()}).

@@ -82,10 +82,11 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if len(fields) > 0 {
 			return ErrPostUpdating.With("fields", map[string]string(fields))
 		}
-		mentions, hashtags, err := parse(ctx, tx, t.SeriesID, c.Raw)
+		text, mentions, hashtags, err := parse(ctx, tx, t.SeriesID, c.Raw)
 		if err != nil {
 			return err
 		}
+		c.Raw = text
 		img, err := jsonOrNull(c.Image)
 		if err != nil {
 			return err

@@ -65,6 +65,16 @@ func Parse(raw string) Parsed {
 // display name ("[Ada Lovelace](0190…)" → "Ada Lovelace"); everything else,
 // hashtags included, is kept.
 func Plain(raw string) string {
+	return Rewrite(raw, func(uuid.UUID) (string, bool) { return "", false })
+}
+
+// Rewrite gives each mention of raw the display name that name knows for its
+// id, so that the text shown in a mention is the server's, not the writer's
+// ("[Anyone](id of Ada)" → "[Ada Lovelace](id of Ada)"). A mention whose id
+// name does not know (false) becomes its display text alone, plain words
+// that claim no one. Brackets, parentheses and line breaks, which would end
+// the markup early, are left out of a known name. Everything else is kept.
+func Rewrite(raw string, name func(uuid.UUID) (string, bool)) string {
 	if !strings.Contains(raw, "](") {
 		return raw
 	}
@@ -72,8 +82,12 @@ func Plain(raw string) string {
 	b.Grow(len(raw))
 	for i := 0; i < len(raw); {
 		if raw[i] == '[' {
-			if _, n, ok := mentionAt(raw[i:]); ok {
-				b.WriteString(raw[i+1 : i+strings.IndexByte(raw[i:], ']')])
+			if id, n, ok := mentionAt(raw[i:]); ok {
+				if known, ok := name(id); ok {
+					b.WriteString("[" + markupName(known) + "](" + id.String() + ")")
+				} else {
+					b.WriteString(raw[i+1 : i+strings.IndexByte(raw[i:], ']')])
+				}
 				i += n
 				continue
 			}
@@ -82,6 +96,21 @@ func Plain(raw string) string {
 		i++
 	}
 	return b.String()
+}
+
+// markupName is name as a mention's display text: without the characters
+// that end the markup, spaces folded, never empty (the parser needs one).
+func markupName(name string) string {
+	name = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if strings.ContainsRune("[]()", r) {
+			return -1
+		}
+		return r
+	}, name)), " ")
+	if name == "" {
+		return "?"
+	}
+	return name
 }
 
 // mentionAt reads `[display](uuid)` at the start of s and returns the id and

@@ -119,3 +119,24 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+func TestRewrite(t *testing.T) {
+	ada, bob := uuid.MustParse("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"), uuid.MustParse("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c")
+	names := func(id uuid.UUID) (string, bool) {
+		if id == ada {
+			return "Ada [the] (first)  Lovelace", true
+		}
+		return "", false
+	}
+	for in, want := range map[string]string{
+		"":                                   "",
+		"no mentions #here":                  "no mentions #here",
+		"hi [Anyone](" + ada.String() + ")!": "hi [Ada the first Lovelace](" + ada.String() + ")!",
+		"[Boss](" + bob.String() + ") #x":    "Boss #x",
+		"[x](https://example.com)":           "[x](https://example.com)",
+	} {
+		if got := richtext.Rewrite(in, names); got != want {
+			t.Errorf("Rewrite(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

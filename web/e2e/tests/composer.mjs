@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { crc32, deflateSync } from 'node:zlib'
-import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signedInPage, visible } from '../lib.mjs'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signIn, signedInPage, visible, waitPath } from '../lib.mjs'
 
 const MEMBER = 'member@demo.agora'
 const FORUM = 'Welcome & Introductions'
@@ -130,6 +130,8 @@ export default [
       await text.press('ArrowDown')
       await text.press('ArrowUp')
       await text.press('Enter')
+      // Enter picks from the answer to what is typed, which may still be on its way.
+      await page.waitForFunction(([el, end]) => el.value.endsWith(end), [await text.elementHandle(), `#${tag} `], { timeout: TIMEOUT })
       await text.pressSequentially(':tada:')
       await dialog.getByRole('button', { name: 'Insert an emoji' }).click()
       const picker = page.getByRole('dialog', { name: 'Emoji picker' })
@@ -137,7 +139,8 @@ export default [
       await axe(page, 'emoji picker')
       await picker.getByRole('button', { name: 'thumbs up' }).click()
       const mention = `[${other.firstName} ${other.lastName}](${other.userId})`
-      assert.equal(await text.inputValue(), `${words} hello ${mention} and #${tag} 🎉👍`)
+      // The member reads the name; the markup is what is sent.
+      assert.equal(await text.inputValue(), `${words} hello @${other.firstName} ${other.lastName} and #${tag} 🎉👍`)
 
       await shot(page, 'composer-dialog')
       await axe(page, 'composer dialog')
@@ -339,6 +342,174 @@ export default [
       } finally {
         await site.close()
       }
+    },
+  },
+  {
+    name: 'composer: mentions read as names, Enter picks only the answer to what is typed, the list leaves the buttons clear, chips are not links',
+    async fn(ctx) {
+      const { token, series, path } = await forum()
+      const me = (await api('GET', '/api/tokens/decode', { token })).body.user.id
+      const candidates = async (q) => {
+        const r = await api('GET', `/api/series/${series.id}/mention-candidates?q=${encodeURIComponent(q)}&limit=50`, { token })
+        assert.equal(r.status, 200)
+        return r.body.results.filter((p) => p.userId !== me)
+      }
+      // Someone who is first for their own first name but not first in the
+      // list '@' alone shows: an Enter on that older list would pick another.
+      const first = (await candidates(''))[0]
+      let other
+      for (const p of await candidates('')) {
+        if (p.userId !== first.userId && /^[\p{L}]+$/u.test(p.firstName) && (await candidates(p.firstName))[0]?.userId === p.userId) {
+          other = p
+          break
+        }
+      }
+      assert.ok(other, 'someone to mention by first name')
+
+      const page = await openForum(ctx, path)
+      // The answer for a typed name comes late, so that the list still shows
+      // the answer for '@' alone when Enter is pressed.
+      await page.route('**/mention-candidates?*', async (route) => {
+        if (new URL(route.request().url()).searchParams.get('q')) await new Promise((r) => setTimeout(r, 1500))
+        await route.continue()
+      })
+      const dialog = await openComposer(page, 'Post', 'Create a post')
+      const text = dialog.getByRole('textbox', { name: 'Post text' })
+      const words = `Mention names e2e ${Date.now()}`
+      await text.fill(`${words} `)
+      await text.pressSequentially('@')
+      const people = page.getByRole('listbox', { name: 'People to mention' })
+      await visible(people.getByRole('option', { name: new RegExp(`${first.firstName} ${first.lastName}`) }))
+
+      // The list is under the text box and covers neither button.
+      const list = await people.boundingBox()
+      for (const name of ['Post', 'Cancel']) {
+        const b = await dialog.getByRole('button', { name, exact: true }).boundingBox()
+        const apart = b.x + b.width <= list.x || list.x + list.width <= b.x || b.y + b.height <= list.y || list.y + list.height <= b.y
+        assert.ok(apart, `${name} button ${JSON.stringify(b)} under the list ${JSON.stringify(list)}`)
+      }
+      await dialog.getByRole('button', { name: 'Post', exact: true }).click({ trial: true })
+
+      await text.pressSequentially(other.firstName)
+      await text.press('Enter')
+      await page.waitForFunction(
+        ([el, name]) => el.value.includes(name),
+        [await text.elementHandle(), `@${other.firstName} ${other.lastName} `],
+        { timeout: TIMEOUT },
+      )
+      assert.equal(await text.inputValue(), `${words} @${other.firstName} ${other.lastName} `)
+      await text.pressSequentially('#e2e_tag')
+      await dialog.getByRole('button', { name: 'Post', exact: true }).click()
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+      const post = await latest(token, series.mainChannelId)
+      assert.equal(post.raw, `${words} [${other.firstName} ${other.lastName}](${other.userId}) #e2e_tag`)
+
+      // In the feed the mention and the hashtag are text, not links: no
+      // anchor, no link role, no pointer, no underline, the text's colour.
+      const card = page.getByTestId('post-card').filter({ hasText: words }).first()
+      await visible(card)
+      for (const what of [card.locator(`[data-mention="${other.userId}"]`), card.locator('[data-hashtag="e2e_tag"]')]) {
+        await visible(what)
+        const look = await what.evaluate((el) => {
+          const s = getComputedStyle(el)
+          const p = getComputedStyle(el.closest('[data-testid="rich-text"]'))
+          return {
+            anchor: !!el.closest('a'),
+            role: el.getAttribute('role'),
+            cursor: s.cursor,
+            underline: s.textDecorationLine.includes('underline'),
+            sameColour: s.color === p.color,
+          }
+        })
+        assert.deepEqual(look, { anchor: false, role: null, cursor: 'auto', underline: false, sameColour: true })
+      }
+      assert.equal(await card.getByRole('link', { name: new RegExp(other.firstName) }).count(), 0)
+
+      // The edit box shows the name too, and saving keeps the markup.
+      await card.getByRole('button', { name: 'Manage post' }).click()
+      await page.getByRole('menuitem', { name: 'Edit' }).click()
+      const edit = card.getByRole('textbox', { name: 'Edit the post' })
+      await visible(edit)
+      assert.equal(await edit.inputValue(), `${words} @${other.firstName} ${other.lastName} #e2e_tag`)
+      await edit.press('End')
+      await edit.pressSequentially(' more')
+      await card.getByRole('button', { name: 'Save' }).click()
+      await visible(card.getByText(/#e2e_tag more/))
+      const edited = await api('GET', `/api/threads/${post.id}`, { token })
+      assert.equal(edited.body.raw, `${post.raw} more`)
+    },
+  },
+  {
+    name: 'composer: drafts survive Escape, a click outside and a reload, are never another account\'s, and Cancel asks before discarding',
+    async fn(ctx) {
+      const { token, series, path } = await forum()
+      const target = await api('POST', `/api/series/${series.id}/threads`, { token, body: { channelId: series.mainChannelId, raw: `Draft target ${Date.now()}` } })
+      assert.equal(target.status, 201)
+      const page = await openForum(ctx, path)
+      const words = `A draft e2e ${Date.now()}`
+      let dialog = await openComposer(page, 'Post', 'Create a post')
+      await dialog.getByRole('textbox', { name: 'Post text' }).fill(words)
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+      dialog = await openComposer(page, 'Post', 'Create a post')
+      assert.equal(await dialog.getByRole('textbox', { name: 'Post text' }).inputValue(), words)
+      await page.mouse.click(5, 5) // outside the dialog
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+
+      // A comment's draft, on the post it answers.
+      const card = page.getByTestId('post-card').filter({ hasText: target.body.raw }).first()
+      const comment = `A comment draft ${Date.now()}`
+      await card.getByRole('textbox', { name: 'Write a comment' }).fill(comment)
+
+      await page.reload()
+      await visible(page.getByTestId('forum-feed'))
+      assert.equal(await card.getByRole('textbox', { name: 'Write a comment' }).inputValue(), comment)
+      dialog = await openComposer(page, 'Post', 'Create a post')
+      const text = dialog.getByRole('textbox', { name: 'Post text' })
+      assert.equal(await text.inputValue(), words)
+
+      // Cancel asks; Keep editing keeps the text.
+      await dialog.getByRole('button', { name: 'Cancel', exact: true }).click()
+      let ask = page.getByRole('dialog', { name: 'Discard this post?' })
+      await visible(ask)
+      await axe(page, 'discard a draft')
+      await ask.getByRole('button', { name: 'Keep editing' }).click()
+      await ask.waitFor({ state: 'hidden' })
+      assert.equal(await text.inputValue(), words)
+
+      // Another account on this browser sees neither draft.
+      await page.goto(server.url + '/logout')
+      await waitPath(page, '/login')
+      await signIn(page, 'expert@demo.agora')
+      await waitPath(page, '/home')
+      await page.goto(server.url + path)
+      await visible(page.getByTestId('forum-feed'))
+      assert.equal(await card.getByRole('textbox', { name: 'Write a comment' }).inputValue(), '')
+      dialog = await openComposer(page, 'Post', 'Create a post')
+      assert.equal(await dialog.getByRole('textbox', { name: 'Post text' }).inputValue(), '')
+      await page.keyboard.press('Escape')
+      await page.goto(server.url + '/logout')
+      await waitPath(page, '/login')
+      await signIn(page, MEMBER)
+      await waitPath(page, '/home')
+      await page.goto(server.url + path)
+      await visible(page.getByTestId('forum-feed'))
+
+      // Posting clears the draft; Discard does too.
+      dialog = await openComposer(page, 'Post', 'Create a post')
+      assert.equal(await dialog.getByRole('textbox', { name: 'Post text' }).inputValue(), words)
+      await dialog.getByRole('button', { name: 'Post', exact: true }).click()
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+      assert.equal((await latest(token, series.mainChannelId)).raw, words)
+      dialog = await openComposer(page, 'Post', 'Create a post')
+      assert.equal(await dialog.getByRole('textbox', { name: 'Post text' }).inputValue(), '')
+      await dialog.getByRole('textbox', { name: 'Post text' }).fill('to be thrown away')
+      await dialog.getByRole('button', { name: 'Cancel', exact: true }).click()
+      ask = page.getByRole('dialog', { name: 'Discard this post?' })
+      await ask.getByRole('button', { name: 'Discard' }).click()
+      await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+      dialog = await openComposer(page, 'Post', 'Create a post')
+      assert.equal(await dialog.getByRole('textbox', { name: 'Post text' }).inputValue(), '')
     },
   },
 ]

@@ -13,6 +13,12 @@ export const composer = {
   submit: { post: 'Post', question: 'Ask' },
   posting: 'Posting…',
   cancel: 'Cancel',
+  discard: {
+    title: { post: 'Discard this post?', question: 'Discard this question?' },
+    body: 'What you have written will be lost.',
+    keep: 'Keep editing',
+    confirm: 'Discard',
+  },
   askAs: 'Ask as',
   asAuthor: 'Yourself',
   asAnonymous: 'Anonymous',

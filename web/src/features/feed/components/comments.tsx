@@ -9,6 +9,7 @@ import { useCreateReply } from '../api/create-reply'
 import { useDeleteReply } from '../api/delete-reply'
 import { useThread } from '../api/get-thread'
 import { useUpdateReply } from '../api/update-reply'
+import { useDraft } from '../lib/drafts'
 import type { Reply, Thread } from '../lib/thread-cache'
 import { AuthorAvatar, creatorName } from './author'
 import { MessageEditor } from './composer/message-editor'
@@ -88,7 +89,8 @@ export function CommentBox({
   autoFocus?: boolean
 }) {
   const { t } = useTranslation()
-  const [value, setValue] = useState('')
+  // A draft per post commented on, or per comment replied to.
+  const [value, setValue] = useDraft(parentId ? `reply:${parentId}` : `comment:${threadId}`)
   const errorId = useId()
   const create = useCreateReply(threadId)
   const raw = value.trim()

@@ -25,7 +25,9 @@ export function RichText({ raw, className }: { raw: string; className?: string }
             )
           case 'hashtag':
             return (
-              <span key={i} className="font-medium text-primary" data-hashtag={tok.name} title={t('feed.hashtag', { name: tok.name })}>
+              // Plain text in the text's colour: nothing to click until the
+              // hashtag search exists, so nothing looks like a link.
+              <span key={i} className="font-medium" data-hashtag={tok.name} title={t('feed.hashtag', { name: tok.name })}>
                 #{tok.name}
               </span>
             )
@@ -33,7 +35,9 @@ export function RichText({ raw, className }: { raw: string; className?: string }
             return (
               <span
                 key={i}
-                className="inline-flex items-baseline rounded-full bg-primary/10 px-1.5 font-medium text-primary"
+                // A chip in the text's colour, not a link's: the profile
+                // dialog it would open does not exist yet.
+                className="inline-flex items-baseline rounded-full bg-muted px-1.5 font-medium"
                 data-mention={tok.userId}
                 aria-label={t('feed.mention', { name: tok.display })}
               >

@@ -24,7 +24,7 @@ const LINK = /^(?:https?:\/\/|www\.)[^\s<>"'`]+/i
 // Punctuation that ends a sentence rather than the address.
 const TRAILING = /[.,;:!?'")\]}]+$/
 
-function mentionAt(s: string): { display: string; userId: string; length: number } | undefined {
+export function mentionAt(s: string): { display: string; userId: string; length: number } | undefined {
   const end = s.indexOf(']')
   if (end < 2) return undefined
   const display = s.slice(1, end)

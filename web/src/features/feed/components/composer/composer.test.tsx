@@ -130,13 +130,19 @@ describe('Composer (spec 001 §4 "Composer", §5)', () => {
     expect(text().value).toBe('Hello')
   })
 
-  it('Cancel restores the initial content', async () => {
+  it('Cancel asks before it discards, then restores the initial content', async () => {
     server()
     const initial = { raw: 'Draft', image: null, file: null, link: null }
     await renderInApp(<Composer series={series} channelId={CHANNEL} kind="post" variant="inline" initial={initial} />)
     await userEvent.type(text(), ' more')
     expect(text().value).toBe('Draft more')
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    let ask = await screen.findByRole('dialog', { name: 'Discard this post?' })
+    await userEvent.click(within(ask).getByRole('button', { name: 'Keep editing' }))
+    expect(text().value).toBe('Draft more')
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    ask = await screen.findByRole('dialog', { name: 'Discard this post?' })
+    await userEvent.click(within(ask).getByRole('button', { name: 'Discard' }))
     expect(text().value).toBe('Draft')
   })
 

@@ -1,11 +1,13 @@
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Loader2 } from 'lucide-react'
 import type { Schemas } from '@/api/client'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { cn } from '@/lib/utils'
+import { readDraft, useDraftKey, writeDraft } from '../../lib/drafts'
 import type { Thread } from '../../lib/thread-cache'
+import { ConfirmDialog } from '../confirm-delete-dialog'
 import { AskAs } from './ask-as'
 import { AttachButtons } from './attach-buttons'
 import { AttachmentPreview } from './attachment-preview'
@@ -38,6 +40,11 @@ export interface ComposerProps {
  * content and not while an upload runs; Cancel restores the initial content.
  * A question may be asked anonymously. A failed post shows
  * global:error.feedPostCreating and keeps what was written.
+ *
+ * The text is kept as a draft of the forum (one for posts, one for
+ * questions) while it is written: closing the dialog (Escape, a click
+ * outside) or reloading keeps it for the next time; Cancel discards it after
+ * asking; posting clears it.
  */
 export function Composer({ variant, open, onOpenChange, ...props }: ComposerProps) {
   const { t } = useTranslation()
@@ -76,7 +83,30 @@ type FormProps = Omit<ComposerProps, 'variant' | 'open' | 'onOpenChange'> & { au
 /** ComposerForm lays out the composer's parts around useComposer's state. */
 function ComposerForm({ series, channelId, kind, initial = emptyContent, onPosted, onCancel, autoFocus }: FormProps) {
   const { t } = useTranslation()
-  const c = useComposer({ seriesId: series.id, channelId, kind, initial, onPosted })
+  const draftKey = useDraftKey(`${kind}:${series.id}`)
+  const c = useComposer({
+    seriesId: series.id,
+    channelId,
+    kind,
+    initial,
+    draft: readDraft(draftKey),
+    onPosted: (thread) => {
+      writeDraft(draftKey, '')
+      onPosted?.(thread)
+    },
+  })
+  const raw = c.content.raw
+  useEffect(() => {
+    // What is posted clears the draft (onPosted): the emptied text must not write it back.
+    if (!c.posting) writeDraft(draftKey, raw === initial.raw ? '' : raw)
+  }, [draftKey, raw, initial.raw, c.posting])
+  const [discarding, setDiscarding] = useState(false)
+  const discard = () => {
+    setDiscarding(false)
+    writeDraft(draftKey, '')
+    c.reset()
+    onCancel?.()
+  }
   const [linkOpen, setLinkOpen] = useState(false)
   const editor = useRef<HTMLTextAreaElement>(null)
   const { upload, dropZone } = c
@@ -121,10 +151,7 @@ function ComposerForm({ series, channelId, kind, initial = emptyContent, onPoste
           <Button
             type="button"
             variant="outline"
-            onClick={() => {
-              c.reset()
-              onCancel?.()
-            }}
+            onClick={() => (c.changed ? setDiscarding(true) : discard())}
           >
             {t('composer.cancel')}
           </Button>
@@ -143,6 +170,15 @@ function ComposerForm({ series, channelId, kind, initial = emptyContent, onPoste
         }}
         initial={c.content.link}
         onSave={(link) => c.edit({ link })}
+      />
+      <ConfirmDialog
+        open={discarding}
+        onOpenChange={setDiscarding}
+        title={t(`composer.discard.title.${kind}`)}
+        description={t('composer.discard.body')}
+        cancelLabel={t('composer.discard.keep')}
+        confirmLabel={t('composer.discard.confirm')}
+        onConfirm={discard}
       />
       <UploadWarningDialog warning={upload.warning && t(upload.warning.key, upload.warning.values)} onConfirm={upload.dismissWarning} />
     </form>

@@ -76,9 +76,10 @@ function Harness(props: Partial<MessageEditorProps> & { onValue?: (v: string) =>
 const box = () => screen.getByRole('textbox', { name: 'Comment' }) as HTMLTextAreaElement
 
 describe('MessageEditor (spec 001 §4, §5)', () => {
-  it('suggests forum members after @ and inserts [Display Name](userId)', async () => {
+  it('suggests forum members after @, shows @Display Name and keeps [Display Name](userId)', async () => {
     const { mentionQueries } = api()
-    const { session } = await renderInApp(<Harness />)
+    let stored = ''
+    const { session } = await renderInApp(<Harness onValue={(v) => (stored = v)} />)
     session.signedIn({ accessToken: 't', role: 'user', user: { id: ME, email: 'me@x.test', firstName: 'Me', lastName: 'Myself' } as never })
     await userEvent.type(box(), 'Thanks @ad')
     const list = await screen.findByRole('listbox', { name: 'People to mention' })
@@ -102,11 +103,35 @@ describe('MessageEditor (spec 001 §4, §5)', () => {
     expect(box()).toHaveAttribute('aria-activedescendant', options[1]!.id)
     await userEvent.keyboard('{ArrowDown}') // wraps around
     await userEvent.keyboard('{Enter}')
-    expect(box().value).toBe(`Thanks [Ada Lovelace](${ADA}) `)
+    // The member reads the name; what is sent keeps the markup.
+    expect(box().value).toBe('Thanks @Ada Lovelace ')
+    expect(stored).toBe(`Thanks [Ada Lovelace](${ADA}) `)
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument()
     // The caret is after the mention, so typing goes on from there.
     await userEvent.type(box(), 'hi')
-    expect(box().value).toBe(`Thanks [Ada Lovelace](${ADA}) hi`)
+    expect(box().value).toBe('Thanks @Ada Lovelace hi')
+    expect(stored).toBe(`Thanks [Ada Lovelace](${ADA}) hi`)
+    // A mention goes whole: a Backspace into it removes the name, never half of it.
+    await userEvent.type(box(), '{Backspace}{Backspace}{Backspace}{Backspace}')
+    expect(box().value).toBe('Thanks ')
+    expect(stored).toBe('Thanks ')
+  })
+
+  it('shows a mention of an edited text as @Display Name, and Enter picks only from the answer to what is typed now', async () => {
+    api()
+    let stored = ''
+    await renderInApp(<Harness initial={`Hi [Ada Lovelace](${ADA}) and `} onValue={(v) => (stored = v)} />)
+    expect(box().value).toBe('Hi @Ada Lovelace and ')
+    await userEvent.type(box(), '@ad')
+    const list = await screen.findByRole('listbox', {
+      name: 'People to mention',
+    })
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(2))
+    // "am" and Enter come before the answer for "adam": the list still shows
+    // the answer for "ad", whose first is Ada, and Enter must not pick her.
+    await userEvent.type(box(), 'am{Enter}')
+    await waitFor(() => expect(stored).toBe(`Hi [Ada Lovelace](${ADA}) and [Adam Smith](${ADAM}) `))
+    expect(box().value).toBe('Hi @Ada Lovelace and @Adam Smith ')
   })
 
   it('limits mentions to whom canMention allows, and Escape closes the list', async () => {

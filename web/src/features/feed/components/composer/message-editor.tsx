@@ -16,7 +16,7 @@ import { cn } from '@/lib/utils'
 import { useHashtags } from '../../api/hashtags'
 import { useMentionCandidates, type MentionCandidate } from '../../api/mention-candidates'
 import { EmojiPicker } from './emoji-picker'
-import { EDITOR_DEFAULT_MAX, convertEmoji, editorInput, findTrigger, mentionMarkup, replaceRange, textLength } from './text'
+import { EDITOR_DEFAULT_MAX, convertEmoji, displayText, editDisplayed, editorInput, findTrigger, inMention, mentionMarkup, replaceDisplayed, textLength } from './text'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 
 export interface MessageEditorProps {
@@ -102,8 +102,27 @@ export function MessageEditor({
   // Where the caret goes after a programmatic change (a controlled textarea
   // puts it at the end otherwise).
   const pendingCaret = useRef<number | null>(null)
+  // Whether a pointer button is down anywhere on the page.
+  const pressing = useRef(false)
+  useEffect(() => {
+    const down = () => (pressing.current = true)
+    const up = () => (pressing.current = false)
+    window.addEventListener('pointerdown', down, true)
+    window.addEventListener('pointerup', up, true)
+    return () => {
+      window.removeEventListener('pointerdown', down, true)
+      window.removeEventListener('pointerup', up, true)
+    }
+  }, [])
 
-  const rawTrigger = useMemo(() => (focused ? findTrigger(value, caret) : null), [focused, value, caret])
+  // The member sees and edits each mention as "@Display Name"; value, what
+  // is sent, keeps its markup. caret and the trigger are positions in the
+  // displayed text.
+  const display = useMemo(() => displayText(value), [value])
+  const rawTrigger = useMemo(() => {
+    const found = focused ? findTrigger(display, caret) : null
+    return found && !inMention(value, found.start) ? found : null
+  }, [focused, display, value, caret])
   const trigger = rawTrigger && rawTrigger.start !== dismissed ? rawTrigger : null
 
   const mentionQuery = useDebouncedValue(trigger?.kind === 'mention' ? trigger.query : '', SEARCH_DEBOUNCE_MS)
@@ -126,6 +145,16 @@ export function MessageEditor({
       .map((h) => ({ kind: 'hashtag', key: h.name, name: h.name, count: h.count }))
   }, [trigger, members.data, tags.data, me, canMention])
   const open = suggestions.length > 0
+  // The list may still show the answer to an earlier query (it stays up
+  // while the next one loads): only an answer to what is typed now may be
+  // picked, or Enter would insert someone the member did not ask for.
+  const current =
+    !!trigger &&
+    (trigger.kind === 'mention'
+      ? mentionQuery === trigger.query && !!members.data && !members.isPlaceholderData
+      : tagQuery === trigger.query && !!tags.data && !tags.isPlaceholderData)
+  // An Enter pressed before the answer came: it picks once the answer to the same query is in.
+  const [pendingPick, setPendingPick] = useState<{ start: number; query: string } | null>(null)
 
   useEffect(() => setActive(0), [trigger?.kind, trigger?.start, trigger?.query])
   useEffect(() => {
@@ -150,7 +179,7 @@ export function MessageEditor({
     const next = editorInput(text, maxLength)
     // Dropping leading whitespace moves the caret left by as much.
     const removed = text.length - text.replace(/^\s+/u, '').length
-    const c = Math.min(Math.max(0, at - removed), next.length)
+    const c = Math.min(Math.max(0, at - removed), displayText(next).length)
     pendingCaret.current = c
     setCaret(c)
     onChange(next)
@@ -159,22 +188,37 @@ export function MessageEditor({
   const pick = (s: Suggestion) => {
     if (!trigger) return
     const insertion = s.kind === 'mention' ? `${mentionMarkup(s.person.firstName, s.person.lastName, s.person.userId)} ` : `#${s.name} `
-    const r = replaceRange(value, trigger.start, trigger.end, insertion)
+    const r = replaceDisplayed(value, trigger.start, trigger.end, insertion)
     area.current?.focus()
     setText(r.text, r.caret)
   }
 
+  useEffect(() => {
+    if (!pendingPick) return
+    if (!trigger || trigger.start !== pendingPick.start || trigger.query !== pendingPick.query) setPendingPick(null)
+    else if (current) {
+      setPendingPick(null)
+      if (suggestions.length > 0) pick(suggestions[activeIndex]!)
+    }
+    // pick is remade every render; it reads the state this effect follows.
+  }, [pendingPick, trigger, current, suggestions, activeIndex])
+
   const insertEmoji = (emoji: string) => {
     const el = area.current
-    const start = el?.selectionStart ?? value.length
+    const start = el?.selectionStart ?? display.length
     const end = el?.selectionEnd ?? start
-    const r = replaceRange(value, start, end, emoji)
+    const r = replaceDisplayed(value, start, end, emoji)
     el?.focus()
     setText(r.text, r.caret)
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.nativeEvent.isComposing) return
+    if (trigger && !current && (e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey) {
+      setPendingPick({ start: trigger.start, query: trigger.query })
+      e.preventDefault()
+      return
+    }
     if (open) {
       switch (e.key) {
         case 'ArrowDown':
@@ -216,7 +260,7 @@ export function MessageEditor({
               if (typeof ref === 'function') ref(el)
               else if (ref) ref.current = el
             }}
-            value={value}
+            value={display}
             rows={rows}
             aria-label={label}
             placeholder={placeholder}
@@ -231,14 +275,22 @@ export function MessageEditor({
               const el = e.target
               const at = el.selectionStart ?? el.value.length
               const converted = convertEmoji(el.value, at)
-              setText(converted?.text ?? el.value, converted?.caret ?? at)
+              const r = editDisplayed(value, converted?.text ?? el.value, converted?.caret ?? at)
+              setText(r.text, r.caret)
             }}
             onSelect={(e) => syncCaret(e.currentTarget)}
             onFocus={(e) => {
               setFocused(true)
               syncCaret(e.currentTarget)
             }}
-            onBlur={() => setFocused(false)}
+            onBlur={() => {
+              // The list is in the flow: closing it while a button below is
+              // pressed would move the button from under the pointer before
+              // the press ends, and the click would be lost. It closes once
+              // the press is over.
+              if (pressing.current) window.addEventListener('pointerup', () => setTimeout(() => setFocused(false)), { once: true })
+              else setFocused(false)
+            }}
             onKeyDown={onKeyDown}
             onPaste={onPaste}
           />
@@ -254,7 +306,10 @@ export function MessageEditor({
             id={listId}
             role="listbox"
             aria-label={trigger!.kind === 'mention' ? t('composer.suggestions.mentions') : t('composer.suggestions.hashtags')}
-            className="absolute left-0 right-0 top-full z-50 mt-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
+            // In the flow, under the text box: the list pushes what follows
+            // down instead of covering it (the Post and Cancel buttons stay
+            // in sight and clickable).
+            className="mt-1 rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
           >
             {suggestions.map((s, i) => (
               <li

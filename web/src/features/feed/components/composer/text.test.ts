@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
   convertEmoji,
+  displayText,
+  editDisplayed,
+  inMention,
+  replaceDisplayed,
   editorInput,
   findTrigger,
   matchesPerson,
@@ -102,5 +106,49 @@ describe('viewerTypeOf (spec 001 §9 "Recognised link types")', () => {
     expect(viewerTypeOf('https://youtu.be/x')).toBe('embedded')
     expect(viewerTypeOf('https://player.vimeo.com/video/1')).toBe('embedded')
     expect(viewerTypeOf('https://example.com/youtube')).toBe('external')
+  })
+})
+
+describe('the displayed text (mentions as @Display Name)', () => {
+  const ID = '0190a8b2-0000-7000-8000-0000000000a1'
+  const stored = `Hi [Ada Lovelace](${ID}) there`
+
+  it('shows each mention as @Display Name', () => {
+    expect(displayText(stored)).toBe('Hi @Ada Lovelace there')
+    expect(displayText('[not](a mention)')).toBe('[not](a mention)')
+  })
+
+  it('keeps the markup of a mention when text is typed around it', () => {
+    expect(editDisplayed(stored, 'Hi @Ada Lovelace there!', 23)).toEqual({
+      text: `${stored}!`,
+      caret: 23,
+    })
+    expect(editDisplayed(stored, 'Oh Hi @Ada Lovelace there', 3)).toEqual({
+      text: `Oh ${stored}`,
+      caret: 3,
+    })
+    // An '@' typed just before the mention's own '@' is not inside it.
+    expect(editDisplayed(stored, 'Hi @@Ada Lovelace there', 4).text).toBe(`Hi @[Ada Lovelace](${ID}) there`)
+  })
+
+  it('removes a mention whole when an edit cuts into it', () => {
+    expect(editDisplayed(stored, 'Hi @Ada Lovelac there', 15)).toEqual({
+      text: 'Hi  there',
+      caret: 3,
+    })
+    expect(editDisplayed(stored, 'Hi @Ada XLovelace there', 9)).toEqual({
+      text: 'Hi X there',
+      caret: 4,
+    })
+  })
+
+  it('inserts stored text in place of a displayed range', () => {
+    expect(replaceDisplayed(stored, 17, 22, `[Adam Smith](${ID})`)).toEqual({
+      text: `Hi [Ada Lovelace](${ID}) [Adam Smith](${ID})`,
+      caret: 28,
+    })
+    expect(inMention(stored, 3)).toBe(true)
+    expect(inMention(stored, 2)).toBe(false)
+    expect(inMention(stored, 16)).toBe(false)
   })
 })

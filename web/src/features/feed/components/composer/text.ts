@@ -2,6 +2,7 @@
 // "Reading text", §5 "Posts and comments", "Links", "Mentions and
 // hashtags"). They live apart from the components so that they are tested
 // without a DOM, and so that the editor and the link dialog share them.
+import { mentionAt } from '../../lib/tokenize'
 import { emojiByShortcode, emoticons } from './emoji'
 
 /** MAX_POST_TEXT is the longest post, question or comment (spec 001 §9). */
@@ -71,6 +72,99 @@ export function mentionMarkup(firstName: string, lastName: string, userId: strin
       .replace(/\s+/g, ' ')
       .trim() || '?'
   return `[${name}](${userId})`
+}
+
+/**
+ * Segment is a piece of the editor's text as the member sees it: plain
+ * text, or a mention shown as "@Display Name" whose stored form (the markup
+ * sent to the server) is kept apart.
+ */
+export type Segment = { text: string; markup?: string }
+
+/** toDisplay splits a stored text into what the member sees: each mention's markup becomes "@Display Name". */
+export function toDisplay(stored: string): Segment[] {
+  const out: Segment[] = []
+  let plain = ''
+  for (let i = 0; i < stored.length;) {
+    const m = stored[i] === '[' ? mentionAt(stored.slice(i)) : undefined
+    if (m) {
+      if (plain) out.push({ text: plain })
+      plain = ''
+      out.push({
+        text: `@${m.display}`,
+        markup: stored.slice(i, i + m.length),
+      })
+      i += m.length
+      continue
+    }
+    plain += stored[i]
+    i++
+  }
+  if (plain) out.push({ text: plain })
+  return out
+}
+
+/** displayText is the text the member sees of a stored text. */
+export const displayText = (stored: string) =>
+  toDisplay(stored)
+    .map((s) => s.text)
+    .join('')
+
+/**
+ * inMention tells whether a position of the displayed text is a character
+ * of a mention ("@Name" itself), where no '@' suggestion may start.
+ */
+export function inMention(stored: string, at: number) {
+  let pos = 0
+  for (const s of toDisplay(stored)) {
+    if (s.markup && at >= pos && at < pos + s.text.length) return true
+    pos += s.text.length
+  }
+  return false
+}
+
+/**
+ * replaceDisplayed puts insertion (in stored form) in place of the displayed
+ * text's [start, end) and answers the stored text and the caret in the
+ * displayed one. A mention the range cuts into goes whole: a mention is one
+ * piece, like a chip, never a half name pointing at someone.
+ */
+export function replaceDisplayed(stored: string, start: number, end: number, insertion: string) {
+  let before = ''
+  let after = ''
+  let pos = 0
+  for (const s of toDisplay(stored)) {
+    const from = pos
+    const to = pos + s.text.length
+    pos = to
+    const piece = s.markup ?? s.text
+    if (to <= start) before += piece
+    else if (from >= end) after += piece
+    else if (!s.markup) {
+      before += s.text.slice(0, Math.max(0, start - from))
+      after += s.text.slice(Math.max(0, end - from))
+    }
+    // A mention the range touches inside is left out.
+  }
+  const head = before + insertion
+  return { text: head + after, caret: displayText(head).length }
+}
+
+/**
+ * editDisplayed turns an edit of the displayed text (the text box's new
+ * value and its caret) into the stored text: the change is what lies
+ * between the common start and the common end, the end not reaching before
+ * the caret, so that typing next to a mention never splits it.
+ */
+export function editDisplayed(stored: string, next: string, caret: number) {
+  const prev = displayText(stored)
+  let suffix = 0
+  const maxSuffix = Math.min(prev.length, next.length - caret)
+  while (suffix < maxSuffix && prev[prev.length - 1 - suffix] === next[next.length - 1 - suffix]) suffix++
+  let prefix = 0
+  const maxPrefix = Math.min(prev.length, next.length) - suffix
+  while (prefix < maxPrefix && prev[prefix] === next[prefix]) prefix++
+  return replaceDisplayed(stored, prefix, prev.length - suffix, next.slice(prefix, next.length - suffix))
 }
 
 /** matchesPerson tells whether a mention query matches a person's name (a word prefix, case-insensitive). */

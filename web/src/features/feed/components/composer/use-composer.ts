@@ -27,6 +27,8 @@ export interface UseComposerOptions {
   kind: 'post' | 'question'
   /** What Cancel restores. */
   initial: ComposerContent
+  /** The text to start from instead of initial's: a kept draft. */
+  draft?: string
   onPosted?: (thread: Thread) => void
 }
 
@@ -36,8 +38,8 @@ export interface UseComposerOptions {
  * is possible only with content and while nothing is uploading or posting;
  * a post that succeeds empties the composer, one that fails keeps it.
  */
-export function useComposer({ seriesId, channelId, kind, initial, onPosted }: UseComposerOptions) {
-  const [content, setContent] = useState<ComposerContent>(initial)
+export function useComposer({ seriesId, channelId, kind, initial, draft, onPosted }: UseComposerOptions) {
+  const [content, setContent] = useState<ComposerContent>(() => (draft ? { ...initial, raw: draft } : initial))
   const [creatorAs, setCreatorAs] = useState<CreatorAs>('author')
   const [dropZone, setDropZone] = useState<UploadKind | null>(null)
   const create = useCreateThread(seriesId)
@@ -52,6 +54,8 @@ export function useComposer({ seriesId, channelId, kind, initial, onPosted }: Us
   const attached = !!content.image || !!content.file || !!content.link
   const busy = create.isPending || !!upload.progress
   const ready = canSubmit(content) && !busy
+  /** changed: Cancel would lose something. */
+  const changed = content.raw !== initial.raw || content.image !== initial.image || content.file !== initial.file || content.link !== initial.link
 
   /** edit changes part of the content. */
   const edit = (patch: Partial<ComposerContent>) => setContent((c) => ({ ...c, ...patch }))
@@ -118,6 +122,7 @@ export function useComposer({ seriesId, channelId, kind, initial, onPosted }: Us
     posting: create.isPending,
     attached,
     ready,
+    changed,
     reset,
     submit,
     onPaste,
