@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"agora/internal/blob"
 	"agora/live"
 	qfeed "agora/query/feed"
 
@@ -139,7 +140,15 @@ func TestProjectionAudiences(t *testing.T) {
 func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 	t.Helper()
 	hub := live.NewHub(env.DB.Pool, live.HubOptions{NodeID: testenv.Unique("node")})
-	feed, err := qfeed.New(env.DB)
+	store, err := blob.New(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	links, err := blob.NewLinks(store, env.URL, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, err := qfeed.New(env.DB, links)
 	if err != nil {
 		t.Fatal(err)
 	}
