@@ -62,10 +62,12 @@ var (
 func (s *Service) timestamp() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
 
 // Image is a post's picture as the client sends it: an upload of the
-// poster's, by its id or by a URL given for it (see uploads.go).
+// poster's, by a URL given for it (see uploads.go).
 type Image struct {
-	ID  *string `json:"id,omitempty"`
-	URL string  `json:"url"`
+	URL string `json:"url"`
+	// kept is the upload of an image the post already shows, which an
+	// edit that leaves the image alone keeps (the post keeps no URL).
+	kept uuid.UUID
 }
 
 // File is a post's attached file as the client sends it: an upload of the

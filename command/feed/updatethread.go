@@ -60,6 +60,9 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 			}
 		}
 		prevImage, prevFile := prevUploads(image, file)
+		if c.Image != nil {
+			c.Image.kept = prevImage
+		}
 		if in.Raw != nil {
 			c.Raw = *in.Raw
 		}

@@ -21,8 +21,8 @@ import (
 // image or file elsewhere on the web is refused: the file viewer would
 // frame a page of anyone's choosing, and an image URL would tell another
 // site who reads the post. A page elsewhere is the post's link, shown as
-// a link. The client names an upload by its id, or by a URL it was given
-// for it (the spec's image has only a url); the post keeps the id, never a
+// a link. The client names a file's upload by its id, or by a URL it was
+// given for it (the spec's image has only a url); the post keeps the id, never a
 // URL, and the feed signs a short-lived URL each time it is read. An upload
 // belongs to its post: it goes with the post, or when an edit replaces it.
 
@@ -80,7 +80,10 @@ func uploadID(id *string, url string) (uuid.UUID, string) {
 func attachUploads(ctx context.Context, tx pgx.Tx, actor, threadID uuid.UUID, c Content, prevImage, prevFile uuid.UUID, f apperr.Fields) (attachments, error) {
 	var a attachments
 	if _, bad := f["image"]; !bad && c.Image != nil {
-		id, msg := uploadID(c.Image.ID, c.Image.URL)
+		id, msg := c.Image.kept, ""
+		if id == uuid.Nil {
+			id, msg = uploadID(nil, c.Image.URL)
+		}
 		if msg == "" {
 			u, m, err := loadUpload(ctx, tx, actor, threadID, id, "image", id == prevImage)
 			if err != nil {

@@ -22,8 +22,7 @@ type storedAttachment struct {
 
 // Image is a post's image as readers get it (spec 001 §3: image (url)).
 type Image struct {
-	ID  uuid.UUID `json:"id"`
-	URL string    `json:"url"`
+	URL string `json:"url"`
 }
 
 // File is a post's file as readers get it (spec 001 §3: id, name, url,
@@ -40,7 +39,7 @@ type File struct {
 // upload (none is stored so) is dropped rather than shown.
 func (q *Queries) SignAttachments(p *Post) error {
 	var err error
-	if p.Image, err = q.signed(p.Image, func(a storedAttachment, url string) any { return Image{ID: a.ID, URL: url} }); err != nil {
+	if p.Image, err = q.signed(p.Image, func(a storedAttachment, url string) any { return Image{URL: url} }); err != nil {
 		return err
 	}
 	p.File, err = q.signed(p.File, func(a storedAttachment, url string) any {
