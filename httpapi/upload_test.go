@@ -769,11 +769,22 @@ func TestPostAttachmentsGoWithThePost(t *testing.T) {
 	}
 }
 
-// TestUploadURLsUseThePublicURL: upload and blob URLs are on
-// AGORA_PUBLIC_URL whatever Host the request names (F14).
+// TestUploadURLsUseThePublicURL: upload and blob URLs are on the public
+// URL whatever Host the request names (F14): the server's own address
+// (testenv's AGORA_PUBLIC_URL), or AGORA_PUBLIC_URL as set.
 func TestUploadURLsUseThePublicURL(t *testing.T) {
+	forged(t, newUploadEnv(t).Env, "")
 	dir := filepath.Join(t.TempDir(), "blobs")
-	env := testenv.New(t, func(c *config.Config) { c.Blobs.Dir, c.PublicURL = dir, "https://agora.example.org/" })
+	forged(t, testenv.New(t, func(c *config.Config) { c.Blobs.Dir, c.PublicURL = dir, "https://agora.example.org/" }), "https://agora.example.org")
+}
+
+// forged asks for an upload URL with a forged Host and checks it is on
+// public (env's own URL when empty).
+func forged(t *testing.T, env *testenv.Env, public string) {
+	t.Helper()
+	if public == "" {
+		public = env.URL
+	}
 	c := env.As(t, seed.MemberEmail)
 	req, err := http.NewRequest("POST", env.URL+"/api/sas", strings.NewReader(`{"kind":"file","name":"a.pdf","size":10}`))
 	if err != nil {
@@ -795,7 +806,7 @@ func TestUploadURLsUseThePublicURL(t *testing.T) {
 	if err := json.Unmarshal(b, &tk); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(tk.URL, "https://agora.example.org"+blob.PathPrefix+tk.ID+"/") {
+	if !strings.HasPrefix(tk.URL, public+blob.PathPrefix+tk.ID+"/") {
 		t.Errorf("upload URL %q is not on the public URL", tk.URL)
 	}
 }
