@@ -17,6 +17,7 @@ import (
 	cmdforum "agora/command/forum"
 	"agora/httpapi"
 	"agora/internal/auth"
+	"agora/internal/blob"
 	"agora/internal/config"
 	"agora/internal/db"
 	"agora/internal/linkpreview"
@@ -51,6 +52,7 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 	if err := runLiveEvents(srv, a, cfg, d, o); err != nil {
 		return nil, err
 	}
+	runUploadSweep(srv, a.Commands.Uploads, cfg.Blobs.UnattachedTTL, a.Log.With("part", "uploads"))
 	return srv, nil
 }
 
@@ -92,6 +94,10 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		PerAccountPerMinute: cfg.LinkPreview.PerAccountPerMinute,
 	})
 	answerer, err := newAnswerer(cfg, log)
+	var links *blob.Links
+	if err == nil {
+		links, err = newBlobLinks(cfg)
+	}
 	if err == nil {
 		c.Accounts, err = cmdaccount.New(d, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.BaseURL())
 	}
@@ -102,13 +108,13 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Forums, err = cmdforum.New(d, c.Accounts)
 	}
 	if err == nil {
-		c.Feed, err = cmdfeed.New(d)
+		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
 		c.AISearch, err = cmdaisearch.New(d, store, answerer, cfg.AI.SearchesPerAccountPerMinute)
 	}
 	if err == nil {
-		c.Uploads, q.Uploads, err = newUploads(cfg, d)
+		c.Uploads, q.Uploads, err = newUploads(cfg, d, links)
 	}
 	if err == nil {
 		q.Accounts, err = qaccount.New(d)
@@ -120,7 +126,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		q.Forums, err = qforum.New(d, store.Members())
 	}
 	if err == nil {
-		q.Feed, err = qfeed.New(d)
+		q.Feed, err = qfeed.New(d, links)
 	}
 	if err == nil {
 		q.Search, err = qsearch.New(store, d)
@@ -142,6 +148,13 @@ func Serve(ctx context.Context, app *fiber.App, addr string, ready func(net.Addr
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
 	}
+	return ServeListener(ctx, app, ln, ready)
+}
+
+// ServeListener is Serve on a listener already bound: a server on a port
+// chosen by the system knows its address, its public URL, before the API
+// is built.
+func ServeListener(ctx context.Context, app *fiber.App, ln net.Listener, ready func(net.Addr)) error {
 	errc := make(chan error, 1)
 	go func() {
 		errc <- app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})

@@ -1,6 +1,13 @@
 package app
 
 import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
 	cmdupload "agora/command/upload"
 	"agora/internal/blob"
 	"agora/internal/config"
@@ -8,22 +15,85 @@ import (
 	qupload "agora/query/upload"
 )
 
-// newUploads builds the upload use cases over the embedded blob store in
-// cfg.BlobDir(), which stays untouched until the first upload.
-func newUploads(cfg config.Config, d *db.DB) (*cmdupload.Service, *qupload.Queries, error) {
+// newBlobLinks opens the embedded blob store in cfg.BlobDir(), which stays
+// untouched until the first upload, and its links at the public base URL:
+// AGORA_PUBLIC_URL (which agora api requires), else the listen address,
+// never the Host a request names.
+func newBlobLinks(cfg config.Config) (*blob.Links, error) {
 	store, err := blob.New(cfg.BlobDir(), cfg.Blobs.Secret)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	cmd, err := cmdupload.New(d, store, cmdupload.Config{
-		UploadURLTTL: cfg.Blobs.UploadURLTTL, ReadURLTTL: cfg.Blobs.ReadURLTTL, PublicURL: cfg.PublicURL,
+	return blob.NewLinks(store, cfg.BaseURL(), cfg.Blobs.ReadURLTTL)
+}
+
+// newUploads builds the upload use cases over links.
+func newUploads(cfg config.Config, d *db.DB, links *blob.Links) (*cmdupload.Service, *qupload.Queries, error) {
+	cmd, err := cmdupload.New(d, links, cmdupload.Config{
+		UploadURLTTL: cfg.Blobs.UploadURLTTL, Quota: cfg.Blobs.UploadQuota, UnattachedTTL: cfg.Blobs.UnattachedTTL,
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	q, err := qupload.New(d, store)
+	q, err := qupload.New(d, links)
 	if err != nil {
 		return nil, nil, err
 	}
 	return cmd, q, nil
+}
+
+// sweepInterval is how often an API node sweeps the uploads no post shows:
+// a tenth of their lifetime, within a minute and an hour.
+func sweepInterval(unattachedTTL time.Duration) time.Duration {
+	return min(max(unattachedTTL/10, time.Minute), time.Hour)
+}
+
+// runUploadSweep sweeps, once srv listens and then every sweepInterval,
+// the uploads no post shows, until srv shuts down. Every API node sweeps;
+// Sweep is safe to run on several at once.
+func runUploadSweep(srv *fiber.App, uploads *cmdupload.Service, ttl time.Duration, log *slog.Logger) {
+	var (
+		mu      sync.Mutex
+		cancel  context.CancelFunc
+		stopped bool
+		done    = make(chan struct{})
+	)
+	srv.Hooks().OnListen(func(fiber.ListenData) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped || cancel != nil {
+			return nil
+		}
+		var ctx context.Context
+		ctx, cancel = context.WithCancel(context.Background())
+		go func() {
+			defer close(done)
+			t := time.NewTicker(sweepInterval(ttl))
+			defer t.Stop()
+			for {
+				if n, err := uploads.Sweep(ctx); err != nil && ctx.Err() == nil {
+					log.Warn("upload sweep failed", "err", err)
+				} else if n > 0 {
+					log.Info("swept uploads no post shows", "count", n)
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+			}
+		}()
+		return nil
+	})
+	srv.Hooks().OnPreShutdown(func() error {
+		mu.Lock()
+		stopped = true
+		c := cancel
+		mu.Unlock()
+		if c != nil {
+			c()
+			<-done
+		}
+		return nil
+	})
 }

@@ -111,7 +111,8 @@ func TestFeedThreadLifecycle(t *testing.T) {
 
 	raw := fmt.Sprintf("  Hello [Exp](%s) and [Out](%s) #Kickoff #q3_plan #kickoff  ", expertID, outsiderID)
 	v := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": raw, "hashtags": []string{"ignored"},
-		"mentions": []string{outsiderID}, "meeting": nil, "image": map[string]any{"url": "https://img.test/a.png"}})
+		"mentions": []string{outsiderID}, "meeting": nil,
+		"image": map[string]any{"url": (&uploadEnv{Env: env}).upload(t, member, "image", "a.png", "image/png", pngBytes(t, 2, 2)).URL}})
 	expertName := f.name(t, expertID)
 	if want := fmt.Sprintf("Hello [%s](%s) and Out #Kickoff #q3_plan #kickoff", expertName, expertID); v.Raw != want {
 		t.Errorf("raw = %q, want %q (trimmed, the mentions named by the server)", v.Raw, want)
@@ -289,7 +290,8 @@ func TestFeedCreateRefusals(t *testing.T) {
 	// The limits themselves are accepted: 4000 characters; an image alone;
 	// a forum admin in the admin channel.
 	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": strings.Repeat("é", 4000)})
-	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "image": map[string]any{"url": "https://img.test/only.png"}})
+	only := (&uploadEnv{Env: env}).upload(t, member, "image", "only.png", "image/png", pngBytes(t, 2, 2))
+	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "image": map[string]any{"url": only.URL}})
 	post(t, env.As(t, seed.AdminEmail), f.welcome, map[string]any{"channelId": f.welcomeAdmin, "raw": "admins only"})
 	preview := map[string]any{"title": strings.Repeat("t", 300), "description": strings.Repeat("d", 1000), "siteName": "Example",
 		"image": "https://example.test/a.png", "provider": "youtube", "videoId": "dQw4w9WgXcQ"}

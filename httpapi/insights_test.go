@@ -83,6 +83,19 @@ func (f *insightsForum) post(t *testing.T, c *testenv.Client, body map[string]an
 	return created(t, c.Do("POST", "/api/series/"+f.id+"/threads", body))
 }
 
+// image is an image upload of c's, to show in a post.
+func (f *insightsForum) image(t *testing.T, c *testenv.Client) map[string]any {
+	t.Helper()
+	return map[string]any{"url": (&uploadEnv{Env: f.env}).upload(t, c, "image", "a.png", "image/png", pngBytes(t, 2, 2)).URL}
+}
+
+// file is a file upload of c's, to attach to a post.
+func (f *insightsForum) file(t *testing.T, c *testenv.Client) map[string]any {
+	t.Helper()
+	u := (&uploadEnv{Env: f.env}).upload(t, c, "file", "list.pdf", "application/pdf", pdfBytes)
+	return map[string]any{"id": u.ID, "name": u.Name, "url": u.URL, "mediaType": u.MediaType}
+}
+
 func (f *insightsForum) comment(t *testing.T, c *testenv.Client, thread, parent, raw string) string {
 	t.Helper()
 	body := map[string]any{"raw": raw}
@@ -155,7 +168,7 @@ const day = 24 * time.Hour
 func (f *insightsForum) seedBefore(t *testing.T) {
 	t.Helper()
 	a, b, c := f.a.Client, f.b.Client, f.c.Client
-	p1 := f.post(t, a, map[string]any{"raw": "Kick-off notes, with a picture.", "image": map[string]any{"url": "https://example.org/kickoff.png"}})
+	p1 := f.post(t, a, map[string]any{"raw": "Kick-off notes, with a picture.", "image": f.image(t, a)})
 	q1 := f.post(t, b, map[string]any{"raw": "Who owns the roadmap review?", "type": "question"})
 	q2 := f.post(t, c, map[string]any{"raw": "Is it fine to ask [Fresh Member](" + f.a.UserID + ") directly?", "type": "question", "creatorAs": "anonymous"})
 	c1 := f.comment(t, a, p1, "", "Where are the slides? How long is it? Thanks.")
@@ -184,10 +197,10 @@ func (f *insightsForum) seedAfter(t *testing.T) {
 	t.Helper()
 	a, b, c := f.a.Client, f.b.Client, f.c.Client
 	p2 := f.post(t, a, map[string]any{"raw": "Reading list attached.",
-		"file": map[string]any{"name": "list.pdf", "url": "https://example.org/list.pdf", "mediaType": "application/pdf"},
+		"file": f.file(t, a),
 		"link": map[string]any{"url": "https://example.org/article", "viewerType": "external"}})
 	p3 := f.post(t, b, map[string]any{"raw": "The talk:", "link": map[string]any{"url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "viewerType": "embedded"}})
-	p4 := f.post(t, c, map[string]any{"raw": "Whiteboard", "image": map[string]any{"url": "https://example.org/board.png"}})
+	p4 := f.post(t, c, map[string]any{"raw": "Whiteboard", "image": f.image(t, c)})
 	wantStatus(t, c.Do("PATCH", "/api/threads/"+p4, map[string]any{"raw": "Whiteboard (photo removed)", "image": nil}), 200)
 	f.post(t, f.forumAdmin.Client, map[string]any{"channelId": f.admin, "raw": "Admins only: are we on track?", "type": "question"})
 	f.post(t, c, map[string]any{"raw": "Anyone else stuck on step 3?", "type": "question", "creatorAs": "anonymous"})
@@ -215,7 +228,7 @@ func (f *insightsForum) seedAfter(t *testing.T) {
 	// reactions, deleted with them.
 	gone := f.comment(t, a, p2, "", "Is this deleted?")
 	wantStatus(t, a.Do("DELETE", "/api/threads/"+p2+"/replies/"+gone, nil), 204)
-	p5 := f.post(t, a, map[string]any{"raw": "Draft, please ignore", "image": map[string]any{"url": "https://example.org/draft.png"}})
+	p5 := f.post(t, a, map[string]any{"raw": "Draft, please ignore", "image": f.image(t, a)})
 	c5 := f.comment(t, b, p5, "", "Why a draft?")
 	f.comment(t, a, p5, c5, "Is a draft not fine?")
 	f.react(t, c, p5, "", "liked")

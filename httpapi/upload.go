@@ -46,8 +46,7 @@ func (h *uploadHandlers) create(c fiber.Ctx) error {
 		return err
 	}
 	t, err := h.cmd.Create(c.Context(), cmdupload.Create{
-		Actor: mustPrincipal(c).UserID, Kind: in.Kind, Name: in.Name, MediaType: in.MediaType, Size: in.Size,
-		RequestBase: c.BaseURL(),
+		Actor: caller(c), Kind: in.Kind, Name: in.Name, MediaType: in.MediaType, Size: in.Size,
 	})
 	if err != nil {
 		return err
@@ -65,7 +64,7 @@ func (h *uploadHandlers) put(c fiber.Ctx) error {
 		body = bytes.NewReader(c.Body())
 	}
 	u, err := h.cmd.Put(c.Context(), cmdupload.Put{
-		ID: id, Expires: c.Query("exp"), Signature: c.Query("sig"), Body: body, RequestBase: c.BaseURL(),
+		ID: id, Expires: c.Query("exp"), Signature: c.Query("sig"), Body: body,
 	})
 	if err != nil {
 		return err

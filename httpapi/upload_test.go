@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,7 +170,7 @@ func TestUploadImage(t *testing.T) {
 	if u.ID != tk.ID || u.Type != "image" || u.Name != "Screenshot 1.png" || u.MediaType != "image/png" || u.Size != int64(len(body)) {
 		t.Errorf("upload result: %+v", u)
 	}
-	if n := e.Count(t, "uploads", "id = $1 AND state = 'complete' AND sniffed_media_type = 'image/png' AND size = $2 AND url = $3", tk.ID, len(body), u.URL); n != 1 {
+	if n := e.Count(t, "uploads", "id = $1 AND state = 'complete' AND sniffed_media_type = 'image/png' AND size = $2", tk.ID, len(body)); n != 1 {
 		t.Error("the upload row is not complete")
 	}
 	if got := e.files(t, "objects"); len(got) != 1 || got[0] != tk.ID {
@@ -235,8 +237,11 @@ func TestUploadImage(t *testing.T) {
 		} `json:"image"`
 	}
 	r.JSON(t, &th)
-	if th.Image == nil || th.Image.URL != u.URL {
-		t.Errorf("post image = %+v, want %s", th.Image, u.URL)
+	if th.Image == nil {
+		t.Fatal("the post has no image")
+	}
+	if r := anon.Do("GET", e.local(t, th.Image.URL), nil); r.Status != 200 || !bytes.Equal(r.Body, body) {
+		t.Errorf("the post's image URL serves %d, %d bytes", r.Status, len(r.Body))
 	}
 }
 
@@ -291,7 +296,7 @@ func TestUploadRefusals(t *testing.T) {
 	}
 	nothingStored := func(t *testing.T, id string) {
 		t.Helper()
-		if n := e.Count(t, "uploads", "id = $1 AND state = 'pending' AND size IS NULL AND url IS NULL", id); n != 1 {
+		if n := e.Count(t, "uploads", "id = $1 AND state = 'pending' AND size IS NULL", id); n != 1 {
 			t.Errorf("upload %s is not left pending", id)
 		}
 		for _, sub := range []string{"objects", "tmp"} {
@@ -554,6 +559,8 @@ func TestPostAttachmentsMustBeOwnUploads(t *testing.T) {
 		"a file upload as the image":      {with("image", map[string]any{"url": mine.URL}), "image"},
 		"an image upload as the file":     {with("file", fileOf(myImage)), "file"},
 		"a blob URL of an unknown upload": {with("image", map[string]any{"url": strings.Replace(myImage.URL, myImage.ID, uuid.NewString(), 1)}), "image"},
+		"an image elsewhere on the web":   {with("image", map[string]any{"url": "https://img.test/elsewhere.png"}), "image"},
+		"a file elsewhere on the web":     {with("file", map[string]any{"name": "x.pdf", "url": "https://evil.test/page.html", "mediaType": "application/pdf"}), "file"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			er := wantError(t, member.Do("POST", "/api/series/"+f.welcome+"/threads", c.body), 400, "feedPostCreating")
@@ -584,11 +591,11 @@ func TestPostAttachmentsMustBeOwnUploads(t *testing.T) {
 		} `json:"file"`
 	}
 	r.JSON(t, &th)
-	if th.File.ID != mine.ID || th.File.Name != "mine.pdf" || th.File.URL != mine.URL || th.File.MediaType != "application/pdf" {
+	if th.File.ID != mine.ID || th.File.Name != "mine.pdf" || th.File.MediaType != "application/pdf" || !strings.HasPrefix(th.File.URL, e.URL+blob.PathPrefix+mine.ID+"/") {
 		t.Errorf("file = %+v, want the upload's own", th.File)
 	}
-	// An image elsewhere on the web is still allowed.
-	post(t, member, f.welcome, with("image", map[string]any{"url": "https://img.test/elsewhere.png"}))
+	// An upload is on one post only.
+	wantError(t, member.Do("POST", "/api/series/"+f.welcome+"/threads", with("file", fileOf(mine))), 400, "feedPostCreating")
 
 	// A forum admin may edit the text of the member's post, which keeps the
 	// member's uploads; the admin may not put the member's upload on a post.
@@ -608,5 +615,198 @@ func TestPostAttachmentsMustBeOwnUploads(t *testing.T) {
 	wantError(t, member.Do("PATCH", path, map[string]any{"file": fileOf(theirs)}), 400, "feedPostUpdating")
 	if n := e.Count(t, "threads", "id = $1 AND file->>'id' = $2", th.ID, mine.ID); n != 1 {
 		t.Error("the refused edit changed the file")
+	}
+}
+
+// joinForum makes m an active member of forum, as an assignment would.
+func joinForum(t *testing.T, env *testenv.Env, m member, forum string) {
+	t.Helper()
+	exec(t, env, `INSERT INTO series_memberships (series_id, profile_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, forum, m.ProfileID)
+}
+
+// TestUploadNeedsAForum: an account that is a member of no forum has
+// nowhere to post an upload and may not store one (F3).
+func TestUploadNeedsAForum(t *testing.T) {
+	e := newUploadEnv(t)
+	m := newMember(t, e.Env, "noforum")
+	exec(t, e.Env, `DELETE FROM series_memberships WHERE profile_id = $1`, m.ProfileID)
+	exec(t, e.Env, `DELETE FROM community_memberships WHERE profile_id = $1`, m.ProfileID)
+	wantError(t, m.Client.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "a.bin", "size": 1 << 20}), 403, "forbidden")
+	if n := e.Count(t, "uploads", "owner_id = $1", m.UserID); n != 0 {
+		t.Errorf("the refused ticket left %d upload rows", n)
+	}
+
+	// Once in a forum, the same request is answered.
+	joinForum(t, e.Env, m, newFeedFixture(t).welcome)
+	sas(t, m.Client, "file", "a.bin", "", 1<<20)
+}
+
+// TestUploadQuota: the bytes of a member's uploads not on a post, pending
+// or put, are bounded; one over is refused and stores nothing; posting an
+// upload frees its room (F3).
+func TestUploadQuota(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "blobs")
+	const quota = 60 << 20
+	env := testenv.New(t, func(c *config.Config) { c.Blobs.Dir, c.Blobs.UploadQuota = dir, quota })
+	e := &uploadEnv{Env: env, dir: dir}
+	f := feedFixtureOn(t, env)
+	m := newMember(t, env, "quota")
+	joinForum(t, env, m, f.welcome)
+
+	pdf := e.upload(t, m.Client, "file", "put.pdf", "application/pdf", pdfBytes)
+	sas(t, m.Client, "file", "big.bin", "", 50<<20)
+	used := int64(50<<20) + int64(len(pdfBytes))
+	r := m.Client.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "over.bin", "size": quota - used + 1})
+	er := wantError(t, r, 413, "uploadQuotaExceeded")
+	if er.Details["quota"] != float64(quota) || er.Details["used"] != float64(used) {
+		t.Errorf("details = %v, want quota %d and used %d", er.Details, quota, used)
+	}
+	if n := e.Count(t, "uploads", "owner_id = $1 AND name = 'over.bin'", m.UserID); n != 0 {
+		t.Error("the refused ticket left an upload row")
+	}
+	// What fits still fits; an upload on a post no longer counts.
+	sas(t, m.Client, "file", "fits.bin", "", int(quota-used))
+	wantError(t, m.Client.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "x", "size": len(pdfBytes)}), 413, "uploadQuotaExceeded")
+	post(t, m.Client, f.welcome, map[string]any{"channelId": f.welcomeMain, "file": map[string]any{"id": pdf.ID, "name": pdf.Name, "url": pdf.URL, "mediaType": pdf.MediaType}})
+	sas(t, m.Client, "file", "x", "", len(pdfBytes))
+}
+
+// TestUploadSweep: an upload no post shows after AGORA_UPLOAD_UNATTACHED_TTL
+// goes with its blob; one on a post stays (F3).
+func TestUploadSweep(t *testing.T) {
+	e := newUploadEnv(t)
+	f := newFeedFixture(t)
+	member := e.As(t, seed.MemberEmail)
+	old := e.upload(t, member, "file", "forgotten.pdf", "application/pdf", pdfBytes)
+	kept := e.upload(t, member, "file", "posted.pdf", "application/pdf", pdfBytes)
+	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "file": map[string]any{"id": kept.ID, "name": kept.Name, "url": kept.URL, "mediaType": kept.MediaType}})
+	exec(t, e.Env, `UPDATE uploads SET created_on = now() - interval '2 days' WHERE id = ANY($1::uuid[])`, []string{old.ID, kept.ID})
+
+	// A node sweeps when it starts listening: one on the same blob folder.
+	testenv.New(t, func(c *config.Config) { c.Blobs.Dir = e.dir })
+	eventually(t, func() bool { return e.Count(t, "uploads", "id = $1", old.ID) == 0 })
+	if slices.Contains(e.files(t, "objects"), old.ID) {
+		t.Error("the swept upload's blob is still there")
+	}
+	if r := e.Client(t).Do("GET", e.local(t, old.URL), nil); r.Status != 404 {
+		t.Errorf("the swept upload's URL answers %d", r.Status)
+	}
+	if !slices.Contains(e.files(t, "objects"), kept.ID) || e.Count(t, "uploads", "id = $1", kept.ID) != 1 {
+		t.Error("the sweep took the posted upload")
+	}
+}
+
+// TestPostAttachmentsGoWithThePost: a post keeps its upload's id and each
+// read signs a short-lived URL; deleting the post, or an edit replacing its
+// file, ends its blob's URLs; a URL living longer than AGORA_BLOB_URL_TTL
+// (as the ten-year URLs did) is refused (F7).
+func TestPostAttachmentsGoWithThePost(t *testing.T) {
+	e := newUploadEnv(t)
+	f := newFeedFixture(t)
+	member := e.As(t, seed.MemberEmail)
+	anon := e.Client(t)
+	img := e.upload(t, member, "image", "a.png", "image/png", pngBytes(t, 6, 6))
+	file := e.upload(t, member, "file", "a.pdf", "application/pdf", pdfBytes)
+	th := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "with files",
+		"image": map[string]any{"url": img.URL}, "file": map[string]any{"id": file.ID, "name": file.Name, "url": file.URL, "mediaType": file.MediaType}})
+	if n := e.Count(t, "threads", "id = $1 AND image->>'url' IS NULL AND file->>'url' IS NULL AND file->>'id' = $2", th.ID, file.ID); n != 1 {
+		t.Error("the post keeps a URL, not the upload's id")
+	}
+
+	// Reading the post signs URLs that work and expire within the TTL.
+	var got struct {
+		Image struct{ URL string } `json:"image"`
+		File  struct{ URL string } `json:"file"`
+	}
+	member.Do("GET", "/api/threads/"+th.ID, nil).JSON(t, &got)
+	for _, u := range []string{got.Image.URL, got.File.URL} {
+		if r := anon.Do("GET", e.local(t, u), nil); r.Status != 200 {
+			t.Errorf("GET %s: %d", u, r.Status)
+		}
+		pu, _ := url.Parse(u)
+		exp, _ := strconv.ParseInt(pu.Query().Get("exp"), 10, 64)
+		if left := time.Until(time.Unix(exp, 0)); left <= 0 || left > e.Config.Blobs.ReadURLTTL {
+			t.Errorf("URL %s lives %v, want at most %v", u, left, e.Config.Blobs.ReadURLTTL)
+		}
+	}
+
+	// A URL signed for longer than the TTL is refused, signature and all.
+	store, err := blob.New(e.dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, err := store.URL(e.URL, uuid.MustParse(file.ID), file.Name, "GET", time.Now().Add(10*365*24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, anon.Do("GET", e.local(t, long), nil), 403, "blobSignatureExpired")
+
+	// An edit replacing the file removes the old one.
+	other := e.upload(t, member, "file", "b.pdf", "application/pdf", pdfBytes)
+	if r := member.Do("PATCH", "/api/threads/"+th.ID, map[string]any{"file": map[string]any{"id": other.ID, "name": other.Name, "url": other.URL, "mediaType": other.MediaType}}); r.Status != 200 {
+		t.Fatalf("edit: %d %s", r.Status, r.Body)
+	}
+	if r := anon.Do("GET", e.local(t, got.File.URL), nil); r.Status != 404 {
+		t.Errorf("the replaced file's URL answers %d, want 404", r.Status)
+	}
+	if r := anon.Do("GET", e.local(t, got.Image.URL), nil); r.Status != 200 {
+		t.Errorf("the kept image's URL answers %d, want 200", r.Status)
+	}
+
+	// Deleting the post ends its uploads' URLs and blobs.
+	if r := member.Do("DELETE", "/api/threads/"+th.ID, nil); r.Status != 200 && r.Status != 204 {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	for _, u := range []string{got.Image.URL, other.URL} {
+		if r := anon.Do("GET", e.local(t, u), nil); r.Status != 404 {
+			t.Errorf("after delete, %s answers %d, want 404", u, r.Status)
+		}
+	}
+	for _, id := range []string{img.ID, file.ID, other.ID} {
+		if slices.Contains(e.files(t, "objects"), id) || e.Count(t, "uploads", "id = $1", id) != 0 {
+			t.Errorf("upload %s outlived its post", id)
+		}
+	}
+}
+
+// TestUploadURLsUseThePublicURL: upload and blob URLs are on the public
+// URL whatever Host the request names (F14): the server's own address
+// (testenv's AGORA_PUBLIC_URL), or AGORA_PUBLIC_URL as set.
+func TestUploadURLsUseThePublicURL(t *testing.T) {
+	forged(t, newUploadEnv(t).Env, "")
+	dir := filepath.Join(t.TempDir(), "blobs")
+	forged(t, testenv.New(t, func(c *config.Config) { c.Blobs.Dir, c.PublicURL = dir, "https://agora.example.org/" }), "https://agora.example.org")
+}
+
+// forged asks for an upload URL with a forged Host and checks it is on
+// public (env's own URL when empty).
+func forged(t *testing.T, env *testenv.Env, public string) {
+	t.Helper()
+	if public == "" {
+		public = env.URL
+	}
+	c := env.As(t, seed.MemberEmail)
+	req, err := http.NewRequest("POST", env.URL+"/api/sas", strings.NewReader(`{"kind":"file","name":"a.pdf","size":10}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "evil.test"
+	req.Header.Set("Authorization", "Bearer "+c.Token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var tk ticket
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 201 {
+		t.Fatalf("POST /api/sas: %d %s", res.StatusCode, b)
+	}
+	if err := json.Unmarshal(b, &tk); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(tk.URL, public+blob.PathPrefix+tk.ID+"/") {
+		t.Errorf("upload URL %q is not on the public URL", tk.URL)
 	}
 }

@@ -139,7 +139,15 @@ func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Conf
 	for _, o := range options {
 		o(&cfg)
 	}
-	cfg.Addr = "127.0.0.1:0"
+	// The server's own address is its public URL unless a test sets one.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+	cfg.Addr = ln.Addr().String()
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = "http://" + cfg.Addr
+	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -147,12 +155,13 @@ func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Conf
 	apiOptions = append([]app.APIOption{app.WithSearch(shared.search)}, apiOptions...)
 	srv, err := app.NewAPI(cfg, shared.db, log, apiOptions...)
 	if err != nil {
+		ln.Close()
 		t.Fatalf("testenv: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan net.Addr, 1)
 	done := make(chan error, 1)
-	go func() { done <- app.Serve(ctx, srv, cfg.Addr, func(a net.Addr) { addr <- a }) }()
+	go func() { done <- app.ServeListener(ctx, srv, ln, func(a net.Addr) { addr <- a }) }()
 	var a net.Addr
 	select {
 	case a = <-addr:

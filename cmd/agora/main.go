@@ -120,7 +120,11 @@ func loadConfig(cmd string, args []string) (config.Config, error) {
 	if err := fs.Parse(args); err != nil {
 		os.Exit(2)
 	}
-	cfg.Dev = cmd == "dev"
+	cfg.Command, cfg.Dev = cmd, cmd == "dev"
+	if cfg.Dev && cfg.PublicURL == "" {
+		// agora dev is its own public address.
+		cfg.PublicURL = cfg.BaseURL()
+	}
 	if err := cfg.Validate(); err != nil {
 		errs = append(errs, err)
 	}

@@ -63,7 +63,8 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 			}
 		}
 		in.Content.check(fields)
-		if err := attachUploads(ctx, tx, in.Actor.UserID, &in.Content, Content{}, fields); err != nil {
+		att, err := attachUploads(ctx, tx, in.Actor.UserID, id, in.Content, uuid.Nil, uuid.Nil, fields)
+		if err != nil {
 			return err
 		}
 		typ, as := in.Type, in.CreatorAs
@@ -99,11 +100,11 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 			return err
 		}
 		in.Raw = text
-		image, err := jsonOrNull(in.Image)
+		image, err := jsonOrNull(att.image)
 		if err != nil {
 			return err
 		}
-		file, err := jsonOrNull(in.File)
+		file, err := jsonOrNull(att.file)
 		if err != nil {
 			return err
 		}
@@ -132,7 +133,9 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if err != nil {
 			return fmt.Errorf("feed: create thread: %w", err)
 		}
-		return nil
+		// A new post had no uploads: nothing is detached.
+		_, err = att.bind(ctx, tx, id, now)
+		return err
 	})
 	return id, err
 }

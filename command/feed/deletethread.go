@@ -21,9 +21,11 @@ type DeleteThread struct {
 }
 
 // DeleteThread lets the creator or a forum admin delete a post, with its
-// comments and reactions.
+// comments and reactions, and its uploads: their blobs are removed, so
+// that a URL given out for them no longer serves them.
 func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
-	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+	var detached []uuid.UUID
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		t, f, err := loadThread(ctx, tx, in.Actor, in.ThreadID)
 		if err != nil {
 			return err
@@ -31,9 +33,16 @@ func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
 		if t.CreatorID != in.Actor.UserID && !f.Admin {
 			return apperr.ErrForbidden
 		}
+		if detached, err = detach(ctx, tx, table.Uploads.ThreadID.EQ(UUID(t.ID))); err != nil {
+			return err
+		}
 		if _, err := db.Exec(ctx, tx, table.Threads.DELETE().WHERE(table.Threads.ID.EQ(UUID(t.ID)))); err != nil {
 			return fmt.Errorf("feed: delete thread: %w", err)
 		}
 		return nil
 	})
+	if err == nil {
+		s.removeBlobs(detached)
+	}
+	return err
 }

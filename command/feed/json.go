@@ -2,4 +2,7 @@ package feed
 
 import "encoding/json"
 
-var jsonMarshal = json.Marshal
+var (
+	jsonMarshal   = json.Marshal
+	jsonUnmarshal = json.Unmarshal
+)

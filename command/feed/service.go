@@ -18,6 +18,7 @@ import (
 	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/blob"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/linkpreview"
@@ -33,16 +34,18 @@ const maxMentions = 50
 
 // Service runs the feed commands.
 type Service struct {
-	db  *pgxpool.Pool
-	now func() time.Time
+	db *pgxpool.Pool
+	// store holds the posts' uploads, removed with their posts.
+	store *blob.Store
+	now   func() time.Time
 }
 
 // New builds the service.
-func New(d *db.DB) (*Service, error) {
-	if d == nil || d.Pool == nil {
+func New(d *db.DB, store *blob.Store) (*Service, error) {
+	if d == nil || d.Pool == nil || store == nil {
 		return nil, errors.New("feed.New: nil dependency")
 	}
-	return &Service{db: d.Pool, now: time.Now}, nil
+	return &Service{db: d.Pool, store: store, now: time.Now}, nil
 }
 
 // Errors of the feed commands (spec 001 §8).
@@ -58,12 +61,18 @@ var (
 // times must compare equal to it.
 func (s *Service) timestamp() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
 
-// Image is a post's picture.
+// Image is a post's picture as the client sends it: an upload of the
+// poster's, by a URL given for it (see uploads.go).
 type Image struct {
 	URL string `json:"url"`
+	// kept is the upload of an image the post already shows, which an
+	// edit that leaves the image alone keeps (the post keeps no URL).
+	kept uuid.UUID
 }
 
-// File is a post's attached file.
+// File is a post's attached file as the client sends it: an upload of the
+// poster's, by its id or by a URL given for it; the name and type shown
+// are the upload's own.
 type File struct {
 	ID        *string `json:"id,omitempty"`
 	Name      string  `json:"name"`
@@ -109,16 +118,6 @@ func (c *Content) check(f apperr.Fields) {
 	c.Raw = plaintext.Trim(c.Raw)
 	if utf8.RuneCountInString(c.Raw) > MaxText {
 		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
-	}
-	if c.Image != nil && !linkpreview.WebURL(c.Image.URL) {
-		f.Add("image", "url must be an http(s) URL")
-	}
-	if c.File != nil {
-		if !linkpreview.WebURL(c.File.URL) {
-			f.Add("file", "url must be an http(s) URL")
-		} else if plaintext.Trim(c.File.Name) == "" || utf8.RuneCountInString(c.File.Name) > 255 {
-			f.Add("file", "name must be 1 to 255 characters")
-		}
 	}
 	if c.Link != nil {
 		if p := c.Link.problem(); p != "" {

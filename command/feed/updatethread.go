@@ -33,7 +33,8 @@ type UpdateThread struct {
 // UpdateThread lets the creator or a forum admin edit a post; the content
 // rules are those of a new post.
 func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
-	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+	var detached []uuid.UUID
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		t, f, err := loadThread(ctx, tx, in.Actor, in.ThreadID)
 		if err != nil {
 			return err
@@ -58,7 +59,10 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 				}
 			}
 		}
-		prev := c
+		prevImage, prevFile := prevUploads(image, file)
+		if c.Image != nil {
+			c.Image.kept = prevImage
+		}
 		if in.Raw != nil {
 			c.Raw = *in.Raw
 		}
@@ -73,7 +77,8 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		}
 		fields := apperr.Fields{}
 		c.check(fields)
-		if err := attachUploads(ctx, tx, in.Actor.UserID, &c, prev, fields); err != nil {
+		att, err := attachUploads(ctx, tx, in.Actor.UserID, t.ID, c, prevImage, prevFile, fields)
+		if err != nil {
 			return err
 		}
 		if in.MeetingSet {
@@ -87,11 +92,11 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 			return err
 		}
 		c.Raw = text
-		img, err := jsonOrNull(c.Image)
+		img, err := jsonOrNull(att.image)
 		if err != nil {
 			return err
 		}
-		fl, err := jsonOrNull(c.File)
+		fl, err := jsonOrNull(att.file)
 		if err != nil {
 			return err
 		}
@@ -99,12 +104,19 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if err != nil {
 			return err
 		}
+		now := s.timestamp()
 		_, err = db.Exec(ctx, tx, th.UPDATE(th.Raw, th.Image, th.File, th.Link, th.Mentions, th.Hashtags, th.UpdatedOn).
-			MODEL(model.Threads{Raw: c.Raw, Image: img, File: fl, Link: ln, Mentions: mentions, Hashtags: hashtags, UpdatedOn: s.timestamp()}).
+			MODEL(model.Threads{Raw: c.Raw, Image: img, File: fl, Link: ln, Mentions: mentions, Hashtags: hashtags, UpdatedOn: now}).
 			WHERE(th.ID.EQ(UUID(t.ID))))
 		if err != nil {
 			return fmt.Errorf("feed: update thread: %w", err)
 		}
-		return nil
+		// An upload the edit replaced or removed goes.
+		detached, err = att.bind(ctx, tx, t.ID, now)
+		return err
 	})
+	if err == nil {
+		s.removeBlobs(detached)
+	}
+	return err
 }

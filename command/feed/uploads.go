@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -15,105 +16,124 @@ import (
 	"agora/internal/db/gen/table"
 )
 
-// Decision (spec 001 §3, §5): a post's image is only "a URL" and a file is
-// "id, name, url, mediaType", and nothing in the spec forbids pictures and
-// files kept elsewhere on the web, so those stay allowed, as before. What
-// points at this server's blob store (a file with an id, or an image or
-// file whose URL is a blob's) must be a completed upload of the poster's,
-// of the right kind: a post cannot show someone else's upload, a pending
-// one, or a file as its picture.
+// Decision (spec 001 §3, §5): a post's image and file are uploads of the
+// poster's own, completed, of the right kind, and on no other post. An
+// image or file elsewhere on the web is refused: the file viewer would
+// frame a page of anyone's choosing, and an image URL would tell another
+// site who reads the post. A page elsewhere is the post's link, shown as
+// a link. The client names a file's upload by its id, or by a URL it was
+// given for it (the spec's image has only a url); the post keeps the id, never a
+// URL, and the feed signs a short-lived URL each time it is read. An upload
+// belongs to its post: it goes with the post, or when an edit replaces it.
 
-// imageUpload is the upload an image names, if its URL is a blob's.
-func imageUpload(img *Image) (uuid.UUID, bool) {
-	if img == nil {
-		return uuid.Nil, false
-	}
-	return blob.IDFromURL(img.URL)
+// storedImage and storedFile are the image and file as a post keeps them.
+type storedImage struct {
+	ID   uuid.UUID `json:"id"`
+	Name string    `json:"name"`
 }
 
-// fileUpload is the upload a file names by its id, or else by a blob URL;
-// badID is an id that is not one.
-func fileUpload(f *File) (id uuid.UUID, ok, badID bool) {
-	if f == nil {
-		return uuid.Nil, false, false
+type storedFile struct {
+	ID        uuid.UUID `json:"id"`
+	Name      string    `json:"name"`
+	MediaType string    `json:"mediaType"`
+}
+
+// attachments are a post's uploads once checked: what to store, and the
+// ids to attach.
+type attachments struct {
+	image *storedImage
+	file  *storedFile
+}
+
+func (a attachments) ids() []uuid.UUID {
+	var ids []uuid.UUID
+	if a.image != nil {
+		ids = append(ids, a.image.ID)
 	}
-	if f.ID != nil {
-		id, err := uuid.Parse(*f.ID)
+	if a.file != nil {
+		ids = append(ids, a.file.ID)
+	}
+	return ids
+}
+
+// uploadID is the upload an attachment names: its id, else the blob its URL
+// is; msg says why there is none.
+func uploadID(id *string, url string) (uuid.UUID, string) {
+	if id != nil {
+		u, err := uuid.Parse(*id)
 		if err != nil {
-			return uuid.Nil, false, true
+			return uuid.Nil, "id must be the id of an upload"
 		}
-		return id, true, false
+		return u, ""
 	}
-	id, ok = blob.IDFromURL(f.URL)
-	return id, ok, false
+	if u, ok := blob.IDFromURL(url); ok {
+		return u, ""
+	}
+	return uuid.Nil, "must be an upload of yours; a page elsewhere goes in link"
 }
 
-// attachUploads checks the attachments of c that are uploads and gives
-// them the upload's own name, served type and URL, so that a post cannot
-// claim another type than the one the blob is served with. prev is the
-// post before an edit: an attachment that names the upload it already had
-// is kept as it was, unchecked, so that a forum admin may edit the text of
-// a member's post that shows the member's upload.
-func attachUploads(ctx context.Context, q pgx.Tx, actor uuid.UUID, c *Content, prev Content, f apperr.Fields) error {
-	if _, bad := f["image"]; !bad {
-		if id, ok := imageUpload(c.Image); ok {
-			if prevID, had := imageUpload(prev.Image); had && prevID == id {
-				c.Image = prev.Image
-			} else {
-				u, msg, err := loadUpload(ctx, q, actor, id, "image")
-				if err != nil {
-					return err
-				}
-				if msg != "" {
-					f.Add("image", msg)
-				} else {
-					c.Image = &Image{URL: u.url}
-				}
-			}
+// attachUploads checks the image and file of c and returns what the post
+// keeps of them. prevImage and prevFile are the uploads the post had
+// before an edit: naming one again keeps it unchecked, so that a forum
+// admin may edit the text of a member's post that shows the member's
+// upload.
+func attachUploads(ctx context.Context, tx pgx.Tx, actor, threadID uuid.UUID, c Content, prevImage, prevFile uuid.UUID, f apperr.Fields) (attachments, error) {
+	var a attachments
+	if _, bad := f["image"]; !bad && c.Image != nil {
+		id, msg := c.Image.kept, ""
+		if id == uuid.Nil {
+			id, msg = uploadID(nil, c.Image.URL)
 		}
-	}
-	if _, bad := f["file"]; !bad {
-		id, ok, badID := fileUpload(c.File)
-		switch {
-		case badID:
-			f.Add("file", "id must be the id of an upload")
-		case ok:
-			if prevID, had, _ := fileUpload(prev.File); had && prevID == id {
-				c.File = prev.File
-				break
-			}
-			u, msg, err := loadUpload(ctx, q, actor, id, "file")
+		if msg == "" {
+			u, m, err := loadUpload(ctx, tx, actor, threadID, id, "image", id == prevImage)
 			if err != nil {
-				return err
+				return a, err
 			}
-			if msg != "" {
-				f.Add("file", msg)
-			} else {
-				sid := id.String()
-				c.File = &File{ID: &sid, Name: u.name, URL: u.url, MediaType: u.mediaType}
-			}
+			msg = m
+			a.image = &storedImage{ID: id, Name: u.name}
+		}
+		if msg != "" {
+			f.Add("image", msg)
 		}
 	}
-	return nil
+	if _, bad := f["file"]; !bad && c.File != nil {
+		id, msg := uploadID(c.File.ID, c.File.URL)
+		if msg == "" {
+			u, m, err := loadUpload(ctx, tx, actor, threadID, id, "file", id == prevFile)
+			if err != nil {
+				return a, err
+			}
+			msg = m
+			a.file = &storedFile{ID: id, Name: u.name, MediaType: u.mediaType}
+		}
+		if msg != "" {
+			f.Add("file", msg)
+		}
+	}
+	return a, nil
 }
 
 type upload struct {
-	name, mediaType, url string
+	name, mediaType string
 }
 
-// loadUpload reads upload id for an attachment of kind, or says why it
-// cannot be attached. Someone else's upload reads as unknown, so that ids
-// cannot be probed.
-func loadUpload(ctx context.Context, q pgx.Tx, actor, id uuid.UUID, kind string) (upload, string, error) {
+// loadUpload reads upload id for an attachment of kind to thread, or says
+// why it cannot be attached, and locks its row, so that the sweep of
+// unattached uploads waits for the post to be written. kept is an upload
+// the post already shows. Someone else's upload reads as unknown, so that
+// ids cannot be probed.
+func loadUpload(ctx context.Context, tx pgx.Tx, actor, threadID, id uuid.UUID, kind string, kept bool) (upload, string, error) {
 	var u upload
 	var owner uuid.UUID
 	var gotKind, state string
-	var mediaType, url *string
+	var mediaType *string
+	var attachedTo *uuid.UUID
 	up := table.Uploads
-	err := db.QueryRow(ctx, q, SELECT(up.OwnerID, up.Kind, up.State, up.Name, up.MediaType, up.URL).FROM(up).WHERE(up.ID.EQ(UUID(id)))).
-		Scan(&owner, &gotKind, &state, &u.name, &mediaType, &url)
+	err := db.QueryRow(ctx, tx, SELECT(up.OwnerID, up.Kind, up.State, up.Name, up.MediaType, up.ThreadID).FROM(up).
+		WHERE(up.ID.EQ(UUID(id))).FOR(UPDATE())).
+		Scan(&owner, &gotKind, &state, &u.name, &mediaType, &attachedTo)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows), err == nil && owner != actor:
+	case errors.Is(err, pgx.ErrNoRows), err == nil && owner != actor && !kept:
 		return u, "must be an upload of yours", nil
 	case err != nil:
 		return u, "", fmt.Errorf("feed: upload: %w", err)
@@ -121,12 +141,60 @@ func loadUpload(ctx context.Context, q pgx.Tx, actor, id uuid.UUID, kind string)
 		return u, "the upload is not complete", nil
 	case gotKind != kind:
 		return u, "must be an upload of kind " + kind, nil
+	case attachedTo != nil && *attachedTo != threadID:
+		return u, "the upload is on another post", nil
 	}
 	if mediaType != nil {
 		u.mediaType = *mediaType
 	}
-	if url != nil {
-		u.url = *url
-	}
 	return u, "", nil
+}
+
+// bind attaches a's uploads to thread and deletes the rows of the uploads
+// it showed before and no longer does, returning their ids: the caller
+// removes their blobs once the transaction commits.
+func (a attachments) bind(ctx context.Context, tx pgx.Tx, threadID uuid.UUID, now time.Time) ([]uuid.UUID, error) {
+	up := table.Uploads
+	ids := a.ids()
+	if len(ids) > 0 {
+		if _, err := db.Exec(ctx, tx, up.UPDATE().SET(up.ThreadID.SET(UUID(threadID)), up.AttachedOn.SET(TimestampzT(now))).
+			WHERE(up.ID.IN(db.UUIDs(ids)...).AND(up.ThreadID.IS_NULL()))); err != nil {
+			return nil, fmt.Errorf("feed: attach uploads: %w", err)
+		}
+	}
+	gone := up.ThreadID.EQ(UUID(threadID))
+	if len(ids) > 0 {
+		gone = gone.AND(up.ID.NOT_IN(db.UUIDs(ids)...))
+	}
+	return detach(ctx, tx, gone)
+}
+
+// detach deletes the upload rows that match where, returning their ids.
+func detach(ctx context.Context, tx pgx.Tx, where BoolExpression) ([]uuid.UUID, error) {
+	up := table.Uploads
+	removed, err := db.Values[uuid.UUID](ctx, tx, up.DELETE().WHERE(where).RETURNING(up.ID))
+	if err != nil {
+		return nil, fmt.Errorf("feed: detach uploads: %w", err)
+	}
+	return removed, nil
+}
+
+// removeBlobs removes the blobs of uploads whose rows a committed
+// transaction deleted. A blob that stays (the folder failed) is no longer
+// served, its row being gone: it is only disk, so the post's change stands.
+func (s *Service) removeBlobs(ids []uuid.UUID) {
+	_ = s.store.RemoveAll(ids)
+}
+
+// prevUploads are the upload ids of a post's stored image and file.
+func prevUploads(image, file []byte) (imageID, fileID uuid.UUID) {
+	var i storedImage
+	var f storedFile
+	if image != nil && jsonUnmarshal(image, &i) == nil {
+		imageID = i.ID
+	}
+	if file != nil && jsonUnmarshal(file, &f) == nil {
+		fileID = f.ID
+	}
+	return imageID, fileID
 }

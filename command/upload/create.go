@@ -11,8 +11,11 @@ import (
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
+	"agora/internal/access"
 	"agora/internal/apperr"
+	"agora/internal/auth"
 	"agora/internal/blob"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
@@ -21,13 +24,11 @@ import (
 
 // Create is POST /sas: what the member is about to upload.
 type Create struct {
-	Actor     uuid.UUID
+	Actor     auth.Caller
 	Kind      *string
 	Name      *string
 	MediaType *string
 	Size      *int64
-	// RequestBase is the scheme and host the request came to.
-	RequestBase string
 }
 
 // Ticket is the answer to POST /sas: where to put the bytes, and until when.
@@ -43,6 +44,8 @@ type Ticket struct {
 // Create checks the declared upload, records it as pending and signs a PUT
 // URL for it. Nothing is stored until the bytes arrive; the declared type
 // is checked here only to refuse early what the bytes will be refused for.
+// Only a member of a forum may upload, and only within the quota of bytes
+// not yet on a post, so that an account cannot use the store as a disk.
 func (s *Service) Create(ctx context.Context, in Create) (Ticket, error) {
 	var missing []string
 	if in.Kind == nil {
@@ -105,17 +108,56 @@ func (s *Service) Create(ctx context.Context, in Create) (Ticket, error) {
 	id := newID()
 	now := s.now()
 	expires := now.Add(s.cfg.UploadURLTTL)
-	url, err := s.store.URL(s.base(in.RequestBase), id, name, "PUT", expires)
+	url, err := s.links.Put(id, name, expires)
 	if err != nil {
 		return Ticket{}, err
 	}
-	u := table.Uploads
-	_, err = db.Exec(ctx, s.db, u.INSERT(u.ID, u.OwnerID, u.Kind, u.Name, u.DeclaredMediaType, u.DeclaredSize, u.CreatedOn).
-		VALUES(UUID(id), UUID(in.Actor), String(kind), String(name), String(mediaType), Int(size), TimestampzT(now.UTC())))
+	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		ok, err := access.InSomeForum(ctx, tx, in.Actor.UserID, in.Actor.Role)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return ErrNoForum
+		}
+		// The member's row lock makes two tickets asked at once count
+		// each other.
+		us := table.Users
+		if _, err := db.Exec(ctx, tx, SELECT(us.ID).FROM(us).WHERE(us.ID.EQ(UUID(in.Actor.UserID))).FOR(UPDATE())); err != nil {
+			return fmt.Errorf("upload: lock member: %w", err)
+		}
+		used, err := s.unposted(ctx, tx, in.Actor.UserID)
+		if err != nil {
+			return err
+		}
+		if used+size > s.cfg.Quota {
+			return ErrQuotaExceeded.With("quota", s.cfg.Quota).With("used", used).With("size", size)
+		}
+		u := table.Uploads
+		_, err = db.Exec(ctx, tx, u.INSERT(u.ID, u.OwnerID, u.Kind, u.Name, u.DeclaredMediaType, u.DeclaredSize, u.CreatedOn).
+			VALUES(UUID(id), UUID(in.Actor.UserID), String(kind), String(name), String(mediaType), Int(size), TimestampzT(now.UTC())))
+		if err != nil {
+			return fmt.Errorf("upload: create: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return Ticket{}, fmt.Errorf("upload: create: %w", err)
+		return Ticket{}, err
 	}
 	return Ticket{ID: id, URL: url, Method: "PUT", ExpiresOn: jsontime.Of(time.Unix(expires.Unix(), 0)), MaxSize: size}, nil
+}
+
+// unposted is the bytes of owner's uploads not on a post: the declared
+// size of a pending one, the size of one put.
+func (s *Service) unposted(ctx context.Context, tx pgx.Tx, owner uuid.UUID) (int64, error) {
+	u := table.Uploads
+	var used int64
+	err := db.QueryRow(ctx, tx, SELECT(COALESCE(SUM(COALESCE(u.Size, u.DeclaredSize)), Int(0))).FROM(u).
+		WHERE(u.OwnerID.EQ(UUID(owner)).AND(u.ThreadID.IS_NULL()))).Scan(&used)
+	if err != nil {
+		return 0, fmt.Errorf("upload: quota: %w", err)
+	}
+	return used, nil
 }
 
 // checkName returns what is wrong with a file name, or "". A name is shown

@@ -23,11 +23,11 @@ type Put struct {
 	// Expires and Signature are the URL's exp and sig.
 	Expires, Signature string
 	Body               io.Reader
-	RequestBase        string
 }
 
 // Upload is an upload's result (spec 001 §3 "Upload result"). URL is where
-// it is read; MediaType is the type it is served with, read from its bytes.
+// it is read for now (a post keeps the id and signs its own URLs);
+// MediaType is the type it is served with, read from its bytes.
 type Upload struct {
 	ID        uuid.UUID `json:"id"`
 	Type      string    `json:"type"`
@@ -87,7 +87,7 @@ func (s *Service) Put(ctx context.Context, in Put) (Upload, error) {
 	}
 	served := blob.ServedType(sniffed)
 	now := s.now()
-	readURL, err := s.store.URL(s.base(in.RequestBase), in.ID, name, "GET", now.Add(s.cfg.ReadURLTTL))
+	readURL, err := s.links.Read(in.ID, name)
 	if err != nil {
 		return Upload{}, err
 	}
@@ -96,7 +96,7 @@ func (s *Service) Put(ctx context.Context, in Put) (Upload, error) {
 		// the first's row lock, then matches nothing.
 		res, err := db.Exec(ctx, tx, u.UPDATE().
 			SET(u.State.SET(String("complete")), u.SniffedMediaType.SET(String(sniffed)), u.MediaType.SET(String(served)),
-				u.Size.SET(Int(st.Size)), u.URL.SET(String(readURL)), u.CompletedOn.SET(TimestampzT(now.UTC()))).
+				u.Size.SET(Int(st.Size)), u.CompletedOn.SET(TimestampzT(now.UTC()))).
 			WHERE(u.ID.EQ(UUID(in.ID)).AND(u.State.EQ(String("pending")))))
 		if err != nil {
 			return fmt.Errorf("upload: complete: %w", err)

@@ -7,7 +7,6 @@ package upload
 
 import (
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -52,44 +51,47 @@ var (
 	ErrTooLarge = apperr.New(apperr.TooLarge, "uploadTooLarge", "the file is larger than allowed")
 	// ErrCompleted is a second upload to a URL whose upload is complete.
 	ErrCompleted = apperr.New(apperr.Conflict, "uploadCompleted", "this upload is already complete")
+	// ErrQuotaExceeded is an upload that would take the member's uploads
+	// not yet on a post (pending, or put and not attached) over the quota;
+	// details.quota, details.used and details.size are in bytes.
+	ErrQuotaExceeded = apperr.New(apperr.TooLarge, "uploadQuotaExceeded",
+		"your uploads not yet posted take all the room allowed; post or wait for them to be cleared")
+	// ErrNoForum is an account that is a member of no forum: it has
+	// nowhere to post an upload, so it may not store one.
+	ErrNoForum = apperr.New(apperr.Forbidden, "forbidden", "only members of a forum may upload files")
 )
 
-// Config sets the lifetimes of the signed URLs and where they point.
+// Config sets the lifetime of upload URLs and what a member may keep.
 type Config struct {
 	// UploadURLTTL is how long the PUT URL of POST /sas is valid.
 	UploadURLTTL time.Duration
-	// ReadURLTTL is how long the read URL of an upload is valid.
-	ReadURLTTL time.Duration
-	// PublicURL is the browser-facing base URL; empty means the base of
-	// the request that asks (its scheme and Host).
-	PublicURL string
+	// Quota is the most bytes of a member's uploads not on a post: the
+	// declared sizes of the pending ones and the sizes of those put but
+	// not attached.
+	Quota int64
+	// UnattachedTTL is how long an upload may wait to be attached to a
+	// post before the sweep deletes it.
+	UnattachedTTL time.Duration
 }
 
 // Service runs the upload commands.
 type Service struct {
 	db    *pgxpool.Pool
+	links *blob.Links
 	store *blob.Store
 	cfg   Config
 	now   func() time.Time
 }
 
-// New builds the service.
-func New(d *db.DB, store *blob.Store, cfg Config) (*Service, error) {
-	if d == nil || d.Pool == nil || store == nil {
+// New builds the service; links place and sign its URLs.
+func New(d *db.DB, links *blob.Links, cfg Config) (*Service, error) {
+	if d == nil || d.Pool == nil || links == nil {
 		return nil, errors.New("upload.New: nil dependency")
 	}
-	if cfg.UploadURLTTL <= 0 || cfg.ReadURLTTL <= 0 {
-		return nil, errors.New("upload.New: URL lifetimes must be positive")
+	if cfg.UploadURLTTL <= 0 || cfg.UnattachedTTL <= 0 || cfg.Quota <= 0 {
+		return nil, errors.New("upload.New: the URL lifetime, the quota and the unattached lifetime must be positive")
 	}
-	return &Service{db: d.Pool, store: store, cfg: cfg, now: time.Now}, nil
-}
-
-// base is where URLs point: the configured public URL, else the request's.
-func (s *Service) base(requestBase string) string {
-	if s.cfg.PublicURL != "" {
-		return strings.TrimRight(s.cfg.PublicURL, "/")
-	}
-	return strings.TrimRight(requestBase, "/")
+	return &Service{db: d.Pool, links: links, store: links.Store(), cfg: cfg, now: time.Now}, nil
 }
 
 func newID() uuid.UUID {

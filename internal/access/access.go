@@ -109,3 +109,26 @@ func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 		ORDER_BY(sm.ProfileID.IS_NULL()). // a profile holding a membership first
 		LIMIT(1)
 }
+
+// InSomeForum reports whether the user may post in at least one forum: an
+// active member of one, an active admin of a community (who administers
+// its forums), or a super user. Uploads are for posts, so an account with
+// nowhere to post has nothing to upload for.
+func InSomeForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role) (bool, error) {
+	if role == auth.RoleSuper {
+		return true, nil
+	}
+	me := UUID(userID)
+	sm, cm, p := table.SeriesMemberships, table.CommunityMemberships, table.Profiles
+	var ok bool
+	err := db.QueryRow(ctx, q, SELECT(
+		EXISTS(SELECT(sm.ProfileID).FROM(sm.INNER_JOIN(p, p.ID.EQ(sm.ProfileID))).
+			WHERE(p.UserID.EQ(me).AND(sm.Status.EQ(String("active"))))).
+			OR(EXISTS(SELECT(cm.ProfileID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+				WHERE(p.UserID.EQ(me).AND(cm.Role.IN(String("admin"), String("cascadingAdmin"))).AND(cm.Status.EQ(String("active")))))),
+	)).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("access: some forum: %w", err)
+	}
+	return ok, nil
+}

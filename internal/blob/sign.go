@@ -149,3 +149,63 @@ func IDFromURL(raw string) (uuid.UUID, bool) {
 	id, err := uuid.Parse(idPart)
 	return id, err == nil
 }
+
+// Links signs and checks the URLs of one store for browsers: at the public
+// base URL, never a request's Host (which a client chooses), and read URLs
+// for a short life, signed again each time a page that shows the blob is
+// read, so that a deleted blob, or a reader who lost access, is not served
+// for long from a URL kept elsewhere.
+type Links struct {
+	store   *Store
+	base    string
+	readTTL time.Duration
+	now     func() time.Time
+}
+
+// NewLinks returns the links of store at base (scheme, host and any path
+// before /api/) whose read URLs live for readTTL.
+func NewLinks(store *Store, base string, readTTL time.Duration) (*Links, error) {
+	if store == nil {
+		return nil, errors.New("blob.NewLinks: nil store")
+	}
+	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("blob.NewLinks: %q is not an http(s) base URL", base)
+	}
+	if readTTL <= 0 {
+		return nil, errors.New("blob.NewLinks: the read URL lifetime must be positive")
+	}
+	return &Links{store: store, base: strings.TrimRight(base, "/"), readTTL: readTTL, now: time.Now}, nil
+}
+
+// Store is the store the links point into.
+func (l *Links) Store() *Store { return l.store }
+
+// Put is the URL that accepts the bytes of blob id until expires.
+func (l *Links) Put(id uuid.UUID, name string, expires time.Time) (string, error) {
+	return l.store.URL(l.base, id, name, "PUT", expires)
+}
+
+// Read is a URL that serves blob id for at most the read lifetime. Its
+// expiry is rounded to a quarter of the lifetime, so that the URLs of one
+// blob signed within that step are the same URL and the browser's cache of
+// it holds; it still has at least three quarters of the lifetime to run.
+func (l *Links) Read(id uuid.UUID, name string) (string, error) {
+	step := max(l.readTTL/4, time.Second)
+	expires := l.now().Truncate(step).Add(l.readTTL)
+	return l.store.URL(l.base, id, name, "GET", expires)
+}
+
+// VerifyRead checks a read URL's exp and sig. A URL signed to live longer
+// than the read lifetime (one kept from before the lifetime was shortened)
+// is expired: only URLs the feed signs now are served.
+func (l *Links) VerifyRead(id uuid.UUID, exp, sig string) error {
+	now := l.now()
+	if err := l.store.Verify(id, "GET", exp, sig, now); err != nil {
+		return err
+	}
+	expires, _ := strconv.ParseInt(exp, 10, 64) // parsed by Verify
+	if time.Unix(expires, 0).Sub(now) > l.readTTL {
+		return ErrSignatureExpired
+	}
+	return nil
+}

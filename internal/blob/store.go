@@ -138,6 +138,18 @@ func (s *Store) Remove(id uuid.UUID) error {
 	return nil
 }
 
+// RemoveAll deletes the blobs ids, going on past a failure; it returns
+// the first failure.
+func (s *Store) RemoveAll(ids []uuid.UUID) error {
+	var first error
+	for _, id := range ids {
+		if err := s.Remove(id); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // Open opens the blob id for reading; a missing blob is an error wrapping
 // os.ErrNotExist.
 func (s *Store) Open(id uuid.UUID) (*os.File, error) {

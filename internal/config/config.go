@@ -25,8 +25,13 @@ type Config struct {
 	DataDir string
 	// DatabaseURL, when set, is used instead of spawning an embedded Postgres.
 	DatabaseURL string
-	// PublicURL is the browser-facing base URL used in e-mailed links.
+	// PublicURL is the browser-facing base URL used in e-mailed links and
+	// in upload and blob URLs; agora api requires it, agora dev defaults
+	// it to its own address.
 	PublicURL string
+	// Command is the subcommand being run (dev, api, migrate…), for the
+	// settings that one of them requires.
+	Command string
 	// Dev enables development-only endpoints such as the dev mailbox.
 	Dev bool
 	// DemoPassword is the password of the seeded demo logins.
@@ -127,9 +132,18 @@ type BlobConfig struct {
 	Secret string
 	// UploadURLTTL is how long a URL from POST /api/sas accepts the upload.
 	UploadURLTTL time.Duration
-	// ReadURLTTL is how long the URL of an uploaded blob, kept in posts,
-	// serves it: long, since a post keeps its URL.
+	// ReadURLTTL is how long a read URL of an uploaded blob serves it.
+	// Posts keep the upload's id and the feed signs a URL each time it is
+	// read, so it is short: a deleted post's files, or the files of a
+	// forum the reader left, stop being served once it has run.
 	ReadURLTTL time.Duration
+	// UploadQuota is AGORA_UPLOAD_QUOTA_BYTES, the most bytes a member's
+	// uploads not on a post may take: the declared sizes of those not put
+	// yet and the sizes of those put and not attached.
+	UploadQuota int64
+	// UnattachedTTL is AGORA_UPLOAD_UNATTACHED_TTL: an upload that no post
+	// shows after it is deleted, with its blob.
+	UnattachedTTL time.Duration
 }
 
 // SearchConfig chooses the search read store: Meilisearch when MeiliURL is
@@ -270,7 +284,7 @@ func Default() Config {
 		},
 		SMTP:  SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
 		Kafka: KafkaConfig{TopicPrefix: "agora", Partitions: 8, RelaySlot: "agora_relay", MetricsAddr: "127.0.0.1:9464"},
-		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 10 * 365 * 24 * time.Hour},
+		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 2 * time.Hour, UploadQuota: 200 << 20, UnattachedTTL: 24 * time.Hour},
 
 		LinkPreview: LinkPreviewConfig{PerAccountPerMinute: 30},
 		AI:          AIConfig{SearchesPerAccountPerMinute: 10},
@@ -352,6 +366,15 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_BLOB_SECRET", &c.Blobs.Secret)
 	duration("AGORA_UPLOAD_URL_TTL", &c.Blobs.UploadURLTTL)
 	duration("AGORA_BLOB_URL_TTL", &c.Blobs.ReadURLTTL)
+	if v, ok := lookup("AGORA_UPLOAD_QUOTA_BYTES"); ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("AGORA_UPLOAD_QUOTA_BYTES: %q is not a whole number of bytes", v))
+		} else {
+			c.Blobs.UploadQuota = n
+		}
+	}
+	duration("AGORA_UPLOAD_UNATTACHED_TTL", &c.Blobs.UnattachedTTL)
 	boolean("AGORA_LINK_PREVIEW_ALLOW_PRIVATE", &c.LinkPreview.AllowPrivate)
 	integer("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", &c.LinkPreview.PerAccountPerMinute)
 	str("MEILI_URL", &c.Search.MeiliURL)
@@ -382,6 +405,9 @@ func (c Config) Validate() error {
 		if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("DATABASE_URL: must be a postgres:// URL")
 		}
+	}
+	if c.PublicURL == "" && c.Command == "api" {
+		bad("AGORA_PUBLIC_URL: required by agora api: the browser-facing base URL (such as https://agora.example.org) of upload, blob and mailed links, which must not come from a request's Host header")
 	}
 	if c.PublicURL != "" {
 		if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -451,6 +477,11 @@ func (c Config) Validate() error {
 	}
 	positive("AGORA_UPLOAD_URL_TTL", c.Blobs.UploadURLTTL)
 	positive("AGORA_BLOB_URL_TTL", c.Blobs.ReadURLTTL)
+	if c.Blobs.UploadQuota < 50<<20 {
+		// Below the largest file, the largest file could never be uploaded.
+		bad("AGORA_UPLOAD_QUOTA_BYTES: must be at least 52428800 (50 MiB, the largest file)")
+	}
+	positive("AGORA_UPLOAD_UNATTACHED_TTL", c.Blobs.UnattachedTTL)
 	atLeastOne("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", c.LinkPreview.PerAccountPerMinute)
 	atLeastOne("AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE", c.AI.SearchesPerAccountPerMinute)
 	if c.Search.MeiliURL != "" {

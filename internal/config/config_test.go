@@ -72,7 +72,9 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_BLOB_DIR":                      "/mnt/agora-blobs",
 		"AGORA_BLOB_SECRET":                   "0123456789abcdef0123456789abcdef",
 		"AGORA_UPLOAD_URL_TTL":                "5m",
-		"AGORA_BLOB_URL_TTL":                  "8760h",
+		"AGORA_BLOB_URL_TTL":                  "30m",
+		"AGORA_UPLOAD_QUOTA_BYTES":            "104857600",
+		"AGORA_UPLOAD_UNATTACHED_TTL":         "6h",
 
 		"AGORA_LINK_PREVIEW_ALLOW_PRIVATE":           "true",
 		"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "12",
@@ -113,7 +115,8 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		},
 		SMTP:  SMTPConfig{Host: "smtp.example.org", Port: 2525, Username: "mailer", Password: "secret", From: "Agora <agora@example.org>"},
 		Kafka: KafkaConfig{Brokers: "kafka-1:9092, kafka-2:9092", TopicPrefix: "agora-prod", Partitions: 12, RelaySlot: "agora_relay_2", MetricsAddr: "0.0.0.0:9464"},
-		Blobs: BlobConfig{Dir: "/mnt/agora-blobs", Secret: "0123456789abcdef0123456789abcdef", UploadURLTTL: 5 * time.Minute, ReadURLTTL: 8760 * time.Hour},
+		Blobs: BlobConfig{Dir: "/mnt/agora-blobs", Secret: "0123456789abcdef0123456789abcdef", UploadURLTTL: 5 * time.Minute, ReadURLTTL: 30 * time.Minute,
+			UploadQuota: 100 << 20, UnattachedTTL: 6 * time.Hour},
 
 		LinkPreview:  LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
 		Search:       SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
@@ -178,6 +181,9 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"short blob secret", map[string]string{"AGORA_BLOB_SECRET": "too-short"}, "AGORA_BLOB_SECRET: must be at least 32 characters"},
 		{"upload url ttl zero", map[string]string{"AGORA_UPLOAD_URL_TTL": "0s"}, "AGORA_UPLOAD_URL_TTL: must be positive"},
 		{"blob url ttl unparsable", map[string]string{"AGORA_BLOB_URL_TTL": "ten years"}, `AGORA_BLOB_URL_TTL: "ten years" is not a duration`},
+		{"upload quota not a number", map[string]string{"AGORA_UPLOAD_QUOTA_BYTES": "200MiB"}, `AGORA_UPLOAD_QUOTA_BYTES: "200MiB" is not a whole number`},
+		{"upload quota below a file", map[string]string{"AGORA_UPLOAD_QUOTA_BYTES": "1000"}, "AGORA_UPLOAD_QUOTA_BYTES: must be at least 52428800"},
+		{"unattached ttl zero", map[string]string{"AGORA_UPLOAD_UNATTACHED_TTL": "0s"}, "AGORA_UPLOAD_UNATTACHED_TTL: must be positive"},
 		{"link preview allow private not a boolean", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": "yes"}, `AGORA_LINK_PREVIEW_ALLOW_PRIVATE: "yes" is not true or false`},
 		{"link previews per minute zero", map[string]string{"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "0"}, "AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE: must be at least 1"},
 		{"ai model url scheme", map[string]string{"AGORA_AI_MODEL_URL": "127.0.0.1:11434", "AGORA_AI_MODEL": "m"}, `AGORA_AI_MODEL_URL: "127.0.0.1:11434" is not an http(s) URL`},
@@ -346,5 +352,26 @@ func TestTrustedProxyList(t *testing.T) {
 	want := "172.30.80.2/32 10.0.0.0/8 192.0.2.1/32 fd00::1/128"
 	if strings.Join(got, " ") != want {
 		t.Errorf("TrustedProxyList = %v, want %s", got, want)
+	}
+}
+
+// TestAPINeedsAPublicURL: agora api must be told its browser-facing URL;
+// upload and blob links never come from a request's Host (F14).
+func TestAPINeedsAPublicURL(t *testing.T) {
+	c := Default()
+	c.Command = "api"
+	err := c.Validate()
+	if err == nil || !strings.Contains(err.Error(), "AGORA_PUBLIC_URL: required by agora api") {
+		t.Fatalf("agora api without AGORA_PUBLIC_URL: %v", err)
+	}
+	c.PublicURL = "https://agora.example.org"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("agora api with AGORA_PUBLIC_URL: %v", err)
+	}
+	// The other subcommands link nowhere.
+	c = Default()
+	c.Command = "migrate"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("agora migrate without AGORA_PUBLIC_URL: %v", err)
 	}
 }

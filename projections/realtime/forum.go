@@ -44,6 +44,9 @@ type Feed interface {
 	Creator(ctx context.Context, userID, seriesID uuid.UUID) (qfeed.Creator, error)
 	Counts(ctx context.Context, threadID uuid.UUID, replyID *uuid.UUID) (qfeed.Stats, error)
 	Place(ctx context.Context, threadID uuid.UUID) (channelID, seriesID uuid.UUID, err error)
+	// SignAttachments gives a post's image and file the short-lived URLs
+	// the feed page would: a change carries the upload's id only.
+	SignAttachments(p *qfeed.Post) error
 }
 
 // complete reads what e's payload takes from the read model: once for all
@@ -55,6 +58,9 @@ func complete(ctx context.Context, f Feed, e Event) error {
 	var err error
 	switch p := e.Payload.(type) {
 	case *qfeed.Post:
+		if err := f.SignAttachments(p); err != nil {
+			return err
+		}
 		if p.CreatorID != nil {
 			c, err := f.Creator(ctx, *p.CreatorID, p.SeriesID)
 			if err != nil {

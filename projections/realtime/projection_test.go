@@ -2,11 +2,14 @@ package realtime_test
 
 import (
 	"encoding/json"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"agora/internal/blob"
 	"agora/live"
 	qfeed "agora/query/feed"
 
@@ -139,7 +142,15 @@ func TestProjectionAudiences(t *testing.T) {
 func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 	t.Helper()
 	hub := live.NewHub(env.DB.Pool, live.HubOptions{NodeID: testenv.Unique("node")})
-	feed, err := qfeed.New(env.DB)
+	store, err := blob.New(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	links, err := blob.NewLinks(store, env.URL, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, err := qfeed.New(env.DB, links)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,4 +159,60 @@ func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 		t.Fatal(err)
 	}
 	return hub, p
+}
+
+// TestThreadEventSignsAttachments: a post's change carries its upload's id
+// only; the live event gives readers a read URL signed at delivery that
+// lives no longer than the blob links' lifetime, as the feed page does.
+func TestThreadEventSignsAttachments(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	var member, series, channel string
+	err := env.DB.Pool.QueryRow(ctx, `SELECT u.id::text, s.id::text, c.id::text FROM users u, series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
+		WHERE u.email = 'member@demo.agora' AND s.name = 'Welcome & Introductions'`).Scan(&member, &series, &channel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub, p := newNode(t, env)
+	c, err := hub.Register(uuid.MustParse(member), uuid.New(), time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upload := uuid.NewString()
+	thread := `{"id":"` + uuid.NewString() + `","channel_id":"` + channel + `","series_id":"` + series + `","creator_id":"` + member +
+		`","creator_as":"author","type":"post","raw":"see","image":"{\"id\": \"` + upload + `\", \"name\": \"a.png\"}",` +
+		`"file":"{\"id\": \"` + upload + `\", \"name\": \"a.pdf\", \"mediaType\": \"application/pdf\"}","link":null,"meeting":null,` +
+		`"mentions":[],"hashtags":[],"created_on":"2026-11-22T08:27:03Z","updated_on":"2026-11-22T08:27:03Z"}`
+	ch := change.Change{Op: change.Create, Schema: "public", Table: "threads", Source: change.Source{TsMs: time.Now().UnixMilli()}}
+	ch.After = row(t, thread)
+	if err := p.Apply(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Event string
+		Data  struct {
+			Payload struct {
+				Image struct{ URL string }
+				File  struct{ URL, Name string }
+			}
+		}
+	}
+	select {
+	case b := <-c.Messages():
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatal("no event delivered")
+	}
+	for _, u := range []string{m.Data.Payload.Image.URL, m.Data.Payload.File.URL} {
+		pu, err := url.Parse(u)
+		if err != nil || !strings.HasPrefix(u, env.URL+"/api/blobs/"+upload+"/") {
+			t.Fatalf("%s payload URL %q is not a blob URL of the upload", m.Event, u)
+		}
+		exp, _ := strconv.ParseInt(pu.Query().Get("exp"), 10, 64)
+		if left := time.Until(time.Unix(exp, 0)); left <= 0 || left > time.Hour || pu.Query().Get("sig") == "" {
+			t.Errorf("URL %q: signed for %v, want a signature for at most the links' hour", u, left)
+		}
+	}
 }

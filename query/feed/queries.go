@@ -18,21 +18,23 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/auth"
+	"agora/internal/blob"
 	"agora/internal/db"
 	"agora/internal/jsontime"
 )
 
 // Queries reads the feed from Postgres.
 type Queries struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	links *blob.Links
 }
 
-// New builds the queries.
-func New(d *db.DB) (*Queries, error) {
-	if d == nil || d.Pool == nil {
+// New builds the queries; links sign the URLs of the posts' uploads.
+func New(d *db.DB, links *blob.Links) (*Queries, error) {
+	if d == nil || d.Pool == nil || links == nil {
 		return nil, errors.New("feed.New: nil dependency")
 	}
-	return &Queries{pool: d.Pool}, nil
+	return &Queries{pool: d.Pool, links: links}, nil
 }
 
 // Creator is the author of a post or comment.
@@ -264,6 +266,9 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 		case !r.sec.Valid: // the rights alone: refused, or an empty page
 		case r.sec.Int32 == 0:
 			t := r.thread()
+			if err := q.SignAttachments(&t.Post); err != nil {
+				return nil, err
+			}
 			t.IsMine = t.creatorID == v.UserID
 			t.CanManage = t.IsMine || f.Admin
 			threads = append(threads, t)

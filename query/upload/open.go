@@ -24,16 +24,16 @@ import (
 // Queries reads uploads.
 type Queries struct {
 	db    *pgxpool.Pool
+	links *blob.Links
 	store *blob.Store
-	now   func() time.Time
 }
 
 // New builds the queries.
-func New(d *db.DB, store *blob.Store) (*Queries, error) {
-	if d == nil || d.Pool == nil || store == nil {
+func New(d *db.DB, links *blob.Links) (*Queries, error) {
+	if d == nil || d.Pool == nil || links == nil {
 		return nil, errors.New("upload.New: nil dependency")
 	}
-	return &Queries{db: d.Pool, store: store, now: time.Now}, nil
+	return &Queries{db: d.Pool, links: links, store: links.Store()}, nil
 }
 
 // Open is GET on a blob URL.
@@ -56,9 +56,9 @@ type Blob struct {
 }
 
 // Open verifies the URL and opens the completed upload's blob. An upload
-// that is not complete is not found.
+// that is not complete, or whose post is gone, is not found.
 func (q *Queries) Open(ctx context.Context, in Open) (*Blob, error) {
-	if err := q.store.Verify(in.ID, "GET", in.Expires, in.Signature, q.now()); err != nil {
+	if err := q.links.VerifyRead(in.ID, in.Expires, in.Signature); err != nil {
 		return nil, err
 	}
 	b := &Blob{ID: in.ID}
@@ -67,7 +67,8 @@ func (q *Queries) Open(ctx context.Context, in Open) (*Blob, error) {
 	var completed *time.Time
 	u := table.Uploads
 	err := db.QueryRow(ctx, q.db, SELECT(u.Name, u.MediaType, u.Size, u.CompletedOn).FROM(u).
-		WHERE(u.ID.EQ(UUID(in.ID)).AND(u.State.EQ(String("complete"))))).
+		WHERE(u.ID.EQ(UUID(in.ID)).AND(u.State.EQ(String("complete"))).
+			AND(u.ThreadID.IS_NOT_NULL().OR(u.AttachedOn.IS_NULL())))).
 		Scan(&b.Name, &mediaType, &size, &completed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, apperr.ErrNotFound

@@ -358,4 +358,60 @@ export default [
       }
     },
   },
+  {
+    name: 'feed: a file attachment opens in the viewer without a frame of another origin',
+    async fn(ctx) {
+      const { a, path, series } = await forum()
+      const main = series.mainChannelId
+      /** upload puts body as a file upload of A's and returns the result. */
+      const upload = async (name, mediaType, body) => {
+        const tk = await api('POST', '/api/sas', { token: a, body: { kind: 'file', name, mediaType, size: body.length } })
+        assert.equal(tk.status, 201, JSON.stringify(tk.body))
+        assert.ok(tk.body.url.startsWith(server.url + '/api/blobs/'), `upload URL ${tk.body.url}`)
+        const put = await fetch(tk.body.url, { method: 'PUT', body })
+        assert.equal(put.status, 200)
+        return put.json()
+      }
+      const stamp = `viewer-${Date.now()}`
+      const png = await upload('diagram.png', 'image/png', PNG)
+      const pdf = await upload('plan.pdf', 'application/pdf', Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'))
+      const file = (u) => ({ id: u.id, name: u.name, url: u.url, mediaType: u.mediaType })
+      // A page elsewhere is refused as a file: it would be framed.
+      const refused = await api('POST', `/api/series/${series.id}/threads`, {
+        token: a, body: { channelId: main, raw: `${stamp} elsewhere`, file: { name: 'x.pdf', url: 'https://example.com/page.html', mediaType: 'application/pdf' } },
+      })
+      assert.equal(refused.status, 400)
+      assert.ok(refused.body.details.fields.file, JSON.stringify(refused.body))
+      for (const [raw, u] of [[`${stamp} image file`, png], [`${stamp} pdf file`, pdf]]) {
+        const r = await api('POST', `/api/series/${series.id}/threads`, { token: a, body: { channelId: main, raw, file: file(u) } })
+        assert.equal(r.status, 201, JSON.stringify(r.body))
+      }
+      const page = await openFeed(ctx, A, path)
+      const frames = async () => page.locator('iframe').evaluateAll((fs) => fs.map((f) => ({ src: f.getAttribute('src'), sandbox: f.getAttribute('sandbox') })))
+
+      // An image file shows as an image: no frame at all.
+      const imageCard = card(page, `${stamp} image file`)
+      await scrollTo(page, imageCard)
+      await imageCard.getByRole('button', { name: 'View' }).click()
+      const viewer = page.getByTestId('file-viewer')
+      await visible(viewer.getByTestId('file-viewer-image'))
+      assert.deepEqual(await viewer.locator('iframe').count(), 0)
+      await page.keyboard.press('Escape')
+
+      // A PDF is framed only from this server's blob store, sandboxed to scripts alone.
+      const pdfCard = card(page, `${stamp} pdf file`)
+      await scrollTo(page, pdfCard)
+      await pdfCard.getByRole('button', { name: 'View' }).click()
+      await visible(page.getByTestId('file-viewer'))
+      const shown = (await frames()).filter((f) => f.src?.includes('/api/blobs/'))
+      assert.equal(shown.length, 1, JSON.stringify(await frames()))
+      assert.equal(new URL(shown[0].src).origin, new URL(server.url).origin)
+      assert.equal(shown[0].sandbox, 'allow-scripts')
+      for (const f of await frames()) {
+        const origin = new URL(f.src, server.url).origin
+        assert.ok(origin === new URL(server.url).origin || f.sandbox !== 'allow-scripts', `frame ${f.src} of another origin with scripts`)
+      }
+      await page.close()
+    },
+  },
 ]

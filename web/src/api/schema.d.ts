@@ -1555,6 +1555,14 @@ export interface paths {
          *     without `/`, `\` or control characters. `size` is the exact number
          *     of bytes that will be put. The type is checked again, from the
          *     bytes, when they arrive.
+         *
+         *     Only a member of a forum (or a community admin, or a super user) may
+         *     upload: uploads are for posts. A member's uploads not on a post, the
+         *     pending ones (their declared `size`) and those put but not attached,
+         *     may take at most `AGORA_UPLOAD_QUOTA_BYTES` (200 MiB by default); an
+         *     upload no post shows is deleted after `AGORA_UPLOAD_UNATTACHED_TTL`
+         *     (24 hours by default). The URL is on `AGORA_PUBLIC_URL`, whatever
+         *     `Host` the request names.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -1582,9 +1590,14 @@ export interface paths {
         };
         /**
          * Read an uploaded file
-         * @description The `url` of an upload result, with its `exp` and `sig`: a long-lived
-         *     capability URL (ten years by default, `AGORA_BLOB_URL_TTL`), since an
-         *     `<img>` cannot send a bearer header; no bearer header is needed.
+         * @description The `url` of an upload result, or of a post's `image` or `file`, with
+         *     its `exp` and `sig`: a capability URL, since an `<img>` cannot send a
+         *     bearer header; no bearer header is needed. It is short-lived (2 hours
+         *     by default, `AGORA_BLOB_URL_TTL`): a post keeps its upload's id, and
+         *     every read of the feed, a post, or a live event signs fresh URLs, so
+         *     a reader who lost access to the forum keeps none for long. A URL
+         *     signed to live longer than `AGORA_BLOB_URL_TTL` is expired. Deleting
+         *     a post, or an edit replacing its file or image, deletes the upload.
          *     The file is served so that it can never act as a page of this site:
          *     `Content-Type` is the type read from its bytes, except that anything
          *     a browser could run (HTML, XML, SVG…) is `application/octet-stream`;
@@ -2116,7 +2129,7 @@ export interface components {
          *     - 405 `methodNotAllowed` (also 501, a method the server does not know)
          *     - 409 `registrationCreatingExistingEmail`, `profileAlreadyJoined`, `emailConflict`, `uploadCompleted`
          *     - 410 `oneTimeTokenExpired`
-         *     - 413 `requestTooLarge`, `uploadTooLarge` (`requestTooLarge` also with 431, headers over 16 KiB)
+         *     - 413 `requestTooLarge`, `uploadTooLarge`, `uploadQuotaExceeded` (`requestTooLarge` also with 431, headers over 16 KiB)
          *     - 422 `linkPreviewFailed`
          *     - 429 `tooManyRequests`
          *     - 500 `internalError`
@@ -2446,7 +2459,7 @@ export interface components {
             name: string;
             /**
              * Format: uri
-             * @description The signed, long-lived URL that reads the file.
+             * @description A signed URL that reads the file for `AGORA_BLOB_URL_TTL`; a post signs its own.
              */
             url: string;
             /** @description The type the file is served with, read from its bytes (`application/octet-stream` for anything a browser could run). */
@@ -2456,17 +2469,17 @@ export interface components {
         ThreadImage: {
             /**
              * Format: uri
-             * @description An http(s) URL: an image upload's `url`, or an image elsewhere.
+             * @description Sent: a URL given for an image upload of the poster's (an upload result's `url`, or one the post showed), not attached to another post; an image elsewhere is refused (`feedPostCreating`/`feedPostUpdating`, `details.fields.image`): a page elsewhere is the post's `link`. Read: a URL signed for `AGORA_BLOB_URL_TTL`.
              */
             url: string;
         };
         ThreadFile: {
-            /** @description The id of the file upload attached (see `POST /api/sas`). */
+            /** @description The id of the file upload attached (see `POST /api/sas`): a completed file upload of the poster's on no other post. Without it, `url` must be a URL given for such an upload; a file elsewhere is refused (`feedPostCreating`/`feedPostUpdating`, `details.fields.file`). The post shows the upload's own `name` and `mediaType`. */
             id?: string;
             name: string;
             /**
              * Format: uri
-             * @description An http(s) URL.
+             * @description Read: a URL signed for `AGORA_BLOB_URL_TTL`, on this server's blob store.
              */
             url: string;
             mediaType: string;
@@ -6037,8 +6050,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is a member of no forum, so has nowhere to post an upload. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description - `uploadTooLarge`: `size` is over the limit of the kind (`details.maxSize`, in bytes: 3 MiB for an image, 50 MiB for a file).
+             *     - `uploadQuotaExceeded`: with this `size`, the member's uploads not on a post would be over the quota; `details.quota`, `details.used` (pending and unattached uploads) and `details.size` are in bytes. Nothing is recorded.
              *     - `requestTooLarge`: the request body is over 1 MiB.
              */
             413: {
@@ -6112,7 +6135,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /**
              * @description - `blobSignatureInvalid`: `exp` or `sig` is missing, or the signature is not this server's for this upload and method (a changed URL).
-             *     - `blobSignatureExpired`: the URL has expired.
+             *     - `blobSignatureExpired`: the URL has expired (or was signed to live longer than `AGORA_BLOB_URL_TTL`); read the post again for a fresh one.
              */
             403: {
                 headers: {
@@ -6122,7 +6145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no completed upload `id`. */
+            /** @description `notFound`: there is no completed upload `id`: never put, deleted with its post, replaced by an edit, or swept unattached. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -22,8 +22,9 @@ type Uploads struct {
 	SniffedMediaType  *string    `db:"uploads.sniffed_media_type"`
 	MediaType         *string    `db:"uploads.media_type"`
 	Size              *int64     `db:"uploads.size"`
-	URL               *string    `db:"uploads.url"`
 	State             string     `db:"uploads.state"`
 	CreatedOn         time.Time  `db:"uploads.created_on"`
 	CompletedOn       *time.Time `db:"uploads.completed_on"`
+	ThreadID          *uuid.UUID `db:"uploads.thread_id"`
+	AttachedOn        *time.Time `db:"uploads.attached_on"`
 }

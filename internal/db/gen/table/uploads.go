@@ -26,10 +26,11 @@ type uploadsTable struct {
 	SniffedMediaType  postgres.ColumnString
 	MediaType         postgres.ColumnString
 	Size              postgres.ColumnInteger
-	URL               postgres.ColumnString
 	State             postgres.ColumnString
 	CreatedOn         postgres.ColumnTimestampz
 	CompletedOn       postgres.ColumnTimestampz
+	ThreadID          postgres.ColumnString
+	AttachedOn        postgres.ColumnTimestampz
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -80,12 +81,13 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		SniffedMediaTypeColumn  = postgres.StringColumn("sniffed_media_type")
 		MediaTypeColumn         = postgres.StringColumn("media_type")
 		SizeColumn              = postgres.IntegerColumn("size")
-		URLColumn               = postgres.StringColumn("url")
 		StateColumn             = postgres.StringColumn("state")
 		CreatedOnColumn         = postgres.TimestampzColumn("created_on")
 		CompletedOnColumn       = postgres.TimestampzColumn("completed_on")
-		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, URLColumn, StateColumn, CreatedOnColumn, CompletedOnColumn}
-		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, URLColumn, StateColumn, CreatedOnColumn, CompletedOnColumn}
+		ThreadIDColumn          = postgres.StringColumn("thread_id")
+		AttachedOnColumn        = postgres.TimestampzColumn("attached_on")
+		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn}
+		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn}
 		defaultColumns          = postgres.ColumnList{StateColumn, CreatedOnColumn}
 	)
 
@@ -102,10 +104,11 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		SniffedMediaType:  SniffedMediaTypeColumn,
 		MediaType:         MediaTypeColumn,
 		Size:              SizeColumn,
-		URL:               URLColumn,
 		State:             StateColumn,
 		CreatedOn:         CreatedOnColumn,
 		CompletedOn:       CompletedOnColumn,
+		ThreadID:          ThreadIDColumn,
+		AttachedOn:        AttachedOnColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

@@ -74,6 +74,8 @@ export const composer = {
     imageTypes: 'Only these image types can be added: {{types}}.',
     oneImage: 'Only one image can be added.',
     failed: 'The file could not be uploaded. Please try again.',
+    quota: 'Your uploads not yet in a post take all the room allowed. Post them, or try again tomorrow, when those never posted are cleared.',
+    noForum: 'Only members of a forum can upload files.',
     confirm: 'OK',
   },
   link: {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Download, ExternalLink, FileText } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { embedFor, httpUrl, readPreview, viewableInline } from '../lib/media'
+import { embedFor, httpUrl, ownBlob, readPreview, viewableInline } from '../lib/media'
 import type { Thread } from '../lib/thread-cache'
 
 /** PostImage is a post's image; it opens in a lightbox. */
@@ -37,16 +37,18 @@ export function PostImage({ image }: { image: NonNullable<Thread['image']> }) {
 }
 
 /**
- * PostFile is a post's file: images and PDFs open in the fullscreen file
- * viewer, in a sandboxed frame (no scripts of ours' origin, no popups, no
- * navigation of this page); other files are a download link.
+ * PostFile is a post's file: an image or a PDF of this server's blob store
+ * opens in the fullscreen file viewer (an image as an image; a PDF in a
+ * sandboxed frame: no scripts of ours' origin, no popups, no navigation of
+ * this page); any other file, or a file elsewhere, is a download link and
+ * is never framed.
  */
 export function PostFile({ file }: { file: NonNullable<Thread['file']> }) {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
   const src = httpUrl(file.url)
   if (!src) return null
-  const inline = viewableInline(file.mediaType)
+  const inline = ownBlob(src) ? viewableInline(file.mediaType) : undefined
   return (
     <div className="flex items-center gap-3 rounded-md border p-3" data-testid="post-file">
       <FileText className="size-8 shrink-0 text-muted-foreground" aria-hidden />
@@ -72,14 +74,18 @@ export function PostFile({ file }: { file: NonNullable<Thread['file']> }) {
               <DialogTitle className="truncate pr-8">{t('feed.file.viewerTitle', { name: file.name })}</DialogTitle>
               <DialogDescription className="sr-only">{file.mediaType}</DialogDescription>
             </DialogHeader>
-            {/* allow-scripts without allow-same-origin: the browser's PDF viewer runs, in an opaque origin that cannot reach this page. */}
-            <iframe
-              src={src}
-              title={t('feed.file.frameTitle', { name: file.name })}
-              sandbox={inline === 'pdf' ? 'allow-scripts' : ''}
-              referrerPolicy="no-referrer"
-              className="min-h-0 w-full flex-1 rounded border bg-white"
-            />
+            {inline === 'image' ? (
+              <img src={src} alt={file.name} referrerPolicy="no-referrer" className="min-h-0 w-full flex-1 object-contain" data-testid="file-viewer-image" />
+            ) : (
+              /* A PDF of our own blob store only. allow-scripts without allow-same-origin: the browser's PDF viewer runs, in an opaque origin that cannot reach this page. */
+              <iframe
+                src={src}
+                title={t('feed.file.frameTitle', { name: file.name })}
+                sandbox="allow-scripts"
+                referrerPolicy="no-referrer"
+                className="min-h-0 w-full flex-1 rounded border bg-white"
+              />
+            )}
           </DialogContent>
         </Dialog>
       )}

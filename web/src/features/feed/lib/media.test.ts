@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { embedFor, httpUrl, readPreview, viewableInline } from './media'
+import { embedFor, httpUrl, ownBlob, readPreview, viewableInline } from './media'
 
 describe('httpUrl', () => {
   it.each([
@@ -66,4 +66,14 @@ describe('readPreview', () => {
     })
     expect(readPreview('nope')).toEqual({})
   })
+})
+
+describe('ownBlob', () => {
+  const origin = 'https://agora.example.org'
+  it.each([
+    ['https://agora.example.org/api/blobs/0190/a.pdf?exp=1&sig=x', 'https://agora.example.org/api/blobs/0190/a.pdf?exp=1&sig=x'],
+    ['https://evil.test/api/blobs/0190/a.pdf', undefined],
+    ['https://agora.example.org/somewhere/else.pdf', undefined],
+    ['javascript:alert(1)', undefined],
+  ])('%s', (input, want) => expect(ownBlob(input, origin)).toBe(want))
 })

@@ -67,6 +67,19 @@ export function embedFor(value: string): Embed | undefined {
   return undefined
 }
 
+/**
+ * ownBlob is value as a URL of this server's blob store (same origin, under
+ * /api/blobs/), or undefined: the only address the file viewer shows. A
+ * post's file is an upload of the poster's, but the viewer does not rely on
+ * the server alone to never frame a page elsewhere.
+ */
+export function ownBlob(value: unknown, origin: string = window.location.origin): string | undefined {
+  const href = httpUrl(value)
+  if (!href) return undefined
+  const u = new URL(href)
+  return u.origin === origin && u.pathname.startsWith('/api/blobs/') ? href : undefined
+}
+
 /** viewableInline says whether the file viewer shows a file itself (images and PDF) rather than offering a download. */
 export function viewableInline(mediaType: string): 'image' | 'pdf' | undefined {
   const t = mediaType.toLowerCase().split(';')[0]!.trim()

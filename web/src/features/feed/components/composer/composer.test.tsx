@@ -301,6 +301,8 @@ describe('serverRejection', () => {
     expect(serverRejection(err(400, 'uploadRejected', { fields: { name: 'Invalid or missing file.' } }), 'file', '').key).toBe(
       'composer.upload.invalidFile',
     )
+    expect(serverRejection(err(413, 'uploadQuotaExceeded', { quota: 209715200, used: 1, size: 209715200 }), 'file', 'a').key).toBe('composer.upload.quota')
+    expect(serverRejection(err(403, 'forbidden'), 'file', 'a').key).toBe('composer.upload.noForum')
     expect(serverRejection(err(413, 'uploadTooLarge', { maxSize: 3145728 }), 'image', 'big.png')).toEqual({
       key: 'composer.upload.tooLarge',
       values: { name: 'big.png', max: '3MB' },

@@ -39,6 +39,8 @@ export function checkUpload(file: File | null | undefined, kind: UploadKind): Re
 export function serverRejection(e: unknown, kind: UploadKind, name: string): Rejection {
   if (!isApiError(e)) return { key: 'composer.upload.failed' }
   const d = e.details ?? {}
+  if (e.code === 'uploadQuotaExceeded') return { key: 'composer.upload.quota' }
+  if (e.code === 'forbidden') return { key: 'composer.upload.noForum' }
   if (e.code === 'uploadTooLarge') return { key: 'composer.upload.tooLarge', values: { name, max: MAX_LABEL[kind] } }
   if (e.code === 'uploadRejected') {
     if (d.supportedTypes || d.fields?.mediaType) return { key: 'composer.upload.imageTypes', values: { types: imageTypesList() } }

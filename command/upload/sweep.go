@@ -1,0 +1,31 @@
+package upload
+
+import (
+	"context"
+	"fmt"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+)
+
+// Sweep deletes the uploads that no post shows: never attached within the
+// unattached lifetime, or detached (their post went with its forum). One
+// DELETE … RETURNING picks them, so that API nodes sweeping at once each
+// remove the blobs of their own rows only; an upload being attached holds
+// its row lock, and its attachment is seen by the DELETE once it commits.
+// The rows go first: a blob whose removal fails is no longer served and is
+// only disk. It returns how many uploads went.
+func (s *Service) Sweep(ctx context.Context) (int, error) {
+	u := table.Uploads
+	cutoff := s.now().Add(-s.cfg.UnattachedTTL).UTC()
+	ids, err := db.Values[uuid.UUID](ctx, s.db, u.DELETE().
+		WHERE(u.ThreadID.IS_NULL().AND(u.AttachedOn.IS_NOT_NULL().OR(u.CreatedOn.LT(TimestampzT(cutoff))))).
+		RETURNING(u.ID))
+	if err != nil {
+		return 0, fmt.Errorf("upload: sweep: %w", err)
+	}
+	return len(ids), s.store.RemoveAll(ids)
+}
