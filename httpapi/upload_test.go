@@ -669,6 +669,10 @@ func TestUploadQuota(t *testing.T) {
 	wantError(t, m.Client.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "x", "size": len(pdfBytes)}), 413, "uploadQuotaExceeded")
 	post(t, m.Client, f.welcome, map[string]any{"channelId": f.welcomeMain, "file": map[string]any{"id": pdf.ID, "name": pdf.Name, "url": pdf.URL, "mediaType": pdf.MediaType}})
 	sas(t, m.Client, "file", "x", "", len(pdfBytes))
+	// A ticket whose URL expired can never be put: it holds no room.
+	wantError(t, m.Client.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "y", "size": 40 << 20}), 413, "uploadQuotaExceeded")
+	exec(t, env, `UPDATE uploads SET created_on = now() - $2 * interval '1 second' WHERE owner_id = $1 AND name = 'big.bin'`, m.UserID, env.Config.Blobs.UploadURLTTL.Seconds())
+	sas(t, m.Client, "file", "y", "", 40<<20)
 }
 
 // TestUploadSweep: an upload no post shows after AGORA_UPLOAD_UNATTACHED_TTL
@@ -681,6 +685,11 @@ func TestUploadSweep(t *testing.T) {
 	kept := e.upload(t, member, "file", "posted.pdf", "application/pdf", pdfBytes)
 	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "file": map[string]any{"id": kept.ID, "name": kept.Name, "url": kept.URL, "mediaType": kept.MediaType}})
 	exec(t, e.Env, `UPDATE uploads SET created_on = now() - interval '2 days' WHERE id = ANY($1::uuid[])`, []string{old.ID, kept.ID})
+	// A ticket never used, past its URL's life (and the hour after): its
+	// upload can never come, so it goes too; a fresh ticket stays.
+	expired := sas(t, member, "file", "never.bin", "", 1<<20)
+	fresh := sas(t, member, "file", "soon.bin", "", 1<<20)
+	exec(t, e.Env, `UPDATE uploads SET created_on = now() - $2 * interval '1 second' - interval '61 minutes' WHERE id = $1`, expired.ID, e.Config.Blobs.UploadURLTTL.Seconds())
 
 	// A node sweeps when it starts listening: one on the same blob folder.
 	testenv.New(t, func(c *config.Config) { c.Blobs.Dir = e.dir })
@@ -693,6 +702,9 @@ func TestUploadSweep(t *testing.T) {
 	}
 	if !slices.Contains(e.files(t, "objects"), kept.ID) || e.Count(t, "uploads", "id = $1", kept.ID) != 1 {
 		t.Error("the sweep took the posted upload")
+	}
+	if e.Count(t, "uploads", "id = $1", expired.ID) != 0 || e.Count(t, "uploads", "id = $1", fresh.ID) != 1 {
+		t.Error("the sweep kept a ticket whose URL expired, or took one still open")
 	}
 }
 

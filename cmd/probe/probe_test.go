@@ -17,6 +17,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 func TestProbeAcceptsNothing(t *testing.T) {
 	env := testenv.New(t, func(c *config.Config) {
 		d := config.Default()
+		c.Blobs.Dir = t.TempDir()
 		c.Auth.SignInPerIPPerMinute = d.Auth.SignInPerIPPerMinute
 		c.AI.SearchesPerAccountPerMinute = d.AI.SearchesPerAccountPerMinute
 	})

@@ -3,6 +3,7 @@ package upload
 import (
 	"context"
 	"fmt"
+	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -12,7 +13,7 @@ import (
 )
 
 // Sweep deletes the uploads that no post shows: never attached within the
-// unattached lifetime, or detached (their post went with its forum). One
+// unattached lifetime, pending past their URL's life, or detached (their post went with its forum). One
 // DELETE … RETURNING picks them, so that API nodes sweeping at once each
 // remove the blobs of their own rows only; an upload being attached holds
 // its row lock, and its attachment is seen by the DELETE once it commits.
@@ -21,8 +22,13 @@ import (
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	u := table.Uploads
 	cutoff := s.now().Add(-s.cfg.UnattachedTTL).UTC()
+	// A pending upload whose URL expired can never be put; an upload still
+	// streaming when its URL expired has the hour after to end.
+	stale := s.now().Add(-s.cfg.UploadURLTTL - time.Hour).UTC()
 	ids, err := db.Values[uuid.UUID](ctx, s.db, u.DELETE().
-		WHERE(u.ThreadID.IS_NULL().AND(u.AttachedOn.IS_NOT_NULL().OR(u.CreatedOn.LT(TimestampzT(cutoff))))).
+		WHERE(u.ThreadID.IS_NULL().AND(u.AttachedOn.IS_NOT_NULL().
+			OR(u.CreatedOn.LT(TimestampzT(cutoff))).
+			OR(u.State.EQ(String("pending")).AND(u.CreatedOn.LT(TimestampzT(stale)))))).
 		RETURNING(u.ID))
 	if err != nil {
 		return 0, fmt.Errorf("upload: sweep: %w", err)
