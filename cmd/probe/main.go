@@ -7,8 +7,10 @@
 // It signs in as the demo logins of `agora dev` (member, expert and
 // outsider), so it runs against a server with the demo data. It sends only
 // to the given URL; it posts, uploads and deletes what it needs in the
-// demo forums, and its last probes spend the sign-in and AI search limits
-// of the address it runs from (wait a minute before signing in from it).
+// demo forums, its upload tickets take the demo member's upload quota until
+// their URLs expire (AGORA_UPLOAD_URL_TTL), and its last probes spend the
+// sign-in and AI search limits of the address it runs from (wait a minute
+// before signing in from it).
 //
 // Each probe is a bad input and what the server must do with it: refuse it
 // (a 4xx that changes nothing), or, for the checks that are not requests
