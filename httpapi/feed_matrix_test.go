@@ -408,7 +408,7 @@ func TestMatrixUploadsThatLie(t *testing.T) {
 	put := func(tk ticket, body []byte) *testenv.Response { return e.Client(t).Do("PUT", e.local(t, tk.URL), body) }
 	pending := func(t *testing.T, id string) {
 		t.Helper()
-		if n := e.Count(t, "uploads", "id = $1 AND state = 'pending' AND url IS NULL", id); n != 1 {
+		if n := e.Count(t, "uploads", "id = $1 AND state = 'pending' AND media_type IS NULL", id); n != 1 {
 			t.Errorf("upload %s is not left pending", id)
 		}
 		for _, f := range e.files(t, "objects") {
