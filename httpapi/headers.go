@@ -50,8 +50,8 @@ var safeHost = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]
 //     covers ws: and wss: of the page's origin in current browsers; older
 //     ones (CSP 2) need them named, so the request's host and the public
 //     URL's host are.
-//   - frame-src: the blob viewer (a blob of this origin or the public
-//     URL's, in a sandboxed frame) and the video players.
+//   - frame-src: the video players (and this origin). No blob is framed:
+//     the file viewer shows images as images and downloads the rest.
 func appPolicy(c fiber.Ctx, publicURL string) string {
 	hosts := []string{}
 	if h := string(c.RequestCtx().Host()); safeHost.MatchString(h) {
@@ -71,7 +71,7 @@ func appPolicy(c fiber.Ctx, publicURL string) string {
 	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' https: http:; font-src 'self'; " +
 		"connect-src 'self'" + sockets.String() + "; " +
-		"frame-src 'self'" + public + " " + playerOrigins + "; " +
+		"frame-src 'self' " + playerOrigins + "; " +
 		"media-src 'self'" + public + "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }
 

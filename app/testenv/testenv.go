@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -136,6 +137,9 @@ func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Conf
 		t.Fatalf("testenv: %v", sharedE)
 	}
 	cfg := Config()
+	// Uploads land in the test binary's folder, not in ./var of the
+	// package under test; a test that looks at the files sets its own.
+	cfg.Blobs.Dir = filepath.Join(shared.dir, "blobs")
 	for _, o := range options {
 		o(&cfg)
 	}

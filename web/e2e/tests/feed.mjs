@@ -359,7 +359,7 @@ export default [
     },
   },
   {
-    name: 'feed: a file attachment opens in the viewer without a frame of another origin',
+    name: 'feed: an image file opens in the viewer, a PDF downloads, and nothing is framed',
     async fn(ctx) {
       const { a, path, series } = await forum()
       const main = series.mainChannelId
@@ -398,19 +398,17 @@ export default [
       assert.deepEqual(await viewer.locator('iframe').count(), 0)
       await page.keyboard.press('Escape')
 
-      // A PDF is framed only from this server's blob store, sandboxed to scripts alone.
+      // A PDF is a download (served as an attachment, a frame would show
+      // nothing): no View that opens an empty viewer, and nothing is framed.
       const pdfCard = card(page, `${stamp} pdf file`)
       await scrollTo(page, pdfCard)
-      await pdfCard.getByRole('button', { name: 'View' }).click()
-      await visible(page.getByTestId('file-viewer'))
-      const shown = (await frames()).filter((f) => f.src?.includes('/api/blobs/'))
-      assert.equal(shown.length, 1, JSON.stringify(await frames()))
-      assert.equal(new URL(shown[0].src).origin, new URL(server.url).origin)
-      assert.equal(shown[0].sandbox, 'allow-scripts')
-      for (const f of await frames()) {
-        const origin = new URL(f.src, server.url).origin
-        assert.ok(origin === new URL(server.url).origin || f.sandbox !== 'allow-scripts', `frame ${f.src} of another origin with scripts`)
-      }
+      assert.equal(await pdfCard.getByRole('button', { name: 'View' }).count(), 0)
+      const download = pdfCard.getByRole('link', { name: 'Download' })
+      await visible(download)
+      assert.equal(new URL(await download.getAttribute('href')).origin, new URL(server.url).origin)
+      assert.deepEqual((await frames()).filter((f) => f.src?.includes('/api/blobs/')), [])
+      const [saved] = await Promise.all([page.waitForEvent('download'), download.click()])
+      assert.equal(saved.suggestedFilename(), 'plan.pdf')
       await page.close()
     },
   },

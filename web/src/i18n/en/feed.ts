@@ -52,7 +52,6 @@ export const feed = {
     view: 'View',
     download: 'Download',
     viewerTitle: 'File: {{name}}',
-    frameTitle: 'Preview of {{name}}',
   },
   link: {
     open: 'Open link',

@@ -37,11 +37,9 @@ export function PostImage({ image }: { image: NonNullable<Thread['image']> }) {
 }
 
 /**
- * PostFile is a post's file: an image or a PDF of this server's blob store
- * opens in the fullscreen file viewer (an image as an image; a PDF in a
- * sandboxed frame: no scripts of ours' origin, no popups, no navigation of
- * this page); any other file, or a file elsewhere, is a download link and
- * is never framed.
+ * PostFile is a post's file: an image of this server's blob store opens in
+ * the fullscreen file viewer as an image; any other file (see
+ * viewableInline) is a download link. Nothing is framed.
  */
 export function PostFile({ file }: { file: NonNullable<Thread['file']> }) {
   const { t } = useTranslation()
@@ -74,18 +72,7 @@ export function PostFile({ file }: { file: NonNullable<Thread['file']> }) {
               <DialogTitle className="truncate pr-8">{t('feed.file.viewerTitle', { name: file.name })}</DialogTitle>
               <DialogDescription className="sr-only">{file.mediaType}</DialogDescription>
             </DialogHeader>
-            {inline === 'image' ? (
-              <img src={src} alt={file.name} referrerPolicy="no-referrer" className="min-h-0 w-full flex-1 object-contain" data-testid="file-viewer-image" />
-            ) : (
-              /* A PDF of our own blob store only. allow-scripts without allow-same-origin: the browser's PDF viewer runs, in an opaque origin that cannot reach this page. */
-              <iframe
-                src={src}
-                title={t('feed.file.frameTitle', { name: file.name })}
-                sandbox="allow-scripts"
-                referrerPolicy="no-referrer"
-                className="min-h-0 w-full flex-1 rounded border bg-white"
-              />
-            )}
+            <img src={src} alt={file.name} referrerPolicy="no-referrer" className="min-h-0 w-full flex-1 object-contain" data-testid="file-viewer-image" />
           </DialogContent>
         </Dialog>
       )}

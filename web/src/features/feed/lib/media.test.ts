@@ -48,7 +48,7 @@ describe('embedFor', () => {
 
 describe('viewableInline', () => {
   it.each([
-    ['application/pdf', 'pdf'],
+    ['application/pdf', undefined],
     ['image/PNG', 'image'],
     ['image/svg+xml', undefined],
     ['text/html', undefined],

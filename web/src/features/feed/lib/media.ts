@@ -80,10 +80,15 @@ export function ownBlob(value: unknown, origin: string = window.location.origin)
   return u.origin === origin && u.pathname.startsWith('/api/blobs/') ? href : undefined
 }
 
-/** viewableInline says whether the file viewer shows a file itself (images and PDF) rather than offering a download. */
-export function viewableInline(mediaType: string): 'image' | 'pdf' | undefined {
+/**
+ * viewableInline says whether the file viewer shows a file itself rather
+ * than offering a download: images only. Any other blob, a PDF included,
+ * is served as an attachment under a sandboxing policy, so a frame would
+ * show nothing (a sandboxed frame blocks the download, and browsers' PDF
+ * viewers do not run sandboxed); it is downloaded.
+ */
+export function viewableInline(mediaType: string): 'image' | undefined {
   const t = mediaType.toLowerCase().split(';')[0]!.trim()
-  if (t === 'application/pdf') return 'pdf'
   if (/^image\/(png|jpe?g|gif|webp|avif|bmp)$/.test(t)) return 'image'
   return undefined
 }
