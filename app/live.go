@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"log/slog"
-	"sync"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -40,49 +39,16 @@ func runLiveEvents(srv *fiber.App, a *httpapi.Application, cfg config.Config, d 
 	if err != nil {
 		return err
 	}
-	var (
-		mu      sync.Mutex
-		cancel  context.CancelFunc
-		stopped bool
-		wg      sync.WaitGroup
-	)
-	srv.Hooks().OnListen(func(fiber.ListenData) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if stopped || cancel != nil {
-			return nil
-		}
-		var ctx context.Context
-		ctx, cancel = context.WithCancel(context.Background())
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = a.Hub.Run(ctx)
-		}()
+	whileServing(srv, func(ctx context.Context, spawn func(func())) {
+		spawn(func() { _ = a.Hub.Run(ctx) })
 		if len(brokers) == 0 {
 			a.Log.Warn("live events are off: this API node has no broker to read the change stream from; set KAFKA_BROKERS")
-			return nil
+			return
 		}
 		pc := ProjectorConfig(cfg, brokers, nil, a.Log)
 		pc.Metrics = sharedMetrics(a.Registry)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = projections.Run(ctx, pc, p)
-		}()
+		spawn(func() { _ = projections.Run(ctx, pc, p) })
 		a.Log.Info("live events on", "node", a.Hub.NodeID(), "group", projections.GroupID(pc.TopicPrefix, p.Name()))
-		return nil
-	})
-	srv.Hooks().OnPreShutdown(func() error {
-		mu.Lock()
-		stopped = true
-		c := cancel
-		mu.Unlock()
-		if c != nil {
-			c()
-			wg.Wait()
-		}
-		return nil
 	})
 	return nil
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -52,22 +51,8 @@ func sweepInterval(unattachedTTL time.Duration) time.Duration {
 // the uploads no post shows, until srv shuts down. Every API node sweeps;
 // Sweep is safe to run on several at once.
 func runUploadSweep(srv *fiber.App, uploads *cmdupload.Service, ttl time.Duration, log *slog.Logger) {
-	var (
-		mu      sync.Mutex
-		cancel  context.CancelFunc
-		stopped bool
-		done    = make(chan struct{})
-	)
-	srv.Hooks().OnListen(func(fiber.ListenData) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if stopped || cancel != nil {
-			return nil
-		}
-		var ctx context.Context
-		ctx, cancel = context.WithCancel(context.Background())
-		go func() {
-			defer close(done)
+	whileServing(srv, func(ctx context.Context, spawn func(func())) {
+		spawn(func() {
 			t := time.NewTicker(sweepInterval(ttl))
 			defer t.Stop()
 			for {
@@ -82,18 +67,6 @@ func runUploadSweep(srv *fiber.App, uploads *cmdupload.Service, ttl time.Duratio
 				case <-t.C:
 				}
 			}
-		}()
-		return nil
-	})
-	srv.Hooks().OnPreShutdown(func() error {
-		mu.Lock()
-		stopped = true
-		c := cancel
-		mu.Unlock()
-		if c != nil {
-			c()
-			<-done
-		}
-		return nil
+		})
 	})
 }
