@@ -87,11 +87,11 @@ func (s *server) hubPrincipal(c fiber.Ctx) (qaccount.Principal, error) {
 	if ticket == "" {
 		return qaccount.Principal{}, apperr.ErrAuthRequired
 	}
-	hs, err := s.Commands.Accounts.UseHubTicket(c.Context(), ticket)
+	session, err := s.Commands.Accounts.UseHubTicket(c.Context(), ticket)
 	if err != nil {
 		return qaccount.Principal{}, err
 	}
-	return qaccount.Principal{UserID: hs.UserID, SessionID: hs.SessionID, Role: hs.Role, ExpiresOn: hs.ExpiresOn}, nil
+	return s.Queries.Accounts.Session(c.Context(), session)
 }
 
 // sameOrigin admits a handshake without Origin (not a browser) or from a

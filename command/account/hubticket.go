@@ -28,14 +28,6 @@ type HubTicket struct {
 	ExpiresOn time.Time
 }
 
-// HubSession is the session a used ticket speaks for.
-type HubSession struct {
-	UserID    uuid.UUID
-	SessionID uuid.UUID
-	Role      auth.Role
-	ExpiresOn time.Time
-}
-
 // IssueHubTicket gives the caller's session a ticket for GET /api/hub?ticket=,
 // so that the session's token never rides in a URL (access logs keep
 // URLs). The session's expired tickets are deleted on the way: one is made
@@ -62,16 +54,16 @@ func (s *Service) IssueHubTicket(ctx context.Context, userID, sessionID uuid.UUI
 	return t, nil
 }
 
-// UseHubTicket uses a ticket up and returns its session. An unknown, used
-// or expired ticket is ErrTokenInvalid (a ticket is not a link the member
-// follows, so it has no "expired" page of its own); a ticket of a session
-// that was signed out is ErrTokenInvalid, of one that expired
-// ErrTokenExpired, as the session's own token would be.
-func (s *Service) UseHubTicket(ctx context.Context, ticket string) (HubSession, error) {
+// UseHubTicket uses a ticket up and returns the session it was issued to,
+// whose validity the caller checks as it checks a token's (a ticket of a
+// signed-out session is worth no more than the session). An unknown, used
+// or expired ticket is ErrTokenInvalid: a ticket is not a link the member
+// follows, so it has no "expired" page of its own.
+func (s *Service) UseHubTicket(ctx context.Context, ticket string) (uuid.UUID, error) {
 	if ticket == "" || len(ticket) > 256 {
-		return HubSession{}, apperr.ErrTokenInvalid
+		return uuid.Nil, apperr.ErrTokenInvalid
 	}
-	var hs HubSession
+	var session uuid.UUID
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		tok, err := s.lockToken(ctx, tx, ticket, "hubTicket")
 		if errors.Is(err, auth.ErrOneTimeTokenInvalid) || errors.Is(err, auth.ErrOneTimeTokenExpired) || (err == nil && tok.SessionID == nil) {
@@ -80,29 +72,8 @@ func (s *Service) UseHubTicket(ctx context.Context, ticket string) (HubSession, 
 		if err != nil {
 			return err
 		}
-		if err := s.markUsed(ctx, tx, tok.ID); err != nil {
-			return err
-		}
-		sess, err := db.One[model.Sessions](ctx, tx, SELECT(table.Sessions.AllColumns).FROM(table.Sessions).
-			WHERE(table.Sessions.ID.EQ(UUID(*tok.SessionID))))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return apperr.ErrTokenInvalid
-		}
-		if err != nil {
-			return err
-		}
-		u, err := db.One[model.Users](ctx, tx, SELECT(table.Users.Role).FROM(table.Users).WHERE(table.Users.ID.EQ(UUID(sess.UserID))))
-		if err != nil {
-			return err
-		}
-		if sess.RevokedOn != nil {
-			return apperr.ErrTokenInvalid
-		}
-		if !s.now().Before(sess.ExpiresOn) {
-			return apperr.ErrTokenExpired
-		}
-		hs = HubSession{UserID: sess.UserID, SessionID: sess.ID, Role: auth.Role(u.Role), ExpiresOn: sess.ExpiresOn}
-		return nil
+		session = *tok.SessionID
+		return s.markUsed(ctx, tx, tok.ID)
 	})
-	return hs, err
+	return session, err
 }

@@ -35,14 +35,15 @@ func New(d *db.DB) (*Queries, error) {
 	return &Queries{db: d.Pool, now: time.Now}, nil
 }
 
-// authenticateSQL is the statement of Authenticate, built once: its one
-// argument is the token hash.
-var authenticateSQL = func() string {
+// authenticateSQL and sessionSQL are the statements of Authenticate and
+// Session, built once: their one argument is the token hash, the session
+// id.
+var authenticateSQL, sessionSQL = func() (string, string) {
 	s, u := table.Sessions, table.Users
-	text, _ := SELECT(s.ID, s.UserID, s.ExpiresOn, s.RevokedOn, u.Role).
-		FROM(s.INNER_JOIN(u, u.ID.EQ(s.UserID))).
-		WHERE(s.TokenHash.EQ(Bytea([]byte{}))).Sql()
-	return text
+	sel := SELECT(s.ID, s.UserID, s.ExpiresOn, s.RevokedOn, u.Role).FROM(s.INNER_JOIN(u, u.ID.EQ(s.UserID)))
+	byHash, _ := sel.WHERE(s.TokenHash.EQ(Bytea([]byte{}))).Sql()
+	byID, _ := sel.WHERE(s.ID.EQ(UUID(uuid.Nil))).Sql()
+	return byHash, byID
 }()
 
 // Principal is who a valid bearer token speaks for.
@@ -65,10 +66,27 @@ func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, er
 	if p, ok := q.sessions.get(key, q.now()); ok {
 		return p, nil
 	}
+	p, err := q.principal(ctx, authenticateSQL, hash)
+	if err != nil {
+		return Principal{}, err
+	}
+	q.sessions.put(key, p, q.now())
+	return p, nil
+}
+
+// Session is who session id speaks for, under Authenticate's rules: for a
+// hub ticket, which names its session rather than carrying its token.
+func (q *Queries) Session(ctx context.Context, id uuid.UUID) (Principal, error) {
+	return q.principal(ctx, sessionSQL, id)
+}
+
+// principal reads the session statement finds by arg: an unknown or
+// signed-out session is ErrTokenInvalid, an expired one ErrTokenExpired.
+func (q *Queries) principal(ctx context.Context, statement string, arg any) (Principal, error) {
 	var p Principal
 	var role string
 	var revoked *time.Time
-	err := q.db.QueryRow(ctx, authenticateSQL, hash).
+	err := q.db.QueryRow(ctx, statement, arg).
 		Scan(&p.SessionID, &p.UserID, &p.ExpiresOn, &revoked, &role)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Principal{}, apperr.ErrTokenInvalid
@@ -83,7 +101,6 @@ func (q *Queries) Authenticate(ctx context.Context, token string) (Principal, er
 		return Principal{}, apperr.ErrTokenExpired
 	}
 	p.Role = auth.Role(role)
-	q.sessions.put(key, p, q.now())
 	return p, nil
 }
 
