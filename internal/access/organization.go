@@ -1,0 +1,75 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+)
+
+// Organization is what a user may do in one organization (spec 000 §6).
+type Organization struct {
+	OrganizationID uuid.UUID
+	// ProfileID is the user's profile in the organization (uuid.Nil when
+	// the user has none).
+	ProfileID uuid.UUID
+	// Member is a profile in the organization: members see it.
+	Member bool
+	// Admin is an admin of the organization, or a super user: they edit it,
+	// manage its people, and add and manage its communities.
+	Admin bool
+	// Super is a super user: only they create and delete organizations.
+	Super bool
+}
+
+// See reports whether the user may see the organization.
+func (o Organization) See() bool { return o.Member || o.Admin }
+
+// ErrOrganizationNotFound is an unknown organization, and one the caller may
+// not see: both answer the same 404.
+var ErrOrganizationNotFound = apperr.ErrNotFound
+
+// InOrganization resolves the user's rights in an organization. An unknown
+// organization is ErrOrganizationNotFound; one the user may not see is not
+// an error here (SeeOrganization refuses it).
+func InOrganization(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, orgID uuid.UUID) (Organization, error) {
+	o, p := table.Organizations, table.Profiles
+	stmt := SELECT(p.ID.AS("profile_id"), p.Role.AS("role")).
+		FROM(o.LEFT_JOIN(p, p.OrganizationID.EQ(o.ID).AND(p.UserID.EQ(UUID(userID))))).
+		WHERE(o.ID.EQ(UUID(orgID))).
+		ORDER_BY(p.Role.EQ(String("admin")).DESC()). // an admin profile first
+		LIMIT(1)
+	var profileID *uuid.UUID
+	var profileRole *string
+	err := db.QueryRow(ctx, q, stmt).Scan(&profileID, &profileRole)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Organization{}, ErrOrganizationNotFound
+	}
+	if err != nil {
+		return Organization{}, fmt.Errorf("access: organization: %w", err)
+	}
+	out := Organization{OrganizationID: orgID, Super: role == auth.RoleSuper}
+	if profileID != nil {
+		out.ProfileID, out.Member = *profileID, true
+	}
+	out.Admin = out.Super || (profileRole != nil && *profileRole == "admin")
+	return out, nil
+}
+
+// SeeOrganization is InOrganization for an organization the user must see:
+// one they may not is ErrOrganizationNotFound, as an unknown one is.
+func SeeOrganization(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, orgID uuid.UUID) (Organization, error) {
+	o, err := InOrganization(ctx, q, userID, role, orgID)
+	if err == nil && !o.See() {
+		return Organization{}, ErrOrganizationNotFound
+	}
+	return o, err
+}
