@@ -14,6 +14,7 @@ import (
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	"agora/command/memberimport"
 	cmdupload "agora/command/upload"
 	"agora/internal/db"
 	"agora/internal/linkpreview"
@@ -66,6 +67,9 @@ type Commands struct {
 	Feed        *cmdfeed.Service
 	AISearch    *cmdaisearch.Service
 	Uploads     *cmdupload.Service
+	// MemberImports imports people from a file into an organization or a
+	// community.
+	MemberImports *memberimport.Service
 }
 
 // Queries are the read side, one per area.

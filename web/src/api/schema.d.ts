@@ -360,6 +360,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/communities/{communityId}/profiles/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import people into a community from a file
+         * @description For a community admin, an admin of the community's organization, or a
+         *     super user. Each good row adds the person as a member of the
+         *     community with the row's `role` (their organization profile is made,
+         *     as a `member` of the organization, when the address is new to it),
+         *     active when the profile is joined to an account and pending
+         *     otherwise, as `POST /api/communities/{communityId}/profiles` does
+         *     (no invitation is mailed). A row whose person is already a member is
+         *     `existing`. See `MemberImportFile` for the file and `MemberImportEvent`
+         *     for the answer.
+         */
+        post: operations["importCommunityProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/profiles/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import people into an organization from a file
+         * @description For an admin of the organization or a super user. Each good row makes
+         *     a profile of the organization with the row's `role` (`admin` or
+         *     `member` of the organization), not joined to an account. A row whose
+         *     address (compared case-insensitively) already has a profile there is
+         *     `existing`, and the profile is left as it is. See `MemberImportFile`
+         *     for the file and `MemberImportEvent` for the answer.
+         */
+        post: operations["importOrganizationProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/bulk/template.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The template of a member import file
+         * @description A CSV file (UTF-8, CRLF line ends) with the header row
+         *     `firstName,lastName,email,role,tags` and one example row, offered
+         *     for download by the CSV dialog.
+         */
+        get: operations["getProfileImportTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/communities": {
         parameters: {
             query?: never;
@@ -2120,9 +2199,63 @@ export interface components {
             reactions: components["schemas"]["ReactionStats"];
         };
         /**
+         * @description The file to import, in the part `file`: a `.csv` file (UTF-8, a
+         *     byte order mark allowed, CRLF or LF line ends, fields quoted as RFC
+         *     4180 says, so a quoted cell may hold commas) or an `.xlsx` workbook
+         *     (its first sheet), told apart by the file name's extension. At most
+         *     8 MiB and 10,000 rows besides the header; blank rows are ignored.
+         *     The first row that is not blank is the header, naming the columns
+         *     in any order, without regard to case: `firstName`, `lastName`,
+         *     `email` (required), `role` and `tags` (optional); other columns are
+         *     ignored. Each row follows the rules of the one-by-one add: names
+         *     trimmed, 1 to 50 characters; a valid address; `role` `admin` or
+         *     `member` (empty: `member`); `tags` one comma-separated cell of at
+         *     most 30 tags of at most 40 characters. A row breaking them is
+         *     skipped and reported; so is a row repeating an address of an
+         *     earlier good row (compared case-insensitively).
+         */
+        MemberImportFile: {
+            file: string;
+        };
+        /**
+         * @description One line of an import's stream. `progress` carries `processed` (rows
+         *     done, the skipped ones counted first) and `total` (the file's rows,
+         *     its header and blank rows apart); `report` (the last line) carries
+         *     `added` (people added), `existing` (people who were already there:
+         *     importing the same file again adds nothing) and `skipped`; `error`
+         *     (the last line instead of `report`) carries `code` and `message`.
+         */
+        MemberImportEvent: {
+            /** @enum {string} */
+            type: "progress" | "report" | "error";
+            processed?: number;
+            total?: number;
+            added?: number;
+            existing?: number;
+            skipped?: components["schemas"]["MemberImportSkipped"][];
+            /** @enum {string} */
+            code?: "membersImporting";
+            message?: string;
+        };
+        /**
+         * @description A row that was not imported: its `row` number in the file (the
+         *     header's is 1, as a spreadsheet numbers rows; for a CSV file, the
+         *     line the row starts on), its `email` as written (trimmed), the
+         *     `reason` (of its first failing column: `invalidFirstName`,
+         *     `invalidLastName`, `invalidEmail`, `invalidRole`, `invalidTags`; or
+         *     `duplicateInFile`) and a `message` naming every failing column.
+         */
+        MemberImportSkipped: {
+            row: number;
+            email: string;
+            /** @enum {string} */
+            reason: "invalidFirstName" | "invalidLastName" | "invalidEmail" | "invalidRole" | "invalidTags" | "duplicateInFile";
+            message: string;
+        };
+        /**
          * @description The one error body of the API. Catalogue codes:
          *
-         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected` (`badRequest` also with 408, a request that did not arrive within 30 seconds)
+         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected`, `importFileType`, `importFileUnreadable`, `importFileTooLarge`, `importHeaderMissing`, `importColumnsMissing`, `importTooManyRows` (`badRequest` also with 408, a request that did not arrive within 30 seconds)
          *     - 401 `authenticationRequired`, `tokenInvalid`, `tokenExpired`, `loginAuthentication`
          *     - 403 `forbidden`, `invitationEmailMismatch`, `blobSignatureInvalid`, `blobSignatureExpired`
          *     - 404 `notFound`, `oneTimeTokenInvalid`, `invitationValidating`, `confirmationValidating`
@@ -2156,6 +2289,8 @@ export interface components {
             field?: string;
             /** @description `invalidBody`: the type the field should have. */
             expected?: string;
+            /** @description `importFileTooLarge`: the largest file, in bytes; `importTooManyRows`: the most rows. */
+            max?: number;
             /** @description `invalidBody`: why the body was refused. The hub's refusals (`GET /api/hub`): the situation, `upgradeRequired`, `originForbidden` or `hubUnavailable`. */
             reason?: string;
         } & {
@@ -2914,6 +3049,40 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The import, as newline-delimited JSON (one `MemberImportEvent` per
+         *     line): `progress` lines as the rows are written, then one `report`
+         *     line. The good rows are written in one transaction: when it fails,
+         *     the last line is an `error` line (`membersImporting`) and nothing
+         *     was imported.
+         */
+        MemberImportStream: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/x-ndjson": components["schemas"]["MemberImportEvent"];
+            };
+        };
+        /**
+         * @description A request or file that cannot be imported at all; nothing was written.
+         *     - `validationFailed`: the id is not a UUID (`details.fields`).
+         *     - `parametersMissingException`: the request has no `file` part (or is not `multipart/form-data`); `details.missing` is `["file"]`.
+         *     - `importFileType`: the file's name ends neither in `.csv` nor in `.xlsx`.
+         *     - `importFileUnreadable`: a `.csv` file that is not UTF-8 text or has a broken quote, or an `.xlsx` file that is not an Excel workbook.
+         *     - `importFileTooLarge`: the file is over 8 MiB (`details.max`, in bytes).
+         *     - `importHeaderMissing`: the file has no row.
+         *     - `importColumnsMissing`: the header row lacks `firstName`, `lastName` or `email` (`details.missing`).
+         *     - `importTooManyRows`: the file has more than 10,000 rows besides its header (`details.max`); blank rows do not count.
+         */
+        MemberImportBadFile: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The answer, as newline-delimited JSON (one `AISearchEvent` per line). */
         AISearchStream: {
             headers: {
@@ -3812,6 +3981,108 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importCommunityProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MemberImportFile"];
+            };
+        };
+        responses: {
+            200: components["responses"]["MemberImportStream"];
+            400: components["responses"]["MemberImportBadFile"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is a member of the community who does not administer it or its organization. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no community `communityId`, or the caller is not in it and does not administer its organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importOrganizationProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MemberImportFile"];
+            };
+        };
+        responses: {
+            200: components["responses"]["MemberImportStream"];
+            400: components["responses"]["MemberImportBadFile"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller has a profile in the organization but does not administer it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no organization `organizationId`, or the caller has no profile in it and is not a super user. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProfileImportTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template, as an attachment named `members-template.csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
             500: components["responses"]["InternalError"];
         };
     };
