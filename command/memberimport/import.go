@@ -286,26 +286,23 @@ func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []member.New) (
 	if im.communityID == uuid.Nil {
 		return len(added), nil
 	}
-	found, err := db.All[model.Profiles](ctx, tx, SELECT(p.ID, p.UserID, p.EmailKey).FROM(p).
-		WHERE(p.OrganizationID.EQ(UUID(im.orgID)).AND(db.Any(p.EmailKey, keys))))
-	if err != nil {
-		return 0, fmt.Errorf("profiles: %w", err)
-	}
-	roleOf := make(map[string]string, len(batch))
+	// The batch's people join by address: a join against the batch as a
+	// VALUES table, which Postgres plans as one, rather than an = ANY of
+	// the addresses, which a cached plan compares row by row.
+	rows := make([]RowExpression, len(batch))
 	for i, m := range batch {
-		roleOf[keys[i]] = m.Role
+		rows[i] = WRAP(String(keys[i]), String(m.Role))
 	}
+	v := VALUES(rows...).AS("v", StringColumn("email_key"), StringColumn("role"))
+	vKey, vRole := StringColumn("email_key").From(v), StringColumn("role").From(v)
 	cm := table.CommunityMemberships
-	stmt := cm.INSERT(cm.CommunityID, cm.ProfileID, cm.Role, cm.Status, cm.AssignedOn)
-	for _, f := range found {
-		// Active for someone who already has an account joined to the
-		// profile, pending otherwise, as the one-by-one add.
-		status := "pending"
-		if f.UserID != nil {
-			status = "active"
-		}
-		stmt = stmt.VALUES(UUID(im.communityID), UUID(f.ID), String(roleOf[f.EmailKey]), String(status), TimestampzT(now))
-	}
+	// Active for someone who already has an account joined to the profile,
+	// pending otherwise, as the one-by-one add.
+	status := CASE().WHEN(p.UserID.IS_NULL()).THEN(String("pending")).ELSE(String("active"))
+	stmt := cm.INSERT(cm.CommunityID, cm.ProfileID, cm.Role, cm.Status, cm.AssignedOn).
+		QUERY(SELECT(UUID(im.communityID), p.ID, vRole, status, TimestampzT(now)).
+			FROM(p.INNER_JOIN(v, p.EmailKey.EQ(vKey))).
+			WHERE(p.OrganizationID.EQ(UUID(im.orgID))))
 	joined, err := db.Values[uuid.UUID](ctx, tx, stmt.ON_CONFLICT(cm.CommunityID, cm.ProfileID).DO_NOTHING().RETURNING(cm.ProfileID))
 	if err != nil {
 		return 0, fmt.Errorf("memberships: %w", err)
