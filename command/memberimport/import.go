@@ -92,7 +92,6 @@ type Report struct {
 // Importing is an import checked and ready to write.
 type Importing struct {
 	s           *Service
-	in          Import
 	orgID       uuid.UUID
 	good        []member.New
 	skipped     []Skipped
@@ -110,7 +109,7 @@ func (im *Importing) Total() int { return im.total }
 // for an unknown one, one who may see it but not manage it 403; then the
 // file is read and every row checked.
 func (s *Service) Prepare(ctx context.Context, in Import) (*Importing, error) {
-	im := &Importing{s: s, in: in}
+	im := &Importing{s: s}
 	if in.CommunityID != uuid.Nil {
 		c, err := access.InCommunity(ctx, s.db, in.Actor.UserID, in.Actor.Role, in.CommunityID)
 		if err != nil {
