@@ -18,13 +18,12 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 )
 
 // Inviter issues and mails an invitation inside a transaction
 // (account.Service.Invite).
-type Inviter interface {
-	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
-}
+type Inviter = membership.Inviter
 
 // Service runs the forum commands.
 type Service struct {

@@ -13,6 +13,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/membership"
 	"agora/internal/paging"
 	"agora/search"
 )
@@ -94,7 +95,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	if in.IsAssigned != nil {
 		where = where.AND(sm.ProfileID.IS_NOT_NULL().EQ(Bool(*in.IsAssigned)))
 	}
-	cols := append(memberColumns(mp, mu), sm.AssignedOn, COALESCE(sm.IsSubscribed, Bool(false)), COALESCE(sm.IsExpert, Bool(false)), sm.Role)
+	cols := append(membership.PersonColumns(mp, mu), sm.AssignedOn, COALESCE(sm.IsSubscribed, Bool(false)), COALESCE(sm.IsExpert, Bool(false)), sm.Role)
 	stmt := SELECT(cols[0], cols[1:]...).FROM(from)
 	if matched != nil {
 		ids := make([]uuid.UUID, len(matched))
@@ -112,7 +113,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
 			return page, fmt.Errorf("forum: assignables: %w", err)
 		}
-		stmt = stmt.WHERE(where).ORDER_BY(byName(mp, mu)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset()))
+		stmt = stmt.WHERE(where).ORDER_BY(membership.ByName(mp, mu)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset()))
 	}
 	rows, err := db.Query(ctx, q.db, stmt)
 	if err != nil {

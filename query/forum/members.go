@@ -15,6 +15,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/membership"
 	"agora/internal/paging"
 )
 
@@ -55,18 +56,6 @@ var (
 	memberFrom  = msm.INNER_JOIN(mp, mp.ID.EQ(msm.ProfileID)).LEFT_JOIN(mu, mu.ID.EQ(mp.UserID))
 )
 
-// memberColumns are the columns of a Member, profile fields overridden by
-// the account's.
-func memberColumns(p *table.ProfilesTable, u *table.UsersTable) []Projection {
-	return []Projection{p.ID, p.UserID, COALESCE(u.FirstName, p.FirstName), COALESCE(u.LastName, p.LastName),
-		COALESCE(u.Email, p.Email), COALESCE(u.Avatar, p.Avatar), COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company)}
-}
-
-// byName orders people by last name, first name, then profile.
-func byName(p *table.ProfilesTable, u *table.UsersTable) []OrderByClause {
-	return []OrderByClause{LOWER(StringExp(COALESCE(u.LastName, p.LastName))), LOWER(StringExp(COALESCE(u.FirstName, p.FirstName))), p.ID}
-}
-
 func roleName(role string, expert bool) string {
 	if expert {
 		return role + "-expert"
@@ -95,7 +84,7 @@ func scanMembers(rows pgx.Rows) ([]Member, error) {
 func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member], error) {
 	f := apperr.Fields{}
 	in.Request.Check(f, MaxPageSize)
-	order := byName(mp, mu)
+	order := membership.ByName(mp, mu)
 	switch in.Sort {
 	case "":
 	case "isExpert desc":
@@ -128,7 +117,7 @@ func (q *Queries) memberPage(ctx context.Context, where BoolExpression, order []
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(memberFrom).WHERE(where)).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: members: %w", err)
 	}
-	cols := append(memberColumns(mp, mu), msm.AssignedOn, msm.IsSubscribed, msm.IsExpert, msm.Role)
+	cols := append(membership.PersonColumns(mp, mu), msm.AssignedOn, msm.IsSubscribed, msm.IsExpert, msm.Role)
 	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
 		ORDER_BY(order...).LIMIT(int64(p.PageSize)).OFFSET(int64(p.Offset())))
 	if err != nil {
