@@ -48,6 +48,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.accountRoutes(api)
 	s.communityRoutes(api)
 	s.memberImportRoutes(api)
+	s.sharingRoutes(api)
 	s.homeRoutes(api)
 	s.feedRoutes(api)
 	s.searchRoutes(api)

@@ -20,12 +20,11 @@ import (
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	"agora/internal/member"
+	"agora/internal/membership"
 )
 
 // Inviter issues and mails an invitation inside a transaction.
-type Inviter interface {
-	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
-}
+type Inviter = membership.Inviter
 
 // Service runs the community commands.
 type Service struct {

@@ -640,6 +640,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/communities/{communityId}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The roles the community's share dialog gives
+         * @description For those who manage the community (its admins and cascading admins,
+         *     the admins of its organization, super users). Sorted by name; there
+         *     is no account manager role (spec 000 §5).
+         */
+        get: operations["listCommunityShareRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/assignables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The people a community may be shared with
+         * @description For those who manage the community: every person of its
+         *     organization with their membership of the community (null fields
+         *     until assigned), the caller's own profile first (`isMe`), then by
+         *     the sort. `keyword` matches each of its words in the first name, last
+         *     name or email (case-insensitive, literally). The same parameters
+         *     select the people of `POST /api/communities/{communityId}/assignments/bulk`.
+         */
+        get: operations["listCommunityAssignables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply the share dialog's changes
+         * @description For those who manage the community, all at once: a role gives people
+         *     of the organization a membership (active when they have an account,
+         *     pending otherwise) or changes it (`admin` leaves a cascading admin
+         *     as is); a null role removes them from the community and from its
+         *     forums. Nothing is written when any change is refused.
+         */
+        post: operations["assignCommunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/assignments/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give everyone the dialog lists one role, or remove them
+         * @description For those who manage the community: the change of
+         *     `POST /api/communities/{communityId}/assignments` for every person
+         *     `GET /api/communities/{communityId}/assignables` lists with the same
+         *     `keyword`, `presetFilter` and `filters`, except the caller.
+         */
+        post: operations["assignCommunityBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail invitations to the community's people without an account
+         * @description For those who manage the community. Each person must be a member
+         *     (active or pending) of the community; those without an account are
+         *     mailed an invitation link (`/accept-invitation?token=…`), the others
+         *     skipped. Registering through the link joins the profile and makes
+         *     its memberships active.
+         */
+        post: operations["inviteToCommunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/series/{id}/assignables": {
         parameters: {
             query?: never;
@@ -2081,6 +2214,60 @@ export interface components {
             /** @description People with an account; nothing is sent. */
             skipped: number;
         };
+        CommunityShareRole: {
+            /** @enum {string} */
+            id: "admin" | "member";
+            name: string;
+        };
+        /** @description A person of the community's organization; the membership fields are null until assigned. */
+        CommunityAssignable: {
+            /**
+             * Format: uuid
+             * @description The profile.
+             */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            email: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            /** @enum {string|null} */
+            assignmentStatus: "active" | "pending" | null;
+            role: components["schemas"]["CommunityShareRole"] | null;
+            assignedOn: components["schemas"]["Timestamp"] | null;
+            /** @description The caller's own profile: the dialog shows it a label, no menu. */
+            isMe: boolean;
+        };
+        CommunityAssignableList: {
+            results: components["schemas"]["CommunityAssignable"][];
+            total: number;
+        };
+        CommunityStagedAssignment: {
+            /**
+             * @description Null removes the people from the community and its forums.
+             * @enum {string|null}
+             */
+            roleId: "admin" | "member" | null;
+            assigneeIds: string[];
+        };
+        CommunityBulkAssignment: {
+            /**
+             * @description Null removes everyone selected.
+             * @enum {string|null}
+             */
+            roleId: "admin" | "member" | null;
+            keyword?: string;
+            /** @enum {string} */
+            presetFilter?: "" | "assigned" | "unassigned";
+            filters?: string;
+        };
+        CommunityAssignmentsChanged: {
+            /** @description The people whose membership was added */
+            changed: number;
+        };
         HubTicket: {
             /** @description Opens `GET /api/hub?ticket=` once. */
             ticket: string;
@@ -3180,6 +3367,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `forbidden`: the caller is a member of the community who does not manage it. */
+        CommunityManagersOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `notFound`: there is no community `communityId`, or the caller is not in it and does not manage it. */
+        CommunityNotVisible: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description - `authenticationRequired`: no bearer token was sent.
          *     - `tokenInvalid`: the token is malformed, unknown or revoked.
@@ -3268,6 +3473,8 @@ export interface components {
         ForumCommunityId: string;
         /** @description The page, from 1. */
         ForumPage: number;
+        /** @description The community. */
+        ShareCommunityId: string;
         /** @description The forum (series). */
         InsightsSeriesId: string;
         /** @description The period in days, ending now. */
@@ -4538,6 +4745,225 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ForumReadersOnly"];
             404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCommunityShareRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The roles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityShareRole"][];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCommunityAssignables: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description People per page, 1 to 9999. */
+                pageSize?: number;
+                keyword?: string;
+                /** @description `assigned`: active or pending members of the community; `unassigned`: the others. */
+                presetFilter?: "assigned" | "unassigned";
+                /** @description Comma-separated `key:value`: `role:admin` (admins and cascading admins) or `role:member`; several roles are any of them. */
+                filters?: string;
+                /** @description `name` (last, then first name; the default), `email` or `assignedOn`, optionally followed by ` asc` or ` desc`. */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityAssignableList"];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID, or `page`, `pageSize`, `keyword`, `presetFilter`, `filters` or `sort` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunityStagedAssignment"][];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityAssignmentsChanged"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON array of the expected shape.
+             *     - `validationFailed`: `communityId` is not a UUID, the list is empty, a role is unknown, an id is not a UUID or is named twice, or a person is not of the community's organization (`details.fields`).
+             *     - `ownAssignment`: the caller's own profile is among the people.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignCommunityBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunityBulkAssignment"];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityAssignmentsChanged"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `roleId` is missing (null removes; absent is refused).
+             *     - `validationFailed`: `communityId` is not a UUID, or `roleId`, `keyword`, `presetFilter` or `filters` is not valid (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteToCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumInvitationsRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumInvitations"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `profileIds` is missing.
+             *     - `validationFailed`: `communityId` is not a UUID, or `profileIds` is empty, holds a non-UUID, or names someone who is not a member of the community (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
