@@ -2,7 +2,6 @@ package community
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -58,28 +57,21 @@ func (s *Service) Assign(ctx context.Context, in Assign) (Changed, error) {
 	if err := f.Err(); err != nil {
 		return Changed{}, err
 	}
-	var out Changed
-	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		c, err := manager(ctx, tx, in.Caller, in.CommunityID)
-		if err != nil {
-			return err
-		}
+	return s.change(ctx, in.Caller, in.CommunityID, func(tx pgx.Tx, c access.Community) (map[uuid.UUID]*string, error) {
 		if _, own := roles[c.ProfileID]; own && c.ProfileID != uuid.Nil {
-			return membership.ErrOwnAssignment
+			return nil, membership.ErrOwnAssignment
 		}
 		p := table.Profiles
 		var n int
 		if err := db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).FROM(p).
 			WHERE(db.Any(p.ID, order).AND(p.OrganizationID.EQ(UUID(c.OrganizationID))))).Scan(&n); err != nil {
-			return fmt.Errorf("community: assign: %w", err)
+			return nil, fmt.Errorf("community: assign: %w", err)
 		}
 		if n != len(order) {
-			return apperr.Invalid(map[string]string{"assigneeIds": "every person must be a profile of the community's organization"})
+			return nil, apperr.Invalid(map[string]string{"assigneeIds": "every person must be a profile of the community's organization"})
 		}
-		out.Changed, err = s.apply(ctx, tx, in.CommunityID, roles)
-		return err
+		return roles, nil
 	})
-	return out, err
 }
 
 // AssignBulk applies one change to everyone the selection lists, except
@@ -93,23 +85,37 @@ func (s *Service) AssignBulk(ctx context.Context, in AssignBulk) (Changed, error
 	if err := f.Err(); err != nil {
 		return Changed{}, err
 	}
-	var out Changed
-	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		c, err := manager(ctx, tx, in.Caller, in.CommunityID)
-		if err != nil {
-			return err
-		}
+	return s.change(ctx, in.Caller, in.CommunityID, func(tx pgx.Tx, c access.Community) (map[uuid.UUID]*string, error) {
 		p := membership.SelProfile
 		ids, err := db.Values[uuid.UUID](ctx, tx, SELECT(p.ID).FROM(membership.From(in.CommunityID)).
 			WHERE(in.Selection.Where(c.OrganizationID).AND(p.ID.NOT_EQ(UUID(c.ProfileID)))))
 		if err != nil {
-			return fmt.Errorf("community: bulk assign: %w", err)
+			return nil, fmt.Errorf("community: bulk assign: %w", err)
 		}
 		roles := make(map[uuid.UUID]*string, len(ids))
 		for _, id := range ids {
 			roles[id] = in.RoleID
 		}
-		out.Changed, err = s.apply(ctx, tx, in.CommunityID, roles)
+		return roles, nil
+	})
+}
+
+// change runs a share change in one transaction: it checks that the
+// caller manages the community, asks which people get which role (nil:
+// removal), and applies it.
+func (s *Service) change(ctx context.Context, caller auth.Caller, communityID uuid.UUID,
+	which func(tx pgx.Tx, c access.Community) (map[uuid.UUID]*string, error)) (Changed, error) {
+	var out Changed
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		c, err := manager(ctx, tx, caller, communityID)
+		if err != nil {
+			return err
+		}
+		roles, err := which(tx, c)
+		if err != nil {
+			return err
+		}
+		out.Changed, err = s.apply(ctx, tx, communityID, roles)
 		return err
 	})
 	return out, err
@@ -119,13 +125,7 @@ func (s *Service) AssignBulk(ctx context.Context, in AssignBulk) (Changed, error
 // community row is locked so that its changes queue up and it is not
 // deleted under them.
 func manager(ctx context.Context, tx pgx.Tx, c auth.Caller, communityID uuid.UUID) (access.Community, error) {
-	var id uuid.UUID
-	err := db.QueryRow(ctx, tx, SELECT(table.Communities.ID).FROM(table.Communities).
-		WHERE(table.Communities.ID.EQ(UUID(communityID))).FOR(UPDATE())).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return access.Community{}, access.ErrCommunityNotFound
-	}
-	if err != nil {
+	if err := db.Lock(ctx, tx, table.Communities, table.Communities.ID, communityID, access.ErrCommunityNotFound); err != nil {
 		return access.Community{}, err
 	}
 	return access.ManageCommunity(ctx, tx, c.UserID, c.Role, communityID)

@@ -155,6 +155,24 @@ func InvitePending(ctx context.Context, q db.Querier, inviter Inviter, actorID, 
 	return out, nil
 }
 
+// Person is a person of a member list, as PersonColumns reads them; list
+// entries embed it.
+type Person struct {
+	ID        uuid.UUID  `json:"id"`
+	UserID    *uuid.UUID `json:"userId"`
+	FirstName string     `json:"firstName"`
+	LastName  string     `json:"lastName"`
+	Email     string     `json:"email"`
+	Avatar    *string    `json:"avatar"`
+	JobTitle  string     `json:"jobTitle"`
+	Company   string     `json:"company"`
+}
+
+// Scan are the scan destinations of PersonColumns, then more.
+func (p *Person) Scan(more ...any) []any {
+	return append([]any{&p.ID, &p.UserID, &p.FirstName, &p.LastName, &p.Email, &p.Avatar, &p.JobTitle, &p.Company}, more...)
+}
+
 // PersonColumns are a person's columns (id, userId, first and last name,
 // email, avatar, job title, company) from the profile p, overridden by
 // the account u's own once the profile is joined to one.

@@ -41,14 +41,7 @@ func (q *Queries) Roles(ctx context.Context, c auth.Caller, communityID uuid.UUI
 // dialog lists them: the membership fields are null until they are
 // assigned.
 type Assignable struct {
-	ID        uuid.UUID  `json:"id"`
-	UserID    *uuid.UUID `json:"userId"`
-	FirstName string     `json:"firstName"`
-	LastName  string     `json:"lastName"`
-	Email     string     `json:"email"`
-	Avatar    *string    `json:"avatar"`
-	JobTitle  string     `json:"jobTitle"`
-	Company   string     `json:"company"`
+	membership.Person
 	// AssignmentStatus is active, pending (invited), or null.
 	AssignmentStatus *string        `json:"assignmentStatus"`
 	Role             *Role          `json:"role"`
@@ -145,8 +138,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		var a Assignable
 		var role *string
 		var assigned *time.Time
-		if err := rows.Scan(&a.ID, &a.UserID, &a.FirstName, &a.LastName, &a.Email, &a.Avatar, &a.JobTitle, &a.Company,
-			&a.AssignmentStatus, &role, &assigned); err != nil {
+		if err := rows.Scan(a.Person.Scan(&a.AssignmentStatus, &role, &assigned)...); err != nil {
 			return page, fmt.Errorf("community: assignables: %w", err)
 		}
 		a.AssignedOn, a.IsMe = jsontime.Ptr(assigned), c.ProfileID != uuid.Nil && a.ID == c.ProfileID

@@ -21,14 +21,7 @@ import (
 // Assignable is a member of the forum's community, as a forum admin sees
 // them when managing access: the forum fields are null until assigned.
 type Assignable struct {
-	ID           uuid.UUID      `json:"id"`
-	UserID       *uuid.UUID     `json:"userId"`
-	FirstName    string         `json:"firstName"`
-	LastName     string         `json:"lastName"`
-	Email        string         `json:"email"`
-	Avatar       *string        `json:"avatar"`
-	JobTitle     string         `json:"jobTitle"`
-	Company      string         `json:"company"`
+	membership.Person
 	AssignedOn   *jsontime.Time `json:"assignedOn"`
 	IsSubscribed bool           `json:"isSubscribed"`
 	IsExpert     bool           `json:"isExpert"`
@@ -124,8 +117,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		var a Assignable
 		var assigned *time.Time
 		var role *string
-		if err := rows.Scan(&a.ID, &a.UserID, &a.FirstName, &a.LastName, &a.Email, &a.Avatar, &a.JobTitle, &a.Company,
-			&assigned, &a.IsSubscribed, &a.IsExpert, &role); err != nil {
+		if err := rows.Scan(a.Person.Scan(&assigned, &a.IsSubscribed, &a.IsExpert, &role)...); err != nil {
 			return page, fmt.Errorf("forum: assignables: %w", err)
 		}
 		a.AssignedOn, a.IsAssigned = jsontime.Ptr(assigned), role != nil

@@ -23,14 +23,7 @@ import (
 // picture come from the person's account once the profile is joined to
 // one.
 type Member struct {
-	ID           uuid.UUID     `json:"id"`
-	UserID       *uuid.UUID    `json:"userId"`
-	FirstName    string        `json:"firstName"`
-	LastName     string        `json:"lastName"`
-	Email        string        `json:"email"`
-	Avatar       *string       `json:"avatar"`
-	JobTitle     string        `json:"jobTitle"`
-	Company      string        `json:"company"`
+	membership.Person
 	AssignedOn   jsontime.Time `json:"assignedOn"`
 	IsSubscribed bool          `json:"isSubscribed"`
 	IsExpert     bool          `json:"isExpert"`
@@ -70,8 +63,7 @@ func scanMembers(rows pgx.Rows) ([]Member, error) {
 		var m Member
 		var assigned time.Time
 		var role string
-		if err := rows.Scan(&m.ID, &m.UserID, &m.FirstName, &m.LastName, &m.Email, &m.Avatar, &m.JobTitle, &m.Company,
-			&assigned, &m.IsSubscribed, &m.IsExpert, &role); err != nil {
+		if err := rows.Scan(m.Person.Scan(&assigned, &m.IsSubscribed, &m.IsExpert, &role)...); err != nil {
 			return nil, err
 		}
 		m.AssignedOn, m.Role = jsontime.Of(assigned), roleName(role, m.IsExpert)
