@@ -13,6 +13,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/member"
 	"agora/internal/membership"
 )
 
@@ -40,7 +41,7 @@ type Changed struct {
 }
 
 // communityRole reports whether id is a role the share dialog gives.
-func communityRole(id string) bool { return id == "admin" || id == "member" }
+func communityRole(id string) bool { return id == member.RoleAdmin || id == member.RoleMember }
 
 const roleHint = "must be admin, member or null"
 

@@ -14,6 +14,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/jsontime"
+	"agora/internal/member"
 	"agora/internal/membership"
 	"agora/internal/paging"
 )
@@ -26,7 +27,7 @@ type Role struct {
 
 // shareRoles are the roles of the share dialog, sorted by name (spec 000
 // §5: no account manager).
-var shareRoles = []Role{{ID: "admin", Name: "Admin"}, {ID: "member", Name: "Member"}}
+var shareRoles = []Role{{ID: member.RoleAdmin, Name: "Admin"}, {ID: member.RoleMember, Name: "Member"}}
 
 // Roles is GET /communities/{id}/roles, for those who manage the
 // community.
