@@ -19,7 +19,6 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
-	"agora/internal/member"
 	"agora/internal/membership"
 )
 
@@ -77,7 +76,7 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 		return uuid.Nil, apperr.MissingParameters(missing...)
 	}
 	f := apperr.Fields{}
-	m := member.Check(f, *in.FirstName, *in.LastName, *in.Email, in.RoleID, in.Tags)
+	m := membership.CheckNew(f, *in.FirstName, *in.LastName, *in.Email, in.RoleID, in.Tags)
 	if err := f.Err(); err != nil {
 		return uuid.Nil, err
 	}

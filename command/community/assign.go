@@ -13,7 +13,6 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
-	"agora/internal/member"
 	"agora/internal/membership"
 )
 
@@ -41,7 +40,7 @@ type Changed struct {
 }
 
 // communityRole reports whether id is a role the share dialog gives.
-func communityRole(id string) bool { return id == member.RoleAdmin || id == member.RoleMember }
+func communityRole(id string) bool { return id == membership.RoleAdmin || id == membership.RoleMember }
 
 const roleHint = "must be admin, member or null"
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"agora/internal/membership"
+
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -16,7 +18,6 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
-	"agora/internal/member"
 	"agora/internal/sheet"
 )
 
@@ -63,15 +64,15 @@ const (
 
 // reasons names a row's first failing field, in the order of the columns.
 var reasons = []struct{ field, reason string }{
-	{member.FieldFirstName, ReasonInvalidFirstName},
-	{member.FieldLastName, ReasonInvalidLastName},
-	{member.FieldEmail, ReasonInvalidEmail},
-	{member.FieldRole, ReasonInvalidRole},
-	{member.FieldTags, ReasonInvalidTags},
+	{membership.FieldFirstName, ReasonInvalidFirstName},
+	{membership.FieldLastName, ReasonInvalidLastName},
+	{membership.FieldEmail, ReasonInvalidEmail},
+	{membership.FieldRole, ReasonInvalidRole},
+	{membership.FieldTags, ReasonInvalidTags},
 }
 
 // columnOf is the file's column each field's rule is named for.
-var columnOf = map[string]string{member.FieldRole: ColRole}
+var columnOf = map[string]string{membership.FieldRole: ColRole}
 
 // Skipped is a row that was not imported.
 type Skipped struct {
@@ -93,7 +94,7 @@ type Report struct {
 type Importing struct {
 	s           *Service
 	orgID       uuid.UUID
-	good        []member.New
+	good        []membership.NewMember
 	skipped     []Skipped
 	total       int
 	communityID uuid.UUID
@@ -163,7 +164,7 @@ func (s *Service) Prepare(ctx context.Context, in Import) (*Importing, error) {
 			return ""
 		}
 		bad := apperr.Fields{}
-		m := member.Check(bad, cell(ColFirstName), cell(ColLastName), cell(ColEmail), strings.TrimSpace(cell(ColRole)), cell(ColTags))
+		m := membership.CheckNew(bad, cell(ColFirstName), cell(ColLastName), cell(ColEmail), strings.TrimSpace(cell(ColRole)), cell(ColTags))
 		if len(bad) > 0 {
 			im.skipped = append(im.skipped, skip(r.Number, m.Email, bad))
 			continue
@@ -257,7 +258,7 @@ func (im *Importing) Run(ctx context.Context, progress func(processed, total int
 }
 
 // write writes one batch and returns how many of its rows were added.
-func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []member.New) (int, error) {
+func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []membership.NewMember) (int, error) {
 	now := im.s.now()
 	profiles := make([]model.Profiles, len(batch))
 	keys := make([]string, len(batch))
@@ -267,7 +268,7 @@ func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []member.New) (
 			return 0, err
 		}
 		keys[i] = auth.EmailKey(m.Email)
-		role := member.RoleMember
+		role := membership.RoleMember
 		if im.communityID == uuid.Nil {
 			role = m.Role // the organization's role; a community's is its membership's
 		}

@@ -14,7 +14,6 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/jsontime"
-	"agora/internal/member"
 	"agora/internal/membership"
 	"agora/internal/paging"
 )
@@ -27,7 +26,7 @@ type Role struct {
 
 // shareRoles are the roles of the share dialog, sorted by name (spec 000
 // §5: no account manager).
-var shareRoles = []Role{{ID: member.RoleAdmin, Name: "Admin"}, {ID: member.RoleMember, Name: "Member"}}
+var shareRoles = []Role{{ID: membership.RoleAdmin, Name: "Admin"}, {ID: membership.RoleMember, Name: "Member"}}
 
 // Roles is GET /communities/{id}/roles, for those who manage the
 // community.

@@ -1,8 +1,9 @@
-// Package member holds the rules of a person added to an organization or a
+// The rules of a person added to an organization or a
 // community (spec 000 §3 "Profile / member", §5 "New member"): one by one
 // from the new member dialog, or many at once from an imported file, so
 // that both refuse the same values.
-package member
+
+package membership
 
 import (
 	"strings"
@@ -25,13 +26,13 @@ const (
 	RoleMember = "member"
 )
 
-// New is a new member's fields, trimmed.
-type New struct {
+// NewMember is a new member's fields, trimmed.
+type NewMember struct {
 	FirstName, LastName, Email, Role string
 	Tags                             []string
 }
 
-// The fields Check reports under, as the body of the one-by-one add names
+// The fields CheckNew reports under, as the body of the one-by-one add names
 // them.
 const (
 	FieldFirstName = "firstName"
@@ -41,13 +42,13 @@ const (
 	FieldTags      = "tags"
 )
 
-// Check trims a new member's fields and adds to bad what breaks their rules:
+// CheckNew trims a new member's fields and adds to bad what breaks their rules:
 // names 1 to 50 characters (plaintext.Name), a valid e-mail address, a role
 // of admin or member (empty is member), and tags given as one
 // comma-separated text, at most MaxTags of at most MaxTagLen characters
 // (empty ones are dropped).
-func Check(bad apperr.Fields, firstName, lastName, email, role, tags string) New {
-	n := New{
+func CheckNew(bad apperr.Fields, firstName, lastName, email, role, tags string) NewMember {
+	n := NewMember{
 		FirstName: plaintext.Name(bad, FieldFirstName, firstName),
 		LastName:  plaintext.Name(bad, FieldLastName, lastName),
 		Email:     strings.TrimSpace(email),
