@@ -15,6 +15,7 @@ import (
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdorganization "agora/command/organization"
 	"agora/httpapi"
 	"agora/internal/auth"
 	"agora/internal/blob"
@@ -27,6 +28,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 )
 
@@ -108,6 +110,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Forums, err = cmdforum.New(d, c.Accounts)
 	}
 	if err == nil {
+		c.Organizations, err = cmdorganization.New(d, c.Accounts)
+	}
+	if err == nil {
 		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
@@ -121,6 +126,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		q.Communities, err = qcommunity.New(d)
+	}
+	if err == nil {
+		q.Organizations, err = qorganization.New(d)
 	}
 	if err == nil {
 		q.Forums, err = qforum.New(d, store.Members())

@@ -14,6 +14,7 @@ import (
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdorganization "agora/command/organization"
 	cmdupload "agora/command/upload"
 	"agora/internal/db"
 	"agora/internal/linkpreview"
@@ -24,6 +25,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 	qupload "agora/query/upload"
 )
@@ -60,24 +62,26 @@ type Application struct {
 
 // Commands are the write side's use cases, one service per area.
 type Commands struct {
-	Accounts    *cmdaccount.Service
-	Communities *cmdcommunity.Service
-	Forums      *cmdforum.Service
-	Feed        *cmdfeed.Service
-	AISearch    *cmdaisearch.Service
-	Uploads     *cmdupload.Service
+	Accounts      *cmdaccount.Service
+	Communities   *cmdcommunity.Service
+	Forums        *cmdforum.Service
+	Feed          *cmdfeed.Service
+	AISearch      *cmdaisearch.Service
+	Uploads       *cmdupload.Service
+	Organizations *cmdorganization.Service
 }
 
 // Queries are the read side, one per area.
 type Queries struct {
-	Accounts     *qaccount.Queries
-	Communities  *qcommunity.Queries
-	Forums       *qforum.Queries
-	Feed         *qfeed.Queries
-	Search       *qsearch.Queries
-	Insights     *qinsights.Queries
-	Uploads      *qupload.Queries
-	LinkPreviews *linkpreview.Service
+	Accounts      *qaccount.Queries
+	Communities   *qcommunity.Queries
+	Forums        *qforum.Queries
+	Feed          *qfeed.Queries
+	Search        *qsearch.Queries
+	Insights      *qinsights.Queries
+	Uploads       *qupload.Queries
+	LinkPreviews  *linkpreview.Service
+	Organizations *qorganization.Queries
 }
 
 // check refuses an application with a use case missing: a route would

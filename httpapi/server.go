@@ -47,6 +47,7 @@ func New(a *Application) (*fiber.App, error) {
 	api.Get("/openapi.json", serveOpenAPI)
 	s.accountRoutes(api)
 	s.communityRoutes(api)
+	s.organizationRoutes(api)
 	s.homeRoutes(api)
 	s.feedRoutes(api)
 	s.searchRoutes(api)
