@@ -3,6 +3,8 @@ package httpapi_test
 import (
 	"net/url"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"agora/app/testenv"
@@ -306,4 +308,247 @@ func TestMatrixOrganization(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOrganizationBadInput: bad input to every organization call, by a
+// super user and by the organization's admin, with its code and nothing
+// written.
+func TestOrganizationBadInput(t *testing.T) {
+	env := testenv.New(t)
+	m := newOrgMatrix(t, env)
+	o := "/api/organizations/" + m.org
+	other := createOrg(t, env, testenv.Unique("Other Org"))
+	stranger := addOrgProfile(t, m.super, other, map[string]any{"firstName": "Stran", "lastName": "Ger", "email": freshAddress("OrgStranger")})
+	taken := queryString(t, env, "SELECT email FROM profiles WHERE id = $1", m.pending)
+	edited := "/api/profiles/" + m.pending
+	long := strings.Repeat("n", 76)
+	person := func(kv ...any) map[string]any {
+		b := map[string]any{"firstName": "Ada", "lastName": "Lovelace", "email": freshAddress("OrgBad")}
+		for i := 0; i < len(kv); i += 2 {
+			if kv[i+1] == nil {
+				delete(b, kv[i].(string))
+				continue
+			}
+			b[kv[i].(string)] = kv[i+1]
+		}
+		return b
+	}
+	tooManyTags := make([]string, 31)
+	for i := range tooManyTags {
+		tooManyTags[i] = "tag" + strconv.Itoa(i)
+	}
+	cases := []struct {
+		name, method, path string
+		body               any
+		status             int
+		code               string
+		fields             []string // validationFailed's fields, or the missing parameters
+	}{
+		{"create without a name", "POST", "/api/organizations", map[string]any{}, 400, "parametersMissingException", []string{"name"}},
+		{"create with a blank name", "POST", "/api/organizations", map[string]any{"name": "   "}, 400, "validationFailed", []string{"name"}},
+		{"create with 76 characters", "POST", "/api/organizations", map[string]any{"name": long}, 400, "validationFailed", []string{"name"}},
+		{"create with a name of the wrong type", "POST", "/api/organizations", map[string]any{"name": 5}, 400, "invalidBody", nil},
+		{"create with a bad image", "POST", "/api/organizations", map[string]any{"name": "x", "image": "javascript:alert(1)"}, 400, "validationFailed", []string{"image"}},
+		{"create with an unknown field", "POST", "/api/organizations", map[string]any{"name": "x", "owner": "me"}, 400, "invalidBody", nil},
+		{"create with a control character", "POST", "/api/organizations", map[string]any{"name": "a\u202eb"}, 400, "validationFailed", []string{"name"}},
+		{"rename to blank", "PATCH", o, map[string]any{"name": " "}, 400, "validationFailed", []string{"name"}},
+		{"rename to null", "PATCH", o, map[string]any{"name": nil}, 400, "validationFailed", []string{"name"}},
+		{"rename to 76 characters", "PATCH", o, map[string]any{"name": long}, 400, "validationFailed", []string{"name"}},
+		{"an image that is no URL", "PATCH", o, map[string]any{"image": "not a url"}, 400, "validationFailed", []string{"image"}},
+		{"edit an unknown organization", "PATCH", "/api/organizations/" + unknownID, map[string]any{"name": "x"}, 404, "notFound", nil},
+		{"edit a non-UUID organization", "PATCH", "/api/organizations/x", map[string]any{"name": "x"}, 400, "validationFailed", []string{"id"}},
+		{"read an unknown organization", "GET", "/api/organizations/" + unknownID, nil, 404, "notFound", nil},
+		{"delete an unknown organization", "DELETE", "/api/organizations/" + unknownID, nil, 404, "notFound", nil},
+		{"list with an unknown sort", "GET", "/api/organizations?sort=size", nil, 400, "validationFailed", []string{"sort"}},
+		{"list with a bad direction", "GET", "/api/organizations?sort=name%20up", nil, 400, "validationFailed", []string{"sort"}},
+		{"list with a page of 0", "GET", "/api/organizations?page=0&pageSize=10000", nil, 400, "validationFailed", []string{"page", "pageSize"}},
+		{"people with an unknown sort", "GET", o + "/profiles?sort=age", nil, 400, "validationFailed", []string{"sort"}},
+		{"people of an unknown organization", "GET", "/api/organizations/" + unknownID + "/profiles", nil, 404, "notFound", nil},
+		{"add without a first name", "POST", o + "/profiles", person("firstName", nil), 400, "parametersMissingException", []string{"firstName"}},
+		{"add with nothing", "POST", o + "/profiles", map[string]any{}, 400, "parametersMissingException", []string{"email", "firstName", "lastName"}},
+		{"add with a blank last name", "POST", o + "/profiles", person("lastName", "  "), 400, "validationFailed", []string{"lastName"}},
+		{"add with a 51-character first name", "POST", o + "/profiles", person("firstName", strings.Repeat("a", 51)), 400, "validationFailed", []string{"firstName"}},
+		{"add with a bad e-mail", "POST", o + "/profiles", person("email", "not-an-address"), 400, "validationFailed", []string{"email"}},
+		{"add with an unknown role", "POST", o + "/profiles", person("roleId", "owner"), 400, "validationFailed", []string{"roleId"}},
+		{"add with 31 tags", "POST", o + "/profiles", person("tags", tooManyTags), 400, "validationFailed", []string{"tags"}},
+		{"add with a 41-character tag", "POST", o + "/profiles", person("tags", "ok, "+strings.Repeat("t", 41)), 400, "validationFailed", []string{"tags"}},
+		{"add with tags of the wrong type", "POST", o + "/profiles", person("tags", 5), 400, "invalidBody", nil},
+		{"add an address the organization has", "POST", o + "/profiles", person("email", " "+strings.ToUpper(taken)+" "), 409, "emailConflict", nil},
+		{"add to an unknown organization", "POST", "/api/organizations/" + unknownID + "/profiles", person(), 404, "notFound", nil},
+		{"edit to an address the organization has", "PATCH", "/api/profiles/" + m.member.ProfileID, map[string]any{"email": m.member.Email}, 204, "", nil},
+		{"edit another's address into one taken", "PATCH", edited, map[string]any{"email": m.admin.Email}, 409, "emailConflict", nil},
+		{"edit to a bad e-mail", "PATCH", edited, map[string]any{"email": "x@"}, 400, "validationFailed", []string{"email"}},
+		{"edit to a blank first name", "PATCH", edited, map[string]any{"firstName": ""}, 400, "validationFailed", []string{"firstName"}},
+		{"edit to an unknown role", "PATCH", edited, map[string]any{"roleId": "owner"}, 400, "validationFailed", []string{"roleId"}},
+		{"rename a registered person", "PATCH", "/api/profiles/" + m.member.ProfileID, map[string]any{"firstName": "Renamed"}, 400, "validationFailed", []string{"firstName"}},
+		{"edit an unknown profile", "PATCH", "/api/profiles/" + unknownID, map[string]any{"lastName": "x"}, 404, "notFound", nil},
+		{"edit a non-UUID profile", "PATCH", "/api/profiles/x", map[string]any{"lastName": "x"}, 400, "validationFailed", []string{"id"}},
+		{"invite without profileIds", "POST", o + "/invitations", map[string]any{}, 400, "parametersMissingException", []string{"profileIds"}},
+		{"invite nobody", "POST", o + "/invitations", map[string]any{"profileIds": []string{}}, 400, "validationFailed", []string{"profileIds"}},
+		{"invite a non-UUID", "POST", o + "/invitations", map[string]any{"profileIds": []string{"x"}}, 400, "validationFailed", []string{"profileIds"}},
+		{"invite someone of another organization", "POST", o + "/invitations", map[string]any{"profileIds": []string{m.pending, stranger}}, 400, "validationFailed", []string{"profileIds"}},
+		{"permissions without a type", "GET", "/api/permissions", nil, 400, "parametersMissingException", []string{"type"}},
+		{"permissions of an unknown type", "GET", "/api/permissions?type=forum", nil, 400, "validationFailed", []string{"type"}},
+	}
+	for _, who := range []struct {
+		name string
+		c    *testenv.Client
+	}{{"super", m.super}, {"org admin", m.admin.Client}} {
+		for _, tc := range cases {
+			if who.name == "org admin" && strings.HasPrefix(tc.name, "create") {
+				continue // refused before the input is read: the matrix has it
+			}
+			t.Run(who.name+"/"+tc.name, func(t *testing.T) {
+				before := m.digest(t)
+				r := who.c.Do(tc.method, tc.path, tc.body)
+				switch tc.code {
+				case "":
+					wantStatus(t, r, tc.status)
+					return
+				case "validationFailed":
+					wantInvalid(t, r, tc.fields...)
+				case "parametersMissingException":
+					wantMissing(t, r, tc.fields...)
+				default:
+					wantError(t, r, tc.status, tc.code)
+				}
+				if m.digest(t) != before {
+					t.Error("a refused call wrote")
+				}
+			})
+		}
+	}
+}
+
+// TestOrganizationFlows: what the organization calls store and show.
+func TestOrganizationFlows(t *testing.T) {
+	env := testenv.New(t)
+	super := env.As(t, superEmail)
+	name := testenv.Unique("Flow Org")
+	org := createOrg(t, env, "  "+name+" ")
+	o := "/api/organizations/" + org
+	get := func(c *testenv.Client) orgBody {
+		t.Helper()
+		var b orgBody
+		r := c.Do("GET", o, nil)
+		wantStatus(t, r, 200)
+		r.JSON(t, &b)
+		return b
+	}
+	if b := get(super); b.Name != name || b.Image != nil || b.Role != "super" || b.IdentityClient != nil || b.NumCommunities != 0 || b.NumMembers != 0 || b.CreatedOn == "" {
+		t.Errorf("created %+v", b)
+	}
+
+	t.Run("list by keyword and sort", func(t *testing.T) {
+		second := createOrg(t, env, name+" B")
+		var l orgList
+		r := super.Do("GET", "/api/organizations?keyword="+url.QueryEscape(strings.ToLower(name))+"&sort="+url.QueryEscape("name desc"), nil)
+		wantStatus(t, r, 200)
+		r.JSON(t, &l)
+		if l.Total != 2 || len(l.Results) != 2 || l.Results[0].ID != second || l.Results[1].ID != org {
+			t.Errorf("listed %+v", l)
+		}
+		super.Do("GET", "/api/organizations?keyword="+url.QueryEscape(name)+"&page=2&pageSize=1", nil).JSON(t, &l)
+		if l.Total != 2 || len(l.Results) != 1 || l.Results[0].ID != second {
+			t.Errorf("page 2: %+v", l)
+		}
+		// A keyword's wildcards are literal.
+		super.Do("GET", "/api/organizations?keyword=%25", nil).JSON(t, &l)
+		for _, x := range l.Results {
+			if !strings.Contains(x.Name, "%") {
+				t.Errorf("%% matched %q", x.Name)
+			}
+		}
+	})
+
+	// People: added with tags and an invitation, listed, edited, invited.
+	admin := orgPerson(t, env, org, "admin", "FlowAdmin")
+	email := freshAddress("FlowPerson")
+	mails := len(mailbox(t, env, email))
+	id := addOrgProfile(t, admin.Client, org, map[string]any{
+		"firstName": " Grace ", "lastName": " Hopper ", "email": " " + email + " ", "tags": " navy , , compilers, Navy ", "sendInvitation": true,
+	})
+	if got := mailbox(t, env, email); len(got) != mails+1 || !strings.Contains(got[0].Body, "/accept-invitation?token=") || !strings.Contains(got[0].Subject, name) {
+		t.Errorf("invitation mail: %+v", got)
+	}
+	profiles := func(q string) orgProfileList {
+		t.Helper()
+		var l orgProfileList
+		r := admin.Client.Do("GET", o+"/profiles"+q, nil)
+		wantStatus(t, r, 200)
+		r.JSON(t, &l)
+		return l
+	}
+	l := profiles("?keyword=grace%20hop")
+	if l.Total != 1 || len(l.Results) != 1 {
+		t.Fatalf("found %+v", l)
+	}
+	if p := l.Results[0]; p.ID != id || p.FirstName != "Grace" || p.LastName != "Hopper" || p.Email != email || p.Role != "member" ||
+		strings.Join(p.Tags, ",") != "navy,compilers" || p.Status != "invited" || p.UserID != nil {
+		t.Errorf("profile %+v", p)
+	}
+	if l := profiles("?sort=name"); l.Total != 2 || l.Results[0].LastName != "Hopper" || l.Results[1].Status != "active" || l.Results[1].ID != admin.ProfileID {
+		t.Errorf("by name: %+v", l)
+	}
+	wantStatus(t, admin.Client.Do("PATCH", "/api/profiles/"+id, map[string]any{
+		"firstName": "Amazing", "email": strings.ToUpper(email), "roleId": "admin", "tags": []string{"rear admiral"},
+	}), 204)
+	if p := profiles("?keyword=amazing").Results; len(p) != 1 || p[0].FirstName != "Amazing" || p[0].LastName != "Hopper" ||
+		p[0].Email != strings.ToUpper(email) || p[0].Role != "admin" || strings.Join(p[0].Tags, ",") != "rear admiral" {
+		t.Errorf("edited %+v", p)
+	}
+	// A registered person's role and tags change; their names sent as
+	// they are are no change.
+	wantStatus(t, super.Do("PATCH", "/api/profiles/"+admin.ProfileID, map[string]any{
+		"firstName": "FlowAdmin", "lastName": "Person", "email": strings.ToUpper(admin.Email), "tags": "lead",
+	}), 204)
+	var inv struct{ Invited, Skipped int }
+	r := admin.Client.Do("POST", o+"/invitations", map[string]any{"profileIds": []string{id, admin.ProfileID, id}})
+	wantStatus(t, r, 200)
+	r.JSON(t, &inv)
+	if inv.Invited != 1 || inv.Skipped != 1 || len(mailbox(t, env, email)) != mails+2 {
+		t.Errorf("invited %+v", inv)
+	}
+	// The admin renames the organization; the image comes and goes.
+	wantStatus(t, admin.Client.Do("PATCH", o, map[string]any{"name": name + " Renamed", "image": "https://img.example/o.png"}), 204)
+	if b := get(admin.Client); b.Name != name+" Renamed" || b.Image == nil || *b.Image != "https://img.example/o.png" || b.Role != "admin" || b.NumMembers != 2 {
+		t.Errorf("renamed %+v", b)
+	}
+	wantStatus(t, admin.Client.Do("PATCH", o, map[string]any{"image": nil}), 204)
+	if b := get(admin.Client); b.Image != nil || b.Name != name+" Renamed" {
+		t.Errorf("image removed %+v", b)
+	}
+	// Single sign-on shows as its issuer URL.
+	exec(t, env, "UPDATE organizations SET identity_client = $2 WHERE id = $1", org, "https://idp.example/realms/flow")
+	if b := get(admin.Client); b.IdentityClient == nil || *b.IdentityClient != "https://idp.example/realms/flow" {
+		t.Errorf("identity client %+v", b)
+	}
+
+	t.Run("delete takes what hangs off the organization", func(t *testing.T) {
+		community := queryString(t, env, `INSERT INTO communities (id, organization_id, name, description)
+			VALUES (gen_random_uuid(), $1, 'Doomed', 'd') RETURNING id::text`, org)
+		join(t, env, community, "admin", admin.ProfileID)
+		f := createForum(t, admin.Client, community)
+		if b := get(admin.Client); b.NumCommunities != 1 {
+			t.Errorf("communities %d", b.NumCommunities)
+		}
+		wantStatus(t, super.Do("DELETE", o, nil), 204)
+		for table, where := range map[string]string{
+			"organizations": "id = $1", "profiles": "organization_id = $1", "communities": "organization_id = $1",
+		} {
+			if n := env.Count(t, table, where, org); n != 0 {
+				t.Errorf("%d %s left", n, table)
+			}
+		}
+		if n := env.Count(t, "series", "id = $1", f.ID); n != 0 {
+			t.Error("the forum is left")
+		}
+		wantError(t, super.Do("GET", o, nil), 404, "notFound")
+		// The admin's account stays, without the organization.
+		var l orgList
+		admin.Client.Do("GET", "/api/organizations", nil).JSON(t, &l)
+		if l.Total != 0 {
+			t.Errorf("the admin still lists %+v", l)
+		}
+	})
 }
