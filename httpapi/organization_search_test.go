@@ -13,7 +13,7 @@ import (
 // TestOrganizationProfilesInSearch: a person added, renamed and deleted
 // (with the organization) through the organization calls follows in the
 // member search index through the change stream: by their new name and
-// their organization, and gone with it.
+// their organization, and gone with it, as the posts of its forums.
 func TestOrganizationProfilesInSearch(t *testing.T) {
 	env, store := testenv.NewSearch(t)
 	super := env.As(t, superEmail)
@@ -46,8 +46,23 @@ func TestOrganizationProfilesInSearch(t *testing.T) {
 	path := "/api/communities/" + community + "/member-search?q=" + url.QueryEscape(renamed)
 	eventually(t, func() bool { p := getSearch(t, super, path); return p.Total == 1 && p.Results[0].ID == id })
 
+	// A post in a forum of the community, in the post index.
+	f := createForum(t, super, community)
+	th := post(t, super, f.ID, map[string]any{"channelId": f.MainChannelID, "raw": "indexed " + renamed})
+	posts := func() int {
+		t.Helper()
+		res, err := store.Posts().Search(context.Background(), search.Query{
+			Filter: search.Filter{search.In("communityId", community), search.ReadableBy(th.ID, f.MainChannelID)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(res.Hits)
+	}
+	eventually(t, func() bool { return posts() == 1 })
+
 	wantStatus(t, super.Do("DELETE", "/api/organizations/"+org, nil), 204)
-	eventually(t, func() bool { return len(inOrg("")) == 0 })
+	eventually(t, func() bool { return len(inOrg("")) == 0 && posts() == 0 })
 	res, err := store.Members().Search(context.Background(), search.Query{Filter: search.Filter{search.In("id", id)}})
 	if err != nil || len(res.Hits) != 0 {
 		t.Errorf("the deleted profile is still indexed: %+v %v", res.Hits, err)
