@@ -487,6 +487,12 @@ func TestOrganizationFlows(t *testing.T) {
 		strings.Join(p.Tags, ",") != "navy,compilers" || p.Status != "invited" || p.UserID != nil {
 		t.Errorf("profile %+v", p)
 	}
+	// Past the last page, the total is still told, with and without a keyword.
+	for _, q := range []string{"?keyword=hopper&page=3&pageSize=1", "?page=3&pageSize=1"} {
+		if l := profiles(q); len(l.Results) != 0 || l.Total != map[bool]int{true: 1, false: 2}[strings.Contains(q, "keyword")] {
+			t.Errorf("%s: %+v", q, l)
+		}
+	}
 	if l := profiles("?sort=name"); l.Total != 2 || l.Results[0].LastName != "Hopper" || l.Results[1].Status != "active" || l.Results[1].ID != admin.ProfileID {
 		t.Errorf("by name: %+v", l)
 	}

@@ -67,7 +67,8 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 	first, last, email := StringExp(COALESCE(u.FirstName, p.FirstName)), StringExp(COALESCE(u.LastName, p.LastName)), StringExp(COALESCE(u.Email, p.Email))
 	where := p.OrganizationID.EQ(UUID(in.OrganizationID))
 	if in.Keyword != "" {
-		where = where.AND(contains(in.Keyword, "coalesce(u.first_name, p.first_name)", "coalesce(u.last_name, p.last_name)",
+		// A part of the first or the last name is a part of the full name.
+		where = where.AND(contains(in.Keyword,
 			"coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name)", "coalesce(u.email, p.email)"))
 	}
 	dir := func(e Expression) OrderByClause {
@@ -86,19 +87,33 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 		order = []OrderByClause{dir(LOWER(last)), dir(LOWER(first))}
 	}
 	from := p.LEFT_JOIN(u, u.ID.EQ(p.UserID))
-	rows, err := db.Query(ctx, q.db, SELECT(p.ID, p.UserID, first, last, email, p.Role, p.InterestTags,
-		COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company), COALESCE(u.Avatar, p.Avatar), COUNT(STAR).OVER()).
+	// Without a keyword the total is counted apart, on the index, which
+	// costs less than a window count over every person; with one, a window
+	// counts the few that match in the same pass as the page, rather than
+	// matching every person twice (cmd/bench -only organizations).
+	page := paging.Page[Profile]{Results: []Profile{}}
+	cols := ProjectionList{p.ID, p.UserID, first, last, email, p.Role, p.InterestTags,
+		COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company), COALESCE(u.Avatar, p.Avatar)}
+	windowed := in.Keyword != ""
+	if windowed {
+		cols = append(cols, COUNT(STAR).OVER())
+	} else if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
+		return page, fmt.Errorf("organization: profiles: %w", err)
+	}
+	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).
 		FROM(from).WHERE(where).ORDER_BY(append(order, p.ID.ASC())...).
 		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
-	page := paging.Page[Profile]{Results: []Profile{}}
 	if err != nil {
 		return page, fmt.Errorf("organization: profiles: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var v Profile
-		if err := rows.Scan(&v.ID, &v.UserID, &v.FirstName, &v.LastName, &v.Email, &v.Role, &v.Tags,
-			&v.JobTitle, &v.Company, &v.Avatar, &page.Total); err != nil {
+		dst := []any{&v.ID, &v.UserID, &v.FirstName, &v.LastName, &v.Email, &v.Role, &v.Tags, &v.JobTitle, &v.Company, &v.Avatar}
+		if windowed {
+			dst = append(dst, &page.Total)
+		}
+		if err := rows.Scan(dst...); err != nil {
 			return page, fmt.Errorf("organization: profiles: %w", err)
 		}
 		v.Status = "invited"
@@ -113,7 +128,8 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 	if err := rows.Err(); err != nil {
 		return page, fmt.Errorf("organization: profiles: %w", err)
 	}
-	if len(page.Results) == 0 && in.Page > 1 {
+	if windowed && len(page.Results) == 0 && in.Page > 1 {
+		// A page past the end: count for the total.
 		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
 			return page, fmt.Errorf("organization: profiles: %w", err)
 		}
