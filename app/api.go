@@ -16,6 +16,7 @@ import (
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
+	cmdorganization "agora/command/organization"
 	"agora/httpapi"
 	"agora/internal/auth"
 	"agora/internal/blob"
@@ -28,6 +29,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 )
 
@@ -110,6 +112,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		c.MemberImports, err = memberimport.New(d)
+		c.Organizations, err = cmdorganization.New(d, c.Accounts)
 	}
 	if err == nil {
 		c.Feed, err = cmdfeed.New(d, links.Store())
@@ -125,6 +128,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		q.Communities, err = qcommunity.New(d)
+	}
+	if err == nil {
+		q.Organizations, err = qorganization.New(d)
 	}
 	if err == nil {
 		q.Forums, err = qforum.New(d, store.Members())

@@ -15,6 +15,7 @@ import (
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
+	cmdorganization "agora/command/organization"
 	cmdupload "agora/command/upload"
 	"agora/internal/db"
 	"agora/internal/linkpreview"
@@ -25,6 +26,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 	qupload "agora/query/upload"
 )
@@ -61,12 +63,13 @@ type Application struct {
 
 // Commands are the write side's use cases, one service per area.
 type Commands struct {
-	Accounts    *cmdaccount.Service
-	Communities *cmdcommunity.Service
-	Forums      *cmdforum.Service
-	Feed        *cmdfeed.Service
-	AISearch    *cmdaisearch.Service
-	Uploads     *cmdupload.Service
+	Accounts      *cmdaccount.Service
+	Communities   *cmdcommunity.Service
+	Forums        *cmdforum.Service
+	Feed          *cmdfeed.Service
+	AISearch      *cmdaisearch.Service
+	Uploads       *cmdupload.Service
+	Organizations *cmdorganization.Service
 	// MemberImports imports people from a file into an organization or a
 	// community.
 	MemberImports *memberimport.Service
@@ -74,14 +77,15 @@ type Commands struct {
 
 // Queries are the read side, one per area.
 type Queries struct {
-	Accounts     *qaccount.Queries
-	Communities  *qcommunity.Queries
-	Forums       *qforum.Queries
-	Feed         *qfeed.Queries
-	Search       *qsearch.Queries
-	Insights     *qinsights.Queries
-	Uploads      *qupload.Queries
-	LinkPreviews *linkpreview.Service
+	Accounts      *qaccount.Queries
+	Communities   *qcommunity.Queries
+	Forums        *qforum.Queries
+	Feed          *qfeed.Queries
+	Search        *qsearch.Queries
+	Insights      *qinsights.Queries
+	Uploads       *qupload.Queries
+	LinkPreviews  *linkpreview.Service
+	Organizations *qorganization.Queries
 }
 
 // check refuses an application with a use case missing: a route would

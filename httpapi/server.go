@@ -49,6 +49,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.communityRoutes(api)
 	s.memberImportRoutes(api)
 	s.sharingRoutes(api)
+	s.organizationRoutes(api)
 	s.homeRoutes(api)
 	s.feedRoutes(api)
 	s.searchRoutes(api)

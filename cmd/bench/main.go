@@ -26,6 +26,10 @@
 //	            the embedded search engine on 100,000 members and 1,000,000
 //	            posts: Upsert throughput, member search and post search
 //	            latency (see search.go; no Postgres, no API)
+//	organizations
+//	            an organization of 20,000 people: its people list (a first
+//	            page, a keyword) and the organization list, 8 workers each
+//	            (see organizations.go)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
@@ -53,7 +57,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -255,6 +259,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := memberImportBench(ctx, selected, c, d.Pool, cfg.DemoPassword); err != nil { // see memberimport.go
+		return err
+	}
+	if err := organizationsBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil { // see organizations.go
 		return err
 	}
 	fmt.Println()

@@ -331,6 +331,144 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Edit a person of an organization
+         * @description For the admins of the profile's organization and super users. A field
+         *     not sent is kept. Once the person has registered, their names and
+         *     address are their account's: sending them unchanged is accepted,
+         *     changing them is `validationFailed`.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/api/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations
+         * @description The organizations the caller has a profile in; every organization for
+         *     a super user.
+         */
+        get: operations["listOrganizations"];
+        put?: never;
+        /**
+         * Create an organization
+         * @description For super users only.
+         */
+        post: operations["createOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an organization
+         * @description For its people and super users; to anyone else it is unknown (`404`).
+         */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an organization
+         * @description For super users only. Its people, communities, forums, posts and
+         *     memberships go with it.
+         */
+        delete: operations["deleteOrganization"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an organization
+         * @description For its admins and super users. A field not sent is kept; `image`
+         *     may be null to remove it.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/api/organizations/{id}/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's people
+         * @description For its admins and super users.
+         */
+        get: operations["listOrganizationProfiles"];
+        put?: never;
+        /**
+         * Add a person to an organization
+         * @description For its admins and super users: a profile that waits for its person
+         *     to register; an invitation is mailed when `sendInvitation` is true.
+         */
+        post: operations["addOrganizationProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail invitations
+         * @description For its admins and super users: mails an invitation to each given
+         *     person of the organization who has no account yet; people with an
+         *     account are skipped.
+         */
+        post: operations["inviteOrganizationProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller may manage
+         * @description `type=organization`: the organizations the caller administers (all
+         *     for a super user), which are also those they may add communities to.
+         *     `type=community`: the communities the caller may manage (as their
+         *     admin, an admin of their organization, or a super user). By name.
+         */
+        get: operations["getPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1857,10 +1995,11 @@ export interface paths {
          *     JSON text messages (schema `HubMessage`): `type` is always
          *     `api:messages:broadcast`, `contextKey` names what changed as
          *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
-         *     `thread:<id>`), `event` the change (`user.updated`,
-         *     `user.connected`, `user.disconnected`, `community.updated`,
-         *     `community.deleted`, `community.members.removed`, `series.deleted`,
-         *     `series.members.removed`, and the forum's `thread.created`,
+         *     `thread:<id>`, `organization:<id>`), `event` the change
+         *     (`user.updated`, `user.connected`, `user.disconnected`,
+         *     `community.updated`, `community.deleted`, `community.members.removed`,
+         *     `series.deleted`, `series.members.removed`, `organization.created`,
+         *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`)
          *     and `data.payload` its data. A member receives only events about
@@ -1868,6 +2007,11 @@ export interface paths {
          *     members and those who administer it), those of its admin channel to
          *     those who administer it alone. The server sends nothing else but
          *     pings; what the client sends is ignored.
+         *
+         *     An organization's events go to its people and to super users:
+         *     `LiveOrganization` for `organization.created` and
+         *     `organization.updated`, `{id}` for `organization.deleted` (told to
+         *     each registered person of the organization as it goes).
          *
          *     The forum's events all have the context key `thread:<threadId>` of
          *     the post they change, and carry what the browser needs to apply
@@ -2324,6 +2468,14 @@ export interface components {
             reactions: components["schemas"]["ReactionStats"];
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
+        };
+        LiveOrganization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            image: string | null;
+            /** @description The issuer URL of its single sign-on. */
+            identityClient: string | null;
         };
         /** @description The payload of `thread.deleted`. */
         LiveThreadRef: {
@@ -3234,6 +3386,102 @@ export interface components {
              */
             sendInvitation: boolean;
         };
+        Organization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            image: string | null;
+            /**
+             * @description The caller's.
+             * @enum {string}
+             */
+            role: "super" | "admin" | "member";
+            /** @description The issuer URL of the organization's single sign-on; null when it has none. */
+            identityClient: string | null;
+            numCommunities: number;
+            numMembers: number;
+            /** Format: date-time */
+            createdOn: string;
+        };
+        OrganizationPage: {
+            results: components["schemas"]["Organization"][];
+            total: number;
+        };
+        /** @description Text fields are trimmed; lengths count characters after trimming. */
+        OrganizationForm: {
+            name: string;
+            /** @description An http(s) URL of at most 2048 characters. */
+            image?: string | null;
+        };
+        OrganizationPatch: {
+            name?: string;
+            /** @description An http(s) URL; null removes it. */
+            image?: string | null;
+        };
+        OrganizationProfile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+            tags: string[];
+            jobTitle: string;
+            company: string;
+            avatar: string | null;
+            /**
+             * @description active once joined to an account.
+             * @enum {string}
+             */
+            status: "active" | "invited";
+        };
+        OrganizationProfilePage: {
+            results: components["schemas"]["OrganizationProfile"][];
+            total: number;
+        };
+        /** @description Comma-separated, or a list; at most 30 tags, each at most 40 characters. */
+        ProfileTags: string | string[];
+        /** @description Text fields are trimmed; lengths count characters after trimming. */
+        AddOrganizationProfileRequest: {
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
+            /** Format: email */
+            email: string;
+            /**
+             * @description The role in the organization.
+             * @default member
+             * @enum {string}
+             */
+            roleId: "member" | "admin";
+            tags?: components["schemas"]["ProfileTags"];
+            /**
+             * @description Mail an invitation to join.
+             * @default false
+             */
+            sendInvitation: boolean;
+        };
+        UpdateProfileRequest: {
+            firstName?: components["schemas"]["PersonName"];
+            lastName?: components["schemas"]["PersonName"];
+            /** Format: email */
+            email?: string;
+            /** @enum {string} */
+            roleId?: "member" | "admin";
+            tags?: components["schemas"]["ProfileTags"];
+        };
+        Named: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        Permissions: {
+            whichOnesCanIManage: components["schemas"]["Named"][];
+            /** @description For type=organization only. */
+            whichOnesCanIAddCommunitiesTo?: components["schemas"]["Named"][];
+        };
     };
     responses: {
         /**
@@ -3290,6 +3538,33 @@ export interface components {
         };
         /** @description `forbidden`: the caller's role may not call this. */
         ChannelReadersOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `notFound`: there is no organization `id` the caller belongs to. */
+        OrganizationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `forbidden`: the caller's role may not call this, or the caller belongs to the organization but does not administer it. */
+        OrganizationAdminOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `validationFailed`: `id` is not a UUID (`details.fields.id`). */
+        OrganizationBadId: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3464,6 +3739,7 @@ export interface components {
         };
     };
     parameters: {
+        OrganizationId: string;
         /** @description The question, 1 to 1000 characters, not blank. */
         AISearchQuestion: string;
         /** @description What the person typed, at most 100 characters. */
@@ -4119,6 +4395,429 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProfileRequest"];
+            };
+        };
+        responses: {
+            /** @description Edited. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `id` is not a UUID, or some fields break the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            /** @description `notFound`: no such profile, or one of an organization the caller does not belong to. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `emailConflict`: another person of the organization has this address. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Part of the name */
+                keyword?: string;
+                page?: number;
+                pageSize?: number;
+                /** @description `name` (the default) or `createdOn`, with an optional ` asc` (the default) or ` desc`. */
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationPage"];
+                };
+            };
+            /** @description `validationFailed`: a paging value, the keyword or the sort is out of range (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationForm"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `name` is missing.
+             *     - `validationFailed`: the name or image breaks the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is not a super user. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["OrganizationBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            404: components["responses"]["OrganizationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["OrganizationBadId"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller sees the organization but is not a super user. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["OrganizationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationPatch"];
+            };
+        };
+        responses: {
+            /** @description Edited. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `id` is not a UUID, or the name (null included) or image breaks the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrganizationProfiles: {
+        parameters: {
+            query?: {
+                /** @description Part of the first */
+                keyword?: string;
+                page?: number;
+                pageSize?: number;
+                /** @description `name` (last, then first name; the default), `email` or `createdOn`, with an optional ` asc` or ` desc`. */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of people. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationProfilePage"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID, or a paging value, the keyword or the sort is out of range (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addOrganizationProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddOrganizationProfileRequest"];
+            };
+        };
+        responses: {
+            /** @description Added; the profile's id. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `firstName`, `lastName` or `email` is missing (`details.missing`).
+             *     - `validationFailed`: `id` is not a UUID, or some fields break the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            /** @description `emailConflict`: a person of the organization has this address. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteOrganizationProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumInvitationsRequest"];
+            };
+        };
+        responses: {
+            /** @description What was sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumInvitations"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `profileIds` is missing.
+             *     - `validationFailed`: `id` is not a UUID, or `profileIds` is empty, holds a non-UUID or names someone outside the organization (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPermissions: {
+        parameters: {
+            query: {
+                type: "organization" | "community";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permissions"];
+                };
+            };
+            /**
+             * @description - `parametersMissingException`: `type` is missing.
+             *     - `validationFailed`: `type` is neither organization nor community.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
             500: components["responses"]["InternalError"];
         };
     };
