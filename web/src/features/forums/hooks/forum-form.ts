@@ -1,4 +1,5 @@
 import type { Schemas } from '@/api/client'
+import { isHttpUrl } from '@/lib/forms'
 
 // The forum form (spec 001 §5): the rules of POST /communities/{id}/series
 // and PATCH /series/{id}, checked before the request so a person sees what
@@ -25,15 +26,6 @@ export const formValues = (f: Schemas['Forum']): ForumFormValues => ({
   exclusivity: f.exclusivity,
   shareEnabled: f.shareEnabled,
 })
-
-export function isHttpUrl(s: string) {
-  try {
-    const u = new URL(s)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname
-  } catch {
-    return false
-  }
-}
 
 /**
  * validateForumForm checks the values against the rules; `was` is the
