@@ -23,10 +23,10 @@ describe('the community form (spec 000 §5)', () => {
   })
 
   it('takes a video link only from YouTube or Vimeo', () => {
-    for (const ok of ['https://www.youtube.com/watch?v=abc', 'https://youtu.be/abc', 'https://vimeo.com/123', 'https://player.vimeo.com/video/1']) {
+    for (const ok of ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ', 'https://vimeo.com/123', 'https://player.vimeo.com/video/1']) {
       expect(isVideoLink(ok)).toBe(true)
     }
-    for (const bad of ['https://example.com/v.mp4', 'https://notyoutube.com/x', 'javascript:alert(1)', 'vimeo.com/1']) expect(isVideoLink(bad)).toBe(false)
+    for (const bad of ['https://example.com/v.mp4', 'https://notyoutube.com/watch?v=dQw4w9WgXcQ', 'https://www.youtube.com/watch?v=short', 'javascript:alert(1)', 'vimeo.com/1']) expect(isVideoLink(bad)).toBe(false)
     expect(validateCommunityForm({ ...valid, video: 'https://example.com/v' }).video).toBe('invalidVideo')
     expect(validateCommunityForm({ ...valid, videoCover: 'not a url' }).videoCover).toBe('invalidUrl')
   })

@@ -1,4 +1,5 @@
 import { isHttpUrl } from '@/lib/forms'
+import { embedFor } from '@/lib/media'
 import type { Community, CommunityForm } from '../api/types'
 
 // The community form (spec 000 §2.7, §5, §9): the rules of POST
@@ -52,13 +53,10 @@ export function priceCents(s: string): number | undefined {
   return cents <= PRICE_MAX_CENTS ? cents : undefined
 }
 
-const VIDEO_HOSTS = ['youtube.com', 'youtu.be', 'youtube-nocookie.com', 'vimeo.com']
-
-/** isVideoLink is an http(s) link to YouTube or Vimeo (a host or one of its subdomains). */
+/** isVideoLink is a YouTube or Vimeo link whose video can be played (its id can be read). */
 export function isVideoLink(s: string) {
-  if (!isHttpUrl(s)) return false
-  const host = new URL(s).hostname.toLowerCase()
-  return VIDEO_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))
+  const p = embedFor(s)?.provider
+  return p === 'youtube' || p === 'vimeo'
 }
 
 const length = (s: string) => [...s].length
