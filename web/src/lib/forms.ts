@@ -15,3 +15,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** isEmail is a plausible email address. */
 export const isEmail = (s: string) => EMAIL.test(s)
+
+// Images (a community's, an organization's): spec 000 §5, §9.
+export const IMAGE_MAX_BYTES = 3_000_000
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
+
+/** imageFileError checks an image before it is uploaded: its type and size. */
+export function imageFileError(f: Pick<File, 'type' | 'size'>): 'imageType' | 'imageSize' | undefined {
+  if (!IMAGE_TYPES.includes(f.type)) return 'imageType'
+  if (f.size > IMAGE_MAX_BYTES) return 'imageSize'
+  return undefined
+}

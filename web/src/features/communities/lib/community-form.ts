@@ -11,8 +11,6 @@ export const NAME_MAX = 75
 export const DESCRIPTION_MAX = 750
 export const PRICE_MAX_CENTS = 9_999_900
 export const PRICE_DEFAULT_CENTS = 3995
-export const IMAGE_MAX_BYTES = 3_000_000
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 
 /** The form's values as typed: the price in dollars with cents ("39.95"). */
 export type CommunityFormValues = {
@@ -94,11 +92,4 @@ export function toCommunityBody(v: CommunityFormValues): CommunityForm {
     price: priceCents(v.price) ?? PRICE_DEFAULT_CENTS,
     isFree: v.isFree,
   }
-}
-
-/** imageFileError checks an image before it is uploaded (type and size, spec 000 §5). */
-export function imageFileError(f: Pick<File, 'type' | 'size'>): 'imageType' | 'imageSize' | undefined {
-  if (!IMAGE_TYPES.includes(f.type)) return 'imageType'
-  if (f.size > IMAGE_MAX_BYTES) return 'imageSize'
-  return undefined
 }
