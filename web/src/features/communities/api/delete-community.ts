@@ -5,15 +5,16 @@ export async function deleteCommunity(id: string) {
   unwrap(await looseApi.DELETE('/api/communities/{id}', { params: { path: { id } } }))
 }
 
-/** useDeleteCommunity deletes it; its own reads are dropped and the lists read again. */
+/**
+ * useDeleteCommunity deletes it and reads the lists again. The community's
+ * own read is left to expire: reading it again while its page is still
+ * shown would only answer 404.
+ */
 export function useDeleteCommunity(id: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => deleteCommunity(id),
     meta: { silent: true },
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['community', id] })
-      return queryClient.invalidateQueries({ queryKey: ['communities'] })
-    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['communities'] }),
   })
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate } from '@tanstack/react-router'
+import { useLocation, useNavigate } from '@tanstack/react-router'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { FieldControl, FormField } from '@/components/ui/form-field'
@@ -12,11 +12,12 @@ import type { Community } from '../api/types'
 /**
  * DeleteCommunityDialog is the inputConfirmation dialog (spec 000 §2.4):
  * the community goes only once its name is typed; another value shows the
- * invalid confirmation error. The user then goes home.
+ * invalid confirmation error.
  */
 export function DeleteCommunityDialog({ community, open, onOpenChange }: { community: Pick<Community, 'id' | 'name'>; open: boolean; onOpenChange: (o: boolean) => void }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  const pathname = useLocation({ select: (l) => l.pathname })
   const del = useDeleteCommunity(community.id)
   const [value, setValue] = useState('')
   const [mismatch, setMismatch] = useState(false)
@@ -34,7 +35,8 @@ export function DeleteCommunityDialog({ community, open, onOpenChange }: { commu
       onSuccess: () => {
         toast({ title: t('communities.remove.done', { name: community.name }), variant: 'success' })
         close(false)
-        void navigate({ to: '/home', replace: true })
+        // From the community's own pages the user goes home; elsewhere (Manage Communities) they stay.
+        if (pathname.startsWith(`/communities/${community.id}`)) void navigate({ to: '/home', replace: true })
       },
       onError: () => toast({ title: t('communities.remove.failed'), variant: 'destructive' }),
     })
