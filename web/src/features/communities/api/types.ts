@@ -91,9 +91,6 @@ export type BulkAssignment = { roleId: 'admin' | 'member' | null; keyword?: stri
 // contract-15: replaced by Schemas['AssignmentResult'] when the API lands
 export type AssignmentResult = { changed: number }
 
-// contract-15: replaced by Schemas['InvitationResult'] when the API lands
-export type InvitationResult = { invited: number; skipped: number }
-
 // contract-15: replaced by Schemas['ImportProgress'] when the API lands
 export type ImportProgress = { type: 'progress'; processed: number; total: number }
 
