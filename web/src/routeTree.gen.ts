@@ -26,10 +26,14 @@ import { Route as AcceptInvitationIndexRouteImport } from './routes/accept-invit
 import { Route as ErrorsError401RouteImport } from './routes/errors/error-401'
 import { Route as ErrorsError404RouteImport } from './routes/errors/error-404'
 import { Route as ErrorsError500RouteImport } from './routes/errors/error-500'
+import { Route as AuthenticatedAccountsIndexRouteImport } from './routes/_authenticated/accounts/index'
 import { Route as GuestCallbacksAuthRouteImport } from './routes/_guest/callbacks/auth'
 import { Route as GuestRegistrationIndexRouteImport } from './routes/_guest/registration/index'
 import { Route as AcceptInvitationErrorErrorCodeRouteImport } from './routes/accept-invitation/error.$errorCode'
 import { Route as TokensAccessTokenEventNameRouteImport } from './routes/tokens/$accessToken/$eventName'
+import { Route as AuthenticatedAccountsAccountIdIndexRouteImport } from './routes/_authenticated/accounts/$accountId/index'
+import { Route as AuthenticatedAccountsAccountIdViewRouteImport } from './routes/_authenticated/accounts/$accountId/$view'
+import { Route as AuthenticatedCommunitiesCommunityIdIndexRouteImport } from './routes/_authenticated/communities/$communityId/index'
 import { Route as GuestRegistrationErrorErrorCodeRouteImport } from './routes/_guest/registration/error.$errorCode'
 import { Route as AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRouteImport } from './routes/_authenticated/communities/$communityId/series/$seriesId/index'
 import { Route as AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRouteImport } from './routes/_authenticated/communities/$communityId/series/$seriesId/posts/$postId'
@@ -117,6 +121,12 @@ const ErrorsError500Route = ErrorsError500RouteImport.update({
   path: '/errors/error-500',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthenticatedAccountsIndexRoute =
+  AuthenticatedAccountsIndexRouteImport.update({
+    id: '/accounts/',
+    path: '/accounts/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const GuestCallbacksAuthRoute = GuestCallbacksAuthRouteImport.update({
   id: '/callbacks/auth',
   path: '/callbacks/auth',
@@ -138,6 +148,24 @@ const TokensAccessTokenEventNameRoute =
     id: '/tokens/$accessToken/$eventName',
     path: '/tokens/$accessToken/$eventName',
     getParentRoute: () => rootRouteImport,
+  } as any)
+const AuthenticatedAccountsAccountIdIndexRoute =
+  AuthenticatedAccountsAccountIdIndexRouteImport.update({
+    id: '/accounts/$accountId/',
+    path: '/accounts/$accountId/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedAccountsAccountIdViewRoute =
+  AuthenticatedAccountsAccountIdViewRouteImport.update({
+    id: '/accounts/$accountId/$view',
+    path: '/accounts/$accountId/$view',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedCommunitiesCommunityIdIndexRoute =
+  AuthenticatedCommunitiesCommunityIdIndexRouteImport.update({
+    id: '/communities/$communityId/',
+    path: '/communities/$communityId/',
+    getParentRoute: () => AuthenticatedRoute,
   } as any)
 const GuestRegistrationErrorErrorCodeRoute =
   GuestRegistrationErrorErrorCodeRouteImport.update({
@@ -179,8 +207,12 @@ export interface FileRoutesByFullPath {
   '/callbacks/auth': typeof GuestCallbacksAuthRoute
   '/accept-invitation/error/$errorCode': typeof AcceptInvitationErrorErrorCodeRoute
   '/tokens/$accessToken/$eventName': typeof TokensAccessTokenEventNameRoute
+  '/accounts/': typeof AuthenticatedAccountsIndexRoute
   '/registration/': typeof GuestRegistrationIndexRoute
+  '/accounts/$accountId/$view': typeof AuthenticatedAccountsAccountIdViewRoute
   '/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
+  '/accounts/$accountId/': typeof AuthenticatedAccountsAccountIdIndexRoute
+  '/communities/$communityId/': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
   '/communities/$communityId/series/$seriesId/': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -203,8 +235,12 @@ export interface FileRoutesByTo {
   '/callbacks/auth': typeof GuestCallbacksAuthRoute
   '/accept-invitation/error/$errorCode': typeof AcceptInvitationErrorErrorCodeRoute
   '/tokens/$accessToken/$eventName': typeof TokensAccessTokenEventNameRoute
+  '/accounts': typeof AuthenticatedAccountsIndexRoute
   '/registration': typeof GuestRegistrationIndexRoute
+  '/accounts/$accountId/$view': typeof AuthenticatedAccountsAccountIdViewRoute
   '/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
+  '/accounts/$accountId': typeof AuthenticatedAccountsAccountIdIndexRoute
+  '/communities/$communityId': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
   '/communities/$communityId/series/$seriesId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -230,8 +266,12 @@ export interface FileRoutesById {
   '/_guest/callbacks/auth': typeof GuestCallbacksAuthRoute
   '/accept-invitation/error/$errorCode': typeof AcceptInvitationErrorErrorCodeRoute
   '/tokens/$accessToken/$eventName': typeof TokensAccessTokenEventNameRoute
+  '/_authenticated/accounts/': typeof AuthenticatedAccountsIndexRoute
   '/_guest/registration/': typeof GuestRegistrationIndexRoute
+  '/_authenticated/accounts/$accountId/$view': typeof AuthenticatedAccountsAccountIdViewRoute
   '/_guest/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
+  '/_authenticated/accounts/$accountId/': typeof AuthenticatedAccountsAccountIdIndexRoute
+  '/_authenticated/communities/$communityId/': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
   '/_authenticated/communities/$communityId/series/$seriesId/': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/_authenticated/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -256,8 +296,12 @@ export interface FileRouteTypes {
     | '/callbacks/auth'
     | '/accept-invitation/error/$errorCode'
     | '/tokens/$accessToken/$eventName'
+    | '/accounts/'
     | '/registration/'
+    | '/accounts/$accountId/$view'
     | '/registration/error/$errorCode'
+    | '/accounts/$accountId/'
+    | '/communities/$communityId/'
     | '/communities/$communityId/series/$seriesId/'
     | '/communities/$communityId/series/$seriesId/posts/$postId'
   fileRoutesByTo: FileRoutesByTo
@@ -280,8 +324,12 @@ export interface FileRouteTypes {
     | '/callbacks/auth'
     | '/accept-invitation/error/$errorCode'
     | '/tokens/$accessToken/$eventName'
+    | '/accounts'
     | '/registration'
+    | '/accounts/$accountId/$view'
     | '/registration/error/$errorCode'
+    | '/accounts/$accountId'
+    | '/communities/$communityId'
     | '/communities/$communityId/series/$seriesId'
     | '/communities/$communityId/series/$seriesId/posts/$postId'
   id:
@@ -306,8 +354,12 @@ export interface FileRouteTypes {
     | '/_guest/callbacks/auth'
     | '/accept-invitation/error/$errorCode'
     | '/tokens/$accessToken/$eventName'
+    | '/_authenticated/accounts/'
     | '/_guest/registration/'
+    | '/_authenticated/accounts/$accountId/$view'
     | '/_guest/registration/error/$errorCode'
+    | '/_authenticated/accounts/$accountId/'
+    | '/_authenticated/communities/$communityId/'
     | '/_authenticated/communities/$communityId/series/$seriesId/'
     | '/_authenticated/communities/$communityId/series/$seriesId/posts/$postId'
   fileRoutesById: FileRoutesById
@@ -449,6 +501,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ErrorsError500RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/accounts/': {
+      id: '/_authenticated/accounts/'
+      path: '/accounts'
+      fullPath: '/accounts/'
+      preLoaderRoute: typeof AuthenticatedAccountsIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_guest/callbacks/auth': {
       id: '/_guest/callbacks/auth'
       path: '/callbacks/auth'
@@ -477,6 +536,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TokensAccessTokenEventNameRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/accounts/$accountId/': {
+      id: '/_authenticated/accounts/$accountId/'
+      path: '/accounts/$accountId'
+      fullPath: '/accounts/$accountId/'
+      preLoaderRoute: typeof AuthenticatedAccountsAccountIdIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/accounts/$accountId/$view': {
+      id: '/_authenticated/accounts/$accountId/$view'
+      path: '/accounts/$accountId/$view'
+      fullPath: '/accounts/$accountId/$view'
+      preLoaderRoute: typeof AuthenticatedAccountsAccountIdViewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/communities/$communityId/': {
+      id: '/_authenticated/communities/$communityId/'
+      path: '/communities/$communityId'
+      fullPath: '/communities/$communityId/'
+      preLoaderRoute: typeof AuthenticatedCommunitiesCommunityIdIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_guest/registration/error/$errorCode': {
       id: '/_guest/registration/error/$errorCode'
       path: '/registration/error/$errorCode'
@@ -504,6 +584,10 @@ declare module '@tanstack/react-router' {
 interface AuthenticatedRouteChildren {
   AuthenticatedHomeRoute: typeof AuthenticatedHomeRoute
   AuthenticatedProfileRoute: typeof AuthenticatedProfileRoute
+  AuthenticatedAccountsIndexRoute: typeof AuthenticatedAccountsIndexRoute
+  AuthenticatedAccountsAccountIdViewRoute: typeof AuthenticatedAccountsAccountIdViewRoute
+  AuthenticatedAccountsAccountIdIndexRoute: typeof AuthenticatedAccountsAccountIdIndexRoute
+  AuthenticatedCommunitiesCommunityIdIndexRoute: typeof AuthenticatedCommunitiesCommunityIdIndexRoute
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute: typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute: typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -511,6 +595,13 @@ interface AuthenticatedRouteChildren {
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedHomeRoute: AuthenticatedHomeRoute,
   AuthenticatedProfileRoute: AuthenticatedProfileRoute,
+  AuthenticatedAccountsIndexRoute: AuthenticatedAccountsIndexRoute,
+  AuthenticatedAccountsAccountIdViewRoute:
+    AuthenticatedAccountsAccountIdViewRoute,
+  AuthenticatedAccountsAccountIdIndexRoute:
+    AuthenticatedAccountsAccountIdIndexRoute,
+  AuthenticatedCommunitiesCommunityIdIndexRoute:
+    AuthenticatedCommunitiesCommunityIdIndexRoute,
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute:
     AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute,
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute:

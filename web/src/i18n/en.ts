@@ -1,4 +1,6 @@
+import { accounts } from './en/accounts'
 import { aiSearch } from './en/ai-search'
+import { communities, imagePicker, memberForm } from './en/communities'
 import { composer } from './en/composer'
 import { feed } from './en/feed'
 import { forum } from './en/forum'
@@ -142,6 +144,8 @@ export const translation = {
     light: 'Light',
     dark: 'Dark',
     system: 'System',
+    manage: 'Manage',
+    accounts: 'Accounts',
   },
   memberSearch: {
     label: 'Search members by name',
@@ -198,6 +202,10 @@ export const translation = {
   aiSearch,
   insights,
   legal,
+  communities,
+  accounts,
+  memberForm,
+  imagePicker,
   profile: {
     title: 'Profile',
     email: 'Email',

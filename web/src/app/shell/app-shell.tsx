@@ -3,22 +3,18 @@ import { useTranslation } from 'react-i18next'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
+import { useAdminLive } from './admin-live'
 import { RightPanel, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
 
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
- * right-side panel.
- *
- * The Manage menu's rules (spec 000 §2.2, §6) need the organizations the
- * user can manage, which the API does not serve yet: Accounts shows for
- * super users (who may manage every organization), Communities for users
- * who administer a community (from GET /api/communities). Organization
- * admins who administer no community do not see the menu until an
- * organizations endpoint exists.
+ * right-side panel; and it applies the live community and organization
+ * events wherever the user is.
  */
 export function AppShell() {
   const { t } = useTranslation()
+  useAdminLive()
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
   const forum = params.seriesId

@@ -18,15 +18,16 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/
 import { useSignOut } from '@/features/auth/hooks/use-sign-out'
 import { useCurrentUser } from '@/lib/session-context'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
+import { ManageMenu } from './manage-menu'
 import { availableTabs, PanelBody, setPanel, shownTab, usePanel, type PanelContext, type PanelTab } from './right-panel'
 
 /**
- * TopBar (spec 000 §2.2): Home and the avatar menu; on small screens, where
- * the side panel has a tab (Insights, for a forum's admins), the panel menu.
- * What has no feature behind it yet is not offered: the notifications bell,
- * upcoming Meet Ups and the chat button come back with notifications, Meet
- * Ups and the private chat; the Manage menu (accounts, communities) with the
- * communities and organizations admin.
+ * TopBar (spec 000 §2.2): Home, the Manage menu (for those who manage
+ * something) and the avatar menu; on small screens, where the side panel
+ * has a tab (Insights, for a forum's admins), the panel menu. What has no
+ * feature behind it yet is not offered: the notifications bell, upcoming
+ * Meet Ups and the chat button come back with notifications, Meet Ups and
+ * the private chat.
  */
 export function TopBar({ panel }: { panel: PanelContext }) {
   const { t } = useTranslation()
@@ -56,6 +57,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
             <span className="sr-only sm:not-sr-only">{t('nav.home')}</span>
           </Link>
         </Button>
+        <ManageMenu />
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
         {tab && (

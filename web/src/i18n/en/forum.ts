@@ -39,6 +39,11 @@ export const forum = {
     saving: 'Saving…',
     cancel: 'Cancel',
     saved: 'The forum was saved.',
+    createTitle: 'Create forum',
+    createDescription: 'Add a forum to this community. It goes last in the community’s order.',
+    create: 'Create',
+    creating: 'Creating…',
+    created: 'The forum was created.',
     errors: {
       required: 'Required.',
       nameTooLong: 'At most 90 characters.',

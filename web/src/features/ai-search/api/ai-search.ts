@@ -1,6 +1,6 @@
 import { experimental_streamedQuery as streamedQuery, queryOptions, useQuery } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
-import { readNdjson } from '../lib/ndjson'
+import { readNdjson } from '@/lib/ndjson'
 
 export type AISearchEvent = Schemas['AISearchEvent']
 export type AISearchSource = Schemas['AISearchSource']

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Download, ExternalLink, FileText } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { embedFor, httpUrl, ownBlob, readPreview, viewableInline } from '../lib/media'
+import { embedFor, httpUrl, ownBlob, readPreview, viewableInline } from '@/lib/media'
 import type { Thread } from '../lib/thread-cache'
 
 /** PostImage is a post's image; it opens in a lightbox. */

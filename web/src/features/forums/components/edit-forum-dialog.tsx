@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { isApiError } from '@/api/client'
+import { isApiError, type Schemas } from '@/api/client'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { FieldControl, FormField } from '@/components/ui/form-field'
@@ -10,6 +10,7 @@ import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/components/ui/toast'
 import type { Forum } from '../api/get-forum'
+import { useCreateForum } from '../api/create-forum'
 import { useUpdateForum } from '../api/update-forum'
 import { DESCRIPTION_MAX, formValues, NAME_MAX, toPatch, validateForumForm, type ForumFormErrors, type ForumFormValues } from '../hooks/forum-form'
 import { AccessNotice } from './access-notice'
@@ -25,41 +26,106 @@ export function EditForumDialog({ forum, open, onOpenChange }: { forum: Forum; o
           <DialogDescription>{t('forum.form.description')}</DialogDescription>
         </DialogHeader>
         {/* Mounted only while open, so each opening starts from the forum as it is. */}
-        {open && <ForumForm forum={forum} onDone={() => onOpenChange(false)} />}
+        {open && <EditForm forum={forum} onDone={() => onOpenChange(false)} />}
       </DialogContent>
     </Dialog>
   )
 }
 
-function ForumForm({ forum, onDone }: { forum: Forum; onDone: () => void }) {
+function EditForm({ forum, onDone }: { forum: Forum; onDone: () => void }) {
   const { t } = useTranslation()
   const update = useUpdateForum(forum.id)
-  const [v, setV] = useState<ForumFormValues>(() => formValues(forum))
+  return (
+    <ForumForm
+      initial={formValues(forum)}
+      was={forum.exclusivity}
+      pending={update.isPending}
+      labels={{ submit: t('forum.form.save'), pending: t('forum.form.saving') }}
+      onCancel={onDone}
+      onSubmit={(body, fail) =>
+        update.mutate(body, {
+          onSuccess: () => {
+            toast({ title: t('forum.form.saved'), variant: 'success' })
+            onDone()
+          },
+          onError: fail,
+        })
+      }
+    />
+  )
+}
+
+/** CreateForumDialog is the forum form for a new forum of the community, for its admins. */
+export function CreateForumDialog({ communityId, open, onOpenChange }: { communityId: string; open: boolean; onOpenChange: (o: boolean) => void }) {
+  const { t } = useTranslation()
+  const create = useCreateForum(communityId)
+  const onDone = () => onOpenChange(false)
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>{t('forum.form.createTitle')}</DialogTitle>
+          <DialogDescription>{t('forum.form.createDescription')}</DialogDescription>
+        </DialogHeader>
+        {open && (
+          <ForumForm
+            initial={formValues()}
+            pending={create.isPending}
+            labels={{ submit: t('forum.form.create'), pending: t('forum.form.creating') }}
+            onCancel={onDone}
+            onSubmit={(body, fail) =>
+              create.mutate(body, {
+                onSuccess: () => {
+                  toast({ title: t('forum.form.created'), variant: 'success' })
+                  onDone()
+                },
+                onError: fail,
+              })
+            }
+          />
+        )}
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function ForumForm({
+  initial,
+  was,
+  pending,
+  labels,
+  onCancel,
+  onSubmit,
+}: {
+  initial: ForumFormValues
+  /** The exclusivity the forum had; none for a new forum. */
+  was?: ForumFormValues['exclusivity']
+  pending: boolean
+  labels: { submit: string; pending: string }
+  onCancel: () => void
+  onSubmit: (body: Schemas['ForumForm'], fail: (err: unknown) => void) => void
+}) {
+  const { t } = useTranslation()
+  const [v, setV] = useState<ForumFormValues>(initial)
   const [submitted, setSubmitted] = useState(false)
   const [serverError, setServerError] = useState<string>()
-  const errors: ForumFormErrors = submitted ? validateForumForm(v, forum.exclusivity) : {}
+  const errors: ForumFormErrors = submitted ? validateForumForm(v, was) : {}
   const set = <K extends keyof ForumFormValues>(k: K, value: ForumFormValues[K]) => setV((p) => ({ ...p, [k]: value }))
   const message = (field: 'name' | 'description', e: ForumFormErrors[typeof field]) =>
     e === 'required' ? t('forum.form.errors.required') : e === 'tooLong' ? t(`forum.form.errors.${field}TooLong`) : undefined
-  const locked = forum.exclusivity === 'open'
+  const locked = was === 'open'
 
-  const onSubmit = (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault()
     setSubmitted(true)
     setServerError(undefined)
-    if (Object.keys(validateForumForm(v, forum.exclusivity)).length > 0) return
-    update.mutate(toPatch(v), {
-      onSuccess: () => {
-        toast({ title: t('forum.form.saved'), variant: 'success' })
-        onDone()
-      },
-      onError: (err) =>
-        setServerError(isApiError(err) && err.code === 'exclusivityLocked' ? t('forum.form.errors.locked') : t('forum.form.errors.saveFailed')),
-    })
+    if (Object.keys(validateForumForm(v, was)).length > 0) return
+    onSubmit(toPatch(v), (err) =>
+      setServerError(isApiError(err) && err.code === 'exclusivityLocked' ? t('forum.form.errors.locked') : t('forum.form.errors.saveFailed')),
+    )
   }
-
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4" data-testid="forum-form">
+    <form onSubmit={submit} noValidate className="grid gap-4" data-testid="forum-form">
       {serverError && (
         <p role="alert" className="text-sm font-medium text-destructive">
           {serverError}
@@ -115,11 +181,11 @@ function ForumForm({ forum, onDone }: { forum: Forum; onDone: () => void }) {
         <Switch id="forum-share" checked={v.shareEnabled} onCheckedChange={(c) => set('shareEnabled', c)} />
       </div>
       <DialogFooter>
-        <Button type="button" variant="outline" onClick={onDone}>
+        <Button type="button" variant="outline" onClick={onCancel}>
           {t('forum.form.cancel')}
         </Button>
-        <Button type="submit" disabled={update.isPending}>
-          {update.isPending ? t('forum.form.saving') : t('forum.form.save')}
+        <Button type="submit" disabled={pending}>
+          {pending ? labels.pending : labels.submit}
         </Button>
       </DialogFooter>
     </form>

@@ -1,4 +1,5 @@
 import type { Schemas } from '@/api/client'
+import { isHttpUrl } from '@/lib/forms'
 
 // The forum form (spec 001 §5): the rules of POST /communities/{id}/series
 // and PATCH /series/{id}, checked before the request so a person sees what
@@ -17,29 +18,20 @@ export type ForumFormValues = {
 
 export type ForumFormErrors = Partial<Record<'name' | 'description' | 'image' | 'exclusivity', 'required' | 'tooLong' | 'invalidUrl' | 'locked'>>
 
-/** formValues are the form's starting values for a forum. */
-export const formValues = (f: Schemas['Forum']): ForumFormValues => ({
-  name: f.name,
-  description: f.description,
-  image: f.image ?? '',
-  exclusivity: f.exclusivity,
-  shareEnabled: f.shareEnabled,
+/** formValues are the form's starting values for a forum, or a new one's (invite only, not shared). */
+export const formValues = (f?: Schemas['Forum']): ForumFormValues => ({
+  name: f?.name ?? '',
+  description: f?.description ?? '',
+  image: f?.image ?? '',
+  exclusivity: f?.exclusivity ?? 'inviteOnly',
+  shareEnabled: f?.shareEnabled ?? false,
 })
-
-export function isHttpUrl(s: string) {
-  try {
-    const u = new URL(s)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname
-  } catch {
-    return false
-  }
-}
 
 /**
  * validateForumForm checks the values against the rules; `was` is the
  * exclusivity the forum had, since open cannot go back to inviteOnly.
  */
-export function validateForumForm(v: ForumFormValues, was: ForumFormValues['exclusivity']): ForumFormErrors {
+export function validateForumForm(v: ForumFormValues, was?: ForumFormValues['exclusivity']): ForumFormErrors {
   const e: ForumFormErrors = {}
   const name = v.name.trim()
   const description = v.description.trim()
@@ -53,7 +45,7 @@ export function validateForumForm(v: ForumFormValues, was: ForumFormValues['excl
 }
 
 /** toPatch is the request body: trimmed text, an empty image as null. */
-export function toPatch(v: ForumFormValues): Schemas['ForumPatch'] {
+export function toPatch(v: ForumFormValues): Schemas['ForumForm'] {
   return {
     name: v.name.trim(),
     description: v.description.trim(),

@@ -3,7 +3,7 @@ import type { Schemas } from '@/api/client'
 import { useCreateThread } from '../../api/create-thread'
 import { toThreadLink, type AttachedLink } from '../../api/link-preview'
 import type { Thread } from '../../lib/thread-cache'
-import type { UploadResult } from '../../api/upload'
+import type { UploadResult } from '@/api/upload'
 import { SUPPORTED_IMAGE_TYPES, imageTypesList, useUpload, type UploadKind } from './use-upload'
 
 /** ComposerContent is what a post holds besides its kind: text and at most one attachment. */

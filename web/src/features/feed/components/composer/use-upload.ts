@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { isApiError } from '@/api/client'
-import { uploadFile, type UploadResult } from '../../api/upload'
+import { uploadFile, type UploadResult } from '@/api/upload'
 
 export type UploadKind = 'image' | 'file'
 

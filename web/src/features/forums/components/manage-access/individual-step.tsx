@@ -4,17 +4,16 @@ import { Button } from '@/components/ui/button'
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { FieldControl, FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
+import { isEmail } from '@/lib/forms'
 import type { NewIndividual } from '../../api/add-community-profile'
 
-// A simple address check, as the server's: something@something.tld.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** individualErrors applies the new-individual rules (spec 001 §5): all required, a valid email. */
 export function individualErrors(p: NewIndividual) {
   return {
     firstName: !p.firstName.trim() ? 'required' : undefined,
     lastName: !p.lastName.trim() ? 'required' : undefined,
-    email: !p.email.trim() ? 'required' : !EMAIL.test(p.email.trim()) ? 'invalidEmail' : undefined,
+    email: !p.email.trim() ? 'required' : !isEmail(p.email.trim()) ? 'invalidEmail' : undefined,
   } as const
 }
 

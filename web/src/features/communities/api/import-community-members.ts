@@ -1,0 +1,41 @@
+import { looseApi, unwrap } from '@/api/client'
+import { readImport } from '../lib/import-stream'
+import type { ImportProgress, ImportReport } from './types'
+
+/**
+ * importCommunityMembers sends a .csv or .xlsx file (multipart field `file`)
+ * and follows the NDJSON answer: onProgress for each progress line, then
+ * the report. A file that cannot be read is refused before the stream
+ * (ApiError with its code).
+ */
+export async function importCommunityMembers(
+  communityId: string,
+  file: File,
+  onProgress: (p: ImportProgress) => void,
+  signal?: AbortSignal,
+): Promise<ImportReport> {
+  const form = new FormData()
+  form.append('file', file)
+  const body = unwrap<ReadableStream<Uint8Array> | null>(
+    await looseApi.POST('/api/communities/{id}/profiles/bulk', {
+      params: { path: { id: communityId } },
+      body: form,
+      parseAs: 'stream',
+      headers: { Accept: 'application/x-ndjson' },
+      signal,
+    }),
+  )
+  if (!body) throw new Error('import: empty answer')
+  return readImport(body, onProgress, signal)
+}
+
+/** downloadImportTemplate saves the CSV template (GET /profiles/bulk/template.csv, which needs the bearer header). */
+export async function downloadImportTemplate() {
+  const blob = unwrap<Blob>(await looseApi.GET('/api/profiles/bulk/template.csv', { parseAs: 'blob' }))
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = 'members-template.csv'
+  a.click()
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}

@@ -1,0 +1,30 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { looseApi, unwrap } from '@/api/client'
+import type { AssignmentChange, AssignmentResult, BulkAssignment } from './types'
+
+export async function assignBulk(communityId: string, body: BulkAssignment) {
+  return unwrap<AssignmentResult>(await looseApi.POST('/api/communities/{id}/assignments/bulk', { params: { path: { id: communityId } }, body }))
+}
+
+export async function assign(communityId: string, body: AssignmentChange[]) {
+  return unwrap<AssignmentResult>(await looseApi.POST('/api/communities/{id}/assignments', { params: { path: { id: communityId } }, body }))
+}
+
+/**
+ * useShareCommunity sends the share dialog's changes: the bulk one first
+ * (it would otherwise undo the members' own choices), then those. The
+ * community's lists are read again.
+ */
+export function useShareCommunity(communityId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ bulk, changes }: { bulk?: BulkAssignment; changes: AssignmentChange[] }) => {
+      let changed = 0
+      if (bulk) changed += (await assignBulk(communityId, bulk)).changed
+      if (changes.length > 0) changed += (await assign(communityId, changes)).changed
+      return { changed }
+    },
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: ['community', communityId] }), queryClient.invalidateQueries({ queryKey: ['communities'] })]),
+  })
+}

@@ -1,0 +1,64 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEventLib from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { json, renderInApp, stubFetch } from '@/test/utils'
+import { CommunityPage } from './community-page'
+
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
+
+afterEach(() => vi.unstubAllGlobals())
+
+const forum = (id: string, name: string) => ({ id, name, description: `About ${name}`, image: null, role: null, isExpert: false, createdOn: '2026-01-01T00:00:00Z' })
+
+function serve(canManage: boolean) {
+  const puts: unknown[] = []
+  stubFetch(async (method, path, req) => {
+    if (method === 'GET' && path === '/api/communities/c1')
+      return json(200, {
+        id: 'c1',
+        name: 'Leaders',
+        description: 'For leaders.',
+        image: null,
+        video: null,
+        videoCover: null,
+        organization: { id: 'o1', name: 'Acme' },
+        permissions: { canManage, canShare: canManage, canUploadMembers: canManage },
+        series: [forum('f1', 'Strategy'), forum('f2', 'People'), forum('f3', 'Money')],
+      })
+    if (method === 'POST' && path === '/api/communities/get-highlighted-members')
+      return json(200, { c1: { total: 7, highlightedMembers: [{ id: 'p1', firstName: 'Ann', lastName: 'Lee', avatar: null }] } })
+    if (method === 'PUT' && path === '/api/communities/c1/series-order') {
+      puts.push(await req.json())
+      return new Response(null, { status: 204 })
+    }
+    return json(404, { code: 'notFound', message: 'not found' })
+  })
+  return puts
+}
+
+const order = () => screen.getAllByTestId('community-forum').map((li) => within(li).getAllByText(/^(Strategy|People|Money)$/)[0]!.textContent)
+
+describe('the community page', () => {
+  it('shows the forums in order and lets a manager move one, saving the new order', async () => {
+    const puts = serve(true)
+    await renderInApp(<CommunityPage communityId="c1" createForum={() => null} />)
+    expect(await screen.findByRole('heading', { name: 'Leaders', level: 1 })).toBeInTheDocument()
+    expect(await screen.findByText('7 members')).toBeInTheDocument()
+    expect(order()).toEqual(['Strategy', 'People', 'Money'])
+    await userEvent.click(screen.getByRole('button', { name: 'Move Money up' }))
+    expect(order()).toEqual(['Strategy', 'Money', 'People'])
+    await waitFor(() => expect(puts).toEqual([{ ids: ['f1', 'f3', 'f2'] }]))
+    expect(screen.getByRole('button', { name: 'Create forum' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Manage Leaders' })).toBeInTheDocument()
+  }, 30_000)
+
+  it('gives a member no reordering, no Share, no Create forum and no admin menu', async () => {
+    serve(false)
+    await renderInApp(<CommunityPage communityId="c1" createForum={() => null} />)
+    expect(await screen.findByRole('heading', { name: 'Leaders', level: 1 })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /^Move / })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Share' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Create forum' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Manage Leaders' })).toBeNull()
+  }, 30_000)
+})

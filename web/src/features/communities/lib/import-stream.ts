@@ -1,0 +1,36 @@
+import { readNdjson } from '@/lib/ndjson'
+import type { ImportProgress, ImportReport } from '../api/types'
+
+// A member import answers with NDJSON (contract 15): progress lines
+// {type:"progress",processed,total}, then one report line.
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+
+/** importLine reads one line of the answer: a progress, the report, or nothing known. */
+export function importLine(v: unknown): ImportProgress | ImportReport | undefined {
+  if (!isObject(v)) return undefined
+  if (v.type === 'progress' && typeof v.processed === 'number' && typeof v.total === 'number') {
+    return { type: 'progress', processed: v.processed, total: v.total }
+  }
+  if (v.type === 'report' && typeof v.added === 'number' && typeof v.existing === 'number') {
+    return { type: 'report', added: v.added, existing: v.existing, skipped: Array.isArray(v.skipped) ? (v.skipped as ImportReport['skipped']) : [] }
+  }
+  return undefined
+}
+
+/** progressPercent is how far the import is, 0 to 100. */
+export const progressPercent = (p: Pick<ImportProgress, 'processed' | 'total'>) =>
+  p.total > 0 ? Math.min(100, Math.floor((p.processed / p.total) * 100)) : 0
+
+/**
+ * readImport follows the answer, telling onProgress of each progress line,
+ * and resolves with the report; an answer that ends without one rejects.
+ */
+export async function readImport(body: ReadableStream<Uint8Array>, onProgress: (p: ImportProgress) => void, signal?: AbortSignal): Promise<ImportReport> {
+  for await (const v of readNdjson(body, { signal })) {
+    const line = importLine(v)
+    if (line?.type === 'progress') onProgress(line)
+    else if (line?.type === 'report') return line
+  }
+  throw new Error('import: the answer ended without a report')
+}
