@@ -45,7 +45,7 @@ type organizationPerson struct {
 
 type orgProfileList struct {
 	Results []organizationPerson `json:"results"`
-	Total   int          `json:"total"`
+	Total   int                  `json:"total"`
 }
 
 type namedList struct {
