@@ -15,6 +15,7 @@ import (
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdsso "agora/command/sso"
 	"agora/httpapi"
 	"agora/internal/auth"
 	"agora/internal/blob"
@@ -106,6 +107,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		c.Forums, err = cmdforum.New(d, c.Accounts)
+	}
+	if err == nil {
+		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute)
 	}
 	if err == nil {
 		c.Feed, err = cmdfeed.New(d, links.Store())

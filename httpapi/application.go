@@ -14,6 +14,7 @@ import (
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdsso "agora/command/sso"
 	cmdupload "agora/command/upload"
 	"agora/internal/db"
 	"agora/internal/linkpreview"
@@ -66,6 +67,7 @@ type Commands struct {
 	Feed        *cmdfeed.Service
 	AISearch    *cmdaisearch.Service
 	Uploads     *cmdupload.Service
+	SSO         *cmdsso.Service
 }
 
 // Queries are the read side, one per area.

@@ -76,26 +76,9 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 		if tok.Kind == "confirmation" && in.Email == "" {
 			return apperr.MissingParameters("email")
 		}
-		var n int64
-		if err := db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).FROM(table.Users).
-			WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(tok.Email))))).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return ErrEmailTaken
-		}
-		id, err := uuid.NewV7()
+		u, err := s.insertUser(ctx, tx, tok.Email, hash, in.Person)
 		if err != nil {
 			return err
-		}
-		now := s.now()
-		u := model.Users{
-			ID: id, Email: strings.TrimSpace(tok.Email), EmailKey: auth.EmailKey(tok.Email), PasswordHash: hash, Role: string(auth.RoleUser),
-			InterestTags: []string{}, CreatedOn: now, UpdatedOn: now,
-		}
-		applyPerson(&u, in.Person)
-		if _, err := db.Exec(ctx, tx, table.Users.INSERT(table.Users.AllColumns).MODEL(u)); err != nil {
-			return fmt.Errorf("account: register: %w", err)
 		}
 		if tok.ProfileID != nil {
 			if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
@@ -109,6 +92,33 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 		return err
 	})
 	return sess, err
+}
+
+// insertUser creates the account of email (ErrEmailTaken when it has one):
+// registration and a first single sign-on make accounts the same way.
+func (s *Service) insertUser(ctx context.Context, tx pgx.Tx, email, passwordHash string, p Person) (model.Users, error) {
+	var n int64
+	if err := db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).FROM(table.Users).
+		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(email))))).Scan(&n); err != nil {
+		return model.Users{}, err
+	}
+	if n > 0 {
+		return model.Users{}, ErrEmailTaken
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return model.Users{}, err
+	}
+	now := s.now()
+	u := model.Users{
+		ID: id, Email: strings.TrimSpace(email), EmailKey: auth.EmailKey(email), PasswordHash: passwordHash, Role: string(auth.RoleUser),
+		InterestTags: []string{}, CreatedOn: now, UpdatedOn: now,
+	}
+	applyPerson(&u, p)
+	if _, err := db.Exec(ctx, tx, table.Users.INSERT(table.Users.AllColumns).MODEL(u)); err != nil {
+		return model.Users{}, fmt.Errorf("account: register: %w", err)
+	}
+	return u, nil
 }
 
 // registrationTokenError gives token failures the registration codes of

@@ -10,13 +10,18 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/google/uuid"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
@@ -36,9 +41,6 @@ type User struct {
 type Client struct {
 	ID, Secret   string
 	RedirectURIs []string
-	// Audience, when set, is put in the tokens instead of the client's id
-	// (to test a relying party that must refuse a token meant for another).
-	Audience []string
 }
 
 // Provider is a running OpenID Provider.
@@ -86,6 +88,7 @@ func Start() (*Provider, error) {
 	callback := op.AuthCallbackURL(provider)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) { p.login(w, r, callback) })
+	mux.Handle("/oauth/token", p.rewriteAudience(provider))
 	mux.Handle("/", provider)
 	p.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = p.srv.Serve(ln) }()
@@ -123,6 +126,63 @@ func (p *Provider) SetTokenIssuer(issuer string) {
 	p.st.mu.Lock()
 	defer p.st.mu.Unlock()
 	p.st.issuerOverride = issuer
+}
+
+// SetIDTokenAudience makes the token endpoint answer ID tokens, signed with
+// the provider's key, for audience instead of the client (nil undoes it): a
+// token meant for another application.
+func (p *Provider) SetIDTokenAudience(audience []string) {
+	p.st.mu.Lock()
+	defer p.st.mu.Unlock()
+	p.st.audienceOverride = audience
+}
+
+func (p *Provider) rewriteAudience(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.st.mu.Lock()
+		aud := p.st.audienceOverride
+		p.st.mu.Unlock()
+		if aud == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		var body map[string]any
+		if json.Unmarshal(rec.Body.Bytes(), &body) == nil {
+			if raw, ok := body["id_token"].(string); ok {
+				if parts := strings.Split(raw, "."); len(parts) == 3 {
+					var claims map[string]any
+					if b, err := base64.RawURLEncoding.DecodeString(parts[1]); err == nil && json.Unmarshal(b, &claims) == nil {
+						claims["aud"], claims["azp"] = aud, aud[0]
+						if signed, err := p.sign(claims); err == nil {
+							body["id_token"] = signed
+						}
+					}
+				}
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rec.Code)
+		_ = json.NewEncoder(w).Encode(body)
+	})
+}
+
+func (p *Provider) sign(claims map[string]any) (string, error) {
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: p.st.key, KeyID: p.st.keyID}},
+		(&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		return "", err
+	}
+	payload, err := json.Marshal(claims)
+	if err != nil {
+		return "", err
+	}
+	obj, err := signer.Sign(payload)
+	if err != nil {
+		return "", err
+	}
+	return obj.CompactSerialize()
 }
 
 // IssueAccessToken gives user an access token for client, as the provider

@@ -26,6 +26,8 @@ type storage struct {
 	clients        map[string]*Client
 	users          map[string]*User // by lower-case e-mail
 	issuerOverride string
+	// audienceOverride is the audience of the ID tokens (see SetIDTokenAudience).
+	audienceOverride []string
 }
 
 type token struct {
@@ -272,12 +274,7 @@ func (a *authRequest) audience() []string                    { return a.aud }
 // tokens (so that a relying party can tell which issuer made one).
 type client struct{ c *Client }
 
-func (c *client) audience() []string {
-	if len(c.c.Audience) > 0 {
-		return c.c.Audience
-	}
-	return []string{c.c.ID}
-}
+func (c *client) audience() []string                  { return []string{c.c.ID} }
 func (c *client) GetID() string                       { return c.c.ID }
 func (c *client) RedirectURIs() []string              { return c.c.RedirectURIs }
 func (c *client) PostLogoutRedirectURIs() []string    { return nil }
