@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agora/app/testenv"
+	"agora/internal/auth"
 	"agora/internal/oidctest"
 )
 
@@ -311,4 +312,45 @@ func TestMatrixIdentityClient(t *testing.T) {
 			t.Error("refused input wrote")
 		}
 	})
+}
+
+// TestRedeemAccessToken: an access link grants its profile to the account
+// of the address it was sent to, once.
+func TestRedeemAccessToken(t *testing.T) {
+	env := testenv.New(t)
+	m := newMember(t, env, "Access")
+	org := queryString(t, env, `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), $1) RETURNING id::text`, testenv.Unique("Access Org"))
+	profile := addProfile(t, env, org, m.Email)
+	community := queryString(t, env, `INSERT INTO communities (id, organization_id, name, description) VALUES (gen_random_uuid(), $1, $2, 'd') RETURNING id::text`, org, testenv.Unique("Access Community"))
+	exec(t, env, `INSERT INTO community_memberships (community_id, profile_id, status) VALUES ($1, $2, 'pending')`, community, profile)
+	accessToken := func(email string, expires string) string {
+		tok, hash := auth.NewToken()
+		exec(t, env, `INSERT INTO tokens (id, kind, token_hash, profile_id, email, expires_on) VALUES (gen_random_uuid(), 'access', $1, $2, $3, now() + $4::interval)`,
+			hash, profile, email, expires)
+		return tok
+	}
+
+	t.Run("someone else's link grants nothing", func(t *testing.T) {
+		other := newMember(t, env, "NotAddressee")
+		wantError(t, other.Client.Do("POST", "/api/tokens/"+accessToken(m.Email, "1 hour")+"/redeem", nil), 403, "invitationEmailMismatch")
+		wantError(t, m.Client.Do("POST", "/api/tokens/"+accessToken(m.Email, "-1 second")+"/redeem", nil), 404, "accessTokenInvalid")
+		wantError(t, m.Client.Do("POST", "/api/tokens/not-a-token/redeem", nil), 404, "accessTokenInvalid")
+		wantError(t, env.Client(t).Do("POST", "/api/tokens/"+accessToken(m.Email, "1 hour")+"/redeem", nil), 401, "authenticationRequired")
+		if n := env.Count(t, "profiles", "id = $1 AND user_id IS NOT NULL", profile); n != 0 {
+			t.Fatal("a refused link joined the profile")
+		}
+	})
+
+	tok := accessToken(m.Email, "1 hour")
+	r := m.Client.Do("POST", "/api/tokens/"+tok+"/redeem", nil)
+	wantStatus(t, r, 200)
+	if n := env.Count(t, "community_memberships", "community_id = $1 AND profile_id = $2 AND status = 'active'", community, profile); n != 1 {
+		t.Error("the membership is not active")
+	}
+	if n := env.Count(t, "profiles", "id = $1 AND user_id = $2", profile, m.UserID); n != 1 {
+		t.Error("the profile is not joined")
+	}
+	// A second click answers the same; the link is used up for anyone else.
+	wantStatus(t, m.Client.Do("POST", "/api/tokens/"+tok+"/redeem", nil), 200)
+	wantError(t, newMember(t, env, "Late").Client.Do("POST", "/api/tokens/"+tok+"/redeem", nil), 404, "accessTokenInvalid")
 }

@@ -208,30 +208,41 @@ func (s *Service) JoinProfile(ctx context.Context, in JoinProfile) (uuid.UUID, e
 			}
 			return err
 		}
-		tok, err := s.lockToken(ctx, tx, in.Token, "invitation")
-		if errors.Is(err, auth.ErrOneTimeTokenInvalid) && tok.ProfileID != nil && tok.UsedOn != nil {
-			// Already used: fine when it was used to join this very user.
-			if p, qerr := db.One[model.Profiles](ctx, tx, SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
-				WHERE(table.Profiles.ID.EQ(UUID(*tok.ProfileID)))); qerr == nil &&
-				p.UserID != nil && *p.UserID == u.ID {
-				profileID = p.ID
-				return nil
-			}
-		}
-		if err != nil {
-			return registrationTokenError(tok, err)
-		}
-		if tok.ProfileID == nil {
-			return auth.ErrInvitation
-		}
-		if auth.EmailKey(tok.Email) != u.EmailKey {
-			return apperr.New(apperr.Forbidden, "invitationEmailMismatch", "the invitation was sent to another address")
-		}
-		if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
-			return err
-		}
-		profileID = *tok.ProfileID
-		return s.markUsed(ctx, tx, tok.ID)
+		profileID, err = s.joinByToken(ctx, tx, u, in.Token, "invitation")
+		return err
 	})
 	return profileID, err
+}
+
+// joinByToken joins the profile of a one-time token of kind to u, when the
+// token was sent to u's address, and uses the token up. Used already to join
+// this very user, it answers with the profile again (a repeated click).
+func (s *Service) joinByToken(ctx context.Context, tx pgx.Tx, u model.Users, token, kind string) (uuid.UUID, error) {
+	failed := func(tok model.Tokens, err error) error {
+		if kind == "access" {
+			return ErrAccessTokenInvalid.Wrap(err)
+		}
+		return registrationTokenError(tok, err)
+	}
+	tok, err := s.lockToken(ctx, tx, token, kind)
+	if errors.Is(err, auth.ErrOneTimeTokenInvalid) && tok.ProfileID != nil && tok.UsedOn != nil {
+		if p, qerr := db.One[model.Profiles](ctx, tx, SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
+			WHERE(table.Profiles.ID.EQ(UUID(*tok.ProfileID)))); qerr == nil &&
+			p.UserID != nil && *p.UserID == u.ID {
+			return p.ID, nil
+		}
+	}
+	if err != nil {
+		return uuid.Nil, failed(tok, err)
+	}
+	if tok.ProfileID == nil {
+		return uuid.Nil, failed(tok, auth.ErrOneTimeTokenInvalid)
+	}
+	if auth.EmailKey(tok.Email) != u.EmailKey {
+		return uuid.Nil, apperr.New(apperr.Forbidden, "invitationEmailMismatch", "the invitation was sent to another address")
+	}
+	if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
+		return uuid.Nil, err
+	}
+	return *tok.ProfileID, s.markUsed(ctx, tx, tok.ID)
 }
