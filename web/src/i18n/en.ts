@@ -79,7 +79,7 @@ export const translation = {
     forgotPassword: 'Forgot password?',
     checkEmailPassword: 'Please check your email and password.',
     sso: {
-      start: 'Sign in with single sign-on',
+      start: 'Continue with single sign-on',
       title: 'Sign in with single sign-on',
       body: 'Enter your work email and we will send you to your organization to sign in.',
       workEmail: 'Work email',
