@@ -109,7 +109,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Forums, err = cmdforum.New(d, c.Accounts)
 	}
 	if err == nil {
-		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute)
+		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute, cfg.Dev)
 	}
 	if err == nil {
 		c.Feed, err = cmdfeed.New(d, links.Store())

@@ -9,6 +9,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/internal/auth"
+	"agora/internal/config"
 	"agora/internal/oidctest"
 )
 
@@ -353,4 +354,52 @@ func TestRedeemAccessToken(t *testing.T) {
 	// A second click answers the same; the link is used up for anyone else.
 	wantStatus(t, m.Client.Do("POST", "/api/tokens/"+tok+"/redeem", nil), 200)
 	wantError(t, newMember(t, env, "Late").Client.Do("POST", "/api/tokens/"+tok+"/redeem", nil), 404, "accessTokenInvalid")
+}
+
+// TestSSOStart: the address picks the organization; one in several
+// organizations with single sign-on chooses among them.
+func TestSSOStart(t *testing.T) {
+	env := testenv.New(t)
+	a, b := newSSOOrg(t, env), newSSOOrg(t, env)
+	email := a.person(t, true)
+	addProfile(t, env, b.id, email)
+	c := env.Client(t)
+	var started struct {
+		AuthorizationURL string `json:"authorizationUrl"`
+		Organizations    []struct {
+			ID string `json:"id"`
+		} `json:"organizations"`
+	}
+	r := c.Do("POST", "/api/sso/start", map[string]any{"email": email})
+	wantStatus(t, r, 200)
+	r.JSON(t, &started)
+	if started.AuthorizationURL != "" || len(started.Organizations) != 2 {
+		t.Fatalf("two organizations hold the address: %s", r.Body)
+	}
+	r = c.Do("POST", "/api/sso/start", map[string]any{"email": strings.ToUpper(email), "organizationId": b.id})
+	wantStatus(t, r, 200)
+	r.JSON(t, &started)
+	if !strings.HasPrefix(started.AuthorizationURL, b.idp.Issuer+"/") || !strings.Contains(started.AuthorizationURL, "code_challenge_method=S256") ||
+		!strings.Contains(started.AuthorizationURL, "nonce=") {
+		t.Errorf("authorization URL %q: not b's provider, or no PKCE or nonce", started.AuthorizationURL)
+	}
+	before := env.Count(t, "sso_flows", "")
+	wantError(t, c.Do("POST", "/api/sso/start", map[string]any{}), 400, "parametersMissingException")
+	wantError(t, c.Do("POST", "/api/sso/start", map[string]any{"email": "not an address"}), 400, "validationFailed")
+	if env.Count(t, "sso_flows", "") != before {
+		t.Error("a refused start stored a flow")
+	}
+}
+
+// TestSSOPlainHTTPIssuer: outside dev, an identity provider speaks https;
+// an http issuer, even on loopback, is refused before it is fetched.
+func TestSSOPlainHTTPIssuer(t *testing.T) {
+	env := testenv.New(t, func(c *config.Config) { c.Dev = false })
+	idp := startIdP(t)
+	org := queryString(t, env, `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), $1) RETURNING id::text`, testenv.Unique("Plain Org"))
+	wantError(t, env.As(t, superEmail).Do("PUT", "/api/organizations/"+org+"/identity-client",
+		map[string]any{"issuer": idp.Issuer, "clientId": "a", "clientSecret": "b"}), 400, "validationFailed")
+	if n := env.Count(t, "identity_clients", "organization_id = $1", org); n != 0 {
+		t.Error("saved")
+	}
 }

@@ -59,7 +59,7 @@ func (s *Service) SetIdentityClient(ctx context.Context, caller auth.Caller, in 
 		return apperr.MissingParameters(missing...)
 	}
 	f := apperr.Fields{}
-	if msg := checkIssuer(in.Issuer); msg != "" {
+	if msg := checkIssuer(in.Issuer, s.loopbackHTTP); msg != "" {
 		f.Add("issuer", msg)
 	}
 	if len(in.ClientID) > 512 {
@@ -71,8 +71,10 @@ func (s *Service) SetIdentityClient(ctx context.Context, caller auth.Caller, in 
 	if err := f.Err(); err != nil {
 		return err
 	}
+	// The provider's own answer is not repeated: it could be any page of
+	// any server the admin names.
 	if _, err := s.provider(ctx, in.Issuer); err != nil {
-		return apperr.Invalid(map[string]string{"issuer": "its OpenID Connect discovery failed: " + clip(err.Error(), 200)})
+		return apperr.Invalid(map[string]string{"issuer": "its OpenID Connect discovery document could not be read, or names another issuer"})
 	}
 	now := s.now()
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -123,9 +125,9 @@ func (s *Service) identityClient(ctx context.Context, q db.Querier, orgID uuid.U
 	return row, err
 }
 
-// checkIssuer accepts an https URL, or http on a loopback host (a provider
-// on the same machine, as in development); OpenID Connect requires https.
-func checkIssuer(issuer string) string {
+// checkIssuer accepts an https URL, as OpenID Connect requires, or in dev
+// http on a loopback host (a provider on the same machine).
+func checkIssuer(issuer string, loopbackHTTP bool) string {
 	u, err := url.Parse(issuer)
 	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || len(issuer) > 2048 {
 		return "must be the issuer's URL"
@@ -134,16 +136,9 @@ func checkIssuer(issuer string) string {
 	case "https":
 		return ""
 	case "http":
-		if ip := net.ParseIP(u.Hostname()); (ip != nil && ip.IsLoopback()) || u.Hostname() == "localhost" {
+		if ip := net.ParseIP(u.Hostname()); loopbackHTTP && ((ip != nil && ip.IsLoopback()) || u.Hostname() == "localhost") {
 			return ""
 		}
 	}
 	return "must be an https URL"
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }

@@ -38,6 +38,10 @@ type Service struct {
 	http        *http.Client
 	redirectURL string
 	now         func() time.Time
+	// loopbackHTTP accepts http issuers on loopback (agora dev's test
+	// provider); a deployment needs https, so that an admin cannot point
+	// the server at plain-text services of its own machine.
+	loopbackHTTP bool
 
 	startPerIP      *ratelimit.Limiter
 	startPerAddress *ratelimit.Limiter
@@ -45,14 +49,15 @@ type Service struct {
 
 // New builds the service. publicURL is the browser-facing base URL the
 // provider redirects to; perMinute bounds sign-in starts per IP address and
-// per e-mail address, as password sign-ins are.
-func New(d *db.DB, accounts *cmdaccount.Service, publicURL string, perMinute int) (*Service, error) {
+// per e-mail address, as password sign-ins are; dev accepts http issuers on
+// loopback.
+func New(d *db.DB, accounts *cmdaccount.Service, publicURL string, perMinute int, dev bool) (*Service, error) {
 	if d == nil || d.Pool == nil || accounts == nil {
 		return nil, fmt.Errorf("sso.New: nil dependency")
 	}
 	return &Service{
 		db: d.Pool, accounts: accounts, http: &http.Client{Timeout: 10 * time.Second},
-		redirectURL: strings.TrimRight(publicURL, "/") + CallbackPath, now: time.Now,
+		redirectURL: strings.TrimRight(publicURL, "/") + CallbackPath, now: time.Now, loopbackHTTP: dev,
 		startPerIP: ratelimit.New(perMinute, time.Minute), startPerAddress: ratelimit.New(perMinute, time.Minute),
 	}, nil
 }
