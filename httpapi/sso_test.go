@@ -115,6 +115,9 @@ func TestSSOSignIn(t *testing.T) {
 	}
 	email := o.person(t, true)
 
+	open := queryString(t, env, `INSERT INTO communities (id, organization_id, name, description, sso_access) VALUES (gen_random_uuid(), $1, $2, 'd', true) RETURNING id::text`, o.id, testenv.Unique("SSO Community"))
+	closed := queryString(t, env, `INSERT INTO communities (id, organization_id, name, description) VALUES (gen_random_uuid(), $1, $2, 'd') RETURNING id::text`, o.id, testenv.Unique("Invited Community"))
+
 	t.Run("a first sign-in makes the account and joins the profile", func(t *testing.T) {
 		state, code := o.callback(t, email, email, "/communities/x")
 		r := o.complete(t, state, code)
@@ -129,6 +132,12 @@ func TestSSOSignIn(t *testing.T) {
 		wantStatus(t, c.Do("GET", "/api/tokens/decode", nil), 200)
 		if n := env.Count(t, "profiles", "organization_id = $1 AND email_key = lower($2) AND user_id = $3", o.id, email, s.User.ID); n != 1 {
 			t.Error("the profile was not joined to the account")
+		}
+		// Communities open to single sign-on take the person in; others
+		// still need an invitation.
+		member := "profile_id = (SELECT id FROM profiles WHERE organization_id = $1 AND email_key = lower($2)) AND community_id = $3 AND status = 'active'"
+		if env.Count(t, "community_memberships", member, o.id, email, open) != 1 || env.Count(t, "community_memberships", member, o.id, email, closed) != 0 {
+			t.Error("the memberships do not follow the communities' ssoAccess")
 		}
 		t.Run("the same state is refused a second time", func(t *testing.T) {
 			wantError(t, o.complete(t, state, code), 400, "ssoStateInvalid")

@@ -36,6 +36,23 @@ var (
 	ErrSSONotAllowed = apperr.New(apperr.Forbidden, "ssoNotAllowed", "this account signs in with its password")
 )
 
+// joinSSOCommunities makes the person an active member of every community
+// of the organization open to single sign-on (communities.sso_access): the
+// organization's identity provider vouching for its person is the access
+// those communities ask for. Memberships already there are kept as they
+// are (an admin stays an admin).
+func (s *Service) joinSSOCommunities(ctx context.Context, tx pgx.Tx, p model.Profiles) error {
+	cm, c := table.CommunityMemberships, table.Communities
+	_, err := db.Exec(ctx, tx, cm.INSERT(cm.CommunityID, cm.ProfileID, cm.Role, cm.Status, cm.AssignedOn).
+		QUERY(SELECT(c.ID, UUID(p.ID), String("member"), String("active"), TimestampzT(s.now())).FROM(c).
+			WHERE(c.OrganizationID.EQ(UUID(p.OrganizationID)).AND(c.SsoAccess.IS_TRUE()))).
+		ON_CONFLICT(cm.CommunityID, cm.ProfileID).DO_NOTHING())
+	if err != nil {
+		return fmt.Errorf("account: sso communities: %w", err)
+	}
+	return nil
+}
+
 // Federated is a sign-in an organization's identity provider vouched for:
 // Email is the address the provider verified.
 type Federated struct {
@@ -49,7 +66,8 @@ type Federated struct {
 // when nobody has an account of that address, a new one made from the
 // profile and joined to it, as registration from an invitation does. The
 // new account's password is random: its owner may set one with a password
-// reset.
+// reset. The communities of the organization open to single sign-on take
+// the person in.
 func (s *Service) SignInFederated(ctx context.Context, in Federated) (Session, error) {
 	key := auth.EmailKey(in.Email)
 	if !auth.ValidEmail(strings.TrimSpace(in.Email)) {
@@ -91,6 +109,9 @@ func (s *Service) SignInFederated(ctx context.Context, in Federated) (Session, e
 		}
 		if auth.Role(u.Role) == auth.RoleSuper {
 			return ErrSSONotAllowed
+		}
+		if err := s.joinSSOCommunities(ctx, tx, p); err != nil {
+			return err
 		}
 		sess, err = s.createSession(ctx, tx, u, in.IP, in.UserAgent)
 		return err
