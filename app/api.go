@@ -15,6 +15,8 @@ import (
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	"agora/command/memberimport"
+	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
 	"agora/httpapi"
 	"agora/internal/auth"
@@ -28,6 +30,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 )
 
@@ -109,6 +112,10 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Forums, err = cmdforum.New(d, c.Accounts)
 	}
 	if err == nil {
+		c.MemberImports, err = memberimport.New(d)
+		c.Organizations, err = cmdorganization.New(d, c.Accounts)
+	}
+	if err == nil {
 		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute, cfg.Dev)
 	}
 	if err == nil {
@@ -125,6 +132,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		q.Communities, err = qcommunity.New(d)
+	}
+	if err == nil {
+		q.Organizations, err = qorganization.New(d)
 	}
 	if err == nil {
 		q.Forums, err = qforum.New(d, store.Members())

@@ -14,6 +14,8 @@ import (
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	"agora/command/memberimport"
+	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
 	cmdupload "agora/command/upload"
 	"agora/internal/db"
@@ -25,6 +27,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 	qupload "agora/query/upload"
 )
@@ -61,25 +64,30 @@ type Application struct {
 
 // Commands are the write side's use cases, one service per area.
 type Commands struct {
-	Accounts    *cmdaccount.Service
-	Communities *cmdcommunity.Service
-	Forums      *cmdforum.Service
-	Feed        *cmdfeed.Service
-	AISearch    *cmdaisearch.Service
-	Uploads     *cmdupload.Service
-	SSO         *cmdsso.Service
+	Accounts      *cmdaccount.Service
+	Communities   *cmdcommunity.Service
+	Forums        *cmdforum.Service
+	Feed          *cmdfeed.Service
+	AISearch      *cmdaisearch.Service
+	Uploads       *cmdupload.Service
+	Organizations *cmdorganization.Service
+	// MemberImports imports people from a file into an organization or a
+	// community.
+	MemberImports *memberimport.Service
+	SSO           *cmdsso.Service
 }
 
 // Queries are the read side, one per area.
 type Queries struct {
-	Accounts     *qaccount.Queries
-	Communities  *qcommunity.Queries
-	Forums       *qforum.Queries
-	Feed         *qfeed.Queries
-	Search       *qsearch.Queries
-	Insights     *qinsights.Queries
-	Uploads      *qupload.Queries
-	LinkPreviews *linkpreview.Service
+	Accounts      *qaccount.Queries
+	Communities   *qcommunity.Queries
+	Forums        *qforum.Queries
+	Feed          *qfeed.Queries
+	Search        *qsearch.Queries
+	Insights      *qinsights.Queries
+	Uploads       *qupload.Queries
+	LinkPreviews  *linkpreview.Service
+	Organizations *qorganization.Queries
 }
 
 // check refuses an application with a use case missing: a route would

@@ -21,9 +21,19 @@ import (
 // types and trailing data, so that a typo in a field name is an error the
 // client sees rather than a silent no-op.
 func decode(c fiber.Ctx, dst any) error {
+	return decodeJSON(c, dst, '{', "the body must be a JSON object")
+}
+
+// decodeArray is decode for a body that is a JSON array (of objects,
+// checked as decode checks one).
+func decodeArray(c fiber.Ctx, dst any) error {
+	return decodeJSON(c, dst, '[', "the body must be a JSON array")
+}
+
+func decodeJSON(c fiber.Ctx, dst any, open byte, shape string) error {
 	body := bytes.TrimSpace(c.Body())
-	if len(body) == 0 || body[0] != '{' {
-		return apperr.ErrInvalidBody.With("reason", "the body must be a JSON object")
+	if len(body) == 0 || body[0] != open {
+		return apperr.ErrInvalidBody.With("reason", shape)
 	}
 	if err := checkText(body); err != nil {
 		return err
@@ -49,7 +59,7 @@ func decode(c fiber.Ctx, dst any) error {
 		}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return apperr.ErrInvalidBody.With("reason", "trailing data after the JSON object")
+		return apperr.ErrInvalidBody.With("reason", "trailing data after the JSON value")
 	}
 	return nil
 }

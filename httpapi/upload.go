@@ -189,8 +189,9 @@ func isAttrChar(c byte) bool {
 // handler runs; uploads instead stream theirs to disk, so the server
 // streams request bodies and bounds them here: an upload's PUT gets a long
 // read deadline and its handler counts the bytes, every other request gets
-// BodyLimit, checked from Content-Length before any of the body is read and
-// while reading a chunked one.
+// BodyLimit (a member import's POST, its file's limit), checked from
+// Content-Length before any of the body is read and while reading a
+// chunked one.
 const (
 	// uploadReadTimeout lets a 50 MB upload arrive over a slow link.
 	uploadReadTimeout = 15 * time.Minute
@@ -216,6 +217,15 @@ func isBlobPath(uri []byte) bool {
 	return len(uri) >= len(blob.PathPrefix) && strings.EqualFold(string(uri[:len(blob.PathPrefix)]), blob.PathPrefix)
 }
 
+// bodyLimit is the largest body of a request: BodyLimit, or an import's
+// file (memberimport.go).
+func bodyLimit(method, uri []byte) int {
+	if isImportPost(method, uri) {
+		return importBodyLimit
+	}
+	return BodyLimit
+}
+
 // requestConfig runs when a request's headers are in, before its body is
 // read (fasthttp's HeaderReceived).
 func requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
@@ -225,7 +235,7 @@ func requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 		return fasthttp.RequestConfig{ReadTimeout: uploadReadTimeout}
 	case blobPath && (h.IsGet() || h.IsHead()):
 		return fasthttp.RequestConfig{WriteTimeout: blobWriteTimeout}
-	case h.ContentLength() > BodyLimit:
+	case h.ContentLength() > bodyLimit(h.Method(), h.RequestURI()):
 		// boundBody refuses it from its length: read as little of it as
 		// fasthttp allows (1 byte) rather than 8 KiB that may never come.
 		return fasthttp.RequestConfig{MaxRequestBodySize: 1}
@@ -234,7 +244,7 @@ func requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 }
 
 // boundBody gives every request but an upload's PUT the body it had before
-// streaming: in memory and at most BodyLimit, else 413 requestTooLarge.
+// streaming: in memory and at most bodyLimit, else 413 requestTooLarge.
 // A connection whose body is not read to its end is closed, so that its
 // rest is never taken for the next request.
 func boundBody(c fiber.Ctx) error {
@@ -243,17 +253,18 @@ func boundBody(c fiber.Ctx) error {
 		c.RequestCtx().SetConnectionClose()
 		return c.Next()
 	}
-	if req.Header.ContentLength() > BodyLimit {
+	limit := bodyLimit(req.Header.Method(), req.Header.RequestURI())
+	if req.Header.ContentLength() > limit {
 		c.RequestCtx().SetConnectionClose()
 		return fiber.ErrRequestEntityTooLarge
 	}
 	if req.IsBodyStream() && req.Header.ContentLength() != 0 {
-		b, err := io.ReadAll(io.LimitReader(req.BodyStream(), BodyLimit+1))
+		b, err := io.ReadAll(io.LimitReader(req.BodyStream(), int64(limit)+1))
 		if err != nil {
 			c.RequestCtx().SetConnectionClose()
 			return fiber.ErrBadRequest
 		}
-		if len(b) > BodyLimit {
+		if len(b) > limit {
 			c.RequestCtx().SetConnectionClose()
 			return fiber.ErrRequestEntityTooLarge
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -71,6 +72,34 @@ func (c *Client) Do(method, path string, body any) *Response {
 		}
 		rd = bytes.NewReader(j)
 	}
+	contentType := ""
+	if rd != nil {
+		contentType = "application/json"
+	}
+	return c.send(method, path, contentType, rd)
+}
+
+// Upload posts a multipart/form-data body of one file, in the part field,
+// as a browser's file input sends it.
+func (c *Client) Upload(path, field, filename string, data []byte) *Response {
+	c.t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	part, err := w.CreateFormFile(field, filename)
+	if err == nil {
+		_, err = part.Write(data)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return c.send("POST", path, w.FormDataContentType(), &b)
+}
+
+func (c *Client) send(method, path, contentType string, rd io.Reader) *Response {
+	c.t.Helper()
 	req, err := http.NewRequest(method, c.env.URL+path, rd)
 	if err != nil {
 		c.t.Fatal(err)
@@ -78,8 +107,8 @@ func (c *Client) Do(method, path string, body any) *Response {
 	for k, v := range c.Header {
 		req.Header[k] = v
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)

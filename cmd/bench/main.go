@@ -15,6 +15,8 @@
 //	            highest sustained changes/s (see pipeline.go)
 //	feed        the feed page on a forum of 100,000 posts, API (open loop
 //	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
+//	import      the member import of 10,000 CSV rows into a community
+//	            and into the organization, in rows/s (see memberimport.go)
 //	insights-ingest, insights-reports
 //	            the insights warehouse on a private ClickHouse (and a
 //	            Postgres of its own) with 10,000,000 generated fact rows:
@@ -24,6 +26,10 @@
 //	            the embedded search engine on 100,000 members and 1,000,000
 //	            posts: Upsert throughput, member search and post search
 //	            latency (see search.go; no Postgres, no API)
+//	organizations
+//	            an organization of 20,000 people: its people list (a first
+//	            page, a keyword) and the organization list, 8 workers each
+//	            (see organizations.go)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
@@ -51,7 +57,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -250,6 +256,12 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := aiSearchBench(ctx, selected, cfg, d, log); err != nil { // see aisearch.go
+		return err
+	}
+	if err := memberImportBench(ctx, selected, c, d.Pool, cfg.DemoPassword); err != nil { // see memberimport.go
+		return err
+	}
+	if err := organizationsBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil { // see organizations.go
 		return err
 	}
 	fmt.Println()

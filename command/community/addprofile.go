@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -20,13 +19,11 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
-	"agora/internal/plaintext"
+	"agora/internal/membership"
 )
 
 // Inviter issues and mails an invitation inside a transaction.
-type Inviter interface {
-	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
-}
+type Inviter = membership.Inviter
 
 // Service runs the community commands.
 type Service struct {
@@ -79,32 +76,11 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 		return uuid.Nil, apperr.MissingParameters(missing...)
 	}
 	f := apperr.Fields{}
-	first, last, email := plaintext.Name(f, "firstName", *in.FirstName), plaintext.Name(f, "lastName", *in.LastName), strings.TrimSpace(*in.Email)
-	if !auth.ValidEmail(email) {
-		f.Add("email", "This is not a valid email.")
-	}
-	role := in.RoleID
-	if role == "" {
-		role = "member"
-	}
-	if role != "member" && role != "admin" {
-		f.Add("roleId", "must be member or admin")
-	}
-	var tags []string
-	for _, t := range strings.Split(in.Tags, ",") {
-		if t = plaintext.Trim(t); t != "" {
-			if utf8.RuneCountInString(t) > 40 {
-				f.Add("tags", "each tag must be at most 40 characters")
-			}
-			tags = append(tags, t)
-		}
-	}
-	if len(tags) > 30 {
-		f.Add("tags", "must have at most 30 tags")
-	}
+	m := membership.CheckNew(f, *in.FirstName, *in.LastName, *in.Email, in.RoleID, in.Tags)
 	if err := f.Err(); err != nil {
 		return uuid.Nil, err
 	}
+	first, last, email, role, tags := m.FirstName, m.LastName, m.Email, m.Role, m.Tags
 
 	var profileID uuid.UUID
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -136,9 +112,6 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 			now := s.now()
 			p = model.Profiles{ID: id, OrganizationID: c.Communities.OrganizationID, Role: "member", Email: email, EmailKey: auth.EmailKey(email),
 				FirstName: first, LastName: last, InterestTags: tags, CreatedOn: now, UpdatedOn: now}
-			if p.InterestTags == nil {
-				p.InterestTags = []string{}
-			}
 			if _, err := db.Exec(ctx, tx, table.Profiles.INSERT(table.Profiles.AllColumns).MODEL(p)); err != nil {
 				return fmt.Errorf("community: add profile: %w", err)
 			}

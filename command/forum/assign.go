@@ -14,12 +14,13 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 )
 
 // The rules of access management (spec 001 §4, §6).
 var (
 	// ErrOwnAssignment is a change of the actor's own row.
-	ErrOwnAssignment = apperr.New(apperr.BadInput, "ownAssignment", "you cannot change your own access")
+	ErrOwnAssignment = membership.ErrOwnAssignment
 	// ErrLastAdmin is a change that would leave the forum without admins.
 	ErrLastAdmin = apperr.New(apperr.BadInput, "lastAdmin", "the last admin of the forum cannot be changed")
 	// ErrExclusivityOpen is a removal from an open forum.
@@ -78,7 +79,7 @@ func (s *Service) Assign(ctx context.Context, in Assign) error {
 				continue
 			}
 			if _, err := db.Exec(ctx, tx, sm.INSERT(sm.SeriesID, sm.ProfileID, sm.Role, sm.IsExpert, sm.Status, sm.AssignedOn).
-				QUERY(SELECT(UUID(in.SeriesID), p.ID, String(c.role), Bool(c.expert), joinStatus(p), TimestampzT(now)).
+				QUERY(SELECT(UUID(in.SeriesID), p.ID, String(c.role), Bool(c.expert), membership.JoinStatus(p), TimestampzT(now)).
 					FROM(p).WHERE(p.ID.EQ(UUID(id)))).
 				ON_CONFLICT(sm.SeriesID, sm.ProfileID).DO_UPDATE(SET(sm.Role.SET(sm.EXCLUDED.Role), sm.IsExpert.SET(sm.EXCLUDED.IsExpert)))); err != nil {
 				return fmt.Errorf("forum: assign: %w", err)
@@ -86,10 +87,4 @@ func (s *Service) Assign(ctx context.Context, in Assign) error {
 		}
 		return nil
 	})
-}
-
-// joinStatus is the status of a membership given to the profile p: active
-// when it has an account, pending (invited) otherwise.
-func joinStatus(p *table.ProfilesTable) StringExpression {
-	return StringExp(CASE().WHEN(p.UserID.IS_NULL()).THEN(String("pending")).ELSE(String("active")))
 }

@@ -15,6 +15,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 )
 
 // Create is POST /communities/{id}/series.
@@ -76,7 +77,7 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		}
 		if c.ProfileID != uuid.Nil {
 			if _, err := db.Exec(ctx, tx, sm.INSERT(sm.SeriesID, sm.ProfileID, sm.Role, sm.Status, sm.AssignedOn).
-				QUERY(SELECT(UUID(id), p.ID, String("admin"), joinStatus(p), TimestampzT(now)).
+				QUERY(SELECT(UUID(id), p.ID, String("admin"), membership.JoinStatus(p), TimestampzT(now)).
 					FROM(p).WHERE(p.ID.EQ(UUID(c.ProfileID))))); err != nil {
 				return fmt.Errorf("forum: create: admin: %w", err)
 			}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"time"
 
-	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -18,13 +17,12 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 )
 
 // Inviter issues and mails an invitation inside a transaction
 // (account.Service.Invite).
-type Inviter interface {
-	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
-}
+type Inviter = membership.Inviter
 
 // Service runs the forum commands.
 type Service struct {
@@ -45,19 +43,13 @@ func New(d *db.DB, inviter Inviter) (*Service, error) {
 var ErrForumAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the forum's admins may do this")
 
 // ErrCommunityAdminOnly is a community call for its admins only.
-var ErrCommunityAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the community's admins may do this")
+var ErrCommunityAdminOnly = access.ErrCommunityManagersOnly
 
 // forumAdmin checks that the actor administers the forum (a forum they
 // may not read is ErrForumNotFound); inside tx, the
 // forum row is locked so that concurrent changes of one forum queue up.
 func forumAdmin(ctx context.Context, tx pgx.Tx, a auth.Caller, seriesID uuid.UUID) (access.Forum, error) {
-	var id uuid.UUID
-	err := db.QueryRow(ctx, tx, SELECT(table.Series.ID).FROM(table.Series).
-		WHERE(table.Series.ID.EQ(UUID(seriesID))).FOR(UPDATE())).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return access.Forum{}, access.ErrForumNotFound
-	}
-	if err != nil {
+	if err := db.Lock(ctx, tx, table.Series, table.Series.ID, seriesID, access.ErrForumNotFound); err != nil {
 		return access.Forum{}, err
 	}
 	// A forum the actor may not read is as unknown as a missing one; a

@@ -15,18 +15,16 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 )
 
 // Staged is one staged assignment (spec 001 §3): a role for some people,
-// or removal from the forum when RoleID is nil.
-type Staged struct {
-	// RoleID is admin, member, admin-expert, member-expert, or nil to remove.
-	RoleID      *string
-	AssigneeIDs []string
-}
+// or removal from the forum when RoleID is nil. RoleID is admin, member,
+// admin-expert or member-expert.
+type Staged = membership.Staged
 
 // MaxAssignees bounds the people of one staged state.
-const MaxAssignees = 10000
+const MaxAssignees = membership.MaxAssignees
 
 // change is what a staged state does to one profile.
 type change struct {
@@ -38,39 +36,18 @@ type change struct {
 // parseStaged checks a staged state: known roles, profile ids as UUIDs,
 // each person once.
 func parseStaged(f apperr.Fields, items []Staged) (map[uuid.UUID]change, []uuid.UUID) {
-	changes := map[uuid.UUID]change{}
-	var order []uuid.UUID
-	for i, it := range items {
-		field := fmt.Sprintf("assignments[%d]", i)
-		var c change
-		if it.RoleID == nil {
-			c.remove = true
-		} else {
-			role, expert, _ := strings.Cut(*it.RoleID, "-")
-			c.role, c.expert = role, expert == "expert"
-			if (role != "admin" && role != "member") || (expert != "" && expert != "expert") {
-				f.Add(field+".roleId", "must be admin, member, admin-expert, member-expert or null")
-			}
+	roles, order := membership.ParseStaged(f, items, func(id string) bool {
+		role, expert, _ := strings.Cut(id, "-")
+		return (role == "admin" || role == "member") && (expert == "" || expert == "expert")
+	}, "must be admin, member, admin-expert, member-expert or null")
+	changes := make(map[uuid.UUID]change, len(roles))
+	for id, r := range roles {
+		if r == nil {
+			changes[id] = change{remove: true}
+			continue
 		}
-		if len(it.AssigneeIDs) == 0 {
-			f.Add(field+".assigneeIds", "must name at least one person")
-		}
-		for _, s := range it.AssigneeIDs {
-			id, err := uuid.Parse(s)
-			if err != nil {
-				f.Add(field+".assigneeIds", "must be profile ids (UUIDs)")
-				continue
-			}
-			if _, dup := changes[id]; dup {
-				f.Add(field+".assigneeIds", "a person may be staged once only")
-				continue
-			}
-			changes[id] = c
-			order = append(order, id)
-		}
-	}
-	if len(order) > MaxAssignees {
-		f.Add("assignments", fmt.Sprintf("must name at most %d people", MaxAssignees))
+		role, expert, _ := strings.Cut(*r, "-")
+		changes[id] = change{role: role, expert: expert == "expert"}
 	}
 	return changes, order
 }

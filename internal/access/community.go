@@ -73,6 +73,27 @@ func InCommunity(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.
 	return out, nil
 }
 
+// ErrCommunityManagersOnly is a community call for those who manage it.
+var ErrCommunityManagersOnly = apperr.New(apperr.Forbidden, "forbidden", "only the community's admins may do this")
+
+// ManageCommunity is InCommunity for a call that manages the community
+// (share it, invite to it): a member who does not manage it is
+// ErrCommunityManagersOnly, and one who may not read it
+// ErrCommunityNotFound, as an unknown community is.
+func ManageCommunity(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, communityID uuid.UUID) (Community, error) {
+	c, err := InCommunity(ctx, q, userID, role, communityID)
+	switch {
+	case err != nil:
+		return Community{}, err
+	case c.Admin:
+		return c, nil
+	case c.Member:
+		return Community{}, ErrCommunityManagersOnly
+	default:
+		return Community{}, ErrCommunityNotFound
+	}
+}
+
 // ActiveCommunities lists the communities the user is an active member of
 // (through any of their profiles), the notion Community.Member and the
 // peers index share: the private chat's peers are the other active members

@@ -73,3 +73,27 @@ func SeeOrganization(ctx context.Context, q db.Querier, userID uuid.UUID, role a
 	}
 	return o, err
 }
+
+// OrganizationRules are InOrganization's rule as conditions on an
+// organization, given its id column and the user, for lists of
+// organizations: member is true when the user has a profile in it, admin
+// when they manage it (an admin profile, or super when super is true).
+func OrganizationRules(orgID, user StringExpression, super BoolExpression) (member, admin BoolExpression) {
+	xp := table.Profiles.AS("xop")
+	in := xp.OrganizationID.EQ(orgID).AND(xp.UserID.EQ(user))
+	member = EXISTS(SELECT(xp.ID).FROM(xp).WHERE(in))
+	admin = super.OR(EXISTS(SELECT(xp.ID).FROM(xp).WHERE(in.AND(xp.Role.EQ(String("admin"))))))
+	return member, admin
+}
+
+// CommunityManageRule is InCommunity's Admin as a condition on a community,
+// given its id and organization columns and the user, for lists of the
+// communities one may manage: a super user (when super is true), an admin
+// of its organization, or an active admin or cascading admin of it.
+func CommunityManageRule(communityID, orgID, user StringExpression, super BoolExpression) BoolExpression {
+	_, orgAdmin := OrganizationRules(orgID, user, super)
+	xcm, xp := table.CommunityMemberships.AS("xmcm"), table.Profiles.AS("xmp")
+	return orgAdmin.OR(EXISTS(SELECT(xcm.ProfileID).FROM(xcm.INNER_JOIN(xp, xp.ID.EQ(xcm.ProfileID))).
+		WHERE(xcm.CommunityID.EQ(communityID).AND(xp.UserID.EQ(user)).AND(xcm.Status.EQ(String("active"))).
+			AND(xcm.Role.IN(String("admin"), String("cascadingAdmin"))))))
+}

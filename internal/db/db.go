@@ -27,6 +27,7 @@ package db
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -172,4 +173,17 @@ func UUIDPosition(ids any, col postgres.Expression) postgres.IntegerExpression {
 func Text(e postgres.Expression) string {
 	sql := strings.TrimSpace(postgres.SELECT(e).DebugSql())
 	return strings.TrimSuffix(strings.TrimPrefix(sql, "SELECT "), ";")
+}
+
+// Lock locks the row of tbl whose id column is id until the transaction q
+// ends (SELECT … FOR UPDATE), so that the changes of one row queue up and
+// the row is not deleted under them; when there is none, the error is
+// missing.
+func Lock(ctx context.Context, q Querier, tbl postgres.ReadableTable, id postgres.ColumnString, value uuid.UUID, missing error) error {
+	var got uuid.UUID
+	err := QueryRow(ctx, q, postgres.SELECT(id).FROM(tbl).WHERE(id.EQ(postgres.UUID(value))).FOR(postgres.UPDATE())).Scan(&got)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return missing
+	}
+	return err
 }

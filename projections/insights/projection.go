@@ -71,6 +71,7 @@ func (p *Projection) Tables() []string {
 		"public.series", "public.channels", "public.series_memberships",
 		"public.threads", "public.replies", "public.reactions",
 		"public.series_visit_log", "public.ai_searches", "public.ai_search_turns",
+		"public.organizations", "public.communities",
 	}
 }
 
@@ -103,7 +104,7 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 // the projection writes, and those its views fill (facts by day, visits).
 func (p *Projection) Reset(ctx context.Context) error {
 	p.recent.reset()
-	for _, t := range []string{"facts", "facts_by_day", "daily", "parents", "forums", "members", "visits_daily", "watermark"} {
+	for _, t := range []string{"facts", "facts_by_day", "daily", "parents", "forums", "members", "visits_daily", "watermark", "organizations", "communities"} {
 		if err := p.ch.Exec(ctx, "TRUNCATE TABLE "+t); err != nil {
 			return fmt.Errorf("insights: reset %s: %w", t, err)
 		}
@@ -160,7 +161,9 @@ type batch struct {
 	users    map[uuid.UUID]uuid.UUID
 	wantUser map[uuid.UUID]bool
 	members  map[[2]uuid.UUID]memberRow
-	facts    map[key]keyed
+	// dimensions: organizations and communities, the newest image of each.
+	dimensions map[uuid.UUID]dimensionRow
+	facts      map[key]keyed
 	// committed is the newest commit time in the batch (ms).
 	committed int64
 }
@@ -178,6 +181,19 @@ type forumRow struct {
 	ver    uint64
 }
 
+// dimensionRow is an organization or a community as its newest image in
+// the batch has it (organization is the community's; nil for an
+// organization).
+type dimensionRow struct {
+	table            string
+	id, organization uuid.UUID
+	name             string
+	created          time.Time
+	active           bool
+	version          uint64
+	seq              int
+}
+
 type memberRow struct {
 	membershipRow
 	user    uuid.UUID
@@ -192,7 +208,7 @@ func newBatch() *batch {
 		community: map[uuid.UUID]uuid.UUID{}, wantCommunity: map[uuid.UUID]bool{},
 		forums: map[uuid.UUID]uint64{}, forumImages: map[uuid.UUID]change.Row{},
 		users: map[uuid.UUID]uuid.UUID{}, wantUser: map[uuid.UUID]bool{},
-		members: map[[2]uuid.UUID]memberRow{}, facts: map[key]keyed{},
+		members: map[[2]uuid.UUID]memberRow{}, dimensions: map[uuid.UUID]dimensionRow{}, facts: map[key]keyed{},
 	}
 }
 
@@ -289,6 +305,24 @@ func (b *batch) need(c change.Change, im image) error {
 			return err
 		}
 		b.wantCommunity[v.SeriesID] = true
+	case "organizations", "communities":
+		if im.moved {
+			return nil // the after-image, of the same version, says it
+		}
+		var d struct {
+			ID             uuid.UUID `cdc:"id"`
+			OrganizationID uuid.UUID `cdc:"organization_id"`
+			Name           string    `cdc:"name"`
+			CreatedOn      time.Time `cdc:"created_on"`
+		}
+		if err := r.Scan(&d); err != nil {
+			return fmt.Errorf("insights: %s: %w", c.Table, err)
+		}
+		if old, ok := b.dimensions[d.ID]; ok && (old.version > im.version || (old.version == im.version && old.seq > im.seq)) {
+			return nil
+		}
+		b.dimensions[d.ID] = dimensionRow{table: c.Table, id: d.ID, organization: d.OrganizationID, name: d.Name, created: d.CreatedOn,
+			active: im.exists, version: im.version, seq: im.seq}
 	case "series_memberships":
 		m, err := scanMembership(r)
 		if err != nil {

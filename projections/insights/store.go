@@ -316,6 +316,31 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 	}); err != nil {
 		return err
 	}
+	for table, columns := range map[string]string{
+		"organizations": "organizations (organization_id, name, created_ms, active, version)",
+		"communities":   "communities (community_id, organization_id, name, created_ms, active, version)",
+	} {
+		var rows []dimensionRow
+		for _, d := range b.dimensions {
+			if d.table == table {
+				rows = append(rows, d)
+			}
+		}
+		if err := p.insert(ctx, columns, len(rows), func(add func(...any) error) error {
+			for _, d := range rows {
+				vs := []any{d.id, d.organization, d.name, ms(d.created), flag(d.active), d.version}
+				if table == "organizations" {
+					vs = append(vs[:1], vs[2:]...)
+				}
+				if err := add(vs...); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
 	if err := p.insert(ctx, "facts (series_id, kind, day, object_id, community_id, channel_id, post_id, actor_id, anonymous, occurred_ms, n, detail, active, version)", len(b.facts), func(add func(...any) error) error {
 		for _, k := range b.facts {
 			f := k.Fact

@@ -24,6 +24,9 @@ const (
 	CommunityMembersRemove = "community.members.removed"
 	SeriesDeleted          = "series.deleted"
 	SeriesMembersRemoved   = "series.members.removed"
+	OrganizationCreated    = "organization.created"
+	OrganizationUpdated    = "organization.updated"
+	OrganizationDeleted    = "organization.deleted"
 )
 
 // Event is one live event and who may receive it.
@@ -68,6 +71,15 @@ const (
 	// ThreadReaders are the ChannelReaders of a post's channel: nobody once
 	// the post is gone.
 	ThreadReaders
+	// OrganizationMembers are the users with a profile in an organization.
+	OrganizationMembers
+	// SuperUsers are every super user (the ID is unused).
+	SuperUsers
+	// FormerMember is a user (by user id) who is not a super user: the
+	// person of a profile that is gone, whom no other audience names any
+	// more; super users hear of an organization's end from the
+	// organization itself.
+	FormerMember
 )
 
 // Audience is a set of members, named by kind and the id it is about.
@@ -80,7 +92,7 @@ type Audience struct {
 // it does not): a membership deleted with its community is a deletion of
 // the community for its member, one deleted alone a member removed.
 type Condition struct {
-	Table  string // "communities", "series" or "replies"
+	Table  string // "communities", "series", "replies" or "organizations"
 	ID     uuid.UUID
 	Exists bool
 }
@@ -108,9 +120,10 @@ type mapper func(c change.Change) ([]Event, error)
 
 // mappers are the tables the projection reacts to. Snapshot reads and
 // truncates never reach them. Tables whose changes need no live event yet
-// (profiles: a joined person's fields live in users; series: a forum's
-// deletion reaches its members through their memberships) are left out so
-// that the node does not read their topics for nothing.
+// (series: a forum's deletion reaches its members through their
+// memberships) are left out so that the node does not read their topics
+// for nothing; of profiles only the deletions count (a joined person's
+// fields live in users).
 var mappers = map[string]mapper{
 	"public.users":                 userEvents,
 	"public.communities":           communityEvents,
@@ -120,6 +133,8 @@ var mappers = map[string]mapper{
 	"public.threads":               threadEvents,
 	"public.replies":               replyEvents,
 	"public.reactions":             reactionEvents,
+	"public.organizations":         organizationEvents,
+	"public.profiles":              profileEvents,
 }
 
 // Tables are the tables the projection reads, sorted.
@@ -303,5 +318,71 @@ func presenceEvents(c change.Change) ([]Event, error) {
 	return []Event{{
 		Type: typ, ContextKey: "user:" + id.String(), Payload: Presence{UserID: id, Status: status},
 		To: []Audience{{ReadersOfUser, id}}, Except: id,
+	}}, nil
+}
+
+// PublicOrganization is what the organization events show: the fields of
+// the Organization object that are the same for everyone (the caller's
+// role and the counts are not), never the identity client's settings
+// beyond its issuer.
+type PublicOrganization struct {
+	ID             uuid.UUID `json:"id"`
+	Name           string    `json:"name"`
+	Image          *string   `json:"image"`
+	IdentityClient *string   `json:"identityClient"`
+}
+
+// organizationEvents: an organization created, edited or deleted, told to
+// its people and to super users. Its people are gone by the time a
+// deletion is consumed; each profile's own delete tells its person
+// (profileEvents).
+func organizationEvents(c change.Change) ([]Event, error) {
+	var o PublicOrganization
+	row := c.After
+	if c.Op == change.Delete {
+		row = c.Before
+	}
+	if err := row.Scan(&o); err != nil {
+		return nil, fmt.Errorf("realtime: organizations: %w", err)
+	}
+	key := "organization:" + o.ID.String()
+	everyone := []Audience{{OrganizationMembers, o.ID}, {SuperUsers, uuid.Nil}}
+	switch c.Op {
+	case change.Create:
+		return []Event{{Type: OrganizationCreated, ContextKey: key, Payload: o, To: everyone}}, nil
+	case change.Update:
+		if c.Before != nil {
+			var before PublicOrganization
+			if err := c.Before.Scan(&before); err == nil && reflect.DeepEqual(before, o) {
+				return nil, nil
+			}
+		}
+		return []Event{{Type: OrganizationUpdated, ContextKey: key, Payload: o, To: everyone}}, nil
+	case change.Delete:
+		return []Event{{Type: OrganizationDeleted, ContextKey: key, Payload: deleted{o.ID}, To: []Audience{{SuperUsers, uuid.Nil}}}}, nil
+	}
+	return nil, nil
+}
+
+// profileEvents: a profile deleted with its organization is the
+// organization's deletion for its person.
+func profileEvents(c change.Change) ([]Event, error) {
+	if c.Op != change.Delete {
+		return nil, nil
+	}
+	var p struct {
+		OrganizationID uuid.UUID  `cdc:"organization_id"`
+		UserID         *uuid.UUID `cdc:"user_id"`
+	}
+	if err := c.Before.Scan(&p); err != nil {
+		return nil, fmt.Errorf("realtime: profiles: %w", err)
+	}
+	if p.UserID == nil {
+		return nil, nil // nobody registered: nobody to tell
+	}
+	return []Event{{
+		Type: OrganizationDeleted, ContextKey: "organization:" + p.OrganizationID.String(), Payload: deleted{p.OrganizationID},
+		To: []Audience{{FormerMember, *p.UserID}},
+		If: &Condition{Table: "organizations", ID: p.OrganizationID, Exists: false},
 	}}, nil
 }

@@ -55,6 +55,15 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 	case ChannelReaders:
 		c, f := table.Channels.AS("c"), table.Series.AS("f")
 		return channelReaders(c.INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, c.ID.EQ(about), candidates)
+	case OrganizationMembers:
+		p := table.Profiles.AS("p")
+		return pg.SELECT(p.UserID).DISTINCT().FROM(p).WHERE(p.OrganizationID.EQ(about).AND(db.Any(p.UserID, candidates)))
+	case SuperUsers:
+		v := table.Users.AS("v")
+		return pg.SELECT(v.ID).FROM(v).WHERE(v.Role.EQ(pg.String("super")).AND(db.Any(v.ID, candidates)))
+	case FormerMember:
+		v := table.Users.AS("v")
+		return pg.SELECT(v.ID).FROM(v).WHERE(v.ID.EQ(about).AND(v.Role.NOT_EQ(pg.String("super"))).AND(db.Any(v.ID, candidates)))
 	case ThreadReaders:
 		t, c, f := table.Threads.AS("t"), table.Channels.AS("c"), table.Series.AS("f")
 		return channelReaders(t.INNER_JOIN(c, c.ID.EQ(t.ChannelID)).INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, t.ID.EQ(about), candidates)
@@ -92,9 +101,11 @@ func (s store) audience(ctx context.Context, a Audience, candidates []uuid.UUID)
 var (
 	conditionTables = map[string]pg.ReadableTable{
 		"communities": table.Communities, "series": table.Series, "replies": table.Replies,
+		"organizations": table.Organizations,
 	}
 	conditionIDs = map[string]pg.ColumnString{
 		"communities": table.Communities.ID, "series": table.Series.ID, "replies": table.Replies.ID,
+		"organizations": table.Organizations.ID,
 	}
 )
 

@@ -8,6 +8,7 @@ import (
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/membership"
 	"agora/internal/paging"
 )
 
@@ -30,5 +31,5 @@ func (q *Queries) AdminAndExperts(ctx context.Context, in AdminAndExperts) (pagi
 		return paging.Page[Member]{}, err
 	}
 	return q.memberPage(ctx, msm.SeriesID.EQ(UUID(in.SeriesID)).AND(msm.Role.EQ(String("admin")).OR(msm.IsExpert)),
-		append([]OrderByClause{msm.IsExpert.DESC(), msm.Role}, byName(mp, mu)...), in.Request)
+		append([]OrderByClause{msm.IsExpert.DESC(), msm.Role}, membership.ByName(mp, mu)...), in.Request)
 }

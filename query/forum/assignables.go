@@ -13,6 +13,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/membership"
 	"agora/internal/paging"
 	"agora/search"
 )
@@ -20,14 +21,7 @@ import (
 // Assignable is a member of the forum's community, as a forum admin sees
 // them when managing access: the forum fields are null until assigned.
 type Assignable struct {
-	ID           uuid.UUID      `json:"id"`
-	UserID       *uuid.UUID     `json:"userId"`
-	FirstName    string         `json:"firstName"`
-	LastName     string         `json:"lastName"`
-	Email        string         `json:"email"`
-	Avatar       *string        `json:"avatar"`
-	JobTitle     string         `json:"jobTitle"`
-	Company      string         `json:"company"`
+	membership.Person
 	AssignedOn   *jsontime.Time `json:"assignedOn"`
 	IsSubscribed bool           `json:"isSubscribed"`
 	IsExpert     bool           `json:"isExpert"`
@@ -94,7 +88,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	if in.IsAssigned != nil {
 		where = where.AND(sm.ProfileID.IS_NOT_NULL().EQ(Bool(*in.IsAssigned)))
 	}
-	cols := append(memberColumns(mp, mu), sm.AssignedOn, COALESCE(sm.IsSubscribed, Bool(false)), COALESCE(sm.IsExpert, Bool(false)), sm.Role)
+	cols := append(membership.PersonColumns(mp, mu), sm.AssignedOn, COALESCE(sm.IsSubscribed, Bool(false)), COALESCE(sm.IsExpert, Bool(false)), sm.Role)
 	stmt := SELECT(cols[0], cols[1:]...).FROM(from)
 	if matched != nil {
 		ids := make([]uuid.UUID, len(matched))
@@ -112,7 +106,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
 			return page, fmt.Errorf("forum: assignables: %w", err)
 		}
-		stmt = stmt.WHERE(where).ORDER_BY(byName(mp, mu)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset()))
+		stmt = stmt.WHERE(where).ORDER_BY(membership.ByName(mp, mu)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset()))
 	}
 	rows, err := db.Query(ctx, q.db, stmt)
 	if err != nil {
@@ -123,8 +117,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		var a Assignable
 		var assigned *time.Time
 		var role *string
-		if err := rows.Scan(&a.ID, &a.UserID, &a.FirstName, &a.LastName, &a.Email, &a.Avatar, &a.JobTitle, &a.Company,
-			&assigned, &a.IsSubscribed, &a.IsExpert, &role); err != nil {
+		if err := rows.Scan(a.Person.Scan(&assigned, &a.IsSubscribed, &a.IsExpert, &role)...); err != nil {
 			return page, fmt.Errorf("forum: assignables: %w", err)
 		}
 		a.AssignedOn, a.IsAssigned = jsontime.Ptr(assigned), role != nil

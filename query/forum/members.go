@@ -15,6 +15,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/internal/membership"
 	"agora/internal/paging"
 )
 
@@ -22,14 +23,7 @@ import (
 // picture come from the person's account once the profile is joined to
 // one.
 type Member struct {
-	ID           uuid.UUID     `json:"id"`
-	UserID       *uuid.UUID    `json:"userId"`
-	FirstName    string        `json:"firstName"`
-	LastName     string        `json:"lastName"`
-	Email        string        `json:"email"`
-	Avatar       *string       `json:"avatar"`
-	JobTitle     string        `json:"jobTitle"`
-	Company      string        `json:"company"`
+	membership.Person
 	AssignedOn   jsontime.Time `json:"assignedOn"`
 	IsSubscribed bool          `json:"isSubscribed"`
 	IsExpert     bool          `json:"isExpert"`
@@ -55,18 +49,6 @@ var (
 	memberFrom  = msm.INNER_JOIN(mp, mp.ID.EQ(msm.ProfileID)).LEFT_JOIN(mu, mu.ID.EQ(mp.UserID))
 )
 
-// memberColumns are the columns of a Member, profile fields overridden by
-// the account's.
-func memberColumns(p *table.ProfilesTable, u *table.UsersTable) []Projection {
-	return []Projection{p.ID, p.UserID, COALESCE(u.FirstName, p.FirstName), COALESCE(u.LastName, p.LastName),
-		COALESCE(u.Email, p.Email), COALESCE(u.Avatar, p.Avatar), COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company)}
-}
-
-// byName orders people by last name, first name, then profile.
-func byName(p *table.ProfilesTable, u *table.UsersTable) []OrderByClause {
-	return []OrderByClause{LOWER(StringExp(COALESCE(u.LastName, p.LastName))), LOWER(StringExp(COALESCE(u.FirstName, p.FirstName))), p.ID}
-}
-
 func roleName(role string, expert bool) string {
 	if expert {
 		return role + "-expert"
@@ -81,8 +63,7 @@ func scanMembers(rows pgx.Rows) ([]Member, error) {
 		var m Member
 		var assigned time.Time
 		var role string
-		if err := rows.Scan(&m.ID, &m.UserID, &m.FirstName, &m.LastName, &m.Email, &m.Avatar, &m.JobTitle, &m.Company,
-			&assigned, &m.IsSubscribed, &m.IsExpert, &role); err != nil {
+		if err := rows.Scan(m.Person.Scan(&assigned, &m.IsSubscribed, &m.IsExpert, &role)...); err != nil {
 			return nil, err
 		}
 		m.AssignedOn, m.Role = jsontime.Of(assigned), roleName(role, m.IsExpert)
@@ -95,7 +76,7 @@ func scanMembers(rows pgx.Rows) ([]Member, error) {
 func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member], error) {
 	f := apperr.Fields{}
 	in.Request.Check(f, MaxPageSize)
-	order := byName(mp, mu)
+	order := membership.ByName(mp, mu)
 	switch in.Sort {
 	case "":
 	case "isExpert desc":
@@ -128,7 +109,7 @@ func (q *Queries) memberPage(ctx context.Context, where BoolExpression, order []
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(memberFrom).WHERE(where)).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: members: %w", err)
 	}
-	cols := append(memberColumns(mp, mu), msm.AssignedOn, msm.IsSubscribed, msm.IsExpert, msm.Role)
+	cols := append(membership.PersonColumns(mp, mu), msm.AssignedOn, msm.IsSubscribed, msm.IsExpert, msm.Role)
 	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
 		ORDER_BY(order...).LIMIT(int64(p.PageSize)).OFFSET(int64(p.Offset())))
 	if err != nil {

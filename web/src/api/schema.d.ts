@@ -360,6 +360,144 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Edit a person of an organization
+         * @description For the admins of the profile's organization and super users. A field
+         *     not sent is kept. Once the person has registered, their names and
+         *     address are their account's: sending them unchanged is accepted,
+         *     changing them is `validationFailed`.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/api/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations
+         * @description The organizations the caller has a profile in; every organization for
+         *     a super user.
+         */
+        get: operations["listOrganizations"];
+        put?: never;
+        /**
+         * Create an organization
+         * @description For super users only.
+         */
+        post: operations["createOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an organization
+         * @description For its people and super users; to anyone else it is unknown (`404`).
+         */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an organization
+         * @description For super users only. Its people, communities, forums, posts and
+         *     memberships go with it.
+         */
+        delete: operations["deleteOrganization"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an organization
+         * @description For its admins and super users. A field not sent is kept; `image`
+         *     may be null to remove it.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/api/organizations/{id}/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's people
+         * @description For its admins and super users.
+         */
+        get: operations["listOrganizationProfiles"];
+        put?: never;
+        /**
+         * Add a person to an organization
+         * @description For its admins and super users: a profile that waits for its person
+         *     to register; an invitation is mailed when `sendInvitation` is true.
+         */
+        post: operations["addOrganizationProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail invitations
+         * @description For its admins and super users: mails an invitation to each given
+         *     person of the organization who has no account yet; people with an
+         *     account are skipped.
+         */
+        post: operations["inviteOrganizationProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller may manage
+         * @description `type=organization`: the organizations the caller administers (all
+         *     for a super user), which are also those they may add communities to.
+         *     `type=community`: the communities the caller may manage (as their
+         *     admin, an admin of their organization, or a super user). By name.
+         */
+        get: operations["getPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -383,6 +521,85 @@ export interface paths {
          *     invitation is mailed when `sendInvitation` is true.
          */
         post: operations["addCommunityProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/profiles/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import people into a community from a file
+         * @description For a community admin, an admin of the community's organization, or a
+         *     super user. Each good row adds the person as a member of the
+         *     community with the row's `role` (their organization profile is made,
+         *     as a `member` of the organization, when the address is new to it),
+         *     active when the profile is joined to an account and pending
+         *     otherwise, as `POST /api/communities/{communityId}/profiles` does
+         *     (no invitation is mailed). A row whose person is already a member is
+         *     `existing`. See `MemberImportFile` for the file and `MemberImportEvent`
+         *     for the answer.
+         */
+        post: operations["importCommunityProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/profiles/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import people into an organization from a file
+         * @description For an admin of the organization or a super user. Each good row makes
+         *     a profile of the organization with the row's `role` (`admin` or
+         *     `member` of the organization), not joined to an account. A row whose
+         *     address (compared case-insensitively) already has a profile there is
+         *     `existing`, and the profile is left as it is. See `MemberImportFile`
+         *     for the file and `MemberImportEvent` for the answer.
+         */
+        post: operations["importOrganizationProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/bulk/template.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The template of a member import file
+         * @description A CSV file (UTF-8, CRLF line ends) with the header row
+         *     `firstName,lastName,email,role,tags` and one example row, offered
+         *     for download by the CSV dialog.
+         */
+        get: operations["getProfileImportTemplate"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -584,6 +801,139 @@ export interface paths {
         get: operations["listSeriesAdminsAndExperts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The roles the community's share dialog gives
+         * @description For those who manage the community (its admins and cascading admins,
+         *     the admins of its organization, super users). Sorted by name; there
+         *     is no account manager role (spec 000 §5).
+         */
+        get: operations["listCommunityShareRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/assignables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The people a community may be shared with
+         * @description For those who manage the community: every person of its
+         *     organization with their membership of the community (null fields
+         *     until assigned), the caller's own profile first (`isMe`), then by
+         *     the sort. `keyword` matches each of its words in the first name, last
+         *     name or email (case-insensitive, literally). The same parameters
+         *     select the people of `POST /api/communities/{communityId}/assignments/bulk`.
+         */
+        get: operations["listCommunityAssignables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply the share dialog's changes
+         * @description For those who manage the community, all at once: a role gives people
+         *     of the organization a membership (active when they have an account,
+         *     pending otherwise) or changes it (`admin` leaves a cascading admin
+         *     as is); a null role removes them from the community and from its
+         *     forums. Nothing is written when any change is refused.
+         */
+        post: operations["assignCommunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/assignments/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give everyone the dialog lists one role, or remove them
+         * @description For those who manage the community: the change of
+         *     `POST /api/communities/{communityId}/assignments` for every person
+         *     `GET /api/communities/{communityId}/assignables` lists with the same
+         *     `keyword`, `presetFilter` and `filters`, except the caller.
+         */
+        post: operations["assignCommunityBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail invitations to the community's people without an account
+         * @description For those who manage the community. Each person must be a member
+         *     (active or pending) of the community; those without an account are
+         *     mailed an invitation link (`/accept-invitation?token=…`), the others
+         *     skipped. Registering through the link joins the profile and makes
+         *     its memberships active.
+         */
+        post: operations["inviteToCommunity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1674,10 +2024,11 @@ export interface paths {
          *     JSON text messages (schema `HubMessage`): `type` is always
          *     `api:messages:broadcast`, `contextKey` names what changed as
          *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
-         *     `thread:<id>`), `event` the change (`user.updated`,
-         *     `user.connected`, `user.disconnected`, `community.updated`,
-         *     `community.deleted`, `community.members.removed`, `series.deleted`,
-         *     `series.members.removed`, and the forum's `thread.created`,
+         *     `thread:<id>`, `organization:<id>`), `event` the change
+         *     (`user.updated`, `user.connected`, `user.disconnected`,
+         *     `community.updated`, `community.deleted`, `community.members.removed`,
+         *     `series.deleted`, `series.members.removed`, `organization.created`,
+         *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`)
          *     and `data.payload` its data. A member receives only events about
@@ -1685,6 +2036,11 @@ export interface paths {
          *     members and those who administer it), those of its admin channel to
          *     those who administer it alone. The server sends nothing else but
          *     pings; what the client sends is ignored.
+         *
+         *     An organization's events go to its people and to super users:
+         *     `LiveOrganization` for `organization.created` and
+         *     `organization.updated`, `{id}` for `organization.deleted` (told to
+         *     each registered person of the organization as it goes).
          *
          *     The forum's events all have the context key `thread:<threadId>` of
          *     the post they change, and carry what the browser needs to apply
@@ -2136,6 +2492,60 @@ export interface components {
             /** @description People with an account; nothing is sent. */
             skipped: number;
         };
+        CommunityShareRole: {
+            /** @enum {string} */
+            id: "admin" | "member";
+            name: string;
+        };
+        /** @description A person of the community's organization; the membership fields are null until assigned. */
+        CommunityAssignable: {
+            /**
+             * Format: uuid
+             * @description The profile.
+             */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            email: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            /** @enum {string|null} */
+            assignmentStatus: "active" | "pending" | null;
+            role: components["schemas"]["CommunityShareRole"] | null;
+            assignedOn: components["schemas"]["Timestamp"] | null;
+            /** @description The caller's own profile: the dialog shows it a label, no menu. */
+            isMe: boolean;
+        };
+        CommunityAssignableList: {
+            results: components["schemas"]["CommunityAssignable"][];
+            total: number;
+        };
+        CommunityStagedAssignment: {
+            /**
+             * @description Null removes the people from the community and its forums.
+             * @enum {string|null}
+             */
+            roleId: "admin" | "member" | null;
+            assigneeIds: string[];
+        };
+        CommunityBulkAssignment: {
+            /**
+             * @description Null removes everyone selected.
+             * @enum {string|null}
+             */
+            roleId: "admin" | "member" | null;
+            keyword?: string;
+            /** @enum {string} */
+            presetFilter?: "" | "assigned" | "unassigned";
+            filters?: string;
+        };
+        CommunityAssignmentsChanged: {
+            /** @description The people whose membership was added */
+            changed: number;
+        };
         HubTicket: {
             /** @description Opens `GET /api/hub?ticket=` once. */
             ticket: string;
@@ -2192,6 +2602,14 @@ export interface components {
             reactions: components["schemas"]["ReactionStats"];
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
+        };
+        LiveOrganization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            image: string | null;
+            /** @description The issuer URL of its single sign-on. */
+            identityClient: string | null;
         };
         /** @description The payload of `thread.deleted`. */
         LiveThreadRef: {
@@ -2254,9 +2672,63 @@ export interface components {
             reactions: components["schemas"]["ReactionStats"];
         };
         /**
+         * @description The file to import, in the part `file`: a `.csv` file (UTF-8, a
+         *     byte order mark allowed, CRLF or LF line ends, fields quoted as RFC
+         *     4180 says, so a quoted cell may hold commas) or an `.xlsx` workbook
+         *     (its first sheet), told apart by the file name's extension. At most
+         *     8 MiB and 10,000 rows besides the header; blank rows are ignored.
+         *     The first row that is not blank is the header, naming the columns
+         *     in any order, without regard to case: `firstName`, `lastName`,
+         *     `email` (required), `role` and `tags` (optional); other columns are
+         *     ignored. Each row follows the rules of the one-by-one add: names
+         *     trimmed, 1 to 50 characters; a valid address; `role` `admin` or
+         *     `member` (empty: `member`); `tags` one comma-separated cell of at
+         *     most 30 tags of at most 40 characters. A row breaking them is
+         *     skipped and reported; so is a row repeating an address of an
+         *     earlier good row (compared case-insensitively).
+         */
+        MemberImportFile: {
+            file: string;
+        };
+        /**
+         * @description One line of an import's stream. `progress` carries `processed` (rows
+         *     done, the skipped ones counted first) and `total` (the file's rows,
+         *     its header and blank rows apart); `report` (the last line) carries
+         *     `added` (people added), `existing` (people who were already there:
+         *     importing the same file again adds nothing) and `skipped`; `error`
+         *     (the last line instead of `report`) carries `code` and `message`.
+         */
+        MemberImportEvent: {
+            /** @enum {string} */
+            type: "progress" | "report" | "error";
+            processed?: number;
+            total?: number;
+            added?: number;
+            existing?: number;
+            skipped?: components["schemas"]["MemberImportSkipped"][];
+            /** @enum {string} */
+            code?: "membersImporting";
+            message?: string;
+        };
+        /**
+         * @description A row that was not imported: its `row` number in the file (the
+         *     header's is 1, as a spreadsheet numbers rows; for a CSV file, the
+         *     line the row starts on), its `email` as written (trimmed), the
+         *     `reason` (of its first failing column: `invalidFirstName`,
+         *     `invalidLastName`, `invalidEmail`, `invalidRole`, `invalidTags`; or
+         *     `duplicateInFile`) and a `message` naming every failing column.
+         */
+        MemberImportSkipped: {
+            row: number;
+            email: string;
+            /** @enum {string} */
+            reason: "invalidFirstName" | "invalidLastName" | "invalidEmail" | "invalidRole" | "invalidTags" | "duplicateInFile";
+            message: string;
+        };
+        /**
          * @description The one error body of the API. Catalogue codes:
          *
-         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected` (`badRequest` also with 408, a request that did not arrive within 30 seconds)
+         *     - 400 `invalidBody`, `parametersMissingException`, `validationFailed`, `badRequest`, `linkPreviewRefused`, `feedPostCreating`, `feedPostUpdating`, `threadNotAnonymous`, `exclusivityLocked`, `ownAssignment`, `lastAdmin`, `exclusivityOpen`, `uploadRejected`, `importFileType`, `importFileUnreadable`, `importFileTooLarge`, `importHeaderMissing`, `importColumnsMissing`, `importTooManyRows` (`badRequest` also with 408, a request that did not arrive within 30 seconds)
          *     - 401 `authenticationRequired`, `tokenInvalid`, `tokenExpired`, `loginAuthentication`
          *     - 403 `forbidden`, `invitationEmailMismatch`, `blobSignatureInvalid`, `blobSignatureExpired`
          *     - 404 `notFound`, `oneTimeTokenInvalid`, `invitationValidating`, `confirmationValidating`
@@ -2290,6 +2762,8 @@ export interface components {
             field?: string;
             /** @description `invalidBody`: the type the field should have. */
             expected?: string;
+            /** @description `importFileTooLarge`: the largest file, in bytes; `importTooManyRows`: the most rows. */
+            max?: number;
             /** @description `invalidBody`: why the body was refused. The hub's refusals (`GET /api/hub`): the situation, `upgradeRequired`, `originForbidden` or `hubUnavailable`. */
             reason?: string;
         } & {
@@ -3084,8 +3558,138 @@ export interface components {
              */
             sendInvitation: boolean;
         };
+        Organization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            image: string | null;
+            /**
+             * @description The caller's.
+             * @enum {string}
+             */
+            role: "super" | "admin" | "member";
+            /** @description The issuer URL of the organization's single sign-on; null when it has none. */
+            identityClient: string | null;
+            numCommunities: number;
+            numMembers: number;
+            /** Format: date-time */
+            createdOn: string;
+        };
+        OrganizationPage: {
+            results: components["schemas"]["Organization"][];
+            total: number;
+        };
+        /** @description Text fields are trimmed; lengths count characters after trimming. */
+        OrganizationForm: {
+            name: string;
+            /** @description An http(s) URL of at most 2048 characters. */
+            image?: string | null;
+        };
+        OrganizationPatch: {
+            name?: string;
+            /** @description An http(s) URL; null removes it. */
+            image?: string | null;
+        };
+        OrganizationProfile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member";
+            tags: string[];
+            jobTitle: string;
+            company: string;
+            avatar: string | null;
+            /**
+             * @description active once joined to an account.
+             * @enum {string}
+             */
+            status: "active" | "invited";
+        };
+        OrganizationProfilePage: {
+            results: components["schemas"]["OrganizationProfile"][];
+            total: number;
+        };
+        /** @description Comma-separated, or a list; at most 30 tags, each at most 40 characters. */
+        ProfileTags: string | string[];
+        /** @description Text fields are trimmed; lengths count characters after trimming. */
+        AddOrganizationProfileRequest: {
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
+            /** Format: email */
+            email: string;
+            /**
+             * @description The role in the organization.
+             * @default member
+             * @enum {string}
+             */
+            roleId: "member" | "admin";
+            tags?: components["schemas"]["ProfileTags"];
+            /**
+             * @description Mail an invitation to join.
+             * @default false
+             */
+            sendInvitation: boolean;
+        };
+        UpdateProfileRequest: {
+            firstName?: components["schemas"]["PersonName"];
+            lastName?: components["schemas"]["PersonName"];
+            /** Format: email */
+            email?: string;
+            /** @enum {string} */
+            roleId?: "member" | "admin";
+            tags?: components["schemas"]["ProfileTags"];
+        };
+        Named: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        Permissions: {
+            whichOnesCanIManage: components["schemas"]["Named"][];
+            /** @description For type=organization only. */
+            whichOnesCanIAddCommunitiesTo?: components["schemas"]["Named"][];
+        };
     };
     responses: {
+        /**
+         * @description The import, as newline-delimited JSON (one `MemberImportEvent` per
+         *     line): `progress` lines as the rows are written, then one `report`
+         *     line. The good rows are written in one transaction: when it fails,
+         *     the last line is an `error` line (`membersImporting`) and nothing
+         *     was imported.
+         */
+        MemberImportStream: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/x-ndjson": components["schemas"]["MemberImportEvent"];
+            };
+        };
+        /**
+         * @description A request or file that cannot be imported at all; nothing was written.
+         *     - `validationFailed`: the id is not a UUID (`details.fields`).
+         *     - `parametersMissingException`: the request has no `file` part (or is not `multipart/form-data`); `details.missing` is `["file"]`.
+         *     - `importFileType`: the file's name ends neither in `.csv` nor in `.xlsx`.
+         *     - `importFileUnreadable`: a `.csv` file that is not UTF-8 text or has a broken quote, or an `.xlsx` file that is not an Excel workbook.
+         *     - `importFileTooLarge`: the file is over 8 MiB (`details.max`, in bytes).
+         *     - `importHeaderMissing`: the file has no row.
+         *     - `importColumnsMissing`: the header row lacks `firstName`, `lastName` or `email` (`details.missing`).
+         *     - `importTooManyRows`: the file has more than 10,000 rows besides its header (`details.max`); blank rows do not count.
+         */
+        MemberImportBadFile: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The answer, as newline-delimited JSON (one `AISearchEvent` per line). */
         AISearchStream: {
             headers: {
@@ -3106,6 +3710,33 @@ export interface components {
         };
         /** @description `forbidden`: the caller's role may not call this. */
         ChannelReadersOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `notFound`: there is no organization `id` the caller belongs to. */
+        OrganizationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `forbidden`: the caller's role may not call this, or the caller belongs to the organization but does not administer it. */
+        OrganizationAdminOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `validationFailed`: `id` is not a UUID (`details.fields.id`). */
+        OrganizationBadId: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3176,6 +3807,24 @@ export interface components {
          *     - `tokenExpired`: the session has expired.
          */
         BadBearer: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `forbidden`: the caller is a member of the community who does not manage it. */
+        CommunityManagersOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `notFound`: there is no community `communityId`, or the caller is not in it and does not manage it. */
+        CommunityNotVisible: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3262,6 +3911,7 @@ export interface components {
         };
     };
     parameters: {
+        OrganizationId: string;
         /** @description The question, 1 to 1000 characters, not blank. */
         AISearchQuestion: string;
         /** @description What the person typed, at most 100 characters. */
@@ -3271,6 +3921,8 @@ export interface components {
         ForumCommunityId: string;
         /** @description The page, from 1. */
         ForumPage: number;
+        /** @description The community. */
+        ShareCommunityId: string;
         /** @description The forum (series). */
         InsightsSeriesId: string;
         /** @description The period in days, ending now. */
@@ -3973,6 +4625,429 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProfileRequest"];
+            };
+        };
+        responses: {
+            /** @description Edited. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `id` is not a UUID, or some fields break the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            /** @description `notFound`: no such profile, or one of an organization the caller does not belong to. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `emailConflict`: another person of the organization has this address. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Part of the name */
+                keyword?: string;
+                page?: number;
+                pageSize?: number;
+                /** @description `name` (the default) or `createdOn`, with an optional ` asc` (the default) or ` desc`. */
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationPage"];
+                };
+            };
+            /** @description `validationFailed`: a paging value, the keyword or the sort is out of range (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationForm"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `name` is missing.
+             *     - `validationFailed`: the name or image breaks the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is not a super user. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["OrganizationBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            404: components["responses"]["OrganizationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["OrganizationBadId"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller sees the organization but is not a super user. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["OrganizationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationPatch"];
+            };
+        };
+        responses: {
+            /** @description Edited. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `id` is not a UUID, or the name (null included) or image breaks the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrganizationProfiles: {
+        parameters: {
+            query?: {
+                /** @description Part of the first */
+                keyword?: string;
+                page?: number;
+                pageSize?: number;
+                /** @description `name` (last, then first name; the default), `email` or `createdOn`, with an optional ` asc` or ` desc`. */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of people. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationProfilePage"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID, or a paging value, the keyword or the sort is out of range (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addOrganizationProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddOrganizationProfileRequest"];
+            };
+        };
+        responses: {
+            /** @description Added; the profile's id. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `firstName`, `lastName` or `email` is missing (`details.missing`).
+             *     - `validationFailed`: `id` is not a UUID, or some fields break the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            /** @description `emailConflict`: a person of the organization has this address. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteOrganizationProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumInvitationsRequest"];
+            };
+        };
+        responses: {
+            /** @description What was sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumInvitations"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `profileIds` is missing.
+             *     - `validationFailed`: `id` is not a UUID, or `profileIds` is empty, holds a non-UUID or names someone outside the organization (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["OrganizationAdminOnly"];
+            404: components["responses"]["OrganizationNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPermissions: {
+        parameters: {
+            query: {
+                type: "organization" | "community";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permissions"];
+                };
+            };
+            /**
+             * @description - `parametersMissingException`: `type` is missing.
+             *     - `validationFailed`: `type` is neither organization nor community.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     addCommunityProfile: {
         parameters: {
             query?: never;
@@ -4039,6 +5114,108 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importCommunityProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MemberImportFile"];
+            };
+        };
+        responses: {
+            200: components["responses"]["MemberImportStream"];
+            400: components["responses"]["MemberImportBadFile"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is a member of the community who does not administer it or its organization. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no community `communityId`, or the caller is not in it and does not administer its organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    importOrganizationProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MemberImportFile"];
+            };
+        };
+        responses: {
+            200: components["responses"]["MemberImportStream"];
+            400: components["responses"]["MemberImportBadFile"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller has a profile in the organization but does not administer it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no organization `organizationId`, or the caller has no profile in it and is not a super user. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProfileImportTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template, as an attachment named `members-template.csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4494,6 +5671,225 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ForumReadersOnly"];
             404: components["responses"]["ForumNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCommunityShareRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The roles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityShareRole"][];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCommunityAssignables: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                /** @description People per page, 1 to 9999. */
+                pageSize?: number;
+                keyword?: string;
+                /** @description `assigned`: active or pending members of the community; `unassigned`: the others. */
+                presetFilter?: "assigned" | "unassigned";
+                /** @description Comma-separated `key:value`: `role:admin` (admins and cascading admins) or `role:member`; several roles are any of them. */
+                filters?: string;
+                /** @description `name` (last, then first name; the default), `email` or `assignedOn`, optionally followed by ` asc` or ` desc`. */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityAssignableList"];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID, or `page`, `pageSize`, `keyword`, `presetFilter`, `filters` or `sort` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunityStagedAssignment"][];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityAssignmentsChanged"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON array of the expected shape.
+             *     - `validationFailed`: `communityId` is not a UUID, the list is empty, a role is unknown, an id is not a UUID or is named twice, or a person is not of the community's organization (`details.fields`).
+             *     - `ownAssignment`: the caller's own profile is among the people.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignCommunityBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunityBulkAssignment"];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityAssignmentsChanged"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `roleId` is missing (null removes; absent is refused).
+             *     - `validationFailed`: `communityId` is not a UUID, or `roleId`, `keyword`, `presetFilter` or `filters` is not valid (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteToCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The community. */
+                communityId: components["parameters"]["ShareCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForumInvitationsRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForumInvitations"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `profileIds` is missing.
+             *     - `validationFailed`: `communityId` is not a UUID, or `profileIds` is empty, holds a non-UUID, or names someone who is not a member of the community (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CommunityManagersOnly"];
+            404: components["responses"]["CommunityNotVisible"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

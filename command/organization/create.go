@@ -1,0 +1,162 @@
+package organization
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+	"agora/internal/nullable"
+	"agora/internal/plaintext"
+)
+
+// NameMax is the longest organization name, the community name's limit
+// (spec 000 §9: 1 to 75 characters).
+const NameMax = 75
+
+// ImageMax is the longest image URL.
+const ImageMax = 2048
+
+// Create is POST /organizations.
+type Create struct {
+	auth.Caller
+	Name  *string
+	Image *string
+}
+
+// Create makes an organization, for super users only (spec 000 §6).
+func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
+	if in.Caller.Role != auth.RoleSuper {
+		return uuid.Nil, apperr.ErrForbidden
+	}
+	if in.Name == nil {
+		return uuid.Nil, apperr.MissingParameters("name")
+	}
+	f := apperr.Fields{}
+	name := orgName(f, *in.Name)
+	img := image(f, in.Image)
+	if err := f.Err(); err != nil {
+		return uuid.Nil, err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.Nil, err
+	}
+	now := s.now()
+	row := model.Organizations{ID: id, Name: name, Image: img, CreatedOn: now, UpdatedOn: now}
+	o := table.Organizations
+	if _, err := db.Exec(ctx, s.db, o.INSERT(o.ID, o.Name, o.Image, o.CreatedOn, o.UpdatedOn).MODEL(row)); err != nil {
+		return uuid.Nil, fmt.Errorf("organization: create: %w", err)
+	}
+	return id, nil
+}
+
+// Update is PATCH /organizations/{id}: a field not sent is kept; the image
+// may be sent as null to remove it.
+type Update struct {
+	auth.Caller
+	OrganizationID uuid.UUID
+	Name           *string
+	Image          nullable.Field[string]
+}
+
+// Update edits an organization, for its admins and super users.
+func (s *Service) Update(ctx context.Context, in Update) error {
+	f := apperr.Fields{}
+	o := table.Organizations
+	set := []any{}
+	cols := ColumnList{}
+	if in.Name != nil {
+		cols = append(cols, o.Name)
+		set = append(set, String(orgName(f, *in.Name)))
+	}
+	if in.Image.Set {
+		cols = append(cols, o.Image)
+		if img := image(f, in.Image.Value); img != nil {
+			set = append(set, String(*img))
+		} else {
+			set = append(set, NULL)
+		}
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		if _, err := manage(ctx, tx, in.Caller, in.OrganizationID); err != nil {
+			return err
+		}
+		if len(cols) == 0 {
+			return nil
+		}
+		cols = append(cols, o.UpdatedOn)
+		set = append(set, TimestampzT(s.now()))
+		if _, err := db.Exec(ctx, tx, o.UPDATE(cols).SET(set[0], set[1:]...).WHERE(o.ID.EQ(UUID(in.OrganizationID)))); err != nil {
+			return fmt.Errorf("organization: update: %w", err)
+		}
+		return nil
+	})
+}
+
+// Delete is DELETE /organizations/{id}.
+type Delete struct {
+	auth.Caller
+	OrganizationID uuid.UUID
+}
+
+// Delete removes an organization, for super users only: its profiles,
+// communities, forums, posts and memberships go with it (the schema's
+// cascades), and the change stream removes them from the search indexes.
+func (s *Service) Delete(ctx context.Context, in Delete) error {
+	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		o, err := manage(ctx, tx, in.Caller, in.OrganizationID)
+		if err != nil {
+			return err
+		}
+		if !o.Super {
+			return apperr.ErrForbidden
+		}
+		t := table.Organizations
+		if _, err := db.Exec(ctx, tx, t.DELETE().WHERE(t.ID.EQ(UUID(in.OrganizationID)))); err != nil {
+			return fmt.Errorf("organization: delete: %w", err)
+		}
+		return nil
+	})
+}
+
+// orgName trims a name and checks it: 1 to 75 characters, clean.
+func orgName(f apperr.Fields, v string) string {
+	v = plaintext.Trim(v)
+	switch {
+	case v == "" || utf8.RuneCountInString(v) > NameMax:
+		f.Add("name", fmt.Sprintf("must be 1 to %d characters, not only spaces", NameMax))
+	case !plaintext.Clean(v):
+		f.Add("name", plaintext.Unclean)
+	}
+	return v
+}
+
+// image trims an image URL (what an upload ticket returns); empty is none.
+func image(f apperr.Fields, s *string) *string {
+	if s == nil {
+		return nil
+	}
+	v := strings.TrimSpace(*s)
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(v) > ImageMax {
+		f.Add("image", "must be an http(s) URL of at most 2048 characters")
+	}
+	return &v
+}

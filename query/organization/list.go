@@ -1,0 +1,140 @@
+package organization
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/jsontime"
+	"agora/internal/paging"
+)
+
+// Organization is an organization as its people see it (contract of issue
+// 15): the caller's role in it, and whether single sign-on is on.
+type Organization struct {
+	ID    uuid.UUID `json:"id"`
+	Name  string    `json:"name"`
+	Image *string   `json:"image"`
+	// Role is the caller's: super for a super user, else their profile's
+	// role (admin or member).
+	Role string `json:"role"`
+	// IdentityClient is the issuer URL of the organization's single
+	// sign-on, null when it has none; the client's secret is never read.
+	IdentityClient *string       `json:"identityClient"`
+	NumCommunities int           `json:"numCommunities"`
+	NumMembers     int           `json:"numMembers"`
+	CreatedOn      jsontime.Time `json:"createdOn"`
+}
+
+// List is GET /organizations.
+type List struct {
+	auth.Caller
+	paging.Request
+	Keyword string
+	// Sort is name (the default) or createdOn, with an optional asc or desc.
+	Sort string
+}
+
+// List lists the organizations the caller has a profile in (all of them
+// for a super user), by name unless asked otherwise.
+func (q *Queries) List(ctx context.Context, in List) (paging.Page[Organization], error) {
+	f := apperr.Fields{}
+	in.Request.Check(f, MaxPageSize)
+	checkKeyword(f, in.Keyword)
+	field, desc := sortOrder(f, in.Sort, "name", "createdOn")
+	if err := f.Err(); err != nil {
+		return paging.Page[Organization]{}, err
+	}
+	o := table.Organizations.AS("o")
+	me, super := user(in.Caller)
+	member, _ := access.OrganizationRules(o.ID, me, super)
+	where := super.OR(member)
+	if in.Keyword != "" {
+		where = where.AND(contains(in.Keyword, "o.name"))
+	}
+	var order OrderByClause = o.Name.ASC()
+	if field == "createdOn" {
+		order = o.CreatedOn.ASC()
+		if desc {
+			order = o.CreatedOn.DESC()
+		}
+	} else if desc {
+		order = o.Name.DESC()
+	}
+	page := paging.Page[Organization]{Results: []Organization{}}
+	rows, err := db.Query(ctx, q.db, selectOrganizations(in.Caller, o).WHERE(where).ORDER_BY(order, o.ID.ASC()).
+		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
+	if err != nil {
+		return page, fmt.Errorf("organization: list: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scanOrganization(rows, &page.Total)
+		if err != nil {
+			return page, fmt.Errorf("organization: list: %w", err)
+		}
+		page.Results = append(page.Results, v)
+	}
+	if err := rows.Err(); err != nil {
+		return page, fmt.Errorf("organization: list: %w", err)
+	}
+	if len(page.Results) == 0 && in.Page > 1 {
+		// A page past the end: count for the total.
+		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(o).WHERE(where)).Scan(&page.Total); err != nil {
+			return page, fmt.Errorf("organization: list: %w", err)
+		}
+	}
+	return page, nil
+}
+
+// Get is GET /organizations/{id}, for those who may see it: one they may
+// not is as unknown as an unknown id.
+func (q *Queries) Get(ctx context.Context, c auth.Caller, id uuid.UUID) (Organization, error) {
+	if _, err := access.SeeOrganization(ctx, q.db, c.UserID, c.Role, id); err != nil {
+		return Organization{}, err
+	}
+	o := table.Organizations.AS("o")
+	var total int
+	v, err := scanOrganization(db.QueryRow(ctx, q.db, selectOrganizations(c, o).WHERE(o.ID.EQ(UUID(id)))), &total)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Organization{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return Organization{}, fmt.Errorf("organization: get: %w", err)
+	}
+	return v, nil
+}
+
+// selectOrganizations selects what scanOrganization reads, with the
+// window's total last.
+func selectOrganizations(c auth.Caller, o *table.OrganizationsTable) SelectStatement {
+	xp, xc := table.Profiles.AS("xp"), table.Communities.AS("xc")
+	var role StringExpression = String("super")
+	if c.Role != auth.RoleSuper {
+		_, admin := access.OrganizationRules(o.ID, UUID(c.UserID), Bool(false))
+		role = StringExp(CASE().WHEN(admin).THEN(String("admin")).ELSE(String("member")))
+	}
+	return SELECT(o.ID, o.Name, o.Image, role, o.IdentityClient, o.CreatedOn,
+		IntExp(SELECT(COUNT(STAR)).FROM(xc).WHERE(xc.OrganizationID.EQ(o.ID))),
+		IntExp(SELECT(COUNT(STAR)).FROM(xp).WHERE(xp.OrganizationID.EQ(o.ID))),
+		COUNT(STAR).OVER()).
+		FROM(o)
+}
+
+func scanOrganization(r pgx.Row, total *int) (Organization, error) {
+	var v Organization
+	var created time.Time
+	err := r.Scan(&v.ID, &v.Name, &v.Image, &v.Role, &v.IdentityClient, &created, &v.NumCommunities, &v.NumMembers, total)
+	v.CreatedOn = jsontime.Of(created)
+	return v, err
+}

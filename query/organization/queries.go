@@ -1,0 +1,85 @@
+// Package organization is the read side of organizations: the ones a user
+// belongs to or manages, their people, and what the caller may manage.
+package organization
+
+import (
+	"errors"
+	"strings"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+)
+
+// MaxPageSize is the largest page of the organization lists (spec 000 §9:
+// lists load with pageSize 9999).
+const MaxPageSize = 9999
+
+// keywordMax bounds a list's keyword.
+const keywordMax = 200
+
+// Queries reads organizations from Postgres.
+type Queries struct {
+	db *pgxpool.Pool
+}
+
+// New returns the organization queries over d.
+func New(d *db.DB) (*Queries, error) {
+	if d == nil || d.Pool == nil {
+		return nil, errors.New("organization.New: nil dependency")
+	}
+	return &Queries{db: d.Pool}, nil
+}
+
+// likeEscaper makes a keyword literal inside ILIKE.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// contains is "one of the SQL texts contains keyword", case-insensitively;
+// jet has no ILIKE, so this one condition is raw SQL over constant column
+// texts, the keyword bound.
+func contains(keyword string, texts ...string) BoolExpression {
+	var or []BoolExpression
+	for _, c := range texts {
+		or = append(or, RawBool(c+" ILIKE '%' || #keyword || '%'", RawArgs{"#keyword": likeEscaper.Replace(keyword)}))
+	}
+	return OR(or...)
+}
+
+// sortOrder reads a sort parameter, "field" with an optional " asc" or
+// " desc", among the fields a list knows (the first is the default).
+func sortOrder(f apperr.Fields, v string, fields ...string) (field string, desc bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return fields[0], false
+	}
+	name, dir, _ := strings.Cut(v, " ")
+	switch strings.TrimSpace(dir) {
+	case "", "asc":
+	case "desc":
+		desc = true
+	default:
+		f.Add("sort", "must be a field with an optional asc or desc")
+	}
+	for _, known := range fields {
+		if name == known {
+			return name, desc
+		}
+	}
+	f.Add("sort", "must be one of "+strings.Join(fields, ", "))
+	return fields[0], false
+}
+
+// checkKeyword refuses an over-long keyword.
+func checkKeyword(f apperr.Fields, k string) {
+	if len([]rune(k)) > keywordMax {
+		f.Add("keyword", "must be at most 200 characters")
+	}
+}
+
+// user and super are the caller as SQL values, for the access rules.
+func user(c auth.Caller) (StringExpression, BoolExpression) {
+	return UUID(c.UserID), Bool(c.Role == auth.RoleSuper)
+}
