@@ -113,6 +113,16 @@ func TestSSOSignIn(t *testing.T) {
 	if got := queryString(t, env, `SELECT coalesce(identity_client, '') FROM organizations WHERE id = $1`, o.id); got != o.idp.Issuer {
 		t.Errorf("organizations.identity_client = %q, want the issuer", got)
 	}
+	// The organization says that single sign-on is on, and never the secret.
+	r := env.As(t, superEmail).Do("GET", "/api/organizations/"+o.id, nil)
+	wantStatus(t, r, 200)
+	var org struct {
+		IdentityClient *string `json:"identityClient"`
+	}
+	r.JSON(t, &org)
+	if org.IdentityClient == nil || *org.IdentityClient != o.idp.Issuer || strings.Contains(string(r.Body), o.secret) {
+		t.Errorf("GET /api/organizations/{id}: %s", r.Body)
+	}
 	email := o.person(t, true)
 
 	open := queryString(t, env, `INSERT INTO communities (id, organization_id, name, description, sso_access) VALUES (gen_random_uuid(), $1, $2, 'd', true) RETURNING id::text`, o.id, testenv.Unique("SSO Community"))
