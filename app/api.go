@@ -17,6 +17,7 @@ import (
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
+	cmdsso "agora/command/sso"
 	"agora/httpapi"
 	"agora/internal/auth"
 	"agora/internal/blob"
@@ -113,6 +114,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	if err == nil {
 		c.MemberImports, err = memberimport.New(d)
 		c.Organizations, err = cmdorganization.New(d, c.Accounts)
+	}
+	if err == nil {
+		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute, cfg.Dev)
 	}
 	if err == nil {
 		c.Feed, err = cmdfeed.New(d, links.Store())

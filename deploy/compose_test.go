@@ -154,7 +154,7 @@ var connectorSettings = map[string]string{
 	// bookkeeping tables off Kafka.
 	"publication.autocreate.mode":               "all_tables",
 	"schema.include.list":                       "public",
-	"table.exclude.list":                        "public.schema_migrations,public.cdc_relay_state,public.cdc_heartbeat",
+	"table.exclude.list":                        "public.schema_migrations,public.cdc_relay_state,public.cdc_heartbeat,public.identity_clients,public.sso_flows",
 	"snapshot.mode":                             "initial",
 	"topic.creation.default.partitions":         "8",
 	"topic.creation.default.replication.factor": "-1",

@@ -18,6 +18,7 @@ func (s *server) accountRoutes(api fiber.Router) {
 	api.Get("/tokens/passwordReset/:token", s.checkPasswordReset)
 	api.Post("/tokens/passwordReset/:token/use", s.resetPassword)
 	api.Get("/tokens/:token/validate", s.validateToken)
+	api.Post("/tokens/:token/redeem", only(auth.GroupAuthenticated), s.redeemAccessToken)
 	api.Post("/users", s.register)
 	api.Post("/users/:id/profiles", s.joinProfile)
 	api.Patch("/users/me", only(auth.GroupAuthenticated), s.updateMe)
@@ -132,6 +133,14 @@ func (s *server) validateToken(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(inv)
+}
+
+func (s *server) redeemAccessToken(c fiber.Ctx) error {
+	profileID, err := s.Commands.Accounts.RedeemAccessToken(c.Context(), caller(c), c.Params("token"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"profileId": profileID})
 }
 
 // personBody is the person's own fields in registration and PATCH /users/me.

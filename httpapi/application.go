@@ -16,6 +16,7 @@ import (
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
+	cmdsso "agora/command/sso"
 	cmdupload "agora/command/upload"
 	"agora/internal/db"
 	"agora/internal/linkpreview"
@@ -73,6 +74,7 @@ type Commands struct {
 	// MemberImports imports people from a file into an organization or a
 	// community.
 	MemberImports *memberimport.Service
+	SSO           *cmdsso.Service
 }
 
 // Queries are the read side, one per area.

@@ -102,7 +102,7 @@ func (s *server) recoverPanic(c fiber.Ctx) (err error) {
 // client learns at once that its session is over.
 func (s *server) authenticate(c fiber.Ctx) error {
 	h := c.Get(fiber.HeaderAuthorization)
-	if h == "" {
+	if h == "" || c.Path() == ssoRedeemPath {
 		return c.Next()
 	}
 	// The scheme name is case-insensitive (RFC 9110 §11.1).

@@ -60,6 +60,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.hubRoutes(api)
 	s.aiSearchRoutes(api)
 	s.insightsRoutes(app, api)
+	s.ssoRoutes(api)
 	if a.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)
 	}

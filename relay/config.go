@@ -19,8 +19,11 @@ const (
 )
 
 // Excluded are the tables whose changes the relay does not emit: the
-// migrations ledger and the relay's own bookkeeping.
-var Excluded = []string{"public.schema_migrations", "public.cdc_relay_state", "public.cdc_heartbeat"}
+// migrations ledger, the relay's own bookkeeping, and the tables that hold
+// secrets (an organization's identity client secret, the PKCE verifiers of
+// single sign-on flows), which must never reach Kafka.
+var Excluded = []string{"public.schema_migrations", "public.cdc_relay_state", "public.cdc_heartbeat",
+	"public.identity_clients", "public.sso_flows"}
 
 // HeartbeatQuery is the heartbeat.action.query of both the relay and the
 // Debezium connector config.

@@ -117,6 +117,9 @@ func loadConfig(cmd string, args []string) (config.Config, error) {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (AGORA_ADDR)")
 	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder of the embedded runtime (AGORA_DATA_DIR)")
+	if cmd == "dev" {
+		fs.BoolVar(&cfg.SSOTestProvider, "sso-test-provider", false, "run a test OpenID Provider on loopback to try single sign-on with")
+	}
 	if err := fs.Parse(args); err != nil {
 		os.Exit(2)
 	}
@@ -197,7 +200,20 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
+		var idp *app.SSOTestProvider
+		if cfg.SSOTestProvider {
+			if idp, err = app.StartSSOTestProvider(cfg); err != nil {
+				return err
+			}
+			defer idp.Close() //nolint:errcheck
+		}
 		return app.Serve(ctx, srv, cfg.Addr, func(a net.Addr) {
+			if idp != nil {
+				// A throwaway provider of this process, like the demo
+				// password printed below: its client is shown so it can
+				// be set as an organization's identity client.
+				fmt.Printf("\nSSO test provider: issuer=%s clientId=%s clientSecret=%s\n", idp.Issuer, idp.ClientID, idp.ClientSecret)
+			}
 			fmt.Printf("\nAgora is running at http://%s\n\nDemo logins (password %q):\n", a, cfg.DemoPassword)
 			for _, e := range seed.Logins() {
 				fmt.Printf("  %s\n", e)

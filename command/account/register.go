@@ -76,26 +76,9 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 		if tok.Kind == "confirmation" && in.Email == "" {
 			return apperr.MissingParameters("email")
 		}
-		var n int64
-		if err := db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).FROM(table.Users).
-			WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(tok.Email))))).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return ErrEmailTaken
-		}
-		id, err := uuid.NewV7()
+		u, err := s.insertUser(ctx, tx, tok.Email, hash, in.Person)
 		if err != nil {
 			return err
-		}
-		now := s.now()
-		u := model.Users{
-			ID: id, Email: strings.TrimSpace(tok.Email), EmailKey: auth.EmailKey(tok.Email), PasswordHash: hash, Role: string(auth.RoleUser),
-			InterestTags: []string{}, CreatedOn: now, UpdatedOn: now,
-		}
-		applyPerson(&u, in.Person)
-		if _, err := db.Exec(ctx, tx, table.Users.INSERT(table.Users.AllColumns).MODEL(u)); err != nil {
-			return fmt.Errorf("account: register: %w", err)
 		}
 		if tok.ProfileID != nil {
 			if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
@@ -109,6 +92,33 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 		return err
 	})
 	return sess, err
+}
+
+// insertUser creates the account of email (ErrEmailTaken when it has one):
+// registration and a first single sign-on make accounts the same way.
+func (s *Service) insertUser(ctx context.Context, tx pgx.Tx, email, passwordHash string, p Person) (model.Users, error) {
+	var n int64
+	if err := db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).FROM(table.Users).
+		WHERE(table.Users.EmailKey.EQ(String(auth.EmailKey(email))))).Scan(&n); err != nil {
+		return model.Users{}, err
+	}
+	if n > 0 {
+		return model.Users{}, ErrEmailTaken
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return model.Users{}, err
+	}
+	now := s.now()
+	u := model.Users{
+		ID: id, Email: strings.TrimSpace(email), EmailKey: auth.EmailKey(email), PasswordHash: passwordHash, Role: string(auth.RoleUser),
+		InterestTags: []string{}, CreatedOn: now, UpdatedOn: now,
+	}
+	applyPerson(&u, p)
+	if _, err := db.Exec(ctx, tx, table.Users.INSERT(table.Users.AllColumns).MODEL(u)); err != nil {
+		return model.Users{}, fmt.Errorf("account: register: %w", err)
+	}
+	return u, nil
 }
 
 // registrationTokenError gives token failures the registration codes of
@@ -198,30 +208,41 @@ func (s *Service) JoinProfile(ctx context.Context, in JoinProfile) (uuid.UUID, e
 			}
 			return err
 		}
-		tok, err := s.lockToken(ctx, tx, in.Token, "invitation")
-		if errors.Is(err, auth.ErrOneTimeTokenInvalid) && tok.ProfileID != nil && tok.UsedOn != nil {
-			// Already used: fine when it was used to join this very user.
-			if p, qerr := db.One[model.Profiles](ctx, tx, SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
-				WHERE(table.Profiles.ID.EQ(UUID(*tok.ProfileID)))); qerr == nil &&
-				p.UserID != nil && *p.UserID == u.ID {
-				profileID = p.ID
-				return nil
-			}
-		}
-		if err != nil {
-			return registrationTokenError(tok, err)
-		}
-		if tok.ProfileID == nil {
-			return auth.ErrInvitation
-		}
-		if auth.EmailKey(tok.Email) != u.EmailKey {
-			return apperr.New(apperr.Forbidden, "invitationEmailMismatch", "the invitation was sent to another address")
-		}
-		if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
-			return err
-		}
-		profileID = *tok.ProfileID
-		return s.markUsed(ctx, tx, tok.ID)
+		profileID, err = s.joinByToken(ctx, tx, u, in.Token, "invitation")
+		return err
 	})
 	return profileID, err
+}
+
+// joinByToken joins the profile of a one-time token of kind to u, when the
+// token was sent to u's address, and uses the token up. Used already to join
+// this very user, it answers with the profile again (a repeated click).
+func (s *Service) joinByToken(ctx context.Context, tx pgx.Tx, u model.Users, token, kind string) (uuid.UUID, error) {
+	failed := func(tok model.Tokens, err error) error {
+		if kind == "access" {
+			return ErrAccessTokenInvalid.Wrap(err)
+		}
+		return registrationTokenError(tok, err)
+	}
+	tok, err := s.lockToken(ctx, tx, token, kind)
+	if errors.Is(err, auth.ErrOneTimeTokenInvalid) && tok.ProfileID != nil && tok.UsedOn != nil {
+		if p, qerr := db.One[model.Profiles](ctx, tx, SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
+			WHERE(table.Profiles.ID.EQ(UUID(*tok.ProfileID)))); qerr == nil &&
+			p.UserID != nil && *p.UserID == u.ID {
+			return p.ID, nil
+		}
+	}
+	if err != nil {
+		return uuid.Nil, failed(tok, err)
+	}
+	if tok.ProfileID == nil {
+		return uuid.Nil, failed(tok, auth.ErrOneTimeTokenInvalid)
+	}
+	if auth.EmailKey(tok.Email) != u.EmailKey {
+		return uuid.Nil, apperr.New(apperr.Forbidden, "invitationEmailMismatch", "the invitation was sent to another address")
+	}
+	if err := s.join(ctx, tx, u.ID, *tok.ProfileID); err != nil {
+		return uuid.Nil, err
+	}
+	return *tok.ProfileID, s.markUsed(ctx, tx, tok.ID)
 }

@@ -34,6 +34,9 @@ type Config struct {
 	Command string
 	// Dev enables development-only endpoints such as the dev mailbox.
 	Dev bool
+	// SSOTestProvider (agora dev --sso-test-provider) runs a test OpenID
+	// Provider on loopback to try single sign-on with; never outside dev.
+	SSOTestProvider bool
 	// DemoPassword is the password of the seeded demo logins.
 	DemoPassword string
 	// LogLevel is one of debug, info, warn, error.
@@ -397,6 +400,9 @@ func (c Config) Validate() error {
 
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		bad("AGORA_ADDR (--addr): %q is not host:port", c.Addr)
+	}
+	if c.SSOTestProvider && !c.Dev {
+		bad("--sso-test-provider: only agora dev runs the test identity provider")
 	}
 	if c.DatabaseURL == "" && strings.TrimSpace(c.DataDir) == "" {
 		bad("AGORA_DATA_DIR (--data): required when DATABASE_URL is not set")

@@ -375,3 +375,17 @@ func TestAPINeedsAPublicURL(t *testing.T) {
 		t.Fatalf("agora migrate without AGORA_PUBLIC_URL: %v", err)
 	}
 }
+
+// TestSSOTestProviderOnlyInDev: the loopback test identity provider, which
+// signs anyone in, is refused outside agora dev.
+func TestSSOTestProviderOnlyInDev(t *testing.T) {
+	cfg := Default()
+	cfg.SSOTestProvider = true
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--sso-test-provider") {
+		t.Errorf("outside dev: %v", err)
+	}
+	cfg.Dev = true
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("in dev: %v", err)
+	}
+}

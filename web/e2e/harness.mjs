@@ -45,7 +45,8 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
   chmodSync(data, 0o755)
   const url = `http://127.0.0.1:${port}`
   const logs = []
-  const proc = spawn(bin, ['dev', '--addr', `127.0.0.1:${port}`, '--data', data], {
+  // --sso-test-provider: a loopback OpenID Provider to sign in through (tests/sso.mjs).
+  const proc = spawn(bin, ['dev', '--addr', `127.0.0.1:${port}`, '--data', data, '--sso-test-provider'], {
     env: {
       ...process.env,
       AGORA_LOG_LEVEL: 'warn',
@@ -73,9 +74,12 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
     if (Date.now() > deadline) throw new Error(`agora dev not ready after 60 s:\n${logs.join('')}`)
     await new Promise((r) => setTimeout(r, 150))
   }
+  // The test provider's issuer and client, as agora dev prints them.
+  const sso = logs.join('').match(/SSO test provider: issuer=(\S+) clientId=(\S+) clientSecret=(\S+)/)
   return {
     url,
     logs,
+    sso: sso ? { issuer: sso[1], clientId: sso[2], clientSecret: sso[3] } : undefined,
     async stop() {
       proc.kill('SIGINT')
       const t = setTimeout(() => proc.kill('SIGKILL'), 15_000)

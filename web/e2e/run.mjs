@@ -10,8 +10,9 @@ import feed from './tests/feed.mjs'
 import search from './tests/search.mjs'
 import insights from './tests/insights.mjs'
 import chrome from './tests/chrome.mjs'
+import sso from './tests/sso.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...chrome]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...chrome, ...sso]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

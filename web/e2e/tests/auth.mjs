@@ -297,7 +297,7 @@ export default [
     },
   },
   {
-    name: 'the token route: guests sign in first; tokens cannot be redeemed yet',
+    name: 'the token route: guests sign in first; an unknown token is refused',
     async fn(ctx) {
       const page = await ctx.newPage()
       await page.goto(server.url + '/tokens/abc123/meetupInvitation')

@@ -211,6 +211,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tokens/{token}/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time token, as mailed in a link. */
+                token: components["parameters"]["OneTimeToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem an access link (the web route /tokens/{accessToken}/{eventName})
+         * @description An access token is a one-time grant of an organization's profile
+         *     (with its community and forum memberships) to the account of the
+         *     address it was sent to: the link form of an invitation for someone
+         *     who already has an account. The signed-in account must be that
+         *     address's; the profile is joined and the token used up. Redeeming it
+         *     again for the same account answers the same profile. The route's
+         *     eventName is not sent: it names what the link was for.
+         */
+        post: operations["redeemAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tokens/{token}/validate": {
         parameters: {
             query?: never;
@@ -2089,6 +2118,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}/identity-client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Turn single sign-on on for an organization, or change its identity client
+         * @description An organization's admins and super users. The issuer's OpenID Connect
+         *     discovery document is fetched before anything is saved. The client
+         *     secret is stored apart and never answered nor published on the
+         *     change stream; the organization's `identityClient` becomes the issuer.
+         *     Register `{AGORA_PUBLIC_URL}/callbacks/auth` as the client's redirect URI.
+         */
+        put: operations["setIdentityClient"];
+        post?: never;
+        /**
+         * Turn single sign-on off for an organization
+         * @description Removes the identity client (its secret with it); the organization's `identityClient` becomes null. Sessions already open stay.
+         */
+        delete: operations["removeIdentityClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start single sign-on for a work address
+         * @description Finds the organizations with single sign-on that hold a profile with
+         *     the address and starts the authorization code flow (PKCE S256, state,
+         *     nonce; kept server-side, single use, 10 minutes) at the chosen one's
+         *     identity provider. The answer never depends on whether the address has
+         *     an account; starts are rate-limited per IP and per address as sign-in is.
+         */
+        post: operations["startSSO"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish single sign-on with what the identity provider sent back to /callbacks/auth
+         * @description Uses the flow up (a second call with the same state is refused),
+         *     exchanges the code with the PKCE verifier, verifies the ID token
+         *     (signature, issuer, audience, expiry, nonce), requires
+         *     `email_verified`, and opens a session for the organization's person
+         *     with that address: the account joined to their profile, or a new
+         *     account joined to it when the address has none. The answer is POST
+         *     /sessions' plus where the sign-in was headed.
+         */
+        post: operations["completeSSO"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/tokens/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade an identity provider's access token for a session
+         * @description The Authorization header carries an access token that an
+         *     organization's identity provider issued (not a session of ours). The
+         *     organization is `organizationId`, or else the issuer (`iss`) of a JWT
+         *     access token; the token is sent to that provider's userinfo endpoint
+         *     only, and the verified address it answers opens a session as POST
+         *     /api/sso/callback does.
+         */
+        post: operations["redeemSSOToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2731,6 +2865,44 @@ export interface components {
             /** @description The forums the person is an expert in, by name. */
             expertInSeries: components["schemas"]["SeriesRef"][];
             createdOn: components["schemas"]["Timestamp"];
+        };
+        IdentityClientRequest: {
+            /** @description The identity provider's issuer URL (https; http only on loopback). */
+            issuer?: string;
+            clientId?: string;
+            /** @description Stored apart; never answered. */
+            clientSecret?: string;
+        };
+        SSOStartRequest: {
+            /** @description The work address. */
+            email?: string;
+            /**
+             * Format: uuid
+             * @description The organization picked when the address is in several.
+             */
+            organizationId?: string;
+            /** @description An app path to land on after signing in (others are dropped). */
+            redirect?: string;
+        };
+        SSOStarted: {
+            authorizationUrl?: string;
+            organizations?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+        };
+        SSOCallbackRequest: {
+            state?: string;
+            code?: string;
+        };
+        /** @description POST /sessions' answer, and where the sign-in was headed (null for the home page). */
+        SSOSessionBody: {
+            user: components["schemas"]["User"];
+            accessToken: string;
+            role: components["schemas"]["Role"];
+            expiresOn: components["schemas"]["Timestamp"];
+            redirect: string | null;
         };
         /** @description A new session (sign-in and registration). */
         SessionBody: {
@@ -4113,6 +4285,61 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeemAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time token, as mailed in a link. */
+                token: components["parameters"]["OneTimeToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Joined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        profileId: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `invitationEmailMismatch`: the link was sent to another address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `accessTokenInvalid`: unknown, used or expired, or not an access link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `profileAlreadyJoined`: another account joined the profile. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -7733,6 +7960,331 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setIdentityClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityClientRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: issuer, clientId or clientSecret is missing.
+             *     - `validationFailed`: the issuer is not an https URL (http only on loopback) or its discovery failed; a field is too long.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: a member who is not the organization's admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: no such organization, or the caller has no profile in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeIdentityClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: the id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: a member who is not the organization's admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: no such organization, or the caller has no profile in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startSSO: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SSOStartRequest"];
+            };
+        };
+        responses: {
+            /** @description Send the browser to `authorizationUrl`; or, when the address is in several such organizations and none was chosen, pick one of `organizations` and start again with its id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOStarted"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: email is missing.
+             *     - `validationFailed`: email is not an address.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["BadBearer"];
+            /** @description `ssoUnavailable`: no organization with single sign-on holds this address (the same answer for any address without it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `ssoProviderUnavailable`: the organization's identity provider does not answer. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    completeSSO: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SSOCallbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOSessionBody"];
+                };
+            };
+            /**
+             * @description - `invalidBody`, `parametersMissingException` (state, code).
+             *     - `ssoStateInvalid`: unknown or already used state.
+             *     - `ssoFlowExpired`: the sign-in took more than 10 minutes.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `ssoTokenInvalid`: the code or the ID token was refused (wrong issuer, audience, nonce, signature, expiry).
+             *     - `tokenInvalid`, `tokenExpired`: an Authorization header with a bad token was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `ssoEmailNotVerified`: the provider does not vouch for the address.
+             *     - `ssoNotMember`: the organization holds no profile with the address.
+             *     - `ssoNotAllowed`: a super user (they sign in with their password).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ssoUnavailable`: single sign-on was turned off meanwhile. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ssoAccountNotLinked`: an account of the address exists but has not joined the organization's profile; sign in with the password and accept the invitation first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeemSSOToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionBody"];
+                };
+            };
+            /** @description `parametersMissingException`: the token names no issuer of a single organization; send `organizationId`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `authenticationRequired`: no bearer token.
+             *     - `ssoTokenInvalid`: the provider did not accept the token, or no organization has its issuer.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ssoEmailNotVerified`, `ssoNotMember`, `ssoNotAllowed`: as POST /api/sso/callback. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ssoUnavailable`: the organization has no single sign-on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ssoAccountNotLinked`: as POST /api/sso/callback. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -11,6 +11,7 @@ import { useSignIn } from '../api/sign-in'
 import { PasswordInput } from './password-input'
 import { AuthLayout } from './auth-layout'
 import { TermsNotice } from './terms-notice'
+import { SSOForm } from './sso-form'
 
 /** serverMessage turns a failed sign-in into the text under the password field. */
 export function signInErrorKey(e: unknown): string {
@@ -31,6 +32,7 @@ export function LoginForm({ redirect }: { redirect?: string }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [blocked, setBlocked] = useState(false)
+  const [sso, setSSO] = useState(false)
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault()
@@ -52,6 +54,13 @@ export function LoginForm({ redirect }: { redirect?: string }) {
   }
 
   const serverError = signIn.error ? t(signInErrorKey(signIn.error)) : undefined
+  if (sso) {
+    return (
+      <AuthLayout title={t('auth.sso.title')} subtitle={t('auth.signInSubtitle')}>
+        <SSOForm redirect={redirect} onCancel={() => setSSO(false)} />
+      </AuthLayout>
+    )
+  }
   return (
     <AuthLayout title={t('auth.signInTitle')} subtitle={t('auth.signInSubtitle')}>
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
@@ -75,6 +84,9 @@ export function LoginForm({ redirect }: { redirect?: string }) {
         </div>
         <Button type="submit" disabled={signIn.isPending}>
           {signIn.isPending ? t('auth.signingIn') : t('auth.signIn')}
+        </Button>
+        <Button type="button" variant="outline" onClick={() => setSSO(true)}>
+          {t('auth.sso.start')}
         </Button>
         <TermsNotice action="signIn" />
         <p className="text-xs text-muted-foreground">{t('auth.invitationLink')}</p>

@@ -1,0 +1,87 @@
+// Package sso is the write side of single sign-on: an organization's
+// identity client (an OpenID Connect relying party registration at the
+// organization's identity provider), sign-in through it with the
+// authorization code flow (PKCE, state and nonce kept server-side, single
+// use, short-lived), and the exchange of the provider's access token for a
+// session. Accounts are linked and made by command/account, which also
+// opens the session, so a federated session is the one POST /sessions
+// opens.
+package sso
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	cmdaccount "agora/command/account"
+	"agora/internal/apperr"
+	"agora/internal/db"
+	"agora/internal/ratelimit"
+)
+
+// FlowTTL is how long a started sign-in may take at the identity provider.
+const FlowTTL = 10 * time.Minute
+
+// CallbackPath is where the provider sends the browser back (the web app's
+// /callbacks/auth, which finishes the flow with POST /api/sso/callback).
+const CallbackPath = "/callbacks/auth"
+
+// Service runs the single sign-on commands.
+type Service struct {
+	db          *pgxpool.Pool
+	accounts    *cmdaccount.Service
+	http        *http.Client
+	redirectURL string
+	now         func() time.Time
+	// loopbackHTTP accepts http issuers on loopback (agora dev's test
+	// provider); a deployment needs https, so that an admin cannot point
+	// the server at plain-text services of its own machine.
+	loopbackHTTP bool
+
+	startPerIP      *ratelimit.Limiter
+	startPerAddress *ratelimit.Limiter
+}
+
+// New builds the service. publicURL is the browser-facing base URL the
+// provider redirects to; perMinute bounds sign-in starts per IP address and
+// per e-mail address, as password sign-ins are; dev accepts http issuers on
+// loopback.
+func New(d *db.DB, accounts *cmdaccount.Service, publicURL string, perMinute int, dev bool) (*Service, error) {
+	if d == nil || d.Pool == nil || accounts == nil {
+		return nil, fmt.Errorf("sso.New: nil dependency")
+	}
+	return &Service{
+		db: d.Pool, accounts: accounts, http: &http.Client{Timeout: 10 * time.Second},
+		redirectURL: strings.TrimRight(publicURL, "/") + CallbackPath, now: time.Now, loopbackHTTP: dev,
+		startPerIP: ratelimit.New(perMinute, time.Minute), startPerAddress: ratelimit.New(perMinute, time.Minute),
+	}, nil
+}
+
+// Errors of single sign-on (catalogue codes of ours).
+var (
+	// ErrUnavailable is an address no organization with single sign-on
+	// holds. It is the one answer whether or not the address has an account
+	// or a profile elsewhere.
+	ErrUnavailable = apperr.New(apperr.NotFound, "ssoUnavailable", "single sign-on is not available for this address; sign in with your password")
+	// ErrStateInvalid is an unknown or already used sign-in.
+	ErrStateInvalid = apperr.New(apperr.BadInput, "ssoStateInvalid", "this sign-in is not valid; start again")
+	// ErrFlowExpired is a sign-in that took longer than FlowTTL.
+	ErrFlowExpired = apperr.New(apperr.BadInput, "ssoFlowExpired", "this sign-in has expired; start again")
+	// ErrTokenInvalid is a code, ID token or access token the provider or
+	// its keys did not vouch for (wrong issuer, audience, nonce, signature).
+	ErrTokenInvalid = apperr.New(apperr.Unauthorized, "ssoTokenInvalid", "the identity provider's answer could not be verified")
+	// ErrEmailNotVerified is a provider that does not vouch for the address.
+	ErrEmailNotVerified = apperr.New(apperr.Forbidden, "ssoEmailNotVerified", "the identity provider has not verified this e-mail address")
+)
+
+// provider discovers an issuer's endpoints and keys.
+func (s *Service) provider(ctx context.Context, issuer string) (*oidc.Provider, error) {
+	return oidc.NewProvider(oidc.ClientContext(ctx, s.http), issuer)
+}
+
+func (s *Service) ctx(ctx context.Context) context.Context { return oidc.ClientContext(ctx, s.http) }
