@@ -44,14 +44,14 @@ type List struct {
 // Community is a community as the caller sees it (spec 000 §3), with the
 // forums they may open.
 type Community struct {
-	ID             uuid.UUID      `json:"id"`
-	Name           string         `json:"name"`
-	Description    string         `json:"description"`
-	Image          *string        `json:"image"`
-	Video          *string        `json:"video"`
-	VideoCover     *string        `json:"videoCover"`
-	SSOAccess      bool           `json:"ssoAccess"`
-	MembershipType string         `json:"membershipType"`
+	ID             uuid.UUID `json:"id"`
+	Name           string    `json:"name"`
+	Description    string    `json:"description"`
+	Image          *string   `json:"image"`
+	Video          *string   `json:"video"`
+	VideoCover     *string   `json:"videoCover"`
+	SSOAccess      bool      `json:"ssoAccess"`
+	MembershipType string    `json:"membershipType"`
 	// Role is the caller's role; nil for a manager who is not a member.
 	Role         *string `json:"role"`
 	IsSubscribed bool    `json:"isSubscribed"`
