@@ -106,8 +106,7 @@ func CommunityRules(communityID, user StringExpression, super BoolExpression) (m
 	admin = super.
 		OR(EXISTS(SELECT(ycm.ProfileID).FROM(ycm.INNER_JOIN(yp, yp.ID.EQ(ycm.ProfileID))).
 			WHERE(mine.AND(ycm.Role.IN(String("admin"), String("cascadingAdmin")))))).
-		OR(EXISTS(SELECT(yp.ID).FROM(yp.INNER_JOIN(yc, yc.OrganizationID.EQ(yp.OrganizationID))).
-			WHERE(yc.ID.EQ(communityID).AND(yp.UserID.EQ(user)).AND(yp.Role.EQ(String("admin"))))))
+		OR(EXISTS(SELECT(yc.ID).FROM(yc).WHERE(yc.ID.EQ(communityID).AND(OrganizationAdmin(yc.OrganizationID, user, Bool(false))))))
 	return member, admin
 }
 

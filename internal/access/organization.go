@@ -73,3 +73,13 @@ func SeeOrganization(ctx context.Context, q db.Querier, userID uuid.UUID, role a
 	}
 	return o, err
 }
+
+// OrganizationAdmin is the condition, for lists and audiences, that the
+// user administers the organization: a profile of theirs in it is an
+// admin, or super holds (a super user). InOrganization's Admin is the same
+// rule for one organization; CommunityRules builds on it.
+func OrganizationAdmin(orgID, user StringExpression, super BoolExpression) BoolExpression {
+	zp := table.Profiles.AS("zp")
+	return super.OR(EXISTS(SELECT(zp.ID).FROM(zp).
+		WHERE(zp.OrganizationID.EQ(orgID).AND(zp.UserID.EQ(user)).AND(zp.Role.EQ(String("admin"))))))
+}
