@@ -1752,8 +1752,9 @@ export interface paths {
          *     `api:messages:broadcast`, `contextKey` names what changed as
          *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
          *     `thread:<id>`), `event` the change (`user.updated`,
-         *     `user.connected`, `user.disconnected`, `community.updated`,
-         *     `community.deleted`, `community.members.removed`, `series.deleted`,
+         *     `user.connected`, `user.disconnected`, `community.created`,
+         *     `community.updated`, `community.deleted`,
+         *     `community.members.removed`, `series.deleted`,
          *     `series.members.removed`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`)
@@ -1762,6 +1763,13 @@ export interface paths {
          *     members and those who administer it), those of its admin channel to
          *     those who administer it alone. The server sends nothing else but
          *     pings; what the client sends is ignored.
+         *
+         *     `community.created` and `community.updated` carry the community's
+         *     public fields (`id`, `organizationId`, `name`, `description`,
+         *     `image`, `video`, `videoCover`: `LiveCommunity`) and reach its active members and
+         *     those who manage it without being members (its organization's
+         *     admins, super users); `community.deleted` carries `{id}` and reaches
+         *     the same people.
          *
          *     The forum's events all have the context key `thread:<threadId>` of
          *     the post they change, and carry what the browser needs to apply
@@ -2129,6 +2137,18 @@ export interface components {
                 /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `offline`); for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
                 payload: unknown;
             };
+        };
+        /** @description The payload of `community.created` and `community.updated`. */
+        LiveCommunity: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string;
+            name: string;
+            description: string;
+            image: string | null;
+            video: string | null;
+            videoCover: string | null;
         };
         /**
          * @description The payload of `thread.created` and `thread.updated`: the post as
