@@ -367,11 +367,13 @@ func TestCommunityDeletionLeavesNoActiveFacts(t *testing.T) {
 	w.exec(t, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'Why?', $4, $4)`, comment, post, w.member, now)
 	w.want(t, "the post", post, now, map[string]func(fact) bool{insights.KindPost: nil})
 	w.want(t, "the comment", comment, now, map[string]func(fact) bool{insights.KindComment: nil})
+	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
 	w.wantDaily(t, w.ins.Warehouse, "before the deletion")
 
 	w.exec(t, `DELETE FROM communities WHERE id = $1`, w.community)
 	w.want(t, "the deleted community's post", post, now, nil, insights.KindPost)
 	w.want(t, "the deleted community's comment", comment, now, nil, insights.KindComment, insights.KindInlineQuestion)
+	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
 	w.wantDaily(t, w.ins.Warehouse, "after the deletion")
 	if active := w.dump(t, true); active != "" {
 		t.Errorf("facts still active:\n%s", active)
