@@ -31,8 +31,9 @@ func TestCommunityLifecycleLive(t *testing.T) {
 	mh := dial(t, env, "", bearer(m.Client.Token))
 	mh.t = t
 
-	// The super user makes it (the super user is not a member: the
-	// organization's admin hears of it as its manager).
+	// The super user makes it (and, having a profile in the organization,
+	// becomes its admin until the deletion below); the demo admin, not a
+	// member, hears of it as the organization's admin.
 	r := super.Do("POST", "/api/organizations/"+org+"/communities", map[string]any{"name": testenv.Unique("Doomed"), "description": "Soon gone"})
 	wantStatus(t, r, 201)
 	var made struct {

@@ -8,9 +8,11 @@ import (
 )
 
 // The communities' calls by role (contract of issue 15, spec 000 §6): a
-// super user, the organization's admin (the demo admin, who is not a member
-// of the test's communities), a community admin, a member, an outsider
-// (a profile of the organization, in no community of the test) and a guest.
+// super user, an admin of the organization (a fresh one, who is not a
+// member of the test's communities), a community admin, a member, an
+// outsider (a profile of the organization, in no community of the test)
+// and a guest. The organization's admins become members of what they
+// create: fresh ones keep the demo logins' lists as the seed made them.
 
 // communityBody is a community as GET /communities and GET
 // /communities/{id} answer it.
@@ -73,16 +75,17 @@ type matrixCommunity struct {
 	env                                                 *testenv.Env
 	org                                                 string
 	super, orgAdmin, commAdmin, member, outsider, guest *testenv.Client
-	commAdminM, memberM                                 member
+	orgAdminM, commAdminM, memberM                      member
 }
 
 func newMatrixCommunity(t *testing.T, env *testenv.Env) *matrixCommunity {
 	t.Helper()
 	m := &matrixCommunity{env: env}
 	m.org = queryString(t, env, "SELECT organization_id::text FROM communities WHERE name = $1", leadershipCircle)
-	m.super, m.orgAdmin, m.outsider, m.guest = env.As(t, superEmail), env.As(t, adminEmail), env.As(t, outsiderEmail), env.Client(t)
-	m.commAdminM, m.memberM = newMember(t, env, "CommAdmin"), newMember(t, env, "CommMember")
-	m.commAdmin, m.member = m.commAdminM.Client, m.memberM.Client
+	m.super, m.outsider, m.guest = env.As(t, superEmail), env.As(t, outsiderEmail), env.Client(t)
+	m.orgAdminM, m.commAdminM, m.memberM = newMember(t, env, "OrgAdmin"), newMember(t, env, "CommAdmin"), newMember(t, env, "CommMember")
+	exec(t, env, "UPDATE profiles SET role = 'admin' WHERE id = $1", m.orgAdminM.ProfileID)
+	m.orgAdmin, m.commAdmin, m.member = m.orgAdminM.Client, m.commAdminM.Client, m.memberM.Client
 	return m
 }
 
@@ -168,6 +171,16 @@ func TestMatrixCommunity(t *testing.T) {
 				r := role.c.Do(call.method, path, call.body)
 				if w.code == "" {
 					wantStatus(t, r, w.status)
+					if role.name == "super" && call.method == "POST" && w.status == 201 {
+						// The super user has a profile in the demo
+						// organization, and so became the new community's
+						// admin: it goes, so that their list stays the seed's.
+						var made struct {
+							ID string `json:"id"`
+						}
+						r.JSON(t, &made)
+						exec(t, env, "DELETE FROM communities WHERE id = $1", made.ID)
+					}
 					return
 				}
 				wantError(t, r, w.status, w.code)
@@ -241,7 +254,7 @@ func TestMatrixCommunity(t *testing.T) {
 		wantStatus(t, r, 201)
 		r.JSON(t, &made)
 		if n := env.Count(t, "community_memberships cm JOIN profiles p ON p.id = cm.profile_id",
-			"cm.community_id = $1 AND p.email_key = $2 AND cm.role = 'admin' AND cm.status = 'active'", made.ID, adminEmail); n != 1 {
+			"cm.community_id = $1 AND p.id = $2 AND cm.role = 'admin' AND cm.status = 'active'", made.ID, m.orgAdminM.ProfileID); n != 1 {
 			t.Errorf("the org admin is not the new community's active admin")
 		}
 		// Another organization, where the super user has no profile, and
