@@ -81,18 +81,10 @@ func (h *forumHandlers) update(c fiber.Ctx) error {
 		return err
 	}
 	// null clears the image only: the other fields cannot be emptied.
-	nulls := apperr.Fields{}
-	for name, null := range map[string]bool{
-		"name":         in.Name.Set && in.Name.Value == nil,
-		"description":  in.Description.Set && in.Description.Value == nil,
-		"exclusivity":  in.Exclusivity.Set && in.Exclusivity.Value == nil,
-		"shareEnabled": in.ShareEnabled.Set && in.ShareEnabled.Value == nil,
-	} {
-		if null {
-			nulls.Add(name, "must not be null")
-		}
-	}
-	if err := nulls.Err(); err != nil {
+	if err := notNull(map[string]bool{
+		"name": in.Name.Cleared(), "description": in.Description.Cleared(),
+		"exclusivity": in.Exclusivity.Cleared(), "shareEnabled": in.ShareEnabled.Cleared(),
+	}); err != nil {
 		return err
 	}
 	if err := h.cmd.Update(c.Context(), cmdforum.Update{Caller: caller(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,

@@ -8,16 +8,18 @@ import (
 	qcommunity "agora/query/community"
 )
 
-// homeRoutes serve the home page: the caller's communities and forums.
+// homeRoutes serve the home page and the Manage Communities dialog: the
+// caller's communities, or those they manage, with their forums.
 func (s *server) homeRoutes(api fiber.Router) {
 	q := s.Queries.Communities
 	api.Get("/communities", only(auth.GroupAuthenticated), func(c fiber.Ctx) error {
 		bad := apperr.Fields{}
-		in := qcommunity.Mine{UserID: mustPrincipal(c).UserID, Request: pageRequest(c, qcommunity.MaxPageSize, bad), Keyword: c.Query("keyword")}
+		in := qcommunity.List{Caller: caller(c), Request: pageRequest(c, qcommunity.MaxPageSize, bad), Keyword: c.Query("keyword"),
+			PresetFilter: c.Query("presetFilter"), Filters: c.Query("filters"), Sort: c.Query("sort")}
 		if err := bad.Err(); err != nil {
 			return err
 		}
-		page, err := q.Mine(c.Context(), in)
+		page, err := q.List(c.Context(), in)
 		if err != nil {
 			return err
 		}

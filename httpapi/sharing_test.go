@@ -65,14 +65,6 @@ func orgProfile(t *testing.T, env *testenv.Env, first, last string) string {
 		freshAddress(first), first, last, leadershipCircle)
 }
 
-// managersOnly is what the share calls answer each role.
-func managersOnly(ok int) map[string]outcome {
-	return map[string]outcome{
-		"super": allowed(ok), "org admin": allowed(ok), "community admin": allowed(ok),
-		"member": forbidden, "outsider": hidden, "guest": guestRefused,
-	}
-}
-
 func TestMatrixCommunitySharing(t *testing.T) {
 	env := testenv.New(t)
 	f := newShareFixture(t, env)

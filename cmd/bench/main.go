@@ -9,6 +9,8 @@
 //	signin-seq  200 sequential sign-ins (after 10 warm-up calls)
 //	signin-par  200 sign-ins from 4 concurrent workers
 //	read        GET /api/tokens/decode with a bearer token, 8 workers
+//	communities the community list of a member of 200 communities, default
+//	            and filtered and sorted, 4 workers (see communities.go)
 //	pipeline-latency, pipeline-throughput
 //	            the change pipeline (relay, embedded broker, one projection):
 //	            commit-to-projection latency at 1,000 changes/s, and the
@@ -57,7 +59,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -248,6 +250,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		if errs > 0 {
 			return fmt.Errorf("read: %d requests failed", errs)
 		}
+	}
+	if err := communitiesBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil {
+		return err
 	}
 	if err := pipelineBench(ctx, selected, cfg, d, duration, log); err != nil {
 		return err

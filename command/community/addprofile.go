@@ -1,5 +1,5 @@
-// Package community is the write side of communities: adding and inviting
-// members.
+// Package community is the write side of communities: creating, editing
+// and deleting them (for their managers), and adding and inviting members.
 package community
 
 import (

@@ -50,12 +50,13 @@ var ErrForumNotFound = apperr.ErrNotFound
 func InForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
 	r := db.QueryRow(ctx, q, forumStmt(userID, seriesID))
 	var row struct {
-		SeriesID, CommunityID         uuid.UUID
-		ProfileID                     *uuid.UUID
-		Role, Status                  *string
-		IsExpert, CommAdmin, OrgAdmin *bool
+		SeriesID, CommunityID uuid.UUID
+		ProfileID             *uuid.UUID
+		Role, Status          *string
+		IsExpert              *bool
+		Manager               bool
 	}
-	err := r.Scan(&row.SeriesID, &row.CommunityID, &row.ProfileID, &row.Role, &row.Status, &row.IsExpert, &row.CommAdmin, &row.OrgAdmin)
+	err := r.Scan(&row.SeriesID, &row.CommunityID, &row.ProfileID, &row.Role, &row.Status, &row.IsExpert, &row.Manager)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Forum{}, ErrForumNotFound
 	}
@@ -68,7 +69,7 @@ func InForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role
 		f.Admin = row.Role != nil && *row.Role == "admin"
 		f.Expert = row.IsExpert != nil && *row.IsExpert
 	}
-	if role == auth.RoleSuper || (row.CommAdmin != nil && *row.CommAdmin) || (row.OrgAdmin != nil && *row.OrgAdmin) {
+	if role == auth.RoleSuper || row.Manager {
 		f.Admin = true
 	}
 	return f, nil
@@ -85,11 +86,11 @@ func ReadForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Ro
 }
 
 // forumStmt reads the user's membership of the forum and whether they
-// administer its community or organization.
+// manage its community (CommunityRules).
 func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 	me := UUID(userID)
 	sm, p := table.SeriesMemberships, table.Profiles
-	cm, op := table.CommunityMemberships.AS("cm"), table.Profiles.AS("op")
+	_, manager := CommunityRules(table.Series.CommunityID, me, Bool(false))
 	return SELECT(
 		table.Series.ID.AS("series_id"),
 		table.Series.CommunityID.AS("community_id"),
@@ -97,11 +98,7 @@ func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 		sm.Role.AS("role"),
 		sm.Status.AS("status"),
 		sm.IsExpert.AS("is_expert"),
-		EXISTS(SELECT(cm.ProfileID).FROM(cm.INNER_JOIN(op, op.ID.EQ(cm.ProfileID))).
-			WHERE(cm.CommunityID.EQ(table.Series.CommunityID).AND(op.UserID.EQ(me)).
-				AND(cm.Role.IN(String("admin"), String("cascadingAdmin"))).AND(cm.Status.EQ(String("active"))))).AS("comm_admin"),
-		EXISTS(SELECT(op.ID).FROM(op.INNER_JOIN(table.Communities, table.Communities.OrganizationID.EQ(op.OrganizationID))).
-			WHERE(table.Communities.ID.EQ(table.Series.CommunityID).AND(op.UserID.EQ(me)).AND(op.Role.EQ(String("admin"))))).AS("org_admin"),
+		manager.AS("manager"),
 	).FROM(table.Series.
 		LEFT_JOIN(p, p.UserID.EQ(me)).
 		LEFT_JOIN(sm, sm.SeriesID.EQ(table.Series.ID).AND(sm.ProfileID.EQ(p.ID)))).

@@ -30,46 +30,56 @@ type Community struct {
 	Admin bool
 }
 
-// ErrCommunityNotFound is an unknown community.
+// Read reports whether the user may read the community (GET
+// /communities/{id}, its members): its active members and its managers.
+func (c Community) Read() bool { return c.Member || c.Admin }
+
+// Permissions is the community's permissions object (spec 000 §6): canShare
+// allows manual invites, canUploadMembers CSV imports; the managers have
+// all three, others none.
+type Permissions struct {
+	CanManage        bool `json:"canManage"`
+	CanShare         bool `json:"canShare"`
+	CanUploadMembers bool `json:"canUploadMembers"`
+}
+
+// PermissionsOf is the permissions object of one who manages the community
+// (admin true) or not.
+func PermissionsOf(admin bool) Permissions { return Permissions{admin, admin, admin} }
+
+// ErrCommunityNotFound is an unknown community, and one the caller may not
+// read: both answer the same 404.
 var ErrCommunityNotFound = apperr.New(apperr.NotFound, "notFound", "community not found")
 
 // InCommunity resolves the user's rights in a community. An unknown
-// community is ErrCommunityNotFound.
+// community is ErrCommunityNotFound; one the user may not read is not an
+// error here (ReadCommunity refuses it).
 func InCommunity(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, communityID uuid.UUID) (Community, error) {
 	c, p, cm := table.Communities, table.Profiles, table.CommunityMemberships
+	member, admin := CommunityRules(c.ID, UUID(userID), Bool(role == auth.RoleSuper))
 	stmt := SELECT(
 		c.OrganizationID.AS("organization_id"),
 		p.ID.AS("profile_id"),
-		COALESCE(p.Role.EQ(String("admin")), Bool(false)).AS("org_admin"),
-		cm.Role.AS("role"),
-		cm.Status.AS("status"),
+		member.AS("member"),
+		admin.AS("admin"),
 	).FROM(c.
 		LEFT_JOIN(p, p.OrganizationID.EQ(c.OrganizationID).AND(p.UserID.EQ(UUID(userID)))).
 		LEFT_JOIN(cm, cm.CommunityID.EQ(c.ID).AND(cm.ProfileID.EQ(p.ID)))).
 		WHERE(c.ID.EQ(UUID(communityID))).
-		ORDER_BY(cm.ProfileID.IS_NULL()).
+		ORDER_BY(cm.ProfileID.IS_NULL()). // a profile holding a membership first
 		LIMIT(1)
-	r := db.QueryRow(ctx, q, stmt)
-	var row struct {
-		OrganizationID uuid.UUID
-		ProfileID      *uuid.UUID
-		OrgAdmin       bool
-		Role, Status   *string
-	}
-	err := r.Scan(&row.OrganizationID, &row.ProfileID, &row.OrgAdmin, &row.Role, &row.Status)
+	var profileID *uuid.UUID
+	out := Community{CommunityID: communityID}
+	err := db.QueryRow(ctx, q, stmt).Scan(&out.OrganizationID, &profileID, &out.Member, &out.Admin)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Community{}, ErrCommunityNotFound
 	}
 	if err != nil {
 		return Community{}, fmt.Errorf("access: community: %w", err)
 	}
-	out := Community{CommunityID: communityID, OrganizationID: row.OrganizationID}
-	if row.ProfileID != nil {
-		out.ProfileID = *row.ProfileID
+	if profileID != nil {
+		out.ProfileID = *profileID
 	}
-	active := row.Status != nil && *row.Status == "active"
-	out.Member = active
-	out.Admin = role == auth.RoleSuper || row.OrgAdmin || (active && row.Role != nil && (*row.Role == "admin" || *row.Role == "cascadingAdmin"))
 	return out, nil
 }
 
@@ -92,6 +102,33 @@ func ManageCommunity(ctx context.Context, q db.Querier, userID uuid.UUID, role a
 	default:
 		return Community{}, ErrCommunityNotFound
 	}
+}
+
+// ReadCommunity is InCommunity for a community the user must read: one
+// they may not is ErrCommunityNotFound, as an unknown one is.
+func ReadCommunity(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, communityID uuid.UUID) (Community, error) {
+	c, err := InCommunity(ctx, q, userID, role, communityID)
+	if err == nil && !c.Read() {
+		return Community{}, ErrCommunityNotFound
+	}
+	return c, err
+}
+
+// CommunityRules returns two conditions on a community, given its id
+// column and the user, for lists of communities and audiences of users:
+// member is true when the user has an active membership of it, and admin
+// when they manage it (an active admin or cascadingAdmin of it, an admin
+// of its organization, or a super user when super is true). InCommunity
+// asks them of one community; ForumRules builds on admin.
+func CommunityRules(communityID, user StringExpression, super BoolExpression) (member, admin BoolExpression) {
+	ycm, yp, yc := table.CommunityMemberships.AS("ycm"), table.Profiles.AS("yp"), table.Communities.AS("yc")
+	mine := ycm.CommunityID.EQ(communityID).AND(yp.UserID.EQ(user)).AND(ycm.Status.EQ(String("active")))
+	member = EXISTS(SELECT(ycm.ProfileID).FROM(ycm.INNER_JOIN(yp, yp.ID.EQ(ycm.ProfileID))).WHERE(mine))
+	admin = super.
+		OR(EXISTS(SELECT(ycm.ProfileID).FROM(ycm.INNER_JOIN(yp, yp.ID.EQ(ycm.ProfileID))).
+			WHERE(mine.AND(ycm.Role.IN(String("admin"), String("cascadingAdmin")))))).
+		OR(EXISTS(SELECT(yc.ID).FROM(yc).WHERE(yc.ID.EQ(communityID).AND(OrganizationAdmin(yc.OrganizationID, user, Bool(false))))))
+	return member, admin
 }
 
 // ActiveCommunities lists the communities the user is an active member of
@@ -119,17 +156,12 @@ func ActiveCommunities(ctx context.Context, q db.Querier, userID uuid.UUID) ([]u
 // same rule as text for the feed's statement.
 func ForumRules(seriesID, communityID, user StringExpression, super BoolExpression) (member, admin BoolExpression) {
 	xsm, xp := table.SeriesMemberships.AS("xsm"), table.Profiles.AS("xp")
-	xcm, xc := table.CommunityMemberships.AS("xcm"), table.Communities.AS("xc")
 	memberOf := xsm.SeriesID.EQ(seriesID).AND(xp.UserID.EQ(user)).AND(xsm.Status.EQ(String("active")))
 	member = EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).WHERE(memberOf))
-	admin = super.
+	_, manager := CommunityRules(communityID, user, super)
+	admin = manager.
 		OR(EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).
-			WHERE(memberOf.AND(xsm.Role.EQ(String("admin")))))).
-		OR(EXISTS(SELECT(xcm.ProfileID).FROM(xcm.INNER_JOIN(xp, xp.ID.EQ(xcm.ProfileID))).
-			WHERE(xcm.CommunityID.EQ(communityID).AND(xp.UserID.EQ(user)).AND(xcm.Status.EQ(String("active"))).
-				AND(xcm.Role.IN(String("admin"), String("cascadingAdmin")))))).
-		OR(EXISTS(SELECT(xp.ID).FROM(xp.INNER_JOIN(xc, xc.OrganizationID.EQ(xp.OrganizationID))).
-			WHERE(xc.ID.EQ(communityID).AND(xp.UserID.EQ(user)).AND(xp.Role.EQ(String("admin"))))))
+			WHERE(memberOf.AND(xsm.Role.EQ(String("admin"))))))
 	return member, admin
 }
 

@@ -2,13 +2,18 @@ package access_test
 
 import (
 	"fmt"
+
 	"testing"
+
+	. "github.com/go-jet/jet/v2/postgres"
 
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
 	"agora/internal/access"
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 )
 
 func TestInCommunity(t *testing.T) {
@@ -51,6 +56,27 @@ func TestInCommunity(t *testing.T) {
 			}
 		})
 	}
+	// A community of the organization with nobody in it: its organization's
+	// admin and the super user manage it without being members; the others
+	// may not read it.
+	empty := id(`INSERT INTO communities (id, organization_id, name, description)
+		SELECT gen_random_uuid(), organization_id, 'Empty '||gen_random_uuid(), 'd' FROM communities WHERE id = $1 RETURNING id`, circle)
+	for who, want := range map[string]bool{"admin@demo.agora": true, "super@demo.agora": true, "member@demo.agora": false, "outsider@demo.agora": false} {
+		role := auth.RoleUser
+		if who == "super@demo.agora" {
+			role = auth.RoleSuper
+		}
+		got, err := access.InCommunity(ctx, env.DB.Pool, user(who), role, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Member || got.Admin != want || got.Read() != want {
+			t.Errorf("%s in an empty community: %+v, want admin %v", who, got, want)
+		}
+		if _, err := access.ReadCommunity(ctx, env.DB.Pool, user(who), role, empty); (err == nil) != want {
+			t.Errorf("%s reads an empty community: %v, want %v", who, err, want)
+		}
+	}
 	if _, err := access.InCommunity(ctx, env.DB.Pool, user("member@demo.agora"), auth.RoleUser, uuid.New()); err != access.ErrCommunityNotFound {
 		t.Fatalf("unknown community: %v", err)
 	}
@@ -88,5 +114,38 @@ func TestForumSQLAgreesWithInForum(t *testing.T) {
 			}
 		}
 		rows.Close()
+	}
+}
+
+// TestCommunityRulesAgreeWithInCommunity checks that the list rule
+// (CommunityRules, as GET /communities and the live audiences apply it)
+// and the one-community rule give every demo login the same communities.
+func TestCommunityRulesAgreeWithInCommunity(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	for _, email := range []string{"super@demo.agora", "admin@demo.agora", "expert@demo.agora", "member@demo.agora", "outsider@demo.agora"} {
+		var uid uuid.UUID
+		var role string
+		if err := env.DB.Pool.QueryRow(ctx, "SELECT id, role FROM users WHERE email_key = $1", email).Scan(&uid, &role); err != nil {
+			t.Fatal(err)
+		}
+		c := table.Communities
+		member, admin := access.CommunityRules(c.ID, UUID(uid), Bool(role == "super"))
+		rows, err := db.All[struct {
+			ID            uuid.UUID
+			Member, Admin bool
+		}](ctx, env.DB.Pool, SELECT(c.ID.AS("id"), member.AS("member"), admin.AS("admin")).FROM(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			one, err := access.InCommunity(ctx, env.DB.Pool, uid, auth.Role(role), r.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if one.Member != r.Member || one.Admin != r.Admin {
+				t.Errorf("%s, community %s: list rule member %v admin %v, InCommunity %+v", email, r.ID, r.Member, r.Admin, one)
+			}
+		}
 	}
 }

@@ -86,14 +86,10 @@ func OrganizationRules(orgID, user StringExpression, super BoolExpression) (memb
 	return member, admin
 }
 
-// CommunityManageRule is InCommunity's Admin as a condition on a community,
-// given its id and organization columns and the user, for lists of the
-// communities one may manage: a super user (when super is true), an admin
-// of its organization, or an active admin or cascading admin of it.
-func CommunityManageRule(communityID, orgID, user StringExpression, super BoolExpression) BoolExpression {
-	_, orgAdmin := OrganizationRules(orgID, user, super)
-	xcm, xp := table.CommunityMemberships.AS("xmcm"), table.Profiles.AS("xmp")
-	return orgAdmin.OR(EXISTS(SELECT(xcm.ProfileID).FROM(xcm.INNER_JOIN(xp, xp.ID.EQ(xcm.ProfileID))).
-		WHERE(xcm.CommunityID.EQ(communityID).AND(xp.UserID.EQ(user)).AND(xcm.Status.EQ(String("active"))).
-			AND(xcm.Role.IN(String("admin"), String("cascadingAdmin"))))))
+// OrganizationAdmin is OrganizationRules' admin alone, for lists and
+// audiences that ask only who administers the organization; CommunityRules
+// builds on it.
+func OrganizationAdmin(orgID, user StringExpression, super BoolExpression) BoolExpression {
+	_, admin := OrganizationRules(orgID, user, super)
+	return admin
 }

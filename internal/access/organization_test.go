@@ -58,7 +58,7 @@ func TestInOrganization(t *testing.T) {
 }
 
 // TestListRulesMatchOne: the list rules (OrganizationRules,
-// CommunityManageRule) say what InOrganization and InCommunity say, for
+// CommunityRules' admin) say what InOrganization and InCommunity say, for
 // every seeded person and a stranger, in every organization and community.
 func TestListRulesMatchOne(t *testing.T) {
 	env := testenv.New(t)
@@ -114,7 +114,8 @@ func TestListRulesMatchOne(t *testing.T) {
 		}
 		for _, id := range communities {
 			var a bool
-			if err := db.QueryRow(ctx, pool, SELECT(access.CommunityManageRule(c.ID, c.OrganizationID, me, super)).
+			_, manage := access.CommunityRules(c.ID, me, super)
+			if err := db.QueryRow(ctx, pool, SELECT(manage).
 				FROM(c).WHERE(c.ID.EQ(UUID(id)))).Scan(&a); err != nil {
 				t.Fatal(err)
 			}

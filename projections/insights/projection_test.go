@@ -43,10 +43,17 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
+	return newWorldIn(t, "SELECT id FROM communities ORDER BY created_on LIMIT 1")
+}
+
+// newWorldIn is a world whose forum is in the community that the SQL
+// statement community returns (and may make).
+func newWorldIn(t *testing.T, community string, args ...any) *world {
+	t.Helper()
 	w := &world{ins: testenv.NewInsights(t)}
 	db := w.ins.DB.Pool
 	ctx := t.Context()
-	if err := db.QueryRow(ctx, "SELECT id FROM communities ORDER BY created_on LIMIT 1").Scan(&w.community); err != nil {
+	if err := db.QueryRow(ctx, community, args...).Scan(&w.community); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.QueryRow(ctx, "SELECT id FROM users WHERE email_key = $1", seed.MemberEmail).Scan(&w.member); err != nil {
@@ -345,4 +352,30 @@ func TestFactsFollowTheRows(t *testing.T) {
 	late := uuid.Must(uuid.NewV7())
 	w.exec(t, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`, late, w.series, w.member, now)
 	w.want(t, "a visit after the rebuild", late, now, map[string]func(fact) bool{insights.KindVisit: nil})
+}
+
+// TestCommunityDeletionLeavesNoActiveFacts: deleting a community deletes
+// its forums and their posts and comments by cascade; the warehouse marks
+// their facts inactive, so the reports stop counting them.
+func TestCommunityDeletionLeavesNoActiveFacts(t *testing.T) {
+	w := newWorldIn(t, `INSERT INTO communities (id, organization_id, name, description)
+		SELECT gen_random_uuid(), organization_id, $1, 'd' FROM communities ORDER BY created_on LIMIT 1 RETURNING id`, testenv.Unique("Doomed"))
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	post, comment := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+	w.exec(t, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, 'Doomed', $5, $5)`,
+		post, w.main, w.series, w.member, now)
+	w.exec(t, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'Why?', $4, $4)`, comment, post, w.member, now)
+	w.want(t, "the post", post, now, map[string]func(fact) bool{insights.KindPost: nil})
+	w.want(t, "the comment", comment, now, map[string]func(fact) bool{insights.KindComment: nil})
+	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
+	w.wantDaily(t, w.ins.Warehouse, "before the deletion")
+
+	w.exec(t, `DELETE FROM communities WHERE id = $1`, w.community)
+	w.want(t, "the deleted community's post", post, now, nil, insights.KindPost)
+	w.want(t, "the deleted community's comment", comment, now, nil, insights.KindComment, insights.KindInlineQuestion)
+	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
+	w.wantDaily(t, w.ins.Warehouse, "after the deletion")
+	if active := w.dump(t, true); active != "" {
+		t.Errorf("facts still active:\n%s", active)
+	}
 }

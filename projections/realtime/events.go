@@ -19,6 +19,7 @@ const (
 	UserUpdated            = "user.updated"
 	UserConnected          = "user.connected"
 	UserDisconnected       = "user.disconnected"
+	CommunityCreated       = "community.created"
 	CommunityUpdated       = "community.updated"
 	CommunityDeleted       = "community.deleted"
 	CommunityMembersRemove = "community.members.removed"
@@ -80,6 +81,10 @@ const (
 	// more; super users hear of an organization's end from the
 	// organization itself.
 	FormerMember
+	// OrganizationAdmins are those who manage every community of an
+	// organization without being its members: the organization's admins
+	// and super users (internal/access's CommunityRules).
+	OrganizationAdmins
 )
 
 // Audience is a set of members, named by kind and the id it is about.
@@ -191,7 +196,7 @@ func userEvents(c change.Change) ([]Event, error) {
 	}}, nil
 }
 
-// PublicCommunity is what community.updated shows.
+// PublicCommunity is what community.created and community.updated show.
 type PublicCommunity struct {
 	ID             uuid.UUID `json:"id"`
 	OrganizationID uuid.UUID `json:"organizationId"`
@@ -202,16 +207,28 @@ type PublicCommunity struct {
 	VideoCover     *string   `json:"videoCover"`
 }
 
+// communityEvents: a community created or changed is told to its members
+// and to those who manage it without being members (the Manage
+// Communities dialog lists it for them). A deleted one is told to the
+// latter here; its members are told by their memberships' own deletions
+// (communityMembershipEvents), since the memberships are gone by the time
+// the change is consumed.
 func communityEvents(c change.Change) ([]Event, error) {
-	// A deleted community's memberships are gone by the time the change is
-	// consumed; each membership's own delete tells its member
-	// (communityMembershipEvents).
-	if c.Op != change.Update {
-		return nil, nil
+	row := c.After
+	if c.Op == change.Delete {
+		row = c.Before
 	}
 	var after PublicCommunity
-	if err := c.After.Scan(&after); err != nil {
+	if err := row.Scan(&after); err != nil {
 		return nil, fmt.Errorf("realtime: communities: %w", err)
+	}
+	key := "community:" + after.ID.String()
+	managers := Audience{OrganizationAdmins, after.OrganizationID}
+	switch c.Op {
+	case change.Create:
+		return []Event{{Type: CommunityCreated, ContextKey: key, Payload: after, To: []Audience{{CommunityMembers, after.ID}, managers}}}, nil
+	case change.Delete:
+		return []Event{{Type: CommunityDeleted, ContextKey: key, Payload: Deleted{after.ID}, To: []Audience{managers}}}, nil
 	}
 	if c.Before != nil {
 		var before PublicCommunity
@@ -219,10 +236,7 @@ func communityEvents(c change.Change) ([]Event, error) {
 			return nil, nil
 		}
 	}
-	return []Event{{
-		Type: CommunityUpdated, ContextKey: "community:" + after.ID.String(), Payload: after,
-		To: []Audience{{CommunityMembers, after.ID}},
-	}}, nil
+	return []Event{{Type: CommunityUpdated, ContextKey: key, Payload: after, To: []Audience{{CommunityMembers, after.ID}, managers}}}, nil
 }
 
 type membership struct {
@@ -238,8 +252,8 @@ type removed struct {
 	ProfileIDs  []uuid.UUID `json:"profileIds"`
 }
 
-// deleted is the payload of a deletion.
-type deleted struct {
+// Deleted is the payload of a deletion.
+type Deleted struct {
 	ID uuid.UUID `json:"id"`
 }
 
@@ -254,7 +268,7 @@ func communityMembershipEvents(c change.Change) ([]Event, error) {
 	key := "community:" + m.CommunityID.String()
 	return []Event{
 		{
-			Type: CommunityDeleted, ContextKey: key, Payload: deleted{m.CommunityID},
+			Type: CommunityDeleted, ContextKey: key, Payload: Deleted{m.CommunityID},
 			To: []Audience{{UserOfProfile, m.ProfileID}},
 			If: &Condition{Table: "communities", ID: m.CommunityID, Exists: false},
 		},
@@ -278,7 +292,7 @@ func seriesMembershipEvents(c change.Change) ([]Event, error) {
 	key := "series:" + m.SeriesID.String()
 	return []Event{
 		{
-			Type: SeriesDeleted, ContextKey: key, Payload: deleted{m.SeriesID},
+			Type: SeriesDeleted, ContextKey: key, Payload: Deleted{m.SeriesID},
 			To: []Audience{{UserOfProfile, m.ProfileID}},
 			If: &Condition{Table: "series", ID: m.SeriesID, Exists: false},
 		},
@@ -359,7 +373,7 @@ func organizationEvents(c change.Change) ([]Event, error) {
 		}
 		return []Event{{Type: OrganizationUpdated, ContextKey: key, Payload: o, To: everyone}}, nil
 	case change.Delete:
-		return []Event{{Type: OrganizationDeleted, ContextKey: key, Payload: deleted{o.ID}, To: []Audience{{SuperUsers, uuid.Nil}}}}, nil
+		return []Event{{Type: OrganizationDeleted, ContextKey: key, Payload: Deleted{o.ID}, To: []Audience{{SuperUsers, uuid.Nil}}}}, nil
 	}
 	return nil, nil
 }
@@ -381,7 +395,7 @@ func profileEvents(c change.Change) ([]Event, error) {
 		return nil, nil // nobody registered: nobody to tell
 	}
 	return []Event{{
-		Type: OrganizationDeleted, ContextKey: "organization:" + p.OrganizationID.String(), Payload: deleted{p.OrganizationID},
+		Type: OrganizationDeleted, ContextKey: "organization:" + p.OrganizationID.String(), Payload: Deleted{p.OrganizationID},
 		To: []Audience{{FormerMember, *p.UserID}},
 		If: &Condition{Table: "organizations", ID: p.OrganizationID, Exists: false},
 	}}, nil

@@ -62,13 +62,22 @@ func TestEvents(t *testing.T) {
 		{"a password change is not an event", "users", change.Update, user("Engineer", "h1"), user("Engineer", "h2"), nil},
 		{"a snapshot read is not an event", "users", change.Read, "", user("Engineer", "h1"), nil},
 		{"a registration is not user.updated", "users", change.Create, "", user("Engineer", "h1"), nil},
+		{"a community created", "communities", change.Create, "", community("A"), []realtime.Event{{
+			Type: realtime.CommunityCreated, ContextKey: "community:" + cid.String(),
+			Payload: realtime.PublicCommunity{ID: cid, OrganizationID: oid, Name: "A", Description: "d"},
+			To:      []realtime.Audience{{Kind: realtime.CommunityMembers, ID: cid}, {Kind: realtime.OrganizationAdmins, ID: oid}},
+		}}},
 		{"a community renamed", "communities", change.Update, community("A"), community("B"), []realtime.Event{{
 			Type: realtime.CommunityUpdated, ContextKey: "community:" + cid.String(),
 			Payload: realtime.PublicCommunity{ID: cid, OrganizationID: oid, Name: "B", Description: "d"},
-			To:      []realtime.Audience{{Kind: realtime.CommunityMembers, ID: cid}},
+			To:      []realtime.Audience{{Kind: realtime.CommunityMembers, ID: cid}, {Kind: realtime.OrganizationAdmins, ID: oid}},
 		}}},
 		{"a community's price is not an event", "communities", change.Update, community("A"), strings.Replace(community("A"), "3995", "10", 1), nil},
-		{"a community deleted tells nobody itself", "communities", change.Delete, community("A"), "", nil},
+		// Its members are told by their memberships' deletions.
+		{"a community deleted tells its organization's admins", "communities", change.Delete, community("A"), "", []realtime.Event{{
+			Type: realtime.CommunityDeleted, ContextKey: "community:" + cid.String(), Payload: realtime.Deleted{ID: cid},
+			To: []realtime.Audience{{Kind: realtime.OrganizationAdmins, ID: oid}},
+		}}},
 		{"a community membership deleted", "community_memberships", change.Delete, cm, "", nil /* checked below */},
 		{"member online", "online_users", change.Create, "", online, []realtime.Event{{
 			Type: realtime.UserConnected, ContextKey: "user:" + uid.String(),

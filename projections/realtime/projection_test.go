@@ -216,3 +216,91 @@ func TestThreadEventSignsAttachments(t *testing.T) {
 		}
 	}
 }
+
+// TestCommunityEventAudiences: a community's creation and edits reach its
+// members and those who manage it without being members (its organization's
+// admins, super users); its deletion reaches the latter (its members hear
+// it from their memberships). Nobody else hears any of it.
+func TestCommunityEventAudiences(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	pool := env.DB.Pool
+	lookup := func(q string, args ...any) string {
+		t.Helper()
+		var s string
+		if err := pool.QueryRow(ctx, q, args...).Scan(&s); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return s
+	}
+	userOf := func(email string) string { return lookup("SELECT id::text FROM users WHERE email = $1", email) }
+	people := map[string]string{}
+	for _, name := range []string{"member", "expert", "admin", "outsider", "super"} {
+		people[name] = userOf(name + "@demo.agora")
+	}
+	// A community of the demo organization with the member alone in it:
+	// the demo admin manages it as the organization's admin.
+	org := lookup("SELECT organization_id::text FROM profiles WHERE user_id = $1", people["member"])
+	community := lookup(`INSERT INTO communities (id, organization_id, name, description) VALUES (gen_random_uuid(), $1, $2, 'd') RETURNING id::text`,
+		org, testenv.Unique("Live community"))
+	if _, err := pool.Exec(ctx, `INSERT INTO community_memberships (community_id, profile_id, role, status)
+		SELECT $1, id, 'member', 'active' FROM profiles WHERE user_id = $2`, community, people["member"]); err != nil {
+		t.Fatal(err)
+	}
+
+	hub, p := newNode(t, env)
+	exp := time.Now().Add(time.Hour)
+	clients := map[string]*live.Client{}
+	for name, id := range people {
+		c, err := hub.Register(uuid.MustParse(id), uuid.New(), exp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients[name] = c
+	}
+	now := time.Now().UnixMilli()
+	mk := func(op change.Op, before, after string) change.Change {
+		c := change.Change{Op: op, Schema: "public", Table: "communities", Source: change.Source{TsMs: now}}
+		c.Before, c.After = row(t, before), row(t, after)
+		return c
+	}
+	communityRow := func(name string) string {
+		return `{"id":"` + community + `","organization_id":"` + org + `","name":"` + name + `","description":"d","image":null,"video":null,"video_cover":null}`
+	}
+	cases := []struct {
+		name  string
+		c     change.Change
+		event string
+		want  []string
+	}{
+		{"created", mk(change.Create, "", communityRow("A")), realtime.CommunityCreated, []string{"admin", "member", "super"}},
+		{"renamed", mk(change.Update, communityRow("A"), communityRow("B")), realtime.CommunityUpdated, []string{"admin", "member", "super"}},
+		{"deleted", mk(change.Delete, communityRow("B"), ""), realtime.CommunityDeleted, []string{"admin", "super"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := p.Apply(ctx, tc.c); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for name, c := range clients {
+				select {
+				case b := <-c.Messages():
+					var m realtime.Message
+					if err := json.Unmarshal(b, &m); err != nil {
+						t.Fatal(err)
+					}
+					if m.Event != tc.event || m.ContextKey != "community:"+community {
+						t.Errorf("%s received %s", name, b)
+					}
+					got = append(got, name)
+				default:
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("received by %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

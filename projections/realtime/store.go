@@ -49,6 +49,10 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 		m, p := table.SeriesMemberships.AS("m"), table.Profiles.AS("p")
 		return pg.SELECT(p.UserID).DISTINCT().FROM(m.INNER_JOIN(p, p.ID.EQ(m.ProfileID))).
 			WHERE(m.SeriesID.EQ(about).AND(m.Status.EQ(pg.String("active"))).AND(db.Any(p.UserID, candidates)))
+	case OrganizationAdmins:
+		v := table.Users.AS("v")
+		return pg.SELECT(v.ID).FROM(v).
+			WHERE(db.Any(v.ID, candidates).AND(access.OrganizationAdmin(about, v.ID, v.Role.EQ(pg.String("super")))))
 	case UserOfProfile:
 		p := table.Profiles.AS("p")
 		return pg.SELECT(p.UserID).FROM(p).WHERE(p.ID.EQ(about).AND(db.Any(p.UserID, candidates)))

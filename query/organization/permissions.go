@@ -44,7 +44,8 @@ func (q *Queries) Permissions(ctx context.Context, c auth.Caller, kind string) (
 		stmt = SELECT(o.ID, o.Name).FROM(o).WHERE(admin).ORDER_BY(o.Name, o.ID)
 	case "community":
 		cm := table.Communities.AS("c")
-		stmt = SELECT(cm.ID, cm.Name).FROM(cm).WHERE(access.CommunityManageRule(cm.ID, cm.OrganizationID, me, super)).ORDER_BY(cm.Name, cm.ID)
+		_, manage := access.CommunityRules(cm.ID, me, super)
+		stmt = SELECT(cm.ID, cm.Name).FROM(cm).WHERE(manage).ORDER_BY(cm.Name, cm.ID)
 	default:
 		return Permissions{}, apperr.Invalid(map[string]string{"type": "must be organization or community"})
 	}

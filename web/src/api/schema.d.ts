@@ -614,17 +614,123 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's communities and their forums
-         * @description The communities the caller is an active member of, for the home page,
-         *     each with the forums the caller may open: those they are an active
-         *     member of, and every forum of a community they administer (`admin`
-         *     or `cascadingAdmin`). Sorted by name; the client filters (new or
-         *     visited) and sorts (event or latest) with `lastVisitedOn`,
-         *     `createdOn`, `assignedOn` and `event` (spec 000 §4).
+         * Communities and their forums
+         * @description By default the communities the caller is an active member of, for
+         *     the home page; with `presetFilter=manageable`, every community the
+         *     caller manages, member or not (the Manage Communities dialog). Each
+         *     comes with the forums the caller may open. The server filters and
+         *     sorts (spec 000 §4, §7).
          */
-        get: operations["listMyCommunities"];
+        get: operations["listCommunities"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A community
+         * @description For its active members and its managers (a community admin, an admin of its organization, a super user); to anyone else it is unknown.
+         */
+        get: operations["getCommunity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a community
+         * @description For the community's managers. Its forums, their posts and comments, and
+         *     its memberships go with it; the change pipeline removes them from the
+         *     search indexes and marks them deleted in the insights warehouse.
+         */
+        delete: operations["deleteCommunity"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a community
+         * @description For the community's managers. Only the fields sent change, by the rules
+         *     of the new community's form; `image`, `video` and `videoCover` sent as
+         *     null are cleared, the other fields may not be null.
+         */
+        patch: operations["updateCommunity"];
+        trace?: never;
+    };
+    "/api/communities/{communityId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A community's people
+         * @description The community's people, active and invited (pending), for its readers:
+         *     the caller first on page 1, then experts, then by last and first name.
+         */
+        get: operations["listCommunityMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/get-highlighted-members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The avatar previews of communities
+         * @description For each community of `communityIds` (at most 100) that the caller may
+         *     read, its number of people and up to three of them, admins and experts
+         *     first. Communities the caller may not read, and unknown ones, are absent.
+         */
+        post: operations["getHighlightedMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/communities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a community
+         * @description For the organization's admins and super users. `name` (1 to 75
+         *     characters) and `description` (1 to 750) are trimmed and may not be
+         *     only spaces; `price` is in cents, 0 to 9999900 (default 3995);
+         *     `image` and `videoCover` are http(s) URLs, `video` a Vimeo or YouTube
+         *     link (empty means none); `membershipType` is `invitationOnly`,
+         *     `ssoAccess` defaults to false. The creator, when they have a profile
+         *     in the organization, becomes its active admin.
+         */
+        post: operations["createCommunity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2026,8 +2132,9 @@ export interface paths {
          *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
          *     `thread:<id>`, `organization:<id>`), `event` the change
          *     (`user.updated`, `user.connected`, `user.disconnected`,
-         *     `community.updated`, `community.deleted`, `community.members.removed`,
-         *     `series.deleted`, `series.members.removed`, `organization.created`,
+         *     `community.created`, `community.updated`, `community.deleted`,
+         *     `community.members.removed`, `series.deleted`,
+         *     `series.members.removed`, `organization.created`,
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`)
@@ -2036,6 +2143,13 @@ export interface paths {
          *     members and those who administer it), those of its admin channel to
          *     those who administer it alone. The server sends nothing else but
          *     pings; what the client sends is ignored.
+         *
+         *     `community.created` and `community.updated` carry the community's
+         *     public fields (`id`, `organizationId`, `name`, `description`,
+         *     `image`, `video`, `videoCover`: `LiveCommunity`) and reach its active members and
+         *     those who manage it without being members (its organization's
+         *     admins, super users); `community.deleted` carries `{id}` and reaches
+         *     the same people.
          *
          *     An organization's events go to its people and to super users:
          *     `LiveOrganization` for `organization.created` and
@@ -2568,6 +2682,18 @@ export interface components {
                 payload: unknown;
             };
         };
+        /** @description The payload of `community.created` and `community.updated`. */
+        LiveCommunity: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string;
+            name: string;
+            description: string;
+            image: string | null;
+            video: string | null;
+            videoCover: string | null;
+        };
         /**
          * @description The payload of `thread.created` and `thread.updated`: the post as
          *     `Thread` has it, without the caller's own `myReaction`, `canManage`
@@ -2947,39 +3073,52 @@ export interface components {
             hasAccount: boolean;
             expiresOn: components["schemas"]["Timestamp"];
         };
-        MyCommunityList: {
-            results: components["schemas"]["MyCommunity"][];
+        CommunityList: {
+            results: components["schemas"]["Community"][];
             total: number;
         };
-        /** @description A community of the caller, as the home page lists it (spec 000 §3). */
-        MyCommunity: {
+        /** @description A community as the caller sees it (spec 000 §3). */
+        Community: {
             /** Format: uuid */
             id: string;
             name: string;
             description: string;
             image: string | null;
+            /** @description A Vimeo or YouTube link. */
+            video: string | null;
+            videoCover: string | null;
+            ssoAccess: boolean;
             /** @constant */
             membershipType: "invitationOnly";
             /**
-             * @description The caller's role in the community; admin and cascadingAdmin may manage it.
-             * @enum {string}
+             * @description The caller's role in the community; null for a manager (an organization admin, a super user) who is not a member.
+             * @enum {string|null}
              */
-            role: "admin" | "cascadingAdmin" | "member";
+            role: "admin" | "cascadingAdmin" | "member" | null;
+            /** @description False for a non-member. */
             isSubscribed: boolean;
             isFree: boolean;
             /** @description In cents. */
             price: number;
             /** @constant */
             currency: "USD";
+            /** @description The people the community is shared with (active and pending memberships). */
+            numShares: number;
             context: {
                 /** Format: uuid */
                 organizationId: string;
             };
+            organization: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            permissions: components["schemas"]["CommunityPermissions"];
             /** @description When the caller last opened the community; null means it is new to them. */
             lastVisitedOn: components["schemas"]["Timestamp"] | null;
             createdOn: components["schemas"]["Timestamp"];
-            /** @description When the caller joined the community. */
-            assignedOn: components["schemas"]["Timestamp"];
+            /** @description When the caller joined the community; null for a non-member manager. */
+            assignedOn: components["schemas"]["Timestamp"] | null;
             /** @description The community's next event (a Meet Up); null while none is scheduled. */
             event: {
                 data: {
@@ -2988,6 +3127,69 @@ export interface components {
             } | null;
             /** @description The forums the caller may open, in the community's order. */
             series: components["schemas"]["MyForum"][];
+        };
+        /** @description What the caller may do in a community (spec 000 §6); all true for its managers, all false otherwise. */
+        CommunityPermissions: {
+            canManage: boolean;
+            /** @description Manual invites. */
+            canShare: boolean;
+            /** @description CSV imports. */
+            canUploadMembers: boolean;
+        };
+        /** @description The community form (spec 000 §2.7, §5). */
+        CommunityForm: {
+            /** @description 1 to 75 characters, trimmed. */
+            name?: string;
+            /** @description 1 to 750 characters, trimmed. */
+            description?: string;
+            /** @constant */
+            membershipType?: "invitationOnly";
+            /** @description An http(s) URL (an upload's); null or empty for none. */
+            image?: string | null;
+            /** @description A Vimeo or YouTube link; null or empty for none. */
+            video?: string | null;
+            /** @description An http(s) URL; null or empty for none. */
+            videoCover?: string | null;
+            ssoAccess?: boolean;
+            /** @description In cents; default 3995. */
+            price?: number;
+            isFree?: boolean;
+        };
+        /** @description A person of a community (spec 000 §3). */
+        CommunityMember: {
+            /**
+             * Format: uuid
+             * @description The profile's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Null until the person registers.
+             */
+            userId: string | null;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            isSubscribed: boolean;
+            isExpert: boolean;
+            /**
+             * @description Pending is an invitation not yet taken up.
+             * @enum {string}
+             */
+            assignmentStatus: "active" | "pending";
+            /** @enum {string} */
+            role: "admin" | "cascadingAdmin" | "member";
+        };
+        CommunityMemberList: {
+            results: components["schemas"]["CommunityMember"][];
+            total: number;
+        };
+        HighlightedMembers: {
+            /** @description The community's people. */
+            total: number;
+            highlightedMembers: components["schemas"]["CommunityMember"][];
         };
         /** @description A forum of one of the caller's communities. */
         MyForum: {
@@ -5219,7 +5421,7 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    listMyCommunities: {
+    listCommunities: {
         parameters: {
             query?: {
                 /** @description The page, from 1. */
@@ -5228,6 +5430,25 @@ export interface operations {
                 pageSize?: number;
                 /** @description Only communities whose name contains it (case-insensitive), at most 200 characters. */
                 keyword?: string;
+                /**
+                 * @description `new`: the caller's communities never visited (no `lastVisitedOn`);
+                 *     `visited`: those visited; `manageable`: every community the caller
+                 *     manages (a community admin, an admin of its organization, or a super
+                 *     user), member or not.
+                 */
+                presetFilter?: "new" | "visited" | "manageable";
+                /**
+                 * @description Comma-separated `key:value` pairs, all kept; keys `organizationId:<uuid>` and `role:admin|member` (the caller's role).
+                 * @example organizationId:0190a6f2-9a4e-7c3b-8f00-000000000005,role:admin
+                 */
+                filters?: string;
+                /**
+                 * @description `name` (default, ascending), `latest` (createdOn, newest first) or
+                 *     `event` (the next event's start, soonest first, then assignedOn and
+                 *     createdOn, newest first), with an optional ` asc` or ` desc` that sets
+                 *     or reverses the direction (`latest desc`).
+                 */
+                sort?: string;
             };
             header?: never;
             path?: never;
@@ -5235,16 +5456,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the caller's communities; `total` counts them all. */
+            /** @description One page of communities; `total` counts them all. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MyCommunityList"];
+                    "application/json": components["schemas"]["CommunityList"];
                 };
             };
-            /** @description `validationFailed`: `page`, `pageSize` or `keyword` is out of range (`details.fields`). */
+            /** @description `validationFailed`: `page`, `pageSize`, `keyword`, `presetFilter`, `filters` or `sort` is out of range or unknown (`details.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5255,6 +5476,311 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The community, with the forums the caller may open in the community's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Community"];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `notFound`: there is no community `communityId`, or the caller may not read it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this, or the caller reads the community but does not manage it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no community `communityId`, or the caller may not read it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunityForm"];
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `communityId` is not a UUID, or fields break the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this, or the caller reads the community but does not manage it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no community `communityId`, or the caller may not read it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCommunityMembers: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description People per page, 1 to 9999 (3 for the avatar preview). */
+                pageSize?: number;
+                /** @description Only people whose first or last name contains it (case-insensitive), at most 200 characters. */
+                keyword?: string;
+                /** @description `isExpert desc` (the default: experts before the others) or `name` (by name only); the caller comes first either way. */
+                sort?: "isExpert desc" | "name" | "name asc";
+            };
+            header?: never;
+            path: {
+                communityId: components["parameters"]["ForumCommunityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of people; `total` counts them all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunityMemberList"];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID, or `page`, `pageSize`, `keyword` or `sort` is out of range (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `notFound`: there is no community `communityId`, or the caller may not read it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getHighlightedMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    communityIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The previews by community id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["HighlightedMembers"];
+                    };
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape (an id that is not a UUID included).
+             *     - `parametersMissingException`: `communityIds` is missing.
+             *     - `validationFailed`: more than 100 ids (`details.fields.communityIds`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCommunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunityForm"];
+            };
+        };
+        responses: {
+            /** @description Created; the new community's id. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedId"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `name` or `description` is missing (`details.missing`).
+             *     - `validationFailed`: `organizationId` is not a UUID, or fields break the rules (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this, or the caller is in the organization but not its admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no organization `organizationId`, or the caller may not see it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
 
-export type MyCommunity = Schemas['MyCommunity']
+export type MyCommunity = Schemas['Community']
 export type MyForum = Schemas['MyForum']
 
 // The default list is page 1 of 9999 (spec 000 §9).

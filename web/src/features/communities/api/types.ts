@@ -8,23 +8,9 @@ export type MyForum = Schemas['MyForum']
 // contract-15: replaced by Schemas['NamedRef'] when the API lands
 export type NamedRef = { id: string; name: string }
 
-// contract-15: replaced by Schemas['CommunityPermissions'] when the API lands
-export type CommunityPermissions = { canManage: boolean; canShare: boolean; canUploadMembers: boolean }
-
-// contract-15: replaced by Schemas['Community'] when the API lands
-export type Community = Omit<Schemas['MyCommunity'], 'role' | 'assignedOn'> & {
-  role: Schemas['MyCommunity']['role'] | null
-  assignedOn: string | null
-  video: string | null
-  videoCover: string | null
-  ssoAccess: boolean
-  numShares: number
-  organization: NamedRef
-  permissions: CommunityPermissions
-}
-
-// contract-15: replaced by Schemas['CommunityList'] when the API lands
-export type CommunityList = { results: Community[]; total: number }
+export type CommunityPermissions = Schemas['CommunityPermissions']
+export type Community = Schemas['Community']
+export type CommunityList = Schemas['CommunityList']
 
 // contract-15: replaced by Schemas['CommunityForm'] when the API lands
 export type CommunityForm = {

@@ -1,0 +1,192 @@
+package community
+
+import (
+	"context"
+	"fmt"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/paging"
+)
+
+// Member is a person of a community (spec 000 §3 Community member). Names
+// and picture come from the person's account once the profile is joined to
+// one.
+type Member struct {
+	ID           uuid.UUID  `json:"id"`
+	UserID       *uuid.UUID `json:"userId"`
+	FirstName    string     `json:"firstName"`
+	LastName     string     `json:"lastName"`
+	Avatar       *string    `json:"avatar"`
+	JobTitle     string     `json:"jobTitle"`
+	Company      string     `json:"company"`
+	IsSubscribed bool       `json:"isSubscribed"`
+	IsExpert     bool       `json:"isExpert"`
+	// AssignmentStatus is active, or pending for an invitation not yet
+	// taken up.
+	AssignmentStatus string `json:"assignmentStatus"`
+	Role             string `json:"role"`
+}
+
+// Members is GET /communities/{id}/members.
+type Members struct {
+	auth.Caller
+	paging.Request
+	CommunityID uuid.UUID
+	// Keyword keeps the people whose first or last name contains it.
+	Keyword string
+	// Sort is "" or "isExpert desc" (the caller, experts, then by name),
+	// or "name" (the caller, then by name).
+	Sort string
+}
+
+// The people of a community: its memberships, each with its profile and,
+// when the profile has an account, the account's own person fields.
+var (
+	mcm, mp, mu = table.CommunityMemberships.AS("cm"), table.Profiles.AS("p"), table.Users.AS("u")
+	memberFrom  = mcm.INNER_JOIN(mp, mp.ID.EQ(mcm.ProfileID)).LEFT_JOIN(mu, mu.ID.EQ(mp.UserID))
+	firstName   = StringExp(COALESCE(mu.FirstName, mp.FirstName))
+	lastName    = StringExp(COALESCE(mu.LastName, mp.LastName))
+)
+
+func memberColumns() []Projection {
+	return []Projection{mp.ID, mp.UserID, firstName, lastName, COALESCE(mu.Avatar, mp.Avatar), COALESCE(mu.JobTitle, mp.JobTitle),
+		COALESCE(mu.Company, mp.Company), mcm.IsSubscribed, mp.IsExpert, mcm.Status, mcm.Role}
+}
+
+func scanMember(rows pgx.Rows, extra ...any) (Member, error) {
+	var m Member
+	err := rows.Scan(append([]any{&m.ID, &m.UserID, &m.FirstName, &m.LastName, &m.Avatar, &m.JobTitle, &m.Company,
+		&m.IsSubscribed, &m.IsExpert, &m.AssignmentStatus, &m.Role}, extra...)...)
+	return m, err
+}
+
+// Members lists a community's people (active and invited) for its readers:
+// on page 1 the caller first, then experts, then by last and first name.
+func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member], error) {
+	bad := apperr.Fields{}
+	in.Request.Check(bad, MaxPageSize)
+	if len([]rune(in.Keyword)) > 200 {
+		bad.Add("keyword", "must be at most 200 characters")
+	}
+	me := mu.ID.EQ(UUID(in.UserID))
+	order := []OrderByClause{COALESCE(me, Bool(false)).DESC()}
+	switch in.Sort {
+	case "", "isExpert desc":
+		order = append(order, mp.IsExpert.DESC())
+	case "name", "name asc":
+	default:
+		bad.Add("sort", "must be 'isExpert desc' or 'name'")
+	}
+	order = append(order, LOWER(lastName), LOWER(firstName), mp.ID)
+	if err := bad.Err(); err != nil {
+		return paging.Page[Member]{}, err
+	}
+	if _, err := access.ReadCommunity(ctx, q.db, in.UserID, in.Role, in.CommunityID); err != nil {
+		return paging.Page[Member]{}, err
+	}
+	where := mcm.CommunityID.EQ(UUID(in.CommunityID))
+	if in.Keyword != "" {
+		// jet has no ILIKE; this one condition is raw SQL over the
+		// columns memberColumns names.
+		where = where.AND(RawBool("(coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name)) ILIKE '%' || #keyword || '%'",
+			RawArgs{"#keyword": likeEscaper.Replace(in.Keyword)}))
+	}
+	page := paging.Page[Member]{Results: []Member{}}
+	cols := append(memberColumns(), COUNT(STAR).OVER())
+	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
+		ORDER_BY(order...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
+	if err != nil {
+		return page, fmt.Errorf("community: members: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		m, err := scanMember(rows, &page.Total)
+		if err != nil {
+			return page, fmt.Errorf("community: members: %w", err)
+		}
+		page.Results = append(page.Results, m)
+	}
+	if err := rows.Err(); err != nil {
+		return page, fmt.Errorf("community: members: %w", err)
+	}
+	if len(page.Results) == 0 && in.Page > 1 {
+		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(memberFrom).WHERE(where)).Scan(&page.Total); err != nil {
+			return page, fmt.Errorf("community: members: %w", err)
+		}
+	}
+	return page, nil
+}
+
+// MaxHighlighted is the most communities one highlighted-members call
+// asks about.
+const MaxHighlighted = 100
+
+// Highlighted is POST /communities/get-highlighted-members.
+type Highlighted struct {
+	auth.Caller
+	CommunityIDs []uuid.UUID
+}
+
+// HighlightedMembers are a community's first people and how many it has.
+type HighlightedMembers struct {
+	Total              int      `json:"total"`
+	HighlightedMembers []Member `json:"highlightedMembers"`
+}
+
+// Highlighted returns, for each community the caller may read, its number
+// of people and up to three of them, admins and experts first (the avatar
+// preview of spec 000 §9); the others are left out.
+func (q *Queries) Highlighted(ctx context.Context, in Highlighted) (map[uuid.UUID]HighlightedMembers, error) {
+	if len(in.CommunityIDs) > MaxHighlighted {
+		return nil, apperr.Fields{"communityIds": fmt.Sprintf("must have at most %d ids", MaxHighlighted)}.Err()
+	}
+	out := map[uuid.UUID]HighlightedMembers{}
+	if len(in.CommunityIDs) == 0 {
+		return out, nil
+	}
+	v := viewOf(in.Caller)
+	readable := SELECT(lc.ID).FROM(lc).WHERE(lc.ID.IN(db.UUIDs(in.CommunityIDs)...).AND(v.member.OR(v.admin)))
+	rank := ROW_NUMBER().OVER(PARTITION_BY(mcm.CommunityID).ORDER_BY(mcm.Role.IN(String("admin"), String("cascadingAdmin")).DESC(),
+		mp.IsExpert.DESC(), LOWER(lastName), LOWER(firstName), mp.ID))
+	total := COUNT(STAR).OVER(PARTITION_BY(mcm.CommunityID))
+	cols := append(memberColumns(), mcm.CommunityID, total.AS("total"), rank.AS("rank"))
+	ranked := SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(mcm.CommunityID.IN(readable)).AsTable("ranked")
+	rows, err := db.Query(ctx, q.db, SELECT(STAR).FROM(ranked).WHERE(IntegerColumn("rank").From(ranked).LT_EQ(Int(3))))
+	if err != nil {
+		return nil, fmt.Errorf("community: highlighted: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var community uuid.UUID
+		var n, r int
+		m, err := scanMember(rows, &community, &n, &r)
+		if err != nil {
+			return nil, fmt.Errorf("community: highlighted: %w", err)
+		}
+		h := out[community]
+		h.Total, h.HighlightedMembers = n, append(h.HighlightedMembers, m)
+		out[community] = h
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("community: highlighted: %w", err)
+	}
+	// A readable community without people still answers, with none.
+	ids, err := db.Values[uuid.UUID](ctx, q.db, readable)
+	if err != nil {
+		return nil, fmt.Errorf("community: highlighted: %w", err)
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			out[id] = HighlightedMembers{HighlightedMembers: []Member{}}
+		}
+	}
+	return out, nil
+}
