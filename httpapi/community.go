@@ -38,9 +38,8 @@ func (s *server) addCommunityProfile(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	p := mustPrincipal(c)
 	profileID, err := s.Commands.Communities.AddProfile(c.Context(), community.AddProfile{
-		CommunityID: id, ActorID: p.UserID, ActorRole: p.Role,
+		Caller: caller(c), CommunityID: id,
 		FirstName: in.FirstName, LastName: in.LastName, Email: in.Email,
 		RoleID: deref(in.RoleID), Tags: deref(in.Tags), SendInvitation: in.SendInvitation != nil && *in.SendInvitation,
 	})

@@ -144,14 +144,18 @@ func TestAddCommunityProfile(t *testing.T) {
 		}
 	})
 
+	// A member of the community is refused; one who cannot see it is
+	// told it does not exist, as by every community call.
 	t.Run("permissions", func(t *testing.T) {
 		cases := []struct {
 			who, community string
+			status         int
+			code           string
 		}{
-			{memberEmail, circle},   // a plain member of the community
-			{expertEmail, circle},   // a forum expert, still a plain community member
-			{outsiderEmail, circle}, // in no community
-			{memberEmail, data},     // not in that community
+			{memberEmail, circle, 403, "forbidden"},  // a plain member of the community
+			{expertEmail, circle, 403, "forbidden"},  // a forum expert, still a plain community member
+			{outsiderEmail, circle, 404, "notFound"}, // in no community
+			{memberEmail, data, 404, "notFound"},     // not in that community
 		}
 		for _, tc := range cases {
 			t.Run(tc.who, func(t *testing.T) {
@@ -160,7 +164,7 @@ func TestAddCommunityProfile(t *testing.T) {
 				r := env.As(t, tc.who).Do("POST", "/api/communities/"+tc.community+"/profiles", map[string]any{
 					"firstName": "Not", "lastName": "Allowed", "email": email, "sendInvitation": true,
 				})
-				wantError(t, r, 403, "forbidden")
+				wantError(t, r, tc.status, tc.code)
 				wantNoWrites(t, env, before)
 				if n := env.Count(t, "profiles", "email_key = $1", email); n != 0 {
 					t.Errorf("profile written")
@@ -189,7 +193,7 @@ func TestAddCommunityProfile(t *testing.T) {
 		before := countWrites(t, env)
 		wantError(t, c.Do("POST", "/api/communities/"+data+"/profiles", map[string]any{
 			"firstName": "Not", "lastName": "Theirs", "email": freshAddress("nottheirs"), "sendInvitation": true,
-		}), 403, "forbidden")
+		}), 404, "notFound")
 		wantNoWrites(t, env, before)
 	})
 

@@ -759,8 +759,19 @@ func TestSeriesInvitations(t *testing.T) {
 		t.Errorf("counts %+v", n)
 	}
 	ms := mailbox(t, env, email)
-	if len(ms) != 1 || !strings.Contains(ms[0].Body, "Hello Ivy") {
-		t.Errorf("mails %+v", ms)
+	if len(ms) != 1 || !strings.Contains(ms[0].Body, "Hello Ivy") || !strings.Contains(ms[0].Subject, f.Name) {
+		t.Fatalf("mails %+v, want one naming the forum %q", ms, f.Name)
+	}
+	// The invitation leads into the forum, inside its community.
+	v := env.Client(t).Do("GET", "/api/tokens/"+url.PathEscape(linkToken(t, ms[0].Body, "/accept-invitation"))+"/validate", nil)
+	wantStatus(t, v, 200)
+	var inv struct {
+		Community *struct{ ID string }
+		Forum     *struct{ ID, Name string }
+	}
+	v.JSON(t, &inv)
+	if inv.Community == nil || inv.Community.ID != community || inv.Forum == nil || inv.Forum.ID != f.ID || inv.Forum.Name != f.Name {
+		t.Errorf("the invitation leads to %+v / %+v, want the forum %s of %s", inv.Community, inv.Forum, f.ID, community)
 	}
 	if after := countWrites(t, env); after.tokens != before.tokens+1 || after.mails != before.mails+1 {
 		t.Errorf("writes %+v → %+v", before, after)

@@ -497,7 +497,21 @@ func TestCommunityInvitations(t *testing.T) {
 	// The mailed link opens, registration joins the profile, and the
 	// community is then in the new member's list as an active membership.
 	c := env.Client(t)
-	wantStatus(t, c.Do("GET", "/api/tokens/"+url.PathEscape(token)+"/validate", nil), 200)
+	// The invitation names the community, where the new member lands.
+	name := queryString(t, env, "SELECT name FROM communities WHERE id = $1", f.community)
+	if !strings.Contains(ms[0].Subject, name) {
+		t.Errorf("subject %q does not name the community %q", ms[0].Subject, name)
+	}
+	v := c.Do("GET", "/api/tokens/"+url.PathEscape(token)+"/validate", nil)
+	wantStatus(t, v, 200)
+	var inv struct {
+		Community *struct{ ID, Name string }
+		Forum     *struct{ ID, Name string }
+	}
+	v.JSON(t, &inv)
+	if inv.Community == nil || inv.Community.ID != f.community || inv.Community.Name != name || inv.Forum != nil {
+		t.Errorf("the invitation leads to %+v / %+v, want the community %s", inv.Community, inv.Forum, name)
+	}
 	reg := c.Do("POST", "/api/users?token="+url.QueryEscape(token), map[string]any{"firstName": "Ivo", "lastName": "Invitee", "password": freshPassword})
 	wantStatus(t, reg, 201)
 	var s sessionBody

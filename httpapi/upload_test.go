@@ -624,8 +624,8 @@ func joinForum(t *testing.T, env *testenv.Env, m member, forum string) {
 	exec(t, env, `INSERT INTO series_memberships (series_id, profile_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, forum, m.ProfileID)
 }
 
-// TestUploadNeedsAForum: an account that is a member of no forum has
-// nowhere to post an upload and may not store one (F3).
+// TestUploadNeedsAForum: an account that is a member of no forum and
+// manages nothing has nowhere to put an upload and may not store one (F3).
 func TestUploadNeedsAForum(t *testing.T) {
 	e := newUploadEnv(t)
 	m := newMember(t, e.Env, "noforum")
@@ -635,6 +635,12 @@ func TestUploadNeedsAForum(t *testing.T) {
 	if n := e.Count(t, "uploads", "owner_id = $1", m.UserID); n != 0 {
 		t.Errorf("the refused ticket left %d upload rows", n)
 	}
+
+	// An admin of their organization, in no forum, uploads a community's
+	// image: they manage its communities.
+	exec(t, e.Env, `UPDATE profiles SET role = 'admin' WHERE id = $1`, m.ProfileID)
+	sas(t, m.Client, "image", "cover.png", "image/png", 1<<10)
+	exec(t, e.Env, `UPDATE profiles SET role = 'member' WHERE id = $1`, m.ProfileID)
 
 	// Once in a forum, the same request is answered.
 	joinForum(t, e.Env, m, newFeedFixture(t).welcome)

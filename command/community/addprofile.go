@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -46,9 +45,8 @@ var ErrEmailConflict = apperr.New(apperr.Conflict, "emailConflict", "this email 
 
 // AddProfile is POST /communities/{communityId}/profiles.
 type AddProfile struct {
+	auth.Caller
 	CommunityID    uuid.UUID
-	ActorID        uuid.UUID
-	ActorRole      auth.Role
 	FirstName      *string
 	LastName       *string
 	Email          *string
@@ -84,24 +82,12 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 
 	var profileID uuid.UUID
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		c, err := db.One[struct {
-			model.Communities
-			model.Organizations
-		}](ctx, tx, SELECT(table.Communities.ID, table.Communities.OrganizationID, table.Organizations.Name).
-			FROM(table.Communities.INNER_JOIN(table.Organizations, table.Organizations.ID.EQ(table.Communities.OrganizationID))).
-			WHERE(table.Communities.ID.EQ(UUID(in.CommunityID))))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return apperr.ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		actor, err := s.actorName(ctx, tx, in, c.Communities.OrganizationID)
+		c, err := manager(ctx, tx, in.Caller, in.CommunityID)
 		if err != nil {
 			return err
 		}
 		p, err := db.One[model.Profiles](ctx, tx, SELECT(table.Profiles.AllColumns).FROM(table.Profiles).
-			WHERE(table.Profiles.OrganizationID.EQ(UUID(c.Communities.OrganizationID)).AND(table.Profiles.EmailKey.EQ(String(auth.EmailKey(email))))).
+			WHERE(table.Profiles.OrganizationID.EQ(UUID(c.OrganizationID)).AND(table.Profiles.EmailKey.EQ(String(auth.EmailKey(email))))).
 			FOR(UPDATE()))
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
@@ -110,7 +96,7 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 				return err
 			}
 			now := s.now()
-			p = model.Profiles{ID: id, OrganizationID: c.Communities.OrganizationID, Role: "member", Email: email, EmailKey: auth.EmailKey(email),
+			p = model.Profiles{ID: id, OrganizationID: c.OrganizationID, Role: "member", Email: email, EmailKey: auth.EmailKey(email),
 				FirstName: first, LastName: last, InterestTags: tags, CreatedOn: now, UpdatedOn: now}
 			if _, err := db.Exec(ctx, tx, table.Profiles.INSERT(table.Profiles.AllColumns).MODEL(p)); err != nil {
 				return fmt.Errorf("community: add profile: %w", err)
@@ -133,42 +119,11 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 			return ErrEmailConflict
 		}
 		profileID = p.ID
-		if in.SendInvitation {
-			return s.inviter.Invite(ctx, tx, p.ID, p.Email, p.FirstName, actor, c.Organizations.Name)
+		if !in.SendInvitation {
+			return nil
 		}
-		return nil
+		into := membership.Into{Organization: c.OrganizationID, Community: &in.CommunityID}
+		return membership.InviteProfile(ctx, tx, s.inviter, in.UserID, into, p.ID, p.Email, p.FirstName)
 	})
 	return profileID, err
-}
-
-// actorName authorises the actor (a community admin, an admin of the
-// community's organization, or a super user) and returns their name for
-// the invitation.
-func (s *Service) actorName(ctx context.Context, tx pgx.Tx, in AddProfile, orgID uuid.UUID) (string, error) {
-	u, err := db.One[model.Users](ctx, tx, SELECT(table.Users.FirstName, table.Users.LastName).FROM(table.Users).
-		WHERE(table.Users.ID.EQ(UUID(in.ActorID))))
-	if err != nil {
-		return "", err
-	}
-	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
-	if in.ActorRole == auth.RoleSuper {
-		return name, nil
-	}
-	var n int64
-	err = db.QueryRow(ctx, tx, SELECT(COUNT(STAR)).
-		FROM(table.Profiles.LEFT_JOIN(table.CommunityMemberships,
-			table.CommunityMemberships.ProfileID.EQ(table.Profiles.ID).
-				AND(table.CommunityMemberships.CommunityID.EQ(UUID(in.CommunityID))))).
-		WHERE(table.Profiles.UserID.EQ(UUID(in.ActorID)).AND(
-			table.Profiles.OrganizationID.EQ(UUID(orgID)).AND(table.Profiles.Role.EQ(String("admin"))).
-				OR(table.CommunityMemberships.Role.IN(String("admin"), String("cascadingAdmin")).
-					AND(table.CommunityMemberships.Status.EQ(String("active"))))))).
-		Scan(&n)
-	if err != nil {
-		return "", err
-	}
-	if n == 0 {
-		return "", apperr.ErrForbidden
-	}
-	return name, nil
 }

@@ -45,7 +45,7 @@ func (s *Service) Invite(ctx context.Context, in Invite) (membership.Invited, er
 		if n != len(ids) {
 			return apperr.Invalid(map[string]string{"profileIds": "every person must be a member of the community"})
 		}
-		out, err = membership.InvitePending(ctx, tx, s.inviter, in.UserID, c.OrganizationID, ids)
+		out, err = membership.InvitePending(ctx, tx, s.inviter, in.UserID, membership.Into{Organization: c.OrganizationID, Community: &in.CommunityID}, ids)
 		return err
 	})
 	return out, err

@@ -38,7 +38,8 @@ func (s *Service) Invite(ctx context.Context, in Invite) (Invited, error) {
 			}
 			return apperr.Invalid(map[string]string{"profileIds": "every person must be a member of the forum's community"})
 		}
-		out, err = membership.InvitePending(ctx, tx, s.inviter, in.UserID, st.orgID, ids)
+		into := membership.Into{Organization: st.orgID, Community: &st.communityID, Forum: &in.SeriesID}
+		out, err = membership.InvitePending(ctx, tx, s.inviter, in.UserID, into, ids)
 		return err
 	})
 	return out, err

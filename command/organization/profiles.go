@@ -76,11 +76,7 @@ func (s *Service) AddProfile(ctx context.Context, in AddProfile) (uuid.UUID, err
 		if !in.SendInvitation {
 			return nil
 		}
-		actor, org, err := inviterOf(ctx, tx, in.UserID, in.OrganizationID)
-		if err != nil {
-			return err
-		}
-		return s.inviter.Invite(ctx, tx, p.ID, p.Email, p.FirstName, actor, org)
+		return membership.InviteProfile(ctx, tx, s.inviter, in.UserID, membership.Into{Organization: in.OrganizationID}, p.ID, p.Email, p.FirstName)
 	})
 	return id, err
 }

@@ -6,11 +6,8 @@ package organization
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
-	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -19,14 +16,12 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 )
 
 // Inviter issues and mails an invitation inside a transaction (the
 // account service's Invite: one invitation path for every area).
-type Inviter interface {
-	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
-}
+type Inviter = membership.Inviter
 
 // Service runs the organization commands.
 type Service struct {
@@ -59,17 +54,4 @@ func manage(ctx context.Context, tx pgx.Tx, c auth.Caller, orgID uuid.UUID) (acc
 		return o, apperr.ErrForbidden
 	}
 	return o, nil
-}
-
-// inviterOf is the caller's name and the organization's, for an
-// invitation mail.
-func inviterOf(ctx context.Context, tx pgx.Tx, userID, orgID uuid.UUID) (actor, org string, err error) {
-	u, o := table.Users, table.Organizations
-	err = db.QueryRow(ctx, tx, SELECT(u.FirstName.CONCAT(String(" ")).CONCAT(u.LastName), o.Name).
-		FROM(u.CROSS_JOIN(o)).
-		WHERE(u.ID.EQ(UUID(userID)).AND(o.ID.EQ(UUID(orgID))))).Scan(&actor, &org)
-	if err != nil {
-		return "", "", fmt.Errorf("organization: inviter: %w", err)
-	}
-	return strings.TrimSpace(actor), org, nil
 }

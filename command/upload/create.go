@@ -113,7 +113,7 @@ func (s *Service) Create(ctx context.Context, in Create) (Ticket, error) {
 		return Ticket{}, err
 	}
 	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		ok, err := access.InSomeForum(ctx, tx, in.Actor.UserID, in.Actor.Role)
+		ok, err := access.MayUpload(ctx, tx, in.Actor.UserID, in.Actor.Role)
 		if err != nil {
 			return err
 		}

@@ -107,11 +107,13 @@ func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 		LIMIT(1)
 }
 
-// InSomeForum reports whether the user may post in at least one forum: an
-// active member of one, an active admin of a community (who administers
-// its forums), or a super user. Uploads are for posts, so an account with
-// nowhere to post has nothing to upload for.
-func InSomeForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role) (bool, error) {
+// MayUpload reports whether the user may post in at least one forum or
+// edit a community: an active member of a forum, an active admin of a
+// community (who administers its forums), an admin of an organization
+// (who manages its communities, their images included), or a super user.
+// Uploads are for posts and community pages, so an account with neither
+// has nothing to upload for.
+func MayUpload(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role) (bool, error) {
 	if role == auth.RoleSuper {
 		return true, nil
 	}
@@ -122,7 +124,8 @@ func InSomeForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.
 		EXISTS(SELECT(sm.ProfileID).FROM(sm.INNER_JOIN(p, p.ID.EQ(sm.ProfileID))).
 			WHERE(p.UserID.EQ(me).AND(sm.Status.EQ(String("active"))))).
 			OR(EXISTS(SELECT(cm.ProfileID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
-				WHERE(p.UserID.EQ(me).AND(cm.Role.IN(String("admin"), String("cascadingAdmin"))).AND(cm.Status.EQ(String("active")))))),
+				WHERE(p.UserID.EQ(me).AND(cm.Role.IN(String("admin"), String("cascadingAdmin"))).AND(cm.Status.EQ(String("active")))))).
+			OR(EXISTS(SELECT(p.ID).FROM(p).WHERE(p.UserID.EQ(me).AND(p.Role.EQ(String("admin")))))),
 	)).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("access: some forum: %w", err)

@@ -104,10 +104,31 @@ func JoinStatus(p *table.ProfilesTable) StringExpression {
 	return StringExp(CASE().WHEN(p.UserID.IS_NULL()).THEN(String("pending")).ELSE(String("active")))
 }
 
+// Into is where an invitation leads: the organization whose profile it
+// joins, and the community or forum it was sent from, where the person
+// lands after signing up (nil: the organization's home).
+type Into struct {
+	Organization uuid.UUID
+	Community    *uuid.UUID
+	Forum        *uuid.UUID
+}
+
+// Invitation is one invitation to mail.
+type Invitation struct {
+	Into
+	ProfileID uuid.UUID
+	Email     string
+	FirstName string
+	// Inviter is the inviting member's name; Place names where the
+	// person is invited (the forum, community or organization).
+	Inviter string
+	Place   string
+}
+
 // Inviter issues and mails an invitation inside a transaction
 // (account.Service.Invite).
 type Inviter interface {
-	Invite(ctx context.Context, q db.Querier, profileID uuid.UUID, email, firstName, inviter, orgName string) error
+	Invite(ctx context.Context, q db.Querier, inv Invitation) error
 }
 
 // Invited counts what an invitation call did.
@@ -118,17 +139,15 @@ type Invited struct {
 	Skipped int `json:"skipped"`
 }
 
-// InvitePending mails an invitation, in the actor's name and the
-// organization's, to each of the profiles ids who has no account yet, and
-// skips the others. The caller has checked that the actor may invite them.
-func InvitePending(ctx context.Context, q db.Querier, inviter Inviter, actorID, orgID uuid.UUID, ids []uuid.UUID) (Invited, error) {
+// InvitePending mails an invitation into into, in the actor's name, to
+// each of the profiles ids who has no account yet, and skips the others.
+// The caller has checked that the actor may invite them; every id must be
+// a profile of the organization.
+func InvitePending(ctx context.Context, q db.Querier, inviter Inviter, actorID uuid.UUID, into Into, ids []uuid.UUID) (Invited, error) {
 	var out Invited
-	var actor, org string
-	u, o, p := table.Users, table.Organizations, table.Profiles
-	if err := db.QueryRow(ctx, q, SELECT(u.FirstName.CONCAT(String(" ")).CONCAT(u.LastName), o.Name).
-		FROM(u.CROSS_JOIN(o)).
-		WHERE(u.ID.EQ(UUID(actorID)).AND(o.ID.EQ(UUID(orgID))))).Scan(&actor, &org); err != nil {
-		return out, fmt.Errorf("membership: invite: %w", err)
+	actor, place, err := names(ctx, q, actorID, into)
+	if err != nil {
+		return out, err
 	}
 	type person struct {
 		ID        uuid.UUID
@@ -136,23 +155,67 @@ func InvitePending(ctx context.Context, q db.Querier, inviter Inviter, actorID, 
 		FirstName string
 		Joined    bool
 	}
+	p := table.Profiles
 	people, err := db.All[person](ctx, q, SELECT(p.ID.AS("id"), p.Email.AS("email"), p.FirstName.AS("first_name"),
 		p.UserID.IS_NOT_NULL().AS("joined")).
-		FROM(p).WHERE(db.Any(p.ID, ids)).ORDER_BY(p.ID))
+		FROM(p).WHERE(db.Any(p.ID, ids).AND(p.OrganizationID.EQ(UUID(into.Organization)))).ORDER_BY(p.ID))
 	if err != nil {
 		return out, fmt.Errorf("membership: invite: %w", err)
+	}
+	if len(people) != len(ids) {
+		return out, apperr.Invalid(map[string]string{"profileIds": "every person must be a person of the organization"})
 	}
 	for _, pe := range people {
 		if pe.Joined {
 			out.Skipped++
 			continue
 		}
-		if err := inviter.Invite(ctx, q, pe.ID, pe.Email, pe.FirstName, strings.TrimSpace(actor), org); err != nil {
+		inv := Invitation{Into: into, ProfileID: pe.ID, Email: pe.Email, FirstName: pe.FirstName, Inviter: actor, Place: place}
+		if err := inviter.Invite(ctx, q, inv); err != nil {
 			return out, fmt.Errorf("membership: invite: %w", err)
 		}
 		out.Invited++
 	}
 	return out, nil
+}
+
+// InviteProfile mails one invitation into into, in the actor's name, to
+// the profile id at email, whether or not it has an account: a person
+// added with an invitation asked for is told where they were added.
+func InviteProfile(ctx context.Context, q db.Querier, inviter Inviter, actorID uuid.UUID, into Into, id uuid.UUID, email, firstName string) error {
+	actor, place, err := names(ctx, q, actorID, into)
+	if err != nil {
+		return err
+	}
+	return inviter.Invite(ctx, q, Invitation{Into: into, ProfileID: id, Email: email, FirstName: firstName, Inviter: actor, Place: place})
+}
+
+// names are the actor's name and the name of where into leads: "Forum
+// (Community)", "Community (Organization)" or "Organization".
+func names(ctx context.Context, q db.Querier, actorID uuid.UUID, into Into) (actor, place string, err error) {
+	u, o, c, s := table.Users, table.Organizations, table.Communities, table.Series
+	community, forum := String(""), String("")
+	if into.Community != nil {
+		community = StringExp(SELECT(c.Name).FROM(c).WHERE(c.ID.EQ(UUID(*into.Community))))
+	}
+	if into.Forum != nil {
+		forum = StringExp(SELECT(s.Name).FROM(s).WHERE(s.ID.EQ(UUID(*into.Forum))))
+	}
+	var org, cname, fname *string
+	if err := db.QueryRow(ctx, q, SELECT(u.FirstName.CONCAT(String(" ")).CONCAT(u.LastName), o.Name, community, forum).
+		FROM(u.CROSS_JOIN(o)).
+		WHERE(u.ID.EQ(UUID(actorID)).AND(o.ID.EQ(UUID(into.Organization))))).Scan(&actor, &org, &cname, &fname); err != nil {
+		return "", "", fmt.Errorf("membership: inviter: %w", err)
+	}
+	switch {
+	case fname != nil && *fname != "" && cname != nil && *cname != "":
+		place = *fname + " (" + *cname + ")"
+	case cname != nil && *cname != "":
+		place = *cname + " (" + *org + ")"
+	default:
+		place = *org
+	}
+	return strings.TrimSpace(actor), place, nil
 }
 
 // Person is a person of a member list, as PersonColumns reads them; list

@@ -46,6 +46,16 @@ type Invitation struct {
 	OrganizationName string        `json:"organizationName"`
 	HasAccount       bool          `json:"hasAccount"`
 	ExpiresOn        jsontime.Time `json:"expiresOn"`
+	// Community and Forum are where the invitation was sent from: the
+	// person lands there after signing up (null: home).
+	Community *Place `json:"community"`
+	Forum     *Place `json:"forum"`
+}
+
+// Place is a community or forum an invitation leads into.
+type Place struct {
+	ID   uuid.UUID `json:"id"`
+	Name string    `json:"name"`
 }
 
 // ValidateToken checks an invitation or confirmation token. A confirmation
@@ -78,6 +88,21 @@ func (q *Queries) ValidateToken(ctx context.Context, token, email string) (Invit
 			return Invitation{}, fmt.Errorf("account: invitation profile: %w", err)
 		}
 		inv.FirstName, inv.LastName, inv.OrganizationName = p.Profiles.FirstName, p.Profiles.LastName, p.Organizations.Name
+	}
+	c, s := table.Communities, table.Series
+	if row.CommunityID != nil {
+		p, err := db.One[Place](ctx, q.db, SELECT(c.ID.AS("id"), c.Name.AS("name")).FROM(c).WHERE(c.ID.EQ(UUID(*row.CommunityID))))
+		if err != nil {
+			return Invitation{}, fmt.Errorf("account: invitation community: %w", err)
+		}
+		inv.Community = &p
+	}
+	if row.SeriesID != nil {
+		p, err := db.One[Place](ctx, q.db, SELECT(s.ID.AS("id"), s.Name.AS("name")).FROM(s).WHERE(s.ID.EQ(UUID(*row.SeriesID))))
+		if err != nil {
+			return Invitation{}, fmt.Errorf("account: invitation forum: %w", err)
+		}
+		inv.Forum = &p
 	}
 	var n int64
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(table.Users).

@@ -3072,6 +3072,15 @@ export interface components {
             /** @description An account with this address exists; join the profile instead of registering. */
             hasAccount: boolean;
             expiresOn: components["schemas"]["Timestamp"];
+            /** @description The community the invitation was sent from, where the person lands after signing up; null for an organization's invitation. */
+            community: components["schemas"]["InvitationPlace"] | null;
+            /** @description The forum the invitation was sent from (inside community), where the person lands after signing up; null otherwise. */
+            forum: components["schemas"]["InvitationPlace"] | null;
+        };
+        InvitationPlace: {
+            /** Format: uuid */
+            id: string;
+            name: string;
         };
         CommunityList: {
             results: components["schemas"]["Community"][];
@@ -5288,7 +5297,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the community or its organization. */
+            /** @description `forbidden`: the caller is a member of the community but does not administer it or its organization. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5297,7 +5306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no community `communityId`. */
+            /** @description `notFound`: there is no community `communityId`, or the caller cannot see it. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -13,14 +13,16 @@ import (
 )
 
 type Tokens struct {
-	ID        uuid.UUID  `sql:"primary_key" db:"tokens.id"`
-	Kind      string     `db:"tokens.kind"`
-	TokenHash []byte     `db:"tokens.token_hash"`
-	UserID    *uuid.UUID `db:"tokens.user_id"`
-	ProfileID *uuid.UUID `db:"tokens.profile_id"`
-	Email     string     `db:"tokens.email"`
-	CreatedOn time.Time  `db:"tokens.created_on"`
-	ExpiresOn time.Time  `db:"tokens.expires_on"`
-	UsedOn    *time.Time `db:"tokens.used_on"`
-	SessionID *uuid.UUID `db:"tokens.session_id"`
+	ID          uuid.UUID  `sql:"primary_key" db:"tokens.id"`
+	Kind        string     `db:"tokens.kind"`
+	TokenHash   []byte     `db:"tokens.token_hash"`
+	UserID      *uuid.UUID `db:"tokens.user_id"`
+	ProfileID   *uuid.UUID `db:"tokens.profile_id"`
+	Email       string     `db:"tokens.email"`
+	CreatedOn   time.Time  `db:"tokens.created_on"`
+	ExpiresOn   time.Time  `db:"tokens.expires_on"`
+	UsedOn      *time.Time `db:"tokens.used_on"`
+	SessionID   *uuid.UUID `db:"tokens.session_id"`
+	CommunityID *uuid.UUID `db:"tokens.community_id"`
+	SeriesID    *uuid.UUID `db:"tokens.series_id"`
 }

@@ -17,16 +17,18 @@ type tokensTable struct {
 	postgres.Table
 
 	// Columns
-	ID        postgres.ColumnString
-	Kind      postgres.ColumnString
-	TokenHash postgres.ColumnBytea
-	UserID    postgres.ColumnString
-	ProfileID postgres.ColumnString
-	Email     postgres.ColumnString
-	CreatedOn postgres.ColumnTimestampz
-	ExpiresOn postgres.ColumnTimestampz
-	UsedOn    postgres.ColumnTimestampz
-	SessionID postgres.ColumnString
+	ID          postgres.ColumnString
+	Kind        postgres.ColumnString
+	TokenHash   postgres.ColumnBytea
+	UserID      postgres.ColumnString
+	ProfileID   postgres.ColumnString
+	Email       postgres.ColumnString
+	CreatedOn   postgres.ColumnTimestampz
+	ExpiresOn   postgres.ColumnTimestampz
+	UsedOn      postgres.ColumnTimestampz
+	SessionID   postgres.ColumnString
+	CommunityID postgres.ColumnString
+	SeriesID    postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -68,35 +70,39 @@ func newTokensTable(schemaName, tableName, alias string) *TokensTable {
 
 func newTokensTableImpl(schemaName, tableName, alias string) tokensTable {
 	var (
-		IDColumn        = postgres.StringColumn("id")
-		KindColumn      = postgres.StringColumn("kind")
-		TokenHashColumn = postgres.ByteaColumn("token_hash")
-		UserIDColumn    = postgres.StringColumn("user_id")
-		ProfileIDColumn = postgres.StringColumn("profile_id")
-		EmailColumn     = postgres.StringColumn("email")
-		CreatedOnColumn = postgres.TimestampzColumn("created_on")
-		ExpiresOnColumn = postgres.TimestampzColumn("expires_on")
-		UsedOnColumn    = postgres.TimestampzColumn("used_on")
-		SessionIDColumn = postgres.StringColumn("session_id")
-		allColumns      = postgres.ColumnList{IDColumn, KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn, SessionIDColumn}
-		mutableColumns  = postgres.ColumnList{KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn, SessionIDColumn}
-		defaultColumns  = postgres.ColumnList{EmailColumn, CreatedOnColumn}
+		IDColumn          = postgres.StringColumn("id")
+		KindColumn        = postgres.StringColumn("kind")
+		TokenHashColumn   = postgres.ByteaColumn("token_hash")
+		UserIDColumn      = postgres.StringColumn("user_id")
+		ProfileIDColumn   = postgres.StringColumn("profile_id")
+		EmailColumn       = postgres.StringColumn("email")
+		CreatedOnColumn   = postgres.TimestampzColumn("created_on")
+		ExpiresOnColumn   = postgres.TimestampzColumn("expires_on")
+		UsedOnColumn      = postgres.TimestampzColumn("used_on")
+		SessionIDColumn   = postgres.StringColumn("session_id")
+		CommunityIDColumn = postgres.StringColumn("community_id")
+		SeriesIDColumn    = postgres.StringColumn("series_id")
+		allColumns        = postgres.ColumnList{IDColumn, KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn, SessionIDColumn, CommunityIDColumn, SeriesIDColumn}
+		mutableColumns    = postgres.ColumnList{KindColumn, TokenHashColumn, UserIDColumn, ProfileIDColumn, EmailColumn, CreatedOnColumn, ExpiresOnColumn, UsedOnColumn, SessionIDColumn, CommunityIDColumn, SeriesIDColumn}
+		defaultColumns    = postgres.ColumnList{EmailColumn, CreatedOnColumn}
 	)
 
 	return tokensTable{
 		Table: postgres.NewTable(schemaName, tableName, alias, allColumns...),
 
 		//Columns
-		ID:        IDColumn,
-		Kind:      KindColumn,
-		TokenHash: TokenHashColumn,
-		UserID:    UserIDColumn,
-		ProfileID: ProfileIDColumn,
-		Email:     EmailColumn,
-		CreatedOn: CreatedOnColumn,
-		ExpiresOn: ExpiresOnColumn,
-		UsedOn:    UsedOnColumn,
-		SessionID: SessionIDColumn,
+		ID:          IDColumn,
+		Kind:        KindColumn,
+		TokenHash:   TokenHashColumn,
+		UserID:      UserIDColumn,
+		ProfileID:   ProfileIDColumn,
+		Email:       EmailColumn,
+		CreatedOn:   CreatedOnColumn,
+		ExpiresOn:   ExpiresOnColumn,
+		UsedOn:      UsedOnColumn,
+		SessionID:   SessionIDColumn,
+		CommunityID: CommunityIDColumn,
+		SeriesID:    SeriesIDColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

@@ -55,11 +55,25 @@ export function TokenRegistration({ token, email, mode }: { token?: string; emai
   return (
     <AuthLayout
       title={title}
-      subtitle={inv.organizationName ? t('auth.acceptBody', { organization: inv.organizationName }) : undefined}
+      subtitle={inv.organizationName ? t('auth.acceptBody', { organization: invitedTo(inv) }) : undefined}
     >
       {inv.hasAccount ? <JoinExisting token={token} invitation={inv} /> : <RegisterNew token={token} invitation={inv} />}
     </AuthLayout>
   )
+}
+
+/** invitedTo names where the invitation leads: the forum, community or organization. */
+function invitedTo(inv: Schemas['Invitation']): string {
+  return inv.forum?.name ?? inv.community?.name ?? inv.organizationName
+}
+
+/** landing is where an accepted invitation leads: the forum or community it was sent from, or home. */
+function landing(inv: Schemas['Invitation']) {
+  if (inv.community && inv.forum) {
+    return { to: '/communities/$communityId/series/$seriesId', params: { communityId: inv.community.id, seriesId: inv.forum.id } } as const
+  }
+  if (inv.community) return { to: '/communities/$communityId', params: { communityId: inv.community.id } } as const
+  return { to: HOME_PATH } as const
 }
 
 function RegisterNew({ token, invitation }: { token: string; invitation: Schemas['Invitation'] }) {
@@ -84,7 +98,7 @@ function RegisterNew({ token, invitation }: { token: string; invitation: Schemas
       {
         onSuccess: (body) => {
           session.signedIn(body)
-          void navigate({ to: HOME_PATH, replace: true })
+          void navigate({ ...landing(invitation), replace: true })
         },
       },
     )
@@ -160,7 +174,7 @@ function JoinExisting({ token, invitation }: { token: string; invitation: Schema
         await joinProfile({ userId: body.user.id, token, accessToken: body.accessToken })
         session.signedIn(body)
       }
-      void navigate({ to: HOME_PATH, replace: true })
+      void navigate({ ...landing(invitation), replace: true })
     } catch (err) {
       setError(
         isApiError(err) && err.code !== 'loginAuthentication'
