@@ -42,9 +42,9 @@ type File struct {
 var (
 	ErrFileType       = apperr.New(apperr.BadInput, "importFileType", "the file must be a .csv or .xlsx file")
 	ErrFileUnreadable = apperr.New(apperr.BadInput, "importFileUnreadable", "the file cannot be read: a CSV file must be UTF-8 text, an .xlsx file an Excel workbook")
-	ErrFileTooLarge   = apperr.New(apperr.BadInput, "importFileTooLarge", "the file is too large").With("max", MaxBytes)
+	ErrFileTooLarge   = apperr.New(apperr.BadInput, "importFileTooLarge", fmt.Sprintf("the file is larger than %d MiB", MaxBytes>>20)).With("max", MaxBytes)
 	ErrHeaderMissing  = apperr.New(apperr.BadInput, "importHeaderMissing", "the file has no header row")
-	ErrTooManyRows    = apperr.New(apperr.BadInput, "importTooManyRows", "the file has too many rows").With("max", MaxRows)
+	ErrTooManyRows    = apperr.New(apperr.BadInput, "importTooManyRows", fmt.Sprintf("the file has more than %d rows of people", MaxRows)).With("max", MaxRows)
 )
 
 // errColumnsMissing is a header without a required column.

@@ -11,8 +11,9 @@ import search from './tests/search.mjs'
 import insights from './tests/insights.mjs'
 import chrome from './tests/chrome.mjs'
 import sso from './tests/sso.mjs'
+import communities from './tests/communities.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...chrome, ...sso]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...chrome, ...sso]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

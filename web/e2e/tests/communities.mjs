@@ -1,0 +1,123 @@
+// Communities admin (spec 000 §2.4, §2.7): an organization admin makes a
+// community and fills it, and an invited person lands in it.
+import assert from 'node:assert/strict'
+import { api, apiSignIn, axe, mailLink, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+
+// A 2×2 PNG: a real picture, which the upload checks by its bytes.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64')
+
+// members is a CSV file of n people, with a BOM and CRLF as a spreadsheet
+// writes them, and one bad row the report names.
+function members(prefix, n) {
+  const rows = ['\uFEFFfirstName,lastName,email,role,tags']
+  for (let i = 0; i < n; i++) rows.push(`Person${i},"Imported, Jr.",${prefix}-${i}@example.test,member,"csv, e2e"`)
+  rows.push('Bad,Address,not-an-email,member,')
+  return Buffer.from(rows.join('\r\n') + '\r\n')
+}
+
+export default [
+  {
+    name: 'communities: an organization admin creates a community with an image, a forum, imports members, shares it, and an invited person lands in it',
+    async fn(ctx) {
+      const stamp = Date.now()
+      const name = `E2E Circle ${stamp}`
+      const page = await signedInPage(ctx, 'admin@demo.agora')
+
+      // Manage → Communities → Add community.
+      await page.getByTestId('manage-menu').click()
+      await page.getByRole('menuitem', { name: 'Communities' }).click()
+      const manage = page.getByRole('dialog', { name: 'Manage communities' })
+      await visible(manage)
+      await manage.getByRole('button', { name: 'Add community' }).click()
+      const chooser = page.getByRole('dialog', { name: 'Select organisation' })
+      const form = page.getByRole('dialog', { name: 'Create community' })
+      await visible(chooser.or(form))
+      if (await chooser.isVisible()) {
+        await chooser.getByRole('radio').first().click()
+        await chooser.getByRole('button', { name: 'Select' }).click()
+      }
+      await visible(form)
+      await form.getByLabel('Name').fill(name)
+      await form.getByLabel('Description').fill('Where the e2e cohort meets.')
+      await form.locator('input[type="file"]').setInputFiles({ name: 'circle.png', mimeType: 'image/png', buffer: PNG })
+      await visible(form.getByRole('img', { name: 'The chosen image' }))
+      await axe(page, 'create community')
+      await form.getByRole('button', { name: 'Create' }).click()
+
+      // The new community's page, with its picture.
+      await page.waitForURL((u) => /^\/communities\/[0-9a-f-]{36}$/.test(u.pathname))
+      const communityId = new URL(page.url()).pathname.split('/')[2]
+      const header = page.getByTestId('community-page')
+      await visible(header.getByRole('heading', { name }))
+      const cover = header.locator('img').first()
+      await visible(cover)
+      assert.ok(await cover.evaluate((img) => img.complete && img.naturalWidth === 2), 'the community picture did not load')
+      await axe(page, 'community page')
+
+      // Create forum: it appears in the community's forums.
+      await header.getByRole('button', { name: 'Create forum' }).click()
+      const forumForm = page.getByRole('dialog', { name: 'Create forum' })
+      await forumForm.getByLabel('Name').fill(`Cohort ${stamp}`)
+      await forumForm.getByLabel('Description').fill('The cohort’s questions and answers.')
+      await forumForm.getByRole('button', { name: 'Create', exact: true }).click()
+      await visible(page.getByTestId('community-forum').getByText(`Cohort ${stamp}`))
+
+      // Invite → Import from a file: progress, then the report.
+      await page.getByTestId('community-admin-menu').click()
+      await page.getByRole('menuitem', { name: 'Invite' }).click()
+      await page.getByRole('button', { name: 'Import from a file' }).click()
+      const importer = page.getByRole('dialog', { name: 'Import members' })
+      const rows = 9_999 // with the bad row, the most a file may hold
+      await importer.getByLabel('File (.csv or .xlsx)').setInputFiles({ name: 'cohort.csv', mimeType: 'text/csv', buffer: members(`e2e-${stamp}`, rows) })
+      await importer.getByRole('button', { name: 'Save' }).click()
+      await visible(importer.getByRole('progressbar', { name: 'Import progress' }))
+      await visible(importer.getByText('Import finished'))
+      await visible(importer.getByText(`${rows} members added`))
+      await visible(importer.getByText('1 row skipped'))
+      await visible(importer.getByRole('list', { name: 'Skipped rows' }).getByText(/not-an-email/))
+      await shot(page, 'community-import-report')
+      await importer.getByTestId('import-report').getByRole('button', { name: 'Close' }).click()
+
+      // Share: the demo member gets access as Member, confirmed with the count.
+      await header.getByRole('button', { name: 'Share' }).click()
+      const share = page.getByTestId('share-dialog')
+      await share.getByRole('searchbox', { name: 'Search people' }).fill('member@demo')
+      const row = share.getByTestId('assignable-row').filter({ hasText: 'member@demo.agora' })
+      await visible(row)
+      await axe(page, 'share community')
+      await row.getByRole('button').last().click()
+      await page.getByRole('menuitem', { name: 'Member', exact: true }).click()
+      await share.getByTestId('share-save').click()
+      const confirm = page.getByTestId('share-confirm')
+      await visible(confirm.getByText('Access changes for 1 person.'))
+      await confirm.getByRole('button', { name: 'Update' }).click()
+      await confirm.waitFor({ state: 'hidden' })
+      const memberToken = await apiSignIn('member@demo.agora')
+      const seen = await api('GET', `/api/communities/${communityId}`, { token: memberToken })
+      assert.equal(seen.status, 200, `the shared member cannot open the community: ${JSON.stringify(seen.body)}`)
+      await page.keyboard.press('Escape')
+
+      // Invite one person: they get a mail, register, and land in the community.
+      await page.getByTestId('community-admin-menu').click()
+      await page.getByRole('menuitem', { name: 'Invite' }).click()
+      await page.getByRole('button', { name: 'Invite one person' }).click()
+      const newMember = page.getByRole('dialog', { name: 'New member' })
+      const email = `e2e-new-${stamp}@example.test`
+      await newMember.getByLabel('First name').fill('Nina')
+      await newMember.getByLabel('Last name').fill('Newcomer')
+      await newMember.getByLabel('Email').fill(email)
+      await newMember.getByRole('button', { name: 'Invite' }).click()
+      await visible(page.getByText(`An invitation was sent to ${email}.`))
+
+      const link = await mailLink(email, '/accept-invitation')
+      const guest = await ctx.newPage()
+      await guest.goto(server.url + link)
+      await visible(guest.getByText(`You were invited to join ${name} on Agora.`))
+      await guest.getByLabel('Password', { exact: true }).fill('nina-Newcomer-1')
+      await guest.getByLabel('Confirm password').fill('nina-Newcomer-1')
+      await guest.getByRole('button', { name: 'Create account' }).click()
+      await waitPath(guest, `/communities/${communityId}`)
+      await visible(guest.getByRole('heading', { name }))
+    },
+  },
+]
