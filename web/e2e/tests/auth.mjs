@@ -193,7 +193,10 @@ export default [
       await visible(page.getByText('The passwords do not match.'))
       await page.getByLabel('Confirm password').fill(password)
       await page.getByRole('button', { name: 'Create account' }).click()
-      await waitPath(page, '/home')
+      // The invitation came from a community: the new member lands in it.
+      await waitPath(page, `/communities/${community.id}`)
+      await visible(page.getByRole('heading', { name: community.name }))
+      await page.getByRole('link', { name: 'Home' }).click()
       await visible(page.getByText('Welcome, Ines'))
       await visible(page.getByTestId('community-card').getByText(community.name))
       shared.invitee = { email, password }
