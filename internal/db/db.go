@@ -139,6 +139,24 @@ func Values[T any](ctx context.Context, q Querier, stmt postgres.Statement) ([]T
 	return pgx.CollectRows(rows, pgx.RowTo[T])
 }
 
+// Count counts the rows of from that where keeps.
+func Count(ctx context.Context, q Querier, from postgres.ReadableTable, where postgres.BoolExpression) (int, error) {
+	var n int
+	err := QueryRow(ctx, q, postgres.SELECT(postgres.COUNT(postgres.STAR)).FROM(from).WHERE(where)).Scan(&n)
+	return n, err
+}
+
+// Collect runs a jet statement and turns each row into a T with scan, for
+// rows that a struct's fields cannot take by name (All); the slice is
+// empty, not nil, when there are none.
+func Collect[T any](ctx context.Context, q Querier, stmt postgres.Statement, scan func(pgx.Row) (T, error)) ([]T, error) {
+	rows, err := Query(ctx, q, stmt)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (T, error) { return scan(r) })
+}
+
 // UUIDs are ids as jet literals, for IN lists.
 func UUIDs(ids []uuid.UUID) []postgres.Expression {
 	out := make([]postgres.Expression, len(ids))

@@ -342,15 +342,15 @@ func (q *Queries) List(ctx context.Context, in List) (paging.Page[Community], er
 	if err := bad.Err(); err != nil {
 		return paging.Page[Community]{}, err
 	}
-	page, err := q.read(ctx, in.Caller, v.selectCommunities(where, order, int64(in.PageSize), int64(in.Offset())))
-	if err != nil || len(page.Results) > 0 || in.Page == 1 {
-		return page, err
-	}
-	// A page past the end: count the communities for the total.
-	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(v.from).WHERE(where)).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("community: list: %w", err)
-	}
-	return page, nil
+	return paging.Windowed(in.Request, func() (paging.Page[Community], error) {
+		return q.read(ctx, in.Caller, v.selectCommunities(where, order, int64(in.PageSize), int64(in.Offset())))
+	}, func() (int, error) {
+		n, err := db.Count(ctx, q.db, v.from, where)
+		if err != nil {
+			return 0, fmt.Errorf("community: list: %w", err)
+		}
+		return n, nil
+	})
 }
 
 // Get is GET /communities/{id}.
