@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/db"
 	"agora/internal/db/gen/table"
 )
 
@@ -76,9 +77,6 @@ func (s Selection) roles() ([]Expression, bool) {
 	return out, true
 }
 
-// likeEscaper makes a word literal inside LIKE.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
 // From is the selection's FROM: the profiles with their account and
 // their membership of the community.
 func From(communityID uuid.UUID) ReadableTable {
@@ -102,7 +100,7 @@ func (s Selection) Where(orgID uuid.UUID) BoolExpression {
 		where = where.AND(cm.Role.IN(roles...))
 	}
 	for _, w := range strings.Fields(strings.ToLower(s.Keyword)) {
-		pattern := String("%" + likeEscaper.Replace(w) + "%")
+		pattern := String("%" + db.LikeLiteral(w) + "%")
 		where = where.AND(OR(
 			LOWER(StringExp(COALESCE(u.FirstName, p.FirstName))).LIKE(pattern),
 			LOWER(StringExp(COALESCE(u.LastName, p.LastName))).LIKE(pattern),

@@ -260,8 +260,7 @@ func (in List) where(v view, bad apperr.Fields) BoolExpression {
 		bad.Add("presetFilter", "must be new, visited or manageable")
 	}
 	if in.Keyword != "" {
-		// jet has no ILIKE; this one condition is raw SQL.
-		where = where.AND(RawBool("c.name ILIKE '%' || #keyword || '%'", RawArgs{"#keyword": likeEscaper.Replace(in.Keyword)}))
+		where = where.AND(db.Contains(in.Keyword, "c.name"))
 	}
 	for _, f := range strings.Split(in.Filters, ",") {
 		if f = strings.TrimSpace(f); f == "" {
@@ -372,6 +371,3 @@ func (q *Queries) Get(ctx context.Context, in Get) (Community, error) {
 	}
 	return page.Results[0], nil
 }
-
-// likeEscaper makes a keyword literal inside ILIKE.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -94,10 +94,8 @@ func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member],
 	}
 	where := mcm.CommunityID.EQ(UUID(in.CommunityID))
 	if in.Keyword != "" {
-		// jet has no ILIKE; this one condition is raw SQL over the
-		// columns memberColumns names.
-		where = where.AND(RawBool("(coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name)) ILIKE '%' || #keyword || '%'",
-			RawArgs{"#keyword": likeEscaper.Replace(in.Keyword)}))
+		// Over the columns memberColumns names.
+		where = where.AND(db.Contains(in.Keyword, "(coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name))"))
 	}
 	page, err := paging.Windowed(in.Request, func() (page paging.Page[Member], err error) {
 		cols := append(memberColumns(), COUNT(STAR).OVER())

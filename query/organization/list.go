@@ -60,7 +60,7 @@ func (q *Queries) List(ctx context.Context, in List) (paging.Page[Organization],
 	member, _ := access.OrganizationRules(o.ID, me, super)
 	where := super.OR(member)
 	if in.Keyword != "" {
-		where = where.AND(contains(in.Keyword, "o.name"))
+		where = where.AND(db.Contains(in.Keyword, "o.name"))
 	}
 	var order OrderByClause = o.Name.ASC()
 	if field == "createdOn" {

@@ -69,7 +69,7 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 	where := p.OrganizationID.EQ(UUID(in.OrganizationID))
 	if in.Keyword != "" {
 		// A part of the first or the last name is a part of the full name.
-		where = where.AND(contains(in.Keyword,
+		where = where.AND(db.Contains(in.Keyword,
 			"coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name)", "coalesce(u.email, p.email)"))
 	}
 	dir := func(e Expression) OrderByClause {

@@ -34,20 +34,6 @@ func New(d *db.DB) (*Queries, error) {
 	return &Queries{db: d.Pool}, nil
 }
 
-// likeEscaper makes a keyword literal inside ILIKE.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
-// contains is "one of the SQL texts contains keyword", case-insensitively;
-// jet has no ILIKE, so this one condition is raw SQL over constant column
-// texts, the keyword bound.
-func contains(keyword string, texts ...string) BoolExpression {
-	var or []BoolExpression
-	for _, c := range texts {
-		or = append(or, RawBool(c+" ILIKE '%' || #keyword || '%'", RawArgs{"#keyword": likeEscaper.Replace(keyword)}))
-	}
-	return OR(or...)
-}
-
 // sortOrder reads a sort parameter, "field" with an optional " asc" or
 // " desc", among the fields a list knows (the first is the default).
 func sortOrder(f apperr.Fields, v string, fields ...string) (field string, desc bool) {
