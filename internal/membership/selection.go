@@ -2,7 +2,6 @@ package membership
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -10,6 +9,7 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/paging"
 )
 
 // Selection is which of an organization's people a community's share
@@ -37,14 +37,9 @@ var (
 	SelMembership = table.CommunityMemberships.AS("cm")
 )
 
-// MaxKeyword bounds a selection's keyword.
-const MaxKeyword = 200
-
 // Check adds the selection's problems to f.
 func (s Selection) Check(f apperr.Fields) {
-	if utf8.RuneCountInString(s.Keyword) > MaxKeyword {
-		f.Add("keyword", "must be at most 200 characters")
-	}
+	paging.CheckKeyword(f, s.Keyword)
 	if strings.ContainsRune(s.Keyword, 0) {
 		f.Add("keyword", "must not contain the NUL character")
 	}

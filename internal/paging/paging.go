@@ -5,6 +5,7 @@ package paging
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"agora/internal/apperr"
 )
@@ -29,6 +30,17 @@ func (r Request) Check(bad apperr.Fields, max int) {
 	}
 	if r.PageSize < 1 || r.PageSize > max {
 		bad.Add("pageSize", fmt.Sprintf("must be 1 to %d", max))
+	}
+}
+
+// KeywordMax bounds the keyword a list is searched with.
+const KeywordMax = 200
+
+// CheckKeyword adds to bad a list's keyword of more than KeywordMax
+// characters.
+func CheckKeyword(bad apperr.Fields, keyword string) {
+	if utf8.RuneCountInString(keyword) > KeywordMax {
+		bad.Add("keyword", fmt.Sprintf("must be at most %d characters", KeywordMax))
 	}
 }
 

@@ -84,3 +84,13 @@ func TestWindowed(t *testing.T) {
 		t.Errorf("error %v, want boom", err)
 	}
 }
+
+func TestCheckKeyword(t *testing.T) {
+	for k, refused := range map[string]bool{"": false, "ada": false, strings.Repeat("é", 200): false, strings.Repeat("k", 201): true} {
+		bad := apperr.Fields{}
+		paging.CheckKeyword(bad, k)
+		if (bad["keyword"] != "") != refused || (refused && bad["keyword"] != "must be at most 200 characters") {
+			t.Errorf("%d characters: %v", len([]rune(k)), bad)
+		}
+	}
+}

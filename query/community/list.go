@@ -333,9 +333,7 @@ func (in List) order(v view, bad apperr.Fields) []OrderByClause {
 func (q *Queries) List(ctx context.Context, in List) (paging.Page[Community], error) {
 	bad := apperr.Fields{}
 	in.Request.Check(bad, MaxPageSize)
-	if len([]rune(in.Keyword)) > 200 {
-		bad.Add("keyword", "must be at most 200 characters")
-	}
+	paging.CheckKeyword(bad, in.Keyword)
 	v := viewOf(in.Caller)
 	where, order := in.where(v, bad), in.order(v, bad)
 	if err := bad.Err(); err != nil {

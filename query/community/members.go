@@ -73,9 +73,7 @@ func scanMember(row pgx.Row, extra ...any) (Member, error) {
 func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member], error) {
 	bad := apperr.Fields{}
 	in.Request.Check(bad, MaxPageSize)
-	if len([]rune(in.Keyword)) > 200 {
-		bad.Add("keyword", "must be at most 200 characters")
-	}
+	paging.CheckKeyword(bad, in.Keyword)
 	me := mu.ID.EQ(UUID(in.UserID))
 	order := []OrderByClause{COALESCE(me, Bool(false)).DESC()}
 	switch in.Sort {

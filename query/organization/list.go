@@ -50,7 +50,7 @@ type List struct {
 func (q *Queries) List(ctx context.Context, in List) (paging.Page[Organization], error) {
 	f := apperr.Fields{}
 	in.Request.Check(f, MaxPageSize)
-	checkKeyword(f, in.Keyword)
+	paging.CheckKeyword(f, in.Keyword)
 	field, desc := sortOrder(f, in.Sort, "name", "createdOn")
 	if err := f.Err(); err != nil {
 		return paging.Page[Organization]{}, err

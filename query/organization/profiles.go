@@ -52,7 +52,7 @@ type Profiles struct {
 func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profile], error) {
 	f := apperr.Fields{}
 	in.Request.Check(f, MaxPageSize)
-	checkKeyword(f, in.Keyword)
+	paging.CheckKeyword(f, in.Keyword)
 	field, desc := sortOrder(f, in.Sort, "name", "email", "createdOn")
 	if err := f.Err(); err != nil {
 		return paging.Page[Profile]{}, err

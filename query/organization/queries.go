@@ -18,9 +18,6 @@ import (
 // lists load with pageSize 9999).
 const MaxPageSize = 9999
 
-// keywordMax bounds a list's keyword.
-const keywordMax = 200
-
 // Queries reads organizations from Postgres.
 type Queries struct {
 	db *pgxpool.Pool
@@ -56,13 +53,6 @@ func sortOrder(f apperr.Fields, v string, fields ...string) (field string, desc 
 	}
 	f.Add("sort", "must be one of "+strings.Join(fields, ", "))
 	return fields[0], false
-}
-
-// checkKeyword refuses an over-long keyword.
-func checkKeyword(f apperr.Fields, k string) {
-	if len([]rune(k)) > keywordMax {
-		f.Add("keyword", "must be at most 200 characters")
-	}
 }
 
 // user and super are the caller as SQL values, for the access rules.
