@@ -422,3 +422,23 @@ func TestSSOPlainHTTPIssuer(t *testing.T) {
 		t.Error("saved")
 	}
 }
+
+// TestSSODiscoveryReused: the provider's discovery document, read when
+// single sign-on was turned on, serves the sign-ins that follow; they ask
+// the provider for no discovery again.
+func TestSSODiscoveryReused(t *testing.T) {
+	env := testenv.New(t)
+	o := newSSOOrg(t, env)
+	turnedOn := o.idp.Discoveries()
+	if turnedOn == 0 {
+		t.Fatal("turning single sign-on on did not read the discovery document")
+	}
+	email := o.person(t, true)
+	for i := range 2 {
+		state, code := o.callback(t, email, email, "")
+		wantStatus(t, o.complete(t, state, code), 200)
+		if n := o.idp.Discoveries(); n != turnedOn {
+			t.Fatalf("sign-in %d: the discovery document was read %d times in all, want %d", i+1, n, turnedOn)
+		}
+	}
+}

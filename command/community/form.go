@@ -4,11 +4,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	. "github.com/go-jet/jet/v2/postgres"
 
 	"agora/internal/apperr"
+	"agora/internal/linkpreview"
 	"agora/internal/nullable"
 	"agora/internal/plaintext"
 )
@@ -20,7 +20,6 @@ const (
 	PriceMax        = 9999900
 	DefaultPrice    = 3995
 	InvitationOnly  = "invitationOnly"
-	urlMax          = 2048
 	videoHostsUsage = "must be a Vimeo or YouTube link"
 )
 
@@ -50,10 +49,10 @@ type form struct {
 func (f Form) check(bad apperr.Fields) form {
 	var out form
 	if f.Name != nil {
-		out.name = text(bad, "name", *f.Name, NameMax)
+		out.name = plaintext.Required(bad, "name", *f.Name, NameMax)
 	}
 	if f.Description != nil {
-		out.description = text(bad, "description", *f.Description, DescriptionMax)
+		out.description = plaintext.Required(bad, "description", *f.Description, DescriptionMax)
 	}
 	if f.MembershipType != nil && *f.MembershipType != InvitationOnly {
 		bad.Add("membershipType", "must be invitationOnly")
@@ -67,33 +66,17 @@ func (f Form) check(bad apperr.Fields) form {
 	return out
 }
 
-// text trims a one-line text and checks its length in characters.
-func text(bad apperr.Fields, field, s string, max int) string {
-	v := plaintext.Trim(s)
-	if v == "" || utf8.RuneCountInString(v) > max {
-		bad.Add(field, "must be 1 to "+strconv.Itoa(max)+" characters, not only spaces")
-	}
-	return v
-}
-
-// link trims an http(s) URL that host (when given) accepts; empty means
-// none.
+// link trims an http(s) URL (linkpreview.FormLink) that host, when given,
+// accepts; empty means none.
 func link(bad apperr.Fields, field string, s *string, host func(string) bool) *string {
-	if s == nil {
-		return nil
+	v := linkpreview.FormLink(bad, field, s)
+	if v == nil || host == nil {
+		return v
 	}
-	v := strings.TrimSpace(*s)
-	if v == "" {
-		return nil
-	}
-	u, err := url.Parse(v)
-	switch {
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(v) > urlMax:
-		bad.Add(field, "must be an http(s) URL of at most 2048 characters")
-	case host != nil && !host(strings.ToLower(u.Hostname())):
+	if u, err := url.Parse(*v); err == nil && !host(strings.ToLower(u.Hostname())) {
 		bad.Add(field, videoHostsUsage)
 	}
-	return &v
+	return v
 }
 
 // videoHost reports whether a video link's host is Vimeo's or YouTube's

@@ -15,6 +15,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/linkpreview"
 	"agora/internal/membership"
 )
 
@@ -46,7 +47,7 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 	}
 	f := apperr.Fields{}
 	name, desc := text(f, "name", in.Name, 90), text(f, "description", in.Description, 1000)
-	img := image(f, in.Image)
+	img := linkpreview.FormLink(f, "image", in.Image)
 	excl := exclusivity(f, in.Exclusivity)
 	if excl == "" {
 		excl = InviteOnly

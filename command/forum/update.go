@@ -14,6 +14,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/linkpreview"
 	"agora/internal/nullable"
 )
 
@@ -33,7 +34,7 @@ type Update struct {
 func (s *Service) Update(ctx context.Context, in Update) error {
 	f := apperr.Fields{}
 	name, desc := text(f, "name", in.Name, 90), text(f, "description", in.Description, 1000)
-	img := image(f, in.Image.Value)
+	img := linkpreview.FormLink(f, "image", in.Image.Value)
 	excl := exclusivity(f, in.Exclusivity)
 	if err := f.Err(); err != nil {
 		return err

@@ -3,9 +3,6 @@ package organization
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strings"
-	"unicode/utf8"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -16,6 +13,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/linkpreview"
 	"agora/internal/nullable"
 	"agora/internal/plaintext"
 )
@@ -23,9 +21,6 @@ import (
 // NameMax is the longest organization name, the community name's limit
 // (spec 000 §9: 1 to 75 characters).
 const NameMax = 75
-
-// ImageMax is the longest image URL.
-const ImageMax = 2048
 
 // Create is POST /organizations.
 type Create struct {
@@ -44,7 +39,7 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 	}
 	f := apperr.Fields{}
 	name := orgName(f, *in.Name)
-	img := image(f, in.Image)
+	img := linkpreview.FormLink(f, "image", in.Image)
 	if err := f.Err(); err != nil {
 		return uuid.Nil, err
 	}
@@ -82,7 +77,7 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 	}
 	if in.Image.Set {
 		cols = append(cols, o.Image)
-		if img := image(f, in.Image.Value); img != nil {
+		if img := linkpreview.FormLink(f, "image", in.Image.Value); img != nil {
 			set = append(set, String(*img))
 		} else {
 			set = append(set, NULL)
@@ -135,28 +130,9 @@ func (s *Service) Delete(ctx context.Context, in Delete) error {
 
 // orgName trims a name and checks it: 1 to 75 characters, clean.
 func orgName(f apperr.Fields, v string) string {
-	v = plaintext.Trim(v)
-	switch {
-	case v == "" || utf8.RuneCountInString(v) > NameMax:
-		f.Add("name", fmt.Sprintf("must be 1 to %d characters, not only spaces", NameMax))
-	case !plaintext.Clean(v):
+	v = plaintext.Required(f, "name", v, NameMax)
+	if !plaintext.Clean(v) {
 		f.Add("name", plaintext.Unclean)
 	}
 	return v
-}
-
-// image trims an image URL (what an upload ticket returns); empty is none.
-func image(f apperr.Fields, s *string) *string {
-	if s == nil {
-		return nil
-	}
-	v := strings.TrimSpace(*s)
-	if v == "" {
-		return nil
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(v) > ImageMax {
-		f.Add("image", "must be an http(s) URL of at most 2048 characters")
-	}
-	return &v
 }

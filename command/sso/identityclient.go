@@ -72,8 +72,10 @@ func (s *Service) SetIdentityClient(ctx context.Context, caller auth.Caller, in 
 		return err
 	}
 	// The provider's own answer is not repeated: it could be any page of
-	// any server the admin names.
-	if _, err := s.provider(ctx, in.Issuer); err != nil {
+	// any server the admin names. It is asked now rather than taken from
+	// the discoveries kept for sign-ins, so that the check is of what the
+	// provider answers today; sign-ins then reuse that answer.
+	if _, err := s.providers.refresh(ctx, in.Issuer); err != nil {
 		return apperr.Invalid(map[string]string{"issuer": "its OpenID Connect discovery document could not be read, or names another issuer"})
 	}
 	now := s.now()

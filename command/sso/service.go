@@ -45,6 +45,9 @@ type Service struct {
 
 	startPerIP      *ratelimit.Limiter
 	startPerAddress *ratelimit.Limiter
+	// providers are the issuers' discovered endpoints, reused for
+	// discoveryTTL.
+	providers *discoveries
 }
 
 // New builds the service. publicURL is the browser-facing base URL the
@@ -55,11 +58,15 @@ func New(d *db.DB, accounts *cmdaccount.Service, publicURL string, perMinute int
 	if d == nil || d.Pool == nil || accounts == nil {
 		return nil, fmt.Errorf("sso.New: nil dependency")
 	}
-	return &Service{
+	s := &Service{
 		db: d.Pool, accounts: accounts, http: &http.Client{Timeout: 10 * time.Second},
 		redirectURL: strings.TrimRight(publicURL, "/") + CallbackPath, now: time.Now, loopbackHTTP: dev,
 		startPerIP: ratelimit.New(perMinute, time.Minute), startPerAddress: ratelimit.New(perMinute, time.Minute),
-	}, nil
+	}
+	s.providers = newDiscoveries(discoveryTTL, time.Now, func(ctx context.Context, issuer string) (*oidc.Provider, error) {
+		return oidc.NewProvider(s.ctx(ctx), issuer)
+	})
+	return s, nil
 }
 
 // Errors of single sign-on (catalogue codes of ours).
@@ -79,9 +86,10 @@ var (
 	ErrEmailNotVerified = apperr.New(apperr.Forbidden, "ssoEmailNotVerified", "the identity provider has not verified this e-mail address")
 )
 
-// provider discovers an issuer's endpoints and keys.
+// provider is an issuer's endpoints and keys, discovered at most
+// discoveryTTL ago.
 func (s *Service) provider(ctx context.Context, issuer string) (*oidc.Provider, error) {
-	return oidc.NewProvider(oidc.ClientContext(ctx, s.http), issuer)
+	return s.providers.get(ctx, issuer)
 }
 
 func (s *Service) ctx(ctx context.Context) context.Context { return oidc.ClientContext(ctx, s.http) }

@@ -139,6 +139,44 @@ func Values[T any](ctx context.Context, q Querier, stmt postgres.Statement) ([]T
 	return pgx.CollectRows(rows, pgx.RowTo[T])
 }
 
+// Count counts the rows of from that where keeps.
+func Count(ctx context.Context, q Querier, from postgres.ReadableTable, where postgres.BoolExpression) (int, error) {
+	var n int
+	err := QueryRow(ctx, q, postgres.SELECT(postgres.COUNT(postgres.STAR)).FROM(from).WHERE(where)).Scan(&n)
+	return n, err
+}
+
+// likeEscaper escapes LIKE's wildcards and its escape character (Postgres's
+// default, backslash).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// LikeLiteral is s escaped for a LIKE or ILIKE pattern, so that a person's
+// %, _ and \ match themselves rather than any text.
+func LikeLiteral(s string) string { return likeEscaper.Replace(s) }
+
+// Contains is "one of the SQL texts contains keyword", case-insensitively,
+// the keyword bound and taken literally (LikeLiteral). jet has no ILIKE, so
+// this one condition is raw SQL: texts must be the program's constant
+// column expressions, never input.
+func Contains(keyword string, texts ...string) postgres.BoolExpression {
+	or := make([]postgres.BoolExpression, len(texts))
+	for i, t := range texts {
+		or[i] = postgres.RawBool(t+" ILIKE '%' || #keyword || '%'", postgres.RawArgs{"#keyword": LikeLiteral(keyword)})
+	}
+	return postgres.OR(or...)
+}
+
+// Collect runs a jet statement and turns each row into a T with scan, for
+// rows that a struct's fields cannot take by name (All); the slice is
+// empty, not nil, when there are none.
+func Collect[T any](ctx context.Context, q Querier, stmt postgres.Statement, scan func(pgx.Row) (T, error)) ([]T, error) {
+	rows, err := Query(ctx, q, stmt)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (T, error) { return scan(r) })
+}
+
 // UUIDs are ids as jet literals, for IN lists.
 func UUIDs(ids []uuid.UUID) []postgres.Expression {
 	out := make([]postgres.Expression, len(ids))

@@ -2,7 +2,11 @@ package linkpreview
 
 import (
 	"net/url"
+	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"agora/internal/apperr"
 )
 
 // MaxMediaType bounds a link's media type.
@@ -60,4 +64,20 @@ func WebURL(s string) bool {
 	}
 	u, err := url.Parse(s)
 	return err == nil && webURL(u)
+}
+
+// FormLink trims the link a form may give (an image's URL, a video's) and
+// adds to bad, under field, what is not a WebURL; nil or blank is none.
+func FormLink(bad apperr.Fields, field string, s *string) *string {
+	if s == nil {
+		return nil
+	}
+	v := strings.TrimSpace(*s)
+	if v == "" {
+		return nil
+	}
+	if !WebURL(v) {
+		bad.Add(field, "must be an http(s) URL of at most "+strconv.Itoa(MaxURL)+" characters")
+	}
+	return &v
 }

@@ -2,13 +2,14 @@ package membership
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
 	"agora/internal/apperr"
+	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/paging"
 )
 
 // Selection is which of an organization's people a community's share
@@ -36,14 +37,9 @@ var (
 	SelMembership = table.CommunityMemberships.AS("cm")
 )
 
-// MaxKeyword bounds a selection's keyword.
-const MaxKeyword = 200
-
 // Check adds the selection's problems to f.
 func (s Selection) Check(f apperr.Fields) {
-	if utf8.RuneCountInString(s.Keyword) > MaxKeyword {
-		f.Add("keyword", "must be at most 200 characters")
-	}
+	paging.CheckKeyword(f, s.Keyword)
 	if strings.ContainsRune(s.Keyword, 0) {
 		f.Add("keyword", "must not contain the NUL character")
 	}
@@ -76,9 +72,6 @@ func (s Selection) roles() ([]Expression, bool) {
 	return out, true
 }
 
-// likeEscaper makes a word literal inside LIKE.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
 // From is the selection's FROM: the profiles with their account and
 // their membership of the community.
 func From(communityID uuid.UUID) ReadableTable {
@@ -102,7 +95,7 @@ func (s Selection) Where(orgID uuid.UUID) BoolExpression {
 		where = where.AND(cm.Role.IN(roles...))
 	}
 	for _, w := range strings.Fields(strings.ToLower(s.Keyword)) {
-		pattern := String("%" + likeEscaper.Replace(w) + "%")
+		pattern := String("%" + db.LikeLiteral(w) + "%")
 		where = where.AND(OR(
 			LOWER(StringExp(COALESCE(u.FirstName, p.FirstName))).LIKE(pattern),
 			LOWER(StringExp(COALESCE(u.LastName, p.LastName))).LIKE(pattern),

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -50,6 +51,8 @@ type Provider struct {
 	st     *storage
 	srv    *http.Server
 	ln     net.Listener
+	// discoveries counts the requests for the discovery document.
+	discoveries atomic.Int64
 }
 
 // Start serves a provider on a free loopback port; it never listens
@@ -89,6 +92,10 @@ func Start() (*Provider, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) { p.login(w, r, callback) })
 	mux.Handle("/oauth/token", p.rewriteAudience(provider))
+	mux.Handle("/.well-known/openid-configuration", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.discoveries.Add(1)
+		provider.ServeHTTP(w, r)
+	}))
 	mux.Handle("/", provider)
 	p.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = p.srv.Serve(ln) }()
@@ -101,6 +108,9 @@ func (p *Provider) Close() error {
 	defer cancel()
 	return p.srv.Shutdown(ctx)
 }
+
+// Discoveries is how many times the discovery document was asked for.
+func (p *Provider) Discoveries() int { return int(p.discoveries.Load()) }
 
 // AddClient registers a relying party.
 func (p *Provider) AddClient(c Client) {

@@ -5,6 +5,7 @@ package paging
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"agora/internal/apperr"
 )
@@ -32,5 +33,30 @@ func (r Request) Check(bad apperr.Fields, max int) {
 	}
 }
 
+// KeywordMax bounds the keyword a list is searched with.
+const KeywordMax = 200
+
+// CheckKeyword adds to bad a list's keyword of more than KeywordMax
+// characters.
+func CheckKeyword(bad apperr.Fields, keyword string) {
+	if utf8.RuneCountInString(keyword) > KeywordMax {
+		bad.Add("keyword", fmt.Sprintf("must be at most %d characters", KeywordMax))
+	}
+}
+
 // Offset is how many entries come before the page.
 func (r Request) Offset() int { return (r.Page - 1) * r.PageSize }
+
+// Windowed is a page read in one statement that also counts the whole list
+// (COUNT(*) OVER ()), each row carrying the total: read runs that statement
+// for r, and count counts the list alone. A page past the end has no row to
+// carry the total, so count runs then only, and the list is read once
+// otherwise.
+func Windowed[T any](r Request, read func() (Page[T], error), count func() (int, error)) (Page[T], error) {
+	page, err := read()
+	if err != nil || len(page.Results) > 0 || r.Page <= 1 {
+		return page, err
+	}
+	page.Total, err = count()
+	return page, err
+}

@@ -7,6 +7,7 @@
 package plaintext
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -67,6 +68,18 @@ func Name(bad apperr.Fields, field, v string) string {
 		bad.Add(field, "must be 1 to 50 characters")
 	case !Clean(v):
 		bad.Add(field, Unclean)
+	}
+	return v
+}
+
+// Required trims (Trim) a one-line text a form must have, such as a
+// community's or a forum's name or description, and adds to bad, under
+// field, what breaks its rule: 1 to max characters once trimmed. The form
+// gives the limit; the rule and its message are the same for every form.
+func Required(bad apperr.Fields, field, v string, max int) string {
+	v = Trim(v)
+	if v == "" || utf8.RuneCountInString(v) > max {
+		bad.Add(field, "must be 1 to "+strconv.Itoa(max)+" characters, not only spaces")
 	}
 	return v
 }

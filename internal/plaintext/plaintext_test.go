@@ -1,6 +1,8 @@
 package plaintext_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"agora/internal/apperr"
@@ -58,5 +60,31 @@ func TestTrim(t *testing.T) {
 	plaintext.Name(bad, "firstName", "\u200b \ufeff")
 	if bad["firstName"] == "" {
 		t.Error("a name of invisible characters is accepted")
+	}
+}
+
+// TestRequired: a form's required text is trimmed and holds 1 to max
+// characters (not bytes); the limit is the form's.
+func TestRequired(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		max      int
+		ok       bool
+	}{
+		{"  Book club ", "Book club", 75, true},
+		{strings.Repeat("é", 75), strings.Repeat("é", 75), 75, true},
+		{strings.Repeat("é", 76), strings.Repeat("é", 76), 75, false},
+		{"\u200b \u00a0", "", 75, false},
+		{"", "", 1000, false},
+		{"ab", "ab", 1, false},
+	} {
+		bad := apperr.Fields{}
+		got := plaintext.Required(bad, "name", c.in, c.max)
+		if got != c.want || (bad["name"] == "") != c.ok {
+			t.Errorf("Required(%q, %d) = %q, refused %q", c.in, c.max, got, bad["name"])
+		}
+		if !c.ok && bad["name"] != "must be 1 to "+strconv.Itoa(c.max)+" characters, not only spaces" {
+			t.Errorf("Required(%q, %d): message %q", c.in, c.max, bad["name"])
+		}
 	}
 }

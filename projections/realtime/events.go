@@ -85,6 +85,12 @@ const (
 	// organization without being its members: the organization's admins
 	// and super users (internal/access's CommunityRules).
 	OrganizationAdmins
+	// UserOfProfileUnlessManager is the person of a profile unless they are
+	// among the OrganizationAdmins of the profile's organization: a
+	// community's deletion reaches those from the community itself, so a
+	// membership's deletion tells the members who do not manage it, and
+	// each person hears of it once.
+	UserOfProfileUnlessManager
 )
 
 // Audience is a set of members, named by kind and the id it is about.
@@ -210,9 +216,9 @@ type PublicCommunity struct {
 // communityEvents: a community created or changed is told to its members
 // and to those who manage it without being members (the Manage
 // Communities dialog lists it for them). A deleted one is told to the
-// latter here; its members are told by their memberships' own deletions
-// (communityMembershipEvents), since the memberships are gone by the time
-// the change is consumed.
+// latter here; its other members are told by their memberships' own
+// deletions (communityMembershipEvents), since the memberships are gone by
+// the time the change is consumed.
 func communityEvents(c change.Change) ([]Event, error) {
 	row := c.After
 	if c.Op == change.Delete {
@@ -269,7 +275,7 @@ func communityMembershipEvents(c change.Change) ([]Event, error) {
 	return []Event{
 		{
 			Type: CommunityDeleted, ContextKey: key, Payload: Deleted{m.CommunityID},
-			To: []Audience{{UserOfProfile, m.ProfileID}},
+			To: []Audience{{UserOfProfileUnlessManager, m.ProfileID}},
 			If: &Condition{Table: "communities", ID: m.CommunityID, Exists: false},
 		},
 		{

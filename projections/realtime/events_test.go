@@ -131,16 +131,18 @@ func checkMembership(t *testing.T, table string, got []realtime.Event) {
 	t.Helper()
 	kind, id, container, deleted, removed := realtime.CommunityMembers, cid, "communities", realtime.CommunityDeleted, realtime.CommunityMembersRemove
 	key := "community:" + cid.String()
+	// A community's managers hear of its deletion from the community.
+	told := realtime.UserOfProfileUnlessManager
 	if table == "series_memberships" {
 		kind, id, container, deleted, removed = realtime.SeriesMembers, sid, "series", realtime.SeriesDeleted, realtime.SeriesMembersRemoved
-		key = "series:" + sid.String()
+		key, told = "series:"+sid.String(), realtime.UserOfProfile
 	}
 	if len(got) != 2 {
 		t.Fatalf("want 2 conditional events, got %+v", got)
 	}
 	del, rem := got[0], got[1]
 	if del.Type != deleted || del.ContextKey != key || *del.If != (realtime.Condition{Table: container, ID: id, Exists: false}) ||
-		!reflect.DeepEqual(del.To, []realtime.Audience{{Kind: realtime.UserOfProfile, ID: pid}}) {
+		!reflect.DeepEqual(del.To, []realtime.Audience{{Kind: told, ID: pid}}) {
 		t.Errorf("deletion event: %+v", del)
 	}
 	if rem.Type != removed || rem.ContextKey != key || *rem.If != (realtime.Condition{Table: container, ID: id, Exists: true}) ||

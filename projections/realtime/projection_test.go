@@ -220,7 +220,8 @@ func TestThreadEventSignsAttachments(t *testing.T) {
 // TestCommunityEventAudiences: a community's creation and edits reach its
 // members and those who manage it without being members (its organization's
 // admins, super users); its deletion reaches the latter (its members hear
-// it from their memberships). Nobody else hears any of it.
+// it from their memberships), and each person once, a manager who is also a
+// member too. Nobody else hears any of it.
 func TestCommunityEventAudiences(t *testing.T) {
 	env := testenv.New(t)
 	ctx := t.Context()
@@ -243,10 +244,14 @@ func TestCommunityEventAudiences(t *testing.T) {
 	org := lookup("SELECT organization_id::text FROM profiles WHERE user_id = $1", people["member"])
 	community := lookup(`INSERT INTO communities (id, organization_id, name, description) VALUES (gen_random_uuid(), $1, $2, 'd') RETURNING id::text`,
 		org, testenv.Unique("Live community"))
-	if _, err := pool.Exec(ctx, `INSERT INTO community_memberships (community_id, profile_id, role, status)
-		SELECT $1, id, 'member', 'active' FROM profiles WHERE user_id = $2`, community, people["member"]); err != nil {
-		t.Fatal(err)
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := pool.Exec(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
 	}
+	exec(`INSERT INTO community_memberships (community_id, profile_id, role, status)
+		SELECT $1, id, 'member', 'active' FROM profiles WHERE user_id = $2`, community, people["member"])
 
 	hub, p := newNode(t, env)
 	exp := time.Now().Add(time.Hour)
@@ -259,42 +264,61 @@ func TestCommunityEventAudiences(t *testing.T) {
 		clients[name] = c
 	}
 	now := time.Now().UnixMilli()
-	mk := func(op change.Op, before, after string) change.Change {
-		c := change.Change{Op: op, Schema: "public", Table: "communities", Source: change.Source{TsMs: now}}
+	mk := func(table string, op change.Op, before, after string) change.Change {
+		c := change.Change{Op: op, Schema: "public", Table: table, Source: change.Source{TsMs: now}}
 		c.Before, c.After = row(t, before), row(t, after)
 		return c
 	}
 	communityRow := func(name string) string {
 		return `{"id":"` + community + `","organization_id":"` + org + `","name":"` + name + `","description":"d","image":null,"video":null,"video_cover":null}`
 	}
+	profileOf := func(name string) string {
+		return lookup("SELECT id::text FROM profiles WHERE organization_id = $1 AND user_id = $2", org, people[name])
+	}
+	// A deleted community's memberships go with it, each a change of its own.
+	membershipGone := func(name string) change.Change {
+		return mk("community_memberships", change.Delete, `{"community_id":"`+community+`","profile_id":"`+profileOf(name)+`"}`, "")
+	}
 	cases := []struct {
-		name  string
-		c     change.Change
-		event string
-		want  []string
+		name   string
+		before func() // run first
+		c      []change.Change
+		event  string
+		want   []string
 	}{
-		{"created", mk(change.Create, "", communityRow("A")), realtime.CommunityCreated, []string{"admin", "member", "super"}},
-		{"renamed", mk(change.Update, communityRow("A"), communityRow("B")), realtime.CommunityUpdated, []string{"admin", "member", "super"}},
-		{"deleted", mk(change.Delete, communityRow("B"), ""), realtime.CommunityDeleted, []string{"admin", "super"}},
+		{"created", nil, []change.Change{mk("communities", change.Create, "", communityRow("A"))}, realtime.CommunityCreated, []string{"admin", "member", "super"}},
+		{"renamed", nil, []change.Change{mk("communities", change.Update, communityRow("A"), communityRow("B"))}, realtime.CommunityUpdated, []string{"admin", "member", "super"}},
+		{"deleted, with the organization's admin and the super user among its members",
+			func() {
+				exec(`INSERT INTO community_memberships (community_id, profile_id, role, status)
+					SELECT $1, id, 'member', 'active' FROM profiles WHERE organization_id = $2 AND user_id IN ($3, $4)`,
+					community, org, people["admin"], people["super"])
+				exec(`DELETE FROM communities WHERE id = $1`, community)
+			},
+			[]change.Change{mk("communities", change.Delete, communityRow("B"), ""), membershipGone("member"), membershipGone("admin"), membershipGone("super")},
+			realtime.CommunityDeleted, []string{"admin", "member", "super"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := p.Apply(ctx, tc.c); err != nil {
-				t.Fatal(err)
+			if tc.before != nil {
+				tc.before()
+			}
+			for _, c := range tc.c {
+				if err := p.Apply(ctx, c); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var got []string
 			for name, c := range clients {
-				select {
-				case b := <-c.Messages():
+				for len(c.Messages()) > 0 {
 					var m realtime.Message
-					if err := json.Unmarshal(b, &m); err != nil {
+					if err := json.Unmarshal(<-c.Messages(), &m); err != nil {
 						t.Fatal(err)
 					}
 					if m.Event != tc.event || m.ContextKey != "community:"+community {
-						t.Errorf("%s received %s", name, b)
+						t.Errorf("%s received %+v", name, m)
 					}
 					got = append(got, name)
-				default:
 				}
 			}
 			sort.Strings(got)

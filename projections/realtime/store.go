@@ -56,6 +56,11 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 	case UserOfProfile:
 		p := table.Profiles.AS("p")
 		return pg.SELECT(p.UserID).FROM(p).WHERE(p.ID.EQ(about).AND(db.Any(p.UserID, candidates)))
+	case UserOfProfileUnlessManager:
+		p, v := table.Profiles.AS("p"), table.Users.AS("v")
+		return pg.SELECT(v.ID).FROM(p.INNER_JOIN(v, v.ID.EQ(p.UserID))).
+			WHERE(p.ID.EQ(about).AND(db.Any(v.ID, candidates)).
+				AND(pg.NOT(access.OrganizationAdmin(p.OrganizationID, v.ID, v.Role.EQ(pg.String("super"))))))
 	case ChannelReaders:
 		c, f := table.Channels.AS("c"), table.Series.AS("f")
 		return channelReaders(c.INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, c.ID.EQ(about), candidates)

@@ -260,8 +260,7 @@ func (in List) where(v view, bad apperr.Fields) BoolExpression {
 		bad.Add("presetFilter", "must be new, visited or manageable")
 	}
 	if in.Keyword != "" {
-		// jet has no ILIKE; this one condition is raw SQL.
-		where = where.AND(RawBool("c.name ILIKE '%' || #keyword || '%'", RawArgs{"#keyword": likeEscaper.Replace(in.Keyword)}))
+		where = where.AND(db.Contains(in.Keyword, "c.name"))
 	}
 	for _, f := range strings.Split(in.Filters, ",") {
 		if f = strings.TrimSpace(f); f == "" {
@@ -334,23 +333,21 @@ func (in List) order(v view, bad apperr.Fields) []OrderByClause {
 func (q *Queries) List(ctx context.Context, in List) (paging.Page[Community], error) {
 	bad := apperr.Fields{}
 	in.Request.Check(bad, MaxPageSize)
-	if len([]rune(in.Keyword)) > 200 {
-		bad.Add("keyword", "must be at most 200 characters")
-	}
+	paging.CheckKeyword(bad, in.Keyword)
 	v := viewOf(in.Caller)
 	where, order := in.where(v, bad), in.order(v, bad)
 	if err := bad.Err(); err != nil {
 		return paging.Page[Community]{}, err
 	}
-	page, err := q.read(ctx, in.Caller, v.selectCommunities(where, order, int64(in.PageSize), int64(in.Offset())))
-	if err != nil || len(page.Results) > 0 || in.Page == 1 {
-		return page, err
-	}
-	// A page past the end: count the communities for the total.
-	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(v.from).WHERE(where)).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("community: list: %w", err)
-	}
-	return page, nil
+	return paging.Windowed(in.Request, func() (paging.Page[Community], error) {
+		return q.read(ctx, in.Caller, v.selectCommunities(where, order, int64(in.PageSize), int64(in.Offset())))
+	}, func() (int, error) {
+		n, err := db.Count(ctx, q.db, v.from, where)
+		if err != nil {
+			return 0, fmt.Errorf("community: list: %w", err)
+		}
+		return n, nil
+	})
 }
 
 // Get is GET /communities/{id}.
@@ -372,6 +369,3 @@ func (q *Queries) Get(ctx context.Context, in Get) (Community, error) {
 	}
 	return page.Results[0], nil
 }
-
-// likeEscaper makes a keyword literal inside ILIKE.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -61,9 +61,9 @@ func memberColumns() []Projection {
 		COALESCE(mu.Company, mp.Company), mcm.IsSubscribed, mp.IsExpert, mcm.Status, mcm.Role}
 }
 
-func scanMember(rows pgx.Rows, extra ...any) (Member, error) {
+func scanMember(row pgx.Row, extra ...any) (Member, error) {
 	var m Member
-	err := rows.Scan(append([]any{&m.ID, &m.UserID, &m.FirstName, &m.LastName, &m.Avatar, &m.JobTitle, &m.Company,
+	err := row.Scan(append([]any{&m.ID, &m.UserID, &m.FirstName, &m.LastName, &m.Avatar, &m.JobTitle, &m.Company,
 		&m.IsSubscribed, &m.IsExpert, &m.AssignmentStatus, &m.Role}, extra...)...)
 	return m, err
 }
@@ -73,9 +73,7 @@ func scanMember(rows pgx.Rows, extra ...any) (Member, error) {
 func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member], error) {
 	bad := apperr.Fields{}
 	in.Request.Check(bad, MaxPageSize)
-	if len([]rune(in.Keyword)) > 200 {
-		bad.Add("keyword", "must be at most 200 characters")
-	}
+	paging.CheckKeyword(bad, in.Keyword)
 	me := mu.ID.EQ(UUID(in.UserID))
 	order := []OrderByClause{COALESCE(me, Bool(false)).DESC()}
 	switch in.Sort {
@@ -94,33 +92,18 @@ func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member],
 	}
 	where := mcm.CommunityID.EQ(UUID(in.CommunityID))
 	if in.Keyword != "" {
-		// jet has no ILIKE; this one condition is raw SQL over the
-		// columns memberColumns names.
-		where = where.AND(RawBool("(coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name)) ILIKE '%' || #keyword || '%'",
-			RawArgs{"#keyword": likeEscaper.Replace(in.Keyword)}))
+		// Over the columns memberColumns names.
+		where = where.AND(db.Contains(in.Keyword, "(coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name))"))
 	}
-	page := paging.Page[Member]{Results: []Member{}}
-	cols := append(memberColumns(), COUNT(STAR).OVER())
-	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
-		ORDER_BY(order...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
+	page, err := paging.Windowed(in.Request, func() (page paging.Page[Member], err error) {
+		cols := append(memberColumns(), COUNT(STAR).OVER())
+		page.Results, err = db.Collect(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
+			ORDER_BY(order...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())),
+			func(r pgx.Row) (Member, error) { return scanMember(r, &page.Total) })
+		return page, err
+	}, func() (int, error) { return db.Count(ctx, q.db, memberFrom, where) })
 	if err != nil {
 		return page, fmt.Errorf("community: members: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		m, err := scanMember(rows, &page.Total)
-		if err != nil {
-			return page, fmt.Errorf("community: members: %w", err)
-		}
-		page.Results = append(page.Results, m)
-	}
-	if err := rows.Err(); err != nil {
-		return page, fmt.Errorf("community: members: %w", err)
-	}
-	if len(page.Results) == 0 && in.Page > 1 {
-		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(memberFrom).WHERE(where)).Scan(&page.Total); err != nil {
-			return page, fmt.Errorf("community: members: %w", err)
-		}
 	}
 	return page, nil
 }

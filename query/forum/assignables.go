@@ -48,9 +48,7 @@ var ErrForumAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the foru
 // report them together with its own.
 func (in Assignables) Check(f apperr.Fields) {
 	in.Request.Check(f, MaxPageSize)
-	if len([]rune(in.Keyword)) > 200 {
-		f.Add("keyword", "must be at most 200 characters")
-	}
+	paging.CheckKeyword(f, in.Keyword)
 }
 
 // Assignables lists the members of the forum's community with whether

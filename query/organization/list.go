@@ -50,7 +50,7 @@ type List struct {
 func (q *Queries) List(ctx context.Context, in List) (paging.Page[Organization], error) {
 	f := apperr.Fields{}
 	in.Request.Check(f, MaxPageSize)
-	checkKeyword(f, in.Keyword)
+	paging.CheckKeyword(f, in.Keyword)
 	field, desc := sortOrder(f, in.Sort, "name", "createdOn")
 	if err := f.Err(); err != nil {
 		return paging.Page[Organization]{}, err
@@ -60,7 +60,7 @@ func (q *Queries) List(ctx context.Context, in List) (paging.Page[Organization],
 	member, _ := access.OrganizationRules(o.ID, me, super)
 	where := super.OR(member)
 	if in.Keyword != "" {
-		where = where.AND(contains(in.Keyword, "o.name"))
+		where = where.AND(db.Contains(in.Keyword, "o.name"))
 	}
 	var order OrderByClause = o.Name.ASC()
 	if field == "createdOn" {
@@ -71,28 +71,14 @@ func (q *Queries) List(ctx context.Context, in List) (paging.Page[Organization],
 	} else if desc {
 		order = o.Name.DESC()
 	}
-	page := paging.Page[Organization]{Results: []Organization{}}
-	rows, err := db.Query(ctx, q.db, selectOrganizations(in.Caller, o).WHERE(where).ORDER_BY(order, o.ID.ASC()).
-		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
+	page, err := paging.Windowed(in.Request, func() (page paging.Page[Organization], err error) {
+		page.Results, err = db.Collect(ctx, q.db, selectOrganizations(in.Caller, o).WHERE(where).ORDER_BY(order, o.ID.ASC()).
+			LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())),
+			func(r pgx.Row) (Organization, error) { return scanOrganization(r, &page.Total) })
+		return page, err
+	}, func() (int, error) { return db.Count(ctx, q.db, o, where) })
 	if err != nil {
 		return page, fmt.Errorf("organization: list: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		v, err := scanOrganization(rows, &page.Total)
-		if err != nil {
-			return page, fmt.Errorf("organization: list: %w", err)
-		}
-		page.Results = append(page.Results, v)
-	}
-	if err := rows.Err(); err != nil {
-		return page, fmt.Errorf("organization: list: %w", err)
-	}
-	if len(page.Results) == 0 && in.Page > 1 {
-		// A page past the end: count for the total.
-		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(o).WHERE(where)).Scan(&page.Total); err != nil {
-			return page, fmt.Errorf("organization: list: %w", err)
-		}
 	}
 	return page, nil
 }

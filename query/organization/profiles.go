@@ -6,6 +6,7 @@ import (
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/access"
 	"agora/internal/apperr"
@@ -51,7 +52,7 @@ type Profiles struct {
 func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profile], error) {
 	f := apperr.Fields{}
 	in.Request.Check(f, MaxPageSize)
-	checkKeyword(f, in.Keyword)
+	paging.CheckKeyword(f, in.Keyword)
 	field, desc := sortOrder(f, in.Sort, "name", "email", "createdOn")
 	if err := f.Err(); err != nil {
 		return paging.Page[Profile]{}, err
@@ -68,7 +69,7 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 	where := p.OrganizationID.EQ(UUID(in.OrganizationID))
 	if in.Keyword != "" {
 		// A part of the first or the last name is a part of the full name.
-		where = where.AND(contains(in.Keyword,
+		where = where.AND(db.Contains(in.Keyword,
 			"coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name)", "coalesce(u.email, p.email)"))
 	}
 	dir := func(e Expression) OrderByClause {
@@ -91,48 +92,49 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 	// costs less than a window count over every person; with one, a window
 	// counts the few that match in the same pass as the page, rather than
 	// matching every person twice (cmd/bench -only organizations).
-	page := paging.Page[Profile]{Results: []Profile{}}
 	cols := ProjectionList{p.ID, p.UserID, first, last, email, p.Role, p.InterestTags,
 		COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company), COALESCE(u.Avatar, p.Avatar)}
 	windowed := in.Keyword != ""
 	if windowed {
 		cols = append(cols, COUNT(STAR).OVER())
-	} else if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("organization: profiles: %w", err)
 	}
-	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).
-		FROM(from).WHERE(where).ORDER_BY(append(order, p.ID.ASC())...).
-		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
+	read := func() (page paging.Page[Profile], err error) {
+		page.Results, err = db.Collect(ctx, q.db, SELECT(cols[0], cols[1:]...).
+			FROM(from).WHERE(where).ORDER_BY(append(order, p.ID.ASC())...).
+			LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())),
+			func(r pgx.Row) (Profile, error) {
+				var v Profile
+				dst := []any{&v.ID, &v.UserID, &v.FirstName, &v.LastName, &v.Email, &v.Role, &v.Tags, &v.JobTitle, &v.Company, &v.Avatar}
+				if windowed {
+					dst = append(dst, &page.Total)
+				}
+				if err := r.Scan(dst...); err != nil {
+					return v, err
+				}
+				v.Status = "invited"
+				if v.UserID != nil {
+					v.Status = "active"
+				}
+				if v.Tags == nil {
+					v.Tags = []string{}
+				}
+				return v, nil
+			})
+		return page, err
+	}
+	count := func() (int, error) { return db.Count(ctx, q.db, from, where) }
+	var page paging.Page[Profile]
+	if windowed {
+		page, err = paging.Windowed(in.Request, read, count)
+	} else {
+		var total int
+		if total, err = count(); err == nil {
+			page, err = read()
+			page.Total = total
+		}
+	}
 	if err != nil {
 		return page, fmt.Errorf("organization: profiles: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var v Profile
-		dst := []any{&v.ID, &v.UserID, &v.FirstName, &v.LastName, &v.Email, &v.Role, &v.Tags, &v.JobTitle, &v.Company, &v.Avatar}
-		if windowed {
-			dst = append(dst, &page.Total)
-		}
-		if err := rows.Scan(dst...); err != nil {
-			return page, fmt.Errorf("organization: profiles: %w", err)
-		}
-		v.Status = "invited"
-		if v.UserID != nil {
-			v.Status = "active"
-		}
-		if v.Tags == nil {
-			v.Tags = []string{}
-		}
-		page.Results = append(page.Results, v)
-	}
-	if err := rows.Err(); err != nil {
-		return page, fmt.Errorf("organization: profiles: %w", err)
-	}
-	if windowed && len(page.Results) == 0 && in.Page > 1 {
-		// A page past the end: count for the total.
-		if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(from).WHERE(where)).Scan(&page.Total); err != nil {
-			return page, fmt.Errorf("organization: profiles: %w", err)
-		}
 	}
 	return page, nil
 }

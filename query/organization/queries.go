@@ -18,9 +18,6 @@ import (
 // lists load with pageSize 9999).
 const MaxPageSize = 9999
 
-// keywordMax bounds a list's keyword.
-const keywordMax = 200
-
 // Queries reads organizations from Postgres.
 type Queries struct {
 	db *pgxpool.Pool
@@ -32,20 +29,6 @@ func New(d *db.DB) (*Queries, error) {
 		return nil, errors.New("organization.New: nil dependency")
 	}
 	return &Queries{db: d.Pool}, nil
-}
-
-// likeEscaper makes a keyword literal inside ILIKE.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
-// contains is "one of the SQL texts contains keyword", case-insensitively;
-// jet has no ILIKE, so this one condition is raw SQL over constant column
-// texts, the keyword bound.
-func contains(keyword string, texts ...string) BoolExpression {
-	var or []BoolExpression
-	for _, c := range texts {
-		or = append(or, RawBool(c+" ILIKE '%' || #keyword || '%'", RawArgs{"#keyword": likeEscaper.Replace(keyword)}))
-	}
-	return OR(or...)
 }
 
 // sortOrder reads a sort parameter, "field" with an optional " asc" or
@@ -70,13 +53,6 @@ func sortOrder(f apperr.Fields, v string, fields ...string) (field string, desc 
 	}
 	f.Add("sort", "must be one of "+strings.Join(fields, ", "))
 	return fields[0], false
-}
-
-// checkKeyword refuses an over-long keyword.
-func checkKeyword(f apperr.Fields, k string) {
-	if len([]rune(k)) > keywordMax {
-		f.Add("keyword", "must be at most 200 characters")
-	}
 }
 
 // user and super are the caller as SQL values, for the access rules.
