@@ -1,4 +1,4 @@
-import { looseApi, unwrap } from '@/api/client'
+import { api, unwrap } from '@/api/client'
 import { readImport } from '../lib/import-stream'
 import type { ImportProgress, ImportReport } from './types'
 
@@ -14,12 +14,12 @@ export async function importCommunityMembers(
   onProgress: (p: ImportProgress) => void,
   signal?: AbortSignal,
 ): Promise<ImportReport> {
-  const form = new FormData()
-  form.append('file', file)
-  const body = unwrap<ReadableStream<Uint8Array> | null>(
-    await looseApi.POST('/api/communities/{id}/profiles/bulk', {
-      params: { path: { id: communityId } },
-      body: form,
+  const body = unwrap(
+    await api.POST('/api/communities/{communityId}/profiles/bulk', {
+      params: { path: { communityId } },
+      // The file goes as multipart/form-data (its schema types it a string, format binary).
+      body: { file: file as unknown as string },
+      bodySerializer: multipart,
       parseAs: 'stream',
       headers: { Accept: 'application/x-ndjson' },
       signal,
@@ -29,9 +29,15 @@ export async function importCommunityMembers(
   return readImport(body, onProgress, signal)
 }
 
+function multipart(body: { file: string }) {
+  const form = new FormData()
+  form.append('file', body.file as unknown as File)
+  return form
+}
+
 /** downloadImportTemplate saves the CSV template (GET /profiles/bulk/template.csv, which needs the bearer header). */
 export async function downloadImportTemplate() {
-  const blob = unwrap<Blob>(await looseApi.GET('/api/profiles/bulk/template.csv', { parseAs: 'blob' }))
+  const blob = unwrap(await api.GET('/api/profiles/bulk/template.csv', { parseAs: 'blob' }))
   const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
   a.href = url

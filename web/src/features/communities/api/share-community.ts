@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { AssignmentChange, AssignmentResult, BulkAssignment } from './types'
+import { api, unwrap } from '@/api/client'
+import type { AssignmentChange, BulkAssignment } from './types'
 
 export async function assignBulk(communityId: string, body: BulkAssignment) {
-  return unwrap<AssignmentResult>(await looseApi.POST('/api/communities/{id}/assignments/bulk', { params: { path: { id: communityId } }, body }))
+  return unwrap(await api.POST('/api/communities/{communityId}/assignments/bulk', { params: { path: { communityId } }, body }))
 }
 
 export async function assign(communityId: string, body: AssignmentChange[]) {
-  return unwrap<AssignmentResult>(await looseApi.POST('/api/communities/{id}/assignments', { params: { path: { id: communityId } }, body }))
+  return unwrap(await api.POST('/api/communities/{communityId}/assignments', { params: { path: { communityId } }, body }))
 }
 
 /**

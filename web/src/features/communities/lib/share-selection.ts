@@ -50,7 +50,7 @@ export const isChosen = (s: ShareSelection, id: string) => Object.prototype.hasO
 export function shownRole(s: ShareSelection, a: Pick<CommunityAssignable, 'id' | 'isMe' | 'role'>): Choice {
   if (isChosen(s, a.id)) return s.rows[a.id]!
   if (s.bulk && !a.isMe) return s.bulk.roleId
-  return (a.role?.id as RoleId | undefined) ?? null
+  return a.role?.id ?? null
 }
 
 /**
@@ -61,7 +61,7 @@ export function shownRole(s: ShareSelection, a: Pick<CommunityAssignable, 'id' |
  */
 export const changedCount = (s: ShareSelection, total: number) => (s.bulk ? Math.max(0, total - 1) : Object.keys(s.rows).length)
 
-export type ListFilter = { keyword?: string; presetFilter?: string; filters?: string }
+export type ListFilter = Pick<BulkAssignment, 'keyword' | 'presetFilter' | 'filters'>
 
 /**
  * shareRequests are the calls Save makes: the bulk change with the list's
