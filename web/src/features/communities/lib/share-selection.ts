@@ -71,6 +71,11 @@ export function shareRequests(s: ShareSelection, filter: ListFilter): { bulk?: B
   const groups = new Map<Choice, string[]>()
   for (const [id, roleId] of Object.entries(s.rows)) groups.set(roleId, [...(groups.get(roleId) ?? []), id])
   const changes = [...groups].map(([roleId, assigneeIds]) => ({ roleId, assigneeIds }))
-  const f = Object.fromEntries(Object.entries(filter).filter(([, v]) => v)) as ListFilter
+  // Only the selecting parameters: the list's sort is not one, and the
+  // server refuses a body with a field it does not know.
+  const f: ListFilter = {}
+  if (filter.keyword) f.keyword = filter.keyword
+  if (filter.presetFilter) f.presetFilter = filter.presetFilter
+  if (filter.filters) f.filters = filter.filters
   return { bulk: s.bulk ? { roleId: s.bulk.roleId, ...f } : undefined, changes }
 }
