@@ -24,10 +24,4 @@ export type BulkAssignment = Schemas['CommunityBulkAssignment']
 export type AssignmentResult = Schemas['CommunityAssignmentsChanged']
 export type Invitations = Schemas['ForumInvitations']
 
-// An import's answer is a stream of MemberImportEvent lines; these are the
-// two the page reads, with the fields their type carries.
-type ImportEvent = Schemas['MemberImportEvent']
-export type ImportProgress = { type: 'progress' } & Required<Pick<ImportEvent, 'processed' | 'total'>>
-export type ImportReport = { type: 'report' } & Required<Pick<ImportEvent, 'added' | 'existing' | 'skipped'>>
-
 export type Permissions = Schemas['Permissions']
