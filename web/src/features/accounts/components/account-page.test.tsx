@@ -13,10 +13,10 @@ const org = { id: 'o1', name: 'Acme', image: null, role: 'admin', identityClient
 const ann = { id: 'p1', userId: null, firstName: 'Ann', lastName: 'Lee', email: 'ann@acme.test', role: 'member', tags: ['ai'], jobTitle: '', company: '', avatar: null, status: 'invited' }
 const bob = { ...ann, id: 'p2', userId: 'u2', firstName: 'Bob', email: 'bob@acme.test', tags: [], status: 'active' }
 
-function serve() {
+function serve(o: object = org) {
   const sent: { method: string; path: string; body: unknown }[] = []
   stubFetch(async (method, path, req) => {
-    if (method === 'GET' && path === '/api/organizations/o1') return json(200, org)
+    if (method === 'GET' && path === '/api/organizations/o1') return json(200, o)
     if (method === 'GET' && path.startsWith('/api/organizations/o1/profiles')) return json(200, { results: [ann, bob], total: 2 })
     if (method === 'POST' && path === '/api/organizations/o1/invitations') {
       sent.push({ method, path, body: await req.json() })
@@ -122,5 +122,12 @@ describe('an account’s pages', () => {
         { method: 'DELETE', path: '/api/organizations/o1/identity-client', body: null },
       ]),
     )
+  }, 30_000)
+
+  it('shows a member the single sign-on status without its form', async () => {
+    serve({ ...org, role: 'member' })
+    await renderInApp(<AccountPage accountId="o1" view="settings" communities={() => null} />)
+    expect(await screen.findByText('On: members sign in through https://idp.acme.test.')).toBeInTheDocument()
+    expect(screen.queryByTestId('identity-client-form')).toBeNull()
   }, 30_000)
 })
