@@ -69,11 +69,16 @@ export async function apiSignIn(email, password = PASSWORD) {
 
 /** mailLink finds the newest link to path in the dev mailbox of to. */
 export async function mailLink(to, path) {
+  return (await mailWithLink(to, path)).link
+}
+
+/** mailWithLink waits for the newest mail to to with a link to path: the mail ({subject, body}) and the link. */
+export async function mailWithLink(to, path) {
   for (let i = 0; i < 50; i++) {
     const r = await api('GET', `/api/dev/mailbox?to=${encodeURIComponent(to)}`)
     for (const m of r.body?.results ?? []) {
       const match = m.body.match(new RegExp(`https?://[^\\s]+(${path.replace('/', '\\/')}\\?token=[^\\s]+)`))
-      if (match) return match[1]
+      if (match) return { mail: m, link: match[1] }
     }
     await new Promise((res) => setTimeout(res, 100))
   }

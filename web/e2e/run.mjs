@@ -12,8 +12,9 @@ import insights from './tests/insights.mjs'
 import chrome from './tests/chrome.mjs'
 import sso from './tests/sso.mjs'
 import communities from './tests/communities.mjs'
+import accounts from './tests/accounts.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...chrome, ...sso]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...chrome, ...sso]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

@@ -35,6 +35,7 @@ import { Route as AuthenticatedAccountsAccountIdIndexRouteImport } from './route
 import { Route as AuthenticatedAccountsAccountIdViewRouteImport } from './routes/_authenticated/accounts/$accountId/$view'
 import { Route as AuthenticatedCommunitiesCommunityIdIndexRouteImport } from './routes/_authenticated/communities/$communityId/index'
 import { Route as GuestRegistrationErrorErrorCodeRouteImport } from './routes/_guest/registration/error.$errorCode'
+import { Route as AuthenticatedAccountsAccountIdResourcesResourceIdRouteImport } from './routes/_authenticated/accounts/$accountId/resources/$resourceId'
 import { Route as AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRouteImport } from './routes/_authenticated/communities/$communityId/series/$seriesId/index'
 import { Route as AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRouteImport } from './routes/_authenticated/communities/$communityId/series/$seriesId/posts/$postId'
 
@@ -173,6 +174,12 @@ const GuestRegistrationErrorErrorCodeRoute =
     path: '/registration/error/$errorCode',
     getParentRoute: () => GuestRoute,
   } as any)
+const AuthenticatedAccountsAccountIdResourcesResourceIdRoute =
+  AuthenticatedAccountsAccountIdResourcesResourceIdRouteImport.update({
+    id: '/accounts/$accountId/resources/$resourceId',
+    path: '/accounts/$accountId/resources/$resourceId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute =
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRouteImport.update({
     id: '/communities/$communityId/series/$seriesId/',
@@ -213,6 +220,7 @@ export interface FileRoutesByFullPath {
   '/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
   '/accounts/$accountId/': typeof AuthenticatedAccountsAccountIdIndexRoute
   '/communities/$communityId/': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
+  '/accounts/$accountId/resources/$resourceId': typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   '/communities/$communityId/series/$seriesId/': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -241,6 +249,7 @@ export interface FileRoutesByTo {
   '/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
   '/accounts/$accountId': typeof AuthenticatedAccountsAccountIdIndexRoute
   '/communities/$communityId': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
+  '/accounts/$accountId/resources/$resourceId': typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   '/communities/$communityId/series/$seriesId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -272,6 +281,7 @@ export interface FileRoutesById {
   '/_guest/registration/error/$errorCode': typeof GuestRegistrationErrorErrorCodeRoute
   '/_authenticated/accounts/$accountId/': typeof AuthenticatedAccountsAccountIdIndexRoute
   '/_authenticated/communities/$communityId/': typeof AuthenticatedCommunitiesCommunityIdIndexRoute
+  '/_authenticated/accounts/$accountId/resources/$resourceId': typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   '/_authenticated/communities/$communityId/series/$seriesId/': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   '/_authenticated/communities/$communityId/series/$seriesId/posts/$postId': typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -302,6 +312,7 @@ export interface FileRouteTypes {
     | '/registration/error/$errorCode'
     | '/accounts/$accountId/'
     | '/communities/$communityId/'
+    | '/accounts/$accountId/resources/$resourceId'
     | '/communities/$communityId/series/$seriesId/'
     | '/communities/$communityId/series/$seriesId/posts/$postId'
   fileRoutesByTo: FileRoutesByTo
@@ -330,6 +341,7 @@ export interface FileRouteTypes {
     | '/registration/error/$errorCode'
     | '/accounts/$accountId'
     | '/communities/$communityId'
+    | '/accounts/$accountId/resources/$resourceId'
     | '/communities/$communityId/series/$seriesId'
     | '/communities/$communityId/series/$seriesId/posts/$postId'
   id:
@@ -360,6 +372,7 @@ export interface FileRouteTypes {
     | '/_guest/registration/error/$errorCode'
     | '/_authenticated/accounts/$accountId/'
     | '/_authenticated/communities/$communityId/'
+    | '/_authenticated/accounts/$accountId/resources/$resourceId'
     | '/_authenticated/communities/$communityId/series/$seriesId/'
     | '/_authenticated/communities/$communityId/series/$seriesId/posts/$postId'
   fileRoutesById: FileRoutesById
@@ -564,6 +577,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GuestRegistrationErrorErrorCodeRouteImport
       parentRoute: typeof GuestRoute
     }
+    '/_authenticated/accounts/$accountId/resources/$resourceId': {
+      id: '/_authenticated/accounts/$accountId/resources/$resourceId'
+      path: '/accounts/$accountId/resources/$resourceId'
+      fullPath: '/accounts/$accountId/resources/$resourceId'
+      preLoaderRoute: typeof AuthenticatedAccountsAccountIdResourcesResourceIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/communities/$communityId/series/$seriesId/': {
       id: '/_authenticated/communities/$communityId/series/$seriesId/'
       path: '/communities/$communityId/series/$seriesId'
@@ -588,6 +608,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedAccountsAccountIdViewRoute: typeof AuthenticatedAccountsAccountIdViewRoute
   AuthenticatedAccountsAccountIdIndexRoute: typeof AuthenticatedAccountsAccountIdIndexRoute
   AuthenticatedCommunitiesCommunityIdIndexRoute: typeof AuthenticatedCommunitiesCommunityIdIndexRoute
+  AuthenticatedAccountsAccountIdResourcesResourceIdRoute: typeof AuthenticatedAccountsAccountIdResourcesResourceIdRoute
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute: typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute: typeof AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute
 }
@@ -602,6 +623,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedAccountsAccountIdIndexRoute,
   AuthenticatedCommunitiesCommunityIdIndexRoute:
     AuthenticatedCommunitiesCommunityIdIndexRoute,
+  AuthenticatedAccountsAccountIdResourcesResourceIdRoute:
+    AuthenticatedAccountsAccountIdResourcesResourceIdRoute,
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute:
     AuthenticatedCommunitiesCommunityIdSeriesSeriesIdIndexRoute,
   AuthenticatedCommunitiesCommunityIdSeriesSeriesIdPostsPostIdRoute:

@@ -1,7 +1,7 @@
 // Communities admin (spec 000 §2.4, §2.7): an organization admin makes a
 // community and fills it, and an invited person lands in it.
 import assert from 'node:assert/strict'
-import { api, apiSignIn, axe, mailLink, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+import { api, apiSignIn, axe, mailLink, mailWithLink, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
 
 // A 2×2 PNG: a real picture, which the upload checks by its bytes.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64')
@@ -78,20 +78,30 @@ export default [
       await shot(page, 'community-import-report')
       await importer.getByTestId('import-report').getByRole('button', { name: 'Close' }).click()
 
-      // Share: the demo member gets access as Member, confirmed with the count.
+      // Share: the demo member and one of the people just imported (pending,
+      // without an account) get access as Member, confirmed with the count.
+      const imported = `e2e-${stamp}-0@example.test`
+      const before = await api('GET', `/api/dev/mailbox?to=${encodeURIComponent(imported)}`)
+      assert.equal(before.body.results.length, 0, 'the import itself mailed an invitation')
       await header.getByRole('button', { name: 'Share' }).click()
       const share = page.getByTestId('share-dialog')
-      await share.getByRole('searchbox', { name: 'Search people' }).fill('member@demo')
-      const row = share.getByTestId('assignable-row').filter({ hasText: 'member@demo.agora' })
-      await visible(row)
-      await axe(page, 'share community')
-      await row.getByRole('button').last().click()
-      await page.getByRole('menuitem', { name: 'Member', exact: true }).click()
+      const search = share.getByRole('searchbox', { name: 'Search people' })
+      for (const [i, who] of ['member@demo.agora', imported].entries()) {
+        await search.fill(who)
+        const row = share.getByTestId('assignable-row').filter({ hasText: who })
+        await visible(row)
+        if (i === 0) await axe(page, 'share community')
+        await row.getByRole('button').last().click()
+        await page.getByRole('menuitem', { name: 'Member', exact: true }).click()
+      }
       await share.getByTestId('share-save').click()
       const confirm = page.getByTestId('share-confirm')
-      await visible(confirm.getByText('Access changes for 1 person.'))
+      await visible(confirm.getByText('Access changes for 2 people.'))
       await confirm.getByRole('button', { name: 'Update' }).click()
       await confirm.waitFor({ state: 'hidden' })
+      // The imported person is mailed an invitation naming the community.
+      const { mail } = await mailWithLink(imported, '/accept-invitation')
+      assert.ok(mail.subject.includes(name) || mail.body.includes(name), `the invitation does not name the community: ${JSON.stringify(mail)}`)
       const memberToken = await apiSignIn('member@demo.agora')
       const seen = await api('GET', `/api/communities/${communityId}`, { token: memberToken })
       assert.equal(seen.status, 200, `the shared member cannot open the community: ${JSON.stringify(seen.body)}`)

@@ -1,4 +1,4 @@
-import createClient, { type Client, type Middleware } from 'openapi-fetch'
+import createClient, { type Middleware } from 'openapi-fetch'
 import type { components, paths } from './schema'
 
 /** The API's schemas, generated from httpapi/openapi/openapi.yaml. */
@@ -68,10 +68,3 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   }
   return result.data as T
 }
-
-// contract-15: removed when the communities and organizations admin API is in schema.d.ts.
-// The admin screens were written against contract 15 while its endpoints were
-// built, so their paths are not in `paths` yet: looseApi is the same client
-// (bearer header, 401 hook) without path checking, used only by those
-// screens' api modules, each of which declares the shape it reads.
-export const looseApi = api as unknown as Client<any>

@@ -6258,7 +6258,7 @@ export interface operations {
                 /** @description Comma-separated `key:value`: `role:admin` (admins and cascading admins) or `role:member`; several roles are any of them. */
                 filters?: string;
                 /** @description `name` (last, then first name; the default), `email` or `assignedOn`, optionally followed by ` asc` or ` desc`. */
-                sort?: string;
+                sort?: "name" | "name asc" | "name desc" | "email" | "email asc" | "email desc" | "assignedOn" | "assignedOn asc" | "assignedOn desc";
             };
             header?: never;
             path: {

@@ -1,6 +1,6 @@
 import { accounts } from './en/accounts'
 import { aiSearch } from './en/ai-search'
-import { communities, imagePicker, memberForm } from './en/communities'
+import { communities, imagePicker, memberForm, memberImport } from './en/communities'
 import { composer } from './en/composer'
 import { feed } from './en/feed'
 import { forum } from './en/forum'
@@ -222,6 +222,7 @@ export const translation = {
   communities,
   accounts,
   memberForm,
+  memberImport,
   imagePicker,
   profile: {
     title: 'Profile',

@@ -10,11 +10,11 @@ import { ManageCommunitiesDialog } from '@/features/communities/components/manag
 
 /** manageEntries are the Manage menu's entries the user has (spec 000 §2.2, §6); none hides the menu. */
 export function manageEntries(
-  org: { whichOnesCanIManage: unknown[]; whichOnesCanIAddCommunitiesTo: unknown[] } | undefined,
+  org: { whichOnesCanIManage: unknown[]; whichOnesCanIAddCommunitiesTo?: unknown[] } | undefined,
   community: { whichOnesCanIManage: unknown[] } | undefined,
 ): ('accounts' | 'communities')[] {
   const accounts = (org?.whichOnesCanIManage.length ?? 0) > 0
-  const communities = (community?.whichOnesCanIManage.length ?? 0) > 0 || (org?.whichOnesCanIAddCommunitiesTo.length ?? 0) > 0
+  const communities = (community?.whichOnesCanIManage.length ?? 0) > 0 || (org?.whichOnesCanIAddCommunitiesTo?.length ?? 0) > 0
   return [...(accounts ? (['accounts'] as const) : []), ...(communities ? (['communities'] as const) : [])]
 }
 

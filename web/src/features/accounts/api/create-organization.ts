@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { Created, OrganizationForm } from './types'
+import { api, unwrap } from '@/api/client'
+import type { OrganizationForm } from './types'
 
 export async function createOrganization(body: OrganizationForm) {
-  return unwrap<Created>(await looseApi.POST('/api/organizations', { body }))
+  return unwrap(await api.POST('/api/organizations', { body }))
 }
 
 /** useCreateOrganization (super users): the lists and permissions read the new one. */

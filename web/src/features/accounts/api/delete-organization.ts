@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
+import { api, unwrap } from '@/api/client'
 
 export async function deleteOrganization(id: string) {
-  unwrap(await looseApi.DELETE('/api/organizations/{id}', { params: { path: { id } } }))
+  unwrap(await api.DELETE('/api/organizations/{id}', { params: { path: { id } } }))
 }
 
 /** useDeleteOrganization (super users). */

@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { Organization } from './types'
+import { api, unwrap } from '@/api/client'
 
 export async function getOrganization(id: string, signal?: AbortSignal) {
-  return unwrap<Organization>(await looseApi.GET('/api/organizations/{id}', { params: { path: { id } }, signal }))
+  return unwrap(await api.GET('/api/organizations/{id}', { params: { path: { id } }, signal }))
 }
 
 /** organizationQuery: ['organizations', id]. */

@@ -1,12 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { OrgProfileList } from './types'
+import { api, unwrap } from '@/api/client'
 
 export type ProfilesParams = { keyword: string; page: number; pageSize: number }
 
 export async function listOrganizationProfiles(organizationId: string, p: ProfilesParams, signal?: AbortSignal) {
   const query = { page: p.page, pageSize: p.pageSize, ...(p.keyword ? { keyword: p.keyword } : {}) }
-  return unwrap<OrgProfileList>(await looseApi.GET('/api/organizations/{id}/profiles', { params: { path: { id: organizationId }, query }, signal }))
+  return unwrap(await api.GET('/api/organizations/{id}/profiles', { params: { path: { id: organizationId }, query }, signal }))
 }
 
 /** organizationProfilesQuery: ['organizations', id, 'profiles', params]. */

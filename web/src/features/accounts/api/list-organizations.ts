@@ -1,12 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { OrganizationList } from './types'
+import { api, unwrap } from '@/api/client'
 
 export type OrganizationsParams = { keyword: string; page: number; pageSize: number }
 
 export async function listOrganizations(p: OrganizationsParams, signal?: AbortSignal) {
   const query = { page: p.page, pageSize: p.pageSize, sort: 'name asc', ...(p.keyword ? { keyword: p.keyword } : {}) }
-  return unwrap<OrganizationList>(await looseApi.GET('/api/organizations', { params: { query }, signal }))
+  return unwrap(await api.GET('/api/organizations', { params: { query }, signal }))
 }
 
 /** organizationsQuery: ['organizations', 'list', params], sorted by name. */

@@ -1,7 +1,7 @@
-import { looseApi, unwrap } from '@/api/client'
+import { api, unwrap } from '@/api/client'
 import type { ProfilePatch } from './types'
 
 export async function updateProfile(id: string, body: ProfilePatch) {
-  unwrap(await looseApi.PATCH('/api/profiles/{id}', { params: { path: { id } }, body }))
+  unwrap(await api.PATCH('/api/profiles/{id}', { params: { path: { id } }, body }))
 }
 

@@ -2,10 +2,11 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { KeyRound, Pencil, Search, UserPlus, Users } from 'lucide-react'
+import { FileSpreadsheet, KeyRound, Mail, Pencil, Search, UserPlus, Users } from 'lucide-react'
 import { ImagePicker } from '@/components/image-picker'
 import { PageGrid } from '@/components/layout/page-grid'
 import { MemberDialog } from '@/components/member-dialog'
+import { MemberImportDialog } from '@/components/member-import-dialog'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -21,11 +22,13 @@ import { useCurrentUser } from '@/lib/session-context'
 import { addOrganizationProfile } from '../api/add-organization-profile'
 import { useDeleteOrganization } from '../api/delete-organization'
 import { useOrganization } from '../api/get-organization'
+import { useInviteOrganizationProfiles } from '../api/invite-organization-profiles'
 import { useOrganizationProfiles } from '../api/list-organization-profiles'
 import type { Organization, OrgProfile } from '../api/types'
 import { useUpdateOrganization } from '../api/update-organization'
 import { updateProfile } from '../api/update-profile'
 import { ORG_NAME_MAX, OrgLogo } from './accounts-page'
+import { IdentityClientForm } from './identity-client-form'
 import { Pager } from './pager'
 
 export const ACCOUNT_VIEWS = ['settings', 'members', 'communities'] as const
@@ -133,6 +136,7 @@ function SettingsView({ org }: { org: Organization }) {
         <p className="mt-1 text-sm text-muted-foreground" data-testid="sso-status">
           {org.identityClient ? t('accounts.settings.ssoOn', { issuer: org.identityClient }) : t('accounts.settings.ssoOff')}
         </p>
+        {canManage(org) && <IdentityClientForm key={org.identityClient ?? ''} org={org} />}
       </section>
       {me?.user.role === 'super' && (
         <section className="rounded-xl border border-destructive/40 p-4">
@@ -201,16 +205,21 @@ function DeleteOrganizationDialog({ org, open, onOpenChange }: { org: Organizati
 
 const PAGE_SIZE = 25
 
+/** canManage: the organization's admins and super users manage its settings and members (spec 000 §6). */
+const canManage = (org: Organization) => org.role === 'admin' || org.role === 'super'
+
 function MembersView({ org }: { org: Organization }) {
   const { t } = useTranslation()
   const queryClient = useQueryClient()
   const [keyword, setKeyword] = useState('')
   const [page, setPage] = useState(1)
   const [adding, setAdding] = useState(false)
+  const [importing, setImporting] = useState(false)
   const [editing, setEditing] = useState<OrgProfile>()
   const debounced = useDebouncedValue(keyword.trim(), 250)
   const list = useOrganizationProfiles(org.id, { keyword: debounced, page, pageSize: PAGE_SIZE })
-  const canManage = org.role === 'admin' || org.role === 'super'
+  const invite = useInviteOrganizationProfiles(org.id)
+  const manage = canManage(org)
   const roles = [
     { id: 'admin', name: t('accounts.roles.admin') },
     { id: 'member', name: t('accounts.roles.member') },
@@ -234,11 +243,17 @@ function MembersView({ org }: { org: Organization }) {
             }}
           />
         </div>
-        {canManage && (
-          <Button onClick={() => setAdding(true)}>
-            <UserPlus aria-hidden />
-            {t('accounts.members.add')}
-          </Button>
+        {manage && (
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" onClick={() => setImporting(true)}>
+              <FileSpreadsheet aria-hidden />
+              {t('accounts.members.import')}
+            </Button>
+            <Button onClick={() => setAdding(true)}>
+              <UserPlus aria-hidden />
+              {t('accounts.members.add')}
+            </Button>
+          </div>
         )}
       </div>
       {list.isPending ? (
@@ -269,7 +284,24 @@ function MembersView({ org }: { org: Organization }) {
                     {p.tags.length > 0 && ` · ${p.tags.join(', ')}`}
                   </p>
                 </div>
-                {canManage && (
+                {manage && !p.userId && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    disabled={invite.isPending}
+                    aria-label={t('accounts.members.inviteFor', { name: `${p.firstName} ${p.lastName}` })}
+                    onClick={() =>
+                      invite.mutate([p.id], {
+                        onSuccess: () => toast({ title: t('accounts.members.invitationSent', { email: p.email }), variant: 'success' }),
+                        onError: () => toast({ title: t('accounts.members.invitationFailed'), variant: 'destructive' }),
+                      })
+                    }
+                  >
+                    <Mail aria-hidden />
+                    <span className="max-sm:sr-only">{t('accounts.members.invite')}</span>
+                  </Button>
+                )}
+                {manage && (
                   <Button variant="ghost" size="icon" onClick={() => setEditing(p)} aria-label={t('accounts.members.edit', { name: `${p.firstName} ${p.lastName}` })}>
                     <Pencil aria-hidden />
                   </Button>
@@ -280,8 +312,9 @@ function MembersView({ org }: { org: Organization }) {
           <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />
         </>
       )}
-      {canManage && (
+      {manage && (
         <>
+          <MemberImportDialog target={{ organizationId: org.id }} name={org.name} open={importing} onOpenChange={setImporting} onImported={() => void reload()} />
           <MemberDialog
             open={adding}
             onOpenChange={setAdding}

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
+import { api, unwrap } from '@/api/client'
 import { communityQuery } from './get-community'
-import type { CommunityForm, Created } from './types'
+import type { CommunityForm } from './types'
 
 export async function createCommunity(organizationId: string, body: CommunityForm) {
-  return unwrap<Created>(await looseApi.POST('/api/organizations/{organizationId}/communities', { params: { path: { organizationId } }, body }))
+  return unwrap(await api.POST('/api/organizations/{organizationId}/communities', { params: { path: { organizationId } }, body }))
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
+import { api, unwrap } from '@/api/client'
 
 export async function deleteCommunity(id: string) {
-  unwrap(await looseApi.DELETE('/api/communities/{id}', { params: { path: { id } } }))
+  unwrap(await api.DELETE('/api/communities/{communityId}', { params: { path: { communityId: id } } }))
 }
 
 /**

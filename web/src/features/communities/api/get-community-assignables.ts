@@ -1,15 +1,26 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { CommunityAssignableList } from './types'
+import { api, unwrap } from '@/api/client'
+import type { paths } from '@/api/schema'
 
 export const ASSIGNABLES_PAGE_SIZE = 50
 
-export type AssignablesFilter = { keyword: string; presetFilter: '' | 'assigned' | 'unassigned'; filters: '' | 'role:admin' | 'role:member'; sort: string }
+type Query = NonNullable<paths['/api/communities/{communityId}/assignables']['get']['parameters']['query']>
+
+/** AssignablesFilter is the list's filter; '' leaves a parameter out. */
+export type AssignablesFilter = {
+  keyword: string
+  presetFilter: NonNullable<Query['presetFilter']> | ''
+  filters: '' | 'role:admin' | 'role:member'
+  sort: NonNullable<Query['sort']> | ''
+}
 
 export async function getCommunityAssignables(communityId: string, f: AssignablesFilter, page: number, signal?: AbortSignal) {
-  const query: Record<string, string | number> = { page, pageSize: ASSIGNABLES_PAGE_SIZE }
-  for (const k of ['keyword', 'presetFilter', 'filters', 'sort'] as const) if (f[k]) query[k] = f[k]
-  return unwrap<CommunityAssignableList>(await looseApi.GET('/api/communities/{id}/assignables', { params: { path: { id: communityId }, query }, signal }))
+  const query: Query = { page, pageSize: ASSIGNABLES_PAGE_SIZE }
+  if (f.keyword) query.keyword = f.keyword
+  if (f.presetFilter) query.presetFilter = f.presetFilter
+  if (f.filters) query.filters = f.filters
+  if (f.sort) query.sort = f.sort
+  return unwrap(await api.GET('/api/communities/{communityId}/assignables', { params: { path: { communityId }, query }, signal }))
 }
 
 /**

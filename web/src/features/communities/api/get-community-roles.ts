@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { CommunityRole } from './types'
+import { api, unwrap } from '@/api/client'
 
 export async function getCommunityRoles(communityId: string, signal?: AbortSignal) {
-  return unwrap<CommunityRole[]>(await looseApi.GET('/api/communities/{id}/roles', { params: { path: { id: communityId } }, signal }))
+  return unwrap(await api.GET('/api/communities/{communityId}/roles', { params: { path: { communityId } }, signal }))
 }
 
 /** communityRolesQuery: ['community', id, 'roles'], sorted by name, without "account manager". */

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { Community, MyForum } from './types'
+import { api, unwrap } from '@/api/client'
+import type { Community } from './types'
 
 /** CommunityWithForums is GET /communities/{id}: the community and its forums in order. */
-export type CommunityWithForums = Community & { series: MyForum[] }
+export type CommunityWithForums = Community
 
 export async function getCommunity(id: string, signal?: AbortSignal) {
-  return unwrap<CommunityWithForums>(await looseApi.GET('/api/communities/{id}', { params: { path: { id } }, signal }))
+  return unwrap(await api.GET('/api/communities/{communityId}', { params: { path: { communityId: id } }, signal }))
 }
 
 /** communityQuery: ['community', id]; everything of one community is under ['community', id]. */

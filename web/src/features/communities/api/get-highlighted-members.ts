@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
+import { api, unwrap } from '@/api/client'
 import type { HighlightedMembers } from './types'
 
 export async function getHighlightedMembers(communityIds: string[], signal?: AbortSignal) {
-  return unwrap<HighlightedMembers>(await looseApi.POST('/api/communities/get-highlighted-members', { body: { communityIds }, signal }))
+  return unwrap(await api.POST('/api/communities/get-highlighted-members', { body: { communityIds }, signal }))
 }
 
 // The server takes at most 100 ids a call.

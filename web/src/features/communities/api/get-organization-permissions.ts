@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { OrganizationPermissions } from './types'
+import { api, unwrap } from '@/api/client'
 
 export async function getOrganizationPermissions(signal?: AbortSignal) {
-  return unwrap<OrganizationPermissions>(await looseApi.GET('/api/permissions', { params: { query: { type: 'organization' } }, signal }))
+  return unwrap(await api.GET('/api/permissions', { params: { query: { type: 'organization' } }, signal }))
 }
 
 /**

@@ -1,14 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { looseApi, unwrap } from '@/api/client'
-import type { CommunityList } from './types'
+import { api, unwrap } from '@/api/client'
 
 // Manage Communities reads every community the user may manage in one page
 // (spec 000 §7: page=1, pageSize=9999); filters narrows it (organizationId:<id>).
-const params = { presetFilter: 'manageable', page: 1, pageSize: 9999 }
+const params = { presetFilter: 'manageable' as const, page: 1, pageSize: 9999 }
 
 export async function listManageableCommunities(filters?: string, signal?: AbortSignal) {
   const query = filters ? { ...params, filters } : params
-  return unwrap<CommunityList>(await looseApi.GET('/api/communities', { params: { query }, signal }))
+  return unwrap(await api.GET('/api/communities', { params: { query }, signal }))
 }
 
 /** manageableCommunitiesQuery: ['communities', 'manageable', {filters}]. */

@@ -16,7 +16,7 @@ import { CommunityCover } from './community-media'
 export function OrganizationCommunities({ organization }: { organization: NamedRef }) {
   const { t } = useTranslation()
   const list = useManageableCommunities(`organizationId:${organization.id}`)
-  const canAdd = !!useOrganizationPermissions().data?.whichOnesCanIAddCommunitiesTo.some((o) => o.id === organization.id)
+  const canAdd = !!useOrganizationPermissions().data?.whichOnesCanIAddCommunitiesTo?.some((o) => o.id === organization.id)
   const [creating, setCreating] = useState(false)
   return (
     <div className="grid gap-4">

@@ -37,7 +37,7 @@ function serve() {
     if (method === 'GET' && path === '/api/communities/c1/roles') return json(200, [{ id: 'admin', name: 'Admin' }, { id: 'member', name: 'Member' }])
     if (method === 'POST') {
       sent.push({ path, body: await req.json() })
-      return json(200, { changed: 2 })
+      return path.endsWith('/invitations') ? json(200, { invited: 1, skipped: 0 }) : json(200, { changed: 2 })
     }
     return json(404, { code: 'notFound', message: 'not found' })
   })
@@ -74,14 +74,44 @@ describe('the community share dialog', () => {
     expect(sent).toEqual([{ path: '/api/communities/c1/assignments/bulk', body: { roleId: 'admin' } }])
   }, 30_000)
 
-  it('sends a member’s own choice, and counts only the members chosen', async () => {
+  it('sends the members’ own choices, then mails the invitations of those given a role', async () => {
     const sent = serve()
     await renderInApp(<ShareDialog community={community} open onOpenChange={() => {}} />)
     await userEvent.click(await screen.findByRole('button', { name: 'Bob Lee: No access' }))
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Member' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Ann Lee: Member' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'No access' }))
     await userEvent.click(screen.getByTestId('share-save'))
-    expect(await screen.findByText('Access changes for 1 person.')).toBeInTheDocument()
+    expect(await screen.findByText('Access changes for 2 people.')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Update' }))
-    await waitFor(() => expect(sent).toEqual([{ path: '/api/communities/c1/assignments', body: [{ roleId: 'member', assigneeIds: ['p2'] }] }]))
+    await waitFor(() =>
+      expect(sent).toEqual([
+        {
+          path: '/api/communities/c1/assignments',
+          body: [
+            { roleId: 'member', assigneeIds: ['p2'] },
+            { roleId: null, assigneeIds: ['p1'] },
+          ],
+        },
+        // Ann, removed, is not invited.
+        { path: '/api/communities/c1/invitations', body: { profileIds: ['p2'] } },
+      ]),
+    )
+  }, 30_000)
+
+  it('lists by name Z to A, and a bulk change then selects by the filter alone', async () => {
+    const sent = serve()
+    await renderInApp(<ShareDialog community={community} open onOpenChange={() => {}} />)
+    expect(await screen.findByText('3 people')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Sort by name, Z to A' }))
+    expect(await screen.findByRole('button', { name: 'Sort by name, A to Z' })).toBeInTheDocument()
+    const asked = vi.mocked(fetch).mock.calls.map(([r]) => new URL((r as Request).url))
+    expect(asked.some((u) => u.pathname === '/api/communities/c1/assignables' && u.searchParams.get('sort') === 'name desc')).toBe(true)
+
+    await userEvent.click(screen.getByTestId('bulk-menu'))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Member' }))
+    await userEvent.click(screen.getByTestId('share-save'))
+    await userEvent.click(await screen.findByRole('button', { name: 'Update' }))
+    await waitFor(() => expect(sent).toEqual([{ path: '/api/communities/c1/assignments/bulk', body: { roleId: 'member' } }]))
   }, 30_000)
 })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { changedCount, chooseBulk, chooseRow, emptySelection, hasSelection, resetBulk, resetRow, shareRequests, shownRole } from './share-selection'
 
-const member = { id: 'p1', isMe: false, role: { id: 'member', name: 'Member' } }
-const me = { id: 'me', isMe: true, role: { id: 'admin', name: 'Admin' } }
+const member = { id: 'p1', isMe: false, role: { id: 'member' as const, name: 'Member' } }
+const me = { id: 'me', isMe: true, role: { id: 'admin' as const, name: 'Admin' } }
 
 describe('the share dialog selection (spec 000 §4)', () => {
   it('enables Save only with a selection', () => {

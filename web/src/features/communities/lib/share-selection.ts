@@ -50,7 +50,7 @@ export const isChosen = (s: ShareSelection, id: string) => Object.prototype.hasO
 export function shownRole(s: ShareSelection, a: Pick<CommunityAssignable, 'id' | 'isMe' | 'role'>): Choice {
   if (isChosen(s, a.id)) return s.rows[a.id]!
   if (s.bulk && !a.isMe) return s.bulk.roleId
-  return (a.role?.id as RoleId | undefined) ?? null
+  return a.role?.id ?? null
 }
 
 /**
@@ -61,7 +61,7 @@ export function shownRole(s: ShareSelection, a: Pick<CommunityAssignable, 'id' |
  */
 export const changedCount = (s: ShareSelection, total: number) => (s.bulk ? Math.max(0, total - 1) : Object.keys(s.rows).length)
 
-export type ListFilter = { keyword?: string; presetFilter?: string; filters?: string }
+export type ListFilter = Pick<BulkAssignment, 'keyword' | 'presetFilter' | 'filters'>
 
 /**
  * shareRequests are the calls Save makes: the bulk change with the list's
@@ -71,6 +71,11 @@ export function shareRequests(s: ShareSelection, filter: ListFilter): { bulk?: B
   const groups = new Map<Choice, string[]>()
   for (const [id, roleId] of Object.entries(s.rows)) groups.set(roleId, [...(groups.get(roleId) ?? []), id])
   const changes = [...groups].map(([roleId, assigneeIds]) => ({ roleId, assigneeIds }))
-  const f = Object.fromEntries(Object.entries(filter).filter(([, v]) => v)) as ListFilter
+  // Only the selecting parameters: the list's sort is not one, and the
+  // server refuses a body with a field it does not know.
+  const f: ListFilter = {}
+  if (filter.keyword) f.keyword = filter.keyword
+  if (filter.presetFilter) f.presetFilter = filter.presetFilter
+  if (filter.filters) f.filters = filter.filters
   return { bulk: s.bulk ? { roleId: s.bulk.roleId, ...f } : undefined, changes }
 }

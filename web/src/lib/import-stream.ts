@@ -1,8 +1,13 @@
+import type { Schemas } from '@/api/client'
 import { readNdjson } from '@/lib/ndjson'
-import type { ImportProgress, ImportReport } from '../api/types'
 
-// A member import answers with NDJSON (contract 15): progress lines
-// {type:"progress",processed,total}, then one report line.
+// A member import (of a community or an organization) answers with NDJSON:
+// progress lines {type:"progress",processed,total}, then one report line.
+
+// The two lines a page reads, with the fields their type carries.
+type ImportEvent = Schemas['MemberImportEvent']
+export type ImportProgress = { type: 'progress' } & Required<Pick<ImportEvent, 'processed' | 'total'>>
+export type ImportReport = { type: 'report' } & Required<Pick<ImportEvent, 'added' | 'existing' | 'skipped'>>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 

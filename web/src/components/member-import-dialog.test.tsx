@@ -2,14 +2,13 @@ import { screen } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, renderInApp, stubFetch } from '@/test/utils'
-import { DeleteCommunityDialog } from './delete-community-dialog'
-import { CsvImportDialog } from './invite-members'
+import { MemberImportDialog } from './member-import-dialog'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
 afterEach(() => vi.unstubAllGlobals())
 
-describe('the CSV import dialog', () => {
+describe('the member import dialog', () => {
   it('enables Save once a file is chosen, then shows the report the import streams', async () => {
     const calls = stubFetch((method, path) => {
       if (method === 'POST' && path === '/api/communities/c1/profiles/bulk') {
@@ -18,7 +17,7 @@ describe('the CSV import dialog', () => {
       }
       return json(404, { code: 'notFound', message: 'not found' })
     })
-    await renderInApp(<CsvImportDialog community={{ id: 'c1', name: 'Leaders' }} open onOpenChange={() => {}} />)
+    await renderInApp(<MemberImportDialog target={{ communityId: 'c1' }} name="Leaders" open onOpenChange={() => {}} />)
     const save = screen.getByRole('button', { name: 'Save' })
     expect(save).toBeDisabled()
     await userEvent.upload(screen.getByTestId('csv-file-input'), new File(['firstName,lastName,email\n'], 'people.csv', { type: 'text/csv' }))
@@ -35,24 +34,27 @@ describe('the CSV import dialog', () => {
 
   it('warns when the server refuses the file', async () => {
     stubFetch(() => json(400, { code: 'validationFailed', message: 'The file has no email column.' }))
-    await renderInApp(<CsvImportDialog community={{ id: 'c1', name: 'Leaders' }} open onOpenChange={() => {}} />)
+    await renderInApp(<MemberImportDialog target={{ communityId: 'c1' }} name="Leaders" open onOpenChange={() => {}} />)
     await userEvent.upload(screen.getByTestId('csv-file-input'), new File(['a,b\n'], 'people.csv', { type: 'text/csv' }))
     await userEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('The file could not be imported')).toBeInTheDocument()
     expect(screen.getByText('The file has no email column.')).toBeInTheDocument()
   }, 30_000)
-})
 
-describe('the delete community confirmation', () => {
-  it('deletes nothing until the community’s name is typed', async () => {
-    const calls = stubFetch(() => new Response(null, { status: 204 }))
-    await renderInApp(<DeleteCommunityDialog community={{ id: 'c1', name: 'Leaders' }} open onOpenChange={() => {}} />)
-    await userEvent.type(screen.getByLabelText('Type “Leaders” to confirm'), 'Leader')
-    await userEvent.click(screen.getByRole('button', { name: 'Delete' }))
-    expect(await screen.findByText('The value does not match.')).toBeInTheDocument()
-    expect(calls.filter((r) => r.method === 'DELETE')).toEqual([])
-    await userEvent.type(screen.getByLabelText('Type “Leaders” to confirm'), 's')
-    await userEvent.click(screen.getByRole('button', { name: 'Delete' }))
-    await vi.waitFor(() => expect(calls.filter((r) => r.method === 'DELETE').map((r) => new URL(r.url).pathname)).toEqual(['/api/communities/c1']))
+  it('imports into an organization through the organization’s endpoint, and tells the page', async () => {
+    const calls = stubFetch((method, path) =>
+      method === 'POST' && path === '/api/organizations/o1/profiles/bulk'
+        ? new Response('{"type":"report","added":1,"existing":1,"skipped":[]}\n', { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } })
+        : json(404, { code: 'notFound', message: 'not found' }),
+    )
+    const imported = vi.fn()
+    await renderInApp(<MemberImportDialog target={{ organizationId: 'o1' }} name="Acme" open onOpenChange={() => {}} onImported={imported} />)
+    expect(screen.getByText('Add the people of a CSV or Excel file to Acme.')).toBeInTheDocument()
+    await userEvent.upload(screen.getByTestId('csv-file-input'), new File(['firstName,lastName,email\n'], 'people.csv', { type: 'text/csv' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('1 member added')).toBeInTheDocument()
+    expect(screen.getByText('1 was already a member')).toBeInTheDocument()
+    expect(imported).toHaveBeenCalledOnce()
+    expect(calls.filter((r) => r.method === 'POST').map((r) => new URL(r.url).pathname)).toEqual(['/api/organizations/o1/profiles/bulk'])
   }, 30_000)
 })
