@@ -39,7 +39,8 @@ func TestValidBodiesPass(t *testing.T) {
 	u["avatar"], u["graduationYear"], u["interestTags"] = "https://example.com/a.png", 2010, []string{"go"}
 	withAvatar["user"] = u
 	inv := map[string]any{"kind": "invitation", "email": "a@b.co", "firstName": "A", "lastName": "B",
-		"profileId": nil, "organizationName": "", "hasAccount": false, "expiresOn": "2024-05-01T12:30:00.000Z"}
+		"profileId": nil, "organizationName": "", "hasAccount": false, "expiresOn": "2024-05-01T12:30:00.000Z",
+		"community": map[string]any{"id": "0190a6f2-9a4e-7c3b-8f00-1234567890ab", "name": "C"}, "forum": nil}
 	cases := []struct {
 		name, method, path string
 		status             int
