@@ -156,10 +156,8 @@ var (
 )
 
 func peerWhere(userID uuid.UUID, communities []uuid.UUID, matched []string) BoolExpression {
-	cm, p := table.CommunityMemberships.AS("cm"), table.Profiles.AS("p")
 	where := pu.ID.NOT_EQ(UUID(userID)).
-		AND(pu.ID.IN(SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
-			WHERE(db.Any(cm.CommunityID, communities).AND(cm.Status.EQ(String("active"))))))
+		AND(pu.ID.IN(access.ActiveMembersOf(func(c ColumnString) BoolExpression { return db.Any(c, communities) })))
 	if matched != nil {
 		where = where.AND(db.Any(pu.ID, matched))
 	}
