@@ -13,6 +13,19 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
+// waitFor waits until get returns want, failing after 5 s: the hubs write
+// presence in the background.
+func waitFor[T comparable](t *testing.T, what string, get func() T, want T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for got := get(); got != want; got = get() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s = %v, want %v", what, got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // TestPresenceAcrossNodes checks presence in Postgres, where the online and
 // offline transitions are decided: tabs and nodes add up to one
 // online_users row, a killed node's share is swept, and a node swept while
@@ -34,13 +47,7 @@ func TestPresenceAcrossNodes(t *testing.T) {
 	}
 	eventually := func(what string, want int) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for nodes() != want {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: online_users.nodes = %d, want %d", what, nodes(), want)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitFor(t, what+": online_users.nodes", nodes, want)
 	}
 	online := func() bool {
 		on, err := live.Online(ctx, env.DB.Pool, []uuid.UUID{member})
@@ -126,13 +133,7 @@ func TestPresenceStatus(t *testing.T) {
 	}
 	eventually := func(what, want string) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for status() != want {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: status %s, want %s", what, status(), want)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitFor(t, what+": status", status, want)
 	}
 	// stays checks, after the hubs have had time to write, that the status
 	// has not moved.

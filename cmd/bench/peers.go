@@ -92,17 +92,9 @@ func peersBench(ctx context.Context, selected map[string]bool, c *client, pool *
 		if page.Total != n || len(page.Results) != 25 {
 			return fmt.Errorf("peers: %s has %d of %d peers, want 25 of %d", q.label, len(page.Results), page.Total, n)
 		}
-		r, errs, err := closedLoop(ctx, peersWorkers, warmup, duration, func(ctx context.Context) error {
-			_, err := c.do(ctx, "GET", "/api/peers"+q.query, token, nil, nil)
-			return err
-		})
-		if err != nil {
+		if err := getLoop(ctx, c, token, "/api/peers"+q.query, "GET /api/peers "+q.label+", 4 workers:",
+			fmt.Sprintf("%d peers, ", page.Total), peersWorkers, warmup, duration); err != nil {
 			return fmt.Errorf("peers: %w", err)
-		}
-		fmt.Printf("%-48s %8.0f req/s   p50 %6.2f ms  p99 %6.2f ms  (%d peers, n=%d in %.1f s, %d errors)\n",
-			"GET /api/peers "+q.label+", 4 workers:", r.rate(), ms(r.p(50)), ms(r.p(99)), page.Total, r.n(), r.wall.Seconds(), errs)
-		if errs > 0 {
-			return fmt.Errorf("peers: %d requests failed", errs)
 		}
 	}
 	return nil
