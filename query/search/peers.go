@@ -209,31 +209,32 @@ func (q *Queries) peerPage(ctx context.Context, in PeerSearch, communities []uui
 	return q.sortedPeerPage(ctx, in, communities, matched, pinned)
 }
 
-// sortedPeerPage is peerPage with the pinned peers given.
+// sortedPeerPage is peerPage with the pinned peers given: one statement
+// that also counts the peers (paging.Windowed).
 func (q *Queries) sortedPeerPage(ctx context.Context, in PeerSearch, communities []uuid.UUID, matched []string, pinned []uuid.UUID) (paging.Page[Peer], error) {
-	page := paging.Page[Peer]{Results: []Peer{}}
 	where := peerWhere(in.UserID, communities, matched)
-	if err := db.QueryRow(ctx, q.db.Pool, SELECT(COUNT(STAR)).FROM(peerFrom).WHERE(where)).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("search: peers: %w", err)
-	}
 	lastMessageOn := lastMessageWith(in.UserID)
-	rows, err := db.Query(ctx, q.db.Pool, SELECT(pu.ID, pu.FirstName, pu.LastName, pu.Avatar, pu.Company, pu.JobTitle, pu.InterestTags,
-		po.OnlineOn, po.Status, lastMessageOn).
-		FROM(peerFrom).WHERE(where).ORDER_BY(peerOrder(pinned, lastMessageOn)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
+	page, err := paging.Windowed(in.Request, func() (page paging.Page[Peer], err error) {
+		page.Results, err = db.Collect(ctx, q.db.Pool, SELECT(pu.ID, pu.FirstName, pu.LastName, pu.Avatar, pu.Company, pu.JobTitle, pu.InterestTags,
+			po.OnlineOn, po.Status, lastMessageOn, COUNT(STAR).OVER()).
+			FROM(peerFrom).WHERE(where).ORDER_BY(peerOrder(pinned, lastMessageOn)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())),
+			func(r pgx.Row) (Peer, error) { return scanPeer(r, &page.Total) })
+		return page, err
+	}, func() (int, error) { return db.Count(ctx, q.db.Pool, peerFrom, where) })
 	if err != nil {
 		return page, fmt.Errorf("search: peers: %w", err)
 	}
-	if page.Results, err = pgx.CollectRows(rows, scanPeer); err != nil {
-		return page, fmt.Errorf("search: peers: %w", err)
+	if page.Results == nil {
+		page.Results = []Peer{}
 	}
 	return page, nil
 }
 
-func scanPeer(r pgx.CollectableRow) (Peer, error) {
+func scanPeer(r pgx.Row, total *int) (Peer, error) {
 	var p Peer
 	var online, lastMessage *time.Time
 	var status *string
-	if err := r.Scan(&p.ID, &p.FirstName, &p.LastName, &p.Avatar, &p.Company, &p.JobTitle, &p.InterestTags, &online, &status, &lastMessage); err != nil {
+	if err := r.Scan(&p.ID, &p.FirstName, &p.LastName, &p.Avatar, &p.Company, &p.JobTitle, &p.InterestTags, &online, &status, &lastMessage, total); err != nil {
 		return p, err
 	}
 	p.UserID, p.Name, p.Tags = p.ID, p.FirstName+" "+p.LastName, p.InterestTags
