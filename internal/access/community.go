@@ -136,15 +136,36 @@ func CommunityRules(communityID, user StringExpression, super BoolExpression) (m
 // peers index share: the private chat's peers are the other active members
 // of these.
 func ActiveCommunities(ctx context.Context, q db.Querier, userID uuid.UUID) ([]uuid.UUID, error) {
-	cm, p := table.CommunityMemberships, table.Profiles
-	stmt := SELECT(cm.CommunityID).DISTINCT().
-		FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
-		WHERE(p.UserID.EQ(UUID(userID)).AND(cm.Status.EQ(String("active"))))
-	out, err := db.Values[uuid.UUID](ctx, q, stmt)
+	out, err := db.Values[uuid.UUID](ctx, q, activeCommunitiesOf(UUID(userID)).DISTINCT())
 	if err != nil {
 		return nil, fmt.Errorf("access: active communities: %w", err)
 	}
 	return out, nil
+}
+
+// activeCommunitiesOf selects the communities user is an active member of.
+func activeCommunitiesOf(user StringExpression) SelectStatement {
+	cm, p := table.CommunityMemberships.AS("acm"), table.Profiles.AS("ap")
+	return SELECT(cm.CommunityID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+		WHERE(p.UserID.EQ(user).AND(cm.Status.EQ(String("active"))))
+}
+
+// ActiveMembersOf selects the user ids with an active membership of a
+// community that inCommunities accepts (given the membership's community
+// column). With a member's ActiveCommunities, less the member, it is the
+// peers rule (spec 002 §4: the people one may chat with and whose presence
+// one sees), which GET /peers lists by; PeersOf is the same for a user
+// column, for audiences.
+func ActiveMembersOf(inCommunities func(community ColumnString) BoolExpression) SelectStatement {
+	cm, p := table.CommunityMemberships.AS("pcm"), table.Profiles.AS("pp")
+	return SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+		WHERE(inCommunities(cm.CommunityID).AND(cm.Status.EQ(String("active"))))
+}
+
+// PeersOf selects the peers of user, and user when they are an active
+// member of a community: callers leave them out.
+func PeersOf(user StringExpression) SelectStatement {
+	return ActiveMembersOf(func(c ColumnString) BoolExpression { return c.IN(activeCommunitiesOf(user)) })
 }
 
 // ForumRules returns two conditions on a forum, given its id and community

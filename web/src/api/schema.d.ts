@@ -338,6 +338,29 @@ export interface paths {
         patch: operations["updateMe"];
         trace?: never;
     };
+    "/api/users/me/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose do-not-disturb, or the automatic status
+         * @description `do-not-disturb` shows the caller so to their peers while connected,
+         *     whatever their tabs report, until they choose `auto` again (kept
+         *     across sessions); `auto` gives back `online` or `away` from their
+         *     tabs. Choosing what is already chosen changes nothing.
+         */
+        put: operations["setMyStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profiles/{id}": {
         parameters: {
             query?: never;
@@ -1588,10 +1611,12 @@ export interface paths {
          * The private chat's peers, and their search
          * @description The peers list of the private chat and its search box (spec 002 §2,
          *     §4, §5): the other users with an active membership of one of the
-         *     caller's active communities, with their presence. Sorted online
-         *     first, then by the latest message with the caller (none until
-         *     private chat exists), then by last name, first name and id; `page`
-         *     and `pageSize` apply after the sort, and `total` counts every peer
+         *     caller's active communities, with their presence. Sorted: up to 5
+         *     peers with an unseen private chat first, then those connected
+         *     (`online`, `away`, `do-not-disturb`), then by the latest private
+         *     message with the caller (newest first; those without one last),
+         *     then by last name, first name and id; `page` and `pageSize` (25
+         *     unless given) apply after the sort, and `total` counts every peer
          *     that matches.
          *
          *     With `q`, the text is lower-cased and split on whitespace and
@@ -2132,7 +2157,7 @@ export interface paths {
          *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
          *     `thread:<id>`, `organization:<id>`), `event` the change
          *     (`user.updated`, `user.connected`, `user.disconnected`,
-         *     `community.created`, `community.updated`, `community.deleted`,
+         *     `user.status`, `presence.settings`, `community.created`, `community.updated`, `community.deleted`,
          *     `community.members.removed`, `series.deleted`,
          *     `series.members.removed`, `organization.created`,
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
@@ -2141,8 +2166,24 @@ export interface paths {
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
-         *     those who administer it alone. The server sends nothing else but
-         *     pings; what the client sends is ignored.
+         *     those who administer it alone.
+         *
+         *     Presence (spec 002 §4): the first message of every connection is
+         *     `presence.settings` (context key `user:<own id>`, payload
+         *     `{awayAfter}`, milliseconds, `AGORA_PRESENCE_AWAY_AFTER`). The tab
+         *     then sends `{"type": "presence", "state": "idle"}` once it has been
+         *     hidden or without input for `awayAfter`, and `{"type": "presence",
+         *     "state": "active"}` on input or when shown again; anything else it
+         *     sends is ignored. A member is `online` while any of their tabs, on
+         *     any node, is active, `away` when every one is idle, and
+         *     `do-not-disturb` while they chose it (`PUT /api/users/me/status`).
+         *     `user.connected` (`{userId, status}`, the status they connect with)
+         *     and `user.disconnected` (`{userId, status: offline}`) reach those who
+         *     may read the member's profile; `user.status` (`{userId, status}`),
+         *     sent when the status changes among `online`, `away` and
+         *     `do-not-disturb` while connected, reaches the member's peers (as
+         *     `GET /api/peers` lists them). The server sends nothing else but
+         *     pings.
          *
          *     `community.created` and `community.updated` carry the community's
          *     public fields (`id`, `organizationId`, `name`, `description`,
@@ -2678,7 +2719,7 @@ export interface components {
             /** @description The change, e.g. `user.updated`. */
             event: string;
             data: {
-                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `offline`); for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
+                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `away`, `do-not-disturb`, `offline`); for `presence.settings` `awayAfter` (milliseconds); for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
                 payload: unknown;
             };
         };
@@ -3635,14 +3676,18 @@ export interface components {
             /** @description The interest tags again: a person has one list of tags in Agora, and the spec's client reads both names. */
             tags: string[];
             /**
-             * @description `online` while the peer has the app open, `offline` otherwise; `away` and `do-not-disturb` are not set yet.
+             * @description `online` while a tab of the peer's is active, `away` when every one has been hidden or idle for `AGORA_PRESENCE_AWAY_AFTER`, `do-not-disturb` while connected having chosen it, `offline` with no tab open.
              * @enum {string}
              */
             status: "online" | "offline" | "away" | "do-not-disturb";
-            /** @description Since when the peer is online; null when offline. */
+            /** @description Since when the peer is connected; null when offline. */
             presence: components["schemas"]["Timestamp"] | null;
-            /** @description The latest private message between the caller and the peer; null when they have not chatted (always, until private chat exists). */
+            /** @description The latest private message between the caller and the peer; null when they have not chatted. */
             lastMessageOn: components["schemas"]["Timestamp"] | null;
+        };
+        StatusRequest: {
+            /** @enum {string} */
+            status?: "do-not-disturb" | "auto";
         };
         PeerList: {
             results: components["schemas"]["Peer"][];
@@ -4789,6 +4834,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setMyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The choice is kept. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `status` is neither `do-not-disturb` nor `auto` (`details.fields.status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };

@@ -23,6 +23,7 @@ func UseSchema(schema string) {
 	OnlineUsers = OnlineUsers.FromSchema(schema)
 	Organizations = Organizations.FromSchema(schema)
 	Presence = Presence.FromSchema(schema)
+	PresenceChoices = PresenceChoices.FromSchema(schema)
 	PresenceNodes = PresenceNodes.FromSchema(schema)
 	Profiles = Profiles.FromSchema(schema)
 	Reactions = Reactions.FromSchema(schema)
