@@ -147,6 +147,17 @@ func ActiveCommunities(ctx context.Context, q db.Querier, userID uuid.UUID) ([]u
 	return out, nil
 }
 
+// ActiveMemberOfAny is the condition that user (a users.id column or a
+// value) has an active membership of one of communities. Given the
+// viewer's ActiveCommunities it is the peers rule: the people the viewer
+// may chat with privately (GET /peers) and whose profile they may read
+// (GET /users/{id}/profile).
+func ActiveMemberOfAny(user StringExpression, communities []uuid.UUID) BoolExpression {
+	cm, p := table.CommunityMemberships.AS("cm"), table.Profiles.AS("p")
+	return user.IN(SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+		WHERE(db.Any(cm.CommunityID, communities).AND(cm.Status.EQ(String("active")))))
+}
+
 // ForumRules returns two conditions on a forum, given its id and community
 // columns and the user, for lists of forums and audiences of users: member
 // is true when the user is an active member of it, and admin when they

@@ -156,10 +156,7 @@ var (
 )
 
 func peerWhere(userID uuid.UUID, communities []uuid.UUID, matched []string) BoolExpression {
-	cm, p := table.CommunityMemberships.AS("cm"), table.Profiles.AS("p")
-	where := pu.ID.NOT_EQ(UUID(userID)).
-		AND(pu.ID.IN(SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
-			WHERE(db.Any(cm.CommunityID, communities).AND(cm.Status.EQ(String("active"))))))
+	where := pu.ID.NOT_EQ(UUID(userID)).AND(access.ActiveMemberOfAny(pu.ID, communities))
 	if matched != nil {
 		where = where.AND(db.Any(pu.ID, matched))
 	}

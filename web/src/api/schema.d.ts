@@ -316,6 +316,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's user id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a person's profile, for the profile dialog
+         * @description What the profile dialog shows of a person (spec 000 §2.4, 002 §2):
+         *     readable by the person themself and by their peers, the users who
+         *     share an active community membership with the caller (the rule of
+         *     `GET /peers`). Anyone else, a super user included, gets `404`, as
+         *     for an unknown id, so that user ids cannot be probed.
+         */
+        get: operations["getPersonProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me": {
         parameters: {
             query?: never;
@@ -2957,6 +2984,28 @@ export interface components {
             id: string;
             name: string;
         };
+        /** @description A person as the profile dialog shows them (spec 002 §3 Profile). */
+        PersonProfile: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            email: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            bio: string;
+            interestTags: string[];
+            /** @description The forum the person is in now; null, as Agora does not follow where a person is. */
+            location: string | null;
+            /** @description The forums the person is an expert in, among those the caller reads. */
+            expertInSeries: string[];
+            /**
+             * @description The person's presence, as `GET /peers` tells it.
+             * @enum {string}
+             */
+            status: "online" | "offline" | "away" | "do-not-disturb";
+        };
         /**
          * @description A person inside an organization. Once the profile is joined to a
          *     user (`userId`), the person's own fields come from the user.
@@ -4733,6 +4782,50 @@ export interface operations {
             };
             /** @description `profileAlreadyJoined`: the invitation was accepted by another account. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPersonProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's user id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonProfile"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID (`details.fields.id`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `notFound`: no such user, or the caller is neither them nor their peer. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
