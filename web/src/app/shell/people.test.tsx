@@ -54,7 +54,7 @@ const member = (userId: string | null, first: string, role: Schemas['ForumAssign
 function serve(profiles: Record<string, Schemas['PersonProfile']>, team: Schemas['ForumMember'][] = []) {
   return stubFetch((_m, path) => {
     const p = /^\/api\/users\/([^/]+)\/profile$/.exec(path)
-    if (p) return profiles[p[1]] ? json(200, profiles[p[1]]) : json(404, { code: 'notFound', message: 'not found' })
+    if (p) return profiles[p[1]!] ? json(200, profiles[p[1]!]) : json(404, { code: 'notFound', message: 'not found' })
     if (path.startsWith(`/api/series/${SERIES}/admin-and-experts`)) {
       const size = Number(new URL(path, 'http://x').searchParams.get('pageSize'))
       return json(200, { results: team.slice(0, size), total: team.length })
@@ -126,9 +126,9 @@ describe('the team tab (spec 002 §2 "Team panel")', () => {
     expect(cards.map((c) => c.hasAttribute('data-highlighted'))).toEqual([false, true, true, true, false])
     expect(cards.map((c) => within(c).queryByRole('img', { name: 'Expert' }) !== null)).toEqual([true, true, false, false, false])
     // A person without an account yet has no profile to open.
-    expect(within(cards[2]).queryByRole('button')).toBeNull()
+    expect(within(cards[2]!).queryByRole('button')).toBeNull()
     expect(calls.some((r) => r.url.includes('pageSize=100'))).toBe(true)
-    await userEvent.click(within(cards[0]).getByRole('button', { name: 'Learn more about Ada Person' }))
+    await userEvent.click(within(cards[0]!).getByRole('button', { name: 'Learn more about Ada Person' }))
     expect(await within(await screen.findByRole('dialog')).findByRole('heading', { name: 'Ada Lovelace' })).toBeInTheDocument()
   })
 
