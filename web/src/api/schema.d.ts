@@ -2068,8 +2068,9 @@ export interface paths {
          *     of bytes that will be put. The type is checked again, from the
          *     bytes, when they arrive.
          *
-         *     Only a member of a forum (or a community admin, or a super user) may
-         *     upload: uploads are for posts. A member's uploads not on a post, the
+         *     Only a member of a forum or of a community (or a community or
+         *     organization admin, or a super user) may upload: uploads are for
+         *     posts, community pages and avatars. A member's uploads not on a post, the
          *     pending ones (their declared `size`) and those put but not attached,
          *     may take at most `AGORA_UPLOAD_QUOTA_BYTES` (200 MiB by default); an
          *     upload no post shows is deleted after `AGORA_UPLOAD_UNATTACHED_TTL`
@@ -8301,7 +8302,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is a member of no forum, so has nowhere to post an upload. */
+            /** @description `forbidden`: the caller is a member of no forum and no community, so has nowhere to show an upload. */
             403: {
                 headers: {
                     [name: string]: unknown;
