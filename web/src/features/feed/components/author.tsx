@@ -1,5 +1,6 @@
-import { Star, UserRound } from 'lucide-react'
+import { UserRound } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
+import { ExpertStar } from '@/components/expert-star'
 import { ProfileButton } from '@/components/profile-button'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { cn } from '@/lib/utils'
@@ -22,16 +23,7 @@ export function AuthorAvatar({ creator, className }: { creator: Creator | null; 
     <ProfileButton userId={creator.userId} name={creatorName(creator)}>
       <span className="relative inline-flex shrink-0">
         <PersonAvatar person={{ id: creator.userId, firstName: creator.firstName, lastName: creator.lastName, avatar: creator.avatar }} className={className} />
-        {creator.isExpert && (
-          <span
-            className="absolute -bottom-0.5 -right-0.5 flex size-4 items-center justify-center rounded-full bg-amber-500 text-white ring-2 ring-background"
-            role="img"
-            aria-label={t('feed.expert')}
-            data-testid="expert-badge"
-          >
-            <Star className="size-2.5 fill-current" aria-hidden />
-          </span>
-        )}
+        {creator.isExpert && <ExpertStar label={t('feed.expert')} testId="expert-badge" />}
       </span>
     </ProfileButton>
   )

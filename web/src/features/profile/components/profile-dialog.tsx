@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Mail, MapPin, Star } from 'lucide-react'
+import { Mail, MapPin } from 'lucide-react'
 import { isApiError } from '@/api/client'
+import { ExpertStar } from '@/components/expert-star'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -65,16 +66,7 @@ export function ProfileDialog({ userId, place, onClose }: { userId?: string; pla
             <DialogHeader className="items-center text-center">
               <span className="relative inline-flex">
                 <PersonAvatar person={{ id: p.userId, ...p }} className="size-20 text-xl" />
-                {expert && (
-                  <span
-                    className="absolute -bottom-0.5 -right-0.5 flex size-6 items-center justify-center rounded-full bg-amber-500 text-white ring-2 ring-background"
-                    role="img"
-                    aria-label={t('profile.expertHere')}
-                    data-testid="profile-expert"
-                  >
-                    <Star className="size-3.5 fill-current" aria-hidden />
-                  </span>
-                )}
+                {expert && <ExpertStar label={t('profile.expertHere')} className="size-6" testId="profile-expert" />}
               </span>
               <DialogTitle data-testid="profile-name">{name}</DialogTitle>
               {work.length > 0 && <DialogDescription>{work.join(` ${t('profile.at')} `)}</DialogDescription>}

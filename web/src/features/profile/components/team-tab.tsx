@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Star, Users } from 'lucide-react'
+import { Users } from 'lucide-react'
+import { ExpertStar } from '@/components/expert-star'
 import { ProfileButton } from '@/components/profile-button'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
@@ -18,26 +19,12 @@ import { TEAM_ALL, TEAM_LIST, TEAM_PREVIEW, highlightedAdmins, useTeam, type Tea
 
 const fullName = (m: TeamMember) => `${m.firstName} ${m.lastName}`.trim()
 
-/** ExpertStar is the star badge on an expert's avatar. */
-function ExpertStar({ className }: { className?: string }) {
-  const { t } = useTranslation()
-  return (
-    <span
-      className={cn('absolute -bottom-0.5 -right-0.5 flex size-4 items-center justify-center rounded-full bg-amber-500 text-white ring-2 ring-background', className)}
-      role="img"
-      aria-label={t('team.expert')}
-      data-testid="team-expert-star"
-    >
-      <Star className="size-2.5 fill-current" aria-hidden />
-    </span>
-  )
-}
-
 function TeamAvatar({ m, className }: { m: TeamMember; className?: string }) {
+  const { t } = useTranslation()
   return (
     <span className="relative inline-flex shrink-0">
       <PersonAvatar person={m} className={className} />
-      {m.isExpert && <ExpertStar />}
+      {m.isExpert && <ExpertStar label={t('team.expert')} testId="team-expert-star" />}
     </span>
   )
 }
