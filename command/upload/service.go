@@ -58,7 +58,7 @@ var (
 		"your uploads not yet posted take all the room allowed; post or wait for them to be cleared")
 	// ErrNoForum is an account that is a member of no forum and manages
 	// no community: it has nowhere to put an upload, so it may not store one.
-	ErrNoForum = apperr.New(apperr.Forbidden, "forbidden", "only members of a forum and community managers may upload files")
+	ErrNoForum = apperr.New(apperr.Forbidden, "forbidden", "only members of a community or a forum and community managers may upload files")
 )
 
 // Config sets the lifetime of upload URLs and what a member may keep.

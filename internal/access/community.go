@@ -168,6 +168,15 @@ func PeersOf(user StringExpression) SelectStatement {
 	return ActiveMembersOf(func(c ColumnString) BoolExpression { return c.IN(activeCommunitiesOf(user)) })
 }
 
+// ActiveMemberOfAny is the condition that user (a users.id column or a
+// value) has an active membership of one of communities. Given the
+// viewer's ActiveCommunities it is the peers rule (ActiveMembersOf): the
+// people the viewer may chat with privately (GET /peers) and whose profile
+// they may read (GET /users/{id}/profile).
+func ActiveMemberOfAny(user StringExpression, communities []uuid.UUID) BoolExpression {
+	return user.IN(ActiveMembersOf(func(c ColumnString) BoolExpression { return db.Any(c, communities) }))
+}
+
 // ForumRules returns two conditions on a forum, given its id and community
 // columns and the user, for lists of forums and audiences of users: member
 // is true when the user is an active member of it, and admin when they

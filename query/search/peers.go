@@ -155,8 +155,7 @@ var (
 )
 
 func peerWhere(userID uuid.UUID, communities []uuid.UUID, matched []string) BoolExpression {
-	where := pu.ID.NOT_EQ(UUID(userID)).
-		AND(pu.ID.IN(access.ActiveMembersOf(func(c ColumnString) BoolExpression { return db.Any(c, communities) })))
+	where := pu.ID.NOT_EQ(UUID(userID)).AND(access.ActiveMemberOfAny(pu.ID, communities))
 	if matched != nil {
 		where = where.AND(db.Any(pu.ID, matched))
 	}

@@ -316,6 +316,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's user id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a person's profile, for the profile dialog
+         * @description What the profile dialog shows of a person (spec 000 §2.4, 002 §2):
+         *     readable by the person themself and by their peers, the users who
+         *     share an active community membership with the caller (the rule of
+         *     `GET /peers`). Anyone else, a super user included, gets `404`, as
+         *     for an unknown id, so that user ids cannot be probed.
+         */
+        get: operations["getPersonProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me": {
         parameters: {
             query?: never;
@@ -2066,8 +2093,9 @@ export interface paths {
          *     of bytes that will be put. The type is checked again, from the
          *     bytes, when they arrive.
          *
-         *     Only a member of a forum (or a community admin, or a super user) may
-         *     upload: uploads are for posts. A member's uploads not on a post, the
+         *     Only a member of a forum or of a community (or a community or
+         *     organization admin, or a super user) may upload: uploads are for
+         *     posts, community pages and avatars. A member's uploads not on a post, the
          *     pending ones (their declared `size`) and those put but not attached,
          *     may take at most `AGORA_UPLOAD_QUOTA_BYTES` (200 MiB by default); an
          *     upload no post shows is deleted after `AGORA_UPLOAD_UNATTACHED_TTL`
@@ -2997,6 +3025,28 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        /** @description A person as the profile dialog shows them (spec 002 §3 Profile). */
+        PersonProfile: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            email: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            bio: string;
+            interestTags: string[];
+            /** @description The forum the person is in now; null, as Agora does not follow where a person is. */
+            location: string | null;
+            /** @description The forums the person is an expert in, among those the caller reads. */
+            expertInSeries: string[];
+            /**
+             * @description The person's presence, as `GET /peers` tells it.
+             * @enum {string}
+             */
+            status: "online" | "offline" | "away" | "do-not-disturb";
         };
         /**
          * @description A person inside an organization. Once the profile is joined to a
@@ -4778,6 +4828,50 @@ export interface operations {
             };
             /** @description `profileAlreadyJoined`: the invitation was accepted by another account. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPersonProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's user id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonProfile"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID (`details.fields.id`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `notFound`: no such user, or the caller is neither them nor their peer. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8291,7 +8385,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is a member of no forum, so has nowhere to post an upload. */
+            /** @description `forbidden`: the caller is a member of no forum and no community, so has nowhere to show an upload. */
             403: {
                 headers: {
                     [name: string]: unknown;
