@@ -195,6 +195,16 @@ func TestPeerStatusAndSort(t *testing.T) {
 	if rest := getPeers(t, me.Client, "page=2"); len(rest.Results) != 4 || rest.Results[3].LastName != "zzz025" {
 		t.Errorf("page 2: %v", peerNames(rest))
 	}
+	// The profile dialog tells the same status.
+	for id, w := range statuses {
+		r := me.Client.Do("GET", "/api/users/"+id+"/profile", nil)
+		wantStatus(t, r, 200)
+		var p struct{ Status string }
+		r.JSON(t, &p)
+		if p.Status != w {
+			t.Errorf("profile of %s: status %s, want %s", id, p.Status, w)
+		}
+	}
 }
 
 // TestMatrixPresenceStatus: PUT /users/me/status is every signed-in

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -36,7 +35,7 @@ type PersonProfile struct {
 	// ExpertInSeries are the forums the person is an expert in, among those
 	// the viewer reads: the dialog stars them in the current one.
 	ExpertInSeries []uuid.UUID `json:"expertInSeries"`
-	// Status is online or offline, as GET /peers tells it.
+	// Status is online, away, do-not-disturb or offline, as GET /peers tells it.
 	Status string `json:"status"`
 }
 
@@ -59,10 +58,10 @@ func (q *Queries) PersonProfile(ctx context.Context, viewer auth.Caller, userID 
 		where = where.AND(access.ActiveMemberOfAny(u.ID, communities))
 	}
 	var p PersonProfile
-	var online *time.Time
-	err := db.QueryRow(ctx, q.db, SELECT(u.ID, u.FirstName, u.LastName, u.Email, u.Avatar, u.JobTitle, u.Company, u.Bio, u.InterestTags, o.OnlineOn).
+	var status *string
+	err := db.QueryRow(ctx, q.db, SELECT(u.ID, u.FirstName, u.LastName, u.Email, u.Avatar, u.JobTitle, u.Company, u.Bio, u.InterestTags, o.Status).
 		FROM(u.LEFT_JOIN(o, o.UserID.EQ(u.ID))).WHERE(where)).
-		Scan(&p.UserID, &p.FirstName, &p.LastName, &p.Email, &p.Avatar, &p.JobTitle, &p.Company, &p.Bio, &p.InterestTags, &online)
+		Scan(&p.UserID, &p.FirstName, &p.LastName, &p.Email, &p.Avatar, &p.JobTitle, &p.Company, &p.Bio, &p.InterestTags, &status)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return PersonProfile{}, apperr.ErrNotFound
 	}
@@ -70,8 +69,8 @@ func (q *Queries) PersonProfile(ctx context.Context, viewer auth.Caller, userID 
 		return PersonProfile{}, fmt.Errorf("account: person profile: %w", err)
 	}
 	p.InterestTags, p.Status = nonNil(p.InterestTags), "offline"
-	if online != nil {
-		p.Status = "online"
+	if status != nil {
+		p.Status = *status
 	}
 	s, sm, pr := table.Series, table.SeriesMemberships, table.Profiles
 	member, admin := access.ForumRules(s.ID, s.CommunityID, UUID(viewer.UserID), Bool(viewer.Role == auth.RoleSuper))
