@@ -28,6 +28,23 @@ func (s *server) uploadRoutes(api fiber.Router) {
 	// Fiber's automatic HEAD routes come after the /api catch-all; a blob's
 	// HEAD (its size, for a download manager) is registered here.
 	api.Head("/blobs/:id/:name", h.get)
+	// A picture's address lasts; its blob's signed URL does not: the
+	// request is sent on to a fresh one, which the browser may reuse for
+	// a part of the URL's life.
+	api.Get("/pictures/:id", h.picture)
+}
+
+func (h *uploadHandlers) picture(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	to, reuse, err := h.q.Picture(c.Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "private, max-age="+strconv.Itoa(int(reuse.Seconds())))
+	return c.Redirect().Status(fiber.StatusFound).To(to)
 }
 
 type uploadHandlers struct {

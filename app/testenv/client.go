@@ -25,9 +25,11 @@ type Client struct {
 	http   *http.Client
 }
 
-// Client returns an anonymous client.
+// Client returns an anonymous client. It does not follow redirects: a
+// test sees the redirect the API answers, checked against the contract.
 func (e *Env) Client(t testing.TB) *Client {
-	return &Client{t: t, env: e, http: &http.Client{Timeout: 30 * time.Second}}
+	return &Client{t: t, env: e, http: &http.Client{Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
 // Response is a received response.

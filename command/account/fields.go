@@ -7,6 +7,7 @@ import (
 
 	"agora/internal/apperr"
 	"agora/internal/nullable"
+	"agora/internal/picture"
 	"agora/internal/plaintext"
 )
 
@@ -65,9 +66,11 @@ func (p *Person) normalize(f apperr.Fields) {
 	}
 	if a := p.Avatar.Value; a != nil {
 		*a = strings.TrimSpace(*a)
-		u, err := url.Parse(*a)
-		if len(*a) > avatarMax || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			f.Add("avatar", "must be an http(s) URL")
+		if _, ours := picture.ID(*a); !ours {
+			u, err := url.Parse(*a)
+			if len(*a) > avatarMax || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				f.Add("avatar", "must be an http(s) URL")
+			}
 		}
 	}
 	if y := p.GraduationYear.Value; y != nil && (*y < 1900 || *y > 2100) {

@@ -15,6 +15,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/picture"
 )
 
 // Register is POST /users?token=: an account made from an invitation or a
@@ -115,6 +116,14 @@ func (s *Service) insertUser(ctx context.Context, tx pgx.Tx, email, passwordHash
 		InterestTags: []string{}, CreatedOn: now, UpdatedOn: now,
 	}
 	applyPerson(&u, p)
+	if u.Avatar != nil {
+		// A new account has uploaded nothing: only an image elsewhere.
+		a, err := picture.Keep(ctx, tx, u.ID, "avatar", "", *u.Avatar)
+		if err != nil {
+			return model.Users{}, err
+		}
+		u.Avatar = &a
+	}
 	if _, err := db.Exec(ctx, tx, table.Users.INSERT(table.Users.AllColumns).MODEL(u)); err != nil {
 		return model.Users{}, fmt.Errorf("account: register: %w", err)
 	}

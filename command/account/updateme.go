@@ -14,6 +14,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/picture"
 )
 
 // UpdateMe is PATCH /users/me: the person's own fields, and optionally a new
@@ -68,7 +69,20 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMe) error {
 		if err != nil {
 			return err
 		}
+		var old string
+		if u.Avatar != nil {
+			old = *u.Avatar
+		}
 		applyPerson(&u, in.Person)
+		if u.Avatar != nil {
+			// An uploaded avatar is kept as a picture, not as its upload's
+			// short-lived read URL.
+			a, err := picture.Keep(ctx, tx, u.ID, "avatar", old, *u.Avatar)
+			if err != nil {
+				return err
+			}
+			u.Avatar = &a
+		}
 		u.UpdatedOn = s.now()
 		if newHash != "" {
 			u.PasswordHash = newHash

@@ -13,6 +13,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/picture"
 )
 
 // Create is POST /organizations/{organizationId}/communities.
@@ -63,11 +64,15 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		if !o.Admin {
 			return apperr.ErrForbidden
 		}
+		image, err := picture.KeepField(ctx, tx, in.UserID, "image", nil, f.image)
+		if err != nil {
+			return err
+		}
 		now := s.now()
 		c, cm := table.Communities, table.CommunityMemberships
 		if _, err := db.Exec(ctx, tx, c.INSERT(c.ID, c.OrganizationID, c.Name, c.Description, c.MembershipType, c.Image, c.Video, c.VideoCover,
 			c.SsoAccess, c.PriceCents, c.IsFree, c.CreatedOn, c.UpdatedOn).
-			VALUES(UUID(id), UUID(in.OrganizationID), String(f.name), String(f.description), String(InvitationOnly), textOrNull(f.image),
+			VALUES(UUID(id), UUID(in.OrganizationID), String(f.name), String(f.description), String(InvitationOnly), textOrNull(image),
 				textOrNull(f.video), textOrNull(f.videoCover), Bool(sso), Int(int64(price)), Bool(isFree), TimestampzT(now), TimestampzT(now))); err != nil {
 			return fmt.Errorf("community: create: %w", err)
 		}

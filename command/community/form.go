@@ -10,6 +10,7 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/linkpreview"
 	"agora/internal/nullable"
+	"agora/internal/picture"
 	"agora/internal/plaintext"
 )
 
@@ -60,7 +61,7 @@ func (f Form) check(bad apperr.Fields) form {
 	if f.Price != nil && (*f.Price < 0 || *f.Price > PriceMax) {
 		bad.Add("price", "must be 0 to "+strconv.Itoa(PriceMax)+" cents")
 	}
-	out.image = link(bad, "image", f.Image.Value, nil)
+	out.image = picture.Check(bad, "image", f.Image.Value)
 	out.video = link(bad, "video", f.Video.Value, videoHost)
 	out.videoCover = link(bad, "videoCover", f.VideoCover.Value, nil)
 	return out

@@ -12,6 +12,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/picture"
 )
 
 // Update is PATCH /communities/{id}: absent fields stay as they are.
@@ -45,7 +46,6 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 	}
 	add(in.Name != nil, c.Name.SET(String(f.name)))
 	add(in.Description != nil, c.Description.SET(String(f.description)))
-	add(in.Image.Set, c.Image.SET(textOrNull(f.image)))
 	add(in.Video.Set, c.Video.SET(textOrNull(f.video)))
 	add(in.VideoCover.Set, c.VideoCover.SET(textOrNull(f.videoCover)))
 	if in.SSOAccess != nil {
@@ -60,6 +60,17 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if _, err := manager(ctx, tx, in.Caller, in.CommunityID); err != nil {
 			return err
+		}
+		if in.Image.Set {
+			var old *string
+			if err := db.QueryRow(ctx, tx, SELECT(c.Image).FROM(c).WHERE(c.ID.EQ(UUID(in.CommunityID)))).Scan(&old); err != nil {
+				return fmt.Errorf("community: update: %w", err)
+			}
+			image, err := picture.KeepField(ctx, tx, in.UserID, "image", old, f.image)
+			if err != nil {
+				return err
+			}
+			set = append(set, c.Image.SET(textOrNull(image)))
 		}
 		rest := make([]any, len(set)-1)
 		for i, a := range set[1:] {

@@ -13,8 +13,8 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
-	"agora/internal/linkpreview"
 	"agora/internal/nullable"
+	"agora/internal/picture"
 	"agora/internal/plaintext"
 )
 
@@ -39,7 +39,7 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 	}
 	f := apperr.Fields{}
 	name := orgName(f, *in.Name)
-	img := linkpreview.FormLink(f, "image", in.Image)
+	img := picture.Check(f, "image", in.Image)
 	if err := f.Err(); err != nil {
 		return uuid.Nil, err
 	}
@@ -48,12 +48,18 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		return uuid.Nil, err
 	}
 	now := s.now()
-	row := model.Organizations{ID: id, Name: name, Image: img, CreatedOn: now, UpdatedOn: now}
+	row := model.Organizations{ID: id, Name: name, CreatedOn: now, UpdatedOn: now}
 	o := table.Organizations
-	if _, err := db.Exec(ctx, s.db, o.INSERT(o.ID, o.Name, o.Image, o.CreatedOn, o.UpdatedOn).MODEL(row)); err != nil {
-		return uuid.Nil, fmt.Errorf("organization: create: %w", err)
-	}
-	return id, nil
+	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		if row.Image, err = picture.KeepField(ctx, tx, in.UserID, "image", nil, img); err != nil {
+			return err
+		}
+		if _, err := db.Exec(ctx, tx, o.INSERT(o.ID, o.Name, o.Image, o.CreatedOn, o.UpdatedOn).MODEL(row)); err != nil {
+			return fmt.Errorf("organization: create: %w", err)
+		}
+		return nil
+	})
+	return id, err
 }
 
 // Update is PATCH /organizations/{id}: a field not sent is kept; the image
@@ -75,20 +81,29 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 		cols = append(cols, o.Name)
 		set = append(set, String(orgName(f, *in.Name)))
 	}
-	if in.Image.Set {
-		cols = append(cols, o.Image)
-		if img := linkpreview.FormLink(f, "image", in.Image.Value); img != nil {
-			set = append(set, String(*img))
-		} else {
-			set = append(set, NULL)
-		}
-	}
+	img := picture.Check(f, "image", in.Image.Value)
 	if err := f.Err(); err != nil {
 		return err
 	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if _, err := manage(ctx, tx, in.Caller, in.OrganizationID); err != nil {
 			return err
+		}
+		if in.Image.Set {
+			var old *string
+			if err := db.QueryRow(ctx, tx, SELECT(o.Image).FROM(o).WHERE(o.ID.EQ(UUID(in.OrganizationID)))).Scan(&old); err != nil {
+				return fmt.Errorf("organization: update: %w", err)
+			}
+			kept, err := picture.KeepField(ctx, tx, in.UserID, "image", old, img)
+			if err != nil {
+				return err
+			}
+			cols = append(cols, o.Image)
+			if kept != nil {
+				set = append(set, String(*kept))
+			} else {
+				set = append(set, NULL)
+			}
 		}
 		if len(cols) == 0 {
 			return nil

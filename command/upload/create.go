@@ -150,13 +150,14 @@ func (s *Service) Create(ctx context.Context, in Create) (Ticket, error) {
 // unposted is the bytes of owner's uploads not on a post: the declared
 // size of a pending one whose URL still takes its bytes, the size of one
 // put. A pending upload whose URL has expired can never be put, so it holds
-// no room (the sweep removes it).
+// no room (the sweep removes it); a picture (an avatar, a community's
+// image) is shown, as a post's upload is, and holds none either.
 func (s *Service) unposted(ctx context.Context, tx pgx.Tx, owner uuid.UUID) (int64, error) {
 	u := table.Uploads
 	var used int64
 	live := u.State.EQ(String("complete")).OR(u.CreatedOn.GT(TimestampzT(s.now().Add(-s.cfg.UploadURLTTL).UTC())))
 	err := db.QueryRow(ctx, tx, SELECT(COALESCE(SUM(COALESCE(u.Size, u.DeclaredSize)), Int(0))).FROM(u).
-		WHERE(u.OwnerID.EQ(UUID(owner)).AND(u.ThreadID.IS_NULL()).AND(live))).Scan(&used)
+		WHERE(u.OwnerID.EQ(UUID(owner)).AND(u.ThreadID.IS_NULL()).AND(u.Picture.IS_FALSE()).AND(live))).Scan(&used)
 	if err != nil {
 		return 0, fmt.Errorf("upload: quota: %w", err)
 	}

@@ -177,6 +177,9 @@ func NewLinks(store *Store, base string, readTTL time.Duration) (*Links, error) 
 	return &Links{store: store, base: strings.TrimRight(base, "/"), readTTL: readTTL, now: time.Now}, nil
 }
 
+// ReadTTL is how long a read URL serves.
+func (l *Links) ReadTTL() time.Duration { return l.readTTL }
+
 // Store is the store the links point into.
 func (l *Links) Store() *Store { return l.store }
 

@@ -95,3 +95,23 @@ func (q *Queries) Open(ctx context.Context, in Open) (*Blob, error) {
 	b.File = f
 	return b, nil
 }
+
+// Picture is GET /pictures/{id}: a fresh read URL of the picture's blob
+// (an avatar, a community's or an organization's image), which the
+// request is redirected to, and for how long the answer may be reused (a
+// tenth of the URL's life, at most ten minutes). Only an upload kept as a
+// picture is one.
+func (q *Queries) Picture(ctx context.Context, id uuid.UUID) (string, time.Duration, error) {
+	u := table.Uploads
+	var name string
+	err := db.QueryRow(ctx, q.db, SELECT(u.Name).FROM(u).
+		WHERE(u.ID.EQ(UUID(id)).AND(u.Picture.IS_TRUE()).AND(u.State.EQ(String("complete"))))).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", 0, apperr.ErrNotFound
+	}
+	if err != nil {
+		return "", 0, fmt.Errorf("upload: picture: %w", err)
+	}
+	to, err := q.links.Read(id, name)
+	return to, min(q.links.ReadTTL()/10, 10*time.Minute), err
+}

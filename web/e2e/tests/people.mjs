@@ -120,7 +120,8 @@ export default [
       const avatar = page.locator('main img').first()
       await visible(avatar)
       const src = await avatar.getAttribute('src')
-      assert.ok(src && /^https?:\/\//.test(src), `the picture is an uploaded image: ${src}`)
+      // Kept at its lasting picture address, not the upload's short-lived URL.
+      assert.ok(src && src.startsWith('/api/pictures/'), `the picture is an uploaded image: ${src}`)
       // It is a square picture of the crop's size.
       const size = await avatar.evaluate((img) => [img.naturalWidth, img.naturalHeight])
       assert.deepEqual(size, [512, 512])

@@ -31,6 +31,7 @@ type uploadsTable struct {
 	CompletedOn       postgres.ColumnTimestampz
 	ThreadID          postgres.ColumnString
 	AttachedOn        postgres.ColumnTimestampz
+	Picture           postgres.ColumnBool
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -86,9 +87,10 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		CompletedOnColumn       = postgres.TimestampzColumn("completed_on")
 		ThreadIDColumn          = postgres.StringColumn("thread_id")
 		AttachedOnColumn        = postgres.TimestampzColumn("attached_on")
-		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn}
-		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn}
-		defaultColumns          = postgres.ColumnList{StateColumn, CreatedOnColumn}
+		PictureColumn           = postgres.BoolColumn("picture")
+		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PictureColumn}
+		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PictureColumn}
+		defaultColumns          = postgres.ColumnList{StateColumn, CreatedOnColumn, PictureColumn}
 	)
 
 	return uploadsTable{
@@ -109,6 +111,7 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		CompletedOn:       CompletedOnColumn,
 		ThreadID:          ThreadIDColumn,
 		AttachedOn:        AttachedOnColumn,
+		Picture:           PictureColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,
