@@ -12,7 +12,7 @@ import (
 	"agora/internal/db/gen/table"
 )
 
-// Sweep deletes the uploads that no post shows: never attached within the
+// Sweep deletes the uploads that no post or private message shows: never attached within the
 // unattached lifetime, pending past their URL's life, or detached (their post went with its forum). One
 // DELETE … RETURNING picks them, so that API nodes sweeping at once each
 // remove the blobs of their own rows only; an upload being attached holds
@@ -26,7 +26,7 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 	// streaming when its URL expired has the hour after to end.
 	stale := s.now().Add(-s.cfg.UploadURLTTL - time.Hour).UTC()
 	ids, err := db.Values[uuid.UUID](ctx, s.db, u.DELETE().
-		WHERE(u.ThreadID.IS_NULL().AND(u.AttachedOn.IS_NOT_NULL().
+		WHERE(u.ThreadID.IS_NULL().AND(u.PrivateMessageID.IS_NULL()).AND(u.AttachedOn.IS_NOT_NULL().
 			OR(u.CreatedOn.LT(TimestampzT(cutoff))).
 			OR(u.State.EQ(String("pending")).AND(u.CreatedOn.LT(TimestampzT(stale)))))).
 		RETURNING(u.ID))

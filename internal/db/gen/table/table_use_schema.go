@@ -15,6 +15,7 @@ func UseSchema(schema string) {
 	AnonymousAskerLooks = AnonymousAskerLooks.FromSchema(schema)
 	CdcHeartbeat = CdcHeartbeat.FromSchema(schema)
 	CdcRelayState = CdcRelayState.FromSchema(schema)
+	ChannelMembers = ChannelMembers.FromSchema(schema)
 	Channels = Channels.FromSchema(schema)
 	Communities = Communities.FromSchema(schema)
 	CommunityMemberships = CommunityMemberships.FromSchema(schema)
@@ -24,6 +25,8 @@ func UseSchema(schema string) {
 	Organizations = Organizations.FromSchema(schema)
 	Presence = Presence.FromSchema(schema)
 	PresenceNodes = PresenceNodes.FromSchema(schema)
+	PrivateMessageReactions = PrivateMessageReactions.FromSchema(schema)
+	PrivateMessages = PrivateMessages.FromSchema(schema)
 	Profiles = Profiles.FromSchema(schema)
 	Reactions = Reactions.FromSchema(schema)
 	Replies = Replies.FromSchema(schema)
@@ -37,5 +40,6 @@ func UseSchema(schema string) {
 	Threads = Threads.FromSchema(schema)
 	Tokens = Tokens.FromSchema(schema)
 	Uploads = Uploads.FromSchema(schema)
+	UserPersonalization = UserPersonalization.FromSchema(schema)
 	Users = Users.FromSchema(schema)
 }

@@ -31,6 +31,7 @@ type uploadsTable struct {
 	CompletedOn       postgres.ColumnTimestampz
 	ThreadID          postgres.ColumnString
 	AttachedOn        postgres.ColumnTimestampz
+	PrivateMessageID  postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -86,8 +87,9 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		CompletedOnColumn       = postgres.TimestampzColumn("completed_on")
 		ThreadIDColumn          = postgres.StringColumn("thread_id")
 		AttachedOnColumn        = postgres.TimestampzColumn("attached_on")
-		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn}
-		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn}
+		PrivateMessageIDColumn  = postgres.StringColumn("private_message_id")
+		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PrivateMessageIDColumn}
+		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PrivateMessageIDColumn}
 		defaultColumns          = postgres.ColumnList{StateColumn, CreatedOnColumn}
 	)
 
@@ -109,6 +111,7 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		CompletedOn:       CompletedOnColumn,
 		ThreadID:          ThreadIDColumn,
 		AttachedOn:        AttachedOnColumn,
+		PrivateMessageID:  PrivateMessageIDColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,
