@@ -59,7 +59,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 				}
 			}
 		}
-		prevImage, prevFile := prevUploads(image, file)
+		prevImage, prevFile := PrevUploads(image, file)
 		if c.Image != nil {
 			c.Image.kept = prevImage
 		}
@@ -77,7 +77,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		}
 		fields := apperr.Fields{}
 		c.check(fields)
-		att, err := attachUploads(ctx, tx, in.Actor.UserID, t.ID, c, prevImage, prevFile, fields)
+		att, err := AttachUploads(ctx, tx, in.Actor.UserID, PostOwner(t.ID), c, prevImage, prevFile, fields)
 		if err != nil {
 			return err
 		}
@@ -92,15 +92,11 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 			return err
 		}
 		c.Raw = text
-		img, err := jsonOrNull(att.image)
+		img, fl, err := att.Stored()
 		if err != nil {
 			return err
 		}
-		fl, err := jsonOrNull(att.file)
-		if err != nil {
-			return err
-		}
-		ln, err := jsonOrNull(c.Link)
+		ln, err := JSONOrNull(c.Link)
 		if err != nil {
 			return err
 		}
@@ -112,7 +108,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 			return fmt.Errorf("feed: update thread: %w", err)
 		}
 		// An upload the edit replaced or removed goes.
-		detached, err = att.bind(ctx, tx, t.ID, now)
+		detached, err = att.Bind(ctx, tx, PostOwner(t.ID), now)
 		return err
 	})
 	if err == nil {

@@ -174,3 +174,29 @@ func ForumSQL(user, super string) (member, admin string) {
 	m, a := ForumRules(s.ID, s.CommunityID, RawString(user), RawBool(super))
 	return db.Text(m), db.Text(a)
 }
+
+// PeerRule is the condition that users a and b are peers, who may chat
+// privately (spec 002 §4): both have an active membership of a common
+// community. GET /peers lists the users it holds for with the caller
+// (ActiveCommunities), and the private chat asks it of a pair (MayChat).
+func PeerRule(a, b StringExpression) BoolExpression {
+	am, ap := table.CommunityMemberships.AS("peer_am"), table.Profiles.AS("peer_ap")
+	bm, bp := table.CommunityMemberships.AS("peer_bm"), table.Profiles.AS("peer_bp")
+	return EXISTS(SELECT(am.CommunityID).
+		FROM(am.INNER_JOIN(ap, ap.ID.EQ(am.ProfileID)).
+			INNER_JOIN(bm, bm.CommunityID.EQ(am.CommunityID).AND(bm.Status.EQ(String("active")))).
+			INNER_JOIN(bp, bp.ID.EQ(bm.ProfileID))).
+		WHERE(ap.UserID.EQ(a).AND(am.Status.EQ(String("active"))).AND(bp.UserID.EQ(b))))
+}
+
+// MayChat tells whether users a and b, two different people, are peers.
+func MayChat(ctx context.Context, q db.Querier, a, b uuid.UUID) (bool, error) {
+	if a == b {
+		return false, nil
+	}
+	var ok bool
+	if err := db.QueryRow(ctx, q, SELECT(PeerRule(UUID(a), UUID(b)))).Scan(&ok); err != nil {
+		return false, fmt.Errorf("access: peers: %w", err)
+	}
+	return ok, nil
+}
