@@ -73,6 +73,16 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 	case FormerMember:
 		v := table.Users.AS("v")
 		return pg.SELECT(v.ID).FROM(v).WHERE(v.ID.EQ(about).AND(v.Role.NOT_EQ(pg.String("super"))).AND(db.Any(v.ID, candidates)))
+	case PrivateChannelMembers:
+		cm := table.ChannelMembers.AS("cm")
+		return pg.SELECT(cm.UserID).FROM(cm).WHERE(cm.ChannelID.EQ(about).AND(db.Any(cm.UserID, candidates)))
+	case PrivateMessageMembers:
+		m, cm := table.PrivateMessages.AS("m"), table.ChannelMembers.AS("cm")
+		return pg.SELECT(cm.UserID).FROM(m.INNER_JOIN(cm, cm.ChannelID.EQ(m.ChannelID))).
+			WHERE(m.ID.EQ(about).AND(db.Any(cm.UserID, candidates)))
+	case TheUser:
+		v := table.Users.AS("v")
+		return pg.SELECT(v.ID).FROM(v).WHERE(v.ID.EQ(about).AND(db.Any(v.ID, candidates)))
 	case ThreadReaders:
 		t, c, f := table.Threads.AS("t"), table.Channels.AS("c"), table.Series.AS("f")
 		return channelReaders(t.INNER_JOIN(c, c.ID.EQ(t.ChannelID)).INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, t.ID.EQ(about), candidates)
