@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -41,38 +40,15 @@ func (s *Service) Edit(ctx context.Context, in Edit) error {
 		if creator != in.Actor.UserID {
 			return apperr.ErrForbidden
 		}
-		var c Content
-		var image, file, link []byte
+		var stored cmdfeed.Stored
 		m := table.PrivateMessages
 		if err := db.QueryRow(ctx, tx, SELECT(m.Raw, m.Image, m.File, m.Link).FROM(m).WHERE(m.ID.EQ(UUID(in.MessageID)))).
-			Scan(&c.Raw, &image, &file, &link); err != nil {
+			Scan(&stored.Raw, &stored.Image, &stored.File, &stored.Link); err != nil {
 			return fmt.Errorf("chat: message: %w", err)
 		}
-		for _, u := range []struct {
-			b   []byte
-			dst any
-		}{{image, &c.Image}, {file, &c.File}, {link, &c.Link}} {
-			if u.b != nil {
-				if err := json.Unmarshal(u.b, u.dst); err != nil {
-					return fmt.Errorf("chat: message content: %w", err)
-				}
-			}
-		}
-		prevImage, prevFile := cmdfeed.PrevUploads(image, file)
-		if c.Image != nil {
-			c.Image.Keep(prevImage)
-		}
-		if in.Raw != nil {
-			c.Raw = *in.Raw
-		}
-		if in.Image.Set {
-			c.Image = in.Image.Value
-		}
-		if in.File.Set {
-			c.File = in.File.Value
-		}
-		if in.Link.Set {
-			c.Link = in.Link.Value
+		c, prevImage, prevFile, err := stored.Edited(cmdfeed.Edit{Raw: in.Raw, Image: in.Image, File: in.File, Link: in.Link})
+		if err != nil {
+			return err
 		}
 		fields := apperr.Fields{}
 		check(&c, fields)
