@@ -3,12 +3,14 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
+	"agora/internal/config"
 	"agora/search"
 )
 
@@ -394,5 +396,67 @@ func TestPrivateMessagesNotSearched(t *testing.T) {
 	}
 	if len(res.Hits) != 1 || res.Hits[0].ID != p.ID {
 		t.Errorf("the search index holds %+v for the word, want only the post %s", res.Hits, p.ID)
+	}
+}
+
+// TestChatAttachments: a private message shows an image and a file of its
+// author's uploads, as a post does: a member of a community alone may
+// upload for it, each read signs URLs that work, the sweep leaves them,
+// another post or message cannot take them, and they go with the message.
+func TestChatAttachments(t *testing.T) {
+	e := newUploadEnv(t)
+	f := newChatFixture(t, e.Env)
+	img := e.upload(t, f.a.Client, "image", "a.png", "image/png", pngBytes(t, 6, 6))
+	file := e.upload(t, f.a.Client, "file", "a.pdf", "application/pdf", pdfBytes)
+	r := f.a.Client.Do("POST", "/api/threads/private", map[string]any{"memberIds": []string{f.b.UserID},
+		"image": map[string]any{"url": img.URL}, "file": map[string]any{"id": file.ID, "name": file.Name, "url": file.URL, "mediaType": file.MediaType}})
+	wantStatus(t, r, 201)
+	var m struct {
+		ID        string `json:"id"`
+		ChannelID string `json:"channelId"`
+		Image     struct{ URL string }
+		File      struct{ ID, URL string }
+	}
+	r.JSON(t, &m)
+	if m.File.ID != file.ID || m.Image.URL == "" || m.File.URL == "" {
+		t.Fatalf("message %s", r.Body)
+	}
+	anon := e.Client(t)
+	for _, u := range []string{m.Image.URL, m.File.URL} {
+		if r := anon.Do("GET", e.local(t, u), nil); r.Status != 200 {
+			t.Errorf("GET %s: %d", u, r.Status)
+		}
+	}
+
+	// The sweep, run by a node starting on the same blob folder, takes an
+	// upload nothing shows and leaves the message's.
+	forgotten := e.upload(t, f.a.Client, "file", "forgotten.pdf", "application/pdf", pdfBytes)
+	exec(t, e.Env, `UPDATE uploads SET created_on = now() - interval '2 days' WHERE id = ANY($1::uuid[])`, []string{forgotten.ID, img.ID, file.ID})
+	testenv.New(t, func(c *config.Config) { c.Blobs.Dir = e.dir })
+	eventually(t, func() bool { return e.Count(t, "uploads", "id = $1", forgotten.ID) == 0 })
+	if e.Count(t, "uploads", "id = ANY($1::uuid[]) AND private_message_id = $2", []string{img.ID, file.ID}, m.ID) != 2 {
+		t.Error("the sweep took the message's uploads")
+	}
+
+	// Another message cannot show them, nor can the other member.
+	before := chatDigest(t, e.Env)
+	wantError(t, f.a.Client.Do("POST", "/api/threads/private", map[string]any{"memberIds": []string{f.third.UserID}, "image": map[string]any{"url": img.URL}}), 400, "validationFailed")
+	wantError(t, f.b.Client.Do("POST", "/api/threads/private", map[string]any{"memberIds": []string{f.a.UserID},
+		"file": map[string]any{"id": file.ID, "name": file.Name, "url": file.URL, "mediaType": file.MediaType}}), 400, "validationFailed")
+	if chatDigest(t, e.Env) != before {
+		t.Error("refused attachments wrote")
+	}
+
+	// Deleting the message removes its uploads and ends their URLs.
+	wantStatus(t, f.a.Client.Do("DELETE", "/api/threads/private/"+m.ID, nil), 204)
+	for _, u := range []string{m.Image.URL, m.File.URL} {
+		if r := anon.Do("GET", e.local(t, u), nil); r.Status != 404 {
+			t.Errorf("after delete, %s answers %d, want 404", u, r.Status)
+		}
+	}
+	for _, id := range []string{img.ID, file.ID} {
+		if slices.Contains(e.files(t, "objects"), id) || e.Count(t, "uploads", "id = $1", id) != 0 {
+			t.Errorf("upload %s outlived its message", id)
+		}
 	}
 }

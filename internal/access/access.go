@@ -107,12 +107,13 @@ func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 		LIMIT(1)
 }
 
-// MayUpload reports whether the user may post in at least one forum or
-// edit a community: an active member of a forum, an active admin of a
-// community (who administers its forums), an admin of an organization
-// (who manages its communities, their images included), or a super user.
-// Uploads are for posts and community pages, so an account with neither
-// has nothing to upload for.
+// MayUpload reports whether the user may post in at least one forum, write
+// a private message or edit a community: an active member of a forum, an
+// active member of a community (whose other members are their peers in
+// private chat; its admins administer its forums too), an admin of an
+// organization (who manages its communities, their images included), or a
+// super user. Uploads are for posts, private messages and community pages,
+// so an account with none has nothing to upload for.
 func MayUpload(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role) (bool, error) {
 	if role == auth.RoleSuper {
 		return true, nil
@@ -124,7 +125,7 @@ func MayUpload(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Ro
 		EXISTS(SELECT(sm.ProfileID).FROM(sm.INNER_JOIN(p, p.ID.EQ(sm.ProfileID))).
 			WHERE(p.UserID.EQ(me).AND(sm.Status.EQ(String("active"))))).
 			OR(EXISTS(SELECT(cm.ProfileID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
-				WHERE(p.UserID.EQ(me).AND(cm.Role.IN(String("admin"), String("cascadingAdmin"))).AND(cm.Status.EQ(String("active")))))).
+				WHERE(p.UserID.EQ(me).AND(cm.Status.EQ(String("active")))))).
 			OR(EXISTS(SELECT(p.ID).FROM(p).WHERE(p.UserID.EQ(me).AND(p.Role.EQ(String("admin")))))),
 	)).Scan(&ok)
 	if err != nil {

@@ -8975,7 +8975,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is a member of no forum, so has nowhere to post an upload. */
+            /** @description `forbidden`: the caller is a member of no forum and of no community and manages none, so has nowhere to post an upload (a post, a private message). */
             403: {
                 headers: {
                     [name: string]: unknown;
