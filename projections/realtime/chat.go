@@ -3,12 +3,15 @@ package realtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/jsontime"
 	"agora/projections/change"
@@ -31,9 +34,10 @@ const (
 )
 
 // Chat is what the private chat's events read when they are delivered:
-// query/chat's message, as GET /channels/private/{id}/threads shows it.
+// query/chat's message, as GET /channels/private/{id}/threads shows it,
+// and its channel's members, who alone receive it.
 type Chat interface {
-	LiveMessage(ctx context.Context, id uuid.UUID) (qchat.Message, error)
+	LiveMessage(ctx context.Context, id uuid.UUID) (qchat.Message, []uuid.UUID, error)
 }
 
 // ChatPayload is the payload of a private message's created, updated and
@@ -41,17 +45,74 @@ type Chat interface {
 type ChatPayload struct {
 	ID      uuid.UUID
 	message qchat.Message
+	members []uuid.UUID
+	// shows tells whether a message read shows the change: a change is on
+	// the stream once its commit is in the write-ahead log, a moment before
+	// the transaction is visible to other sessions (see deliverChat).
+	shows func(qchat.Message) bool
+	// created is a new message's: only it may be not found yet; any other
+	// message not found is gone.
+	created bool
 }
+
+// visibleWait bounds how long deliverChat waits for a change's transaction
+// to become visible: the gap is the committing backend's own few steps, a
+// millisecond or so on a busy machine.
+const visibleWait = time.Second
 
 // MarshalJSON is the message without a receiver (isMine false).
 func (p *ChatPayload) MarshalJSON() ([]byte, error) { return json.Marshal(p.message) }
 
-// For is the payload as receiver sees it.
-func (p *ChatPayload) For(receiver uuid.UUID) any { return p.message.For(receiver) }
-
-// perReceiver is a payload that differs per receiver.
-type perReceiver interface {
-	For(receiver uuid.UUID) any
+// deliverChat delivers a private message's event: its payload, read with
+// the channel's members in one statement, names the receivers, so no
+// audience is asked (the realtime projection applies changes one at a
+// time: a statement saved per message is latency saved for the next).
+// Each receiver gets the message with their own isMine.
+//
+// The message is read after the change reached the stream, which can be
+// before its transaction is visible here: a new message is then not found
+// yet, an edit or a reaction not shown yet. It is read again, waiting a
+// little longer each time, until it shows the change or visibleWait has
+// passed. A message not found that is not new is gone (a reaction deleted
+// with it): its deletion's event says it.
+func (p *Projection) deliverChat(ctx context.Context, e Event, cp *ChatPayload, candidates []uuid.UUID) error {
+	for wait, waited := time.Millisecond, time.Duration(0); ; wait *= 2 {
+		err := complete(ctx, p.feed, p.chat, &e)
+		if err == nil && (cp.shows == nil || cp.shows(cp.message)) {
+			break
+		}
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if err != nil && !cp.created {
+			return nil // gone: its own event follows
+		}
+		if waited >= visibleWait {
+			if err != nil {
+				return nil // gone: its own event follows
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		waited += wait
+	}
+	for _, u := range cp.members {
+		if !slices.Contains(candidates, u) {
+			continue
+		}
+		one := e
+		one.Payload = cp.message.For(u)
+		msg, err := one.Encode()
+		if err != nil {
+			return err
+		}
+		p.hub.Deliver(msg, []uuid.UUID{u})
+	}
+	return nil
 }
 
 // PrivateMessageRef is the payload of a private message's thread.deleted.
@@ -110,7 +171,9 @@ func privateMessageEvents(c change.Change) ([]Event, error) {
 				}
 			}
 		}
-		return []Event{{Type: typ, ContextKey: channelKey(after.ChannelID), Payload: &ChatPayload{ID: after.ID},
+		updated := after.UpdatedOn
+		shows := func(m qchat.Message) bool { return !time.Time(m.UpdatedOn).Before(updated) }
+		return []Event{{Type: typ, ContextKey: channelKey(after.ChannelID), Payload: &ChatPayload{ID: after.ID, shows: shows, created: c.Op == change.Create},
 			To: []Audience{{PrivateChannelMembers, after.ChannelID}}}}, nil
 	case change.Delete:
 		if before == nil {
@@ -149,7 +212,12 @@ func privateReactionEvents(c change.Change) ([]Event, error) {
 	}
 	// The context key needs the channel, which the row does not carry: it
 	// is read with the message at delivery (see complete).
-	return []Event{{Type: Reacted, Payload: &ChatPayload{ID: r.MessageID},
+	user, kind := r.UserID.String(), ""
+	if c.Op != change.Delete {
+		kind = r.Reaction
+	}
+	shows := func(m qchat.Message) bool { return m.Reactions[user] == kind }
+	return []Event{{Type: Reacted, Payload: &ChatPayload{ID: r.MessageID, shows: shows},
 		To: []Audience{{PrivateMessageMembers, r.MessageID}}}}, nil
 }
 

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
+
+	"agora/app/testenv"
 	"agora/projections/change"
 	"agora/projections/realtime"
 )
@@ -72,5 +76,72 @@ func TestChatEvents(t *testing.T) {
 				t.Errorf("events %v, want %v", types, c.want)
 			}
 		})
+	}
+}
+
+// TestChatEventWaitsForItsCommit: a change reaches the stream once its
+// commit is in the write-ahead log, a moment before its transaction is
+// visible to other sessions. A new message whose change is applied in that
+// moment (here: before the transaction commits at all) is read once it is
+// visible and delivered, not dropped as gone.
+func TestChatEventWaitsForItsCommit(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	pool := env.DB.Pool
+	var a, b string
+	if err := pool.QueryRow(ctx, `SELECT (SELECT id::text FROM users WHERE email = 'member@demo.agora'), (SELECT id::text FROM users WHERE email = 'expert@demo.agora')`).
+		Scan(&a, &b); err != nil {
+		t.Fatal(err)
+	}
+	hub, p := newNode(t, env)
+	c, err := hub.Register(uuid.MustParse(b), uuid.New(), time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	channel, message := uuid.New(), uuid.Must(uuid.NewV7())
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO channels (id, kind, pair_key) VALUES ($1, 'private', $2)`, []any{channel, channel.String()}},
+		{`INSERT INTO channel_members (channel_id, user_id) VALUES ($1, $2), ($1, $3)`, []any{channel, a, b}},
+		{`INSERT INTO private_messages (id, channel_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'early', '2026-11-22T08:27:03.123Z', '2026-11-22T08:27:03.123Z')`,
+			[]any{message, channel, a}},
+	} {
+		if _, err := tx.Exec(ctx, q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msg := `{"id":"` + message.String() + `","channel_id":"` + channel.String() + `","creator_id":"` + a +
+		`","raw":"early","image":null,"link":null,"file":null,"created_on":"2026-11-22T08:27:03.123Z","updated_on":"2026-11-22T08:27:03.123Z"}`
+	ch := change.Change{Op: change.Create, Schema: "public", Table: "private_messages", Source: change.Source{TsMs: time.Now().UnixMilli()}, After: row(t, msg)}
+	applied := make(chan error, 1)
+	go func() { applied <- p.Apply(ctx, ch) }()
+	time.Sleep(50 * time.Millisecond) // the projection looks before the commit
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-applied; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-c.Messages():
+		var m struct {
+			Event string
+			Data  struct{ Payload struct{ ID, Raw string } }
+		}
+		if err := json.Unmarshal(got, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Event != realtime.ThreadCreated || m.Data.Payload.ID != message.String() || m.Data.Payload.Raw != "early" {
+			t.Errorf("delivered %s", got)
+		}
+	default:
+		t.Fatal("the new message's event was dropped")
 	}
 }

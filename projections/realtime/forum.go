@@ -58,7 +58,7 @@ func complete(ctx context.Context, f Feed, chat Chat, e *Event) error {
 	var err error
 	switch p := e.Payload.(type) {
 	case *ChatPayload:
-		if p.message, err = chat.LiveMessage(ctx, p.ID); err != nil {
+		if p.message, p.members, err = chat.LiveMessage(ctx, p.ID); err != nil {
 			return err
 		}
 		// A reaction's row does not name the channel.

@@ -103,6 +103,9 @@ func (p *Projection) deliver(ctx context.Context, e Event) error {
 			return err
 		}
 	}
+	if cp, ok := e.Payload.(*ChatPayload); ok {
+		return p.deliverChat(ctx, e, cp, candidates)
+	}
 	to := map[uuid.UUID]bool{}
 	for _, a := range e.To {
 		us, err := p.store.audience(ctx, a, candidates)
@@ -122,20 +125,6 @@ func (p *Projection) deliver(ctx context.Context, e Event) error {
 			return nil // what the event is about went meanwhile; its own event follows
 		}
 		return err
-	}
-	// A payload that differs per receiver (a private message's isMine) is
-	// encoded for each.
-	if pr, ok := e.Payload.(perReceiver); ok {
-		for u := range to {
-			one := e
-			one.Payload = pr.For(u)
-			msg, err := one.Encode()
-			if err != nil {
-				return err
-			}
-			p.hub.Deliver(msg, []uuid.UUID{u})
-		}
-		return nil
 	}
 	msg, err := e.Encode()
 	if err != nil {

@@ -61,8 +61,11 @@ func (q *Queries) Conversation(ctx context.Context, in Conversation) (paging.Pag
 	if in.CreatedBefore != nil {
 		where = where.AND(mm.CreatedOn.LT(TimestampzT(in.CreatedBefore.UTC())))
 	}
-	page.Results, err = q.readMessages(ctx, selectMessages(&in.Reader.UserID, where).
+	ms, err := q.readMessages(ctx, selectMessages(&in.Reader.UserID, where).
 		ORDER_BY(mm.CreatedOn.DESC(), mm.ID.DESC()).LIMIT(int64(in.PageSize)), in.Reader.UserID)
+	for _, m := range ms {
+		page.Results = append(page.Results, m.Message)
+	}
 	return page, err
 }
 

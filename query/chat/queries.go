@@ -78,62 +78,60 @@ var (
 	mine = table.ChannelMembers.AS("mine")
 )
 
-// selectMessages selects messages with their creators; readers are the
-// reader's channels (nil: unchecked, for the live events, whose audience
-// is decided apart).
+// selectMessages selects messages with their creators, their reactions
+// (a JSON object of user id to reaction, null when none) and their
+// channel's members; reader limits them to the reader's channels (nil:
+// unchecked, for the live events, whose audience is the members read
+// here). One statement a page: the live events read one per message, in
+// the order of the change stream.
 func selectMessages(reader *uuid.UUID, where BoolExpression) SelectStatement {
 	from := mm.INNER_JOIN(mu, mu.ID.EQ(mm.CreatorID))
 	if reader != nil {
 		from = from.INNER_JOIN(mine, mine.ChannelID.EQ(mm.ChannelID).AND(mine.UserID.EQ(UUID(*reader))))
 	}
+	r, cm := table.PrivateMessageReactions.AS("r"), table.ChannelMembers.AS("cm")
+	reactions := SELECT(Func("jsonb_object_agg", r.UserID, r.Reaction)).FROM(r).WHERE(r.MessageID.EQ(mm.ID))
+	members := SELECT(Func("array_agg", cm.UserID)).FROM(cm).WHERE(cm.ChannelID.EQ(mm.ChannelID))
 	return SELECT(mm.ID, mm.ChannelID, mm.CreatorID, mu.FirstName, mu.LastName, mu.Avatar, mm.Raw, mm.Image, mm.Link, mm.File,
-		mm.CreatedOn, mm.UpdatedOn).FROM(from).WHERE(where)
+		mm.CreatedOn, mm.UpdatedOn, reactions, members).FROM(from).WHERE(where)
+}
+
+// message is a Message and its channel's members.
+type message struct {
+	Message
+	members []uuid.UUID
 }
 
 // readMessages runs a selectMessages statement and completes its messages:
-// reactions, signed attachments and isMine for reader (uuid.Nil: none).
-func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.UUID) ([]Message, error) {
-	out, err := db.Collect(ctx, q.db, stmt, func(r pgx.Row) (Message, error) {
-		var m Message
-		var image, link, file []byte
+// signed attachments and isMine for reader (uuid.Nil: none).
+func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.UUID) ([]message, error) {
+	out, err := db.Collect(ctx, q.db, stmt, func(r pgx.Row) (message, error) {
+		var m message
+		var image, link, file, reactions []byte
 		var created, updated time.Time
 		err := r.Scan(&m.ID, &m.ChannelID, &m.CreatorID, &m.Creator.FirstName, &m.Creator.LastName, &m.Creator.Avatar,
-			&m.Raw, &image, &link, &file, &created, &updated)
+			&m.Raw, &image, &link, &file, &created, &updated, &reactions, &m.members)
+		if err != nil {
+			return m, err
+		}
 		m.Creator.UserID, m.Image, m.Link, m.File = m.CreatorID, orNull(image), orNull(link), orNull(file)
 		m.CreatedOn, m.UpdatedOn = jsontime.Of(created), jsontime.Of(updated)
+		m.Reactions = map[string]string{}
+		if reactions != nil {
+			err = json.Unmarshal(reactions, &m.Reactions)
+		}
 		return m, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("chat: messages: %w", err)
 	}
-	if len(out) == 0 {
-		return []Message{}, nil
-	}
-	ids := make([]uuid.UUID, len(out))
-	at := map[uuid.UUID]int{}
 	for i := range out {
-		ids[i], at[out[i].ID] = out[i].ID, i
-		out[i].Reactions = map[string]string{}
 		if out[i].Image, out[i].File, err = qfeed.SignStored(q.links, out[i].Image, out[i].File); err != nil {
 			return nil, err
 		}
-		out[i] = out[i].For(reader)
+		out[i].Message = out[i].For(reader)
 	}
-	r := table.PrivateMessageReactions
-	rows, err := db.Query(ctx, q.db, SELECT(r.MessageID, r.UserID, r.Reaction).FROM(r).WHERE(db.Any(r.MessageID, ids)))
-	if err != nil {
-		return nil, fmt.Errorf("chat: reactions: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var msg, user uuid.UUID
-		var kind string
-		if err := rows.Scan(&msg, &user, &kind); err != nil {
-			return nil, fmt.Errorf("chat: reactions: %w", err)
-		}
-		out[at[msg]].Reactions[user.String()] = kind
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func orNull(b []byte) json.RawMessage {
@@ -153,18 +151,19 @@ func (q *Queries) Message(ctx context.Context, reader auth.Caller, id uuid.UUID)
 	if len(ms) == 0 {
 		return Message{}, apperr.ErrNotFound
 	}
-	return ms[0], nil
+	return ms[0].Message, nil
 }
 
 // LiveMessage is one message for the live events, which set isMine per
-// receiver: pgx.ErrNoRows when it is gone.
-func (q *Queries) LiveMessage(ctx context.Context, id uuid.UUID) (Message, error) {
+// receiver, and the members of its channel, who alone receive them:
+// pgx.ErrNoRows when it is gone.
+func (q *Queries) LiveMessage(ctx context.Context, id uuid.UUID) (Message, []uuid.UUID, error) {
 	ms, err := q.readMessages(ctx, selectMessages(nil, mm.ID.EQ(UUID(id))), uuid.Nil)
 	if err != nil {
-		return Message{}, err
+		return Message{}, nil, err
 	}
 	if len(ms) == 0 {
-		return Message{}, pgx.ErrNoRows
+		return Message{}, nil, pgx.ErrNoRows
 	}
-	return ms[0], nil
+	return ms[0].Message, ms[0].members, nil
 }
