@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,26 +60,15 @@ func chatBench(ctx context.Context, selected map[string]bool, cfg config.Config,
 	if err != nil {
 		return err
 	}
-	serveCtx, stopServer := context.WithCancel(ctx)
-	defer stopServer()
-	addrc := make(chan net.Addr, 1)
-	served := make(chan error, 1)
-	go func() { served <- app.Serve(serveCtx, srv, "127.0.0.1:0", func(a net.Addr) { addrc <- a }) }()
-	var addr net.Addr
-	select {
-	case addr = <-addrc:
-	case err := <-served:
-		return fmt.Errorf("chat: serve: %w", err)
+	c, stop, err := serveAPI(ctx, srv)
+	if err != nil {
+		return fmt.Errorf("chat: %w", err)
 	}
-	defer func() { stopServer(); <-served }()
-	c := newClient("http://" + addr.String())
-	if err := c.ready(ctx); err != nil {
-		return err
-	}
+	defer func() { _ = stop() }()
 	// The tokens were signed in on the first node: the same database.
 	got := newReceipts()
 	for i, token := range tokens {
-		conn, _, err := websocket.DefaultDialer.DialContext(ctx, "ws://"+addr.String()+"/api/hub", http.Header{"Authorization": {"Bearer " + token}})
+		conn, _, err := websocket.DefaultDialer.DialContext(ctx, "ws"+strings.TrimPrefix(c.base, "http")+"/api/hub", http.Header{"Authorization": {"Bearer " + token}})
 		if err != nil {
 			return fmt.Errorf("chat: dial the hub: %w", err)
 		}
