@@ -89,7 +89,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		Log: log, DB: d, Registry: o.registry, Mailbox: mailbox, InsightsBase: cfg.InsightsBase,
 		TrustedProxies: cfg.TrustedProxyList(),
 		PublicURL:      cfg.PublicURL,
-		Hub:            newHub(d, log, o),
+		Hub:            newHub(cfg, d, log, o),
 	}
 	if a.Registry == nil {
 		a.Registry = NewRegistry()

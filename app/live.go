@@ -14,8 +14,11 @@ import (
 	"agora/projections/realtime"
 )
 
-func newHub(d *db.DB, log *slog.Logger, o apiOptions) *live.Hub {
+func newHub(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions) *live.Hub {
 	h := o.hub
+	if h.AwayAfter == 0 {
+		h.AwayAfter = cfg.PresenceAwayAfter
+	}
 	if h.Log == nil {
 		h.Log = log.With("part", "hub")
 	}

@@ -23,6 +23,7 @@ func (s *server) accountRoutes(api fiber.Router) {
 	api.Post("/users/:id/profiles", s.joinProfile)
 	api.Patch("/users/me", only(auth.GroupAuthenticated), s.updateMe)
 	api.Get("/profiles/:id", only(auth.GroupAuthenticated), s.getProfile)
+	api.Get("/users/:id/profile", only(auth.GroupAuthenticated), s.getPersonProfile)
 }
 
 // SessionBody answers sign-in and registration (spec 002 §7).
@@ -246,6 +247,18 @@ func (s *server) getProfile(c fiber.Ctx) error {
 		return err
 	}
 	p, err := s.Queries.Accounts.Profile(c.Context(), mustPrincipal(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+func (s *server) getPersonProfile(c fiber.Ctx) error {
+	id, err := pathUUID(c, "id")
+	if err != nil {
+		return err
+	}
+	p, err := s.Queries.Accounts.PersonProfile(c.Context(), caller(c), id)
 	if err != nil {
 		return err
 	}

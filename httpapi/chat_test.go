@@ -460,3 +460,45 @@ func TestChatAttachments(t *testing.T) {
 		}
 	}
 }
+
+// TestPeersFollowPrivateChat: GET /peers sorts by the latest private
+// message with each peer, and pins a peer whose latest message the caller
+// has not seen.
+func TestPeersFollowPrivateChat(t *testing.T) {
+	env := testenv.New(t)
+	f := newChatFixture(t, env)
+	type peer struct {
+		UserID        string  `json:"userId"`
+		LastMessageOn *string `json:"lastMessageOn"`
+	}
+	peers := func(c *testenv.Client) []peer {
+		t.Helper()
+		r := c.Do("GET", "/api/peers?pageSize=9999", nil)
+		wantStatus(t, r, 200)
+		var l struct{ Results []peer }
+		r.JSON(t, &l)
+		return l.Results
+	}
+	send(t, f.b.Client, f.third.UserID, "an older chat")
+	m := send(t, f.a.Client, f.b.UserID, "unseen")
+	got := peers(f.b.Client)
+	if len(got) < 2 || got[0].UserID != f.a.UserID || got[0].LastMessageOn == nil || *got[0].LastMessageOn != m.CreatedOn {
+		t.Fatalf("b's peers begin %+v, want a pinned with lastMessageOn %s", got[:min(2, len(got))], m.CreatedOn)
+	}
+	wantStatus(t, f.b.Client.Do("POST", "/api/channels/private/"+m.ChannelID+"/seen", nil), 204)
+	// Seen, a is no longer pinned; a and the third member, with whom b has
+	// chatted, come before those b has not, latest first.
+	got = peers(f.b.Client)
+	var chatted []string
+	for _, p := range got {
+		if p.LastMessageOn != nil {
+			chatted = append(chatted, p.UserID)
+		}
+	}
+	if len(chatted) != 2 || chatted[0] != f.a.UserID || chatted[1] != f.third.UserID {
+		t.Errorf("peers with a chat %v, want a then the third member", chatted)
+	}
+	if n := peers(f.third.Client); len(n) == 0 {
+		t.Error("the third member has no peers")
+	}
+}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -8,12 +9,14 @@ import (
 
 	"github.com/fasthttp/websocket"
 	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/jsontime"
 	"agora/live"
+	"agora/projections/realtime"
 	qaccount "agora/query/account"
 )
 
@@ -23,10 +26,45 @@ const (
 	hubPing      = 25 * time.Second
 	hubPongWait  = 60 * time.Second
 	hubWriteWait = 10 * time.Second
-	// hubReadLimit bounds what a browser may send; it has nothing to say
-	// but pongs and close frames.
+	// hubReadLimit bounds what a browser may send: pongs, close frames
+	// and its presence reports.
 	hubReadLimit = 4 << 10
 )
+
+// HubPresenceSettings is the event of the first message on every
+// connection: its payload's awayAfter (milliseconds) is how long the tab
+// waits, hidden or without input, before it reports its member idle.
+const HubPresenceSettings = "presence.settings"
+
+// hubReport is what a browser sends on the hub: {"type": "presence",
+// "state": "idle" | "active"}. Anything else is ignored.
+type hubReport struct {
+	Type  string `json:"type"`
+	State string `json:"state"`
+}
+
+// applyHubReport hands a tab's presence report to the hub.
+func applyHubReport(hub *live.Hub, client *live.Client, b []byte) {
+	var r hubReport
+	if json.Unmarshal(b, &r) != nil || r.Type != "presence" {
+		return
+	}
+	switch r.State {
+	case "idle":
+		hub.SetIdle(client, true)
+	case "active":
+		hub.SetIdle(client, false)
+	}
+}
+
+// presenceSettings is the first message of a connection.
+func presenceSettings(hub *live.Hub, userID uuid.UUID) []byte {
+	b, _ := realtime.Event{
+		Type: HubPresenceSettings, ContextKey: "user:" + userID.String(),
+		Payload: map[string]int64{"awayAfter": hub.AwayAfter().Milliseconds()},
+	}.Encode()
+	return b
+}
 
 // The hub's refusals carry the catalogue's codes (the Error schema): the
 // handshake's own situations have none, so each takes the code of its kind
@@ -169,14 +207,22 @@ func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, log *slo
 	go func() {
 		defer close(readDone)
 		for {
-			if _, _, err := conn.ReadMessage(); err != nil {
+			kind, b, err := conn.ReadMessage()
+			if err != nil {
 				return
+			}
+			if kind == websocket.TextMessage {
+				applyHubReport(hub, client, b)
 			}
 			_ = conn.SetReadDeadline(time.Now().Add(hubPongWait))
 		}
 	}()
 	ping := time.NewTicker(hubPing)
 	defer ping.Stop()
+	_ = conn.SetWriteDeadline(time.Now().Add(hubWriteWait))
+	if err := conn.WriteMessage(websocket.TextMessage, presenceSettings(hub, p.UserID)); err != nil {
+		return
+	}
 	for {
 		select {
 		case msg := <-client.Messages():

@@ -35,6 +35,8 @@ type hubConn struct {
 	msgs   chan hubMsg
 	closed chan struct{}
 	err    error // why the read loop ended; read after closed
+	// settings is the connection's first message.
+	settings hubMsg
 }
 
 func hubURL(env *testenv.Env) string { return "ws" + strings.TrimPrefix(env.URL, "http") + "/api/hub" }
@@ -72,6 +74,11 @@ func dial(t *testing.T, env *testenv.Env, query string, header http.Header) *hub
 		}
 	}()
 	t.Cleanup(h.close)
+	// Every connection begins with the presence settings.
+	h.settings = h.waitFor(liveWait, "the presence settings", func(m hubMsg) bool { return true })
+	if h.settings.Event != httpapi.HubPresenceSettings {
+		t.Fatalf("first message %s, want %s", h.settings.Raw, httpapi.HubPresenceSettings)
+	}
 	return h
 }
 

@@ -59,6 +59,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.askerRoutes(api)
 	s.forumRoutes(api)
 	s.hubRoutes(api)
+	s.presenceRoutes(api)
 	s.aiSearchRoutes(api)
 	s.insightsRoutes(app, api)
 	s.ssoRoutes(api)

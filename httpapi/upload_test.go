@@ -624,8 +624,10 @@ func joinForum(t *testing.T, env *testenv.Env, m member, forum string) {
 	exec(t, env, `INSERT INTO series_memberships (series_id, profile_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, forum, m.ProfileID)
 }
 
-// TestUploadNeedsAForum: an account that is a member of no forum and
-// manages nothing has nowhere to put an upload and may not store one (F3).
+// TestUploadNeedsAForum: an account that is a member of no forum and of no
+// community and manages nothing has nowhere to put an upload and may not
+// store one (F3); a member of a community in no forum uploads their
+// picture (issue 16).
 func TestUploadNeedsAForum(t *testing.T) {
 	e := newUploadEnv(t)
 	m := newMember(t, e.Env, "noforum")
@@ -635,6 +637,12 @@ func TestUploadNeedsAForum(t *testing.T) {
 	if n := e.Count(t, "uploads", "owner_id = $1", m.UserID); n != 0 {
 		t.Errorf("the refused ticket left %d upload rows", n)
 	}
+
+	// A member of a community, in no forum, uploads their picture for their
+	// peers to see.
+	join(t, e.Env, communityID(t, e.Env, leadershipCircle), "member", m.ProfileID)
+	sas(t, m.Client, "image", "me.png", "image/png", 1<<10)
+	exec(t, e.Env, `DELETE FROM community_memberships WHERE profile_id = $1`, m.ProfileID)
 
 	// An admin of their organization, in no forum, uploads a community's
 	// image: they manage its communities.

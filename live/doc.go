@@ -9,5 +9,9 @@
 // and writes a presence row per connected member; online_users adds them
 // up across tabs and nodes (a trigger), and a node not heard from for
 // StaleAfter is swept with its rows, so a killed node's members go offline.
-// Online answers the question other features ask (the peers list).
+// Each tab reports whether it is idle (hidden or without input for
+// AwayAfter); a node's presence row says idle when all its tabs of the
+// member are, and online_users turns the rows and the member's choice
+// (presence_choices) into online, away or do-not-disturb (migration 0017).
+// Online answers the question other features ask.
 package live

@@ -32,7 +32,11 @@ type HubOptions struct {
 	Heartbeat time.Duration
 	// StaleAfter is when another node's presence no longer counts (60 s).
 	StaleAfter time.Duration
-	Log        *slog.Logger
+	// AwayAfter is how long a tab may be hidden or without input before
+	// it reports its member idle (AGORA_PRESENCE_AWAY_AFTER, 5 min): the
+	// browser times it, and learns it from the hub on connecting.
+	AwayAfter time.Duration
+	Log       *slog.Logger
 }
 
 func (o *HubOptions) defaults() {
@@ -50,6 +54,9 @@ func (o *HubOptions) defaults() {
 	}
 	if o.StaleAfter <= 0 {
 		o.StaleAfter = StaleAfter
+	}
+	if o.AwayAfter <= 0 {
+		o.AwayAfter = DefaultAwayAfter
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -103,6 +110,7 @@ type Client struct {
 	done   chan struct{}
 	once   sync.Once
 	reason CloseReason // set before done is closed
+	idle   bool        // what the tab last reported; under the hub's lock
 }
 
 // Messages are the encoded messages to write, in order.
@@ -133,9 +141,9 @@ type Hub struct {
 	closed bool
 	wake   chan struct{}
 
-	// inDB is which members have a presence row of this node, and beaten
-	// whether the node's own row is known to exist; only Run's goroutine
-	// touches them.
+	// inDB is which members have a presence row of this node (and whether
+	// it says idle), and beaten whether the node's own row is known to
+	// exist; only Run's goroutine touches them.
 	inDB   map[uuid.UUID]bool
 	beaten bool
 }
@@ -150,6 +158,10 @@ func NewHub(db DB, o HubOptions) *Hub {
 		wake: make(chan struct{}, 1), inDB: map[uuid.UUID]bool{},
 	}
 }
+
+// AwayAfter is how long a tab waits, hidden or without input, before it
+// reports its member idle.
+func (h *Hub) AwayAfter() time.Duration { return h.opts.AwayAfter }
 
 // NodeID is this node's id.
 func (h *Hub) NodeID() string { return h.opts.NodeID }
@@ -208,6 +220,29 @@ func (h *Hub) markLocked(u uuid.UUID) {
 	case h.wake <- struct{}{}:
 	default:
 	}
+}
+
+// SetIdle records what a tab reported: idle (hidden or without input for
+// AwayAfter) or active. The member's presence row on this node says idle
+// when every tab of theirs here does; Postgres adds up the nodes.
+func (h *Hub) SetIdle(c *Client, idle bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.users[c.UserID][c]; !ok || c.idle == idle {
+		return
+	}
+	c.idle = idle
+	h.markLocked(c.UserID)
+}
+
+// idleLocked is whether every connection of u on this node is idle.
+func (h *Hub) idleLocked(u uuid.UUID) bool {
+	for c := range h.users[u] {
+		if !c.idle {
+			return false
+		}
+	}
+	return true
 }
 
 // EndSession closes the connections of session sessionID (SessionEnded)
@@ -335,19 +370,21 @@ func (h *Hub) reconcile(ctx context.Context) error {
 		// Presence rows reference the node's row: write them once it is there.
 		return errors.New("live: the node's presence row is not written yet")
 	}
+	type wanted struct{ present, idle bool }
 	h.mu.Lock()
-	todo := make(map[uuid.UUID]bool, len(h.dirty))
+	todo := make(map[uuid.UUID]wanted, len(h.dirty))
 	for u := range h.dirty {
-		todo[u] = len(h.users[u]) > 0
+		todo[u] = wanted{len(h.users[u]) > 0, h.idleLocked(u)}
 	}
 	clear(h.dirty)
 	h.mu.Unlock()
 	var firstErr error
 	for u, want := range todo {
-		if want == h.inDB[u] {
+		idle, in := h.inDB[u]
+		if want.present == in && (!in || want.idle == idle) {
 			continue
 		}
-		if err := h.presence.setPresent(ctx, h.opts.NodeID, u, want); err != nil {
+		if err := h.presence.setPresent(ctx, h.opts.NodeID, u, want.present, want.idle); err != nil {
 			h.mu.Lock()
 			h.dirty[u] = true
 			h.mu.Unlock()
@@ -356,8 +393,8 @@ func (h *Hub) reconcile(ctx context.Context) error {
 			}
 			continue
 		}
-		if want {
-			h.inDB[u] = true
+		if want.present {
+			h.inDB[u] = want.idle
 		} else {
 			delete(h.inDB, u)
 		}

@@ -17,6 +17,10 @@ type DB interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
+// DefaultAwayAfter is how long a tab is hidden or without input before its
+// member counts as away, unless configured.
+const DefaultAwayAfter = 5 * time.Minute
+
 // StaleAfter is how long a node may go without beating before its presence
 // is swept and no longer counts.
 const StaleAfter = time.Minute
@@ -75,10 +79,13 @@ func (p presence) leave(ctx context.Context, node string) error {
 	return nil
 }
 
-func (p presence) setPresent(ctx context.Context, node string, user uuid.UUID, present bool) error {
+// setPresent writes the member's presence row of node: absent, or present
+// with every tab idle or not (migration 0017's trigger decides the status).
+func (p presence) setPresent(ctx context.Context, node string, user uuid.UUID, present, idle bool) error {
 	var err error
 	if present {
-		_, err = p.db.Exec(ctx, `INSERT INTO presence (node_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, node, user)
+		_, err = p.db.Exec(ctx, `INSERT INTO presence (node_id, user_id, idle) VALUES ($1, $2, $3)
+			ON CONFLICT (node_id, user_id) DO UPDATE SET idle = EXCLUDED.idle WHERE presence.idle <> EXCLUDED.idle`, node, user, idle)
 	} else {
 		_, err = p.db.Exec(ctx, `DELETE FROM presence WHERE node_id = $1 AND user_id = $2`, node, user)
 	}

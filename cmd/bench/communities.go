@@ -109,17 +109,9 @@ func communitiesBench(ctx context.Context, selected map[string]bool, c *client, 
 		if q.query == "" && (page.Total != n || len(page.Results) != n) {
 			return fmt.Errorf("communities: the list has %d of %d communities, want %d", len(page.Results), page.Total, n)
 		}
-		r, errs, err := closedLoop(ctx, communityWorkers, warmup, duration, func(ctx context.Context) error {
-			_, err := c.do(ctx, "GET", "/api/communities"+q.query, token, nil, nil)
-			return err
-		})
-		if err != nil {
+		if err := getLoop(ctx, c, token, "/api/communities"+q.query, "GET /api/communities "+q.label+", 4 workers:",
+			fmt.Sprintf("%d communities a page, ", len(page.Results)), communityWorkers, warmup, duration); err != nil {
 			return fmt.Errorf("communities: %w", err)
-		}
-		fmt.Printf("%-48s %8.0f req/s   p50 %6.2f ms  p99 %6.2f ms  (%d communities a page, n=%d in %.1f s, %d errors)\n",
-			"GET /api/communities "+q.label+", 4 workers:", r.rate(), ms(r.p(50)), ms(r.p(99)), len(page.Results), r.n(), r.wall.Seconds(), errs)
-		if errs > 0 {
-			return fmt.Errorf("communities: %d requests failed", errs)
 		}
 	}
 	return nil

@@ -11,6 +11,9 @@
 //	read        GET /api/tokens/decode with a bearer token, 8 workers
 //	communities the community list of a member of 200 communities, default
 //	            and filtered and sorted, 4 workers (see communities.go)
+//	peers       the private chat's peers list of a member of a community of
+//	            10,000 members, a first and a deep page, 4 workers (see
+//	            peers.go)
 //	pipeline-latency, pipeline-throughput
 //	            the change pipeline (relay, embedded broker, one projection):
 //	            commit-to-projection latency at 1,000 changes/s, and the
@@ -62,7 +65,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -255,6 +258,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		}
 	}
 	if err := communitiesBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil {
+		return err
+	}
+	if err := peersBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil { // see peers.go
 		return err
 	}
 	if err := pipelineBench(ctx, selected, cfg, d, duration, log); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"sync"
@@ -116,6 +117,25 @@ func readThroughput(ctx context.Context, c *client, token string, workers int, w
 		_, err := c.do(ctx, "GET", "/api/tokens/decode", token, nil, nil)
 		return err
 	})
+}
+
+// getLoop measures GET path with closedLoop and prints the line of label,
+// detail (ending in ", " when given) opening its parentheses; a failed
+// call fails it.
+func getLoop(ctx context.Context, c *client, token, path, label, detail string, workers int, warmup, d time.Duration) error {
+	r, errs, err := closedLoop(ctx, workers, warmup, d, func(ctx context.Context) error {
+		_, err := c.do(ctx, "GET", path, token, nil, nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-48s %8.0f req/s   p50 %6.2f ms  p99 %6.2f ms  (%sn=%d in %.1f s, %d errors)\n",
+		label, r.rate(), ms(r.p(50)), ms(r.p(99)), detail, r.n(), r.wall.Seconds(), errs)
+	if errs > 0 {
+		return fmt.Errorf("%d requests failed", errs)
+	}
+	return nil
 }
 
 // closedLoop runs call from workers goroutines back to back for warmup

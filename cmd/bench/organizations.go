@@ -48,17 +48,8 @@ func organizationsBench(ctx context.Context, selected map[string]bool, c *client
 		{"the same, keyword \"last12\":", "/api/organizations/" + org + "/profiles?pageSize=25&keyword=last12"},
 		{"GET /organizations (super user, with counts):", "/api/organizations"},
 	} {
-		r, errs, err := closedLoop(ctx, 8, warmup, duration, func(ctx context.Context) error {
-			_, err := c.do(ctx, "GET", m.path, token, nil, nil)
-			return err
-		})
-		if err != nil {
+		if err := getLoop(ctx, c, token, m.path, m.label, "", 8, warmup, duration); err != nil {
 			return fmt.Errorf("organizations: %w", err)
-		}
-		fmt.Printf("%-48s %8.0f req/s   p50 %6.2f ms  p99 %6.2f ms  (n=%d in %.1f s, %d errors)\n",
-			m.label, r.rate(), ms(r.p(50)), ms(r.p(99)), r.n(), r.wall.Seconds(), errs)
-		if errs > 0 {
-			return fmt.Errorf("organizations: %d requests failed", errs)
 		}
 	}
 	return nil

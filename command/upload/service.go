@@ -58,8 +58,8 @@ var (
 		"your uploads not yet posted take all the room allowed; post or wait for them to be cleared")
 	// ErrNoForum is an account that is a member of no forum and no
 	// community and manages none: it has nowhere to put an upload (a post,
-	// a private message, a community page), so it may not store one.
-	ErrNoForum = apperr.New(apperr.Forbidden, "forbidden", "only members of a forum or a community and their managers may upload files")
+	// a private message, a community page, an avatar), so it may not store one.
+	ErrNoForum = apperr.New(apperr.Forbidden, "forbidden", "only members of a community or a forum and community managers may upload files")
 )
 
 // Config sets the lifetime of upload URLs and what a member may keep.

@@ -136,15 +136,45 @@ func CommunityRules(communityID, user StringExpression, super BoolExpression) (m
 // peers index share: the private chat's peers are the other active members
 // of these.
 func ActiveCommunities(ctx context.Context, q db.Querier, userID uuid.UUID) ([]uuid.UUID, error) {
-	cm, p := table.CommunityMemberships, table.Profiles
-	stmt := SELECT(cm.CommunityID).DISTINCT().
-		FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
-		WHERE(p.UserID.EQ(UUID(userID)).AND(cm.Status.EQ(String("active"))))
-	out, err := db.Values[uuid.UUID](ctx, q, stmt)
+	out, err := db.Values[uuid.UUID](ctx, q, activeCommunitiesOf(UUID(userID)).DISTINCT())
 	if err != nil {
 		return nil, fmt.Errorf("access: active communities: %w", err)
 	}
 	return out, nil
+}
+
+// activeCommunitiesOf selects the communities user is an active member of.
+func activeCommunitiesOf(user StringExpression) SelectStatement {
+	cm, p := table.CommunityMemberships.AS("acm"), table.Profiles.AS("ap")
+	return SELECT(cm.CommunityID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+		WHERE(p.UserID.EQ(user).AND(cm.Status.EQ(String("active"))))
+}
+
+// ActiveMembersOf selects the user ids with an active membership of a
+// community that inCommunities accepts (given the membership's community
+// column). With a member's ActiveCommunities, less the member, it is the
+// peers rule (spec 002 §4: the people one may chat with and whose presence
+// one sees), which GET /peers lists by; PeersOf is the same for a user
+// column, for audiences.
+func ActiveMembersOf(inCommunities func(community ColumnString) BoolExpression) SelectStatement {
+	cm, p := table.CommunityMemberships.AS("pcm"), table.Profiles.AS("pp")
+	return SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
+		WHERE(inCommunities(cm.CommunityID).AND(cm.Status.EQ(String("active"))))
+}
+
+// PeersOf selects the peers of user, and user when they are an active
+// member of a community: callers leave them out.
+func PeersOf(user StringExpression) SelectStatement {
+	return ActiveMembersOf(func(c ColumnString) BoolExpression { return c.IN(activeCommunitiesOf(user)) })
+}
+
+// ActiveMemberOfAny is the condition that user (a users.id column or a
+// value) has an active membership of one of communities. Given the
+// viewer's ActiveCommunities it is the peers rule (ActiveMembersOf): the
+// people the viewer may chat with privately (GET /peers) and whose profile
+// they may read (GET /users/{id}/profile).
+func ActiveMemberOfAny(user StringExpression, communities []uuid.UUID) BoolExpression {
+	return user.IN(ActiveMembersOf(func(c ColumnString) BoolExpression { return db.Any(c, communities) }))
 }
 
 // ForumRules returns two conditions on a forum, given its id and community
@@ -175,27 +205,14 @@ func ForumSQL(user, super string) (member, admin string) {
 	return db.Text(m), db.Text(a)
 }
 
-// PeerRule is the condition that users a and b are peers, who may chat
-// privately (spec 002 §4): both have an active membership of a common
-// community. GET /peers lists the users it holds for with the caller
-// (ActiveCommunities), and the private chat asks it of a pair (MayChat).
-func PeerRule(a, b StringExpression) BoolExpression {
-	am, ap := table.CommunityMemberships.AS("peer_am"), table.Profiles.AS("peer_ap")
-	bm, bp := table.CommunityMemberships.AS("peer_bm"), table.Profiles.AS("peer_bp")
-	return EXISTS(SELECT(am.CommunityID).
-		FROM(am.INNER_JOIN(ap, ap.ID.EQ(am.ProfileID)).
-			INNER_JOIN(bm, bm.CommunityID.EQ(am.CommunityID).AND(bm.Status.EQ(String("active")))).
-			INNER_JOIN(bp, bp.ID.EQ(bm.ProfileID))).
-		WHERE(ap.UserID.EQ(a).AND(am.Status.EQ(String("active"))).AND(bp.UserID.EQ(b))))
-}
-
-// MayChat tells whether users a and b, two different people, are peers.
+// MayChat tells whether users a and b, two different people, are peers
+// (PeersOf), who may chat privately (spec 002 §4).
 func MayChat(ctx context.Context, q db.Querier, a, b uuid.UUID) (bool, error) {
 	if a == b {
 		return false, nil
 	}
 	var ok bool
-	if err := db.QueryRow(ctx, q, SELECT(PeerRule(UUID(a), UUID(b)))).Scan(&ok); err != nil {
+	if err := db.QueryRow(ctx, q, SELECT(UUID(b).IN(PeersOf(UUID(a))))).Scan(&ok); err != nil {
 		return false, fmt.Errorf("access: peers: %w", err)
 	}
 	return ok, nil

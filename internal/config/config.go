@@ -46,6 +46,9 @@ type Config struct {
 	// X-Forwarded-For and X-Real-IP name the client. Empty trusts none, so
 	// a client cannot choose the address its rate limits count against.
 	TrustedProxies string
+	// PresenceAwayAfter is AGORA_PRESENCE_AWAY_AFTER: how long every tab of
+	// a member may be hidden or without input before they are away.
+	PresenceAwayAfter time.Duration
 
 	Auth  AuthConfig
 	SMTP  SMTPConfig
@@ -276,6 +279,8 @@ func Default() Config {
 		PublicURL:    "",
 		DemoPassword: "agora-demo",
 		LogLevel:     "info",
+
+		PresenceAwayAfter: 5 * time.Minute,
 		Auth: AuthConfig{
 			SessionTTL:                30 * 24 * time.Hour,
 			PasswordResetTTL:          time.Hour,
@@ -348,6 +353,7 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_DEMO_PASSWORD", &c.DemoPassword)
 	str("AGORA_LOG_LEVEL", &c.LogLevel)
 	str("AGORA_TRUSTED_PROXIES", &c.TrustedProxies)
+	duration("AGORA_PRESENCE_AWAY_AFTER", &c.PresenceAwayAfter)
 	duration("AGORA_SESSION_TTL", &c.Auth.SessionTTL)
 	duration("AGORA_PASSWORD_RESET_TTL", &c.Auth.PasswordResetTTL)
 	duration("AGORA_INVITATION_TTL", &c.Auth.InvitationTTL)
@@ -436,6 +442,7 @@ func (c Config) Validate() error {
 			bad("%s: must be positive", name)
 		}
 	}
+	positive("AGORA_PRESENCE_AWAY_AFTER", c.PresenceAwayAfter)
 	positive("AGORA_SESSION_TTL", c.Auth.SessionTTL)
 	positive("AGORA_PASSWORD_RESET_TTL", c.Auth.PasswordResetTTL)
 	positive("AGORA_INVITATION_TTL", c.Auth.InvitationTTL)

@@ -53,6 +53,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_LOG_LEVEL":                     "debug",
 		"AGORA_TRUSTED_PROXIES":               "172.30.80.2, 10.0.0.0/8",
 		"AGORA_SESSION_TTL":                   " 12h ",
+		"AGORA_PRESENCE_AWAY_AFTER":           "90s",
 		"AGORA_PASSWORD_RESET_TTL":            "30m",
 		"AGORA_INVITATION_TTL":                "72h",
 		"AGORA_SIGNIN_PER_IP_PER_MINUTE":      "10",
@@ -103,7 +104,8 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		DemoPassword: "another-demo",
 		LogLevel:     "debug",
 		// Kept as written; TrustedProxyList is the parsed list.
-		TrustedProxies: "172.30.80.2, 10.0.0.0/8",
+		TrustedProxies:    "172.30.80.2, 10.0.0.0/8",
+		PresenceAwayAfter: 90 * time.Second,
 		Auth: AuthConfig{
 			SessionTTL:                12 * time.Hour,
 			PasswordResetTTL:          30 * time.Minute,
@@ -148,6 +150,8 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"trusted proxy not an address", map[string]string{"AGORA_TRUSTED_PROXIES": "10.0.0.1, nginx, 10.0.0.0/33"}, `AGORA_TRUSTED_PROXIES: "nginx, 10.0.0.0/33" is not an IP address or CIDR range`},
 		{"session ttl unparsable", map[string]string{"AGORA_SESSION_TTL": "abc"}, `AGORA_SESSION_TTL: "abc" is not a duration`},
 		{"session ttl zero", map[string]string{"AGORA_SESSION_TTL": "0s"}, "AGORA_SESSION_TTL: must be positive"},
+		{"away time unparsable", map[string]string{"AGORA_PRESENCE_AWAY_AFTER": "soon"}, `AGORA_PRESENCE_AWAY_AFTER: "soon" is not a duration`},
+		{"away time zero", map[string]string{"AGORA_PRESENCE_AWAY_AFTER": "0s"}, "AGORA_PRESENCE_AWAY_AFTER: must be positive"},
 		{"reset ttl negative", map[string]string{"AGORA_PASSWORD_RESET_TTL": "-1h"}, "AGORA_PASSWORD_RESET_TTL: must be positive"},
 		{"invitation ttl unparsable", map[string]string{"AGORA_INVITATION_TTL": "14 days"}, `AGORA_INVITATION_TTL: "14 days" is not a duration`},
 		{"sign-in per ip not a number", map[string]string{"AGORA_SIGNIN_PER_IP_PER_MINUTE": "six"}, `AGORA_SIGNIN_PER_IP_PER_MINUTE: "six" is not a whole number`},

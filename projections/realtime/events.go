@@ -19,6 +19,7 @@ const (
 	UserUpdated            = "user.updated"
 	UserConnected          = "user.connected"
 	UserDisconnected       = "user.disconnected"
+	UserStatus             = "user.status"
 	CommunityCreated       = "community.created"
 	CommunityUpdated       = "community.updated"
 	CommunityDeleted       = "community.deleted"
@@ -85,6 +86,11 @@ const (
 	// organization without being its members: the organization's admins
 	// and super users (internal/access's CommunityRules).
 	OrganizationAdmins
+	// PeersOfUser are the user's peers (internal/access's PeersOf: those
+	// with an active membership of a community the user is an active
+	// member of), the user aside: those who see the user's status in
+	// their peers list.
+	PeersOfUser
 	// UserOfProfileUnlessManager is the person of a profile unless they are
 	// among the OrganizationAdmins of the profile's organization: a
 	// community's deletion reaches those from the community itself, so a
@@ -323,34 +329,49 @@ func seriesMembershipEvents(c change.Change) ([]Event, error) {
 	}, nil
 }
 
-// Presence is the payload of user.connected and user.disconnected.
+// Presence is the payload of user.connected, user.disconnected and
+// user.status.
 type Presence struct {
 	UserID uuid.UUID `json:"userId"`
-	Status string    `json:"status"` // online or offline
+	// Status is online, away or do-not-disturb, or offline for
+	// user.disconnected.
+	Status string `json:"status"`
 }
 
 // presenceEvents: an online_users row appears when a member's first
 // connection on any node opens and disappears when their last one closes
-// (see migration 0003); its updates (another node, another tab) are not
-// events.
+// (see migration 0003); its status, decided by the presence triggers
+// (migration 0017), changes among online, away and do-not-disturb while
+// it exists. Its other updates (another node, another tab) are not events.
 func presenceEvents(c change.Change) ([]Event, error) {
-	var typ, status string
+	var row struct {
+		UserID uuid.UUID `cdc:"user_id"`
+		Status string    `cdc:"status"`
+	}
+	if err := c.Row().Scan(&row); err != nil {
+		return nil, fmt.Errorf("realtime: online_users: %w", err)
+	}
+	ev := Event{ContextKey: "user:" + row.UserID.String(), To: []Audience{{ReadersOfUser, row.UserID}}, Except: row.UserID}
 	switch c.Op {
 	case change.Create:
-		typ, status = UserConnected, "online"
+		ev.Type, ev.Payload = UserConnected, Presence{row.UserID, row.Status}
 	case change.Delete:
-		typ, status = UserDisconnected, "offline"
+		ev.Type, ev.Payload = UserDisconnected, Presence{row.UserID, "offline"}
+	case change.Update:
+		if c.Before == nil {
+			return nil, nil
+		}
+		var before struct {
+			Status string `cdc:"status"`
+		}
+		if err := c.Before.Scan(&before); err != nil || before.Status == row.Status {
+			return nil, nil
+		}
+		ev.Type, ev.Payload, ev.To = UserStatus, Presence{row.UserID, row.Status}, []Audience{{PeersOfUser, row.UserID}}
 	default:
 		return nil, nil
 	}
-	id, err := c.Row().UUID("user_id")
-	if err != nil {
-		return nil, fmt.Errorf("realtime: online_users: %w", err)
-	}
-	return []Event{{
-		Type: typ, ContextKey: "user:" + id.String(), Payload: Presence{UserID: id, Status: status},
-		To: []Audience{{ReadersOfUser, id}}, Except: id,
-	}}, nil
+	return []Event{ev}, nil
 }
 
 // PublicOrganization is what the organization events show: the fields of

@@ -46,7 +46,8 @@ func community(name string) string {
 func TestEvents(t *testing.T) {
 	cm := `{"community_id":"` + cid.String() + `","profile_id":"` + pid.String() + `","role":"member","status":"active"}`
 	sm := `{"series_id":"` + sid.String() + `","profile_id":"` + pid.String() + `","role":"member","status":"active"}`
-	online := `{"user_id":"` + uid.String() + `","nodes":1,"online_on":"2026-11-22T08:27:03.123456Z"}`
+	online := `{"user_id":"` + uid.String() + `","nodes":1,"idle_nodes":0,"do_not_disturb":false,"status":"online","online_on":"2026-11-22T08:27:03.123456Z"}`
+	away := strings.NewReplacer(`"idle_nodes":0`, `"idle_nodes":1`, `"status":"online"`, `"status":"away"`).Replace(online)
 	ada := realtime.PublicUser{ID: uid, FirstName: "Ada", LastName: "Lovelace", JobTitle: "Countess", Company: "Analytical"}
 	cases := []struct {
 		name          string
@@ -85,6 +86,18 @@ func TestEvents(t *testing.T) {
 			To:      []realtime.Audience{{Kind: realtime.ReadersOfUser, ID: uid}}, Except: uid,
 		}}},
 		{"another tab or node is not an event", "online_users", change.Update, online, strings.Replace(online, `"nodes":1`, `"nodes":2`, 1), nil},
+		{"member away, to their peers", "online_users", change.Update, online, away, []realtime.Event{{
+			Type: realtime.UserStatus, ContextKey: "user:" + uid.String(),
+			Payload: realtime.Presence{UserID: uid, Status: "away"},
+			To:      []realtime.Audience{{Kind: realtime.PeersOfUser, ID: uid}}, Except: uid,
+		}}},
+		{"an idle node while another is active is not an event", "online_users", change.Update,
+			strings.Replace(online, `"nodes":1`, `"nodes":2`, 1), strings.NewReplacer(`"nodes":1`, `"nodes":2`, `"idle_nodes":0`, `"idle_nodes":1`).Replace(online), nil},
+		{"a member who chose do-not-disturb connects with it", "online_users", change.Create, "", strings.Replace(online, `"status":"online"`, `"status":"do-not-disturb"`, 1), []realtime.Event{{
+			Type: realtime.UserConnected, ContextKey: "user:" + uid.String(),
+			Payload: realtime.Presence{UserID: uid, Status: "do-not-disturb"},
+			To:      []realtime.Audience{{Kind: realtime.ReadersOfUser, ID: uid}}, Except: uid,
+		}}},
 		{"member offline", "online_users", change.Delete, online, "", []realtime.Event{{
 			Type: realtime.UserDisconnected, ContextKey: "user:" + uid.String(),
 			Payload: realtime.Presence{UserID: uid, Status: "offline"},

@@ -42,6 +42,10 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 		return pg.SELECT(v.ID).FROM(v).
 			WHERE(db.Any(v.ID, candidates).
 				AND(v.ID.EQ(about).OR(v.Role.EQ(pg.String("super"))).OR(sharesCommunity).OR(administersOrg)))
+	case PeersOfUser:
+		v := table.Users.AS("v")
+		return pg.SELECT(v.ID).FROM(v).
+			WHERE(db.Any(v.ID, candidates).AND(v.ID.NOT_EQ(about)).AND(v.ID.IN(access.PeersOf(about))))
 	case CommunityMembers:
 		m, p := table.CommunityMemberships.AS("m"), table.Profiles.AS("p")
 		return pg.SELECT(p.UserID).DISTINCT().FROM(m.INNER_JOIN(p, p.ID.EQ(m.ProfileID))).

@@ -77,19 +77,18 @@ type Peer struct {
 	// Tags repeats InterestTags: a person has one list of tags in Agora,
 	// and the spec's client reads both names.
 	Tags []string `json:"tags"`
-	// Status is online or offline; away and do-not-disturb are the spec's
-	// too, for when a person can choose them.
+	// Status is online, away, do-not-disturb or offline (spec 002 §4), as
+	// the presence triggers decide it (migration 0017).
 	Status string `json:"status"`
 	// Presence is since when the peer is online; null when offline.
 	Presence *jsontime.Time `json:"presence"`
-	// LastMessageOn is the latest message between the viewer and the peer:
-	// null until private chat exists.
+	// LastMessageOn is the latest private message between the viewer and
+	// the peer; null when none.
 	LastMessageOn *jsontime.Time `json:"lastMessageOn"`
 }
 
 // Peers lists the viewer's peers, the other users with an active
-// membership of one of the viewer's active communities, online first,
-// then by last and first name. With terms, only the peers the peers index
+// membership of one of the viewer's active communities, in peerOrder. With terms, only the peers the peers index
 // matches, every term in some field of the criterion (one typo allowed in
 // words of five letters or more, the last term also as a prefix), among
 // its best peerMatches.
@@ -156,50 +155,102 @@ var (
 )
 
 func peerWhere(userID uuid.UUID, communities []uuid.UUID, matched []string) BoolExpression {
-	cm, p := table.CommunityMemberships.AS("cm"), table.Profiles.AS("p")
-	where := pu.ID.NOT_EQ(UUID(userID)).
-		AND(pu.ID.IN(SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).
-			WHERE(db.Any(cm.CommunityID, communities).AND(cm.Status.EQ(String("active"))))))
+	where := pu.ID.NOT_EQ(UUID(userID)).AND(access.ActiveMemberOfAny(pu.ID, communities))
 	if matched != nil {
 		where = where.AND(db.Any(pu.ID, matched))
 	}
 	return where
 }
 
-// peerOrder is spec 002 §4's peer sort: online first, then the latest
-// message (to come with private chat), then last name; first name and id
-// make the order total, so that pages neither repeat nor skip anyone.
-var peerOrder = []OrderByClause{po.UserID.IS_NULL(), LOWER(pu.LastName), LOWER(pu.FirstName), pu.ID}
+// MaxPinnedPeers is how many peers with an unseen private chat the list
+// shows first (spec 002 §4).
+const MaxPinnedPeers = 5
+
+// peerOrder is spec 002 §4's peer sort: the pinned peers (unseen chats)
+// first, then those connected (online, away or do-not-disturb), then the
+// latest message with the viewer, then last name; first name and id make
+// the order total, so that pages neither repeat nor skip anyone.
+func peerOrder(pinned []uuid.UUID, lastMessageOn Expression) []OrderByClause {
+	var order []OrderByClause
+	if len(pinned) > 0 {
+		order = append(order, db.Any(pu.ID, pinned).DESC())
+	}
+	return append(order, po.UserID.IS_NULL(), lastMessageOn.DESC().NULLS_LAST(), LOWER(pu.LastName), LOWER(pu.FirstName), pu.ID)
+}
+
+// lastMessageWith is, for the peer of row pu, when the latest private
+// message between them and viewer was written: private_messages of the
+// channel the two share through channel_members (migration 0016); null
+// when they have not chatted.
+func lastMessageWith(viewer uuid.UUID) Expression {
+	m, mine, theirs := table.PrivateMessages.AS("lm"), table.ChannelMembers.AS("lmv"), table.ChannelMembers.AS("lmp")
+	latest := SELECT(MAX(m.CreatedOn)).
+		FROM(m.INNER_JOIN(mine, mine.ChannelID.EQ(m.ChannelID).AND(mine.UserID.EQ(UUID(viewer)))).
+			INNER_JOIN(theirs, theirs.ChannelID.EQ(m.ChannelID).AND(theirs.UserID.EQ(pu.ID))))
+	// jet writes a subquery without its parentheses in ORDER BY: a call
+	// without a name gives them.
+	return Func("", latest)
+}
+
+// unseenChats are up to MaxPinnedPeers peers of viewer whose latest private
+// message to viewer came after viewer last saw their channel: the newest
+// message in private_messages of a channel whose channel_members row of
+// viewer has last_seen_on before it (or none), written by the other member
+// (migration 0016), the most recent first.
+func (q *Queries) unseenChats(ctx context.Context, viewer uuid.UUID) ([]uuid.UUID, error) {
+	mine, other, l := table.ChannelMembers.AS("um"), table.ChannelMembers.AS("uo"), table.PrivateMessages.AS("ul")
+	latest := LATERAL(SELECT(l.CreatorID, l.CreatedOn).FROM(l).WHERE(l.ChannelID.EQ(mine.ChannelID)).
+		ORDER_BY(l.CreatedOn.DESC(), l.ID.DESC()).LIMIT(1)).AS("latest")
+	latestOn := l.CreatedOn.From(latest)
+	return db.Values[uuid.UUID](ctx, q.db.Pool, SELECT(other.UserID).
+		FROM(mine.INNER_JOIN(other, other.ChannelID.EQ(mine.ChannelID).AND(other.UserID.NOT_EQ(UUID(viewer)))).
+			INNER_JOIN(latest, l.CreatorID.From(latest).EQ(other.UserID))).
+		WHERE(mine.UserID.EQ(UUID(viewer)).AND(mine.LastSeenOn.IS_NULL().OR(latestOn.GT(mine.LastSeenOn)))).
+		ORDER_BY(latestOn.DESC()).LIMIT(MaxPinnedPeers))
+}
 
 // peerPage reads one page of the peers, and how many there are, from
 // Postgres.
 func (q *Queries) peerPage(ctx context.Context, in PeerSearch, communities []uuid.UUID, matched []string) (paging.Page[Peer], error) {
-	page := paging.Page[Peer]{Results: []Peer{}}
-	where := peerWhere(in.UserID, communities, matched)
-	if err := db.QueryRow(ctx, q.db.Pool, SELECT(COUNT(STAR)).FROM(peerFrom).WHERE(where)).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("search: peers: %w", err)
+	pinned, err := q.unseenChats(ctx, in.UserID)
+	if err != nil {
+		return paging.Page[Peer]{Results: []Peer{}}, fmt.Errorf("search: peers: %w", err)
 	}
-	rows, err := db.Query(ctx, q.db.Pool, SELECT(pu.ID, pu.FirstName, pu.LastName, pu.Avatar, pu.Company, pu.JobTitle, pu.InterestTags, po.OnlineOn).
-		FROM(peerFrom).WHERE(where).ORDER_BY(peerOrder...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
+	return q.sortedPeerPage(ctx, in, communities, matched, pinned)
+}
+
+// sortedPeerPage is peerPage with the pinned peers given: one statement
+// that also counts the peers (paging.Windowed).
+func (q *Queries) sortedPeerPage(ctx context.Context, in PeerSearch, communities []uuid.UUID, matched []string, pinned []uuid.UUID) (paging.Page[Peer], error) {
+	where := peerWhere(in.UserID, communities, matched)
+	lastMessageOn := lastMessageWith(in.UserID)
+	page, err := paging.Windowed(in.Request, func() (page paging.Page[Peer], err error) {
+		page.Results, err = db.Collect(ctx, q.db.Pool, SELECT(pu.ID, pu.FirstName, pu.LastName, pu.Avatar, pu.Company, pu.JobTitle, pu.InterestTags,
+			po.OnlineOn, po.Status, lastMessageOn, COUNT(STAR).OVER()).
+			FROM(peerFrom).WHERE(where).ORDER_BY(peerOrder(pinned, lastMessageOn)...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())),
+			func(r pgx.Row) (Peer, error) { return scanPeer(r, &page.Total) })
+		return page, err
+	}, func() (int, error) { return db.Count(ctx, q.db.Pool, peerFrom, where) })
 	if err != nil {
 		return page, fmt.Errorf("search: peers: %w", err)
 	}
-	if page.Results, err = pgx.CollectRows(rows, scanPeer); err != nil {
-		return page, fmt.Errorf("search: peers: %w", err)
+	if page.Results == nil {
+		page.Results = []Peer{}
 	}
 	return page, nil
 }
 
-func scanPeer(r pgx.CollectableRow) (Peer, error) {
+func scanPeer(r pgx.Row, total *int) (Peer, error) {
 	var p Peer
-	var online *time.Time
-	if err := r.Scan(&p.ID, &p.FirstName, &p.LastName, &p.Avatar, &p.Company, &p.JobTitle, &p.InterestTags, &online); err != nil {
+	var online, lastMessage *time.Time
+	var status *string
+	if err := r.Scan(&p.ID, &p.FirstName, &p.LastName, &p.Avatar, &p.Company, &p.JobTitle, &p.InterestTags, &online, &status, &lastMessage, total); err != nil {
 		return p, err
 	}
 	p.UserID, p.Name, p.Tags = p.ID, p.FirstName+" "+p.LastName, p.InterestTags
-	p.Status, p.Presence = "offline", jsontime.Ptr(online)
-	if online != nil {
-		p.Status = "online"
+	p.Status, p.Presence, p.LastMessageOn = "offline", jsontime.Ptr(online), jsontime.Ptr(lastMessage)
+	if status != nil {
+		p.Status = *status
 	}
 	return p, nil
 }

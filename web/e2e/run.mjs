@@ -13,8 +13,9 @@ import chrome from './tests/chrome.mjs'
 import sso from './tests/sso.mjs'
 import communities from './tests/communities.mjs'
 import accounts from './tests/accounts.mjs'
+import people from './tests/people.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...chrome, ...sso]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chrome, ...sso]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

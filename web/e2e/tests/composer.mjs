@@ -404,25 +404,32 @@ export default [
       const post = await latest(token, series.mainChannelId)
       assert.equal(post.raw, `${words} [${other.firstName} ${other.lastName}](${other.userId}) #e2e_tag`)
 
-      // In the feed the mention and the hashtag are text, not links: no
-      // anchor, no link role, no pointer, no underline, the text's colour.
+      // In the feed the hashtag is text and the mention a chip that opens the
+      // person's profile dialog: neither is a link (no anchor, no underline),
+      // both in the text's colour; only the mention is a button, with a pointer.
       const card = page.getByTestId('post-card').filter({ hasText: words }).first()
       await visible(card)
+      const looks = []
       for (const what of [card.locator(`[data-mention="${other.userId}"]`), card.locator('[data-hashtag="e2e_tag"]')]) {
         await visible(what)
-        const look = await what.evaluate((el) => {
-          const s = getComputedStyle(el)
-          const p = getComputedStyle(el.closest('[data-testid="rich-text"]'))
-          return {
-            anchor: !!el.closest('a'),
-            role: el.getAttribute('role'),
-            cursor: s.cursor,
-            underline: s.textDecorationLine.includes('underline'),
-            sameColour: s.color === p.color,
-          }
-        })
-        assert.deepEqual(look, { anchor: false, role: null, cursor: 'auto', underline: false, sameColour: true })
+        looks.push(
+          await what.evaluate((el) => {
+            const s = getComputedStyle(el)
+            const p = getComputedStyle(el.closest('[data-testid="rich-text"]'))
+            return {
+              anchor: !!el.closest('a'),
+              button: el.tagName === 'BUTTON',
+              cursor: s.cursor,
+              underline: s.textDecorationLine.includes('underline'),
+              sameColour: s.color === p.color,
+            }
+          }),
+        )
       }
+      assert.deepEqual(looks, [
+        { anchor: false, button: true, cursor: 'pointer', underline: false, sameColour: true },
+        { anchor: false, button: false, cursor: 'auto', underline: false, sameColour: true },
+      ])
       assert.equal(await card.getByRole('link', { name: new RegExp(other.firstName) }).count(), 0)
 
       // The edit box shows the name too, and saving keeps the markup.

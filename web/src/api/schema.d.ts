@@ -316,6 +316,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's user id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a person's profile, for the profile dialog
+         * @description What the profile dialog shows of a person (spec 000 §2.4, 002 §2):
+         *     readable by the person themself and by their peers, the users who
+         *     share an active community membership with the caller (the rule of
+         *     `GET /peers`). Anyone else, a super user included, gets `404`, as
+         *     for an unknown id, so that user ids cannot be probed.
+         */
+        get: operations["getPersonProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me": {
         parameters: {
             query?: never;
@@ -336,6 +363,29 @@ export interface paths {
          *     `currentPassword` and signs every other session out.
          */
         patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/api/users/me/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose do-not-disturb, or the automatic status
+         * @description `do-not-disturb` shows the caller so to their peers while connected,
+         *     whatever their tabs report, until they choose `auto` again (kept
+         *     across sessions); `auto` gives back `online` or `away` from their
+         *     tabs. Choosing what is already chosen changes nothing.
+         */
+        put: operations["setMyStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/profiles/{id}": {
@@ -1765,10 +1815,12 @@ export interface paths {
          * The private chat's peers, and their search
          * @description The peers list of the private chat and its search box (spec 002 §2,
          *     §4, §5): the other users with an active membership of one of the
-         *     caller's active communities, with their presence. Sorted online
-         *     first, then by the latest message with the caller (none until
-         *     private chat exists), then by last name, first name and id; `page`
-         *     and `pageSize` apply after the sort, and `total` counts every peer
+         *     caller's active communities, with their presence. Sorted: up to 5
+         *     peers with an unseen private chat first, then those connected
+         *     (`online`, `away`, `do-not-disturb`), then by the latest private
+         *     message with the caller (newest first; those without one last),
+         *     then by last name, first name and id; `page` and `pageSize` (25
+         *     unless given) apply after the sort, and `total` counts every peer
          *     that matches.
          *
          *     With `q`, the text is lower-cased and split on whitespace and
@@ -2218,8 +2270,9 @@ export interface paths {
          *     of bytes that will be put. The type is checked again, from the
          *     bytes, when they arrive.
          *
-         *     Only a member of a forum (or a community admin, or a super user) may
-         *     upload: uploads are for posts. A member's uploads not on a post, the
+         *     Only a member of a forum or of a community (or a community or
+         *     organization admin, or a super user) may upload: uploads are for
+         *     posts, community pages and avatars. A member's uploads not on a post, the
          *     pending ones (their declared `size`) and those put but not attached,
          *     may take at most `AGORA_UPLOAD_QUOTA_BYTES` (200 MiB by default); an
          *     upload no post shows is deleted after `AGORA_UPLOAD_UNATTACHED_TTL`
@@ -2309,7 +2362,7 @@ export interface paths {
          *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
          *     `thread:<id>`, `organization:<id>`, `channel:<id>`), `event` the change
          *     (`user.updated`, `user.connected`, `user.disconnected`,
-         *     `community.created`, `community.updated`, `community.deleted`,
+         *     `user.status`, `presence.settings`, `community.created`, `community.updated`, `community.deleted`,
          *     `community.members.removed`, `series.deleted`,
          *     `series.members.removed`, `organization.created`,
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
@@ -2319,8 +2372,24 @@ export interface paths {
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
-         *     those who administer it alone. The server sends nothing else but
-         *     pings; what the client sends is ignored.
+         *     those who administer it alone.
+         *
+         *     Presence (spec 002 §4): the first message of every connection is
+         *     `presence.settings` (context key `user:<own id>`, payload
+         *     `{awayAfter}`, milliseconds, `AGORA_PRESENCE_AWAY_AFTER`). The tab
+         *     then sends `{"type": "presence", "state": "idle"}` once it has been
+         *     hidden or without input for `awayAfter`, and `{"type": "presence",
+         *     "state": "active"}` on input or when shown again; anything else it
+         *     sends is ignored. A member is `online` while any of their tabs, on
+         *     any node, is active, `away` when every one is idle, and
+         *     `do-not-disturb` while they chose it (`PUT /api/users/me/status`).
+         *     `user.connected` (`{userId, status}`, the status they connect with)
+         *     and `user.disconnected` (`{userId, status: offline}`) reach those who
+         *     may read the member's profile; `user.status` (`{userId, status}`),
+         *     sent when the status changes among `online`, `away` and
+         *     `do-not-disturb` while connected, reaches the member's peers (as
+         *     `GET /api/peers` lists them). The server sends nothing else but
+         *     pings.
          *
          *     `community.created` and `community.updated` carry the community's
          *     public fields (`id`, `organizationId`, `name`, `description`,
@@ -2868,7 +2937,7 @@ export interface components {
             /** @description The change, e.g. `user.updated`. */
             event: string;
             data: {
-                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `offline`); for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
+                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `away`, `do-not-disturb`, `offline`); for `presence.settings` `awayAfter` (milliseconds); for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
                 payload: unknown;
             };
         };
@@ -3146,6 +3215,28 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        /** @description A person as the profile dialog shows them (spec 002 §3 Profile). */
+        PersonProfile: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            email: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+            bio: string;
+            interestTags: string[];
+            /** @description The forum the person is in now; null, as Agora does not follow where a person is. */
+            location: string | null;
+            /** @description The forums the person is an expert in, among those the caller reads. */
+            expertInSeries: string[];
+            /**
+             * @description The person's presence, as `GET /peers` tells it.
+             * @enum {string}
+             */
+            status: "online" | "offline" | "away" | "do-not-disturb";
         };
         /**
          * @description A person inside an organization. Once the profile is joined to a
@@ -3825,14 +3916,18 @@ export interface components {
             /** @description The interest tags again: a person has one list of tags in Agora, and the spec's client reads both names. */
             tags: string[];
             /**
-             * @description `online` while the peer has the app open, `offline` otherwise; `away` and `do-not-disturb` are not set yet.
+             * @description `online` while a tab of the peer's is active, `away` when every one has been hidden or idle for `AGORA_PRESENCE_AWAY_AFTER`, `do-not-disturb` while connected having chosen it, `offline` with no tab open.
              * @enum {string}
              */
             status: "online" | "offline" | "away" | "do-not-disturb";
-            /** @description Since when the peer is online; null when offline. */
+            /** @description Since when the peer is connected; null when offline. */
             presence: components["schemas"]["Timestamp"] | null;
-            /** @description The latest private message between the caller and the peer; null when they have not chatted (always, until private chat exists). */
+            /** @description The latest private message between the caller and the peer; null when they have not chatted. */
             lastMessageOn: components["schemas"]["Timestamp"] | null;
+        };
+        StatusRequest: {
+            /** @enum {string} */
+            status?: "do-not-disturb" | "auto";
         };
         PeerList: {
             results: components["schemas"]["Peer"][];
@@ -5035,6 +5130,50 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getPersonProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The person's user id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonProfile"];
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID (`details.fields.id`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `notFound`: no such user, or the caller is neither them nor their peer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateMe: {
         parameters: {
             query?: never;
@@ -5081,6 +5220,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setMyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The choice is kept. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `status` is neither `do-not-disturb` nor `auto` (`details.fields.status`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
@@ -8975,7 +9152,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is a member of no forum and of no community and manages none, so has nowhere to post an upload (a post, a private message). */
+            /** @description `forbidden`: the caller is a member of no forum and no community, so has nowhere to show an upload (a post, a private message, an avatar). */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,7 @@ import { feed } from './en/feed'
 import { forum } from './en/forum'
 import { insights } from './en/insights'
 import { legal } from './en/legal'
+import { profile, team } from './en/people'
 
 // English strings. Keys named by the spec keep their names and namespaces
 // (global:error.seriesForbidden, accessToken.invalid, …).
@@ -157,6 +158,7 @@ export const translation = {
     account: 'Account menu',
     panelMenu: 'Forum panels',
     insights: 'Insights',
+    team: 'Team',
     theme: 'Theme',
     light: 'Light',
     dark: 'Dark',
@@ -180,6 +182,7 @@ export const translation = {
     collapse: 'Collapse the panel',
     label: 'Side panel',
     insights: 'Insights',
+    team: 'Team',
     fullscreen: 'Full screen',
     exitFullscreen: 'Leave full screen',
     stats: {
@@ -224,12 +227,8 @@ export const translation = {
   memberForm,
   memberImport,
   imagePicker,
-  profile: {
-    title: 'Profile',
-    email: 'Email',
-    role: 'Role',
-    roles: { super: 'Super user', admin: 'Administrator', moderator: 'Moderator' },
-  },
+  profile,
+  team,
   unsupported: {
     title: 'Your browser is not supported',
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '@/api/client'
-import { backoffDelay, Hub, hubUrl, type SocketLike } from './hub'
+import { backoffDelay, Hub, hubUrl, type IdleLike, type SocketLike } from './hub'
 
 // A socket the test drives by hand, and timers it runs by hand: what is
 // tested is the hub's own routing and reconnection logic.
@@ -9,8 +9,12 @@ class FakeSocket implements SocketLike {
   onmessage: SocketLike['onmessage'] = null
   onclose: SocketLike['onclose'] = null
   closedWith?: number
+  sent: string[] = []
   close(code?: number) {
     this.closedWith = code
+  }
+  send(data: string) {
+    this.sent.push(data)
   }
 }
 
@@ -128,5 +132,93 @@ describe('hubUrl', () => {
   it('uses wss on https and carries the ticket, never a session token, as a query parameter', () => {
     expect(hubUrl('a b', { protocol: 'https:', host: 'agora.example' })).toBe('wss://agora.example/api/hub?ticket=a%20b')
     expect(hubUrl('t', { protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/api/hub?ticket=t')
+  })
+})
+
+// A hand-driven idle detector.
+class FakeIdle implements IdleLike {
+  isIdle = false
+  stopped = false
+  constructor(
+    public awayAfter: number,
+    public onChange: (idle: boolean) => void,
+  ) {}
+  setAwayAfter(ms: number) {
+    this.awayAfter = ms
+  }
+  stop() {
+    this.stopped = true
+  }
+  set(idle: boolean) {
+    this.isIdle = idle
+    this.onChange(idle)
+  }
+}
+
+describe('Hub presence', () => {
+  function presenceSetup() {
+    const sockets: FakeSocket[] = []
+    const detectors: FakeIdle[] = []
+    const timers: Array<() => void> = []
+    const hub = new Hub({
+      url: async () => 'ws://x/api/hub',
+      connect: () => {
+        const s = new FakeSocket()
+        sockets.push(s)
+        return s
+      },
+      setTimer: (fn) => timers.push(fn),
+      clearTimer: () => {},
+      idle: (awayAfter, onChange) => {
+        const d = new FakeIdle(awayAfter, onChange)
+        detectors.push(d)
+        return d
+      },
+    })
+    return { hub, sockets, detectors, timers }
+  }
+  const settings = (awayAfter: number) =>
+    JSON.stringify({ type: 'api:messages:broadcast', contextKey: 'user:me', event: 'presence.settings', data: { payload: { awayAfter } } })
+  const idle = JSON.stringify({ type: 'presence', state: 'idle' })
+  const active = JSON.stringify({ type: 'presence', state: 'active' })
+
+  it('starts the idle detector with the away time the server sends, and reports its changes', async () => {
+    const { hub, sockets, detectors } = presenceSetup()
+    hub.start()
+    await settled()
+    const s = sockets[0]!
+    s.onopen!({})
+    expect(detectors).toHaveLength(0)
+    s.onmessage!({ data: settings(90_000) })
+    expect(detectors).toHaveLength(1)
+    expect(detectors[0]!.awayAfter).toBe(90_000)
+    expect(s.sent).toEqual([])
+    detectors[0]!.set(true)
+    detectors[0]!.set(false)
+    expect(s.sent).toEqual([idle, active])
+    hub.close()
+    expect(detectors[0]!.stopped).toBe(true)
+  })
+
+  it('tells a new connection at once when the tab is idle already, and sends nothing while reconnecting', async () => {
+    const { hub, sockets, detectors, timers } = presenceSetup()
+    hub.start()
+    await settled()
+    sockets[0]!.onopen!({})
+    sockets[0]!.onmessage!({ data: settings(90_000) })
+    sockets[0]!.onclose!({ code: 1006 })
+    detectors[0]!.set(true) // while no connection is open
+    timers.shift()!()
+    await settled()
+    const s = sockets[1]!
+    detectors[0]!.set(false)
+    detectors[0]!.set(true) // connecting: not sendable yet
+    expect(s.sent).toEqual([])
+    s.onopen!({})
+    s.onmessage!({ data: settings(60_000) })
+    expect(detectors).toHaveLength(1)
+    expect(detectors[0]!.awayAfter).toBe(60_000)
+    expect(s.sent).toEqual([idle])
+    expect(sockets[0]!.sent).toEqual([])
   })
 })

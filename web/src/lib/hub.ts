@@ -1,13 +1,16 @@
 import { useEffect, useRef } from 'react'
 import { api, isApiError, unwrap, type Schemas } from '@/api/client'
+import { IdleDetector } from './idle'
 import { useCurrentUser } from './session-context'
 
 // The client of the live-event hub, GET /api/hub (spec 000 §7): one
 // WebSocket per signed-in session, reconnected with capped exponential
 // backoff and jitter, and messages routed to listeners by contextKey
 // (`series:<id>`, `user:<id>`…). The server decides what a member may
-// receive, so the client sends nothing; "subscribing" is choosing which
-// contextKeys to listen to. Events that happen while the connection is down
+// receive; "subscribing" is choosing which contextKeys to listen to. The
+// client sends only its presence: the first message of each connection
+// (presence.settings) gives the away time, and the tab then reports idle
+// or active as its IdleDetector sees it (spec 002 §4). Events that happen while the connection is down
 // are lost, so listeners are also told when it comes back (onReconnect),
 // to refetch what they show.
 
@@ -31,7 +34,14 @@ export type SocketLike = {
   onmessage: ((ev: { data: unknown }) => void) | null
   onclose: ((ev: { code: number }) => void) | null
   close(code?: number): void
+  send?(data: string): void
 }
+
+/** IdleLike is the part of IdleDetector the hub uses. */
+export type IdleLike = { readonly isIdle: boolean; setAwayAfter(ms: number): void; stop(): void }
+
+/** PRESENCE_SETTINGS is the event of each connection's first message: its payload's awayAfter (ms). */
+export const PRESENCE_SETTINGS = 'presence.settings'
 
 export type HubOptions = {
   /** url is the address of one connection: a ticket opens the hub once, so each connection asks anew. */
@@ -39,6 +49,8 @@ export type HubOptions = {
   connect?: (url: string) => SocketLike
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (t: unknown) => void
+  /** idle makes the tab's idle detector once the away time is known. */
+  idle?: (awayAfter: number, onChange: (idle: boolean) => void) => IdleLike
 }
 
 export class Hub {
@@ -50,6 +62,9 @@ export class Hub {
   private closed = false
   private opened = false
   private connecting = false
+  private detector?: IdleLike
+  /** sendable is whether this.socket is open (a connecting one cannot send). */
+  private sendable = false
   private readonly opts: Required<HubOptions>
 
   constructor(opts: HubOptions) {
@@ -57,6 +72,7 @@ export class Hub {
       connect: (url) => new WebSocket(url) as unknown as SocketLike,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      idle: (awayAfter, onChange) => new IdleDetector(awayAfter, onChange),
       ...opts,
     }
   }
@@ -93,6 +109,7 @@ export class Hub {
     const s = this.opts.connect(url)
     this.socket = s
     s.onopen = () => {
+      if (this.socket === s) this.sendable = true
       this.attempt = 0
       // A connection after the first one may have missed events.
       if (this.opened) this.reconnectListeners.forEach((l) => l())
@@ -102,6 +119,7 @@ export class Hub {
     s.onclose = (ev) => {
       if (this.socket !== s) return
       this.socket = undefined
+      this.sendable = false
       if (this.closed || ev.code === CLOSE_SIGNED_OUT) return
       this.retry()
     }
@@ -116,7 +134,25 @@ export class Hub {
       return
     }
     if (!m || typeof m.contextKey !== 'string' || typeof m.event !== 'string') return
+    if (m.event === PRESENCE_SETTINGS) this.presenceSettings(m)
     for (const key of [m.contextKey, '*']) this.listeners.get(key)?.forEach((l) => l(m))
+  }
+
+  /**
+   * presenceSettings starts the idle detector with the server's away time,
+   * and, as the server counts a new connection active, tells it at once
+   * when the tab is idle already (a reconnection).
+   */
+  private presenceSettings(m: HubMessage) {
+    const awayAfter = (m.data?.payload as { awayAfter?: unknown } | null | undefined)?.awayAfter
+    if (typeof awayAfter !== 'number' || !(awayAfter > 0) || this.closed) return
+    if (this.detector) this.detector.setAwayAfter(awayAfter)
+    else this.detector = this.opts.idle(awayAfter, (idle) => this.report(idle))
+    if (this.detector.isIdle) this.report(true)
+  }
+
+  private report(idle: boolean) {
+    if (this.sendable) this.socket?.send?.(JSON.stringify({ type: 'presence', state: idle ? 'idle' : 'active' }))
   }
 
   /** subscribe listens to the events of contextKey ('*' for all). */
@@ -139,10 +175,13 @@ export class Hub {
   /** close ends the connection for good. */
   close() {
     this.closed = true
+    this.detector?.stop()
+    this.detector = undefined
     if (this.timer !== undefined) this.opts.clearTimer(this.timer)
     this.timer = undefined
     const s = this.socket
     this.socket = undefined
+    this.sendable = false
     s?.close(1000)
   }
 }

@@ -13,7 +13,10 @@ import (
 )
 
 type OnlineUsers struct {
-	UserID   uuid.UUID `sql:"primary_key" db:"online_users.user_id"`
-	Nodes    int32     `db:"online_users.nodes"`
-	OnlineOn time.Time `db:"online_users.online_on"`
+	UserID       uuid.UUID `sql:"primary_key" db:"online_users.user_id"`
+	Nodes        int32     `db:"online_users.nodes"`
+	OnlineOn     time.Time `db:"online_users.online_on"`
+	IdleNodes    int32     `db:"online_users.idle_nodes"`
+	DoNotDisturb bool      `db:"online_users.do_not_disturb"`
+	Status       string    `db:"online_users.status"`
 }

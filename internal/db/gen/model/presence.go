@@ -16,4 +16,5 @@ type Presence struct {
 	NodeID      string    `sql:"primary_key" db:"presence.node_id"`
 	UserID      uuid.UUID `sql:"primary_key" db:"presence.user_id"`
 	ConnectedOn time.Time `db:"presence.connected_on"`
+	Idle        bool      `db:"presence.idle"`
 }

@@ -17,9 +17,12 @@ type onlineUsersTable struct {
 	postgres.Table
 
 	// Columns
-	UserID   postgres.ColumnString
-	Nodes    postgres.ColumnInteger
-	OnlineOn postgres.ColumnTimestampz
+	UserID       postgres.ColumnString
+	Nodes        postgres.ColumnInteger
+	OnlineOn     postgres.ColumnTimestampz
+	IdleNodes    postgres.ColumnInteger
+	DoNotDisturb postgres.ColumnBool
+	Status       postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -61,21 +64,27 @@ func newOnlineUsersTable(schemaName, tableName, alias string) *OnlineUsersTable 
 
 func newOnlineUsersTableImpl(schemaName, tableName, alias string) onlineUsersTable {
 	var (
-		UserIDColumn   = postgres.StringColumn("user_id")
-		NodesColumn    = postgres.IntegerColumn("nodes")
-		OnlineOnColumn = postgres.TimestampzColumn("online_on")
-		allColumns     = postgres.ColumnList{UserIDColumn, NodesColumn, OnlineOnColumn}
-		mutableColumns = postgres.ColumnList{NodesColumn, OnlineOnColumn}
-		defaultColumns = postgres.ColumnList{OnlineOnColumn}
+		UserIDColumn       = postgres.StringColumn("user_id")
+		NodesColumn        = postgres.IntegerColumn("nodes")
+		OnlineOnColumn     = postgres.TimestampzColumn("online_on")
+		IdleNodesColumn    = postgres.IntegerColumn("idle_nodes")
+		DoNotDisturbColumn = postgres.BoolColumn("do_not_disturb")
+		StatusColumn       = postgres.StringColumn("status")
+		allColumns         = postgres.ColumnList{UserIDColumn, NodesColumn, OnlineOnColumn, IdleNodesColumn, DoNotDisturbColumn, StatusColumn}
+		mutableColumns     = postgres.ColumnList{NodesColumn, OnlineOnColumn, IdleNodesColumn, DoNotDisturbColumn, StatusColumn}
+		defaultColumns     = postgres.ColumnList{OnlineOnColumn, IdleNodesColumn, DoNotDisturbColumn, StatusColumn}
 	)
 
 	return onlineUsersTable{
 		Table: postgres.NewTable(schemaName, tableName, alias, allColumns...),
 
 		//Columns
-		UserID:   UserIDColumn,
-		Nodes:    NodesColumn,
-		OnlineOn: OnlineOnColumn,
+		UserID:       UserIDColumn,
+		Nodes:        NodesColumn,
+		OnlineOn:     OnlineOnColumn,
+		IdleNodes:    IdleNodesColumn,
+		DoNotDisturb: DoNotDisturbColumn,
+		Status:       StatusColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

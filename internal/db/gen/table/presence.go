@@ -20,6 +20,7 @@ type presenceTable struct {
 	NodeID      postgres.ColumnString
 	UserID      postgres.ColumnString
 	ConnectedOn postgres.ColumnTimestampz
+	Idle        postgres.ColumnBool
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -64,9 +65,10 @@ func newPresenceTableImpl(schemaName, tableName, alias string) presenceTable {
 		NodeIDColumn      = postgres.StringColumn("node_id")
 		UserIDColumn      = postgres.StringColumn("user_id")
 		ConnectedOnColumn = postgres.TimestampzColumn("connected_on")
-		allColumns        = postgres.ColumnList{NodeIDColumn, UserIDColumn, ConnectedOnColumn}
-		mutableColumns    = postgres.ColumnList{ConnectedOnColumn}
-		defaultColumns    = postgres.ColumnList{ConnectedOnColumn}
+		IdleColumn        = postgres.BoolColumn("idle")
+		allColumns        = postgres.ColumnList{NodeIDColumn, UserIDColumn, ConnectedOnColumn, IdleColumn}
+		mutableColumns    = postgres.ColumnList{ConnectedOnColumn, IdleColumn}
+		defaultColumns    = postgres.ColumnList{ConnectedOnColumn, IdleColumn}
 	)
 
 	return presenceTable{
@@ -76,6 +78,7 @@ func newPresenceTableImpl(schemaName, tableName, alias string) presenceTable {
 		NodeID:      NodeIDColumn,
 		UserID:      UserIDColumn,
 		ConnectedOn: ConnectedOnColumn,
+		Idle:        IdleColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

@@ -24,6 +24,7 @@ func UseSchema(schema string) {
 	OnlineUsers = OnlineUsers.FromSchema(schema)
 	Organizations = Organizations.FromSchema(schema)
 	Presence = Presence.FromSchema(schema)
+	PresenceChoices = PresenceChoices.FromSchema(schema)
 	PresenceNodes = PresenceNodes.FromSchema(schema)
 	PrivateMessageReactions = PrivateMessageReactions.FromSchema(schema)
 	PrivateMessages = PrivateMessages.FromSchema(schema)

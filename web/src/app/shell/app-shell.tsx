@@ -1,20 +1,26 @@
-import { Outlet, useParams } from '@tanstack/react-router'
+import { Outlet, useLocation, useParams } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
+import { usePresenceLive } from '@/features/presence/peers-cache'
+import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useAdminLive } from './admin-live'
+import { usePeopleLive } from './people-live'
 import { RightPanel, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
 
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
- * right-side panel; and it applies the live community and organization
- * events wherever the user is.
+ * right-side panel, with the one profile dialog; and it applies the live
+ * community, organization, person and presence events wherever the user is.
  */
 export function AppShell() {
   const { t } = useTranslation()
   useAdminLive()
+  usePresenceLive()
+  usePeopleLive()
+  const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
   const forum = params.seriesId
@@ -27,16 +33,18 @@ export function AppShell() {
   }
   return (
     <TooltipProvider delayDuration={300}>
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2">
-        {t('app.skipToContent')}
-      </a>
-      <TopBar panel={panel} />
-      <div className="flex">
-        <main id="main" className="min-w-0 flex-1">
-          <Outlet />
-        </main>
-        <RightPanel context={panel} />
-      </div>
+      <ProfileDialogHost place={{ seriesId: params.seriesId, home: pathname === '/home' }}>
+        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2">
+          {t('app.skipToContent')}
+        </a>
+        <TopBar panel={panel} />
+        <div className="flex">
+          <main id="main" className="min-w-0 flex-1">
+            <Outlet />
+          </main>
+          <RightPanel context={panel} />
+        </div>
+      </ProfileDialogHost>
     </TooltipProvider>
   )
 }

@@ -1,12 +1,13 @@
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { BarChart3, ChevronLeft, ChevronRight, Maximize2, Minimize2 } from 'lucide-react'
+import { BarChart3, ChevronLeft, ChevronRight, Maximize2, Minimize2, Users } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
 import { cn } from '@/lib/utils'
 import { InsightsSummaryStats } from '@/features/insights/components/summary-stats'
 import { RowsSkeleton } from '@/features/insights/components/widget'
+import { TeamAvatars, TeamTab } from '@/features/profile/components/team-tab'
 
 // The Insights tab brings the charts library: it loads when first opened,
 // not with every page.
@@ -15,11 +16,11 @@ const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: 
 // The right-side panel (spec 002 §2): docked (a 70 px icon column) or
 // expanded (390 px); on wide screens a tab may fill the screen. Its state is
 // a UI setting kept in localStorage, so it survives sign-out. Of the spec's
-// tabs only Insights is built: chat, Meet Ups and team are not offered until
+// tabs Insights and Team are built: chat and Meet Ups are not offered until
 // their features land (an empty tab would promise what is not there), so
-// the panel shows only where a forum admin has Insights.
+// the panel shows only in a forum.
 
-export type PanelTab = 'insights'
+export type PanelTab = 'insights' | 'team'
 type PanelState = { expanded: boolean; tab: PanelTab; fullscreen: boolean }
 const KEY = 'agora.panel'
 const listeners = new Set<() => void>()
@@ -57,16 +58,17 @@ export function usePanel(): PanelState {
 export type PanelContext = {
   forumSelected: boolean
   forumAdmin: boolean
-  /** The forum of the page, for the tabs about it (insights). */
+  /** The forum of the page, for the tabs about it (insights, team). */
   forum?: { seriesId: string; communityId: string }
 }
 
 /** The tabs that may fill a wide screen (spec 002 §2). */
-const FULLSCREEN_TABS: PanelTab[] = ['insights']
+const FULLSCREEN_TABS: PanelTab[] = ['insights', 'team']
 
-/** availableTabs: insights, in a forum, for its admins; none elsewhere. */
+/** availableTabs: in a forum, insights for its admins and team for every member; none elsewhere. */
 export function availableTabs({ forumSelected, forumAdmin }: PanelContext): PanelTab[] {
-  return forumSelected && forumAdmin ? ['insights'] : []
+  if (!forumSelected) return []
+  return forumAdmin ? ['insights', 'team'] : ['team']
 }
 
 /** shownTab is the stored tab when it is offered, else the first offered one. */
@@ -74,6 +76,7 @@ export const shownTab = (tabs: PanelTab[], stored: PanelTab): PanelTab | undefin
 
 const icons: Record<PanelTab, ReactNode> = {
   insights: <BarChart3 aria-hidden />,
+  team: <Users aria-hidden />,
 }
 
 /** RightPanel is the docked or expanded panel of large screens, absent when it has no tab. */
@@ -104,6 +107,12 @@ export function RightPanel({ context }: { context: PanelContext }) {
           <>
             <div className="my-1 h-px w-8 bg-border" />
             <InsightsSummaryStats seriesId={context.forum.seriesId} />
+          </>
+        )}
+        {tab === 'team' && context.forum && (
+          <>
+            <div className="my-1 h-px w-8 bg-border" />
+            <TeamAvatars seriesId={context.forum.seriesId} />
           </>
         )}
       </aside>
@@ -183,6 +192,9 @@ export function PanelBody({
             <InsightsTab seriesId={forum.seriesId} communityId={forum.communityId} />
           </Suspense>
         )}
+      </TabsContent>
+      <TabsContent value="team" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
+        {forum && <TeamTab seriesId={forum.seriesId} fullscreen={fullscreen} />}
       </TabsContent>
     </Tabs>
   )

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { BarChart3, Home, LogOut, PanelRight, User as UserIcon } from 'lucide-react'
+import { BarChart3, Home, LogOut, PanelRight, User as UserIcon, Users } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { PersonAvatar } from '@/components/ui/avatar'
 import {
@@ -72,6 +72,12 @@ export function TopBar({ panel }: { panel: PanelContext }) {
                 <DropdownMenuItem onSelect={() => openSheet('insights')}>
                   <BarChart3 aria-hidden />
                   {t('nav.insights')}
+                </DropdownMenuItem>
+              )}
+              {tabs.includes('team') && (
+                <DropdownMenuItem onSelect={() => openSheet('team')}>
+                  <Users aria-hidden />
+                  {t('nav.team')}
                 </DropdownMenuItem>
               )}
             </DropdownMenuContent>

@@ -1,5 +1,6 @@
 import * as React from 'react'
 import * as AvatarPrimitive from '@radix-ui/react-avatar'
+import { ProfileButton } from '@/components/profile-button'
 import { cn, initials } from '@/lib/utils'
 
 export function Avatar({ className, ...props }: React.ComponentProps<typeof AvatarPrimitive.Root>) {
@@ -35,15 +36,23 @@ export function PersonAvatar({ person, className }: { person: Person; className?
  * AvatarGroup shows the first people overlapping and "+N" for the rest:
  * 3 shown, 2 on small screens (spec 000 §9).
  */
-export function AvatarGroup({ people, total, className }: { people: Person[]; total?: number; className?: string }) {
+export function AvatarGroup({ people, total, className }: { people: (Person & { userId?: string | null })[]; total?: number; className?: string }) {
   const count = total ?? people.length
   const shown = people.slice(0, 3)
   const names = people.map((p) => `${p.firstName} ${p.lastName}`).join(', ')
   return (
     <div className={cn('flex items-center -space-x-2', className)} role="group" aria-label={names}>
-      {shown.map((p, i) => (
-        <PersonAvatar key={p.id} person={p} className={cn('size-8 ring-2 ring-background', i === 2 && 'hidden sm:flex')} />
-      ))}
+      {shown.map((p, i) => {
+        const avatar = <PersonAvatar key={p.id} person={p} className={cn('size-8 ring-2 ring-background', i === 2 && 'hidden sm:flex')} />
+        // A person with an account opens their profile dialog.
+        return p.userId ? (
+          <ProfileButton key={p.id} userId={p.userId} name={`${p.firstName} ${p.lastName}`} className={cn(i === 2 && 'hidden sm:inline-flex')}>
+            {avatar}
+          </ProfileButton>
+        ) : (
+          avatar
+        )
+      })}
       {count > 2 && (
         <span
           className={cn(

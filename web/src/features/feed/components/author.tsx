@@ -1,5 +1,7 @@
-import { Star, UserRound } from 'lucide-react'
+import { UserRound } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
+import { ExpertStar } from '@/components/expert-star'
+import { ProfileButton } from '@/components/profile-button'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { cn } from '@/lib/utils'
 import type { Thread } from '../lib/thread-cache'
@@ -16,20 +18,14 @@ export function AuthorAvatar({ creator, className }: { creator: Creator | null; 
       </span>
     )
   }
+  // The avatar opens the author's profile dialog (spec 000 §2.4).
   return (
-    <span className="relative inline-flex shrink-0">
-      <PersonAvatar person={{ id: creator.userId, firstName: creator.firstName, lastName: creator.lastName, avatar: creator.avatar }} className={className} />
-      {creator.isExpert && (
-        <span
-          className="absolute -bottom-0.5 -right-0.5 flex size-4 items-center justify-center rounded-full bg-amber-500 text-white ring-2 ring-background"
-          role="img"
-          aria-label={t('feed.expert')}
-          data-testid="expert-badge"
-        >
-          <Star className="size-2.5 fill-current" aria-hidden />
-        </span>
-      )}
-    </span>
+    <ProfileButton userId={creator.userId} name={creatorName(creator)}>
+      <span className="relative inline-flex shrink-0">
+        <PersonAvatar person={{ id: creator.userId, firstName: creator.firstName, lastName: creator.lastName, avatar: creator.avatar }} className={className} />
+        {creator.isExpert && <ExpertStar label={t('feed.expert')} testId="expert-badge" />}
+      </span>
+    </ProfileButton>
   )
 }
 

@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useOpenProfile } from '@/lib/profile-opener'
 import { cn } from '@/lib/utils'
 import { tokenize } from '../lib/tokenize'
 
@@ -32,20 +33,34 @@ export function RichText({ raw, className }: { raw: string; className?: string }
               </span>
             )
           case 'mention':
-            return (
-              <span
-                key={i}
-                // A chip in the text's colour, not a link's: the profile
-                // dialog it would open does not exist yet.
-                className="inline-flex items-baseline rounded-full bg-muted px-1.5 font-medium"
-                data-mention={tok.userId}
-                aria-label={t('feed.mention', { name: tok.display })}
-              >
-                @{tok.display}
-              </span>
-            )
+            return <Mention key={i} userId={tok.userId} display={tok.display} />
         }
       })}
     </p>
+  )
+}
+
+/** Mention is a mention chip: a button that opens the person's profile dialog where one is mounted. */
+function Mention({ userId, display }: { userId: string; display: string }) {
+  const { t } = useTranslation()
+  const open = useOpenProfile()
+  const className = 'inline-flex items-baseline rounded-full bg-muted px-1.5 font-medium'
+  if (!open) {
+    return (
+      <span className={className} data-mention={userId} aria-label={t('feed.mention', { name: display })}>
+        @{display}
+      </span>
+    )
+  }
+  return (
+    <button
+      type="button"
+      className={cn(className, 'cursor-pointer hover:bg-muted/70 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring')}
+      data-mention={userId}
+      aria-label={t('profile.open', { name: display })}
+      onClick={() => open(userId)}
+    >
+      @{display}
+    </button>
   )
 }

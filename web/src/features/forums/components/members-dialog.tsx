@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Users } from 'lucide-react'
+import { ProfileButton } from '@/components/profile-button'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Skeleton } from '@/components/ui/skeleton'
@@ -40,7 +41,13 @@ export function MembersDialog({ seriesId, open, onOpenChange }: { seriesId: stri
               <ul className="grid gap-1" aria-label={t('forum.members.title')}>
                 {members.map((m) => (
                   <li key={m.id} className="flex items-center gap-3 rounded-md px-2 py-2" data-testid="member-row">
-                    <MemberAvatar person={m} isExpert={m.isExpert} />
+                    {m.userId ? (
+                      <ProfileButton userId={m.userId} name={fullName(m)}>
+                        <MemberAvatar person={m} isExpert={m.isExpert} />
+                      </ProfileButton>
+                    ) : (
+                      <MemberAvatar person={m} isExpert={m.isExpert} />
+                    )}
                     <div className="min-w-0 flex-1">
                       <p className="flex flex-wrap items-center gap-1.5 text-sm font-medium">
                         <span className="truncate">{fullName(m)}</span>

@@ -1,0 +1,25 @@
+package httpapi
+
+import (
+	"github.com/gofiber/fiber/v3"
+
+	"agora/internal/auth"
+)
+
+func (s *server) presenceRoutes(api fiber.Router) {
+	api.Put("/users/me/status", only(auth.GroupAuthenticated), s.setStatus)
+}
+
+// setStatus is PUT /users/me/status: do-not-disturb, or auto again.
+func (s *server) setStatus(c fiber.Ctx) error {
+	var in struct {
+		Status string `json:"status"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := s.Commands.Accounts.SetStatus(c.Context(), mustPrincipal(c).UserID, in.Status); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

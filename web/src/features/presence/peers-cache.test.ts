@@ -1,0 +1,93 @@
+import { QueryClient, type InfiniteData } from '@tanstack/react-query'
+import { describe, expect, it } from 'vitest'
+import type { HubMessage } from '@/lib/hub'
+import { applyPresenceEvent, PEERS_KEY, type Peer, type PeerList } from './peers-cache'
+
+const peer = (id: string, lastName: string, status: Peer['status'] = 'offline', lastMessageOn: string | null = null): Peer => ({
+  id,
+  userId: id,
+  name: `F ${lastName}`,
+  firstName: 'F',
+  lastName,
+  avatar: null,
+  company: '',
+  jobTitle: '',
+  interestTags: [],
+  tags: [],
+  status,
+  presence: status === 'offline' ? null : '2026-11-24T08:00:00.000Z',
+  lastMessageOn,
+})
+
+const event = (event: string, userId: string, status?: string): HubMessage => ({
+  type: 'api:messages:broadcast',
+  contextKey: `user:${userId}`,
+  event,
+  data: { payload: { userId, status } },
+})
+
+const NOW = '2026-11-24T09:00:00.000Z'
+const names = (l: PeerList | undefined) => l?.results.map((p) => `${p.lastName}:${p.status}`)
+
+function cached(results: Peer[]) {
+  const qc = new QueryClient()
+  const key = [...PEERS_KEY, { q: '', criterion: 'all' }]
+  qc.setQueryData<PeerList>(key, { results, total: results.length })
+  return { qc, read: () => qc.getQueryData<PeerList>(key) }
+}
+
+describe('applyPresenceEvent', () => {
+  it('moves a peer who connects among the connected ones, and back when they leave', () => {
+    const { qc, read } = cached([peer('b', 'Berg', 'online'), peer('a', 'Adams'), peer('c', 'Cole')])
+    expect(applyPresenceEvent(qc, event('user.connected', 'c', 'online'), undefined, () => NOW)).toBe(true)
+    expect(names(read())).toEqual(['Berg:online', 'Cole:online', 'Adams:offline'])
+    expect(read()!.results[1]!.presence).toBe(NOW)
+    applyPresenceEvent(qc, event('user.disconnected', 'b', 'offline'))
+    expect(names(read())).toEqual(['Cole:online', 'Adams:offline', 'Berg:offline'])
+    expect(read()!.results[2]!.presence).toBeNull()
+  })
+
+  it('applies user.status in place: away and do-not-disturb stay among the connected', () => {
+    const { qc, read } = cached([peer('a', 'Adams', 'online'), peer('b', 'Berg', 'online'), peer('c', 'Cole')])
+    const before = read()!.results[1]!.presence
+    applyPresenceEvent(qc, event('user.status', 'b', 'away'))
+    applyPresenceEvent(qc, event('user.status', 'a', 'do-not-disturb'))
+    expect(names(read())).toEqual(['Adams:do-not-disturb', 'Berg:away', 'Cole:offline'])
+    expect(read()!.results[1]!.presence).toBe(before)
+  })
+
+  it('sorts by the latest message before the name, and keeps pinned peers where they are', () => {
+    const { qc, read } = cached([
+      peer('p', 'Pinned', 'offline', '2026-11-20T00:00:00.000Z'),
+      peer('a', 'Adams', 'online'),
+      peer('z', 'Zed', 'offline', '2026-11-23T00:00:00.000Z'),
+      peer('b', 'Berg'),
+    ])
+    const pinned = (p: Peer) => p.id === 'p'
+    applyPresenceEvent(qc, event('user.connected', 'z', 'online'), pinned)
+    expect(names(read())).toEqual(['Pinned:offline', 'Zed:online', 'Adams:online', 'Berg:offline'])
+    applyPresenceEvent(qc, event('user.connected', 'p', 'online'), pinned)
+    expect(names(read())).toEqual(['Pinned:online', 'Zed:online', 'Adams:online', 'Berg:offline'])
+  })
+
+  it('updates every page of an infinite list, and ignores other events and unknown peers', () => {
+    const qc = new QueryClient()
+    const key = [...PEERS_KEY, { q: 'x' }]
+    const data: InfiniteData<PeerList> = {
+      pages: [
+        { results: [peer('a', 'Adams', 'online')], total: 2 },
+        { results: [peer('b', 'Berg')], total: 2 },
+      ],
+      pageParams: [1, 2],
+    }
+    qc.setQueryData(key, data)
+    applyPresenceEvent(qc, event('user.connected', 'b', 'online'))
+    const got = qc.getQueryData<InfiniteData<PeerList>>(key)!
+    expect(got.pages.map(names)).toEqual([['Adams:online'], ['Berg:online']])
+    expect(got.pages[0]).toBe(data.pages[0])
+    expect(applyPresenceEvent(qc, event('user.updated', 'b'))).toBe(false)
+    expect(applyPresenceEvent(qc, event('user.status', 'b', 'sleeping'))).toBe(false)
+    applyPresenceEvent(qc, event('user.status', 'nobody', 'away'))
+    expect(qc.getQueryData(key)).toBe(got)
+  })
+})
