@@ -12,6 +12,7 @@ import (
 
 	cmdaccount "agora/command/account"
 	cmdaisearch "agora/command/aisearch"
+	cmdchat "agora/command/chat"
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
@@ -26,6 +27,7 @@ import (
 	"agora/internal/linkpreview"
 	"agora/internal/mail"
 	qaccount "agora/query/account"
+	qchat "agora/query/chat"
 	qcommunity "agora/query/community"
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
@@ -122,6 +124,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
+		c.Chat, err = cmdchat.New(d, links.Store())
+	}
+	if err == nil {
 		c.AISearch, err = cmdaisearch.New(d, store, answerer, cfg.AI.SearchesPerAccountPerMinute)
 	}
 	if err == nil {
@@ -144,6 +149,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		q.Search, err = qsearch.New(store, d)
+	}
+	if err == nil {
+		q.Chat, err = qchat.New(d, links)
 	}
 	if err == nil {
 		q.Insights, err = qinsights.New(d, insightsStore(o.warehouse))

@@ -11,6 +11,7 @@ import (
 
 	cmdaccount "agora/command/account"
 	cmdaisearch "agora/command/aisearch"
+	cmdchat "agora/command/chat"
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
@@ -23,6 +24,7 @@ import (
 	"agora/internal/mail"
 	"agora/live"
 	qaccount "agora/query/account"
+	qchat "agora/query/chat"
 	qcommunity "agora/query/community"
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
@@ -75,6 +77,8 @@ type Commands struct {
 	// community.
 	MemberImports *memberimport.Service
 	SSO           *cmdsso.Service
+	// Chat is private chat and each user's personalization.
+	Chat *cmdchat.Service
 }
 
 // Queries are the read side, one per area.
@@ -88,6 +92,7 @@ type Queries struct {
 	Uploads       *qupload.Queries
 	LinkPreviews  *linkpreview.Service
 	Organizations *qorganization.Queries
+	Chat          *qchat.Queries
 }
 
 // check refuses an application with a use case missing: a route would

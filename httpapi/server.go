@@ -51,6 +51,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.sharingRoutes(api)
 	s.organizationRoutes(api)
 	s.homeRoutes(api)
+	s.chatRoutes(api)
 	s.feedRoutes(api)
 	s.searchRoutes(api)
 	s.uploadRoutes(api)

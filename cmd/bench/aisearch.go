@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -126,27 +125,15 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 	if err != nil {
 		return err
 	}
-	serveCtx, stopServer := context.WithCancel(ctx)
-	addrc := make(chan net.Addr, 1)
-	served := make(chan error, 1)
-	go func() { served <- app.Serve(serveCtx, srv, "127.0.0.1:0", func(a net.Addr) { addrc <- a }) }()
-	var addr net.Addr
-	select {
-	case addr = <-addrc:
-	case err := <-served:
-		stopServer()
-		return fmt.Errorf("ai-first-line: serve: %w", err)
+	c, stop, err := serveAPI(ctx, srv)
+	if err != nil {
+		return fmt.Errorf("ai-first-line: %w", err)
 	}
 	defer func() {
-		stopServer()
-		if serr := <-served; serr != nil && err == nil {
-			err = fmt.Errorf("ai-first-line: serve: %w", serr)
+		if serr := stop(); serr != nil && err == nil {
+			err = fmt.Errorf("ai-first-line: %w", serr)
 		}
 	}()
-	c := newClient("http://" + addr.String())
-	if err := c.ready(ctx); err != nil {
-		return err
-	}
 	token, err := c.signIn(ctx, seed.MemberEmail, cfg.DemoPassword)
 	if err != nil {
 		return fmt.Errorf("ai-first-line: %w", err)

@@ -6,8 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"agora/app"
 )
 
 // client is a keep-alive HTTP client of one API server.
@@ -93,4 +98,33 @@ func (c *client) signIn(ctx context.Context, email, password string) (string, er
 		return "", fmt.Errorf("sign in %s: no access token", email)
 	}
 	return s.AccessToken, nil
+}
+
+// serveAPI serves srv, a second API node over the same database, on a
+// loopback port of its own and waits until it is ready; stop shuts it down
+// and says how serving ended.
+func serveAPI(ctx context.Context, srv *fiber.App) (c *client, stop func() error, err error) {
+	serveCtx, stopServer := context.WithCancel(ctx)
+	addrc := make(chan net.Addr, 1)
+	served := make(chan error, 1)
+	go func() { served <- app.Serve(serveCtx, srv, "127.0.0.1:0", func(a net.Addr) { addrc <- a }) }()
+	select {
+	case addr := <-addrc:
+		c = newClient("http://" + addr.String())
+	case err := <-served:
+		stopServer()
+		return nil, nil, fmt.Errorf("serve: %w", err)
+	}
+	stop = func() error {
+		stopServer()
+		if err := <-served; err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		return nil
+	}
+	if err := c.ready(ctx); err != nil {
+		_ = stop()
+		return nil, nil, err
+	}
+	return c, stop, nil
 }

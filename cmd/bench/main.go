@@ -35,6 +35,9 @@
 //	            an organization of 20,000 people: its people list (a first
 //	            page, a keyword) and the organization list, 8 workers each
 //	            (see organizations.go)
+//	chat        private message delivery latency, POST /api/threads/private
+//	            answered to the other member's hub socket, at 200 messages
+//	            a second over 1,000 conversations (see chat.go)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
@@ -62,7 +65,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -273,6 +276,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := organizationsBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil { // see organizations.go
+		return err
+	}
+	if err := chatBench(ctx, selected, cfg, d, c, duration, log); err != nil { // see chat.go
 		return err
 	}
 	fmt.Println()

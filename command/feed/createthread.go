@@ -63,7 +63,7 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 			}
 		}
 		in.Content.check(fields)
-		att, err := attachUploads(ctx, tx, in.Actor.UserID, id, in.Content, uuid.Nil, uuid.Nil, fields)
+		att, err := AttachUploads(ctx, tx, in.Actor.UserID, PostOwner(id), in.Content, uuid.Nil, uuid.Nil, fields)
 		if err != nil {
 			return err
 		}
@@ -100,15 +100,11 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 			return err
 		}
 		in.Raw = text
-		image, err := jsonOrNull(att.image)
+		image, file, err := att.Stored()
 		if err != nil {
 			return err
 		}
-		file, err := jsonOrNull(att.file)
-		if err != nil {
-			return err
-		}
-		link, err := jsonOrNull(in.Link)
+		link, err := JSONOrNull(in.Link)
 		if err != nil {
 			return err
 		}
@@ -134,7 +130,7 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 			return fmt.Errorf("feed: create thread: %w", err)
 		}
 		// A new post had no uploads: nothing is detached.
-		_, err = att.bind(ctx, tx, id, now)
+		_, err = att.Bind(ctx, tx, PostOwner(id), now)
 		return err
 	})
 	return id, err

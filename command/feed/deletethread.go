@@ -33,7 +33,7 @@ func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
 		if t.CreatorID != in.Actor.UserID && !f.Admin {
 			return apperr.ErrForbidden
 		}
-		if detached, err = detach(ctx, tx, table.Uploads.ThreadID.EQ(UUID(t.ID))); err != nil {
+		if detached, err = DetachAll(ctx, tx, PostOwner(t.ID)); err != nil {
 			return err
 		}
 		if _, err := db.Exec(ctx, tx, table.Threads.DELETE().WHERE(table.Threads.ID.EQ(UUID(t.ID)))); err != nil {

@@ -36,7 +36,7 @@ func (s *Service) React(ctx context.Context, in React) error {
 	if !in.Reaction.Set {
 		return apperr.MissingParameters("reaction")
 	}
-	if kind != nil && !validKind(*kind) {
+	if kind != nil && !ValidReaction(*kind) {
 		return apperr.Invalid(map[string]string{"reaction": "must be liked, loved, smiled, disliked, neutral or null"})
 	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -75,7 +75,8 @@ func (s *Service) React(ctx context.Context, in React) error {
 	})
 }
 
-func validKind(k string) bool {
+// ValidReaction tells whether k is one of ReactionKinds.
+func ValidReaction(k string) bool {
 	for _, v := range ReactionKinds {
 		if v == k {
 			return true

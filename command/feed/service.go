@@ -70,6 +70,10 @@ type Image struct {
 	kept uuid.UUID
 }
 
+// Keep marks i as naming the upload id a post or message already shows,
+// which an edit may keep unchecked (see AttachUploads).
+func (i *Image) Keep(id uuid.UUID) { i.kept = id }
+
 // File is a post's attached file as the client sends it: an upload of the
 // poster's, by its id or by a URL given for it; the name and type shown
 // are the upload's own.
@@ -90,8 +94,8 @@ type Link struct {
 	Preview    *linkpreview.Preview `json:"preview,omitempty"`
 }
 
-// problem is what keeps l from being stored, "" when nothing.
-func (l Link) problem() string {
+// Problem is what keeps l from being stored, "" when nothing.
+func (l Link) Problem() string {
 	checked := linkpreview.Link{URL: l.URL}
 	if l.MediaType != nil {
 		checked.MediaType = *l.MediaType
@@ -120,7 +124,7 @@ func (c *Content) check(f apperr.Fields) {
 		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
 	}
 	if c.Link != nil {
-		if p := c.Link.problem(); p != "" {
+		if p := c.Link.Problem(); p != "" {
 			f.Add("link", p)
 		}
 	}
@@ -228,8 +232,8 @@ func newID() uuid.UUID {
 	return id
 }
 
-// jsonOrNull marshals v, or returns nil (SQL NULL) for a nil pointer.
-func jsonOrNull[T any](v *T) (*string, error) {
+// JSONOrNull marshals v, or returns nil (SQL NULL) for a nil pointer.
+func JSONOrNull[T any](v *T) (*string, error) {
 	if v == nil {
 		return nil, nil
 	}

@@ -17,6 +17,54 @@ import (
 	"agora/internal/nullable"
 )
 
+// Edit is the content of an edit: a nil field keeps its value; a Set
+// field with a nil value clears it.
+type Edit struct {
+	Raw   *string
+	Image nullable.Field[Image]
+	File  nullable.Field[File]
+	Link  nullable.Field[Link]
+}
+
+// Stored is the content as a post or private message stores it.
+type Stored struct {
+	Raw               string
+	Image, File, Link []byte
+}
+
+// Edited is the content once e is applied to s, and the uploads s showed
+// (an image named again is kept unchecked: see AttachUploads).
+func (s Stored) Edited(e Edit) (c Content, prevImage, prevFile uuid.UUID, err error) {
+	c.Raw = s.Raw
+	for _, u := range []struct {
+		b   []byte
+		dst any
+	}{{s.Image, &c.Image}, {s.File, &c.File}, {s.Link, &c.Link}} {
+		if u.b != nil {
+			if err := json.Unmarshal(u.b, u.dst); err != nil {
+				return c, prevImage, prevFile, fmt.Errorf("feed: stored content: %w", err)
+			}
+		}
+	}
+	prevImage, prevFile = PrevUploads(s.Image, s.File)
+	if c.Image != nil {
+		c.Image.kept = prevImage
+	}
+	if e.Raw != nil {
+		c.Raw = *e.Raw
+	}
+	if e.Image.Set {
+		c.Image = e.Image.Value
+	}
+	if e.File.Set {
+		c.File = e.File.Value
+	}
+	if e.Link.Set {
+		c.Link = e.Link.Value
+	}
+	return c, prevImage, prevFile, nil
+}
+
 // UpdateThread is PATCH /threads/{id}. A nil field keeps its value; a Set
 // field with a nil value clears it.
 type UpdateThread struct {
@@ -42,42 +90,19 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if t.CreatorID != in.Actor.UserID && !f.Admin {
 			return apperr.ErrForbidden
 		}
-		var c Content
-		var image, file, link []byte
+		var stored Stored
 		th := table.Threads
 		if err := db.QueryRow(ctx, tx, SELECT(th.Raw, th.Image, th.File, th.Link).FROM(th).WHERE(th.ID.EQ(UUID(t.ID))).FOR(UPDATE())).
-			Scan(&c.Raw, &image, &file, &link); err != nil {
+			Scan(&stored.Raw, &stored.Image, &stored.File, &stored.Link); err != nil {
 			return fmt.Errorf("feed: thread: %w", err)
 		}
-		for _, u := range []struct {
-			b   []byte
-			dst any
-		}{{image, &c.Image}, {file, &c.File}, {link, &c.Link}} {
-			if u.b != nil {
-				if err := json.Unmarshal(u.b, u.dst); err != nil {
-					return fmt.Errorf("feed: thread content: %w", err)
-				}
-			}
-		}
-		prevImage, prevFile := prevUploads(image, file)
-		if c.Image != nil {
-			c.Image.kept = prevImage
-		}
-		if in.Raw != nil {
-			c.Raw = *in.Raw
-		}
-		if in.Image.Set {
-			c.Image = in.Image.Value
-		}
-		if in.File.Set {
-			c.File = in.File.Value
-		}
-		if in.Link.Set {
-			c.Link = in.Link.Value
+		c, prevImage, prevFile, err := stored.Edited(Edit{Raw: in.Raw, Image: in.Image, File: in.File, Link: in.Link})
+		if err != nil {
+			return err
 		}
 		fields := apperr.Fields{}
 		c.check(fields)
-		att, err := attachUploads(ctx, tx, in.Actor.UserID, t.ID, c, prevImage, prevFile, fields)
+		att, err := AttachUploads(ctx, tx, in.Actor.UserID, PostOwner(t.ID), c, prevImage, prevFile, fields)
 		if err != nil {
 			return err
 		}
@@ -92,15 +117,11 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 			return err
 		}
 		c.Raw = text
-		img, err := jsonOrNull(att.image)
+		img, fl, err := att.Stored()
 		if err != nil {
 			return err
 		}
-		fl, err := jsonOrNull(att.file)
-		if err != nil {
-			return err
-		}
-		ln, err := jsonOrNull(c.Link)
+		ln, err := JSONOrNull(c.Link)
 		if err != nil {
 			return err
 		}
@@ -112,7 +133,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 			return fmt.Errorf("feed: update thread: %w", err)
 		}
 		// An upload the edit replaced or removed goes.
-		detached, err = att.bind(ctx, tx, t.ID, now)
+		detached, err = att.Bind(ctx, tx, PostOwner(t.ID), now)
 		return err
 	})
 	if err == nil {

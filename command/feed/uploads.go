@@ -38,14 +38,45 @@ type storedFile struct {
 	MediaType string    `json:"mediaType"`
 }
 
-// attachments are a post's uploads once checked: what to store, and the
-// ids to attach.
-type attachments struct {
+// Owner is what an upload is attached to: a post (uploads.thread_id) or a
+// private message (uploads.private_message_id, command/chat), which take
+// their uploads by the same rules.
+type Owner struct {
+	column ColumnString
+	id     uuid.UUID
+}
+
+// PostOwner is the post id as the owner of its uploads.
+func PostOwner(id uuid.UUID) Owner { return Owner{table.Uploads.ThreadID, id} }
+
+// MessageOwner is the private message id as the owner of its uploads.
+func MessageOwner(id uuid.UUID) Owner { return Owner{table.Uploads.PrivateMessageID, id} }
+
+// holds tells whether an upload attached to thread or message (nil when
+// not) is attached to o.
+func (o Owner) holds(thread, message *uuid.UUID) bool {
+	post := o.column == ColumnString(table.Uploads.ThreadID)
+	return (thread == nil || post && *thread == o.id) && (message == nil || !post && *message == o.id)
+}
+
+// Attachments are a post's or message's uploads once checked: what to
+// store, and the ids to attach.
+type Attachments struct {
 	image *storedImage
 	file  *storedFile
 }
 
-func (a attachments) ids() []uuid.UUID {
+// Stored is the image and file columns to store: JSON, or nil (SQL NULL)
+// when there is none.
+func (a Attachments) Stored() (image, file *string, err error) {
+	if image, err = JSONOrNull(a.image); err != nil {
+		return nil, nil, err
+	}
+	file, err = JSONOrNull(a.file)
+	return image, file, err
+}
+
+func (a Attachments) ids() []uuid.UUID {
 	var ids []uuid.UUID
 	if a.image != nil {
 		ids = append(ids, a.image.ID)
@@ -72,20 +103,20 @@ func uploadID(id *string, url string) (uuid.UUID, string) {
 	return uuid.Nil, "must be an upload of yours; a page elsewhere goes in link"
 }
 
-// attachUploads checks the image and file of c and returns what the post
-// keeps of them. prevImage and prevFile are the uploads the post had
+// AttachUploads checks the image and file of c for owner and returns what
+// it keeps of them. prevImage and prevFile are the uploads the post had
 // before an edit: naming one again keeps it unchecked, so that a forum
 // admin may edit the text of a member's post that shows the member's
 // upload.
-func attachUploads(ctx context.Context, tx pgx.Tx, actor, threadID uuid.UUID, c Content, prevImage, prevFile uuid.UUID, f apperr.Fields) (attachments, error) {
-	var a attachments
+func AttachUploads(ctx context.Context, tx pgx.Tx, actor uuid.UUID, owner Owner, c Content, prevImage, prevFile uuid.UUID, f apperr.Fields) (Attachments, error) {
+	var a Attachments
 	if _, bad := f["image"]; !bad && c.Image != nil {
 		id, msg := c.Image.kept, ""
 		if id == uuid.Nil {
 			id, msg = uploadID(nil, c.Image.URL)
 		}
 		if msg == "" {
-			u, m, err := loadUpload(ctx, tx, actor, threadID, id, "image", id == prevImage)
+			u, m, err := loadUpload(ctx, tx, actor, owner, id, "image", id == prevImage)
 			if err != nil {
 				return a, err
 			}
@@ -99,7 +130,7 @@ func attachUploads(ctx context.Context, tx pgx.Tx, actor, threadID uuid.UUID, c 
 	if _, bad := f["file"]; !bad && c.File != nil {
 		id, msg := uploadID(c.File.ID, c.File.URL)
 		if msg == "" {
-			u, m, err := loadUpload(ctx, tx, actor, threadID, id, "file", id == prevFile)
+			u, m, err := loadUpload(ctx, tx, actor, owner, id, "file", id == prevFile)
 			if err != nil {
 				return a, err
 			}
@@ -117,23 +148,23 @@ type upload struct {
 	name, mediaType string
 }
 
-// loadUpload reads upload id for an attachment of kind to thread, or says
+// loadUpload reads upload id for an attachment of kind to owner, or says
 // why it cannot be attached, and locks its row, so that the sweep of
 // unattached uploads waits for the post to be written. kept is an upload
 // the post already shows. Someone else's upload reads as unknown, so that
 // ids cannot be probed.
-func loadUpload(ctx context.Context, tx pgx.Tx, actor, threadID, id uuid.UUID, kind string, kept bool) (upload, string, error) {
+func loadUpload(ctx context.Context, tx pgx.Tx, actor uuid.UUID, owner Owner, id uuid.UUID, kind string, kept bool) (upload, string, error) {
 	var u upload
-	var owner uuid.UUID
+	var uploader uuid.UUID
 	var gotKind, state string
 	var mediaType *string
-	var attachedTo *uuid.UUID
+	var thread, message *uuid.UUID
 	up := table.Uploads
-	err := db.QueryRow(ctx, tx, SELECT(up.OwnerID, up.Kind, up.State, up.Name, up.MediaType, up.ThreadID).FROM(up).
+	err := db.QueryRow(ctx, tx, SELECT(up.OwnerID, up.Kind, up.State, up.Name, up.MediaType, up.ThreadID, up.PrivateMessageID).FROM(up).
 		WHERE(up.ID.EQ(UUID(id))).FOR(UPDATE())).
-		Scan(&owner, &gotKind, &state, &u.name, &mediaType, &attachedTo)
+		Scan(&uploader, &gotKind, &state, &u.name, &mediaType, &thread, &message)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows), err == nil && owner != actor && !kept:
+	case errors.Is(err, pgx.ErrNoRows), err == nil && uploader != actor && !kept:
 		return u, "must be an upload of yours", nil
 	case err != nil:
 		return u, "", fmt.Errorf("feed: upload: %w", err)
@@ -141,8 +172,8 @@ func loadUpload(ctx context.Context, tx pgx.Tx, actor, threadID, id uuid.UUID, k
 		return u, "the upload is not complete", nil
 	case gotKind != kind:
 		return u, "must be an upload of kind " + kind, nil
-	case attachedTo != nil && *attachedTo != threadID:
-		return u, "the upload is on another post", nil
+	case !owner.holds(thread, message):
+		return u, "the upload is on another post or message", nil
 	}
 	if mediaType != nil {
 		u.mediaType = *mediaType
@@ -150,23 +181,30 @@ func loadUpload(ctx context.Context, tx pgx.Tx, actor, threadID, id uuid.UUID, k
 	return u, "", nil
 }
 
-// bind attaches a's uploads to thread and deletes the rows of the uploads
+// Bind attaches a's uploads to owner and deletes the rows of the uploads
 // it showed before and no longer does, returning their ids: the caller
 // removes their blobs once the transaction commits.
-func (a attachments) bind(ctx context.Context, tx pgx.Tx, threadID uuid.UUID, now time.Time) ([]uuid.UUID, error) {
+func (a Attachments) Bind(ctx context.Context, tx pgx.Tx, owner Owner, now time.Time) ([]uuid.UUID, error) {
 	up := table.Uploads
 	ids := a.ids()
 	if len(ids) > 0 {
-		if _, err := db.Exec(ctx, tx, up.UPDATE().SET(up.ThreadID.SET(UUID(threadID)), up.AttachedOn.SET(TimestampzT(now))).
-			WHERE(up.ID.IN(db.UUIDs(ids)...).AND(up.ThreadID.IS_NULL()))); err != nil {
+		if _, err := db.Exec(ctx, tx, up.UPDATE().SET(owner.column.SET(UUID(owner.id)), up.AttachedOn.SET(TimestampzT(now))).
+			WHERE(up.ID.IN(db.UUIDs(ids)...).AND(up.ThreadID.IS_NULL()).AND(up.PrivateMessageID.IS_NULL()))); err != nil {
 			return nil, fmt.Errorf("feed: attach uploads: %w", err)
 		}
 	}
-	gone := up.ThreadID.EQ(UUID(threadID))
+	gone := owner.column.EQ(UUID(owner.id))
 	if len(ids) > 0 {
 		gone = gone.AND(up.ID.NOT_IN(db.UUIDs(ids)...))
 	}
 	return detach(ctx, tx, gone)
+}
+
+// DetachAll deletes the upload rows of owner, which is being deleted,
+// returning their ids: the caller removes their blobs once the transaction
+// commits.
+func DetachAll(ctx context.Context, tx pgx.Tx, owner Owner) ([]uuid.UUID, error) {
+	return detach(ctx, tx, owner.column.EQ(UUID(owner.id)))
 }
 
 // detach deletes the upload rows that match where, returning their ids.
@@ -186,8 +224,8 @@ func (s *Service) removeBlobs(ids []uuid.UUID) {
 	_ = s.store.RemoveAll(ids)
 }
 
-// prevUploads are the upload ids of a post's stored image and file.
-func prevUploads(image, file []byte) (imageID, fileID uuid.UUID) {
+// PrevUploads are the upload ids of a post's stored image and file.
+func PrevUploads(image, file []byte) (imageID, fileID uuid.UUID) {
 	var i storedImage
 	var f storedFile
 	if image != nil && jsonUnmarshal(image, &i) == nil {

@@ -147,7 +147,7 @@ func (s *Service) Create(ctx context.Context, in Create) (Ticket, error) {
 	return Ticket{ID: id, URL: url, Method: "PUT", ExpiresOn: jsontime.Of(time.Unix(expires.Unix(), 0)), MaxSize: size}, nil
 }
 
-// unposted is the bytes of owner's uploads not on a post: the declared
+// unposted is the bytes of owner's uploads not on a post or a private message: the declared
 // size of a pending one whose URL still takes its bytes, the size of one
 // put. A pending upload whose URL has expired can never be put, so it holds
 // no room (the sweep removes it); a picture (an avatar, a community's
@@ -157,7 +157,7 @@ func (s *Service) unposted(ctx context.Context, tx pgx.Tx, owner uuid.UUID) (int
 	var used int64
 	live := u.State.EQ(String("complete")).OR(u.CreatedOn.GT(TimestampzT(s.now().Add(-s.cfg.UploadURLTTL).UTC())))
 	err := db.QueryRow(ctx, tx, SELECT(COALESCE(SUM(COALESCE(u.Size, u.DeclaredSize)), Int(0))).FROM(u).
-		WHERE(u.OwnerID.EQ(UUID(owner)).AND(u.ThreadID.IS_NULL()).AND(u.Picture.IS_FALSE()).AND(live))).Scan(&used)
+		WHERE(u.OwnerID.EQ(UUID(owner)).AND(u.ThreadID.IS_NULL()).AND(u.PrivateMessageID.IS_NULL()).AND(u.Picture.IS_FALSE()).AND(live))).Scan(&used)
 	if err != nil {
 		return 0, fmt.Errorf("upload: quota: %w", err)
 	}

@@ -56,8 +56,9 @@ var (
 	// details.quota, details.used and details.size are in bytes.
 	ErrQuotaExceeded = apperr.New(apperr.TooLarge, "uploadQuotaExceeded",
 		"your uploads not yet posted take all the room allowed; post or wait for them to be cleared")
-	// ErrNoForum is an account that is a member of no forum and manages
-	// no community: it has nowhere to put an upload, so it may not store one.
+	// ErrNoForum is an account that is a member of no forum and no
+	// community and manages none: it has nowhere to put an upload (a post,
+	// a private message, a community page, an avatar), so it may not store one.
 	ErrNoForum = apperr.New(apperr.Forbidden, "forbidden", "only members of a community or a forum and community managers may upload files")
 )
 

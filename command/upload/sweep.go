@@ -13,7 +13,7 @@ import (
 	"agora/internal/picture"
 )
 
-// Sweep deletes the uploads that no post shows: never attached within the
+// Sweep deletes the uploads that no post or private message shows: never attached within the
 // unattached lifetime, pending past their URL's life, or detached (their post went with its forum),
 // and the pictures no avatar or image shows any more. One
 // DELETE … RETURNING picks them, so that API nodes sweeping at once each
@@ -34,7 +34,7 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 	// place deleted); it is marked in the transaction that shows it.
 	unshown := u.Picture.IS_TRUE().AND(NOT(picture.Shown(u.ID)))
 	ids, err := db.Values[uuid.UUID](ctx, s.db, u.DELETE().
-		WHERE(u.ThreadID.IS_NULL().AND(unattached.OR(unshown))).
+		WHERE(u.ThreadID.IS_NULL().AND(u.PrivateMessageID.IS_NULL()).AND(unattached.OR(unshown))).
 		RETURNING(u.ID))
 	if err != nil {
 		return 0, fmt.Errorf("upload: sweep: %w", err)

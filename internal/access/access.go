@@ -107,13 +107,14 @@ func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 		LIMIT(1)
 }
 
-// MayUpload reports whether the user may post in at least one forum, edit
-// a community or show a picture to peers: an active member of a forum or
-// of a community (whose peers see their avatar), an active admin of a
-// community (who administers its forums), an admin of an organization
-// (who manages its communities, their images included), or a super user.
-// Uploads are for posts, community pages and avatars, so an account with
-// none of these has nothing to upload for.
+// MayUpload reports whether the user may post in at least one forum, write
+// a private message, edit a community or show a picture to peers: an
+// active member of a forum or of a community (whose peers see their avatar
+// and may receive their private messages), an active admin of a community
+// (who administers its forums), an admin of an organization (who manages
+// its communities, their images included), or a super user. Uploads are
+// for posts, private messages, community pages and avatars, so an account
+// with none of these has nothing to upload for.
 func MayUpload(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role) (bool, error) {
 	if role == auth.RoleSuper {
 		return true, nil

@@ -204,3 +204,16 @@ func ForumSQL(user, super string) (member, admin string) {
 	m, a := ForumRules(s.ID, s.CommunityID, RawString(user), RawBool(super))
 	return db.Text(m), db.Text(a)
 }
+
+// MayChat tells whether users a and b, two different people, are peers
+// (PeersOf), who may chat privately (spec 002 §4).
+func MayChat(ctx context.Context, q db.Querier, a, b uuid.UUID) (bool, error) {
+	if a == b {
+		return false, nil
+	}
+	var ok bool
+	if err := db.QueryRow(ctx, q, SELECT(UUID(b).IN(PeersOf(UUID(a))))).Scan(&ok); err != nil {
+		return false, fmt.Errorf("access: peers: %w", err)
+	}
+	return ok, nil
+}

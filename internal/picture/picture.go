@@ -73,7 +73,7 @@ func Keep(ctx context.Context, q db.Querier, actor uuid.UUID, field, old, next s
 	u := table.Uploads
 	ids, err := db.Values[uuid.UUID](ctx, q, u.UPDATE(u.Picture).SET(Bool(true)).
 		WHERE(u.ID.EQ(UUID(id)).AND(u.OwnerID.EQ(UUID(actor))).AND(u.Kind.EQ(String("image"))).
-			AND(u.State.EQ(String("complete"))).AND(u.ThreadID.IS_NULL()).AND(u.AttachedOn.IS_NULL())).
+			AND(u.State.EQ(String("complete"))).AND(u.ThreadID.IS_NULL()).AND(u.PrivateMessageID.IS_NULL()).AND(u.AttachedOn.IS_NULL())).
 		RETURNING(u.ID))
 	if err != nil {
 		return "", fmt.Errorf("picture: keep: %w", err)

@@ -379,3 +379,33 @@ func TestCommunityDeletionLeavesNoActiveFacts(t *testing.T) {
 		t.Errorf("facts still active:\n%s", active)
 	}
 }
+
+// TestPrivateChatLeavesNoFacts: a private channel, its message and a
+// reaction on it, written beside a forum's post, make no fact: private
+// chat is not forum activity, and its channel has no forum.
+func TestPrivateChatLeavesNoFacts(t *testing.T) {
+	w := newWorld(t)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	var other uuid.UUID
+	if err := w.ins.DB.Pool.QueryRow(t.Context(), "SELECT id FROM users WHERE email_key = $1", seed.ExpertEmail).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	channel, message, post := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+	w.exec(t, `INSERT INTO channels (id, kind, pair_key) VALUES ($1, 'private', $2)`, channel, channel.String())
+	w.exec(t, `INSERT INTO channel_members (channel_id, user_id) VALUES ($1, $2), ($1, $3)`, channel, w.member, other)
+	w.exec(t, `INSERT INTO private_messages (id, channel_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'between us?', $4, $4)`,
+		message, channel, w.member, now)
+	w.exec(t, `INSERT INTO private_message_reactions (message_id, user_id, reaction) VALUES ($1, $2, 'liked')`, message, other)
+	w.exec(t, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, 'In the open', $5, $5)`,
+		post, w.main, w.series, w.member, now)
+	w.want(t, "the forum's post", post, now, map[string]func(fact) bool{insights.KindPost: nil})
+	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
+	var n uint64
+	if err := w.ins.Warehouse.QueryRow(t.Context(), `SELECT count() FROM facts WHERE object_id = ? OR post_id = ? OR channel_id = ?`,
+		message, message, channel).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d facts of private chat", n)
+	}
+}

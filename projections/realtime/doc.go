@@ -48,4 +48,14 @@
 // /api/threads/{threadId}/asker). Changes that follow from a deletion
 // (comments and reactions deleted with their post, reactions with their
 // comment) make no events of their own.
+//
+// # Private chat events
+//
+// Private messages and their reactions (chat.go) make thread.created,
+// thread.updated, thread.reacted (the message as query/chat reads it, read
+// at delivery, isMine set per receiver) and thread.deleted ({id,
+// channelId}), with the context key "channel:<channelId>", for the
+// channel's two members alone. A member's lastSeenOn makes
+// private.channel.seen and a personalization change
+// user.personalization.updated ({userId, keys}), for that member alone.
 package realtime

@@ -97,6 +97,13 @@ const (
 	// membership's deletion tells the members who do not manage it, and
 	// each person hears of it once.
 	UserOfProfileUnlessManager
+	// PrivateChannelMembers are the two members of a private channel.
+	PrivateChannelMembers
+	// PrivateMessageMembers are the PrivateChannelMembers of a private
+	// message's channel: nobody once the message is gone.
+	PrivateMessageMembers
+	// TheUser is the user (by user id) alone.
+	TheUser
 )
 
 // Audience is a set of members, named by kind and the id it is about.
@@ -152,6 +159,11 @@ var mappers = map[string]mapper{
 	"public.reactions":             reactionEvents,
 	"public.organizations":         organizationEvents,
 	"public.profiles":              profileEvents,
+	// Private chat (chat.go).
+	"public.private_messages":          privateMessageEvents,
+	"public.private_message_reactions": privateReactionEvents,
+	"public.channel_members":           channelMemberEvents,
+	"public.user_personalization":      personalizationEvents,
 }
 
 // Tables are the tables the projection reads, sorted.

@@ -27,15 +27,16 @@ type Projection struct {
 	hub   *live.Hub
 	store store
 	feed  Feed
+	chat  Chat
 	since int64 // commit time (ms) before which changes are skipped
 	log   *slog.Logger
 }
 
 // NewProjection is the realtime projection of hub over db, whose events
-// show posts and comments as feed reads them. replayMargin < 0 means
-// DefaultReplayMargin.
-func NewProjection(hub *live.Hub, db DB, feed Feed, replayMargin time.Duration, log *slog.Logger) (*Projection, error) {
-	if hub == nil || db == nil || feed == nil {
+// show posts and comments as feed reads them, and private messages as chat
+// does. replayMargin < 0 means DefaultReplayMargin.
+func NewProjection(hub *live.Hub, db DB, feed Feed, chat Chat, replayMargin time.Duration, log *slog.Logger) (*Projection, error) {
+	if hub == nil || db == nil || feed == nil || chat == nil {
 		return nil, errors.New("realtime.NewProjection: nil dependency")
 	}
 	if replayMargin < 0 {
@@ -44,7 +45,7 @@ func NewProjection(hub *live.Hub, db DB, feed Feed, replayMargin time.Duration, 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{hub: hub, store: store{db}, feed: feed, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}, nil
+	return &Projection{hub: hub, store: store{db}, feed: feed, chat: chat, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}, nil
 }
 
 // Name is "realtime." and the node id: a consumer group per node, so that
@@ -102,6 +103,9 @@ func (p *Projection) deliver(ctx context.Context, e Event) error {
 			return err
 		}
 	}
+	if cp, ok := e.Payload.(*ChatPayload); ok {
+		return p.deliverChat(ctx, e, cp, candidates)
+	}
 	to := map[uuid.UUID]bool{}
 	for _, a := range e.To {
 		us, err := p.store.audience(ctx, a, candidates)
@@ -116,7 +120,7 @@ func (p *Projection) deliver(ctx context.Context, e Event) error {
 	if len(to) == 0 {
 		return nil
 	}
-	if err := complete(ctx, p.feed, e); err != nil {
+	if err := complete(ctx, p.feed, p.chat, &e); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil // what the event is about went meanwhile; its own event follows
 		}

@@ -11,6 +11,7 @@ import (
 
 	"agora/internal/blob"
 	"agora/live"
+	qchat "agora/query/chat"
 	qfeed "agora/query/feed"
 
 	"github.com/google/uuid"
@@ -158,7 +159,11 @@ func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, 0, nil)
+	chat, err := qchat.New(env.DB, links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, chat, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

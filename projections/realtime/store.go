@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	// jet by name: its dot import would clash with this package's Projection.
 	pg "github.com/go-jet/jet/v2/postgres"
@@ -77,6 +78,13 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 	case FormerMember:
 		v := table.Users.AS("v")
 		return pg.SELECT(v.ID).FROM(v).WHERE(v.ID.EQ(about).AND(v.Role.NOT_EQ(pg.String("super"))).AND(db.Any(v.ID, candidates)))
+	case PrivateChannelMembers:
+		cm := table.ChannelMembers.AS("cm")
+		return pg.SELECT(cm.UserID).FROM(cm).WHERE(cm.ChannelID.EQ(about).AND(db.Any(cm.UserID, candidates)))
+	case PrivateMessageMembers:
+		m, cm := table.PrivateMessages.AS("m"), table.ChannelMembers.AS("cm")
+		return pg.SELECT(cm.UserID).FROM(m.INNER_JOIN(cm, cm.ChannelID.EQ(m.ChannelID))).
+			WHERE(m.ID.EQ(about).AND(db.Any(cm.UserID, candidates)))
 	case ThreadReaders:
 		t, c, f := table.Threads.AS("t"), table.Channels.AS("c"), table.Series.AS("f")
 		return channelReaders(t.INNER_JOIN(c, c.ID.EQ(t.ChannelID)).INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, t.ID.EQ(about), candidates)
@@ -96,8 +104,15 @@ func channelReaders(channel pg.ReadableTable, c *table.ChannelsTable, f *table.S
 			AND(c.Kind.EQ(pg.String("main")).AND(member.OR(admin)).OR(c.Kind.EQ(pg.String("admin")).AND(admin))))
 }
 
-// audience returns the candidates who belong to a.
+// audience returns the candidates who belong to a. TheUser needs no
+// statement.
 func (s store) audience(ctx context.Context, a Audience, candidates []uuid.UUID) ([]uuid.UUID, error) {
+	if a.Kind == TheUser {
+		if slices.Contains(candidates, a.ID) {
+			return []uuid.UUID{a.ID}, nil
+		}
+		return nil, nil
+	}
 	stmt := audienceStmt(a, candidates)
 	if stmt == nil {
 		return nil, fmt.Errorf("realtime: unknown audience %d", a.Kind)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+
+	"agora/internal/blob"
 )
 
 // A post keeps its image and file as the upload's id (with the name and
@@ -39,22 +41,30 @@ type File struct {
 // upload (none is stored so) is dropped rather than shown.
 func (q *Queries) SignAttachments(p *Post) error {
 	var err error
-	if p.Image, err = q.signed(p.Image, func(a storedAttachment, url string) any { return Image{URL: url} }); err != nil {
-		return err
-	}
-	p.File, err = q.signed(p.File, func(a storedAttachment, url string) any {
-		return File{ID: a.ID, Name: a.Name, URL: url, MediaType: a.MediaType}
-	})
+	p.Image, p.File, err = SignStored(q.links, p.Image, p.File)
 	return err
 }
 
-func (q *Queries) signed(stored json.RawMessage, shown func(storedAttachment, string) any) (json.RawMessage, error) {
+// SignStored is what readers get of a stored image and file, a post's or
+// a private message's (both are stored by command/feed's rules).
+func SignStored(links *blob.Links, image, file json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+	img, err := signed(links, image, func(a storedAttachment, url string) any { return Image{URL: url} })
+	if err != nil {
+		return img, nil, err
+	}
+	f, err := signed(links, file, func(a storedAttachment, url string) any {
+		return File{ID: a.ID, Name: a.Name, URL: url, MediaType: a.MediaType}
+	})
+	return img, f, err
+}
+
+func signed(links *blob.Links, stored json.RawMessage, shown func(storedAttachment, string) any) (json.RawMessage, error) {
 	null := json.RawMessage("null")
 	var a storedAttachment
 	if len(stored) == 0 || string(stored) == "null" || json.Unmarshal(stored, &a) != nil || a.ID == uuid.Nil {
 		return null, nil
 	}
-	url, err := q.links.Read(a.ID, a.Name)
+	url, err := links.Read(a.ID, a.Name)
 	if err != nil {
 		return null, fmt.Errorf("feed: sign attachment: %w", err)
 	}

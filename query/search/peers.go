@@ -179,23 +179,34 @@ func peerOrder(pinned []uuid.UUID, lastMessageOn Expression) []OrderByClause {
 }
 
 // lastMessageWith is, for the peer of row pu, when the latest private
-// message between them and viewer was written. Private messages live in
-// private_messages (channel_id, created_on) of the channels the two share
-// through channel_members (migration 0016); until that table exists it is
-// null for everyone, so the sort falls to the last name.
+// message between them and viewer was written: private_messages of the
+// channel the two share through channel_members (migration 0016); null
+// when they have not chatted.
 func lastMessageWith(viewer uuid.UUID) Expression {
-	_ = viewer
-	return CAST(NULL).AS("timestamptz")
+	m, mine, theirs := table.PrivateMessages.AS("lm"), table.ChannelMembers.AS("lmv"), table.ChannelMembers.AS("lmp")
+	latest := SELECT(MAX(m.CreatedOn)).
+		FROM(m.INNER_JOIN(mine, mine.ChannelID.EQ(m.ChannelID).AND(mine.UserID.EQ(UUID(viewer)))).
+			INNER_JOIN(theirs, theirs.ChannelID.EQ(m.ChannelID).AND(theirs.UserID.EQ(pu.ID))))
+	// jet writes a subquery without its parentheses in ORDER BY: a call
+	// without a name gives them.
+	return Func("", latest)
 }
 
 // unseenChats are up to MaxPinnedPeers peers of viewer whose latest private
 // message to viewer came after viewer last saw their channel: the newest
 // message in private_messages of a channel whose channel_members row of
 // viewer has last_seen_on before it (or none), written by the other member
-// (migration 0016), the most recent first. Until those tables exist, none.
+// (migration 0016), the most recent first.
 func (q *Queries) unseenChats(ctx context.Context, viewer uuid.UUID) ([]uuid.UUID, error) {
-	_, _ = ctx, viewer
-	return nil, nil
+	mine, other, l := table.ChannelMembers.AS("um"), table.ChannelMembers.AS("uo"), table.PrivateMessages.AS("ul")
+	latest := LATERAL(SELECT(l.CreatorID, l.CreatedOn).FROM(l).WHERE(l.ChannelID.EQ(mine.ChannelID)).
+		ORDER_BY(l.CreatedOn.DESC(), l.ID.DESC()).LIMIT(1)).AS("latest")
+	latestOn := l.CreatedOn.From(latest)
+	return db.Values[uuid.UUID](ctx, q.db.Pool, SELECT(other.UserID).
+		FROM(mine.INNER_JOIN(other, other.ChannelID.EQ(mine.ChannelID).AND(other.UserID.NOT_EQ(UUID(viewer)))).
+			INNER_JOIN(latest, l.CreatorID.From(latest).EQ(other.UserID))).
+		WHERE(mine.UserID.EQ(UUID(viewer)).AND(mine.LastSeenOn.IS_NULL().OR(latestOn.GT(mine.LastSeenOn)))).
+		ORDER_BY(latestOn.DESC()).LIMIT(MaxPinnedPeers))
 }
 
 // peerPage reads one page of the peers, and how many there are, from

@@ -68,7 +68,7 @@ func (q *Queries) Open(ctx context.Context, in Open) (*Blob, error) {
 	u := table.Uploads
 	err := db.QueryRow(ctx, q.db, SELECT(u.Name, u.MediaType, u.Size, u.CompletedOn).FROM(u).
 		WHERE(u.ID.EQ(UUID(in.ID)).AND(u.State.EQ(String("complete"))).
-			AND(u.ThreadID.IS_NOT_NULL().OR(u.AttachedOn.IS_NULL())))).
+			AND(u.ThreadID.IS_NOT_NULL().OR(u.PrivateMessageID.IS_NOT_NULL()).OR(u.AttachedOn.IS_NULL())))).
 		Scan(&b.Name, &mediaType, &size, &completed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, apperr.ErrNotFound

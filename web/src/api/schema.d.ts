@@ -1282,6 +1282,183 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/threads/private": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a private message
+         * @description A message to one peer (someone with whom the caller has an active
+         *     membership of a common community), in their private channel, made
+         *     with the first message of either. `raw` is trimmed and holds 1 to 800
+         *     characters, or none when an `image` or `file` is attached; `image`,
+         *     `file` and `link` are taken as a post's (`POST
+         *     /api/series/{seriesId}/threads`): uploads of the caller's from `POST
+         *     /api/sas`, on no other post or message, and a checked link preview.
+         *     The message reaches both members live (`thread.created`, context key
+         *     `channel:<channelId>`).
+         */
+        post: operations["sendPrivateMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/threads/private/{threadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete one's private message
+         * @description For the message's author; its uploads and reactions go with it.
+         */
+        delete: operations["deletePrivateMessage"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit one's private message
+         * @description For the message's author. A field that is absent keeps its value;
+         *     `image`, `file` or `link` set to null removes it. The rules of a new
+         *     message apply to the result.
+         */
+        patch: operations["editPrivateMessage"];
+        trace?: never;
+    };
+    "/api/threads/private/{threadId}/reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or clear the caller's reaction to the other member's message
+         * @description Only on the other member's message. Sending the reaction the caller
+         *     already has clears it, as null does.
+         */
+        put: operations["reactToPrivateMessage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channels/private": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's private channels
+         * @description Latest activity first (the latest message, else the channel's making).
+         */
+        get: operations["listPrivateChannels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channels/private/{channelId}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A page of a private conversation
+         * @description For the channel's two members. Newest first (the client reverses);
+         *     for the next page send the smallest `createdOn` of this page as
+         *     `createdBefore`. `total` counts the whole conversation.
+         */
+        get: operations["listPrivateMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channels/private/{channelId}/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a private conversation seen
+         * @description Sets the caller's `lastSeenOn` of the channel to now; the caller's tabs hear `private.channel.seen`.
+         */
+        post: operations["seePrivateChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{userId}/personalization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A user's personalization
+         * @description The user's own key/value settings (dotted keys), `{}` when none; only the user themself reads them.
+         */
+        get: operations["getPersonalization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's personalization
+         * @description Merges the keys sent into the stored object: a key with a value sets
+         *     it, a key with null removes it, others stay. Keys are of
+         *     `A-Za-z0-9_.-` and begin with `reminders`, `conversations` or
+         *     `notifications` (e.g. `reminders.newMessages.dismissed`,
+         *     `conversations.<channelId>.lastActivityOn`); the body and the stored
+         *     object are at most 64 KiB of JSON. The user's tabs hear
+         *     `user.personalization.updated` with the keys that changed.
+         */
+        patch: operations["updatePersonalization"];
+        trace?: never;
+    };
     "/api/threads/{threadId}": {
         parameters: {
             query?: never;
@@ -2183,14 +2360,15 @@ export interface paths {
          *     JSON text messages (schema `HubMessage`): `type` is always
          *     `api:messages:broadcast`, `contextKey` names what changed as
          *     `type:id` (`user:<id>`, `community:<id>`, `series:<id>`,
-         *     `thread:<id>`, `organization:<id>`), `event` the change
+         *     `thread:<id>`, `organization:<id>`, `channel:<id>`), `event` the change
          *     (`user.updated`, `user.connected`, `user.disconnected`,
          *     `user.status`, `presence.settings`, `community.created`, `community.updated`, `community.deleted`,
          *     `community.members.removed`, `series.deleted`,
          *     `series.members.removed`, `organization.created`,
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
-         *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`)
+         *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`; private
+         *     chat's `private.channel.seen` and `user.personalization.updated`)
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
@@ -2219,6 +2397,18 @@ export interface paths {
          *     those who manage it without being members (its organization's
          *     admins, super users); `community.deleted` carries `{id}` and reaches
          *     the same people.
+         *
+         *     Private chat: a private message's `thread.created`, `thread.updated`
+         *     and `thread.reacted` carry the message (`ChatMessage`, `isMine` set
+         *     for the receiver) and `thread.deleted` `{id, channelId}`
+         *     (`LivePrivateMessageRef`), all with the context key
+         *     `channel:<channelId>`, and reach the channel's two members alone
+         *     (never an admin or a super user). `private.channel.seen`
+         *     (`LivePrivateChannelSeen`, context key `channel:<channelId>`) tells a
+         *     member's tabs that they opened the conversation, and
+         *     `user.personalization.updated` (`LivePersonalizationUpdated`,
+         *     context key `user:<userId>`) that their personalization's `keys`
+         *     changed; both reach that member alone.
          *
          *     An organization's events go to its people and to super users:
          *     `LiveOrganization` for `organization.created` and
@@ -3742,6 +3932,108 @@ export interface components {
         PeerList: {
             results: components["schemas"]["Peer"][];
             total: number;
+        };
+        ChatMessageCreator: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+        };
+        /**
+         * @description A private message (spec 002 Chat message). `image`, `file` and `link`
+         *     as a post shows them; `reactions` maps a user id to their reaction;
+         *     `isMine` is whether the reader wrote it (in a live event: the
+         *     receiver).
+         */
+        ChatMessage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            /** Format: uuid */
+            creatorId: string;
+            creator: components["schemas"]["ChatMessageCreator"];
+            raw: string;
+            image: components["schemas"]["ThreadImage"] | null;
+            link: components["schemas"]["ThreadLink"] | null;
+            file: components["schemas"]["ThreadFile"] | null;
+            createdOn: components["schemas"]["Timestamp"];
+            updatedOn: components["schemas"]["Timestamp"];
+            reactions: {
+                [key: string]: components["schemas"]["ReactionKind"];
+            };
+            isMine: boolean;
+        };
+        ChatMessagePage: {
+            results: components["schemas"]["ChatMessage"][];
+            total: number;
+        };
+        ChatMessageCreateRequest: {
+            /** @description The other member's user id, exactly one. */
+            memberIds: string[];
+            raw?: string;
+            image?: components["schemas"]["ThreadImage"] | null;
+            file?: components["schemas"]["ThreadFile"] | null;
+            link?: components["schemas"]["ThreadLink"] | null;
+        };
+        ChatMessageUpdateRequest: {
+            raw?: string;
+            image?: components["schemas"]["ThreadImage"] | null;
+            file?: components["schemas"]["ThreadFile"] | null;
+            link?: components["schemas"]["ThreadLink"] | null;
+        };
+        PrivateChannelLatest: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            creatorId: string;
+            raw: string;
+            createdOn: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description A private channel of the caller's (spec 002 Private channel).
+         *     `hasUnread`: the latest message is the other member's and newer than
+         *     the caller's `lastSeenOn`. `lastActivityOn` is the caller's
+         *     personalization key `conversations.<id>.lastActivityOn`.
+         */
+        PrivateChannel: {
+            /** Format: uuid */
+            id: string;
+            /** @description The caller's user id, then the other member's. */
+            memberIds: string[];
+            peer: components["schemas"]["Peer"];
+            hasUnread: boolean;
+            latestThread: components["schemas"]["PrivateChannelLatest"] | null;
+            lastSeenOn: components["schemas"]["Timestamp"] | null;
+            lastActivityOn: components["schemas"]["Timestamp"] | null;
+        };
+        PrivateChannelList: {
+            results: components["schemas"]["PrivateChannel"][];
+            total: number;
+        };
+        /** @description A user's key/value settings, by dotted key (`reminders.newMessages.dismissed`, `conversations.<channelId>.lastActivityOn`, `notifications.…`); in a PATCH, null removes a key. */
+        Personalization: {
+            [key: string]: unknown;
+        };
+        /** @description The payload of a private message's `thread.deleted`. */
+        LivePrivateMessageRef: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+        };
+        /** @description The payload of `private.channel.seen`. */
+        LivePrivateChannelSeen: {
+            /** Format: uuid */
+            channelId: string;
+            lastSeenOn: components["schemas"]["Timestamp"];
+        };
+        /** @description The payload of `user.personalization.updated`. */
+        LivePersonalizationUpdated: {
+            /** Format: uuid */
+            userId: string;
+            keys: string[];
         };
         HashtagList: {
             tags: components["schemas"]["Hashtag"][];
@@ -6922,6 +7214,481 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    sendPrivateMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessageCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The message, with its channel. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `memberIds` is missing.
+             *     - `validationFailed`: `memberIds` is not exactly one user id other than the caller's, `raw` is empty without an image or file or longer than 800 characters, or `image`, `file` or `link` is not valid (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the other member is not a peer of the caller (or no such user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePrivateMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `threadId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is the other member, not the author. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no message `threadId` in a channel of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    editPrivateMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessageUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The message as edited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `threadId` is not a UUID, or the content breaks a rule of a new message (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller is the other member, not the author. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no message `threadId` in a channel of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reactToPrivateMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The message with its reactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `reaction` is missing.
+             *     - `validationFailed`: `threadId` is not a UUID or `reaction` is not a kind (`details.fields`).
+             *     - `ownReaction`: the message is the caller's own.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no message `threadId` in a channel of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPrivateChannels: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateChannelList"];
+                };
+            };
+            /** @description `validationFailed`: `page` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPrivateMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages created strictly before this time (RFC 3339). */
+                createdBefore?: string;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessagePage"];
+                };
+            };
+            /** @description `validationFailed`: `channelId` is not a UUID, or `createdBefore` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no private channel `channelId` of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    seePrivateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Seen. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `channelId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no private channel `channelId` of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPersonalization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Personalization"];
+                };
+            };
+            /** @description `validationFailed`: `userId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the user is someone else. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no user `userId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePersonalization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Personalization"];
+            };
+        };
+        responses: {
+            /** @description The whole stored object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Personalization"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object.
+             *     - `validationFailed`: `userId` is not a UUID, a key is not allowed (`details.fields` names it), or the data would exceed 64 KiB (`details.fields.data`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the user is someone else. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no user `userId`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getThread: {
         parameters: {
             query?: never;
@@ -8385,7 +9152,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is a member of no forum and no community, so has nowhere to show an upload. */
+            /** @description `forbidden`: the caller is a member of no forum and no community, so has nowhere to show an upload (a post, a private message, an avatar). */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -17,4 +17,5 @@ type Channels struct {
 	SeriesID  *uuid.UUID `db:"channels.series_id"`
 	Kind      string     `db:"channels.kind"`
 	CreatedOn time.Time  `db:"channels.created_on"`
+	PairKey   *string    `db:"channels.pair_key"`
 }

@@ -27,5 +27,6 @@ type Uploads struct {
 	CompletedOn       *time.Time `db:"uploads.completed_on"`
 	ThreadID          *uuid.UUID `db:"uploads.thread_id"`
 	AttachedOn        *time.Time `db:"uploads.attached_on"`
+	PrivateMessageID  *uuid.UUID `db:"uploads.private_message_id"`
 	Picture           bool       `db:"uploads.picture"`
 }

@@ -21,6 +21,7 @@ type channelsTable struct {
 	SeriesID  postgres.ColumnString
 	Kind      postgres.ColumnString
 	CreatedOn postgres.ColumnTimestampz
+	PairKey   postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -66,8 +67,9 @@ func newChannelsTableImpl(schemaName, tableName, alias string) channelsTable {
 		SeriesIDColumn  = postgres.StringColumn("series_id")
 		KindColumn      = postgres.StringColumn("kind")
 		CreatedOnColumn = postgres.TimestampzColumn("created_on")
-		allColumns      = postgres.ColumnList{IDColumn, SeriesIDColumn, KindColumn, CreatedOnColumn}
-		mutableColumns  = postgres.ColumnList{SeriesIDColumn, KindColumn, CreatedOnColumn}
+		PairKeyColumn   = postgres.StringColumn("pair_key")
+		allColumns      = postgres.ColumnList{IDColumn, SeriesIDColumn, KindColumn, CreatedOnColumn, PairKeyColumn}
+		mutableColumns  = postgres.ColumnList{SeriesIDColumn, KindColumn, CreatedOnColumn, PairKeyColumn}
 		defaultColumns  = postgres.ColumnList{CreatedOnColumn}
 	)
 
@@ -79,6 +81,7 @@ func newChannelsTableImpl(schemaName, tableName, alias string) channelsTable {
 		SeriesID:  SeriesIDColumn,
 		Kind:      KindColumn,
 		CreatedOn: CreatedOnColumn,
+		PairKey:   PairKeyColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

@@ -15,6 +15,7 @@ func UseSchema(schema string) {
 	AnonymousAskerLooks = AnonymousAskerLooks.FromSchema(schema)
 	CdcHeartbeat = CdcHeartbeat.FromSchema(schema)
 	CdcRelayState = CdcRelayState.FromSchema(schema)
+	ChannelMembers = ChannelMembers.FromSchema(schema)
 	Channels = Channels.FromSchema(schema)
 	Communities = Communities.FromSchema(schema)
 	CommunityMemberships = CommunityMemberships.FromSchema(schema)
@@ -25,6 +26,8 @@ func UseSchema(schema string) {
 	Presence = Presence.FromSchema(schema)
 	PresenceChoices = PresenceChoices.FromSchema(schema)
 	PresenceNodes = PresenceNodes.FromSchema(schema)
+	PrivateMessageReactions = PrivateMessageReactions.FromSchema(schema)
+	PrivateMessages = PrivateMessages.FromSchema(schema)
 	Profiles = Profiles.FromSchema(schema)
 	Reactions = Reactions.FromSchema(schema)
 	Replies = Replies.FromSchema(schema)
@@ -38,5 +41,6 @@ func UseSchema(schema string) {
 	Threads = Threads.FromSchema(schema)
 	Tokens = Tokens.FromSchema(schema)
 	Uploads = Uploads.FromSchema(schema)
+	UserPersonalization = UserPersonalization.FromSchema(schema)
 	Users = Users.FromSchema(schema)
 }

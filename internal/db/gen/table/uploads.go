@@ -31,6 +31,7 @@ type uploadsTable struct {
 	CompletedOn       postgres.ColumnTimestampz
 	ThreadID          postgres.ColumnString
 	AttachedOn        postgres.ColumnTimestampz
+	PrivateMessageID  postgres.ColumnString
 	Picture           postgres.ColumnBool
 
 	AllColumns     postgres.ColumnList
@@ -87,9 +88,10 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		CompletedOnColumn       = postgres.TimestampzColumn("completed_on")
 		ThreadIDColumn          = postgres.StringColumn("thread_id")
 		AttachedOnColumn        = postgres.TimestampzColumn("attached_on")
+		PrivateMessageIDColumn  = postgres.StringColumn("private_message_id")
 		PictureColumn           = postgres.BoolColumn("picture")
-		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PictureColumn}
-		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PictureColumn}
+		allColumns              = postgres.ColumnList{IDColumn, OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PrivateMessageIDColumn, PictureColumn}
+		mutableColumns          = postgres.ColumnList{OwnerIDColumn, KindColumn, NameColumn, DeclaredMediaTypeColumn, DeclaredSizeColumn, SniffedMediaTypeColumn, MediaTypeColumn, SizeColumn, StateColumn, CreatedOnColumn, CompletedOnColumn, ThreadIDColumn, AttachedOnColumn, PrivateMessageIDColumn, PictureColumn}
 		defaultColumns          = postgres.ColumnList{StateColumn, CreatedOnColumn, PictureColumn}
 	)
 
@@ -111,6 +113,7 @@ func newUploadsTableImpl(schemaName, tableName, alias string) uploadsTable {
 		CompletedOn:       CompletedOnColumn,
 		ThreadID:          ThreadIDColumn,
 		AttachedOn:        AttachedOnColumn,
+		PrivateMessageID:  PrivateMessageIDColumn,
 		Picture:           PictureColumn,
 
 		AllColumns:     allColumns,

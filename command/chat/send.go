@@ -1,0 +1,124 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	cmdfeed "agora/command/feed"
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+)
+
+// Send is POST /threads/private: a message to one peer.
+type Send struct {
+	Actor auth.Caller
+	// MemberIDs name the other member, exactly one.
+	MemberIDs []string
+	Content
+}
+
+// Send writes a message in the private channel of the caller and the other
+// member, making the channel with the first message. It answers the
+// message's id.
+func (s *Service) Send(ctx context.Context, in Send) (uuid.UUID, error) {
+	fields := apperr.Fields{}
+	var other uuid.UUID
+	if len(in.MemberIDs) != 1 {
+		fields.Add("memberIds", "must name exactly one other member")
+	} else if u, err := uuid.Parse(in.MemberIDs[0]); err != nil {
+		fields.Add("memberIds", "must be a user id")
+	} else if u == in.Actor.UserID {
+		fields.Add("memberIds", "must name someone other than you")
+	} else {
+		other = u
+	}
+	id := newID()
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		check(&in.Content, fields)
+		att, err := cmdfeed.AttachUploads(ctx, tx, in.Actor.UserID, cmdfeed.MessageOwner(id), in.Content, uuid.Nil, uuid.Nil, fields)
+		if err != nil {
+			return err
+		}
+		if err := fields.Err(); err != nil {
+			return err
+		}
+		// Anyone who is not a peer, an unknown id included, is refused alike.
+		if ok, err := access.MayChat(ctx, tx, in.Actor.UserID, other); err != nil || !ok {
+			if err == nil {
+				err = apperr.ErrForbidden
+			}
+			return err
+		}
+		channelID, err := s.pairChannel(ctx, tx, in.Actor.UserID, other)
+		if err != nil {
+			return err
+		}
+		image, file, err := att.Stored()
+		if err != nil {
+			return err
+		}
+		link, err := cmdfeed.JSONOrNull(in.Link)
+		if err != nil {
+			return err
+		}
+		// Messages of a channel get distinct times, in order, as a forum
+		// channel's posts do: the createdBefore cursor is a createdOn alone.
+		// pairChannel locked the channel row, which orders its writers.
+		now := s.timestamp()
+		m := table.PrivateMessages
+		var last *time.Time
+		if err := db.QueryRow(ctx, tx, SELECT(MAX(m.CreatedOn)).FROM(m).WHERE(m.ChannelID.EQ(UUID(channelID)))).Scan(&last); err != nil {
+			return fmt.Errorf("chat: latest message: %w", err)
+		}
+		if last != nil && !now.After(*last) {
+			now = last.Add(time.Millisecond)
+		}
+		if _, err := db.Exec(ctx, tx, m.INSERT(m.ID, m.ChannelID, m.CreatorID, m.Raw, m.Image, m.Link, m.File, m.CreatedOn, m.UpdatedOn).
+			MODEL(model.PrivateMessages{ID: id, ChannelID: channelID, CreatorID: in.Actor.UserID, Raw: in.Raw,
+				Image: image, Link: link, File: file, CreatedOn: now, UpdatedOn: now})); err != nil {
+			return fmt.Errorf("chat: send: %w", err)
+		}
+		_, err = att.Bind(ctx, tx, cmdfeed.MessageOwner(id), now)
+		return err
+	})
+	return id, err
+}
+
+// pairChannel finds or makes the private channel of users a and b and locks
+// its row. The pair key makes one channel per pair when both write first
+// at once: the second insert waits for the first and then finds its row.
+func (s *Service) pairChannel(ctx context.Context, tx pgx.Tx, a, b uuid.UUID) (uuid.UUID, error) {
+	key := PairKey(a, b)
+	c, cm := table.Channels, table.ChannelMembers
+	if _, err := db.Exec(ctx, tx, c.INSERT(c.ID, c.Kind, c.PairKey, c.CreatedOn).
+		VALUES(newID(), "private", key, s.timestamp()).ON_CONFLICT(c.PairKey).DO_NOTHING()); err != nil {
+		return uuid.Nil, fmt.Errorf("chat: channel: %w", err)
+	}
+	var id uuid.UUID
+	if err := db.QueryRow(ctx, tx, SELECT(c.ID).FROM(c).WHERE(c.PairKey.EQ(String(key))).FOR(UPDATE())).Scan(&id); err != nil {
+		return uuid.Nil, fmt.Errorf("chat: channel: %w", err)
+	}
+	if _, err := db.Exec(ctx, tx, cm.INSERT(cm.ChannelID, cm.UserID).VALUES(id, a).VALUES(id, b).
+		ON_CONFLICT(cm.ChannelID, cm.UserID).DO_NOTHING()); err != nil {
+		return uuid.Nil, fmt.Errorf("chat: channel members: %w", err)
+	}
+	return id, nil
+}
+
+// PairKey is the channels.pair_key of users a and b: their ids in order.
+func PairKey(a, b uuid.UUID) string {
+	x, y := a.String(), b.String()
+	if y < x {
+		x, y = y, x
+	}
+	return x + ":" + y
+}

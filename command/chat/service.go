@@ -1,0 +1,103 @@
+// Package chat is the write side of private chat (spec 002 §4): messages
+// between two peers in their private channel, made with the first message,
+// their edits, deletions and reactions, and each member's last look at
+// the conversation. Only the two members of a channel may touch it; to
+// anyone else its channel and messages are unknown (404), so that they do
+// not learn it exists.
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	cmdfeed "agora/command/feed"
+	"agora/internal/apperr"
+	"agora/internal/blob"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/plaintext"
+)
+
+// MaxText is the longest message text, in characters (spec 002 §4).
+const MaxText = 800
+
+// ErrOwnReaction refuses a reaction on one's own message.
+var ErrOwnReaction = apperr.New(apperr.BadInput, "ownReaction", "you cannot react to your own message")
+
+// Service runs the private chat commands.
+type Service struct {
+	db *pgxpool.Pool
+	// store holds the messages' uploads, removed with their messages.
+	store *blob.Store
+	now   func() time.Time
+}
+
+// New builds the service.
+func New(d *db.DB, store *blob.Store) (*Service, error) {
+	if d == nil || d.Pool == nil || store == nil {
+		return nil, errors.New("chat.New: nil dependency")
+	}
+	return &Service{db: d.Pool, store: store, now: time.Now}, nil
+}
+
+// timestamp is now to the millisecond, the precision of the wire: a
+// conversation's createdBefore cursor is a createdOn read back from the API.
+func (s *Service) timestamp() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
+
+// Content is a message's text and attachments, taken as the feed takes a
+// post's (command/feed: an image or file is an upload of the writer's, a
+// link a checked preview).
+type Content = cmdfeed.Content
+
+// check trims the text and validates the content, adding to f: text of 1
+// to MaxText characters, or none when an image or file is attached.
+func check(c *Content, f apperr.Fields) {
+	c.Raw = plaintext.Trim(c.Raw)
+	switch {
+	case utf8.RuneCountInString(c.Raw) > MaxText:
+		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
+	case c.Raw == "" && c.Image == nil && c.File == nil:
+		f.Add("raw", "a message needs text, an image or a file")
+	}
+	if c.Link != nil {
+		if p := c.Link.Problem(); p != "" {
+			f.Add("link", p)
+		}
+	}
+}
+
+// lockedMessage reads and locks a message of a channel user is a member
+// of; any other message is not found.
+func lockedMessage(ctx context.Context, tx pgx.Tx, user, messageID uuid.UUID) (channelID, creatorID uuid.UUID, err error) {
+	m, cm := table.PrivateMessages, table.ChannelMembers
+	err = db.QueryRow(ctx, tx, SELECT(m.ChannelID, m.CreatorID).
+		FROM(m.INNER_JOIN(cm, cm.ChannelID.EQ(m.ChannelID).AND(cm.UserID.EQ(UUID(user))))).
+		WHERE(m.ID.EQ(UUID(messageID))).FOR(UPDATE().OF(m))).Scan(&channelID, &creatorID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return channelID, creatorID, apperr.ErrNotFound
+	}
+	if err != nil {
+		return channelID, creatorID, fmt.Errorf("chat: message: %w", err)
+	}
+	return channelID, creatorID, nil
+}
+
+// removeBlobs removes the blobs of uploads whose rows a committed
+// transaction deleted; one that stays is no longer served (see command/feed).
+func (s *Service) removeBlobs(ids []uuid.UUID) { _ = s.store.RemoveAll(ids) }
+
+func newID() uuid.UUID {
+	id, err := uuid.NewV7()
+	if err != nil {
+		panic(err) // only when the system's random source fails
+	}
+	return id
+}

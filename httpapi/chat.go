@@ -1,0 +1,199 @@
+package httpapi
+
+import (
+	"encoding/json"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+
+	cmdchat "agora/command/chat"
+	cmdfeed "agora/command/feed"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/nullable"
+	qchat "agora/query/chat"
+)
+
+// chatRoutes serve private chat (spec 002 §7 "Private chat") and the
+// users' personalization (spec 000 §7). They are registered before the
+// feed's, whose /threads/{threadId} would otherwise take "private" for an
+// id.
+func (s *server) chatRoutes(api fiber.Router) {
+	h := &chatHandlers{cmd: s.Commands.Chat, q: s.Queries.Chat}
+	authed := only(auth.GroupAuthenticated)
+	api.Post("/threads/private", authed, h.send)
+	api.Get("/channels/private", authed, h.channels)
+	api.Get("/channels/private/:channelId/threads", authed, h.conversation)
+	api.Post("/channels/private/:channelId/seen", authed, h.seen)
+	api.Patch("/threads/private/:threadId", authed, h.edit)
+	api.Delete("/threads/private/:threadId", authed, h.delete)
+	api.Put("/threads/private/:threadId/reaction", authed, h.react)
+	api.Get("/users/:userId/personalization", authed, h.personalization)
+	api.Patch("/users/:userId/personalization", authed, h.personalize)
+}
+
+type chatHandlers struct {
+	cmd *cmdchat.Service
+	q   *qchat.Queries
+}
+
+// DefaultChannelPage and DefaultMessagePage are the lists' page sizes
+// when none is asked for (the client's).
+const (
+	DefaultChannelPage = 25
+	DefaultMessagePage = 20
+)
+
+func (h *chatHandlers) send(c fiber.Ctx) error {
+	var in struct {
+		MemberIDs []string                      `json:"memberIds"`
+		Raw       *string                       `json:"raw"`
+		Image     nullable.Field[cmdfeed.Image] `json:"image"`
+		File      nullable.Field[cmdfeed.File]  `json:"file"`
+		Link      nullable.Field[cmdfeed.Link]  `json:"link"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if in.MemberIDs == nil {
+		return apperr.MissingParameters("memberIds")
+	}
+	id, err := h.cmd.Send(c.Context(), cmdchat.Send{Actor: caller(c), MemberIDs: in.MemberIDs,
+		Content: cmdchat.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value}})
+	if err != nil {
+		return err
+	}
+	m, err := h.q.Message(c.Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(m)
+}
+
+func (h *chatHandlers) channels(c fiber.Ctx) error {
+	bad := apperr.Fields{}
+	r := pageRequest(c, DefaultChannelPage, bad)
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.Channels(c.Context(), caller(c), r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *chatHandlers) conversation(c fiber.Ctx) error {
+	id, err := pathUUID(c, "channelId")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	in := qchat.Conversation{Reader: caller(c), ChannelID: id,
+		CreatedBefore: queryTime(c, "createdBefore", bad), PageSize: queryInt(c, "pageSize", DefaultMessagePage, bad)}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.Conversation(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+func (h *chatHandlers) seen(c fiber.Ctx) error {
+	id, err := pathUUID(c, "channelId")
+	if err != nil {
+		return err
+	}
+	if err := h.cmd.Seen(c.Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *chatHandlers) edit(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Raw   *string                       `json:"raw"`
+		Image nullable.Field[cmdfeed.Image] `json:"image"`
+		File  nullable.Field[cmdfeed.File]  `json:"file"`
+		Link  nullable.Field[cmdfeed.Link]  `json:"link"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := h.cmd.Edit(c.Context(), cmdchat.Edit{MessageID: id, Actor: caller(c), Raw: in.Raw,
+		Image: in.Image, File: in.File, Link: in.Link}); err != nil {
+		return err
+	}
+	return h.message(c, id)
+}
+
+func (h *chatHandlers) delete(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	if err := h.cmd.Delete(c.Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h *chatHandlers) react(c fiber.Ctx) error {
+	id, err := pathUUID(c, "threadId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Reaction nullable.Field[string] `json:"reaction"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if err := h.cmd.React(c.Context(), cmdchat.React{MessageID: id, Actor: caller(c), Reaction: in.Reaction}); err != nil {
+		return err
+	}
+	return h.message(c, id)
+}
+
+// message answers the message id as the caller sees it.
+func (h *chatHandlers) message(c fiber.Ctx, id uuid.UUID) error {
+	m, err := h.q.Message(c.Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(m)
+}
+
+func (h *chatHandlers) personalization(c fiber.Ctx) error {
+	id, err := pathUUID(c, "userId")
+	if err != nil {
+		return err
+	}
+	data, err := h.q.Personalization(c.Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(data)
+}
+
+func (h *chatHandlers) personalize(c fiber.Ctx) error {
+	id, err := pathUUID(c, "userId")
+	if err != nil {
+		return err
+	}
+	var data map[string]json.RawMessage
+	if err := decode(c, &data); err != nil {
+		return err
+	}
+	if err := h.cmd.Personalize(c.Context(), cmdchat.Personalize{Actor: caller(c), UserID: id, Data: data}); err != nil {
+		return err
+	}
+	return h.personalization(c)
+}

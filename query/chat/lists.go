@@ -1,0 +1,180 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/jsontime"
+	"agora/internal/paging"
+	"agora/query/search"
+)
+
+// Page sizes of the private chat lists.
+const (
+	// MaxMessagePage is the largest page of a conversation (the client
+	// reads 20).
+	MaxMessagePage = 100
+	// MaxChannelPage is the largest page of the channel list.
+	MaxChannelPage = 100
+)
+
+// Conversation is GET /channels/private/{id}/threads: messages newest
+// first, those created before CreatedBefore (exclusive) when set.
+type Conversation struct {
+	Reader        auth.Caller
+	ChannelID     uuid.UUID
+	PageSize      int
+	CreatedBefore *time.Time
+}
+
+// Conversation reads a page of a channel the reader is a member of; any
+// other channel is not found. Total counts the whole conversation.
+func (q *Queries) Conversation(ctx context.Context, in Conversation) (paging.Page[Message], error) {
+	page := paging.Page[Message]{Results: []Message{}}
+	if in.PageSize < 1 || in.PageSize > MaxMessagePage {
+		return page, apperr.Invalid(map[string]string{"pageSize": fmt.Sprintf("must be 1 to %d", MaxMessagePage)})
+	}
+	cm := table.ChannelMembers
+	n, err := db.Count(ctx, q.db, cm, cm.ChannelID.EQ(UUID(in.ChannelID)).AND(cm.UserID.EQ(UUID(in.Reader.UserID))))
+	if err != nil {
+		return page, fmt.Errorf("chat: channel: %w", err)
+	}
+	if n == 0 {
+		return page, apperr.ErrNotFound
+	}
+	where := mm.ChannelID.EQ(UUID(in.ChannelID))
+	if page.Total, err = db.Count(ctx, q.db, mm, where); err != nil {
+		return page, fmt.Errorf("chat: conversation: %w", err)
+	}
+	if in.CreatedBefore != nil {
+		where = where.AND(mm.CreatedOn.LT(TimestampzT(in.CreatedBefore.UTC())))
+	}
+	ms, err := q.readMessages(ctx, selectMessages(&in.Reader.UserID, where).
+		ORDER_BY(mm.CreatedOn.DESC(), mm.ID.DESC()).LIMIT(int64(in.PageSize)), in.Reader.UserID)
+	for _, m := range ms {
+		page.Results = append(page.Results, m.Message)
+	}
+	return page, err
+}
+
+// Latest is a channel's latest message as the channel list shows it.
+type Latest struct {
+	ID        uuid.UUID     `json:"id"`
+	CreatorID uuid.UUID     `json:"creatorId"`
+	Raw       string        `json:"raw"`
+	CreatedOn jsontime.Time `json:"createdOn"`
+}
+
+// Channel is a PrivateChannel (contract of issue 16).
+type Channel struct {
+	ID        uuid.UUID   `json:"id"`
+	MemberIDs []uuid.UUID `json:"memberIds"`
+	Peer      search.Peer `json:"peer"`
+	// HasUnread is whether the latest message is the other member's and
+	// newer than the reader's last look.
+	HasUnread    bool           `json:"hasUnread"`
+	LatestThread *Latest        `json:"latestThread"`
+	LastSeenOn   *jsontime.Time `json:"lastSeenOn"`
+	// LastActivityOn is what the reader's browser stored as
+	// conversations.<id>.lastActivityOn in their personalization.
+	LastActivityOn *jsontime.Time `json:"lastActivityOn"`
+}
+
+// Channels is GET /channels/private: the reader's channels, the latest
+// activity (message, else the channel's making) first.
+func (q *Queries) Channels(ctx context.Context, reader auth.Caller, r paging.Request) (paging.Page[Channel], error) {
+	page := paging.Page[Channel]{Results: []Channel{}}
+	f := apperr.Fields{}
+	r.Check(f, MaxChannelPage)
+	if err := f.Err(); err != nil {
+		return page, err
+	}
+	me := UUID(reader.UserID)
+	c, other, u, o := table.Channels.AS("c"), table.ChannelMembers.AS("other"), table.Users.AS("u"), table.OnlineUsers.AS("o")
+	up := table.UserPersonalization.AS("up")
+	l := table.PrivateMessages.AS("l")
+	latest := LATERAL(SELECT(l.ID, l.CreatorID, l.Raw, l.CreatedOn).FROM(l).WHERE(l.ChannelID.EQ(mine.ChannelID)).
+		ORDER_BY(l.CreatedOn.DESC(), l.ID.DESC()).LIMIT(1)).AS("latest")
+	latestOn := l.CreatedOn.From(latest)
+	activity := RawString("up.data ->> ('conversations.' || mine.channel_id || '.lastActivityOn')")
+	stmt := SELECT(mine.ChannelID, other.UserID, mine.LastSeenOn, l.ID.From(latest), l.CreatorID.From(latest), l.Raw.From(latest), latestOn,
+		activity, u.FirstName, u.LastName, u.Avatar, u.Company, u.JobTitle, u.InterestTags, o.OnlineOn, COUNT(STAR).OVER()).
+		FROM(mine.INNER_JOIN(c, c.ID.EQ(mine.ChannelID)).
+			INNER_JOIN(other, other.ChannelID.EQ(mine.ChannelID).AND(other.UserID.NOT_EQ(me))).
+			INNER_JOIN(u, u.ID.EQ(other.UserID)).
+			LEFT_JOIN(o, o.UserID.EQ(u.ID)).
+			LEFT_JOIN(up, up.UserID.EQ(me)).
+			LEFT_JOIN(latest, Bool(true))).
+		WHERE(mine.UserID.EQ(me)).
+		ORDER_BY(COALESCE(latestOn, c.CreatedOn).DESC(), mine.ChannelID).
+		LIMIT(int64(r.PageSize)).OFFSET(int64(r.Offset()))
+	read := func() (paging.Page[Channel], error) {
+		rows, err := db.Query(ctx, q.db, stmt)
+		if err != nil {
+			return page, fmt.Errorf("chat: channels: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var ch Channel
+			var p search.Peer
+			var seen, latestAt, online *time.Time
+			var latestID, latestBy *uuid.UUID
+			var latestRaw, act *string
+			if err := rows.Scan(&ch.ID, &p.ID, &seen, &latestID, &latestBy, &latestRaw, &latestAt, &act,
+				&p.FirstName, &p.LastName, &p.Avatar, &p.Company, &p.JobTitle, &p.InterestTags, &online, &page.Total); err != nil {
+				return page, fmt.Errorf("chat: channels: %w", err)
+			}
+			p.UserID, p.Name, p.Tags = p.ID, p.FirstName+" "+p.LastName, p.InterestTags
+			p.Status, p.Presence = "offline", jsontime.Ptr(online)
+			if online != nil {
+				p.Status = "online"
+			}
+			p.LastMessageOn = jsontime.Ptr(latestAt)
+			ch.Peer, ch.MemberIDs, ch.LastSeenOn = p, []uuid.UUID{reader.UserID, p.ID}, jsontime.Ptr(seen)
+			if latestID != nil {
+				ch.LatestThread = &Latest{ID: *latestID, CreatorID: *latestBy, Raw: *latestRaw, CreatedOn: jsontime.Of(*latestAt)}
+				ch.HasUnread = *latestBy != reader.UserID && (seen == nil || latestAt.After(*seen))
+			}
+			if act != nil {
+				if t, err := time.Parse(time.RFC3339Nano, *act); err == nil {
+					ch.LastActivityOn = jsontime.Ptr(&t)
+				}
+			}
+			page.Results = append(page.Results, ch)
+		}
+		return page, rows.Err()
+	}
+	return paging.Windowed(r, read, func() (int, error) {
+		return db.Count(ctx, q.db, table.ChannelMembers, table.ChannelMembers.UserID.EQ(me))
+	})
+}
+
+// Personalization is GET /users/{id}/personalization: the user's stored
+// object, {} when none; only the user themself reads it.
+func (q *Queries) Personalization(ctx context.Context, reader auth.Caller, userID uuid.UUID) (json.RawMessage, error) {
+	if err := access.Self(ctx, q.db, reader.UserID, userID); err != nil {
+		return nil, err
+	}
+	up := table.UserPersonalization
+	var data []byte
+	err := db.QueryRow(ctx, q.db, SELECT(up.Data).FROM(up).WHERE(up.UserID.EQ(UUID(userID)))).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return json.RawMessage("{}"), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chat: personalization: %w", err)
+	}
+	return data, nil
+}

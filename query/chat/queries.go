@@ -1,0 +1,169 @@
+// Package chat is the read side of private chat (spec 002 §3, §4): a
+// member's private channels, a conversation's messages, one message as the
+// live events show it, and a user's personalization. A channel and its
+// messages are read by its two members only; to anyone else they are
+// unknown.
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/blob"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/jsontime"
+	qfeed "agora/query/feed"
+)
+
+// Queries reads private chat from Postgres.
+type Queries struct {
+	db    *pgxpool.Pool
+	links *blob.Links
+}
+
+// New builds the queries; links sign the URLs of the messages' uploads.
+func New(d *db.DB, links *blob.Links) (*Queries, error) {
+	if d == nil || d.Pool == nil || links == nil {
+		return nil, errors.New("chat.New: nil dependency")
+	}
+	return &Queries{db: d.Pool, links: links}, nil
+}
+
+// Creator is the author of a message.
+type Creator struct {
+	UserID    uuid.UUID `json:"userId"`
+	FirstName string    `json:"firstName"`
+	LastName  string    `json:"lastName"`
+	Avatar    *string   `json:"avatar"`
+}
+
+// Message is a ChatMessage (contract of issue 16): image, file and link as
+// a post shows them, reactions by user id.
+type Message struct {
+	ID        uuid.UUID         `json:"id"`
+	ChannelID uuid.UUID         `json:"channelId"`
+	CreatorID uuid.UUID         `json:"creatorId"`
+	Creator   Creator           `json:"creator"`
+	Raw       string            `json:"raw"`
+	Image     json.RawMessage   `json:"image"`
+	Link      json.RawMessage   `json:"link"`
+	File      json.RawMessage   `json:"file"`
+	CreatedOn jsontime.Time     `json:"createdOn"`
+	UpdatedOn jsontime.Time     `json:"updatedOn"`
+	Reactions map[string]string `json:"reactions"`
+	// IsMine is whether the reader wrote it: set per reader.
+	IsMine bool `json:"isMine"`
+}
+
+// For is m as reader sees it.
+func (m Message) For(reader uuid.UUID) Message {
+	m.IsMine = m.CreatorID == reader
+	return m
+}
+
+var (
+	mm, mu = table.PrivateMessages.AS("m"), table.Users.AS("mu")
+	// mine is a channel membership of the reader.
+	mine = table.ChannelMembers.AS("mine")
+)
+
+// selectMessages selects messages with their creators, their reactions
+// (a JSON object of user id to reaction, null when none) and their
+// channel's members; reader limits them to the reader's channels (nil:
+// unchecked, for the live events, whose audience is the members read
+// here). One statement a page: the live events read one per message, in
+// the order of the change stream.
+func selectMessages(reader *uuid.UUID, where BoolExpression) SelectStatement {
+	from := mm.INNER_JOIN(mu, mu.ID.EQ(mm.CreatorID))
+	if reader != nil {
+		from = from.INNER_JOIN(mine, mine.ChannelID.EQ(mm.ChannelID).AND(mine.UserID.EQ(UUID(*reader))))
+	}
+	r, cm := table.PrivateMessageReactions.AS("r"), table.ChannelMembers.AS("cm")
+	reactions := SELECT(Func("jsonb_object_agg", r.UserID, r.Reaction)).FROM(r).WHERE(r.MessageID.EQ(mm.ID))
+	members := SELECT(Func("array_agg", cm.UserID)).FROM(cm).WHERE(cm.ChannelID.EQ(mm.ChannelID))
+	return SELECT(mm.ID, mm.ChannelID, mm.CreatorID, mu.FirstName, mu.LastName, mu.Avatar, mm.Raw, mm.Image, mm.Link, mm.File,
+		mm.CreatedOn, mm.UpdatedOn, reactions, members).FROM(from).WHERE(where)
+}
+
+// message is a Message and its channel's members.
+type message struct {
+	Message
+	members []uuid.UUID
+}
+
+// readMessages runs a selectMessages statement and completes its messages:
+// signed attachments and isMine for reader (uuid.Nil: none).
+func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.UUID) ([]message, error) {
+	out, err := db.Collect(ctx, q.db, stmt, func(r pgx.Row) (message, error) {
+		var m message
+		var image, link, file, reactions []byte
+		var created, updated time.Time
+		err := r.Scan(&m.ID, &m.ChannelID, &m.CreatorID, &m.Creator.FirstName, &m.Creator.LastName, &m.Creator.Avatar,
+			&m.Raw, &image, &link, &file, &created, &updated, &reactions, &m.members)
+		if err != nil {
+			return m, err
+		}
+		m.Creator.UserID, m.Image, m.Link, m.File = m.CreatorID, orNull(image), orNull(link), orNull(file)
+		m.CreatedOn, m.UpdatedOn = jsontime.Of(created), jsontime.Of(updated)
+		m.Reactions = map[string]string{}
+		if reactions != nil {
+			err = json.Unmarshal(reactions, &m.Reactions)
+		}
+		return m, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("chat: messages: %w", err)
+	}
+	for i := range out {
+		if out[i].Image, out[i].File, err = qfeed.SignStored(q.links, out[i].Image, out[i].File); err != nil {
+			return nil, err
+		}
+		out[i].Message = out[i].For(reader)
+	}
+	return out, nil
+}
+
+func orNull(b []byte) json.RawMessage {
+	if b == nil {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+// Message is one message as its reader sees it; a message of a channel the
+// reader is not a member of is not found.
+func (q *Queries) Message(ctx context.Context, reader auth.Caller, id uuid.UUID) (Message, error) {
+	ms, err := q.readMessages(ctx, selectMessages(&reader.UserID, mm.ID.EQ(UUID(id))), reader.UserID)
+	if err != nil {
+		return Message{}, err
+	}
+	if len(ms) == 0 {
+		return Message{}, apperr.ErrNotFound
+	}
+	return ms[0].Message, nil
+}
+
+// LiveMessage is one message for the live events, which set isMine per
+// receiver, and the members of its channel, who alone receive them:
+// pgx.ErrNoRows when it is gone.
+func (q *Queries) LiveMessage(ctx context.Context, id uuid.UUID) (Message, []uuid.UUID, error) {
+	ms, err := q.readMessages(ctx, selectMessages(nil, mm.ID.EQ(UUID(id))), uuid.Nil)
+	if err != nil {
+		return Message{}, nil, err
+	}
+	if len(ms) == 0 {
+		return Message{}, nil, pgx.ErrNoRows
+	}
+	return ms[0].Message, ms[0].members, nil
+}
