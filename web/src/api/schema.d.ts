@@ -2286,6 +2286,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pictures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The picture's upload id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A picture (an avatar, a community's or an organization's image)
+         * @description An image upload set as a member's `avatar` or a community's or an
+         *     organization's `image` is stored as `/api/pictures/{id}`, an address
+         *     that lasts as long as the picture is shown (an upload's read URL is
+         *     signed for `AGORA_BLOB_URL_TTL` only). No bearer header is needed (an
+         *     `<img>` sends none): the answer redirects to a freshly signed read URL
+         *     of the blob, which the browser may reuse for a tenth of that URL's
+         *     life, ten minutes at most. A picture no longer shown (replaced, or
+         *     its place deleted) is removed by the uploads sweep.
+         */
+        get: operations["getPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blobs/{id}/{name}": {
         parameters: {
             query: {
@@ -9167,6 +9197,50 @@ export interface operations {
              *     - `requestTooLarge`: the request body is over 1 MiB.
              */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPicture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The picture's upload id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture's blob, at `Location` (a signed `/api/blobs/{id}/{name}` URL). */
+            302: {
+                headers: {
+                    /** @description The signed read URL. */
+                    Location?: string;
+                    /** @description `private, max-age=N`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `id` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: no picture has this id. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
