@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
 
 	cmdforum "agora/command/forum"
 	"agora/internal/apperr"
 	"agora/internal/auth"
+	"agora/internal/membership"
 	"agora/internal/nullable"
 	qforum "agora/query/forum"
 )
@@ -28,7 +31,9 @@ func (s *server) forumRoutes(api fiber.Router) {
 	api.Post("/series/:id/admin-count", authed, h.adminCount)
 	api.Post("/series/:id/assignments-invitations-preview", authed, h.preview)
 	api.Post("/series/:id/assignments", authed, h.assign)
-	api.Post("/series/:id/invitations", authed, h.invite)
+	api.Post("/series/:id/invitations", authed, invitations("id", func(ctx context.Context, c auth.Caller, id uuid.UUID, ids []string) (membership.Invited, error) {
+		return h.cmd.Invite(ctx, cmdforum.Invite{Caller: c, SeriesID: id, ProfileIDs: ids})
+	}))
 }
 
 type forumHandlers struct {
@@ -298,22 +303,4 @@ func (h *forumHandlers) assign(c fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
-}
-
-func (h *forumHandlers) invite(c fiber.Ctx) error {
-	id, err := pathUUID(c, "id")
-	if err != nil {
-		return err
-	}
-	var in struct {
-		ProfileIDs []string `json:"profileIds"`
-	}
-	if err := decode(c, &in); err != nil {
-		return err
-	}
-	n, err := h.cmd.Invite(c.Context(), cmdforum.Invite{Caller: caller(c), SeriesID: id, ProfileIDs: in.ProfileIDs})
-	if err != nil {
-		return err
-	}
-	return c.JSON(n)
 }

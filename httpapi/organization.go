@@ -2,11 +2,13 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 
 	"agora/internal/membership"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
 
 	cmdorganization "agora/command/organization"
 	"agora/internal/apperr"
@@ -27,7 +29,9 @@ func (s *server) organizationRoutes(api fiber.Router) {
 	api.Delete("/organizations/:id", authed, h.delete)
 	api.Get("/organizations/:id/profiles", authed, h.profiles)
 	api.Post("/organizations/:id/profiles", authed, h.addProfile)
-	api.Post("/organizations/:id/invitations", authed, h.invite)
+	api.Post("/organizations/:id/invitations", authed, invitations("id", func(ctx context.Context, c auth.Caller, id uuid.UUID, ids []string) (membership.Invited, error) {
+		return h.cmd.Invite(ctx, cmdorganization.Invite{Caller: c, OrganizationID: id, ProfileIDs: ids})
+	}))
 	api.Patch("/profiles/:id", authed, h.updateProfile)
 	api.Get("/permissions", authed, h.permissions)
 }
@@ -196,24 +200,6 @@ func (h *organizationHandlers) updateProfile(c fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
-}
-
-func (h *organizationHandlers) invite(c fiber.Ctx) error {
-	id, err := pathUUID(c, "id")
-	if err != nil {
-		return err
-	}
-	var in struct {
-		ProfileIDs []string `json:"profileIds"`
-	}
-	if err := decode(c, &in); err != nil {
-		return err
-	}
-	out, err := h.cmd.Invite(c.Context(), cmdorganization.Invite{Caller: caller(c), OrganizationID: id, ProfileIDs: in.ProfileIDs})
-	if err != nil {
-		return err
-	}
-	return c.JSON(out)
 }
 
 func (h *organizationHandlers) permissions(c fiber.Ctx) error {

@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
 
 	cmdcommunity "agora/command/community"
 	"agora/internal/apperr"
@@ -21,7 +24,9 @@ func (s *server) sharingRoutes(api fiber.Router) {
 	api.Get("/communities/:communityId/assignables", authed, h.assignables)
 	api.Post("/communities/:communityId/assignments", authed, h.assign)
 	api.Post("/communities/:communityId/assignments/bulk", authed, h.assignBulk)
-	api.Post("/communities/:communityId/invitations", authed, h.invite)
+	api.Post("/communities/:communityId/invitations", authed, invitations("communityId", func(ctx context.Context, c auth.Caller, id uuid.UUID, ids []string) (membership.Invited, error) {
+		return h.cmd.Invite(ctx, cmdcommunity.Invite{Caller: c, CommunityID: id, ProfileIDs: ids})
+	}))
 }
 
 type sharingHandlers struct {
@@ -115,20 +120,25 @@ func (h *sharingHandlers) assignBulk(c fiber.Ctx) error {
 	return c.JSON(n)
 }
 
-func (h *sharingHandlers) invite(c fiber.Ctx) error {
-	id, err := pathUUID(c, "communityId")
-	if err != nil {
-		return err
+// invitations answers POST …/{param}/invitations of a forum, a community
+// or an organization: the profile ids of the body, mailed by invite, and
+// what it did.
+func invitations(param string, invite func(ctx context.Context, c auth.Caller, id uuid.UUID, profileIDs []string) (membership.Invited, error)) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := pathUUID(c, param)
+		if err != nil {
+			return err
+		}
+		var in struct {
+			ProfileIDs []string `json:"profileIds"`
+		}
+		if err := decode(c, &in); err != nil {
+			return err
+		}
+		out, err := invite(c.Context(), caller(c), id, in.ProfileIDs)
+		if err != nil {
+			return err
+		}
+		return c.JSON(out)
 	}
-	var in struct {
-		ProfileIDs []string `json:"profileIds"`
-	}
-	if err := decode(c, &in); err != nil {
-		return err
-	}
-	n, err := h.cmd.Invite(c.Context(), cmdcommunity.Invite{Caller: caller(c), CommunityID: id, ProfileIDs: in.ProfileIDs})
-	if err != nil {
-		return err
-	}
-	return c.JSON(n)
 }
