@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
+import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { useAdminLive } from './admin-live'
 import { RightPanel, type PanelContext } from './right-panel'
@@ -10,13 +11,14 @@ import { TopBar } from './top-bar'
 
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
- * right-side panel; and it applies the live community, organization and
- * presence events wherever the user is.
+ * right-side panel; and it applies the live community, organization,
+ * private chat and presence events wherever the user is.
  */
 export function AppShell() {
   const { t } = useTranslation()
   useAdminLive()
-  usePresenceLive()
+  useChatLive()
+  usePresenceLive(useUnreadChats().isUnreadPeer)
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
   const forum = params.seriesId

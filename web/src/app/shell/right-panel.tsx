@@ -1,11 +1,14 @@
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { BarChart3, ChevronLeft, ChevronRight, Maximize2, Minimize2 } from 'lucide-react'
+import { BarChart3, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimize2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
 import { cn } from '@/lib/utils'
+import { ChatPanel } from '@/features/chat/components/chat-panel'
 import { InsightsSummaryStats } from '@/features/insights/components/summary-stats'
+import { DoNotDisturbToggle } from '@/features/presence/components/do-not-disturb'
+import { PEERS_KEY } from '@/features/presence/peers-cache'
 import { RowsSkeleton } from '@/features/insights/components/widget'
 
 // The Insights tab brings the charts library: it loads when first opened,
@@ -15,11 +18,10 @@ const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: 
 // The right-side panel (spec 002 §2): docked (a 70 px icon column) or
 // expanded (390 px); on wide screens a tab may fill the screen. Its state is
 // a UI setting kept in localStorage, so it survives sign-out. Of the spec's
-// tabs only Insights is built: chat, Meet Ups and team are not offered until
-// their features land (an empty tab would promise what is not there), so
-// the panel shows only where a forum admin has Insights.
+// tabs chat and Insights are built: Meet Ups and team are not offered until
+// their features land (an empty tab would promise what is not there).
 
-export type PanelTab = 'insights'
+export type PanelTab = 'chat' | 'insights'
 type PanelState = { expanded: boolean; tab: PanelTab; fullscreen: boolean }
 const KEY = 'agora.panel'
 const listeners = new Set<() => void>()
@@ -28,7 +30,7 @@ let cached: { raw: string | null; value: PanelState } | undefined
 function read(): PanelState {
   const raw = localStorage.getItem(KEY)
   if (cached && cached.raw === raw) return cached.value
-  let value: PanelState = { expanded: false, tab: 'insights', fullscreen: false }
+  let value: PanelState = { expanded: false, tab: 'chat', fullscreen: false }
   try {
     if (raw) value = { ...value, ...(JSON.parse(raw) as Partial<PanelState>) }
   } catch {
@@ -64,15 +66,16 @@ export type PanelContext = {
 /** The tabs that may fill a wide screen (spec 002 §2). */
 const FULLSCREEN_TABS: PanelTab[] = ['insights']
 
-/** availableTabs: insights, in a forum, for its admins; none elsewhere. */
+/** availableTabs: chat always; insights, in a forum, for its admins. */
 export function availableTabs({ forumSelected, forumAdmin }: PanelContext): PanelTab[] {
-  return forumSelected && forumAdmin ? ['insights'] : []
+  return forumSelected && forumAdmin ? ['chat', 'insights'] : ['chat']
 }
 
 /** shownTab is the stored tab when it is offered, else the first offered one. */
 export const shownTab = (tabs: PanelTab[], stored: PanelTab): PanelTab | undefined => (tabs.includes(stored) ? stored : tabs[0])
 
 const icons: Record<PanelTab, ReactNode> = {
+  chat: <MessageCircle aria-hidden />,
   insights: <BarChart3 aria-hidden />,
 }
 
@@ -177,6 +180,9 @@ export function PanelBody({
           </Tip>
         )}
       </div>
+      <TabsContent value="chat" className="mt-0 flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
+        <ChatPanel peersKey={PEERS_KEY} meControls={<DoNotDisturbToggle />} />
+      </TabsContent>
       <TabsContent value="insights" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
         {forum && (
           <Suspense fallback={<RowsSkeleton />}>

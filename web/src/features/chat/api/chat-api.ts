@@ -1,0 +1,111 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import type { Client } from 'openapi-fetch'
+import { api, unwrap } from '@/api/client'
+import type { ChatMessage, ChatMessageCreateRequest, ChatMessageUpdateRequest, ChatPaths, Personalization, PrivateChannelList, ReactionKind } from './types'
+import { addMessage, chatKeys, removeMessage, replaceMessage, setChannelSeen } from '../lib/chat-cache'
+
+// contract-16: replaced by the typed client `api` when the API lands. The
+// same client (its auth and sign-out on 401), typed with the chat routes of
+// the contract until the generated paths have them.
+const chatApi = api as unknown as Client<ChatPaths>
+
+/** The chat's page sizes (spec 002 §9): 20 messages; the channels, at most 100, to find a peer's channel. */
+export const MESSAGES_PAGE = 20
+export const CHANNELS_PAGE = 100
+
+
+/** The caller's private channels, latest activity first. */
+export const channelsQuery = () =>
+  queryOptions({
+    queryKey: chatKeys.channels,
+    queryFn: async ({ signal }): Promise<PrivateChannelList> =>
+      unwrap(await chatApi.GET('/api/channels/private', { params: { query: { page: 1, pageSize: CHANNELS_PAGE } }, signal })),
+  })
+
+/** A conversation, newest first page by page; the next page is what came before the oldest loaded. */
+export const messagesQuery = (channelId: string) =>
+  infiniteQueryOptions({
+    queryKey: chatKeys.messages(channelId),
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam, signal }) =>
+      unwrap(
+        await chatApi.GET('/api/channels/private/{channelId}/threads', {
+          params: { path: { channelId }, query: { pageSize: MESSAGES_PAGE, ...(pageParam ? { createdBefore: pageParam } : {}) } },
+          signal,
+        }),
+      ),
+    getNextPageParam: (last) => (last.results.length < MESSAGES_PAGE ? undefined : last.results.reduce((min, m) => (m.createdOn < min ? m.createdOn : min), last.results[0]!.createdOn)),
+  })
+
+export const personalizationQuery = (userId: string) =>
+  queryOptions({
+    queryKey: chatKeys.personalization(userId),
+    queryFn: async ({ signal }): Promise<Personalization> =>
+      unwrap(await chatApi.GET('/api/users/{userId}/personalization', { params: { path: { userId } }, signal })),
+  })
+
+/** useSendMessage sends a message to the peer; the answer joins its conversation (a new channel: the channels are read again). */
+export function useSendMessage() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: ChatMessageCreateRequest) => unwrap(await chatApi.POST('/api/threads/private', { body })),
+    onSuccess: (m) => {
+      addMessage(qc, m)
+      void qc.invalidateQueries({ queryKey: chatKeys.channels })
+    },
+  })
+}
+
+export function useEditMessage() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ id, body }: { id: string; body: ChatMessageUpdateRequest }) =>
+      unwrap(await chatApi.PATCH('/api/threads/private/{threadId}', { params: { path: { threadId: id } }, body })),
+    onSuccess: (m) => replaceMessage(qc, m),
+  })
+}
+
+export function useDeleteMessage() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (m: ChatMessage) => {
+      unwrap(await chatApi.DELETE('/api/threads/private/{threadId}', { params: { path: { threadId: m.id } } }))
+      return m
+    },
+    onSuccess: (m) => {
+      removeMessage(qc, m.channelId, m.id)
+      void qc.invalidateQueries({ queryKey: chatKeys.channels })
+    },
+  })
+}
+
+export function useReactToMessage() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ id, reaction }: { id: string; reaction: ReactionKind | null }) =>
+      unwrap(await chatApi.PUT('/api/threads/private/{threadId}/reaction', { params: { path: { threadId: id } }, body: { reaction } })),
+    onSuccess: (m) => replaceMessage(qc, m),
+  })
+}
+
+/** useMarkSeen marks a conversation seen: its unread dot goes at once. */
+export function useMarkSeen() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (channelId: string) => {
+      unwrap(await chatApi.POST('/api/channels/private/{channelId}/seen', { params: { path: { channelId } } }))
+      return channelId
+    },
+    onSuccess: (channelId) => setChannelSeen(qc, channelId, new Date().toISOString()),
+  })
+}
+
+/** useUpdatePersonalization merges keys into the user's personalization; the answer is the whole object. */
+export function useUpdatePersonalization(userId: string) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: Personalization) =>
+      unwrap(await chatApi.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body })),
+    onSuccess: (data) => qc.setQueryData(chatKeys.personalization(userId), data),
+  })
+}
