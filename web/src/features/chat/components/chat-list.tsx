@@ -111,7 +111,7 @@ export function ChatList({ peersKey, meControls }: { peersKey: readonly unknown[
                 <PresenceDot status={p.status} />
               </span>
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm font-medium">
+                <span className="block truncate text-sm font-medium" data-testid="peer-name">
                   {p.firstName} {p.lastName}
                 </span>
                 {(p.jobTitle || p.company) && <span className="block truncate text-xs text-muted-foreground">{[p.jobTitle, p.company].filter(Boolean).join(' · ')}</span>}
