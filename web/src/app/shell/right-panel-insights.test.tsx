@@ -80,11 +80,11 @@ const render = (ctx: PanelContext) =>
   )
 
 describe('RightPanel and Insights', () => {
-  it('gives a plain member of the forum no panel, no Insights and no summary, even with the tab stored', async () => {
+  it('gives a plain member of the forum the chat but no Insights and no summary, even with the tab stored', async () => {
     const calls = serve('member')
     setPanel({ expanded: true, tab: 'insights' })
     await render(context(false))
-    expect(screen.queryByTestId('right-panel')).toBeNull()
+    expect(screen.getByRole('tab', { name: 'Chat', selected: true })).toBeInTheDocument()
     expect(screen.queryByRole('tab', { name: 'Insights' })).toBeNull()
     expect(screen.queryByTestId('insights-summary')).toBeNull()
     expect(calls.some((r) => r.url.includes('/api/insights/'))).toBe(false)
