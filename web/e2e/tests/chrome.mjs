@@ -1,5 +1,5 @@
 // What the app's frame shows and promises: no entry leads to an empty shell
-// (notifications, Meet Ups, private chat and team are not built yet), the
+// (notifications, Meet Ups and team are not built yet), the
 // Terms of Service and Privacy Policy are real pages, the profile speaks a
 // member's words, and an anonymous question keeps the composer's promise.
 import assert from 'node:assert/strict'
@@ -25,13 +25,12 @@ async function forum() {
 
 /** noShells checks that the page offers none of the entries whose features are not built. */
 async function noShells(page, where) {
-  for (const name of ['Notifications', 'Upcoming Meet Ups', 'Member network', 'Chat', 'Team', 'Meet Ups']) {
+  for (const name of ['Notifications', 'Upcoming Meet Ups', 'Member network', 'Team', 'Meet Ups']) {
     assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `${where}: a "${name}" button`)
     assert.equal(await page.getByRole('tab', { name, exact: true }).count(), 0, `${where}: a "${name}" tab`)
   }
-  assert.equal(await page.getByTestId('chat-button').count(), 0, `${where}: the chat button`)
   assert.equal(
-    await page.getByText(/coming soon|arrives with|No members|No notifications|No upcoming Meet Ups|shows here/i).count(),
+    await page.getByText(/coming soon|arrives with|No notifications|No upcoming Meet Ups|shows here/i).count(),
     0,
     `${where}: a placeholder`,
   )
@@ -39,7 +38,7 @@ async function noShells(page, where) {
 
 export default [
   {
-    name: 'chrome: no bell, no Meet Ups, no chat or team tabs, wide and narrow',
+    name: 'chrome: no bell, no Meet Ups, no team tab, wide and narrow',
     async fn(ctx) {
       const { path } = await forum()
       const page = await signedInPage(ctx, MEMBER)
@@ -48,8 +47,9 @@ export default [
       await page.goto(server.url + path)
       await visible(page.getByTestId('forum-feed'))
       await noShells(page, 'forum')
-      // A member of the forum has no panel at all: each of its tabs is unbuilt or for admins.
-      assert.equal(await page.getByTestId('right-panel').count(), 0, 'forum: the side panel')
+      // A member of the forum has the panel with the chat alone: Insights is for admins, the rest unbuilt.
+      await visible(page.getByTestId('right-panel').getByRole('button', { name: 'Chat', exact: true }))
+      assert.equal(await page.getByTestId('right-panel').getByRole('button', { name: 'Insights' }).count(), 0, 'forum: Insights')
 
       const narrow = await signedInPage(ctx, MEMBER, NARROW)
       await narrow.goto(server.url + path)
@@ -57,7 +57,7 @@ export default [
       await noShells(narrow, 'forum (narrow)')
       assert.equal(await narrow.getByRole('button', { name: 'Forum panels' }).count(), 0, 'forum (narrow): the panel menu')
 
-      // A forum admin's panel holds Insights only.
+      // A forum admin's panel holds the chat and Insights.
       const admin = await signedInPage(ctx, ADMIN)
       await admin.goto(server.url + path)
       await visible(admin.getByTestId('forum-feed'))
@@ -66,7 +66,7 @@ export default [
       await noShells(admin, 'forum (admin)')
       await panel.getByRole('button', { name: 'Insights' }).click()
       await visible(admin.getByTestId('insights-panel'))
-      assert.deepEqual(await panel.getByRole('tab').allInnerTexts(), ['Insights'])
+      assert.deepEqual(await panel.getByRole('tab').allInnerTexts(), ['Chat', 'Insights'])
       await noShells(admin, 'forum (admin, panel expanded)')
       await axe(admin, 'forum with the panel expanded (admin)')
     },

@@ -164,8 +164,8 @@ export default [
       const { series, path } = await forum()
       const page = await signedInPage(ctx, MEMBER)
       await openForum(page, path)
-      // Insights is the side panel's only built tab: a member has no panel.
-      assert.equal(await page.getByTestId('right-panel').count(), 0)
+      // A member's side panel has the chat, not Insights.
+      await visible(page.getByTestId('right-panel').getByRole('button', { name: 'Chat', exact: true }))
       assert.equal(await page.getByRole('button', { name: 'Insights' }).count(), 0)
       assert.equal(await page.getByTestId('insights-summary').count(), 0)
       // The API refuses them the reports too.

@@ -48,6 +48,8 @@ export const personalizationQuery = (userId: string) =>
 export function useSendMessage() {
   const qc = useQueryClient()
   return useMutation({
+    // The editor shows why a message was not sent.
+    meta: { silent: true },
     mutationFn: async (body: ChatMessageCreateRequest) => unwrap(await chatApi.POST('/api/threads/private', { body })),
     onSuccess: (m) => {
       addMessage(qc, m)
@@ -59,6 +61,7 @@ export function useSendMessage() {
 export function useEditMessage() {
   const qc = useQueryClient()
   return useMutation({
+    meta: { silent: true },
     mutationFn: async ({ id, body }: { id: string; body: ChatMessageUpdateRequest }) =>
       unwrap(await chatApi.PATCH('/api/threads/private/{threadId}', { params: { path: { threadId: id } }, body })),
     onSuccess: (m) => replaceMessage(qc, m),
@@ -92,6 +95,8 @@ export function useReactToMessage() {
 export function useMarkSeen() {
   const qc = useQueryClient()
   return useMutation({
+    // Marking seen happens in the background; a failure leaves the dot, nothing to tell.
+    meta: { silent: true },
     mutationFn: async (channelId: string) => {
       unwrap(await chatApi.POST('/api/channels/private/{channelId}/seen', { params: { path: { channelId } } }))
       return channelId
