@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import type { ChatMessage } from '../api/types'
+import { applyChatEvent } from '../lib/chat-cache'
 import { ADA, CHANNEL, ME, channel, message, peer } from '../test/fixtures'
 import { Conversation } from './conversation'
 
@@ -24,9 +25,11 @@ function serve(messages: ChatMessage[], { hasChannel = true } = {}) {
       const page = list.filter((m) => !before || m.createdOn < before).slice(0, 20)
       return json(200, { results: page, total: list.length })
     }
+    if (method === 'POST' && path === '/api/sas')
+      return json(201, { id: 'u1', url: 'http://localhost/blob/put/u1', method: 'PUT', expiresOn: '2026-11-25T00:00:00.000Z', maxSize: 3 })
     if (path === `/api/channels/private/${CHANNEL}/seen`) return new Response(null, { status: 204 })
     if (method === 'POST' && path === '/api/threads/private') {
-      const m = message('new', { raw: body!.raw as string, isMine: true, creatorId: ME, createdOn: '2026-11-25T00:00:00.000Z' })
+      const m = message('new', { raw: body!.raw as string, image: (body!.image as ChatMessage['image']) ?? null, isMine: true, creatorId: ME, createdOn: '2026-11-25T00:00:00.000Z' })
       list = [m, ...list]
       return json(201, m)
     }
@@ -123,6 +126,67 @@ describe('Conversation', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete message' }))
     await waitFor(() => expect(screen.queryByText('edited text')).toBeNull())
     expect(writes).toContainEqual({ method: 'DELETE', path: '/api/threads/private/mine', body: undefined })
+  })
+
+  it('attaches an image uploaded through POST /api/sas and sends it without text', async () => {
+    const { writes } = serve([message('m1')])
+    // The bytes go to the signed URL by XMLHttpRequest (for its progress); it answers the upload.
+    class FakeXhr {
+      status = 0
+      responseText = ''
+      responseType = ''
+      upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null }
+      onload: (() => void) | null = null
+      onerror: (() => void) | null = null
+      onabort: (() => void) | null = null
+      open(method: string, url: string) {
+        puts.push(`${method} ${url}`)
+      }
+      setRequestHeader() {}
+      abort() {}
+      send() {
+        this.status = 201
+        this.responseText = JSON.stringify({ id: 'u1', type: 'image', name: 'a.png', url: 'http://localhost/blob/u1.png', mediaType: 'image/png', size: 3 })
+        setTimeout(() => this.onload?.(), 0)
+      }
+    }
+    const puts: string[] = []
+    vi.stubGlobal('XMLHttpRequest', FakeXhr)
+    await renderInApp(<Conversation peer={ada} />)
+    await screen.findByText('message m1')
+    await userEvent.upload(screen.getByTestId('chat-image-input'), new File(['png'], 'a.png', { type: 'image/png' }))
+    expect(await screen.findByRole('button', { name: 'Remove the image' })).toBeInTheDocument()
+    expect(puts).toEqual(['PUT http://localhost/blob/put/u1'])
+    expect(writes).toContainEqual({ method: 'POST', path: '/api/sas', body: { kind: 'image', name: 'a.png', size: 3, mediaType: 'image/png' } })
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    await waitFor(() =>
+      expect(writes.filter((w) => w.path === '/api/threads/private').map((w) => w.body)).toEqual([{ memberIds: [ADA], raw: '', image: { url: 'http://localhost/blob/u1.png' } }]),
+    )
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove the image' })).toBeNull())
+  })
+
+  it('says why a message was not sent, and keeps it', async () => {
+    serve([message('m1')])
+    await renderInApp(<Conversation peer={ada} />)
+    await screen.findByText('message m1')
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ code: 'forbidden', message: 'no' }), { status: 403, headers: { 'Content-Type': 'application/json' } }))
+    const box = screen.getByRole('textbox', { name: 'Message' })
+    await userEvent.type(box, 'Still there?{Enter}')
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can no longer write to this member.')
+    expect(box).toHaveValue('Still there?')
+  })
+
+  it('marks the conversation seen again when the peer’s message arrives live while it is open', async () => {
+    const { writes } = serve([message('m1')])
+    const { queryClient } = await renderInApp(<Conversation peer={ada} />)
+    await screen.findByText('message m1')
+    const seen = () => writes.filter((w) => w.path.endsWith('/seen')).length
+    await waitFor(() => expect(seen()).toBe(1))
+    act(() => {
+      applyChatEvent(queryClient, { type: 'api:messages:broadcast', contextKey: `channel:${CHANNEL}`, event: 'thread.created', data: { payload: message('m2', { raw: 'live!', createdOn: at(30) }) } })
+    })
+    expect(await screen.findByText('live!')).toBeInTheDocument()
+    await waitFor(() => expect(seen()).toBe(2))
   })
 
   it('invites a first message when there is no channel with the peer yet', async () => {

@@ -40,9 +40,10 @@ export function Conversation({ peer }: { peer: ChatPeer }) {
 
   // Seen when opened, and again when the peer's message arrives while open.
   const theirs = newest && !newest.isMine ? newest.id : null
+  const loaded = messages.isSuccess
   useEffect(() => {
-    if (channel?.id) markSeen(channel.id)
-  }, [channel?.id, theirs, markSeen])
+    if (channel?.id && loaded) markSeen(channel.id)
+  }, [channel?.id, loaded, theirs, markSeen])
 
   // The newest message stays in view as messages arrive.
   useLayoutEffect(() => {
