@@ -76,8 +76,10 @@ export default [
       await visible(page.getByTestId('community-card'))
       const columns = await page.getByTestId('page-grid').evaluate((el) => getComputedStyle(el).gridTemplateColumns)
       assert.match(columns, /^220px \S+ 220px$/, 'three columns with 220 px side tracks')
-      // No side panel on the home page: its built tabs, Insights and Team, are a forum's.
-      assert.equal(await page.getByTestId('right-panel').count(), 0)
+      // The side panel on the home page: docked, with the chat tab alone (Insights and Team are a forum's).
+      await visible(page.getByTestId('right-panel').getByRole('button', { name: 'Chat', exact: true }))
+      assert.equal(await page.getByTestId('right-panel').getByRole('button', { name: 'Insights' }).count(), 0)
+      assert.equal(await page.getByTestId('right-panel').getByRole('button', { name: 'Team' }).count(), 0)
       // The member never opened the community: it is new, with a ribbon.
       await visible(page.getByTestId('new-ribbon'))
       await page.getByRole('tab', { name: 'Visited' }).click()

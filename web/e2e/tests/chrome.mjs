@@ -1,5 +1,5 @@
 // What the app's frame shows and promises: no entry leads to an empty shell
-// (notifications, Meet Ups and private chat are not built yet), the
+// (notifications and Meet Ups are not built yet), the
 // Terms of Service and Privacy Policy are real pages, the profile speaks a
 // member's words, and an anonymous question keeps the composer's promise.
 import assert from 'node:assert/strict'
@@ -25,13 +25,12 @@ async function forum() {
 
 /** noShells checks that the page offers none of the entries whose features are not built. */
 async function noShells(page, where) {
-  for (const name of ['Notifications', 'Upcoming Meet Ups', 'Member network', 'Chat', 'Meet Ups']) {
+  for (const name of ['Notifications', 'Upcoming Meet Ups', 'Member network', 'Meet Ups']) {
     assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `${where}: a "${name}" button`)
     assert.equal(await page.getByRole('tab', { name, exact: true }).count(), 0, `${where}: a "${name}" tab`)
   }
-  assert.equal(await page.getByTestId('chat-button').count(), 0, `${where}: the chat button`)
   assert.equal(
-    await page.getByText(/coming soon|arrives with|No members|No notifications|No upcoming Meet Ups|shows here/i).count(),
+    await page.getByText(/coming soon|arrives with|No notifications|No upcoming Meet Ups|shows here/i).count(),
     0,
     `${where}: a placeholder`,
   )
@@ -39,7 +38,7 @@ async function noShells(page, where) {
 
 export default [
   {
-    name: 'chrome: no bell, no Meet Ups, no chat tab, wide and narrow; the team tab for every forum member',
+    name: 'chrome: no bell, no Meet Ups, wide and narrow; chat and team tabs for every forum member',
     async fn(ctx) {
       const { path } = await forum()
       const page = await signedInPage(ctx, MEMBER)
@@ -48,9 +47,9 @@ export default [
       await page.goto(server.url + path)
       await visible(page.getByTestId('forum-feed'))
       await noShells(page, 'forum')
-      // A member of the forum has the panel with Team only: its other tabs are unbuilt or for admins.
+      // A member of the forum has the panel with the chat and Team: Insights is for admins, Meet Ups unbuilt.
       await page.getByTestId('right-panel').getByRole('button', { name: 'Team', exact: true }).click()
-      assert.deepEqual(await page.getByTestId('right-panel').getByRole('tab').allInnerTexts(), ['Team'])
+      assert.deepEqual(await page.getByTestId('right-panel').getByRole('tab').allInnerTexts(), ['Chat', 'Team'])
 
       const narrow = await signedInPage(ctx, MEMBER, NARROW)
       await narrow.goto(server.url + path)
@@ -60,7 +59,7 @@ export default [
       assert.deepEqual(await narrow.getByRole('menuitem').allInnerTexts(), ['Team'], 'forum (narrow): the panel menu')
       await narrow.keyboard.press('Escape')
 
-      // A forum admin's panel holds Insights and Team.
+      // A forum admin's panel holds the chat, Insights and Team.
       const admin = await signedInPage(ctx, ADMIN)
       await admin.goto(server.url + path)
       await visible(admin.getByTestId('forum-feed'))
@@ -69,7 +68,7 @@ export default [
       await noShells(admin, 'forum (admin)')
       await panel.getByRole('button', { name: 'Insights' }).click()
       await visible(admin.getByTestId('insights-panel'))
-      assert.deepEqual(await panel.getByRole('tab').allInnerTexts(), ['Insights', 'Team'])
+      assert.deepEqual(await panel.getByRole('tab').allInnerTexts(), ['Chat', 'Insights', 'Team'])
       await noShells(admin, 'forum (admin, panel expanded)')
       await axe(admin, 'forum with the panel expanded (admin)')
     },

@@ -164,7 +164,7 @@ export default [
       const { series, path } = await forum()
       const page = await signedInPage(ctx, MEMBER)
       await openForum(page, path)
-      // A member's panel holds Team, not Insights.
+      // A member's side panel has the chat and Team, not Insights.
       await visible(page.getByTestId('right-panel').getByRole('button', { name: 'Team', exact: true }))
       assert.equal(await page.getByRole('button', { name: 'Insights' }).count(), 0)
       assert.equal(await page.getByTestId('insights-summary').count(), 0)

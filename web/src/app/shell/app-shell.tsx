@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
+import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useAdminLive } from './admin-live'
@@ -13,12 +14,14 @@ import { TopBar } from './top-bar'
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
  * right-side panel, with the one profile dialog; and it applies the live
- * community, organization, person and presence events wherever the user is.
+ * community, organization, person, private chat and presence events wherever
+ * the user is.
  */
 export function AppShell() {
   const { t } = useTranslation()
   useAdminLive()
-  usePresenceLive()
+  useChatLive()
+  usePresenceLive(useUnreadChats().isUnreadPeer)
   usePeopleLive()
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()

@@ -80,11 +80,12 @@ const render = (ctx: PanelContext) =>
   )
 
 describe('RightPanel and Insights', () => {
-  it('gives a plain member of the forum no Insights and no summary, even with the tab stored: the panel shows Team', async () => {
+  it('gives a plain member of the forum the chat and Team but no Insights and no summary, even with the tab stored', async () => {
     const calls = serve('member')
     setPanel({ expanded: true, tab: 'insights' })
     await render(context(false))
-    expect(await screen.findByRole('tab', { name: 'Team', selected: true })).toBeInTheDocument()
+    expect(await screen.findByRole('tab', { name: 'Chat', selected: true })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'Team' })).toBeInTheDocument()
     expect(screen.queryByRole('tab', { name: 'Insights' })).toBeNull()
     expect(screen.queryByTestId('insights-summary')).toBeNull()
     expect(calls.some((r) => r.url.includes('/api/insights/'))).toBe(false)

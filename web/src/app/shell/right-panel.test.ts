@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { availableTabs, shownTab } from './right-panel'
 
 describe('availableTabs (spec 002 §2)', () => {
-  it('offers no tab outside a forum (chat and Meet Ups are not built), and Team to every member of one', () => {
-    expect(availableTabs({ forumSelected: false, forumAdmin: false })).toEqual([])
-    expect(availableTabs({ forumSelected: true, forumAdmin: false })).toEqual(['team'])
+  it('offers the chat everywhere, and Team to every member of a forum (Meet Ups is not built)', () => {
+    expect(availableTabs({ forumSelected: false, forumAdmin: false })).toEqual(['chat'])
+    expect(availableTabs({ forumSelected: true, forumAdmin: false })).toEqual(['chat', 'team'])
   })
-  it('offers Insights, then Team, to the forum’s admins', () => {
-    expect(availableTabs({ forumSelected: true, forumAdmin: true })).toEqual(['insights', 'team'])
+  it('offers Insights, between chat and Team, to the forum’s admins', () => {
+    expect(availableTabs({ forumSelected: true, forumAdmin: true })).toEqual(['chat', 'insights', 'team'])
   })
   it('shows the stored tab when offered, else the first, else none', () => {
     expect(shownTab(['insights'], 'insights')).toBe('insights')

@@ -1,11 +1,14 @@
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { BarChart3, ChevronLeft, ChevronRight, Maximize2, Minimize2, Users } from 'lucide-react'
+import { BarChart3, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimize2, Users } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
 import { cn } from '@/lib/utils'
+import { ChatPanel } from '@/features/chat/components/chat-panel'
 import { InsightsSummaryStats } from '@/features/insights/components/summary-stats'
+import { DoNotDisturbToggle } from '@/features/presence/components/do-not-disturb'
+import { PEERS_KEY } from '@/features/presence/peers-cache'
 import { RowsSkeleton } from '@/features/insights/components/widget'
 import { TeamAvatars, TeamTab } from '@/features/profile/components/team-tab'
 
@@ -16,11 +19,10 @@ const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: 
 // The right-side panel (spec 002 §2): docked (a 70 px icon column) or
 // expanded (390 px); on wide screens a tab may fill the screen. Its state is
 // a UI setting kept in localStorage, so it survives sign-out. Of the spec's
-// tabs Insights and Team are built: chat and Meet Ups are not offered until
-// their features land (an empty tab would promise what is not there), so
-// the panel shows only in a forum.
+// tabs chat, Insights and Team are built: Meet Ups is not offered until its
+// feature lands (an empty tab would promise what is not there).
 
-export type PanelTab = 'insights' | 'team'
+export type PanelTab = 'chat' | 'insights' | 'team'
 type PanelState = { expanded: boolean; tab: PanelTab; fullscreen: boolean }
 const KEY = 'agora.panel'
 const listeners = new Set<() => void>()
@@ -29,7 +31,7 @@ let cached: { raw: string | null; value: PanelState } | undefined
 function read(): PanelState {
   const raw = localStorage.getItem(KEY)
   if (cached && cached.raw === raw) return cached.value
-  let value: PanelState = { expanded: false, tab: 'insights', fullscreen: false }
+  let value: PanelState = { expanded: false, tab: 'chat', fullscreen: false }
   try {
     if (raw) value = { ...value, ...(JSON.parse(raw) as Partial<PanelState>) }
   } catch {
@@ -65,16 +67,17 @@ export type PanelContext = {
 /** The tabs that may fill a wide screen (spec 002 §2). */
 const FULLSCREEN_TABS: PanelTab[] = ['insights', 'team']
 
-/** availableTabs: in a forum, insights for its admins and team for every member; none elsewhere. */
+/** availableTabs: chat always; in a forum, team for every member and insights for its admins. */
 export function availableTabs({ forumSelected, forumAdmin }: PanelContext): PanelTab[] {
-  if (!forumSelected) return []
-  return forumAdmin ? ['insights', 'team'] : ['team']
+  if (!forumSelected) return ['chat']
+  return forumAdmin ? ['chat', 'insights', 'team'] : ['chat', 'team']
 }
 
 /** shownTab is the stored tab when it is offered, else the first offered one. */
 export const shownTab = (tabs: PanelTab[], stored: PanelTab): PanelTab | undefined => (tabs.includes(stored) ? stored : tabs[0])
 
 const icons: Record<PanelTab, ReactNode> = {
+  chat: <MessageCircle aria-hidden />,
   insights: <BarChart3 aria-hidden />,
   team: <Users aria-hidden />,
 }
@@ -186,6 +189,9 @@ export function PanelBody({
           </Tip>
         )}
       </div>
+      <TabsContent value="chat" className="mt-0 flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
+        <ChatPanel peersKey={PEERS_KEY} meControls={<DoNotDisturbToggle />} />
+      </TabsContent>
       <TabsContent value="insights" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
         {forum && (
           <Suspense fallback={<RowsSkeleton />}>

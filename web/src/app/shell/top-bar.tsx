@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { BarChart3, Home, LogOut, PanelRight, User as UserIcon, Users } from 'lucide-react'
+import { BarChart3, Home, LogOut, MessageCircle, PanelRight, User as UserIcon, Users } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { PersonAvatar } from '@/components/ui/avatar'
 import {
@@ -16,6 +16,9 @@ import {
 } from '@/components/ui/dropdown-menu'
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet'
 import { useSignOut } from '@/features/auth/hooks/use-sign-out'
+import { useUnreadChats } from '@/features/chat/components/chat-panel'
+import { NewMessageBubble } from '@/features/chat/components/new-message-bubble'
+import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
 import { ManageMenu } from './manage-menu'
@@ -23,11 +26,12 @@ import { availableTabs, PanelBody, setPanel, shownTab, usePanel, type PanelConte
 
 /**
  * TopBar (spec 000 §2.2): Home, the Manage menu (for those who manage
- * something) and the avatar menu; on small screens, where the side panel
- * has a tab (Insights, for a forum's admins), the panel menu. What has no
- * feature behind it yet is not offered: the notifications bell, upcoming
- * Meet Ups and the chat button come back with notifications, Meet Ups and
- * the private chat.
+ * something) and the avatar menu; on small screens the chat button with
+ * its unread dot and, where the side panel has a forum's tab (Insights, for
+ * its admins), the panel menu. The new-message bubble shows while the panel
+ * is closed. What has no feature behind it yet is not offered: the
+ * notifications bell and upcoming Meet Ups come back with notifications and
+ * Meet Ups.
  */
 export function TopBar({ panel }: { panel: PanelContext }) {
   const { t } = useTranslation()
@@ -43,6 +47,9 @@ export function TopBar({ panel }: { panel: PanelContext }) {
     setPanel({ tab: k })
     setSheetOpen(true)
   }
+  const wide = useMediaQuery('(min-width: 768px)')
+  const { unread } = useUnreadChats()
+  const viewChat = () => (wide ? setPanel({ expanded: true, tab: 'chat' }) : openSheet('chat'))
 
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
@@ -60,7 +67,12 @@ export function TopBar({ panel }: { panel: PanelContext }) {
         <ManageMenu />
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
-        {tab && (
+        <Button variant="ghost" size="icon" className="relative md:hidden" aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
+          <MessageCircle aria-hidden />
+          {unread.length > 0 && <span role="img" aria-label={t('chat.unread')} className="absolute right-1.5 top-1.5 size-2.5 rounded-full bg-red-500" />}
+        </Button>
+        {/* The chat has its own button; the menu holds the forum's tabs. */}
+        {(tabs.includes('insights') || tabs.includes('team')) && (
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
               <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.panelMenu')}>
@@ -118,6 +130,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
           </DropdownMenu>
         )}
       </div>
+      {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panelState.expanded)} onView={viewChat} />}
       {tab && (
         <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
           <SheetContent side="right" className="p-0 pt-10">

@@ -103,12 +103,16 @@ export function applyPresenceEvent(qc: QueryClient, m: HubMessage, pinned?: (p: 
   return true
 }
 
-/** usePresenceLive keeps the cached peers lists' presence live; after a lost connection they are read again. */
-export function usePresenceLive() {
+/**
+ * usePresenceLive keeps the cached peers lists' presence live, pinned
+ * peers (unseen chats) staying where they are; after a lost connection
+ * they are read again.
+ */
+export function usePresenceLive(pinned?: (p: Peer) => boolean) {
   const qc = useQueryClient()
   useHubEvents(
     '*',
-    (m) => void applyPresenceEvent(qc, m),
+    (m) => void applyPresenceEvent(qc, m, pinned),
     () => void qc.invalidateQueries({ queryKey: PEERS_KEY }),
   )
 }

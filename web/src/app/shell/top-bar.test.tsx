@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEventLib from '@testing-library/user-event'
+import type { Schemas } from '@/api/client'
+import { TooltipProvider } from '@/components/ui/tooltip'
+import { json, renderInApp, stubFetch } from '@/test/utils'
+import { TopBar } from './top-bar'
+
+afterEach(() => vi.unstubAllGlobals())
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
+
+const ME = '0190a000-0000-7000-8000-000000000001'
+const ADA = '0190a000-0000-7000-8000-0000000000aa'
+const ada = { id: ADA, userId: ADA, name: 'Ada L', firstName: 'Ada', lastName: 'L', avatar: null, company: '', jobTitle: '', interestTags: [], tags: [], status: 'online', presence: null, lastMessageOn: null }
+
+function serve(hasUnread: boolean) {
+  stubFetch((_m, path) => {
+    if (path.startsWith('/api/channels/private?'))
+      return json(200, {
+        results: [{ id: 'c1', memberIds: [ME, ADA], peer: ada, hasUnread, latestThread: { id: 'm1', creatorId: ADA, raw: 'hi', createdOn: '2026-11-24T09:00:00.000Z' }, lastSeenOn: null, lastActivityOn: null }],
+        total: 1,
+      })
+    if (path.startsWith('/api/peers')) return json(200, { results: [ada], total: 1 })
+    if (path.startsWith(`/api/users/${ME}/personalization`)) return json(200, {})
+    return json(404, { code: 'notFound', message: 'no' })
+  })
+}
+
+// A small screen: the panel is the top bar's sheet.
+function narrow() {
+  vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }))
+}
+
+async function render() {
+  const r = await renderInApp(
+    <TooltipProvider>
+      <TopBar panel={{ forumSelected: false, forumAdmin: false }} />
+    </TooltipProvider>,
+  )
+  act(() => r.session.signedIn({ accessToken: 't', user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }))
+  return r
+}
+
+describe('TopBar chat (spec 002 §2, §4)', () => {
+  it('puts an unread dot on the chat button, and the button opens the chat; no panel menu outside a forum', async () => {
+    narrow()
+    serve(true)
+    await render()
+    const button = screen.getByRole('button', { name: 'Chat' })
+    await waitFor(() => expect(within(button).getByRole('img', { name: 'Unread messages' })).toBeInTheDocument())
+    expect(screen.queryByRole('button', { name: 'Forum panels' })).toBeNull()
+    await userEvent.click(button)
+    const sheet = await screen.findByRole('dialog')
+    expect(within(sheet).getByRole('tab', { name: 'Chat', selected: true })).toBeInTheDocument()
+    expect(await within(sheet).findByText('Ada L')).toBeInTheDocument()
+  })
+
+  it('shows the new-message bubble while the panel is closed, and View opens the chat', async () => {
+    narrow()
+    serve(true)
+    await render()
+    const bubble = await screen.findByTestId('new-message-bubble')
+    await userEvent.click(within(bubble).getByRole('button', { name: 'View' }))
+    expect(await screen.findByRole('dialog')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByTestId('new-message-bubble')).toBeNull())
+  })
+
+  it('has no unread dot when every chat is seen', async () => {
+    narrow()
+    serve(false)
+    const r = await render()
+    await waitFor(() => expect(r.queryClient.getQueryData(['chat', 'channels'])).toBeTruthy())
+    expect(within(screen.getByRole('button', { name: 'Chat' })).queryByRole('img')).toBeNull()
+  })
+})

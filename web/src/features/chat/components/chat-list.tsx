@@ -1,0 +1,133 @@
+import { useState, type ReactNode, type UIEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { Search, Users } from 'lucide-react'
+import { api, unwrap } from '@/api/client'
+import { PersonAvatar } from '@/components/ui/avatar'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { Skeleton } from '@/components/ui/skeleton'
+import { EmptyState, ErrorFallback } from '@/components/ui/states'
+import { useDebouncedValue } from '@/hooks/use-debounced-value'
+import { useCurrentUser } from '@/lib/session-context'
+import { channelsQuery } from '../api/chat-api'
+import type { Peer } from '../api/types'
+import { openChat } from '../lib/open-chat'
+import { PresenceDot, UnreadDot } from './presence-dot'
+
+export const CRITERIA = ['all', 'name', 'org', 'job', 'expertise', 'tags'] as const
+export type Criterion = (typeof CRITERIA)[number]
+/** Peers are listed 25 at a time (spec 002 §9). */
+export const PEERS_PAGE = 25
+
+/** peersQuery is GET /api/peers for a search, page by page; key begins with the presence cache's key so presence events reach it. */
+export const peersQuery = (peersKey: readonly unknown[], q: string, criterion: Criterion) => ({
+  queryKey: [...peersKey, { q, criterion }],
+  initialPageParam: 1,
+  queryFn: async ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }) =>
+    unwrap(await api.GET('/api/peers', { params: { query: { ...(q ? { q, criterion } : {}), page: pageParam, pageSize: PEERS_PAGE } }, signal })),
+  getNextPageParam: (last: { results: Peer[]; total: number }, pages: unknown[]) => (pages.length * PEERS_PAGE < last.total ? pages.length + 1 : undefined),
+})
+
+/**
+ * ChatList is the chat tab's list (spec 002 §2 "Private chat list"): Me,
+ * then the peers with their presence and a red dot where a message is
+ * unread, with a search by criterion; 25 at a time, more on scrolling.
+ */
+export function ChatList({ peersKey, meControls }: { peersKey: readonly unknown[]; meControls?: ReactNode }) {
+  const { t } = useTranslation()
+  const me = useCurrentUser()
+  const [text, setText] = useState('')
+  const [criterion, setCriterion] = useState<Criterion>('all')
+  const q = useDebouncedValue(text.trim())
+  const peers = useInfiniteQuery({ ...peersQuery(peersKey, q, criterion), placeholderData: keepPreviousData })
+  const channels = useQuery(channelsQuery())
+  const unread = new Set(channels.data?.results.filter((c) => c.hasUnread).map((c) => c.peer.userId))
+  const list = peers.data?.pages.flatMap((p) => p.results) ?? []
+  const more = () => {
+    if (peers.hasNextPage && !peers.isFetchingNextPage) void peers.fetchNextPage()
+  }
+  const onScroll = (e: UIEvent<HTMLElement>) => {
+    const el = e.currentTarget
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 100) more()
+  }
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col" data-testid="chat-list">
+      {me && (
+        <div className="flex items-center gap-3 border-b px-3 py-2" data-testid="chat-me">
+          <PersonAvatar person={me.user} className="size-9" />
+          <span className="flex-1 font-medium">{t('chat.me')}</span>
+          {meControls}
+        </div>
+      )}
+      <div className="flex gap-2 border-b px-3 py-2">
+        <div className="relative flex-1">
+          <Search aria-hidden className="absolute left-2 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input value={text} onChange={(e) => setText(e.target.value)} placeholder={t('chat.search')} aria-label={t('chat.search')} className="pl-8" maxLength={200} />
+        </div>
+        <Select value={criterion} onValueChange={(v) => setCriterion(v as Criterion)}>
+          <SelectTrigger className="w-32" aria-label={t('chat.criterion')}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {CRITERIA.map((c) => (
+              <SelectItem key={c} value={c}>
+                {t(`chat.criteria.${c}`)}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <ul className="min-h-0 flex-1 overflow-y-auto" onScroll={onScroll} aria-label={t('chat.peers')}>
+        {peers.isPending &&
+          Array.from({ length: 10 }, (_, i) => (
+            <li key={i} className="flex h-[50px] items-center gap-3 px-3">
+              <Skeleton className="size-9 rounded-full" />
+              <Skeleton className="h-4 flex-1" />
+            </li>
+          ))}
+        {peers.isError && (
+          <li>
+            <ErrorFallback onRetry={() => void peers.refetch()} />
+          </li>
+        )}
+        {peers.isSuccess && list.length === 0 && (
+          <li>
+            <EmptyState icon={<Users aria-hidden />}>{t('chat.noMembers')}</EmptyState>
+          </li>
+        )}
+        {list.map((p) => (
+          <li key={p.id}>
+            <button
+              type="button"
+              className="flex h-[50px] w-full items-center gap-3 px-3 text-left hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
+              onClick={() => openChat({ userId: p.userId, firstName: p.firstName, lastName: p.lastName, avatar: p.avatar })}
+              data-testid="peer"
+            >
+              <span className="relative">
+                <PersonAvatar person={{ id: p.userId, firstName: p.firstName, lastName: p.lastName, avatar: p.avatar }} className="size-9" />
+                <PresenceDot status={p.status} />
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className="block truncate text-sm font-medium" data-testid="peer-name">
+                  {p.firstName} {p.lastName}
+                </span>
+                {(p.jobTitle || p.company) && <span className="block truncate text-xs text-muted-foreground">{[p.jobTitle, p.company].filter(Boolean).join(' · ')}</span>}
+              </span>
+              {unread.has(p.userId) && <UnreadDot />}
+            </button>
+          </li>
+        ))}
+        {peers.hasNextPage && (
+          <li className="p-2 text-center">
+            <Button variant="ghost" size="sm" onClick={more} disabled={peers.isFetchingNextPage}>
+              {t('chat.more')}
+            </Button>
+          </li>
+        )}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,145 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query'
+import type { HubMessage } from '@/lib/hub'
+import type { ChatMessage, ChatMessagePage, PrivateChannel, PrivateChannelList } from '../api/types'
+
+// The private chat's caches and its live events (thread.*
+// with context key `channel:<channelId>`, private.channel.seen and
+// user.personalization.updated), applied in place as the feed applies its
+// own, so an open conversation and the unread dots follow without reading
+// everything again.
+
+export const chatKeys = {
+  channels: ['chat', 'channels'] as const,
+  messages: (channelId: string) => ['chat', 'messages', channelId] as const,
+  personalization: (userId: string) => ['chat', 'personalization', userId] as const,
+}
+
+export const CHAT_EVENTS = {
+  created: 'thread.created',
+  updated: 'thread.updated',
+  deleted: 'thread.deleted',
+  reacted: 'thread.reacted',
+  seen: 'private.channel.seen',
+  personalization: 'user.personalization.updated',
+} as const
+
+/** The dismissed new-message reminders' key (spec 002 §3 Reminder preferences). */
+export const DISMISSED_KEY = 'reminders.newMessages.dismissed'
+
+type Messages = InfiniteData<ChatMessagePage, string | undefined>
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+const isStr = (v: unknown): v is string => typeof v === 'string'
+
+/** ChatEvent is a private chat's live event, read and typed. */
+export type ChatEvent =
+  | { kind: 'created' | 'updated' | 'reacted'; message: ChatMessage }
+  | { kind: 'deleted'; id: string; channelId: string }
+  | { kind: 'seen'; channelId: string; lastSeenOn: string }
+  | { kind: 'personalization'; userId: string }
+
+/**
+ * readChatEvent reads a hub message as a private chat event, or undefined.
+ * A forum's thread events share the names but not the context key
+ * (theirs is the post's), so the key tells them apart.
+ */
+export function readChatEvent(m: HubMessage): ChatEvent | undefined {
+  const p = isObj(m.data) ? (m.data as { payload?: unknown }).payload : undefined
+  if (!isObj(p)) return undefined
+  switch (m.event) {
+    case CHAT_EVENTS.created:
+    case CHAT_EVENTS.updated:
+    case CHAT_EVENTS.reacted:
+    case CHAT_EVENTS.deleted: {
+      if (!m.contextKey.startsWith('channel:') || !isStr(p.id) || !isStr(p.channelId) || m.contextKey !== `channel:${p.channelId}`) return undefined
+      if (m.event === CHAT_EVENTS.deleted) return { kind: 'deleted', id: p.id, channelId: p.channelId }
+      if (!isStr(p.raw) || !isStr(p.createdOn) || !isStr(p.creatorId)) return undefined
+      const kind = m.event === CHAT_EVENTS.created ? 'created' : m.event === CHAT_EVENTS.updated ? 'updated' : 'reacted'
+      return { kind, message: { reactions: {}, ...p } as unknown as ChatMessage }
+    }
+    case CHAT_EVENTS.seen:
+      return isStr(p.channelId) && isStr(p.lastSeenOn) ? { kind: 'seen', channelId: p.channelId, lastSeenOn: p.lastSeenOn } : undefined
+    case CHAT_EVENTS.personalization:
+      return isStr(p.userId) ? { kind: 'personalization', userId: p.userId } : undefined
+    default:
+      return undefined
+  }
+}
+
+function mapMessages(qc: QueryClient, channelId: string, f: (pages: ChatMessagePage[]) => ChatMessagePage[]) {
+  qc.setQueryData<Messages>(chatKeys.messages(channelId), (data) => (data ? { ...data, pages: f(data.pages) } : data))
+}
+
+/** addMessage puts a new message first (newest) in its conversation, once. */
+export function addMessage(qc: QueryClient, m: ChatMessage) {
+  mapMessages(qc, m.channelId, (pages) => {
+    if (pages.some((p) => p.results.some((x) => x.id === m.id))) return pages.map((p) => ({ ...p, results: p.results.map((x) => (x.id === m.id ? m : x)) }))
+    const [first, ...rest] = pages
+    return first ? [{ results: [m, ...first.results], total: first.total + 1 }, ...rest] : pages
+  })
+}
+
+/** replaceMessage puts an edited or reacted message in place. */
+export function replaceMessage(qc: QueryClient, m: ChatMessage) {
+  mapMessages(qc, m.channelId, (pages) => pages.map((p) => (p.results.some((x) => x.id === m.id) ? { ...p, results: p.results.map((x) => (x.id === m.id ? m : x)) } : p)))
+}
+
+export function removeMessage(qc: QueryClient, channelId: string, id: string) {
+  mapMessages(qc, channelId, (pages) => pages.map((p) => (p.results.some((x) => x.id === id) ? { results: p.results.filter((x) => x.id !== id), total: p.total - 1 } : p)))
+}
+
+function mapChannels(qc: QueryClient, f: (c: PrivateChannel) => PrivateChannel) {
+  qc.setQueryData<PrivateChannelList>(chatKeys.channels, (l) => (l ? { ...l, results: l.results.map(f) } : l))
+}
+
+export function setChannelSeen(qc: QueryClient, channelId: string, lastSeenOn: string) {
+  mapChannels(qc, (c) => (c.id === channelId ? { ...c, hasUnread: false, lastSeenOn } : c))
+}
+
+/** unreadChannels are the channels whose latest message is the peer's and not seen. */
+export const unreadChannels = (l: PrivateChannelList | undefined): PrivateChannel[] => l?.results.filter((c) => c.hasUnread) ?? []
+
+/**
+ * applyChatEvent applies a private chat event to the cached conversation
+ * and channels; it says whether the event was one. A message of a channel
+ * the list does not have yet (a first message) reads the list again.
+ */
+export function applyChatEvent(qc: QueryClient, m: HubMessage): boolean {
+  const e = readChatEvent(m)
+  if (!e) return false
+  switch (e.kind) {
+    case 'created': {
+      addMessage(qc, e.message)
+      const list = qc.getQueryData<PrivateChannelList>(chatKeys.channels)
+      if (!list?.results.some((c) => c.id === e.message.channelId)) {
+        void qc.invalidateQueries({ queryKey: chatKeys.channels })
+        break
+      }
+      const { id, creatorId, raw, createdOn, isMine } = e.message
+      mapChannels(qc, (c) => (c.id === e.message.channelId ? { ...c, latestThread: { id, creatorId, raw, createdOn }, hasUnread: !isMine } : c))
+      // The newest activity comes first, as the server lists them.
+      qc.setQueryData<PrivateChannelList>(chatKeys.channels, (l) => {
+        if (!l) return l
+        const c = l.results.find((x) => x.id === e.message.channelId)!
+        return { ...l, results: [c, ...l.results.filter((x) => x !== c)] }
+      })
+      break
+    }
+    case 'updated':
+    case 'reacted':
+      replaceMessage(qc, e.message)
+      if (e.kind === 'updated') mapChannels(qc, (c) => (c.latestThread?.id === e.message.id ? { ...c, latestThread: { ...c.latestThread, raw: e.message.raw } } : c))
+      break
+    case 'deleted':
+      removeMessage(qc, e.channelId, e.id)
+      if (qc.getQueryData<PrivateChannelList>(chatKeys.channels)?.results.some((c) => c.latestThread?.id === e.id)) void qc.invalidateQueries({ queryKey: chatKeys.channels })
+      break
+    case 'seen':
+      setChannelSeen(qc, e.channelId, e.lastSeenOn)
+      break
+    case 'personalization':
+      void qc.invalidateQueries({ queryKey: chatKeys.personalization(e.userId) })
+      break
+  }
+  return true
+}
