@@ -57,6 +57,37 @@ export function usePanel(): PanelState {
   )
 }
 
+// The small screens' sheet shows the panel over the page; it is open for
+// this page view only, not kept with the panel's state.
+let sheetOpen = false
+const sheetListeners = new Set<() => void>()
+
+export function setSheetOpen(open: boolean) {
+  sheetOpen = open
+  sheetListeners.forEach((l) => l())
+}
+
+export function useSheetOpen(): boolean {
+  return useSyncExternalStore(
+    (l) => {
+      sheetListeners.add(l)
+      return () => sheetListeners.delete(l)
+    },
+    () => sheetOpen,
+    () => sheetOpen,
+  )
+}
+
+/** WIDE is where the panel sits beside the page; below it the panel is a sheet. */
+export const WIDE = '(min-width: 768px)'
+
+/** showTab opens the panel on a tab: expanded beside the page on wide screens, the sheet on small ones. */
+export function showTab(tab: PanelTab) {
+  if (window.matchMedia(WIDE).matches) return setPanel({ expanded: true, tab })
+  setPanel({ tab })
+  setSheetOpen(true)
+}
+
 export type PanelContext = {
   forumSelected: boolean
   forumAdmin: boolean

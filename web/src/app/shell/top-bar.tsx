@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { BarChart3, Home, LogOut, MessageCircle, PanelRight, User as UserIcon, Users } from 'lucide-react'
@@ -22,13 +21,13 @@ import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
 import { ManageMenu } from './manage-menu'
-import { availableTabs, PanelBody, setPanel, shownTab, usePanel, type PanelContext, type PanelTab } from './right-panel'
+import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, usePanel, useSheetOpen, WIDE, type PanelContext, type PanelTab } from './right-panel'
 
 /**
  * TopBar (spec 000 §2.2): Home, the Manage menu (for those who manage
  * something) and the avatar menu; on small screens the chat button with
- * its unread dot and, where the side panel has a forum's tab (Insights, for
- * its admins), the panel menu. The new-message bubble shows while the panel
+ * its unread dot and, where the side panel has a forum's tabs (Team, and
+ * Insights for its admins), the panel menu. The new-message bubble shows while the panel
  * is closed. What has no feature behind it yet is not offered: the
  * notifications bell and upcoming Meet Ups come back with notifications and
  * Meet Ups.
@@ -39,7 +38,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
   const signOut = useSignOut()
   const navigate = useNavigate()
   const theme = useTheme()
-  const [sheetOpen, setSheetOpen] = useState(false)
+  const sheetOpen = useSheetOpen()
   const panelState = usePanel()
   const tabs = availableTabs(panel)
   const tab = shownTab(tabs, panelState.tab)
@@ -47,9 +46,8 @@ export function TopBar({ panel }: { panel: PanelContext }) {
     setPanel({ tab: k })
     setSheetOpen(true)
   }
-  const wide = useMediaQuery('(min-width: 768px)')
+  const wide = useMediaQuery(WIDE)
   const { unread } = useUnreadChats()
-  const viewChat = () => (wide ? setPanel({ expanded: true, tab: 'chat' }) : openSheet('chat'))
 
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
@@ -130,7 +128,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
           </DropdownMenu>
         )}
       </div>
-      {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panelState.expanded)} onView={viewChat} />}
+      {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panelState.expanded)} onView={() => showTab('chat')} />}
       {tab && (
         <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
           <SheetContent side="right" className="p-0 pt-10">
