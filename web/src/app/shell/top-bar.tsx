@@ -17,6 +17,7 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/
 import { useSignOut } from '@/features/auth/hooks/use-sign-out'
 import { useUnreadChats } from '@/features/chat/components/chat-panel'
 import { NewMessageBubble } from '@/features/chat/components/new-message-bubble'
+import { UnreadDot } from '@/features/chat/components/presence-dot'
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
@@ -67,7 +68,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
       <div className="ml-auto flex items-center gap-0.5">
         <Button variant="ghost" size="icon" className="relative md:hidden" aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
           <MessageCircle aria-hidden />
-          {unread.length > 0 && <span role="img" aria-label={t('chat.unread')} className="absolute right-1.5 top-1.5 size-2.5 rounded-full bg-red-500" />}
+          {unread.length > 0 && <UnreadDot className="absolute right-1.5 top-1.5" />}
         </Button>
         {/* The chat has its own button; the menu holds the forum's tabs. */}
         {(tabs.includes('insights') || tabs.includes('team')) && (
