@@ -52,6 +52,10 @@ export default [
       const cover = header.locator('img').first()
       await visible(cover)
       assert.ok(await cover.evaluate((img) => img.complete && img.naturalWidth === 2), 'the community picture did not load')
+      // A community page has the footer, not the side panel; the chat is the top bar's.
+      await visible(page.getByTestId('footer').getByRole('link', { name: 'Terms of Service' }))
+      assert.equal(await page.getByTestId('right-panel').count(), 0, 'a side panel on the community page')
+      await visible(page.getByRole('button', { name: 'Chat', exact: true }))
       await axe(page, 'community page')
 
       // Create forum: it appears in the community's forums.

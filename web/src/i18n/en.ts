@@ -49,7 +49,7 @@ export const global = {
 } as const
 
 export const translation = {
-  app: { name: 'Agora', skipToContent: 'Skip to content', loading: 'Loading…' },
+  app: { name: 'Agora', skipToContent: 'Skip to content', loading: 'Loading…', footer: 'Footer' },
   accessToken: { invalid: 'This link is not valid or has expired.' },
   session: {
     expired: 'Your session has ended. Please sign in again.',

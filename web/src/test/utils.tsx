@@ -44,3 +44,13 @@ export async function renderInApp(ui: ReactNode, { path = '/' } = {}) {
   await router.load()
   return { ...result, router, session, queryClient }
 }
+
+/**
+ * stubLayout gives every element the client size of a side panel: jsdom lays
+ * nothing out, and a virtualised list renders only the rows that fit its
+ * scroller. Undone by vi.restoreAllMocks().
+ */
+export function stubLayout(height = 500, width = 390) {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(height)
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(width)
+}

@@ -8,6 +8,7 @@ import { openChat } from '@/features/chat/lib/open-chat'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useAdminLive } from './admin-live'
+import { Footer } from './footer'
 import { usePeopleLive } from './people-live'
 import { RightPanel, showTab, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
@@ -31,6 +32,7 @@ export function AppShell() {
     ? communities.data?.results.flatMap((c) => c.series.map((f) => ({ f, admin: manageable(c) || f.role === 'admin' }))).find((x) => x.f.id === params.seriesId)
     : undefined
   const panel: PanelContext = {
+    beside: !(params.communityId && !params.seriesId),
     forumSelected: !!params.seriesId,
     forumAdmin: !!forum?.admin,
     forum: params.seriesId && params.communityId ? { seriesId: params.seriesId, communityId: params.communityId } : undefined,
@@ -41,7 +43,7 @@ export function AppShell() {
         place={{ seriesId: params.seriesId, home: pathname === '/home' }}
         onMessage={(person) => {
           openChat(person)
-          showTab('chat')
+          showTab('chat', panel)
         }}
       >
         <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2">
@@ -54,6 +56,7 @@ export function AppShell() {
           </main>
           <RightPanel context={panel} />
         </div>
+        {!panel.beside && <Footer />}
       </ProfileDialogHost>
     </TooltipProvider>
   )

@@ -67,6 +67,7 @@ function serve(role: 'admin' | 'member') {
 }
 
 const context = (forumAdmin: boolean): PanelContext => ({
+  beside: true,
   forumSelected: true,
   forumAdmin,
   forum: { seriesId: SERIES, communityId: COMMUNITY },

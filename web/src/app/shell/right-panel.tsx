@@ -82,14 +82,16 @@ export function useSheetOpen(): boolean {
 /** WIDE is where the panel sits beside the page; below it the panel is a sheet. */
 export const WIDE = '(min-width: 768px)'
 
-/** showTab opens the panel on a tab: expanded beside the page on wide screens, the sheet on small ones. */
-export function showTab(tab: PanelTab) {
-  if (window.matchMedia(WIDE).matches) return setPanel({ expanded: true, tab })
+/** showTab opens the panel on a tab: expanded beside the page on wide screens of a page that has it, else the sheet. */
+export function showTab(tab: PanelTab, { beside }: Pick<PanelContext, 'beside'>) {
+  if (beside && window.matchMedia(WIDE).matches) return setPanel({ expanded: true, tab })
   setPanel({ tab })
   setSheetOpen(true)
 }
 
 export type PanelContext = {
+  /** Whether the page has the panel beside it on wide screens (community pages have a footer instead, spec 000 §2.1). */
+  beside: boolean
   forumSelected: boolean
   forumAdmin: boolean
   /** The forum of the page, for the tabs about it (insights, team). */
@@ -100,7 +102,7 @@ export type PanelContext = {
 const FULLSCREEN_TABS: PanelTab[] = ['insights', 'team']
 
 /** availableTabs: chat always; in a forum, team for every member and insights for its admins. */
-export function availableTabs({ forumSelected, forumAdmin }: PanelContext): PanelTab[] {
+export function availableTabs({ forumSelected, forumAdmin }: Pick<PanelContext, 'forumSelected' | 'forumAdmin'>): PanelTab[] {
   if (!forumSelected) return ['chat']
   return forumAdmin ? ['chat', 'insights', 'team'] : ['chat', 'team']
 }
@@ -121,7 +123,7 @@ export function RightPanel({ context }: { context: PanelContext }) {
   const { unread } = useUnreadChats()
   const tabs = availableTabs(context)
   const tab = shownTab(tabs, panel.tab)
-  if (!tab) return null
+  if (!tab || !context.beside) return null
 
   if (!panel.expanded) {
     return (

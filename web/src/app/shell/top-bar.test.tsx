@@ -1,14 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
 import { TooltipProvider } from '@/components/ui/tooltip'
-import { json, renderInApp, stubFetch } from '@/test/utils'
+import { json, renderInApp, stubFetch, stubLayout } from '@/test/utils'
 import { setSheetOpen } from './right-panel'
 import { TopBar } from './top-bar'
 
+beforeEach(() => stubLayout())
 afterEach(() => {
   vi.unstubAllGlobals()
+  vi.restoreAllMocks()
   // The sheet's state outlives a page's frame; each test starts closed.
   act(() => setSheetOpen(false))
 })
@@ -31,15 +33,16 @@ function serve(hasUnread: boolean) {
   })
 }
 
-// A small screen: the panel is the top bar's sheet.
-function narrow() {
-  vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }))
+// A small screen (or a wide one): the panel is the top bar's sheet on small ones.
+function screenWidth(wide = false) {
+  vi.stubGlobal('matchMedia', (query: string) => ({ matches: wide, media: query, addEventListener() {}, removeEventListener() {} }))
 }
+const narrow = () => screenWidth(false)
 
-async function render() {
+async function render({ beside = true } = {}) {
   const r = await renderInApp(
     <TooltipProvider>
-      <TopBar panel={{ forumSelected: false, forumAdmin: false }} />
+      <TopBar panel={{ beside, forumSelected: false, forumAdmin: false }} />
     </TooltipProvider>,
   )
   act(() => r.session.signedIn({ accessToken: 't', user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }))
@@ -68,6 +71,16 @@ describe('TopBar chat (spec 002 §2, §4)', () => {
     await userEvent.click(within(bubble).getByRole('button', { name: 'View' }))
     expect(await screen.findByRole('dialog')).toBeInTheDocument()
     await waitFor(() => expect(screen.queryByTestId('new-message-bubble')).toBeNull())
+  })
+
+  it('on a wide community page, which has no side panel, View opens the chat in the sheet', async () => {
+    screenWidth(true)
+    serve(true)
+    await render({ beside: false })
+    const bubble = await screen.findByTestId('new-message-bubble')
+    await userEvent.click(within(bubble).getByRole('button', { name: 'View' }))
+    const sheet = await screen.findByRole('dialog')
+    expect(within(sheet).getByRole('tab', { name: 'Chat', selected: true })).toBeInTheDocument()
   })
 
   it('has no unread dot when every chat is seen', async () => {

@@ -20,6 +20,7 @@ import { NewMessageBubble } from '@/features/chat/components/new-message-bubble'
 import { UnreadDot } from '@/features/chat/components/presence-dot'
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
+import { cn } from '@/lib/utils'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
 import { ManageMenu } from './manage-menu'
 import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, usePanel, useSheetOpen, WIDE, type PanelContext, type PanelTab } from './right-panel'
@@ -66,7 +67,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
         <ManageMenu />
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
-        <Button variant="ghost" size="icon" className="relative md:hidden" aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
+        <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
           <MessageCircle aria-hidden />
           {unread.length > 0 && <UnreadDot className="absolute right-1.5 top-1.5" />}
         </Button>
@@ -129,7 +130,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
           </DropdownMenu>
         )}
       </div>
-      {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panelState.expanded)} onView={() => showTab('chat')} />}
+      {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panel.beside && panelState.expanded)} onView={() => showTab('chat', panel)} />}
       {tab && (
         <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
           <SheetContent side="right" className="p-0 pt-10">

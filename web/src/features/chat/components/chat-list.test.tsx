@@ -1,19 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
-import { json, renderInApp, stubFetch } from '@/test/utils'
+import { json, renderInApp, stubFetch, stubLayout } from '@/test/utils'
 import type { Peer } from '../api/types'
 import { openChat } from '../lib/open-chat'
 import { ADA, BEN, channel, meUser, peer } from '../test/fixtures'
 import { ChatPanel } from './chat-panel'
 
-// jsdom lays nothing out: the virtualised list's scroller is given the size
-// of ten rows, as the panel would give it.
+// The virtualised list's scroller has the height of ten rows.
 const VIEW = 500
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(VIEW)
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(390)
-})
+beforeEach(() => stubLayout(VIEW))
 afterEach(() => {
   vi.unstubAllGlobals()
   vi.restoreAllMocks()
