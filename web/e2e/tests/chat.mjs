@@ -33,20 +33,31 @@ async function hideTab(page, hidden) {
   }, hidden)
 }
 
-/** peerStatus is the presence A's chat list shows on a peer's row: online, away, do-not-disturb, or offline (no dot). */
+/** peerStatus is the presence A's chat list shows on a peer's row: online, away, do-not-disturb, or offline (no dot); absent when the row is not in the list. */
 async function peerStatus(list, name) {
   const row = list.getByTestId('peer').filter({ hasText: name })
   if ((await row.count()) === 0) return 'absent'
-  const dot = row.first().locator('[data-status]')
-  return (await dot.count()) ? dot.getAttribute('data-status') : 'offline'
+  // Read in one step: the dot may change between two reads.
+  return row.first().evaluate((r) => r.querySelector('[data-status]')?.getAttribute('data-status') ?? 'offline').catch(() => 'absent')
 }
 
 /** showsStatus waits until A's list shows the peer with status; active, if given, keeps that person at the keyboard meanwhile. */
 async function showsStatus(list, name, status, active) {
+  let last
   await poll(`${name} shows ${status}`, async () => {
     if (active) await active.mouse.move(Math.random() * 200 + 10, Math.random() * 200 + 10)
-    return (await peerStatus(list, name)) === status
-  }, 3 * TIMEOUT)
+    last = await peerStatus(list, name)
+    return last === status
+  }, 3 * TIMEOUT).catch((e) => {
+    throw new Error(`${e.message} (last shown: ${last})`)
+  })
+}
+
+/** openConnected opens a page at path and resolves once its hub connection has the server's first message. */
+async function openConnected(page, path) {
+  const socket = page.waitForEvent('websocket', { timeout: TIMEOUT }).then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('presence.settings'), timeout: TIMEOUT }))
+  await page.goto(server.url + path)
+  await socket
 }
 
 export default [
@@ -134,9 +145,9 @@ export default [
         const record = () => window.__seen.push(row.querySelector('[data-status]')?.getAttribute('data-status') ?? 'offline')
         new MutationObserver(record).observe(row, { subtree: true, childList: true, attributes: true })
       })
+      // The first tab closes only once the second is connected, as when a person moves between tabs.
       const pb2 = await pb.context().newPage()
-      await pb2.goto(server.url + '/home')
-      await visible(pb2.getByTestId('right-panel'))
+      await openConnected(pb2, '/home')
       await pb.close()
       // With the second tab in use B stays online; closing it too makes B offline.
       await showsStatus(listA2, bName, 'online', pb2)
