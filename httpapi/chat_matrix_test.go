@@ -43,10 +43,7 @@ func TestMatrixChat(t *testing.T) {
 	// Only the author has a channel with the other member (until the
 	// matrix's sends make more); to anyone else it is no channel of theirs.
 	for _, role := range roles[:len(roles)-1] {
-		r := role.c.Do("GET", withPeer, nil)
-		wantStatus(t, r, 200)
-		var got channelList
-		r.JSON(t, &got)
+		got := listChannels(t, role.c, "peerId="+f.b.UserID)
 		var ids []string
 		for _, c := range got.Results {
 			ids = append(ids, c.ID)

@@ -87,11 +87,7 @@ func send(t *testing.T, c *testenv.Client, to, raw string) chatMessage {
 
 func channels(t *testing.T, c *testenv.Client) channelList {
 	t.Helper()
-	r := c.Do("GET", "/api/channels/private", nil)
-	wantStatus(t, r, 200)
-	var l channelList
-	r.JSON(t, &l)
-	return l
+	return listChannels(t, c, "")
 }
 
 // chatDigest fingerprints every row of private chat and personalization,
@@ -358,7 +354,11 @@ func TestChatChannelWithPeer(t *testing.T) {
 // listChannels is GET /api/channels/private?query as c.
 func listChannels(t *testing.T, c *testenv.Client, query string) channelList {
 	t.Helper()
-	r := c.Do("GET", "/api/channels/private?"+query, nil)
+	path := "/api/channels/private"
+	if query != "" {
+		path += "?" + query
+	}
+	r := c.Do("GET", path, nil)
 	wantStatus(t, r, 200)
 	var l channelList
 	r.JSON(t, &l)
