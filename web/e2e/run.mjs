@@ -14,8 +14,9 @@ import sso from './tests/sso.mjs'
 import communities from './tests/communities.mjs'
 import accounts from './tests/accounts.mjs'
 import people from './tests/people.mjs'
+import chat from './tests/chat.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chrome, ...sso]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...chrome, ...sso]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

@@ -206,6 +206,7 @@ export const translation = {
     unread: 'Unread messages',
     status: { online: 'Online', away: 'Away', 'do-not-disturb': 'Do not disturb', offline: 'Offline' },
     back: 'Back to the members',
+    peerProfile: 'Profile of {{name}}',
     older: 'Older messages',
     startConversation: 'Write the first message to {{name}}.',
     message: 'Message',

@@ -4,11 +4,12 @@ import { TooltipProvider } from '@/components/ui/tooltip'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
 import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
+import { openChat } from '@/features/chat/lib/open-chat'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useAdminLive } from './admin-live'
 import { usePeopleLive } from './people-live'
-import { RightPanel, type PanelContext } from './right-panel'
+import { RightPanel, showTab, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
 
 /**
@@ -36,7 +37,13 @@ export function AppShell() {
   }
   return (
     <TooltipProvider delayDuration={300}>
-      <ProfileDialogHost place={{ seriesId: params.seriesId, home: pathname === '/home' }}>
+      <ProfileDialogHost
+        place={{ seriesId: params.seriesId, home: pathname === '/home' }}
+        onMessage={(person) => {
+          openChat(person)
+          showTab('chat')
+        }}
+      >
         <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2">
           {t('app.skipToContent')}
         </a>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
 import { TooltipProvider } from '@/components/ui/tooltip'
@@ -82,8 +82,31 @@ describe('the profile dialog (spec 000 §2.4, 002 §2)', () => {
     expect(within(dialog).getByText('Notes on the engine.')).toBeInTheDocument()
     expect(within(within(dialog).getByRole('list', { name: 'Interests' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['math', 'poetry'])
     expect(within(dialog).getByRole('img', { name: 'Expert in this forum' })).toBeInTheDocument()
-    // No message button until private chat exists.
-    expect(within(dialog).queryByRole('button', { name: /message/i })).toBeNull()
+  })
+
+  it('offers "Message" on a peer’s profile, which closes the dialog and opens the chat with them; not on one’s own', async () => {
+    serve({ [ADA]: profile(), [BOB]: profile({ userId: BOB, firstName: 'Bob', lastName: 'Builder' }) })
+    const onMessage = vi.fn()
+    const r = await renderInApp(
+      <TooltipProvider>
+        <ProfileDialogHost place={{ seriesId: SERIES, home: false }} onMessage={onMessage}>
+          <RichText raw={`[Ada Lovelace](${ADA}) and [Bob Builder](${BOB})`} />
+        </ProfileDialogHost>
+      </TooltipProvider>,
+    )
+    act(() => r.session.signedIn({ accessToken: 't', role: 'user', user: { id: BOB, firstName: 'Bob', lastName: 'Builder', email: 'bob@example.test', avatar: null } as Schemas['User'] }))
+    await userEvent.click(screen.getByRole('button', { name: 'Open the profile of Bob Builder' }))
+    let dialog = await screen.findByRole('dialog')
+    expect(await within(dialog).findByRole('heading', { name: 'Bob Builder' })).toBeInTheDocument()
+    expect(within(dialog).queryByRole('button', { name: 'Message' })).toBeNull()
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+
+    await userEvent.click(screen.getByRole('button', { name: 'Open the profile of Ada Lovelace' }))
+    dialog = await screen.findByRole('dialog')
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Message' }))
+    expect(onMessage).toHaveBeenCalledWith(expect.objectContaining({ userId: ADA, firstName: 'Ada', lastName: 'Lovelace' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   })
 
   it('opens from a post author’s avatar; no star in a forum they are no expert of, and no location on the home page', async () => {

@@ -5,7 +5,8 @@ import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
 import { cn } from '@/lib/utils'
-import { ChatPanel } from '@/features/chat/components/chat-panel'
+import { ChatPanel, useUnreadChats } from '@/features/chat/components/chat-panel'
+import { UnreadDot } from '@/features/chat/components/presence-dot'
 import { InsightsSummaryStats } from '@/features/insights/components/summary-stats'
 import { DoNotDisturbToggle } from '@/features/presence/components/do-not-disturb'
 import { PEERS_KEY } from '@/features/presence/peers-cache'
@@ -57,6 +58,37 @@ export function usePanel(): PanelState {
   )
 }
 
+// The small screens' sheet shows the panel over the page; it is open for
+// this page view only, not kept with the panel's state.
+let sheetOpen = false
+const sheetListeners = new Set<() => void>()
+
+export function setSheetOpen(open: boolean) {
+  sheetOpen = open
+  sheetListeners.forEach((l) => l())
+}
+
+export function useSheetOpen(): boolean {
+  return useSyncExternalStore(
+    (l) => {
+      sheetListeners.add(l)
+      return () => sheetListeners.delete(l)
+    },
+    () => sheetOpen,
+    () => sheetOpen,
+  )
+}
+
+/** WIDE is where the panel sits beside the page; below it the panel is a sheet. */
+export const WIDE = '(min-width: 768px)'
+
+/** showTab opens the panel on a tab: expanded beside the page on wide screens, the sheet on small ones. */
+export function showTab(tab: PanelTab) {
+  if (window.matchMedia(WIDE).matches) return setPanel({ expanded: true, tab })
+  setPanel({ tab })
+  setSheetOpen(true)
+}
+
 export type PanelContext = {
   forumSelected: boolean
   forumAdmin: boolean
@@ -86,6 +118,7 @@ const icons: Record<PanelTab, ReactNode> = {
 export function RightPanel({ context }: { context: PanelContext }) {
   const { t } = useTranslation()
   const panel = usePanel()
+  const { unread } = useUnreadChats()
   const tabs = availableTabs(context)
   const tab = shownTab(tabs, panel.tab)
   if (!tab) return null
@@ -101,8 +134,9 @@ export function RightPanel({ context }: { context: PanelContext }) {
         <div className="my-1 h-px w-8 bg-border" />
         {tabs.map((k) => (
           <Tip key={k} label={t(`panel.${k}`)} side="left">
-            <Button variant={k === tab ? 'secondary' : 'ghost'} size="icon" aria-label={t(`panel.${k}`)} onClick={() => setPanel({ expanded: true, tab: k })}>
+            <Button variant={k === tab ? 'secondary' : 'ghost'} size="icon" className="relative" aria-label={t(`panel.${k}`)} onClick={() => setPanel({ expanded: true, tab: k })}>
               {icons[k]}
+              {k === 'chat' && unread.length > 0 && <UnreadDot className="absolute right-1 top-1" />}
             </Button>
           </Tip>
         ))}

@@ -4,9 +4,14 @@ import userEventLib from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { json, renderInApp, stubFetch } from '@/test/utils'
+import { setSheetOpen } from './right-panel'
 import { TopBar } from './top-bar'
 
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  // The sheet's state outlives a page's frame; each test starts closed.
+  act(() => setSheetOpen(false))
+})
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
 const ME = '0190a000-0000-7000-8000-000000000001'

@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { BarChart3, Home, LogOut, MessageCircle, PanelRight, User as UserIcon, Users } from 'lucide-react'
@@ -18,17 +17,18 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/
 import { useSignOut } from '@/features/auth/hooks/use-sign-out'
 import { useUnreadChats } from '@/features/chat/components/chat-panel'
 import { NewMessageBubble } from '@/features/chat/components/new-message-bubble'
+import { UnreadDot } from '@/features/chat/components/presence-dot'
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
 import { ManageMenu } from './manage-menu'
-import { availableTabs, PanelBody, setPanel, shownTab, usePanel, type PanelContext, type PanelTab } from './right-panel'
+import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, usePanel, useSheetOpen, WIDE, type PanelContext, type PanelTab } from './right-panel'
 
 /**
  * TopBar (spec 000 §2.2): Home, the Manage menu (for those who manage
  * something) and the avatar menu; on small screens the chat button with
- * its unread dot and, where the side panel has a forum's tab (Insights, for
- * its admins), the panel menu. The new-message bubble shows while the panel
+ * its unread dot and, where the side panel has a forum's tabs (Team, and
+ * Insights for its admins), the panel menu. The new-message bubble shows while the panel
  * is closed. What has no feature behind it yet is not offered: the
  * notifications bell and upcoming Meet Ups come back with notifications and
  * Meet Ups.
@@ -39,7 +39,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
   const signOut = useSignOut()
   const navigate = useNavigate()
   const theme = useTheme()
-  const [sheetOpen, setSheetOpen] = useState(false)
+  const sheetOpen = useSheetOpen()
   const panelState = usePanel()
   const tabs = availableTabs(panel)
   const tab = shownTab(tabs, panelState.tab)
@@ -47,9 +47,8 @@ export function TopBar({ panel }: { panel: PanelContext }) {
     setPanel({ tab: k })
     setSheetOpen(true)
   }
-  const wide = useMediaQuery('(min-width: 768px)')
+  const wide = useMediaQuery(WIDE)
   const { unread } = useUnreadChats()
-  const viewChat = () => (wide ? setPanel({ expanded: true, tab: 'chat' }) : openSheet('chat'))
 
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
@@ -69,7 +68,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
       <div className="ml-auto flex items-center gap-0.5">
         <Button variant="ghost" size="icon" className="relative md:hidden" aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
           <MessageCircle aria-hidden />
-          {unread.length > 0 && <span role="img" aria-label={t('chat.unread')} className="absolute right-1.5 top-1.5 size-2.5 rounded-full bg-red-500" />}
+          {unread.length > 0 && <UnreadDot className="absolute right-1.5 top-1.5" />}
         </Button>
         {/* The chat has its own button; the menu holds the forum's tabs. */}
         {(tabs.includes('insights') || tabs.includes('team')) && (
@@ -130,7 +129,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
           </DropdownMenu>
         )}
       </div>
-      {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panelState.expanded)} onView={viewChat} />}
+      {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panelState.expanded)} onView={() => showTab('chat')} />}
       {tab && (
         <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
           <SheetContent side="right" className="p-0 pt-10">

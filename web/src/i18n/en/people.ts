@@ -11,6 +11,7 @@ export const profile = {
   },
   open: 'Open the profile of {{name}}',
   dialogTitle: 'Profile',
+  message: 'Message',
   at: 'at',
   expertHere: 'Expert in this forum',
   interests: 'Interests',

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import type { Peer } from '../api/types'
@@ -7,8 +7,16 @@ import { openChat } from '../lib/open-chat'
 import { ADA, BEN, channel, meUser, peer } from '../test/fixtures'
 import { ChatPanel } from './chat-panel'
 
+// jsdom lays nothing out: the virtualised list's scroller is given the size
+// of ten rows, as the panel would give it.
+const VIEW = 500
+beforeEach(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(VIEW)
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(390)
+})
 afterEach(() => {
   vi.unstubAllGlobals()
+  vi.restoreAllMocks()
   openChat(null)
 })
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
@@ -50,18 +58,30 @@ describe('ChatList', () => {
     expect(within(rows[0]!).queryByRole('img', { name: 'Unread messages' })).toBeNull()
   })
 
-  it('searches with the criterion chosen, shows the watermark when no one matches, and pages 25 at a time', async () => {
+  it('shows only the rows in view, reads the next 25 when scrolled to the end, and searches with the criterion chosen; the watermark when no one matches', async () => {
     const many = Array.from({ length: 30 }, (_, i) => peer(`0190a000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`, `P${i}`))
     const calls = serve(many)
     await render()
-    expect(await screen.findAllByTestId('peer')).toHaveLength(25)
-    await userEvent.click(screen.getByRole('button', { name: 'Show more' }))
-    await waitFor(() => expect(screen.getAllByTestId('peer')).toHaveLength(30))
-    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull()
-    const pages = calls.filter((c) => c.url.includes('/api/peers')).map((c) => new URL(c.url).searchParams)
+    const rows = await screen.findAllByTestId('peer')
+    // Ten rows in view and a few beyond: not all 25 of the first page.
+    expect(rows.length).toBeGreaterThanOrEqual(10)
+    expect(rows.length).toBeLessThan(25)
+    expect(rows[0]!.closest('li')).toHaveAttribute('aria-setsize', '30')
+    const pages = () => calls.filter((c) => c.url.includes('/api/peers')).map((c) => new URL(c.url).searchParams)
+    expect(pages().every((p) => p.get('page') === '1')).toBe(true)
+
+    const scroller = screen.getByTestId('peer-rows')
+    const scrollTo = (top: number) => {
+      scroller.scrollTop = top
+      fireEvent.scroll(scroller)
+    }
+    scrollTo(25 * 50 - VIEW)
+    await waitFor(() => expect(pages().at(-1)?.get('page')).toBe('2'))
     // (The first page may be asked twice: the test signs in after rendering.)
-    expect(pages.map((p) => [p.get('page'), p.get('pageSize')]).at(-1)).toEqual(['2', '25'])
-    expect(pages.every((p) => p.get('pageSize') === '25' && !p.has('q'))).toBe(true)
+    expect(pages().every((p) => p.get('pageSize') === '25' && !p.has('q'))).toBe(true)
+    scrollTo(30 * 50 - VIEW)
+    expect(await screen.findByRole('button', { name: /^P29 L/ })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /^P0 L/ })).toBeNull()
 
     const searches = serve([])
     await userEvent.click(screen.getByRole('combobox', { name: 'Search in' }))

@@ -1,10 +1,10 @@
-import { useState, type ReactNode, type UIEvent } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useVirtualizer } from '@tanstack/react-virtual'
 import { Search, Users } from 'lucide-react'
 import { api, unwrap } from '@/api/client'
 import { PersonAvatar } from '@/components/ui/avatar'
-import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Skeleton } from '@/components/ui/skeleton'
@@ -48,10 +48,6 @@ export function ChatList({ peersKey, meControls }: { peersKey: readonly unknown[
   const more = () => {
     if (peers.hasNextPage && !peers.isFetchingNextPage) void peers.fetchNextPage()
   }
-  const onScroll = (e: UIEvent<HTMLElement>) => {
-    const el = e.currentTarget
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < 100) more()
-  }
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="chat-list">
@@ -80,53 +76,68 @@ export function ChatList({ peersKey, meControls }: { peersKey: readonly unknown[
           </SelectContent>
         </Select>
       </div>
-      <ul className="min-h-0 flex-1 overflow-y-auto" onScroll={onScroll} aria-label={t('chat.peers')}>
-        {peers.isPending &&
-          Array.from({ length: 10 }, (_, i) => (
+      {peers.isPending && (
+        <ul aria-busy="true" aria-label={t('chat.peers')}>
+          {Array.from({ length: 10 }, (_, i) => (
             <li key={i} className="flex h-[50px] items-center gap-3 px-3">
               <Skeleton className="size-9 rounded-full" />
               <Skeleton className="h-4 flex-1" />
             </li>
           ))}
-        {peers.isError && (
-          <li>
-            <ErrorFallback onRetry={() => void peers.refetch()} />
-          </li>
-        )}
-        {peers.isSuccess && list.length === 0 && (
-          <li>
-            <EmptyState icon={<Users aria-hidden />}>{t('chat.noMembers')}</EmptyState>
-          </li>
-        )}
-        {list.map((p) => (
-          <li key={p.id}>
-            <button
-              type="button"
-              className="flex h-[50px] w-full items-center gap-3 px-3 text-left hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
-              onClick={() => openChat({ userId: p.userId, firstName: p.firstName, lastName: p.lastName, avatar: p.avatar })}
-              data-testid="peer"
-            >
-              <span className="relative">
-                <PersonAvatar person={{ id: p.userId, firstName: p.firstName, lastName: p.lastName, avatar: p.avatar }} className="size-9" />
-                <PresenceDot status={p.status} />
-              </span>
-              <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm font-medium" data-testid="peer-name">
-                  {p.firstName} {p.lastName}
+        </ul>
+      )}
+      {peers.isError && <ErrorFallback onRetry={() => void peers.refetch()} />}
+      {peers.isSuccess && list.length === 0 && <EmptyState icon={<Users aria-hidden />}>{t('chat.noMembers')}</EmptyState>}
+      {list.length > 0 && <PeerRows peers={list} total={peers.data?.pages[0]?.total ?? list.length} unread={unread} onEnd={more} loading={peers.isFetchingNextPage} />}
+    </div>
+  )
+}
+
+/** A peer's row is 50 px high (spec 002 §2). */
+const ROW = 50
+
+/**
+ * PeerRows is the virtualised list of peers: only the rows in view (and a
+ * few around) are in the page, so a community of thousands scrolls as one
+ * of ten; reaching the last loaded rows asks for the next page.
+ */
+function PeerRows({ peers, total, unread, onEnd, loading }: { peers: Peer[]; total: number; unread: Set<string>; onEnd: () => void; loading: boolean }) {
+  const { t } = useTranslation()
+  const scroller = useRef<HTMLDivElement>(null)
+  const rows = useVirtualizer({ count: peers.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 })
+  const items = rows.getVirtualItems()
+  const last = items[items.length - 1]?.index ?? -1
+  useEffect(() => {
+    if (last >= peers.length - 5) onEnd()
+  }, [last, peers.length, onEnd])
+  return (
+    <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto" data-testid="peer-rows">
+      <ul aria-label={t('chat.peers')} aria-busy={loading} className="relative w-full" style={{ height: rows.getTotalSize() }}>
+        {items.map((row) => {
+          const p = peers[row.index]!
+          return (
+            <li key={p.id} aria-setsize={total} aria-posinset={row.index + 1} className="absolute inset-x-0 top-0" style={{ height: ROW, transform: `translateY(${row.start}px)` }}>
+              <button
+                type="button"
+                className="flex h-full w-full items-center gap-3 px-3 text-left hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
+                onClick={() => openChat({ userId: p.userId, firstName: p.firstName, lastName: p.lastName, avatar: p.avatar })}
+                data-testid="peer"
+              >
+                <span className="relative">
+                  <PersonAvatar person={{ id: p.userId, firstName: p.firstName, lastName: p.lastName, avatar: p.avatar }} className="size-9" />
+                  <PresenceDot status={p.status} />
                 </span>
-                {(p.jobTitle || p.company) && <span className="block truncate text-xs text-muted-foreground">{[p.jobTitle, p.company].filter(Boolean).join(' · ')}</span>}
-              </span>
-              {unread.has(p.userId) && <UnreadDot />}
-            </button>
-          </li>
-        ))}
-        {peers.hasNextPage && (
-          <li className="p-2 text-center">
-            <Button variant="ghost" size="sm" onClick={more} disabled={peers.isFetchingNextPage}>
-              {t('chat.more')}
-            </Button>
-          </li>
-        )}
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate text-sm font-medium" data-testid="peer-name">
+                    {p.firstName} {p.lastName}
+                  </span>
+                  {(p.jobTitle || p.company) && <span className="block truncate text-xs text-muted-foreground">{[p.jobTitle, p.company].filter(Boolean).join(' · ')}</span>}
+                </span>
+                {unread.has(p.userId) && <UnreadDot />}
+              </button>
+            </li>
+          )
+        })}
       </ul>
     </div>
   )

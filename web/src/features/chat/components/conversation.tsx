@@ -11,6 +11,7 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover
 import { ErrorFallback } from '@/components/ui/states'
 import { Textarea } from '@/components/ui/textarea'
 import { formatPostDate } from '@/lib/format-date'
+import { useOpenProfile } from '@/lib/profile-opener'
 import { messagesQuery, peerChannelQuery, useDeleteMessage, useEditMessage, useMarkSeen, useReactToMessage, useSendMessage } from '../api/chat-api'
 import type { ChatMessage, ReactionKind } from '../api/types'
 import { openChat, type ChatPeer } from '../lib/open-chat'
@@ -29,6 +30,7 @@ const EMOJI = ['😀', '😂', '😊', '😍', '😉', '🤔', '😢', '😮', '
  */
 export function Conversation({ peer }: { peer: ChatPeer }) {
   const { t } = useTranslation()
+  const openProfile = useOpenProfile()
   const channels = useQuery(peerChannelQuery(peer.userId))
   const channel = channels.data?.results[0]
   const messages = useInfiniteQuery({ ...messagesQuery(channel?.id ?? ''), enabled: !!channel })
@@ -61,12 +63,23 @@ export function Conversation({ peer }: { peer: ChatPeer }) {
         <Button variant="ghost" size="icon" aria-label={t('chat.back')} onClick={() => openChat(null)}>
           <ArrowLeft aria-hidden />
         </Button>
-        <span className="relative">
-          <PersonAvatar person={{ id: peer.userId, ...peer }} className="size-8" />
-          {channel && <PresenceDot status={channel.peer.status} />}
-        </span>
-        <h2 className="truncate font-medium" data-testid="conversation-peer">
-          {peer.firstName} {peer.lastName}
+        {/* The peer's header leads to their profile. */}
+        <h2 className="min-w-0 font-medium">
+          <button
+            type="button"
+            className="flex max-w-full items-center gap-2 rounded-md text-left hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:no-underline"
+            onClick={() => openProfile?.(peer.userId)}
+            disabled={!openProfile}
+            title={t('chat.peerProfile', { name: `${peer.firstName} ${peer.lastName}` })}
+          >
+            <span className="relative shrink-0">
+              <PersonAvatar person={{ id: peer.userId, ...peer }} className="size-8" />
+              {channel && <PresenceDot status={channel.peer.status} />}
+            </span>
+            <span className="truncate" data-testid="conversation-peer">
+              {peer.firstName} {peer.lastName}
+            </span>
+          </button>
         </h2>
       </div>
       <div ref={scroller} className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3" onScroll={(e) => e.currentTarget.scrollTop < 40 && older()} aria-live="polite">

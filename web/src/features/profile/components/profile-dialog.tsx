@@ -1,14 +1,16 @@
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Mail, MapPin } from 'lucide-react'
+import { Mail, MapPin, MessageCircle } from 'lucide-react'
 import { isApiError } from '@/api/client'
 import { ExpertStar } from '@/components/expert-star'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Skeleton } from '@/components/ui/skeleton'
 import { ErrorFallback } from '@/components/ui/states'
 import { ProfileOpenerContext } from '@/lib/profile-opener'
+import { useCurrentUser } from '@/lib/session-context'
 import { usePersonProfile } from '../api/get-person-profile'
 
 export type ProfilePlace = {
@@ -18,23 +20,32 @@ export type ProfilePlace = {
   home: boolean
 }
 
+/** MessagePerson opens the private chat with a person (the app layer knows where the chat lives). */
+export type MessagePerson = (person: { userId: string; firstName: string; lastName: string; avatar: string | null }) => void
+
 /**
  * ProfileDialogHost mounts the one profile dialog of the signed-in frame
  * and gives its opener to everything below it (useOpenProfile).
  */
-export function ProfileDialogHost({ place, children }: { place: ProfilePlace; children: ReactNode }) {
+export function ProfileDialogHost({ place, onMessage, children }: { place: ProfilePlace; onMessage?: MessagePerson; children: ReactNode }) {
   const [userId, setUserId] = useState<string>()
   return (
     <ProfileOpenerContext.Provider value={setUserId}>
       {children}
-      <ProfileDialog userId={userId} place={place} onClose={() => setUserId(undefined)} />
+      <ProfileDialog userId={userId} place={place} onMessage={onMessage} onClose={() => setUserId(undefined)} />
     </ProfileOpenerContext.Provider>
   )
 }
 
-/** ProfileDialog shows a person (spec 000 §2.4, 002 §2 "Profile dialog"). */
-export function ProfileDialog({ userId, place, onClose }: { userId?: string; place: ProfilePlace; onClose: () => void }) {
+/**
+ * ProfileDialog shows a person (spec 000 §2.4, 002 §2 "Profile dialog");
+ * with onMessage, "Message" closes it and opens the chat with them (not
+ * on one's own profile). Whoever's profile one may read is a peer one may
+ * write to: both are the members who share a community.
+ */
+export function ProfileDialog({ userId, place, onMessage, onClose }: { userId?: string; place: ProfilePlace; onMessage?: MessagePerson; onClose: () => void }) {
   const { t } = useTranslation()
+  const me = useCurrentUser()
   const q = usePersonProfile(userId)
   const p = q.data?.userId === userId ? q.data : undefined
   const name = p ? `${p.firstName} ${p.lastName}`.trim() : ''
@@ -70,6 +81,19 @@ export function ProfileDialog({ userId, place, onClose }: { userId?: string; pla
               </span>
               <DialogTitle data-testid="profile-name">{name}</DialogTitle>
               {work.length > 0 && <DialogDescription>{work.join(` ${t('profile.at')} `)}</DialogDescription>}
+              {onMessage && me && me.user.id !== p.userId && (
+                <Button
+                  size="sm"
+                  className="mt-1"
+                  onClick={() => {
+                    onClose()
+                    onMessage(p)
+                  }}
+                >
+                  <MessageCircle aria-hidden />
+                  {t('profile.message')}
+                </Button>
+              )}
             </DialogHeader>
             <div className="grid gap-3 text-sm">
               {p.email && (

@@ -1,0 +1,151 @@
+// Private chat with presence (issue 16): two members in two browsers.
+// A opens B's profile from a mention chip and starts a chat; B sees the
+// unread dot and the new-message bubble arrive, replies, and A sees the
+// reply arrive; B's hidden tab turns away in A's list; presence follows a
+// reload and two tabs.
+import assert from 'node:assert/strict'
+import { api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible } from '../lib.mjs'
+
+// Two seeded members no other browser test signs in as, so that no other
+// test's chat shows in their lists.
+const A = 'amelia.hart@demo.agora'
+const B = 'benjamin.okafor@demo.agora'
+
+/** together finds a forum both are in, and each one's user. */
+async function together() {
+  const [ta, tb] = [await apiSignIn(A), await apiSignIn(B)]
+  const who = async (token) => (await api('GET', '/api/tokens/decode', { token })).body.user
+  const [a, b] = [await who(ta), await who(tb)]
+  const forums = async (token) => (await api('GET', '/api/communities?page=1&pageSize=9999', { token })).body.results.flatMap((c) => c.series.map((s) => ({ c, s })))
+  const theirs = new Set((await forums(tb)).map(({ s }) => s.id))
+  const shared = (await forums(ta)).find(({ s }) => theirs.has(s.id))
+  assert.ok(shared, `${A} and ${B} share a forum`)
+  const series = (await api('GET', `/api/series/${shared.s.id}`, { token: ta })).body
+  return { ta, a, b, series, path: `/communities/${shared.c.id}/series/${shared.s.id}` }
+}
+
+/** hideTab tells the page its tab is hidden or shown again, as the browser does when another tab takes the window. */
+async function hideTab(page, hidden) {
+  await page.evaluate((h) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') })
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => h })
+    document.dispatchEvent(new Event('visibilitychange'))
+  }, hidden)
+}
+
+/** peerStatus is the presence A's chat list shows on a peer's row: online, away, do-not-disturb, or offline (no dot). */
+async function peerStatus(list, name) {
+  const row = list.getByTestId('peer').filter({ hasText: name })
+  if ((await row.count()) === 0) return 'absent'
+  const dot = row.first().locator('[data-status]')
+  return (await dot.count()) ? dot.getAttribute('data-status') : 'offline'
+}
+
+/** showsStatus waits until A's list shows the peer with status; active, if given, keeps that person at the keyboard meanwhile. */
+async function showsStatus(list, name, status, active) {
+  await poll(`${name} shows ${status}`, async () => {
+    if (active) await active.mouse.move(Math.random() * 200 + 10, Math.random() * 200 + 10)
+    return (await peerStatus(list, name)) === status
+  }, 3 * TIMEOUT)
+}
+
+export default [
+  {
+    name: 'chat: A writes to B from B’s profile, B sees it live and replies; presence across hidden tabs, reloads and two tabs',
+    async fn(ctx) {
+      const { ta, a, b, series, path } = await together()
+      const aName = `${a.firstName} ${a.lastName}`
+      const bName = `${b.firstName} ${b.lastName}`
+      const raw = `Chat test ${Date.now()}: thanks [${bName}](${b.id}) for the reading list`
+      const post = await api('POST', `/api/series/${series.id}/threads`, { token: ta, body: { channelId: series.mainChannelId, raw } })
+      assert.equal(post.status, 201, JSON.stringify(post.body))
+
+      // B is on the home page with the panel docked; A in the forum.
+      const pb = await signedInPage(ctx, B)
+      const pa = await signedInPage(ctx, A)
+      await pa.goto(server.url + path)
+
+      // A opens B's profile from the mention chip, then Message.
+      const card = pa.getByTestId('post-card').filter({ hasText: raw.slice(0, 24) }).first()
+      await visible(card)
+      await card.getByRole('button', { name: `Open the profile of ${bName}` }).click()
+      const dialog = pa.getByTestId('profile-dialog')
+      await visible(dialog.getByRole('heading', { name: bName }))
+      await dialog.getByRole('button', { name: 'Message', exact: true }).click()
+      await dialog.waitFor({ state: 'detached' })
+      const conv = pa.getByTestId('conversation')
+      await visible(conv.getByTestId('conversation-peer').filter({ hasText: bName }))
+      const hello = `Hello ${b.firstName}, may I ask about the reading list? ${Date.now()}`
+      await conv.getByRole('textbox', { name: 'Message' }).fill(hello)
+      await pa.keyboard.press('Enter')
+      await visible(conv.getByText(hello))
+
+      // B: the unread dot on the docked chat, and the bubble, without a reload.
+      const panelB = pb.getByTestId('right-panel')
+      await visible(panelB.getByRole('button', { name: 'Chat', exact: true }).getByRole('img', { name: 'Unread messages' }))
+      const bubble = pb.getByTestId('new-message-bubble')
+      await visible(bubble)
+      await shot(pb, 'chat-new-message-bubble')
+      await axe(pb, 'home with the new-message bubble')
+      await bubble.getByRole('button', { name: 'View' }).click()
+      const listB = pb.getByTestId('chat-list')
+      const rowA = listB.getByTestId('peer').filter({ hasText: aName })
+      await visible(rowA.getByRole('img', { name: 'Unread messages' }))
+      // The bubble fades out while the panel is open.
+      await bubble.waitFor({ state: 'detached' })
+      await rowA.click()
+      const convB = pb.getByTestId('conversation')
+      await visible(convB.getByText(hello))
+      const reply = `Of course ${a.firstName}: start with the first three chapters. ${Date.now()}`
+      await convB.getByRole('textbox', { name: 'Message' }).fill(reply)
+      await pb.keyboard.press('Enter')
+      await visible(convB.getByText(reply))
+
+      // A sees the reply arrive in the open conversation.
+      await visible(conv.getByText(reply))
+      await shot(pa, 'chat-conversation')
+      await axe(pa, 'conversation')
+
+      // A goes back to the list: B is online while B's tab is in use.
+      await conv.getByRole('button', { name: 'Back to the members' }).click()
+      const listA = pa.getByTestId('chat-list')
+      await showsStatus(listA, bName, 'online', pb)
+
+      // B's tab is hidden: after the away time A's list shows B away, and online again when B comes back.
+      await hideTab(pb, true)
+      await showsStatus(listA, bName, 'away')
+      await hideTab(pb, false)
+      await showsStatus(listA, bName, 'online', pb)
+
+      // B reloads: online again in A's list, which A did not reload.
+      await pb.reload()
+      await visible(pb.getByTestId('right-panel'))
+      await showsStatus(listA, bName, 'online', pb)
+      // A reloads: the list reads B's presence from the server.
+      await pa.reload()
+      // The panel stays open on the chat, as A left it.
+      await visible(pa.getByTestId('chat-list'))
+      await showsStatus(pa.getByTestId('chat-list'), bName, 'online', pb)
+
+      // Two tabs: B opens a second one and closes the first. A watches B's dot meanwhile.
+      const listA2 = pa.getByTestId('chat-list')
+      await listA2.getByTestId('peer').filter({ hasText: bName }).first().evaluate((row) => {
+        window.__seen = []
+        const record = () => window.__seen.push(row.querySelector('[data-status]')?.getAttribute('data-status') ?? 'offline')
+        new MutationObserver(record).observe(row, { subtree: true, childList: true, attributes: true })
+      })
+      const pb2 = await pb.context().newPage()
+      await pb2.goto(server.url + '/home')
+      await visible(pb2.getByTestId('right-panel'))
+      await pb.close()
+      // With the second tab in use B stays online; closing it too makes B offline.
+      await showsStatus(listA2, bName, 'online', pb2)
+      await pa.evaluate(() => window.__seen.push('(second tab closes)'))
+      await pb2.close()
+      await showsStatus(listA2, bName, 'offline')
+      const seen = await pa.evaluate(() => window.__seen)
+      const closing = seen.indexOf('(second tab closes)')
+      assert.ok(!seen.slice(0, closing).includes('offline'), `B was shown offline only once both tabs closed: ${seen.join(' → ')}`)
+    },
+  },
+]
