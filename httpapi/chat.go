@@ -72,11 +72,11 @@ func (h *chatHandlers) send(c fiber.Ctx) error {
 
 func (h *chatHandlers) channels(c fiber.Ctx) error {
 	bad := apperr.Fields{}
-	r := pageRequest(c, DefaultChannelPage, bad)
+	in := qchat.Channels{Reader: caller(c), Request: pageRequest(c, DefaultChannelPage, bad), PeerID: queryUUID(c, "peerId", bad)}
 	if err := bad.Err(); err != nil {
 		return err
 	}
-	page, err := h.q.Channels(c.Context(), caller(c), r)
+	page, err := h.q.Channels(c.Context(), in)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"slices"
 	"testing"
 
 	"agora/app/testenv"
@@ -38,6 +39,23 @@ func TestMatrixChat(t *testing.T) {
 	}
 	channel, message := "/api/channels/private/"+m.ChannelID, "/api/threads/private/"+m.ID
 	personalization := "/api/users/" + f.a.UserID + "/personalization"
+	withPeer, invalid := "/api/channels/private?peerId="+f.b.UserID, outcome{400, "validationFailed"}
+	// Only the author has a channel with the other member (until the
+	// matrix's sends make more); to anyone else it is no channel of theirs.
+	for _, role := range roles[:len(roles)-1] {
+		got := listChannels(t, role.c, "peerId="+f.b.UserID)
+		var ids []string
+		for _, c := range got.Results {
+			ids = append(ids, c.ID)
+		}
+		want := []string(nil)
+		if role.name == "author" {
+			want = []string{m.ChannelID}
+		}
+		if !slices.Equal(ids, want) || got.Total != len(want) {
+			t.Errorf("%s finds channels %v (total %d) with the other member, want %v", role.name, ids, got.Total, want)
+		}
+	}
 	calls := []matrixCall{
 		// Anyone who shares a community with the other member may write to
 		// them; the other member themself may not write to themself.
@@ -45,6 +63,10 @@ func TestMatrixChat(t *testing.T) {
 			map[string]outcome{"author": allowed(201), "other member": {400, "validationFailed"}, "third member": allowed(201),
 				"community admin": allowed(201), "super": forbidden, "outsider": forbidden, "guest": guestRefused}},
 		{"list channels", "GET", fixed("/api/channels/private"), nil, everyone(200)},
+		{"find the channel with the other member", "GET", fixed(withPeer), nil, everyone(200)},
+		{"find a channel by a bad peer id", "GET", fixed("/api/channels/private?peerId=nobody"), nil,
+			map[string]outcome{"author": invalid, "other member": invalid, "third member": invalid, "community admin": invalid,
+				"super": invalid, "outsider": invalid, "guest": guestRefused}},
 		{"read the conversation", "GET", fixed(channel + "/threads"), nil, members(allowed(200), allowed(200))},
 		{"mark seen", "POST", fixed(channel + "/seen"), nil, members(allowed(204), allowed(204))},
 		{"edit", "PATCH", fixed(message), map[string]any{"raw": "edited"}, members(allowed(200), forbidden)},

@@ -87,11 +87,7 @@ func send(t *testing.T, c *testenv.Client, to, raw string) chatMessage {
 
 func channels(t *testing.T, c *testenv.Client) channelList {
 	t.Helper()
-	r := c.Do("GET", "/api/channels/private", nil)
-	wantStatus(t, r, 200)
-	var l channelList
-	r.JSON(t, &l)
-	return l
+	return listChannels(t, c, "")
 }
 
 // chatDigest fingerprints every row of private chat and personalization,
@@ -285,6 +281,88 @@ func TestChatPaging(t *testing.T) {
 	}
 	wantError(t, f.b.Client.Do("GET", "/api/channels/private/"+channel+"/threads?pageSize=101", nil), 400, "validationFailed")
 	wantError(t, f.b.Client.Do("GET", "/api/channels/private/"+channel+"/threads?createdBefore=yesterday", nil), 400, "validationFailed")
+}
+
+// TestChatChannelWithPeer: peerId finds the one channel with that member
+// however many newer ones the caller has (the conversation looks its
+// channel up so), nothing for someone they have no channel with, and a
+// peerId that is not a UUID is refused.
+func TestChatChannelWithPeer(t *testing.T) {
+	env := testenv.New(t)
+	f := newChatFixture(t, env)
+	oldest := send(t, f.a.Client, f.b.UserID, "the oldest").ChannelID
+	exec(t, env, `UPDATE private_messages SET created_on = now() - interval '1 day' WHERE channel_id = $1`, oldest)
+	exec(t, env, `UPDATE channels SET created_on = now() - interval '1 day' WHERE id = $1`, oldest)
+	// 101 newer channels of a's, with people made for them.
+	exec(t, env, `WITH u AS (
+			INSERT INTO users (id, email, email_key, first_name, last_name, password_hash)
+			SELECT gen_random_uuid(), e, lower(e), 'Many', 'Channels', 'x'
+			FROM generate_series(1, 101) i, LATERAL (SELECT $2 || i || '@example.test' AS e) a RETURNING id),
+		c AS (
+			INSERT INTO channels (id, kind, pair_key)
+			SELECT gen_random_uuid(), 'private', least($1::text, u.id::text) || ':' || greatest($1::text, u.id::text) FROM u
+			RETURNING id, pair_key)
+		INSERT INTO channel_members (channel_id, user_id)
+		SELECT c.id, m::uuid FROM c, unnest(string_to_array(c.pair_key, ':')) m`, f.a.UserID, testenv.Unique("many"))
+	all := listChannels(t, f.a.Client, "pageSize=100")
+	if all.Total != 102 || slices.ContainsFunc(all.Results, func(c privateChannel) bool { return c.ID == oldest }) {
+		t.Fatalf("first page: total %d, the oldest channel listed: want 102 and not among the newest 100", all.Total)
+	}
+
+	for name, c := range map[string]struct {
+		reader *testenv.Client
+		peer   string
+	}{"the author": {f.a.Client, f.b.UserID}, "the other member": {f.b.Client, f.a.UserID}} {
+		got := listChannels(t, c.reader, "peerId="+c.peer)
+		if got.Total != 1 || len(got.Results) != 1 {
+			t.Fatalf("%s: total %d, %d results; want the one channel", name, got.Total, len(got.Results))
+		}
+		ch := got.Results[0]
+		if ch.ID != oldest || ch.Peer.UserID != c.peer || ch.LatestThread == nil || ch.LatestThread.Raw != "the oldest" {
+			t.Errorf("%s: channel %+v, want %s with the peer %s", name, ch, oldest, c.peer)
+		}
+	}
+	// Past the one result: nothing, and the same total.
+	if p := listChannels(t, f.a.Client, "page=2&peerId="+f.b.UserID); p.Total != 1 || len(p.Results) != 0 {
+		t.Errorf("page 2: total %d, %d results; want 1 and none", p.Total, len(p.Results))
+	}
+	// No channel with them: a member of the community, a stranger, oneself,
+	// nobody; nor does a third member see the pair's channel by the peer.
+	for name, q := range map[string]struct {
+		reader *testenv.Client
+		peer   string
+	}{
+		"a member never written to": {f.a.Client, f.third.UserID},
+		"a stranger":                {f.a.Client, profileUser(t, env, outsiderEmail)},
+		"oneself":                   {f.a.Client, f.a.UserID},
+		"nobody":                    {f.a.Client, uuid.NewString()},
+		"a third member's look":     {f.third.Client, f.b.UserID},
+	} {
+		if got := listChannels(t, q.reader, "peerId="+q.peer); got.Total != 0 || len(got.Results) != 0 {
+			t.Errorf("%s: total %d, %d results; want none", name, got.Total, len(got.Results))
+		}
+	}
+	before := chatDigest(t, env)
+	for _, bad := range []string{"not-a-uuid", "123", f.b.UserID + "x"} {
+		wantInvalid(t, f.a.Client.Do("GET", "/api/channels/private?peerId="+bad, nil), "peerId")
+	}
+	if chatDigest(t, env) != before {
+		t.Error("refused calls wrote")
+	}
+}
+
+// listChannels is GET /api/channels/private?query as c.
+func listChannels(t *testing.T, c *testenv.Client, query string) channelList {
+	t.Helper()
+	path := "/api/channels/private"
+	if query != "" {
+		path += "?" + query
+	}
+	r := c.Do("GET", path, nil)
+	wantStatus(t, r, 200)
+	var l channelList
+	r.JSON(t, &l)
+	return l
 }
 
 // TestChatStrangers: a third member of the community, an admin of it, a

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
 
 	"agora/internal/apperr"
 	"agora/internal/paging"
@@ -223,4 +224,19 @@ func queryTime(c fiber.Ctx, name string, bad apperr.Fields) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// queryUUID reads the UUID query parameter name, nil when absent; a value
+// that is not one goes into bad.
+func queryUUID(c fiber.Ctx, name string, bad apperr.Fields) *uuid.UUID {
+	v := c.Query(name)
+	if v == "" {
+		return nil
+	}
+	id, err := uuid.Parse(v)
+	if err != nil {
+		bad.Add(name, "must be a UUID")
+		return nil
+	}
+	return &id
 }

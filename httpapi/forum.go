@@ -136,14 +136,7 @@ func (h *forumHandlers) order(c fiber.Ctx) error {
 
 func (h *forumHandlers) list(c fiber.Ctx) error {
 	bad := apperr.Fields{}
-	in := qforum.List{Caller: caller(c), Request: pageRequest(c, qforum.MaxPageSize, bad)}
-	if v := c.Query("communityId"); v != "" {
-		id, err := uuid.Parse(v)
-		if err != nil {
-			bad.Add("communityId", "must be a UUID")
-		}
-		in.CommunityID = &id
-	}
+	in := qforum.List{Caller: caller(c), Request: pageRequest(c, qforum.MaxPageSize, bad), CommunityID: queryUUID(c, "communityId", bad)}
 	if err := bad.Err(); err != nil {
 		return err
 	}

@@ -207,18 +207,28 @@ func TestPeerStatusAndSort(t *testing.T) {
 	}
 }
 
-// TestMatrixPresenceStatus: PUT /users/me/status is every signed-in
-// person's own choice; a guest is refused and nothing is written.
+// TestMatrixPresenceStatus: PUT and GET /users/me/status are every
+// signed-in person's own choice, which they read back and nobody else's;
+// a guest is refused and nothing is written.
 func TestMatrixPresenceStatus(t *testing.T) {
 	env := testenv.New(t)
 	f := newShareFixture(t, env)
+	// other chose do-not-disturb: nobody else reads it as theirs.
+	other := newMember(t, env, "StatusOther")
+	wantStatus(t, other.Client.Do("PUT", "/api/users/me/status", map[string]any{"status": "do-not-disturb"}), 204)
 	choices := func() int { return env.Count(t, "presence_choices", "true") }
 	for _, role := range f.roles() {
 		t.Run(role.name, func(t *testing.T) {
 			before := choices()
+			if role.name != "guest" {
+				if got := chosenStatus(t, role.c); got != "auto" {
+					t.Errorf("before choosing, read %q, want auto", got)
+				}
+			}
 			r := role.c.Do("PUT", "/api/users/me/status", map[string]any{"status": "do-not-disturb"})
 			if role.name == "guest" {
 				wantError(t, r, 401, "authenticationRequired")
+				wantError(t, role.c.Do("GET", "/api/users/me/status", nil), 401, "authenticationRequired")
 				if choices() != before {
 					t.Error("a guest's refused call wrote")
 				}
@@ -229,14 +239,38 @@ func TestMatrixPresenceStatus(t *testing.T) {
 			if n := env.Count(t, "presence_choices", "user_id = $1 AND status = 'do-not-disturb'", me); n != 1 || choices() != before+1 {
 				t.Errorf("after do-not-disturb: %d choices of the caller, %d in all (was %d)", n, choices(), before)
 			}
+			// The caller reads their own choice back, and reading writes
+			// nothing.
+			if got := chosenStatus(t, role.c); got != "do-not-disturb" {
+				t.Errorf("read back %q, want do-not-disturb", got)
+			}
+			if choices() != before+1 {
+				t.Error("reading the status wrote")
+			}
 			// The same again changes nothing; auto removes it.
 			wantStatus(t, role.c.Do("PUT", "/api/users/me/status", map[string]any{"status": "do-not-disturb"}), 204)
 			wantStatus(t, role.c.Do("PUT", "/api/users/me/status", map[string]any{"status": "auto"}), 204)
 			if choices() != before {
 				t.Errorf("after auto: %d choices, want %d", choices(), before)
 			}
+			if got := chosenStatus(t, role.c); got != "auto" {
+				t.Errorf("read back %q after auto", got)
+			}
+			if got := chosenStatus(t, other.Client); got != "do-not-disturb" {
+				t.Errorf("the other member reads %q, want their own do-not-disturb", got)
+			}
 		})
 	}
+}
+
+// chosenStatus is what GET /api/users/me/status tells c of its own choice.
+func chosenStatus(t *testing.T, c *testenv.Client) string {
+	t.Helper()
+	r := c.Do("GET", "/api/users/me/status", nil)
+	wantStatus(t, r, 200)
+	var b struct{ Status string }
+	r.JSON(t, &b)
+	return b.Status
 }
 
 func TestPresenceStatusBadInput(t *testing.T) {

@@ -93,9 +93,19 @@ type Channel struct {
 }
 
 // Channels is GET /channels/private: the reader's channels, the latest
-// activity (message, else the channel's making) first.
-func (q *Queries) Channels(ctx context.Context, reader auth.Caller, r paging.Request) (paging.Page[Channel], error) {
+// activity (message, else the channel's making) first; with PeerID, only
+// the one with that user, if any (a conversation finds its channel so,
+// however many the reader has).
+type Channels struct {
+	Reader  auth.Caller
+	Request paging.Request
+	PeerID  *uuid.UUID
+}
+
+// Channels reads a page of the reader's channels.
+func (q *Queries) Channels(ctx context.Context, in Channels) (paging.Page[Channel], error) {
 	page := paging.Page[Channel]{Results: []Channel{}}
+	reader, r := in.Reader, in.Request
 	f := apperr.Fields{}
 	r.Check(f, MaxChannelPage)
 	if err := f.Err(); err != nil {
@@ -103,6 +113,11 @@ func (q *Queries) Channels(ctx context.Context, reader auth.Caller, r paging.Req
 	}
 	me := UUID(reader.UserID)
 	c, other, u, o := table.Channels.AS("c"), table.ChannelMembers.AS("other"), table.Users.AS("u"), table.OnlineUsers.AS("o")
+	pair := mine.INNER_JOIN(other, other.ChannelID.EQ(mine.ChannelID).AND(other.UserID.NOT_EQ(me)))
+	where := mine.UserID.EQ(me)
+	if in.PeerID != nil {
+		where = where.AND(other.UserID.EQ(UUID(*in.PeerID)))
+	}
 	up := table.UserPersonalization.AS("up")
 	l := table.PrivateMessages.AS("l")
 	latest := LATERAL(SELECT(l.ID, l.CreatorID, l.Raw, l.CreatedOn).FROM(l).WHERE(l.ChannelID.EQ(mine.ChannelID)).
@@ -111,13 +126,12 @@ func (q *Queries) Channels(ctx context.Context, reader auth.Caller, r paging.Req
 	activity := RawString("up.data ->> ('conversations.' || mine.channel_id || '.lastActivityOn')")
 	stmt := SELECT(mine.ChannelID, other.UserID, mine.LastSeenOn, l.ID.From(latest), l.CreatorID.From(latest), l.Raw.From(latest), latestOn,
 		activity, u.FirstName, u.LastName, u.Avatar, u.Company, u.JobTitle, u.InterestTags, o.OnlineOn, COUNT(STAR).OVER()).
-		FROM(mine.INNER_JOIN(c, c.ID.EQ(mine.ChannelID)).
-			INNER_JOIN(other, other.ChannelID.EQ(mine.ChannelID).AND(other.UserID.NOT_EQ(me))).
+		FROM(pair.INNER_JOIN(c, c.ID.EQ(mine.ChannelID)).
 			INNER_JOIN(u, u.ID.EQ(other.UserID)).
 			LEFT_JOIN(o, o.UserID.EQ(u.ID)).
 			LEFT_JOIN(up, up.UserID.EQ(me)).
 			LEFT_JOIN(latest, Bool(true))).
-		WHERE(mine.UserID.EQ(me)).
+		WHERE(where).
 		ORDER_BY(COALESCE(latestOn, c.CreatedOn).DESC(), mine.ChannelID).
 		LIMIT(int64(r.PageSize)).OFFSET(int64(r.Offset()))
 	read := func() (paging.Page[Channel], error) {
@@ -157,7 +171,7 @@ func (q *Queries) Channels(ctx context.Context, reader auth.Caller, r paging.Req
 		return page, rows.Err()
 	}
 	return paging.Windowed(r, read, func() (int, error) {
-		return db.Count(ctx, q.db, table.ChannelMembers, table.ChannelMembers.UserID.EQ(me))
+		return db.Count(ctx, q.db, pair, where)
 	})
 }
 

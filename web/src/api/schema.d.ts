@@ -372,7 +372,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's chosen status
+         * @description What the caller chose with PUT: `do-not-disturb` until they choose
+         *     `auto` again, else `auto`. It is the choice, not the status it makes
+         *     (`online`, `away`, `do-not-disturb`, `offline`, as GET /api/peers
+         *     tells their peers).
+         */
+        get: operations["getMyStatus"];
         /**
          * Choose do-not-disturb, or the automatic status
          * @description `do-not-disturb` shows the caller so to their peers while connected,
@@ -1371,6 +1378,8 @@ export interface paths {
         /**
          * The caller's private channels
          * @description Latest activity first (the latest message, else the channel's making).
+         *     With `peerId`, only the caller's channel with that user: one result, or
+         *     none when they have not written to each other (or the id is nobody's).
          */
         get: operations["listPrivateChannels"];
         put?: never;
@@ -3955,6 +3964,10 @@ export interface components {
             /** @description The latest private message between the caller and the peer; null when they have not chatted. */
             lastMessageOn: components["schemas"]["Timestamp"] | null;
         };
+        ChosenStatus: {
+            /** @enum {string} */
+            status: "do-not-disturb" | "auto";
+        };
         StatusRequest: {
             /** @enum {string} */
             status?: "do-not-disturb" | "auto";
@@ -5251,6 +5264,29 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's choice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChosenStatus"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7467,6 +7503,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
+                /** @description The other member's user id, to find the channel with them. */
+                peerId?: string;
             };
             header?: never;
             path?: never;
@@ -7483,7 +7521,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrivateChannelList"];
                 };
             };
-            /** @description `validationFailed`: `page` or `pageSize` is not valid (`details.fields`). */
+            /** @description `validationFailed`: `page`, `pageSize` or `peerId` is not valid (`details.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;

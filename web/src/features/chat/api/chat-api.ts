@@ -3,7 +3,7 @@ import { api, unwrap } from '@/api/client'
 import type { ChatMessage, ChatMessageCreateRequest, ChatMessageUpdateRequest, Personalization, PrivateChannelList, ReactionKind } from './types'
 import { addMessage, chatKeys, removeMessage, replaceMessage, setChannelSeen } from '../lib/chat-cache'
 
-/** The chat's page sizes (spec 002 §9): 20 messages; the channels, at most 100, to find a peer's channel. */
+/** The chat's page sizes (spec 002 §9): 20 messages; the channels, at most 100, for the unread dots. */
 export const MESSAGES_PAGE = 20
 export const CHANNELS_PAGE = 100
 
@@ -13,6 +13,14 @@ export const channelsQuery = () =>
     queryKey: chatKeys.channels,
     queryFn: async ({ signal }): Promise<PrivateChannelList> =>
       unwrap(await api.GET('/api/channels/private', { params: { query: { page: 1, pageSize: CHANNELS_PAGE } }, signal })),
+  })
+
+/** The caller's channel with a peer, however many channels they have: one result, or none before the first message. */
+export const peerChannelQuery = (peerId: string) =>
+  queryOptions({
+    queryKey: chatKeys.peerChannel(peerId),
+    queryFn: async ({ signal }): Promise<PrivateChannelList> =>
+      unwrap(await api.GET('/api/channels/private', { params: { query: { peerId, pageSize: 1 } }, signal })),
   })
 
 /** A conversation, newest first page by page; the next page is what came before the oldest loaded. */

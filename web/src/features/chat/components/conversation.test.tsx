@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
-import type { ChatMessage } from '../api/types'
-import { applyChatEvent } from '../lib/chat-cache'
+import type { ChatMessage, PrivateChannelList } from '../api/types'
+import { applyChatEvent, chatKeys } from '../lib/chat-cache'
 import { ADA, CHANNEL, ME, channel, message, peer } from '../test/fixtures'
 import { Conversation } from './conversation'
 
@@ -12,14 +12,24 @@ const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
 const ada = { userId: ADA, firstName: 'Ada', lastName: 'L', avatar: null }
 
-/** serve answers the chat's calls from a conversation kept in memory (newest first), and records the writes. */
+/** A member's newest 100 channels, with others than Ada: hers is older. */
+const newer = Array.from({ length: 100 }, (_, i) => channel(peer(`0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`, `Peer${i}`), { id: `other-${i}` }))
+
+/**
+ * serve answers the chat's calls from a conversation kept in memory (newest first), and records the writes.
+ * The channel with Ada is found by her id (peerId), never among the first page of the list.
+ */
 function serve(messages: ChatMessage[], { hasChannel = true } = {}) {
   const writes: { method: string; path: string; body: unknown }[] = []
   let list = messages
   const calls = stubFetch(async (method, path, req) => {
     const body = req.headers.get('Content-Type')?.includes('json') ? ((await req.json()) as Record<string, unknown>) : undefined
     if (method !== 'GET') writes.push({ method, path, body })
-    if (path.startsWith('/api/channels/private?')) return json(200, hasChannel ? { results: [channel(peer(ADA, 'Ada', 'away'))], total: 1 } : { results: [], total: 0 })
+    if (path.startsWith('/api/channels/private?')) {
+      const peerId = new URL(path, 'http://x').searchParams.get('peerId')
+      if (!peerId) return json(200, { results: newer, total: hasChannel ? 101 : 100 })
+      return json(200, hasChannel && peerId === ADA ? { results: [channel(peer(ADA, 'Ada', 'away'))], total: 1 } : { results: [], total: 0 })
+    }
     if (path.startsWith(`/api/channels/private/${CHANNEL}/threads`)) {
       const before = new URL(path, 'http://x').searchParams.get('createdBefore')
       const page = list.filter((m) => !before || m.createdOn < before).slice(0, 20)
@@ -43,7 +53,15 @@ function serve(messages: ChatMessage[], { hasChannel = true } = {}) {
     }
     return json(404, { code: 'notFound', message: 'no' })
   })
-  return { calls, writes }
+  return {
+    calls,
+    writes,
+    /** write has Ada write: the channel exists from then on. */
+    write: (m: ChatMessage) => {
+      hasChannel = true
+      list = [m, ...list]
+    },
+  }
 }
 
 const at = (minute: number) => `2026-11-24T09:${String(minute).padStart(2, '0')}:00.000Z`
@@ -187,6 +205,35 @@ describe('Conversation', () => {
     })
     expect(await screen.findByText('live!')).toBeInTheDocument()
     await waitFor(() => expect(seen()).toBe(2))
+  })
+
+  it('finds the channel with the peer by their id, however many newer channels the member has', async () => {
+    const { calls } = serve([message('m1', { raw: 'from long ago' })])
+    await renderInApp(<Conversation peer={ada} />)
+    expect(await screen.findByText('from long ago')).toBeInTheDocument()
+    const lists = calls.map((c) => new URL(c.url)).filter((u) => u.pathname === '/api/channels/private')
+    expect(lists.map((u) => u.searchParams.get('peerId'))).toEqual([ADA])
+  })
+
+  it('shows the peer’s first message arriving live while the conversation is open, and follows the seen mark', async () => {
+    const { write, writes } = serve([], { hasChannel: false })
+    const { queryClient } = await renderInApp(<Conversation peer={ada} />)
+    expect(await screen.findByText('Write the first message to Ada.')).toBeInTheDocument()
+    const first = message('m1', { raw: 'Hi there', createdOn: at(30) })
+    write(first)
+    act(() => {
+      applyChatEvent(queryClient, { type: 'api:messages:broadcast', contextKey: `channel:${CHANNEL}`, event: 'thread.created', data: { payload: first } })
+    })
+    expect(await screen.findByText('Hi there')).toBeInTheDocument()
+    expect(screen.queryByText('Write the first message to Ada.')).toBeNull()
+    await waitFor(() => expect(writes.filter((w) => w.path.endsWith('/seen'))).toHaveLength(1))
+    // The conversation's channel follows its latest message and the seen mark, as the list does.
+    const own = () => queryClient.getQueryData<PrivateChannelList>(chatKeys.peerChannel(ADA))?.results[0]
+    await waitFor(() => expect(own()?.lastSeenOn).not.toBeNull())
+    act(() => {
+      applyChatEvent(queryClient, { type: 'api:messages:broadcast', contextKey: `channel:${CHANNEL}`, event: 'thread.created', data: { payload: message('m2', { raw: 'Again', createdOn: at(31) }) } })
+    })
+    expect(own()).toMatchObject({ hasUnread: true, latestThread: { id: 'm2', raw: 'Again' } })
   })
 
   it('invites a first message when there is no channel with the peer yet', async () => {

@@ -12,7 +12,7 @@ import { ErrorFallback } from '@/components/ui/states'
 import { Textarea } from '@/components/ui/textarea'
 import { formatPostDate } from '@/lib/format-date'
 import { useOpenProfile } from '@/lib/profile-opener'
-import { channelsQuery, messagesQuery, useDeleteMessage, useEditMessage, useMarkSeen, useReactToMessage, useSendMessage } from '../api/chat-api'
+import { messagesQuery, peerChannelQuery, useDeleteMessage, useEditMessage, useMarkSeen, useReactToMessage, useSendMessage } from '../api/chat-api'
 import type { ChatMessage, ReactionKind } from '../api/types'
 import { openChat, type ChatPeer } from '../lib/open-chat'
 import { PresenceDot } from './presence-dot'
@@ -31,8 +31,8 @@ const EMOJI = ['😀', '😂', '😊', '😍', '😉', '🤔', '😢', '😮', '
 export function Conversation({ peer }: { peer: ChatPeer }) {
   const { t } = useTranslation()
   const openProfile = useOpenProfile()
-  const channels = useQuery(channelsQuery())
-  const channel = channels.data?.results.find((c) => c.peer.userId === peer.userId)
+  const channels = useQuery(peerChannelQuery(peer.userId))
+  const channel = channels.data?.results[0]
   const messages = useInfiniteQuery({ ...messagesQuery(channel?.id ?? ''), enabled: !!channel })
   const list = (messages.data?.pages.flatMap((p) => p.results) ?? []).slice().reverse()
   const newest = list[list.length - 1]

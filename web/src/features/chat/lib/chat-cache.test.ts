@@ -76,6 +76,21 @@ describe('applyChatEvent', () => {
     expect(channels().map((c) => c.hasUnread)).toEqual([true, false])
   })
 
+  it('keeps a conversation’s own channel (found by the peer) in step, and reads one without the channel again', () => {
+    const qc = new QueryClient()
+    qc.setQueryData<PrivateChannelList>(chatKeys.peerChannel(ADA), { results: [channel(peer(ADA, 'Ada'))], total: 1 })
+    qc.setQueryData<PrivateChannelList>(chatKeys.peerChannel(BEN), { results: [], total: 0 })
+    applyChatEvent(qc, hub('thread.created', message('m2', { raw: 'hello' })))
+    const ada = () => qc.getQueryData<PrivateChannelList>(chatKeys.peerChannel(ADA))!.results[0]!
+    expect([ada().hasUnread, ada().latestThread?.raw]).toEqual([true, 'hello'])
+    expect(qc.getQueryState(chatKeys.peerChannel(ADA))!.isInvalidated).toBe(false)
+    applyChatEvent(qc, hub('private.channel.seen', { channelId: CHANNEL, lastSeenOn: '2026-11-24T11:00:00.000Z' }, 'user:me'))
+    expect([ada().hasUnread, ada().lastSeenOn]).toEqual([false, '2026-11-24T11:00:00.000Z'])
+    // Ben's first message: his conversation's channel is read again.
+    applyChatEvent(qc, hub('thread.created', message('b1', { channelId: OTHER_CHANNEL, creatorId: BEN })))
+    expect(qc.getQueryState(chatKeys.peerChannel(BEN))!.isInvalidated).toBe(true)
+  })
+
   it('reads the personalization again when it changed in another tab', () => {
     const qc = new QueryClient()
     qc.setQueryData(chatKeys.personalization(ADA), {})

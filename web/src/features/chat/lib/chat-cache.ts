@@ -10,6 +10,9 @@ import type { ChatMessage, ChatMessagePage, PrivateChannel, PrivateChannelList }
 
 export const chatKeys = {
   channels: ['chat', 'channels'] as const,
+  // Under channels, so that what reads the channels again or updates them
+  // (mapChannels) also does the conversation's own channel.
+  peerChannel: (peerId: string) => ['chat', 'channels', 'peer', peerId] as const,
   messages: (channelId: string) => ['chat', 'messages', channelId] as const,
   personalization: (userId: string) => ['chat', 'personalization', userId] as const,
 }
@@ -88,8 +91,16 @@ export function removeMessage(qc: QueryClient, channelId: string, id: string) {
   mapMessages(qc, channelId, (pages) => pages.map((p) => (p.results.some((x) => x.id === id) ? { results: p.results.filter((x) => x.id !== id), total: p.total - 1 } : p)))
 }
 
+/**
+ * mapChannels updates the channel list and each conversation's channel
+ * (chatKeys.peerChannel). A list f leaves as it was is not set again, which
+ * would make it fresh though it may wait to be read again.
+ */
 function mapChannels(qc: QueryClient, f: (c: PrivateChannel) => PrivateChannel) {
-  qc.setQueryData<PrivateChannelList>(chatKeys.channels, (l) => (l ? { ...l, results: l.results.map(f) } : l))
+  qc.setQueriesData<PrivateChannelList>({ queryKey: chatKeys.channels }, (l) => {
+    const results = l?.results.map(f)
+    return l && results?.some((c, i) => c !== l.results[i]) ? { ...l, results } : undefined
+  })
 }
 
 export function setChannelSeen(qc: QueryClient, channelId: string, lastSeenOn: string) {
@@ -110,19 +121,18 @@ export function applyChatEvent(qc: QueryClient, m: HubMessage): boolean {
   switch (e.kind) {
     case 'created': {
       addMessage(qc, e.message)
-      const list = qc.getQueryData<PrivateChannelList>(chatKeys.channels)
-      if (!list?.results.some((c) => c.id === e.message.channelId)) {
-        void qc.invalidateQueries({ queryKey: chatKeys.channels })
-        break
-      }
-      const { id, creatorId, raw, createdOn, isMine } = e.message
-      mapChannels(qc, (c) => (c.id === e.message.channelId ? { ...c, latestThread: { id, creatorId, raw, createdOn }, hasUnread: !isMine } : c))
+      const { id, creatorId, raw, createdOn, isMine, channelId } = e.message
+      const knows = (l: PrivateChannelList | undefined) => !!l?.results.some((c) => c.id === channelId)
+      mapChannels(qc, (c) => (c.id === channelId ? { ...c, latestThread: { id, creatorId, raw, createdOn }, hasUnread: !isMine } : c))
       // The newest activity comes first, as the server lists them.
       qc.setQueryData<PrivateChannelList>(chatKeys.channels, (l) => {
-        if (!l) return l
-        const c = l.results.find((x) => x.id === e.message.channelId)!
+        if (!l || !knows(l)) return l
+        const c = l.results.find((x) => x.id === channelId)!
         return { ...l, results: [c, ...l.results.filter((x) => x !== c)] }
       })
+      // A list without the channel (a first message, or a channel older than
+      // the list's page) is read again.
+      void qc.invalidateQueries({ queryKey: chatKeys.channels, predicate: (q) => !knows(q.state.data as PrivateChannelList | undefined) })
       break
     }
     case 'updated':

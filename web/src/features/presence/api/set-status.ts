@@ -1,5 +1,6 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
+import { myStatusKey } from './get-status'
 
 export type ChosenStatus = NonNullable<Schemas['StatusRequest']['status']>
 
@@ -10,5 +11,9 @@ export async function setStatus(status: ChosenStatus) {
 
 /** useSetStatus chooses the signed-in member's status; their peers see it live (user.status). */
 export function useSetStatus() {
-  return useMutation({ mutationFn: setStatus })
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: setStatus,
+    onSuccess: (_, status) => qc.setQueryData(myStatusKey, { status }),
+  })
 }
