@@ -4,6 +4,7 @@ import { BarChart3, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimiz
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
+import { memoryStore } from '@/lib/memory-store'
 import { cn } from '@/lib/utils'
 import { ChatPanel, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { UnreadDot } from '@/features/chat/components/presence-dot'
@@ -60,24 +61,9 @@ export function usePanel(): PanelState {
 
 // The small screens' sheet shows the panel over the page; it is open for
 // this page view only, not kept with the panel's state.
-let sheetOpen = false
-const sheetListeners = new Set<() => void>()
-
-export function setSheetOpen(open: boolean) {
-  sheetOpen = open
-  sheetListeners.forEach((l) => l())
-}
-
-export function useSheetOpen(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      sheetListeners.add(l)
-      return () => sheetListeners.delete(l)
-    },
-    () => sheetOpen,
-    () => sheetOpen,
-  )
-}
+const sheet = memoryStore(false)
+export const setSheetOpen = sheet.set
+export const useSheetOpen = sheet.use
 
 /** WIDE is where the panel sits beside the page; below it the panel is a sheet. */
 export const WIDE = '(min-width: 768px)'

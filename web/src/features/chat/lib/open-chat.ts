@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { memoryStore } from '@/lib/memory-store'
 
 // Which conversation the chat tab shows: none (the list) or the one with a
 // person. Not kept across reloads: the list is where the chat starts.
@@ -6,22 +6,9 @@ import { useSyncExternalStore } from 'react'
 /** ChatPeer is who a conversation is with, as the header shows them. */
 export type ChatPeer = { userId: string; firstName: string; lastName: string; avatar: string | null }
 
-let current: ChatPeer | null = null
-const listeners = new Set<() => void>()
+const current = memoryStore<ChatPeer | null>(null)
 
 /** openChat shows the conversation with peer (null: back to the list). */
-export function openChat(peer: ChatPeer | null) {
-  current = peer
-  listeners.forEach((l) => l())
-}
+export const openChat = (peer: ChatPeer | null) => current.set(peer)
 
-export function useOpenChat(): ChatPeer | null {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l)
-      return () => listeners.delete(l)
-    },
-    () => current,
-    () => current,
-  )
-}
+export const useOpenChat = current.use
