@@ -3,15 +3,20 @@ package app
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/httpapi"
+	"agora/internal/blob"
 	"agora/internal/config"
 	"agora/internal/db"
 	"agora/live"
 	"agora/projections"
 	"agora/projections/realtime"
+	qchat "agora/query/chat"
+	qfeed "agora/query/feed"
 )
 
 func newHub(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions) *live.Hub {
@@ -38,7 +43,7 @@ func runLiveEvents(srv *fiber.App, a *httpapi.Application, cfg config.Config, d 
 	if len(brokers) == 0 {
 		brokers = cfg.Kafka.BrokerList()
 	}
-	p, err := realtime.NewProjection(a.Hub, d.Pool, a.Queries.Feed, a.Queries.Chat, margin, a.Log.With("part", "realtime"))
+	links, err := newBlobLinks(cfg)
 	if err != nil {
 		return err
 	}
@@ -48,10 +53,50 @@ func runLiveEvents(srv *fiber.App, a *httpapi.Application, cfg config.Config, d 
 			a.Log.Warn("live events are off: this API node has no broker to read the change stream from; set KAFKA_BROKERS")
 			return
 		}
+		own, p, err := newRealtime(a, d, links, margin)
+		if err != nil {
+			a.Log.Error("live events are off: the realtime projection did not start", "err", err)
+			return
+		}
 		pc := ProjectorConfig(cfg, brokers, nil, a.Log)
 		pc.Metrics = sharedMetrics(a.Registry)
-		spawn(func() { _ = projections.Run(ctx, pc, p) })
+		spawn(func() {
+			defer own.Close()
+			_ = projections.Run(ctx, pc, p)
+		})
 		a.Log.Info("live events on", "node", a.Hub.NodeID(), "group", projections.GroupID(pc.TopicPrefix, p.Name()))
 	})
 	return nil
+}
+
+// realtimeConns are the realtime projection's own connections to Postgres.
+// It reads one statement at a time, so one would do; on the API's pool its
+// reads queued behind the requests, and at 200 private messages a second
+// on a busy machine the live events waited there for seconds.
+const realtimeConns = 2
+
+// newRealtime is the realtime projection of a's hub, reading over a pool of
+// its own (to close once it stops) with the feed's and the chat's queries.
+func newRealtime(a *httpapi.Application, d *db.DB, links *blob.Links, margin time.Duration) (*pgxpool.Pool, *realtime.Projection, error) {
+	pc := d.Pool.Config().Copy()
+	pc.MaxConns, pc.MinConns = realtimeConns, 0
+	pool, err := pgxpool.NewWithConfig(context.Background(), pc)
+	if err != nil {
+		return nil, nil, err
+	}
+	own := &db.DB{Pool: pool}
+	feed, err := qfeed.New(own, links)
+	var chat *qchat.Queries
+	if err == nil {
+		chat, err = qchat.New(own, links)
+	}
+	var p *realtime.Projection
+	if err == nil {
+		p, err = realtime.NewProjection(a.Hub, pool, feed, chat, margin, a.Log.With("part", "realtime"))
+	}
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	return pool, p, nil
 }

@@ -37,7 +37,9 @@
 //	            (see organizations.go)
 //	chat        private message delivery latency, POST /api/threads/private
 //	            answered to the other member's hub socket, at 200 messages
-//	            a second over 1,000 conversations (see chat.go)
+//	            a second (open loop, after -warmup) over 1,000
+//	            conversations, and whether that rate was sustained (see
+//	            chat.go)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
@@ -278,7 +280,7 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 	if err := organizationsBench(ctx, selected, c, d.Pool, cfg.DemoPassword, duration, warmup); err != nil { // see organizations.go
 		return err
 	}
-	if err := chatBench(ctx, selected, cfg, d, c, duration, log); err != nil { // see chat.go
+	if err := chatBench(ctx, selected, cfg, d, c, duration, warmup, log); err != nil { // see chat.go
 		return err
 	}
 	fmt.Println()

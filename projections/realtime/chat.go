@@ -3,7 +3,6 @@ package realtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"agora/internal/jsontime"
 	"agora/projections/change"
@@ -34,10 +32,11 @@ const (
 )
 
 // Chat is what the private chat's events read when they are delivered:
-// query/chat's message, as GET /channels/private/{id}/threads shows it,
-// and its channel's members, who alone receive it.
+// query/chat's messages, as GET /channels/private/{id}/threads shows them,
+// and their channels' members, who alone receive them; a message gone or
+// not visible yet is missing.
 type Chat interface {
-	LiveMessage(ctx context.Context, id uuid.UUID) (qchat.Message, []uuid.UUID, error)
+	LiveMessages(ctx context.Context, ids []uuid.UUID) ([]qchat.LiveMessage, error)
 }
 
 // ChatPayload is the payload of a private message's created, updated and
@@ -63,32 +62,67 @@ const visibleWait = time.Second
 // MarshalJSON is the message without a receiver (isMine false).
 func (p *ChatPayload) MarshalJSON() ([]byte, error) { return json.Marshal(p.message) }
 
+// readMessages reads the messages of a batch's private chat events in one
+// statement, or nil when there is nothing to read ahead: no message, nobody
+// connected here, or the read failed (each event then reads its own).
+func (p *Projection) readMessages(ctx context.Context, ids []uuid.UUID) map[uuid.UUID]qchat.LiveMessage {
+	if len(ids) == 0 || len(p.hub.Users()) == 0 {
+		return nil
+	}
+	ms, err := p.chat.LiveMessages(ctx, ids)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.log.Warn("realtime: private messages not read ahead", "messages", len(ids), "err", err)
+		}
+		return nil
+	}
+	read := make(map[uuid.UUID]qchat.LiveMessage, len(ms))
+	for _, m := range ms {
+		read[m.ID] = m
+	}
+	return read
+}
+
+// liveMessage reads one private message: found false when it is gone or
+// not visible yet.
+func (p *Projection) liveMessage(ctx context.Context, id uuid.UUID) (qchat.LiveMessage, bool, error) {
+	ms, err := p.chat.LiveMessages(ctx, []uuid.UUID{id})
+	if err != nil || len(ms) == 0 {
+		return qchat.LiveMessage{}, false, err
+	}
+	return ms[0], true, nil
+}
+
 // deliverChat delivers a private message's event: its payload, read with
-// the channel's members in one statement, names the receivers, so no
-// audience is asked (the realtime projection applies changes one at a
-// time: a statement saved per message is latency saved for the next).
-// Each receiver gets the message with their own isMine.
+// the channel's members (ahead, with the rest of its batch, when read is
+// not nil), names the receivers, so no audience is asked. Each receiver
+// gets the message with their own isMine.
 //
 // The message is read after the change reached the stream, which can be
 // before its transaction is visible here: a new message is then not found
 // yet, an edit or a reaction not shown yet. It is read again, waiting a
 // little longer each time, until it shows the change or visibleWait has
-// passed. A message not found that is not new is gone (a reaction deleted
-// with it): its deletion's event says it.
-func (p *Projection) deliverChat(ctx context.Context, e Event, cp *ChatPayload, candidates []uuid.UUID) error {
+// passed; the events after it wait, so that a conversation's events keep
+// their order. A message not found that is not new is gone (a reaction
+// deleted with it): its deletion's event says it.
+func (p *Projection) deliverChat(ctx context.Context, e Event, cp *ChatPayload, candidates []uuid.UUID, read map[uuid.UUID]qchat.LiveMessage) error {
+	m, found := read[cp.ID]
+	var err error
+	if read == nil {
+		m, found, err = p.liveMessage(ctx, cp.ID)
+	}
 	for wait, waited := time.Millisecond, time.Duration(0); ; wait *= 2 {
-		err := complete(ctx, p.feed, p.chat, &e)
-		if err == nil && (cp.shows == nil || cp.shows(cp.message)) {
-			break
-		}
-		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		if err != nil {
 			return err
 		}
-		if err != nil && !cp.created {
+		if found && (cp.shows == nil || cp.shows(m.Message)) {
+			break
+		}
+		if !found && !cp.created {
 			return nil // gone: its own event follows
 		}
 		if waited >= visibleWait {
-			if err != nil {
+			if !found {
 				return nil // gone: its own event follows
 			}
 			break
@@ -99,7 +133,11 @@ func (p *Projection) deliverChat(ctx context.Context, e Event, cp *ChatPayload, 
 		case <-time.After(wait):
 		}
 		waited += wait
+		m, found, err = p.liveMessage(ctx, cp.ID)
 	}
+	cp.message, cp.members = m.Message, m.Members
+	// A reaction's row does not name the channel.
+	e.ContextKey = channelKey(m.ChannelID)
 	for _, u := range cp.members {
 		if !slices.Contains(candidates, u) {
 			continue

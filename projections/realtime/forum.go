@@ -54,15 +54,9 @@ type Feed interface {
 // of thread.created and thread.updated is the feed's Post, without the
 // caller's own fields (myReaction, canManage: the browser keeps them); an
 // anonymous question's has creatorId and creator null, as in the feed.
-func complete(ctx context.Context, f Feed, chat Chat, e *Event) error {
+func complete(ctx context.Context, f Feed, e *Event) error {
 	var err error
 	switch p := e.Payload.(type) {
-	case *ChatPayload:
-		if p.message, p.members, err = chat.LiveMessage(ctx, p.ID); err != nil {
-			return err
-		}
-		// A reaction's row does not name the channel.
-		e.ContextKey = channelKey(p.message.ChannelID)
 	case *qfeed.Post:
 		if err := f.SignAttachments(p); err != nil {
 			return err

@@ -146,6 +146,13 @@ func TestProjectionAudiences(t *testing.T) {
 // projection, which tests apply changes to straight, without a broker.
 func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 	t.Helper()
+	return newNodeWith(t, env, nil)
+}
+
+// newNodeWith is newNode whose projection reads private messages through
+// wrap(query/chat) when wrap is not nil.
+func newNodeWith(t *testing.T, env *testenv.Env, wrap func(realtime.Chat) realtime.Chat) (*live.Hub, *realtime.Projection) {
+	t.Helper()
 	hub := live.NewHub(env.DB.Pool, live.HubOptions{NodeID: testenv.Unique("node")})
 	store, err := blob.New(t.TempDir(), "")
 	if err != nil {
@@ -163,7 +170,11 @@ func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, chat, 0, nil)
+	var reads realtime.Chat = chat
+	if wrap != nil {
+		reads = wrap(chat)
+	}
+	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, reads, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,8 +82,8 @@ var (
 // (a JSON object of user id to reaction, null when none) and their
 // channel's members; reader limits them to the reader's channels (nil:
 // unchecked, for the live events, whose audience is the members read
-// here). One statement a page: the live events read one per message, in
-// the order of the change stream.
+// here). One statement a page, and one for a batch of the change stream's
+// messages (see LiveMessages).
 func selectMessages(reader *uuid.UUID, where BoolExpression) SelectStatement {
 	from := mm.INNER_JOIN(mu, mu.ID.EQ(mm.CreatorID))
 	if reader != nil {
@@ -96,21 +96,22 @@ func selectMessages(reader *uuid.UUID, where BoolExpression) SelectStatement {
 		mm.CreatedOn, mm.UpdatedOn, reactions, members).FROM(from).WHERE(where)
 }
 
-// message is a Message and its channel's members.
-type message struct {
+// LiveMessage is a message for the live events, which set isMine per
+// receiver, and the members of its channel, who alone receive them.
+type LiveMessage struct {
 	Message
-	members []uuid.UUID
+	Members []uuid.UUID
 }
 
 // readMessages runs a selectMessages statement and completes its messages:
 // signed attachments and isMine for reader (uuid.Nil: none).
-func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.UUID) ([]message, error) {
-	out, err := db.Collect(ctx, q.db, stmt, func(r pgx.Row) (message, error) {
-		var m message
+func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.UUID) ([]LiveMessage, error) {
+	out, err := db.Collect(ctx, q.db, stmt, func(r pgx.Row) (LiveMessage, error) {
+		var m LiveMessage
 		var image, link, file, reactions []byte
 		var created, updated time.Time
 		err := r.Scan(&m.ID, &m.ChannelID, &m.CreatorID, &m.Creator.FirstName, &m.Creator.LastName, &m.Creator.Avatar,
-			&m.Raw, &image, &link, &file, &created, &updated, &reactions, &m.members)
+			&m.Raw, &image, &link, &file, &created, &updated, &reactions, &m.Members)
 		if err != nil {
 			return m, err
 		}
@@ -154,16 +155,13 @@ func (q *Queries) Message(ctx context.Context, reader auth.Caller, id uuid.UUID)
 	return ms[0].Message, nil
 }
 
-// LiveMessage is one message for the live events, which set isMine per
-// receiver, and the members of its channel, who alone receive them:
-// pgx.ErrNoRows when it is gone.
-func (q *Queries) LiveMessage(ctx context.Context, id uuid.UUID) (Message, []uuid.UUID, error) {
-	ms, err := q.readMessages(ctx, selectMessages(nil, mm.ID.EQ(UUID(id))), uuid.Nil)
-	if err != nil {
-		return Message{}, nil, err
+// LiveMessages are the messages of ids that exist, in no particular order,
+// without isMine: a message gone, or whose transaction is not visible yet,
+// is missing. The realtime projection reads a batch of the change stream's
+// messages with it in one statement.
+func (q *Queries) LiveMessages(ctx context.Context, ids []uuid.UUID) ([]LiveMessage, error) {
+	if len(ids) == 0 {
+		return nil, nil
 	}
-	if len(ms) == 0 {
-		return Message{}, nil, pgx.ErrNoRows
-	}
-	return ms[0].Message, ms[0].members, nil
+	return q.readMessages(ctx, selectMessages(nil, db.Any(mm.ID, ids)), uuid.Nil)
 }
