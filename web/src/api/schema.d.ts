@@ -1427,6 +1427,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications (the bell)
+         * @description Comments on the caller's posts and mentions of the caller, newest
+         *     first (replies to their comments are not listed; private messages
+         *     live in the chat). Left out: the ids in the caller's
+         *     `notifications.posts.dismissed`, and those of forums the caller can
+         *     no longer read. `isRead`: the id is in `notifications.posts.read`;
+         *     `isUnread`: newer than `notifications.posts.lastSeenAt` and not read.
+         *     `unread` counts the unread ones of the whole list. The caller's tabs
+         *     hear `user.mentioned` and `channel.thread.reply.created` when a
+         *     notification is written for them.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{userId}/personalization": {
         parameters: {
             query?: never;
@@ -4041,6 +4069,42 @@ export interface components {
         PrivateChannelList: {
             results: components["schemas"]["PrivateChannel"][];
             total: number;
+        };
+        NotificationList: {
+            results: components["schemas"]["Notification"][];
+            total: number;
+            /** @description The unread notifications of the whole list (the bell's dot). */
+            unread: number;
+        };
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "comment" | "mention";
+            /** Format: date-time */
+            createdOn: string;
+            /** @description Who wrote the comment or the mentioning text; null when anonymous (an anonymous question's asker). */
+            author: null | components["schemas"]["NotificationAuthor"];
+            /** @description Plain text of the source, at most 200 characters, mentions shown as names. */
+            raw: string;
+            context: {
+                /** Format: uuid */
+                communityId: string;
+                /** Format: uuid */
+                seriesId: string;
+                seriesName: string;
+            };
+            /** Format: uuid */
+            postId: string;
+            isRead: boolean;
+            isUnread: boolean;
+        };
+        NotificationAuthor: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
         };
         /** @description A user's key/value settings, by dotted key (`reminders.newMessages.dismissed`, `conversations.<channelId>.lastActivityOn`, `notifications.…`); in a PATCH, null removes a key. */
         Personalization: {
@@ -7599,6 +7663,49 @@ export interface operations {
             };
             /** @description `notFound`: there is no private channel `channelId` of the caller's. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
+                };
+            };
+            /** @description `validationFailed`: `page` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,196 @@
+// Package notifications is the read side of a member's notifications
+// (spec 000 §3 "Notification", §7 "Notifications and personalization"):
+// GET /notifications, the bell's list. The rows are the notifications
+// projection's (projections/notifications); what the member did with them
+// (read, dismissed, last looked) is in their personalization.
+package notifications
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/jsontime"
+	"agora/internal/paging"
+)
+
+// MaxPage is the largest page of the list.
+const MaxPage = 100
+
+// The personalization keys the list reads (contract of issue 17).
+const (
+	KeyLastSeenAt = "notifications.posts.lastSeenAt"
+	KeyDismissed  = "notifications.posts.dismissed"
+	KeyRead       = "notifications.posts.read"
+)
+
+// Queries reads notifications from Postgres.
+type Queries struct {
+	db *pgxpool.Pool
+}
+
+// New builds the queries.
+func New(d *db.DB) (*Queries, error) {
+	if d == nil || d.Pool == nil {
+		return nil, errors.New("notifications.New: nil dependency")
+	}
+	return &Queries{db: d.Pool}, nil
+}
+
+// Author is who wrote what a notification is about; null when anonymous.
+type Author struct {
+	UserID    uuid.UUID `json:"userId"`
+	FirstName string    `json:"firstName"`
+	LastName  string    `json:"lastName"`
+	Avatar    *string   `json:"avatar"`
+}
+
+// Context is the forum a notification comes from.
+type Context struct {
+	CommunityID uuid.UUID `json:"communityId"`
+	SeriesID    uuid.UUID `json:"seriesId"`
+	SeriesName  string    `json:"seriesName"`
+}
+
+// Notification is one item of the bell's list.
+type Notification struct {
+	ID        uuid.UUID     `json:"id"`
+	Type      string        `json:"type"`
+	CreatedOn jsontime.Time `json:"createdOn"`
+	Author    *Author       `json:"author"`
+	// Raw is the source's preview: plain text, mentions as names.
+	Raw      string    `json:"raw"`
+	Context  Context   `json:"context"`
+	PostID   uuid.UUID `json:"postId"`
+	IsRead   bool      `json:"isRead"`
+	IsUnread bool      `json:"isUnread"`
+}
+
+// Page is a page of the list, with the number of unread ones in the whole
+// list (the bell's dot).
+type Page struct {
+	paging.Page[Notification]
+	Unread int `json:"unread"`
+}
+
+// seen is what the member did with their notifications.
+type seen struct {
+	dismissed, read []uuid.UUID
+	lastSeen        *time.Time
+}
+
+func (q *Queries) seen(ctx context.Context, user uuid.UUID) (seen, error) {
+	s := seen{dismissed: []uuid.UUID{}, read: []uuid.UUID{}}
+	up := table.UserPersonalization
+	var data []byte
+	err := db.QueryRow(ctx, q.db, SELECT(up.Data).FROM(up).WHERE(up.UserID.EQ(UUID(user)))).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("notifications: personalization: %w", err)
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(data, &p); err != nil {
+		return s, fmt.Errorf("notifications: personalization: %w", err)
+	}
+	// What the browser stored before the keys were checked may be of
+	// another shape: it counts for nothing rather than failing the list.
+	ids := func(key string) []uuid.UUID {
+		var strs []string
+		_ = json.Unmarshal(p[key], &strs)
+		out := []uuid.UUID{}
+		for _, v := range strs {
+			if id, err := uuid.Parse(v); err == nil {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	s.dismissed, s.read = ids(KeyDismissed), ids(KeyRead)
+	var at string
+	if json.Unmarshal(p[KeyLastSeenAt], &at) == nil {
+		if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+			s.lastSeen = &t
+		}
+	}
+	return s, nil
+}
+
+// List is GET /notifications: the reader's comments and mentions newest
+// first, but those they dismissed and those of forums they can no longer
+// read; replies are not listed (spec 000 §7) and messages live in the chat.
+func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request) (Page, error) {
+	page := Page{Page: paging.Page[Notification]{Results: []Notification{}}}
+	f := apperr.Fields{}
+	r.Check(f, MaxPage)
+	if err := f.Err(); err != nil {
+		return page, err
+	}
+	s, err := q.seen(ctx, reader.UserID)
+	if err != nil {
+		return page, err
+	}
+	me := UUID(reader.UserID)
+	n, c, fo, u := table.Notifications.AS("n"), table.Channels.AS("c"), table.Series.AS("f"), table.Users.AS("u")
+	from := n.INNER_JOIN(c, c.ID.EQ(n.ChannelID)).INNER_JOIN(fo, fo.ID.EQ(c.SeriesID))
+	where := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention"))).
+		AND(NOT(db.Any(n.ID, s.dismissed))).
+		AND(access.ChannelRead(c.Kind, fo.ID, fo.CommunityID, me, Bool(reader.Role == auth.RoleSuper)))
+	isRead := db.Any(n.ID, s.read)
+	unread := NOT(isRead)
+	if s.lastSeen != nil {
+		unread = unread.AND(n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC())))
+	}
+	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR), COUNT(CASE().WHEN(unread).THEN(Int32(1)))).
+		FROM(from).WHERE(where)).Scan(&page.Total, &page.Unread); err != nil {
+		return page, fmt.Errorf("notifications: count: %w", err)
+	}
+	if page.Total <= r.Offset() {
+		return page, nil
+	}
+	rows, err := db.Query(ctx, q.db, SELECT(n.ID, n.Kind, n.CreatedOn, n.AuthorID, u.FirstName, u.LastName, u.Avatar, n.Preview,
+		fo.CommunityID, fo.ID, fo.Name, n.PostID, isRead, unread).
+		FROM(from.LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
+		ORDER_BY(n.CreatedOn.DESC(), n.ID.DESC()).LIMIT(int64(r.PageSize)).OFFSET(int64(r.Offset())))
+	if err != nil {
+		return page, fmt.Errorf("notifications: list: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it Notification
+		var created time.Time
+		var author *uuid.UUID
+		var first, last *string
+		var avatar *string
+		if err := rows.Scan(&it.ID, &it.Type, &created, &author, &first, &last, &avatar, &it.Raw,
+			&it.Context.CommunityID, &it.Context.SeriesID, &it.Context.SeriesName, &it.PostID, &it.IsRead, &it.IsUnread); err != nil {
+			return page, fmt.Errorf("notifications: list: %w", err)
+		}
+		it.CreatedOn = jsontime.Of(created)
+		if author != nil && first != nil {
+			it.Author = &Author{UserID: *author, FirstName: *first, LastName: deref(last), Avatar: avatar}
+		}
+		page.Results = append(page.Results, it)
+	}
+	return page, rows.Err()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
