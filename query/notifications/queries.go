@@ -24,17 +24,11 @@ import (
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 	"agora/internal/paging"
+	"agora/internal/personalization"
 )
 
 // MaxPage is the largest page of the list.
 const MaxPage = 100
-
-// The personalization keys the list reads (contract of issue 17).
-const (
-	KeyLastSeenAt = "notifications.posts.lastSeenAt"
-	KeyDismissed  = "notifications.posts.dismissed"
-	KeyRead       = "notifications.posts.read"
-)
 
 // Queries reads notifications from Postgres.
 type Queries struct {
@@ -119,9 +113,9 @@ func (q *Queries) seen(ctx context.Context, user uuid.UUID) (seen, error) {
 		}
 		return out
 	}
-	s.dismissed, s.read = ids(KeyDismissed), ids(KeyRead)
+	s.dismissed, s.read = ids(personalization.PostsDismissed), ids(personalization.PostsRead)
 	var at string
-	if json.Unmarshal(p[KeyLastSeenAt], &at) == nil {
+	if json.Unmarshal(p[personalization.PostsLastSeenAt], &at) == nil {
 		if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
 			s.lastSeen = &t
 		}

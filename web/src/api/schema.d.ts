@@ -1477,11 +1477,28 @@ export interface paths {
         /**
          * Change a user's personalization
          * @description Merges the keys sent into the stored object: a key with a value sets
-         *     it, a key with null removes it, others stay. Keys are of
-         *     `A-Za-z0-9_.-` and begin with `reminders`, `conversations` or
-         *     `notifications` (e.g. `reminders.newMessages.dismissed`,
-         *     `conversations.<channelId>.lastActivityOn`); the body and the stored
-         *     object are at most 64 KiB of JSON. The user's tabs hear
+         *     it, a key with null removes it (any key of `A-Za-z0-9_.-`, so that an
+         *     older key can be cleared), others stay. Each key set is checked with
+         *     its value; an unknown key or a value of the wrong kind is refused,
+         *     naming the key:
+         *
+         *     | key | value |
+         *     |---|---|
+         *     | `notifications.posts.lastSeenAt`, `notifications.meetups.lastSeenAt` | RFC 3339 time |
+         *     | `notifications.posts.dismissed`, `notifications.posts.read` | array of UUIDs (at most 500) |
+         *     | `notifications.timezone` | IANA time zone name (default UTC) |
+         *     | `notifications.email.mentions`, `notifications.email.privateChats` | boolean (default true) |
+         *     | `notifications.push.mentions`, `notifications.push.privateChats`, `notifications.push.comments` | boolean (default true) |
+         *     | `notifications.digest.frequency`, `notifications.insights.frequency` | `off`, `daily` or `weekly` (defaults `daily`, `weekly`) |
+         *     | `notifications.digest.hour` | integer 0–23 (default 8) |
+         *     | `notifications.digest.weekday` | integer 0–6, 0 = Sunday (default 1) |
+         *     | `feed.webLink.dontConfirmNavigation` | boolean |
+         *     | `conversations.<channelId>.lastActivityOn` | RFC 3339 time |
+         *     | `reminders.newMessages.dismissed` | array of UUIDs (at most 500) |
+         *     | `reminders.meeting.dismissed` | array of strings of at most 100 characters (at most 500) |
+         *
+         *     The defaults are the server's when a key is absent. The body and the
+         *     stored object are at most 64 KiB of JSON. The user's tabs hear
          *     `user.personalization.updated` with the keys that changed.
          */
         patch: operations["updatePersonalization"];
@@ -4106,7 +4123,7 @@ export interface components {
             lastName: string;
             avatar: string | null;
         };
-        /** @description A user's key/value settings, by dotted key (`reminders.newMessages.dismissed`, `conversations.<channelId>.lastActivityOn`, `notifications.…`); in a PATCH, null removes a key. */
+        /** @description A user's key/value settings, by dotted key (the keys are listed under PATCH /api/users/{userId}/personalization); in a PATCH, null removes a key. */
         Personalization: {
             [key: string]: unknown;
         };
@@ -7793,7 +7810,7 @@ export interface operations {
             };
             /**
              * @description - `invalidBody`: the body is not a JSON object.
-             *     - `validationFailed`: `userId` is not a UUID, a key is not allowed (`details.fields` names it), or the data would exceed 64 KiB (`details.fields.data`).
+             *     - `validationFailed`: `userId` is not a UUID, a key is unknown or its value is not of its kind (`details.fields` names the key), or the data would exceed 64 KiB (`details.fields.data`).
              */
             400: {
                 headers: {
