@@ -38,7 +38,7 @@ func runLiveEvents(srv *fiber.App, a *httpapi.Application, cfg config.Config, d 
 	if len(brokers) == 0 {
 		brokers = cfg.Kafka.BrokerList()
 	}
-	p, err := realtime.NewProjection(a.Hub, d.Pool, a.Queries.Feed, a.Queries.Chat, margin, a.Log.With("part", "realtime"))
+	p, err := realtime.NewProjection(a.Hub, d.Pool, a.Queries.Feed, a.Queries.Chat, a.Queries.Notifications, margin, a.Log.With("part", "realtime"))
 	if err != nil {
 		return err
 	}

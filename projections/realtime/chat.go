@@ -77,7 +77,7 @@ func (p *ChatPayload) MarshalJSON() ([]byte, error) { return json.Marshal(p.mess
 // with it): its deletion's event says it.
 func (p *Projection) deliverChat(ctx context.Context, e Event, cp *ChatPayload, candidates []uuid.UUID) error {
 	for wait, waited := time.Millisecond, time.Duration(0); ; wait *= 2 {
-		err := complete(ctx, p.feed, p.chat, &e)
+		err := complete(ctx, p.feed, p.chat, p.notes, &e)
 		if err == nil && (cp.shows == nil || cp.shows(cp.message)) {
 			break
 		}

@@ -54,9 +54,13 @@ type Feed interface {
 // of thread.created and thread.updated is the feed's Post, without the
 // caller's own fields (myReaction, canManage: the browser keeps them); an
 // anonymous question's has creatorId and creator null, as in the feed.
-func complete(ctx context.Context, f Feed, chat Chat, e *Event) error {
+func complete(ctx context.Context, f Feed, chat Chat, notes Notifications, e *Event) error {
 	var err error
 	switch p := e.Payload.(type) {
+	case *MentionPayload:
+		p.n, err = notes.Live(ctx, p.row)
+	case *ReplyNotice:
+		err = p.complete(ctx, notes)
 	case *ChatPayload:
 		if p.message, p.members, err = chat.LiveMessage(ctx, p.ID); err != nil {
 			return err

@@ -13,6 +13,7 @@ import (
 	"agora/live"
 	qchat "agora/query/chat"
 	qfeed "agora/query/feed"
+	qnotifications "agora/query/notifications"
 
 	"github.com/google/uuid"
 
@@ -163,7 +164,11 @@ func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, chat, 0, nil)
+	notes, err := qnotifications.New(env.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, chat, notes, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
 	"agora/internal/paging"
@@ -187,4 +188,47 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// Live is the Notification of a row just written, as the list shows it to
+// its recipient: new, so unread. The row comes from the change stream; the
+// author's name and the forum's are read now (they were committed before
+// it).
+func (q *Queries) Live(ctx context.Context, n model.Notifications) (Notification, error) {
+	it := Notification{ID: n.ID, Type: n.Kind, CreatedOn: jsontime.Of(n.CreatedOn), Raw: n.Preview, IsUnread: true}
+	if n.PostID != nil {
+		it.PostID = *n.PostID
+	}
+	if n.SeriesID == nil {
+		return it, nil
+	}
+	it.Context.SeriesID = *n.SeriesID
+	fo, u := table.Series, table.Users
+	author := UUID(uuid.Nil)
+	if n.AuthorID != nil {
+		author = UUID(*n.AuthorID)
+	}
+	var first, last *string
+	var avatar *string
+	err := db.QueryRow(ctx, q.db, SELECT(fo.CommunityID, fo.Name, u.FirstName, u.LastName, u.Avatar).
+		FROM(fo.LEFT_JOIN(u, u.ID.EQ(author))).WHERE(fo.ID.EQ(UUID(*n.SeriesID)))).
+		Scan(&it.Context.CommunityID, &it.Context.SeriesName, &first, &last, &avatar)
+	if err != nil {
+		return it, fmt.Errorf("notifications: live: %w", err)
+	}
+	if n.AuthorID != nil && first != nil {
+		it.Author = &Author{UserID: *n.AuthorID, FirstName: *first, LastName: deref(last), Avatar: avatar}
+	}
+	return it, nil
+}
+
+// ReplyParent is the comment a reply answers; nil for a comment. A reply
+// gone is pgx.ErrNoRows.
+func (q *Queries) ReplyParent(ctx context.Context, replyID uuid.UUID) (*uuid.UUID, error) {
+	r := table.Replies
+	var parent *uuid.UUID
+	if err := db.QueryRow(ctx, q.db, SELECT(r.ParentID).FROM(r).WHERE(r.ID.EQ(UUID(replyID)))).Scan(&parent); err != nil {
+		return nil, err
+	}
+	return parent, nil
 }

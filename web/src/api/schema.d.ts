@@ -2443,7 +2443,8 @@ export interface paths {
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`; private
-         *     chat's `private.channel.seen` and `user.personalization.updated`)
+         *     chat's `private.channel.seen` and `user.personalization.updated`;
+         *     notifications' `user.mentioned` and `channel.thread.reply.created`)
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
@@ -2484,6 +2485,15 @@ export interface paths {
          *     `user.personalization.updated` (`LivePersonalizationUpdated`,
          *     context key `user:<userId>`) that their personalization's `keys`
          *     changed; both reach that member alone.
+         *
+         *     Notifications: when a notification is written for a member, their
+         *     tabs hear it (context key `user:<userId>`, that member alone), once
+         *     the row is written, and refetch `GET /api/notifications`:
+         *     `user.mentioned` carries the `Notification` (type `mention`) and
+         *     `channel.thread.reply.created` a comment on their post or a reply to
+         *     their comment (`LiveReplyNotice`: `{id, postId, parentId,
+         *     parentCreatorId, seriesId}`, `parentId` null for a comment,
+         *     `parentCreatorId` the member).
          *
          *     An organization's events go to its people and to super users:
          *     `LiveOrganization` for `organization.created` and
@@ -4139,6 +4149,28 @@ export interface components {
             /** Format: uuid */
             channelId: string;
             lastSeenOn: components["schemas"]["Timestamp"];
+        };
+        /** @description The payload of `channel.thread.reply.created`. */
+        LiveReplyNotice: {
+            /**
+             * Format: uuid
+             * @description The comment or reply.
+             */
+            id: string;
+            /** Format: uuid */
+            postId: string;
+            /**
+             * Format: uuid
+             * @description The comment a reply answers; null for a comment.
+             */
+            parentId: string | null;
+            /**
+             * Format: uuid
+             * @description Whose post or comment it answers (the recipient).
+             */
+            parentCreatorId: string;
+            /** Format: uuid */
+            seriesId: string;
         };
         /** @description The payload of `user.personalization.updated`. */
         LivePersonalizationUpdated: {
