@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -139,26 +140,85 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 		return page, err
 	}
 	me := UUID(reader.UserID)
-	n, c, fo, u := table.Notifications.AS("n"), table.Channels.AS("c"), table.Series.AS("f"), table.Users.AS("u")
-	from := n.INNER_JOIN(c, c.ID.EQ(n.ChannelID)).INNER_JOIN(fo, fo.ID.EQ(c.SeriesID))
-	where := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention"))).
-		AND(NOT(db.Any(n.ID, s.dismissed))).
-		AND(access.ChannelRead(c.Kind, fo.ID, fo.CommunityID, me, Bool(reader.Role == auth.RoleSuper)))
-	isRead := db.Any(n.ID, s.read)
-	unread := NOT(isRead)
+	n, fo, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Users.AS("u")
+	listed := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention")))
+	newer := Bool(true)
 	if s.lastSeen != nil {
-		unread = unread.AND(n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC())))
+		newer = n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC()))
 	}
-	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR), COUNT(CASE().WHEN(unread).THEN(Int32(1)))).
-		FROM(from).WHERE(where)).Scan(&page.Total, &page.Unread); err != nil {
+	// One pass over the member's notifications counts them by channel; who
+	// reads a forum is then asked once per channel, not once per
+	// notification (a member has thousands from a few channels).
+	type perChannel struct {
+		ChannelID  uuid.UUID
+		All, Newer int
+	}
+	counts, err := db.All[perChannel](ctx, q.db, SELECT(n.ChannelID.AS("channel_id"), COUNT(STAR).AS("all"),
+		COUNT(CASE().WHEN(newer).THEN(Int32(1))).AS("newer")).FROM(n).WHERE(listed).GROUP_BY(n.ChannelID))
+	if err != nil {
 		return page, fmt.Errorf("notifications: count: %w", err)
 	}
+	if len(counts) == 0 {
+		return page, nil
+	}
+	told := make([]uuid.UUID, len(counts))
+	for i, pc := range counts {
+		told[i] = pc.ChannelID
+	}
+	c, cf := table.Channels.AS("c"), table.Series.AS("cf")
+	readable, err := db.Values[uuid.UUID](ctx, q.db, SELECT(c.ID).FROM(c.INNER_JOIN(cf, cf.ID.EQ(c.SeriesID))).
+		WHERE(db.Any(c.ID, told).AND(access.ChannelRead(c.Kind, cf.ID, cf.CommunityID, me, Bool(reader.Role == auth.RoleSuper)))))
+	if err != nil {
+		return page, fmt.Errorf("notifications: channels: %w", err)
+	}
+	if len(readable) == 0 {
+		return page, nil
+	}
+	var all, allNewer, gone, goneNewer int
+	for _, pc := range counts {
+		if slices.Contains(readable, pc.ChannelID) {
+			all, allNewer = all+pc.All, allNewer+pc.Newer
+		}
+	}
+	base := listed.AND(db.Any(n.ChannelID, readable))
+	// What the lists take away: their rows are read by primary key (one
+	// array, which Postgres looks up in the index), never matched row by
+	// row against the member's thousands.
+	if marked := append(slices.Clone(s.dismissed), s.read...); len(marked) > 0 {
+		type mark struct {
+			ID    uuid.UUID
+			Newer bool
+		}
+		ms, err := db.All[mark](ctx, q.db, SELECT(n.ID.AS("id"), newer.AS("newer")).FROM(n).
+			WHERE(db.Any(n.ID, marked).AND(base)))
+		if err != nil {
+			return page, fmt.Errorf("notifications: count: %w", err)
+		}
+		isDismissed := map[uuid.UUID]bool{}
+		for _, id := range s.dismissed {
+			isDismissed[id] = true
+		}
+		for _, m := range ms {
+			// A read one is in the list but not unread; a dismissed one in
+			// neither.
+			if isDismissed[m.ID] {
+				gone++
+			}
+			if m.Newer {
+				goneNewer++
+			}
+		}
+	}
+	page.Total, page.Unread = all-gone, allNewer-goneNewer
 	if page.Total <= r.Offset() {
 		return page, nil
 	}
+	isRead := db.Any(n.ID, s.read)
+	where := base.AND(NOT(db.Any(n.ID, s.dismissed)))
+	unread := newer.AND(NOT(isRead))
 	rows, err := db.Query(ctx, q.db, SELECT(n.ID, n.Kind, n.CreatedOn, n.AuthorID, u.FirstName, u.LastName, u.Avatar, n.Preview,
 		fo.CommunityID, fo.ID, fo.Name, n.PostID, isRead, unread).
-		FROM(from.LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
+		FROM(n.INNER_JOIN(fo, fo.ID.EQ(n.SeriesID)).LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
 		ORDER_BY(n.CreatedOn.DESC(), n.ID.DESC()).LIMIT(int64(r.PageSize)).OFFSET(int64(r.Offset())))
 	if err != nil {
 		return page, fmt.Errorf("notifications: list: %w", err)
