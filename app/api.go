@@ -32,6 +32,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 )
@@ -152,6 +153,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		q.Chat, err = qchat.New(d, links)
+	}
+	if err == nil {
+		q.Notifications, err = qnotifications.New(d)
 	}
 	if err == nil {
 		q.Insights, err = qinsights.New(d, insightsStore(o.warehouse))

@@ -17,6 +17,7 @@ import (
 	"agora/projections/realtime"
 	qchat "agora/query/chat"
 	qfeed "agora/query/feed"
+	qnotifications "agora/query/notifications"
 )
 
 func newHub(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions) *live.Hub {
@@ -76,7 +77,8 @@ func runLiveEvents(srv *fiber.App, a *httpapi.Application, cfg config.Config, d 
 const realtimeConns = 2
 
 // newRealtime is the realtime projection of a's hub, reading over a pool of
-// its own (to close once it stops) with the feed's and the chat's queries.
+// its own (to close once it stops) with the feed's, the chat's and the
+// notifications' queries.
 func newRealtime(a *httpapi.Application, d *db.DB, links *blob.Links, margin time.Duration) (*pgxpool.Pool, *realtime.Projection, error) {
 	pc := d.Pool.Config().Copy()
 	pc.MaxConns, pc.MinConns = realtimeConns, 0
@@ -90,9 +92,13 @@ func newRealtime(a *httpapi.Application, d *db.DB, links *blob.Links, margin tim
 	if err == nil {
 		chat, err = qchat.New(own, links)
 	}
+	var notes *qnotifications.Queries
+	if err == nil {
+		notes, err = qnotifications.New(own)
+	}
 	var p *realtime.Projection
 	if err == nil {
-		p, err = realtime.NewProjection(a.Hub, pool, feed, chat, margin, a.Log.With("part", "realtime"))
+		p, err = realtime.NewProjection(a.Hub, pool, feed, chat, notes, margin, a.Log.With("part", "realtime"))
 	}
 	if err != nil {
 		pool.Close()

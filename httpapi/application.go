@@ -29,6 +29,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
 	qupload "agora/query/upload"
@@ -93,6 +94,8 @@ type Queries struct {
 	LinkPreviews  *linkpreview.Service
 	Organizations *qorganization.Queries
 	Chat          *qchat.Queries
+	// Notifications are the bell's list.
+	Notifications *qnotifications.Queries
 }
 
 // check refuses an application with a use case missing: a route would

@@ -73,7 +73,7 @@ func TestMatrixChat(t *testing.T) {
 		{"delete", "DELETE", newMessage, nil, members(allowed(204), forbidden)},
 		{"react", "PUT", fixed(message + "/reaction"), map[string]any{"reaction": "liked"}, members(outcome{400, "ownReaction"}, allowed(200))},
 		{"read the personalization", "GET", fixed(personalization), nil, self(200)},
-		{"change the personalization", "PATCH", fixed(personalization), map[string]any{"reminders.x": true}, self(200)},
+		{"change the personalization", "PATCH", fixed(personalization), map[string]any{"feed.webLink.dontConfirmNavigation": true}, self(200)},
 	}
 	runMatrix(t, roles, func(t *testing.T) string { return chatDigest(t, env) }, calls)
 }

@@ -430,11 +430,11 @@ func TestPersonalization(t *testing.T) {
 
 	before := chatDigest(t, env)
 	wantError(t, f.b.Client.Do("GET", path, nil), 403, "forbidden")
-	wantError(t, f.b.Client.Do("PATCH", path, map[string]any{"reminders.x": 1}), 403, "forbidden")
+	wantError(t, f.b.Client.Do("PATCH", path, map[string]any{"feed.webLink.dontConfirmNavigation": true}), 403, "forbidden")
 	wantError(t, f.super.Do("GET", path, nil), 403, "forbidden")
 	unknown := "/api/users/" + uuid.NewString() + "/personalization"
 	wantError(t, f.a.Client.Do("GET", unknown, nil), 404, "notFound")
-	wantError(t, f.a.Client.Do("PATCH", unknown, map[string]any{"reminders.x": 1}), 404, "notFound")
+	wantError(t, f.a.Client.Do("PATCH", unknown, map[string]any{"feed.webLink.dontConfirmNavigation": true}), 404, "notFound")
 	wantError(t, f.a.Client.Do("PATCH", path, map[string]any{"theme.dark": true}), 400, "validationFailed")
 	wantError(t, f.a.Client.Do("PATCH", path, map[string]any{"reminders.a b": true}), 400, "validationFailed")
 	wantError(t, f.a.Client.Do("PATCH", path, map[string]any{"reminders.big": strings.Repeat("x", 70<<10)}), 400, "validationFailed")
@@ -443,15 +443,77 @@ func TestPersonalization(t *testing.T) {
 	if chatDigest(t, env) != before {
 		t.Error("refused personalization calls wrote")
 	}
-	// The stored object stays within its bound, however it is grown.
-	for i := range 3 {
-		r := f.a.Client.Do("PATCH", path, map[string]any{fmt.Sprintf("reminders.big%d", i): strings.Repeat("x", 30<<10)})
-		if i < 2 {
-			wantStatus(t, r, 200)
-		} else {
-			wantError(t, r, 400, "validationFailed")
-		}
+	// The stored object stays within its bound, however it is grown: a
+	// full list of long strings (some 51 KiB), then a full list of ids.
+	long := make([]string, 500)
+	for i := range long {
+		long[i] = fmt.Sprintf("%03d", i) + strings.Repeat("x", 97)
 	}
+	wantStatus(t, f.a.Client.Do("PATCH", path, map[string]any{"reminders.meeting.dismissed": long}), 200)
+	ids := make([]string, 500)
+	for i := range ids {
+		ids[i] = uuid.NewString()
+	}
+	wantInvalid(t, f.a.Client.Do("PATCH", path, map[string]any{"notifications.posts.dismissed": ids}), "data")
+}
+
+// TestPersonalizationKeys: each key of the contract of issue 17 takes its
+// kind of value and no other, an unknown key is refused by name, lists
+// hold at most 500 entries; a refused body writes nothing.
+func TestPersonalizationKeys(t *testing.T) {
+	env := testenv.New(t)
+	f := newChatFixture(t, env)
+	path := "/api/users/" + f.a.UserID + "/personalization"
+	id := uuid.NewString()
+	good := map[string]any{
+		"notifications.posts.lastSeenAt": "2026-01-02T03:04:05.000Z", "notifications.meetups.lastSeenAt": "2026-01-02T03:04:05+02:00",
+		"notifications.posts.dismissed": []string{id}, "notifications.posts.read": []string{},
+		"notifications.timezone":       "America/New_York",
+		"notifications.email.mentions": false, "notifications.email.privateChats": true,
+		"notifications.push.mentions": true, "notifications.push.privateChats": false, "notifications.push.comments": true,
+		"notifications.digest.frequency": "weekly", "notifications.insights.frequency": "off",
+		"notifications.digest.hour": 23, "notifications.digest.weekday": 0,
+		"feed.webLink.dontConfirmNavigation":      true,
+		"conversations." + id + ".lastActivityOn": "2026-01-02T03:04:05Z",
+		"reminders.newMessages.dismissed":         []string{id}, "reminders.meeting.dismissed": []string{"meeting-1"},
+	}
+	r := f.a.Client.Do("PATCH", path, good)
+	wantStatus(t, r, 200)
+	var got map[string]any
+	r.JSON(t, &got)
+	if len(got) != len(good) {
+		t.Errorf("stored %d keys, want %d: %v", len(got), len(good), got)
+	}
+	tooMany := make([]string, 501)
+	for i := range tooMany {
+		tooMany[i] = uuid.NewString()
+	}
+	before := queryString(t, env, "SELECT data::text FROM user_personalization WHERE user_id = $1", f.a.UserID)
+	for key, bad := range map[string]any{
+		"notifications.posts.lastSeenAt":             "yesterday",
+		"notifications.meetups.lastSeenAt":           12,
+		"notifications.posts.dismissed":              []string{"not-a-uuid"},
+		"notifications.posts.read":                   tooMany,
+		"notifications.timezone":                     "Mars/Olympus",
+		"notifications.email.mentions":               "yes",
+		"notifications.push.comments":                1,
+		"notifications.digest.frequency":             "hourly",
+		"notifications.digest.hour":                  24,
+		"notifications.digest.weekday":               1.5,
+		"feed.webLink.dontConfirmNavigation":         "true",
+		"conversations.not-a-channel.lastActivityOn": "2026-01-02T03:04:05Z",
+		"reminders.newMessages.dismissed":            "x",
+		"reminders.meeting.dismissed":                []string{strings.Repeat("m", 101)},
+		"notifications.unknown":                      true,
+		"reminders.big":                              "x",
+	} {
+		wantInvalid(t, f.a.Client.Do("PATCH", path, map[string]any{key: bad, "notifications.insights.frequency": "daily"}), key)
+	}
+	if after := queryString(t, env, "SELECT data::text FROM user_personalization WHERE user_id = $1", f.a.UserID); after != before {
+		t.Errorf("refused bodies wrote:\n%s\n%s", before, after)
+	}
+	// null removes a key, even one that is no longer a personalization key.
+	wantStatus(t, f.a.Client.Do("PATCH", path, map[string]any{"notifications.timezone": nil, "reminders.old": nil}), 200)
 }
 
 // TestPrivateMessagesNotSearched: a private message never reaches the post

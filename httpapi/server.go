@@ -52,6 +52,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.organizationRoutes(api)
 	s.homeRoutes(api)
 	s.chatRoutes(api)
+	s.notificationRoutes(api)
 	s.feedRoutes(api)
 	s.searchRoutes(api)
 	s.uploadRoutes(api)

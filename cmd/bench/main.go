@@ -40,6 +40,13 @@
 //	            a second (open loop, after -warmup) over 1,000
 //	            conversations, and whether that rate was sustained (see
 //	            chat.go)
+//	notifications
+//	            notification fan-out: from committing posts that mention
+//	            1,000 members (20 posts of 50 mentions, a post's most, at
+//	            once) to the last of their notifications written by the
+//	            notifications projection; and GET /api/notifications of a
+//	            member with 10,000 notifications, 4 workers (see
+//	            notifications.go)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
@@ -67,7 +74,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat", "notifications",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -281,6 +288,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := chatBench(ctx, selected, cfg, d, c, duration, warmup, log); err != nil { // see chat.go
+		return err
+	}
+	if err := notificationsBench(ctx, selected, cfg, d, c, duration, warmup, log); err != nil { // see notifications.go
 		return err
 	}
 	fmt.Println()

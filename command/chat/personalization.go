@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strings"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -15,6 +14,7 @@ import (
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
+	"agora/internal/personalization"
 )
 
 // MaxPersonalization bounds a personalization, in bytes of JSON: the body
@@ -22,16 +22,15 @@ import (
 // ids and a time per conversation, never content.
 const MaxPersonalization = 64 << 10
 
-// personalizationKey is a dotted key: its first segment names what the
-// browser keeps (spec 000 §2 "Personalization per user").
-var (
-	personalizationKey = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-	personalizationOf  = map[string]bool{"reminders": true, "conversations": true, "notifications": true}
-)
+// removableKey is the syntax of any dotted key: null removes one even when
+// it is no longer a personalization key (a browser's older key), which is
+// harmless; setting one takes a key of internal/personalization.
+var removableKey = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // Personalize is PATCH /users/{id}/personalization: keys set to a value,
 // keys set to null removed, other keys kept. The object is flat, a value
-// per dotted key, so that the merge is the keys sent.
+// per dotted key, so that the merge is the keys sent; each key and its
+// value are checked by internal/personalization.
 type Personalize struct {
 	Actor  auth.Caller
 	UserID uuid.UUID
@@ -46,16 +45,15 @@ func (s *Service) Personalize(ctx context.Context, in Personalize) error {
 	}
 	set, del := map[string]json.RawMessage{}, []string{}
 	for k, v := range in.Data {
-		first, _, _ := strings.Cut(k, ".")
-		if !personalizationKey.MatchString(k) || !personalizationOf[first] {
-			fields.Add(k, "keys are letters, digits, _ . - and begin with reminders, conversations or notifications")
+		if string(v) == "null" && removableKey.MatchString(k) {
+			del = append(del, k)
 			continue
 		}
-		if string(v) == "null" {
-			del = append(del, k)
-		} else {
-			set[k] = v
+		if why := personalization.Check(k, v); why != "" {
+			fields.Add(k, why)
+			continue
 		}
+		set[k] = v
 	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if err := access.Self(ctx, tx, in.Actor.UserID, in.UserID); err != nil {

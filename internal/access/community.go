@@ -195,6 +195,16 @@ func ForumRules(seriesID, communityID, user StringExpression, super BoolExpressi
 	return member, admin
 }
 
+// ChannelRead is the condition that user may read the posts of channel
+// kind of the forum (seriesID, communityID): for the main channel its
+// readers (ForumRules' member or admin), for the admin channel those who
+// administer it alone; a channel of another kind has no forum readers.
+// The live events' audiences and the notifications ask it.
+func ChannelRead(kind, seriesID, communityID, user StringExpression, super BoolExpression) BoolExpression {
+	member, admin := ForumRules(seriesID, communityID, user, super)
+	return kind.EQ(String("main")).AND(member.OR(admin)).OR(kind.EQ(String("admin")).AND(admin))
+}
+
 // ForumSQL is ForumRules as SQL text over a forum aliased s, for the feed's
 // thread statement (query/feed), which stays SQL text (internal/db's
 // package doc says why): user and super are SQL expressions there, such as

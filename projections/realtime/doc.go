@@ -58,4 +58,14 @@
 // channel's two members alone. A member's lastSeenOn makes
 // private.channel.seen and a personalization change
 // user.personalization.updated ({userId, keys}), for that member alone.
+//
+// # Notification events
+//
+// A row written in notifications (notifications.go) tells its recipient
+// alone, context key "user:<userId>": a mention makes user.mentioned with
+// the Notification as GET /notifications lists it (the author's and the
+// forum's names read at delivery), a comment or reply notification
+// channel.thread.reply.created ({id, postId, parentId, parentCreatorId,
+// seriesId}). They come from the table, not from the post or comment, so
+// that the browser refetching its list finds the row.
 package realtime

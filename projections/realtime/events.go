@@ -164,6 +164,8 @@ var mappers = map[string]mapper{
 	"public.private_message_reactions": privateReactionEvents,
 	"public.channel_members":           channelMemberEvents,
 	"public.user_personalization":      personalizationEvents,
+	// Notifications (notifications.go).
+	"public.notifications": notificationEvents,
 }
 
 // Tables are the tables the projection reads, sorted.

@@ -54,9 +54,13 @@ type Feed interface {
 // of thread.created and thread.updated is the feed's Post, without the
 // caller's own fields (myReaction, canManage: the browser keeps them); an
 // anonymous question's has creatorId and creator null, as in the feed.
-func complete(ctx context.Context, f Feed, e *Event) error {
+func complete(ctx context.Context, f Feed, notes Notifications, e *Event) error {
 	var err error
 	switch p := e.Payload.(type) {
+	case *MentionPayload:
+		p.n, err = notes.Live(ctx, p.row)
+	case *ReplyNotice:
+		err = p.complete(ctx, notes)
 	case *qfeed.Post:
 		if err := f.SignAttachments(p); err != nil {
 			return err

@@ -29,15 +29,17 @@ type Projection struct {
 	store store
 	feed  Feed
 	chat  Chat
+	notes Notifications
 	since int64 // commit time (ms) before which changes are skipped
 	log   *slog.Logger
 }
 
 // NewProjection is the realtime projection of hub over db, whose events
-// show posts and comments as feed reads them, and private messages as chat
-// does. replayMargin < 0 means DefaultReplayMargin.
-func NewProjection(hub *live.Hub, db DB, feed Feed, chat Chat, replayMargin time.Duration, log *slog.Logger) (*Projection, error) {
-	if hub == nil || db == nil || feed == nil || chat == nil {
+// show posts and comments as feed reads them, private messages as chat
+// does and notifications as notes do. replayMargin < 0 means
+// DefaultReplayMargin.
+func NewProjection(hub *live.Hub, db DB, feed Feed, chat Chat, notes Notifications, replayMargin time.Duration, log *slog.Logger) (*Projection, error) {
+	if hub == nil || db == nil || feed == nil || chat == nil || notes == nil {
 		return nil, errors.New("realtime.NewProjection: nil dependency")
 	}
 	if replayMargin < 0 {
@@ -46,7 +48,7 @@ func NewProjection(hub *live.Hub, db DB, feed Feed, chat Chat, replayMargin time
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{hub: hub, store: store{db}, feed: feed, chat: chat, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}, nil
+	return &Projection{hub: hub, store: store{db}, feed: feed, chat: chat, notes: notes, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}, nil
 }
 
 // Name is "realtime." and the node id: a consumer group per node, so that
@@ -155,7 +157,7 @@ func (p *Projection) deliver(ctx context.Context, e Event, read map[uuid.UUID]qc
 	if len(to) == 0 {
 		return nil
 	}
-	if err := complete(ctx, p.feed, &e); err != nil {
+	if err := complete(ctx, p.feed, p.notes, &e); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil // what the event is about went meanwhile; its own event follows
 		}

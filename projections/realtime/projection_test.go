@@ -13,6 +13,7 @@ import (
 	"agora/live"
 	qchat "agora/query/chat"
 	qfeed "agora/query/feed"
+	qnotifications "agora/query/notifications"
 
 	"github.com/google/uuid"
 
@@ -174,7 +175,11 @@ func newNodeWith(t *testing.T, env *testenv.Env, wrap func(realtime.Chat) realti
 	if wrap != nil {
 		reads = wrap(chat)
 	}
-	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, reads, 0, nil)
+	notes, err := qnotifications.New(env.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, reads, notes, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

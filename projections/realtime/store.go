@@ -98,10 +98,9 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 // reads apply, written once there.
 func channelReaders(channel pg.ReadableTable, c *table.ChannelsTable, f *table.SeriesTable, which pg.BoolExpression, candidates []uuid.UUID) pg.SelectStatement {
 	v := table.Users.AS("v")
-	member, admin := access.ForumRules(f.ID, f.CommunityID, v.ID, v.Role.EQ(pg.String("super")))
 	return pg.SELECT(v.ID).FROM(v.CROSS_JOIN(channel)).
 		WHERE(which.AND(db.Any(v.ID, candidates)).
-			AND(c.Kind.EQ(pg.String("main")).AND(member.OR(admin)).OR(c.Kind.EQ(pg.String("admin")).AND(admin))))
+			AND(access.ChannelRead(c.Kind, f.ID, f.CommunityID, v.ID, v.Role.EQ(pg.String("super")))))
 }
 
 // audience returns the candidates who belong to a. TheUser needs no

@@ -1436,6 +1436,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications (the bell)
+         * @description Comments on the caller's posts and mentions of the caller, newest
+         *     first (replies to their comments are not listed; private messages
+         *     live in the chat). Left out: the ids in the caller's
+         *     `notifications.posts.dismissed`, and those of forums the caller can
+         *     no longer read. `isRead`: the id is in `notifications.posts.read`;
+         *     `isUnread`: newer than `notifications.posts.lastSeenAt` and not read.
+         *     `unread` counts the unread ones of the whole list. The caller's tabs
+         *     hear `user.mentioned` and `channel.thread.reply.created` when a
+         *     notification is written for them.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{userId}/personalization": {
         parameters: {
             query?: never;
@@ -1458,11 +1486,28 @@ export interface paths {
         /**
          * Change a user's personalization
          * @description Merges the keys sent into the stored object: a key with a value sets
-         *     it, a key with null removes it, others stay. Keys are of
-         *     `A-Za-z0-9_.-` and begin with `reminders`, `conversations` or
-         *     `notifications` (e.g. `reminders.newMessages.dismissed`,
-         *     `conversations.<channelId>.lastActivityOn`); the body and the stored
-         *     object are at most 64 KiB of JSON. The user's tabs hear
+         *     it, a key with null removes it (any key of `A-Za-z0-9_.-`, so that an
+         *     older key can be cleared), others stay. Each key set is checked with
+         *     its value; an unknown key or a value of the wrong kind is refused,
+         *     naming the key:
+         *
+         *     | key | value |
+         *     |---|---|
+         *     | `notifications.posts.lastSeenAt`, `notifications.meetups.lastSeenAt` | RFC 3339 time |
+         *     | `notifications.posts.dismissed`, `notifications.posts.read` | array of UUIDs (at most 500) |
+         *     | `notifications.timezone` | IANA time zone name (default UTC) |
+         *     | `notifications.email.mentions`, `notifications.email.privateChats` | boolean (default true) |
+         *     | `notifications.push.mentions`, `notifications.push.privateChats`, `notifications.push.comments` | boolean (default true) |
+         *     | `notifications.digest.frequency`, `notifications.insights.frequency` | `off`, `daily` or `weekly` (defaults `daily`, `weekly`) |
+         *     | `notifications.digest.hour` | integer 0–23 (default 8) |
+         *     | `notifications.digest.weekday` | integer 0–6, 0 = Sunday (default 1) |
+         *     | `feed.webLink.dontConfirmNavigation` | boolean |
+         *     | `conversations.<channelId>.lastActivityOn` | RFC 3339 time |
+         *     | `reminders.newMessages.dismissed` | array of UUIDs (at most 500) |
+         *     | `reminders.meeting.dismissed` | array of strings of at most 100 characters (at most 500) |
+         *
+         *     The defaults are the server's when a key is absent. The body and the
+         *     stored object are at most 64 KiB of JSON. The user's tabs hear
          *     `user.personalization.updated` with the keys that changed.
          */
         patch: operations["updatePersonalization"];
@@ -2407,7 +2452,8 @@ export interface paths {
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`; private
-         *     chat's `private.channel.seen` and `user.personalization.updated`)
+         *     chat's `private.channel.seen` and `user.personalization.updated`;
+         *     notifications' `user.mentioned` and `channel.thread.reply.created`)
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
@@ -2448,6 +2494,15 @@ export interface paths {
          *     `user.personalization.updated` (`LivePersonalizationUpdated`,
          *     context key `user:<userId>`) that their personalization's `keys`
          *     changed; both reach that member alone.
+         *
+         *     Notifications: when a notification is written for a member, their
+         *     tabs hear it (context key `user:<userId>`, that member alone), once
+         *     the row is written, and refetch `GET /api/notifications`:
+         *     `user.mentioned` carries the `Notification` (type `mention`) and
+         *     `channel.thread.reply.created` a comment on their post or a reply to
+         *     their comment (`LiveReplyNotice`: `{id, postId, parentId,
+         *     parentCreatorId, seriesId}`, `parentId` null for a comment,
+         *     `parentCreatorId` the member).
          *
          *     An organization's events go to its people and to super users:
          *     `LiveOrganization` for `organization.created` and
@@ -4055,7 +4110,43 @@ export interface components {
             results: components["schemas"]["PrivateChannel"][];
             total: number;
         };
-        /** @description A user's key/value settings, by dotted key (`reminders.newMessages.dismissed`, `conversations.<channelId>.lastActivityOn`, `notifications.…`); in a PATCH, null removes a key. */
+        NotificationList: {
+            results: components["schemas"]["Notification"][];
+            total: number;
+            /** @description The unread notifications of the whole list (the bell's dot). */
+            unread: number;
+        };
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "comment" | "mention";
+            /** Format: date-time */
+            createdOn: string;
+            /** @description Who wrote the comment or the mentioning text; null when anonymous (an anonymous question's asker). */
+            author: null | components["schemas"]["NotificationAuthor"];
+            /** @description Plain text of the source, at most 200 characters, mentions shown as names. */
+            raw: string;
+            context: {
+                /** Format: uuid */
+                communityId: string;
+                /** Format: uuid */
+                seriesId: string;
+                seriesName: string;
+            };
+            /** Format: uuid */
+            postId: string;
+            isRead: boolean;
+            isUnread: boolean;
+        };
+        NotificationAuthor: {
+            /** Format: uuid */
+            userId: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+        };
+        /** @description A user's key/value settings, by dotted key (the keys are listed under PATCH /api/users/{userId}/personalization); in a PATCH, null removes a key. */
         Personalization: {
             [key: string]: unknown;
         };
@@ -4071,6 +4162,28 @@ export interface components {
             /** Format: uuid */
             channelId: string;
             lastSeenOn: components["schemas"]["Timestamp"];
+        };
+        /** @description The payload of `channel.thread.reply.created`. */
+        LiveReplyNotice: {
+            /**
+             * Format: uuid
+             * @description The comment or reply.
+             */
+            id: string;
+            /** Format: uuid */
+            postId: string;
+            /**
+             * Format: uuid
+             * @description The comment a reply answers; null for a comment.
+             */
+            parentId: string | null;
+            /**
+             * Format: uuid
+             * @description Whose post or comment it answers (the recipient).
+             */
+            parentCreatorId: string;
+            /** Format: uuid */
+            seriesId: string;
         };
         /** @description The payload of `user.personalization.updated`. */
         LivePersonalizationUpdated: {
@@ -7647,6 +7760,49 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listNotifications: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
+                };
+            };
+            /** @description `validationFailed`: `page` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     getPersonalization: {
         parameters: {
             query?: never;
@@ -7724,7 +7880,7 @@ export interface operations {
             };
             /**
              * @description - `invalidBody`: the body is not a JSON object.
-             *     - `validationFailed`: `userId` is not a UUID, a key is not allowed (`details.fields` names it), or the data would exceed 64 KiB (`details.fields.data`).
+             *     - `validationFailed`: `userId` is not a UUID, a key is unknown or its value is not of its kind (`details.fields` names the key), or the data would exceed 64 KiB (`details.fields.data`).
              */
             400: {
                 headers: {

@@ -21,6 +21,7 @@ func UseSchema(schema string) {
 	CommunityMemberships = CommunityMemberships.FromSchema(schema)
 	DevMail = DevMail.FromSchema(schema)
 	IdentityClients = IdentityClients.FromSchema(schema)
+	Notifications = Notifications.FromSchema(schema)
 	OnlineUsers = OnlineUsers.FromSchema(schema)
 	Organizations = Organizations.FromSchema(schema)
 	Presence = Presence.FromSchema(schema)

@@ -1,0 +1,180 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"agora/app/testenv"
+	"agora/httpapi/openapi"
+)
+
+type notificationView struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	CreatedOn string `json:"createdOn"`
+	Author    *struct {
+		UserID    string `json:"userId"`
+		FirstName string `json:"firstName"`
+	} `json:"author"`
+	Raw     string `json:"raw"`
+	Context struct {
+		CommunityID string `json:"communityId"`
+		SeriesID    string `json:"seriesId"`
+		SeriesName  string `json:"seriesName"`
+	} `json:"context"`
+	PostID   string `json:"postId"`
+	IsRead   bool   `json:"isRead"`
+	IsUnread bool   `json:"isUnread"`
+}
+
+type notificationList struct {
+	Results []notificationView `json:"results"`
+	Total   int                `json:"total"`
+	Unread  int                `json:"unread"`
+}
+
+func listNotifications(t *testing.T, c *testenv.Client, query string) notificationList {
+	t.Helper()
+	r := c.Do("GET", "/api/notifications"+query, nil)
+	if r.Status != 200 {
+		t.Fatalf("GET /api/notifications%s: %d %s", query, r.Status, r.Body)
+	}
+	if err := openapi.ValidateSchema("NotificationList", []byte(r.Body)); err != nil {
+		t.Errorf("the list is not as documented: %v\n%s", err, r.Body)
+	}
+	var l notificationList
+	r.JSON(t, &l)
+	return l
+}
+
+// settle waits until the notifications projection has applied every
+// change committed so far.
+func settle(t *testing.T, n *testenv.Notifications) {
+	t.Helper()
+	n.WaitRelayed(t, time.Minute)
+	n.WaitCaughtUp(t, n.Projection, time.Minute)
+}
+
+func comment(t *testing.T, c *testenv.Client, thread string, parent *string, raw string) string {
+	t.Helper()
+	body := map[string]any{"raw": raw}
+	if parent != nil {
+		body["parentId"] = *parent
+	}
+	r := c.Do("POST", "/api/threads/"+thread+"/replies", body)
+	if r.Status != 201 {
+		t.Fatalf("comment: %d %s", r.Status, r.Body)
+	}
+	var v struct {
+		ID string `json:"id"`
+	}
+	r.JSON(t, &v)
+	return v.ID
+}
+
+// TestNotificationsList: the bell's list of a member, from the posts and
+// comments written through the API: comments on their post and mentions,
+// newest first, 20 a page; replies to their comments left out; what they
+// dismissed left out; isRead, isUnread and unread from their
+// personalization; an anonymous asker not named; a forum they can no
+// longer read left out; a bad page refused.
+func TestNotificationsList(t *testing.T) {
+	n := testenv.NewNotifications(t)
+	m := newMatrixForum(t, n.Env)
+	me, other := m.creator, m.reader
+	p := post(t, me.Client, m.forum.ID, map[string]any{"channelId": m.main, "raw": "my post"})
+	for i := range 24 {
+		comment(t, other.Client, p.ID, nil, fmt.Sprintf("comment %d", i))
+	}
+	mine := comment(t, me.Client, p.ID, nil, "my own comment")
+	comment(t, other.Client, p.ID, &mine, "a reply to my comment")
+	q := post(t, other.Client, m.forum.ID, map[string]any{"channelId": m.main, "type": "question", "creatorAs": "anonymous",
+		"raw": fmt.Sprintf("what does [Me](%s) think?", me.UserID)})
+	settle(t, n)
+
+	first := listNotifications(t, me.Client, "")
+	if first.Total != 25 || len(first.Results) != 20 || first.Unread != 25 {
+		t.Fatalf("first page: total %d, %d results, unread %d; want 25, 20, 25", first.Total, len(first.Results), first.Unread)
+	}
+	top := first.Results[0]
+	if top.Type != "mention" || top.PostID != q.ID || top.Author != nil || top.Raw != "what does Fresh Member think?" ||
+		top.Context.SeriesID != m.forum.ID || top.Context.CommunityID != m.community || top.Context.SeriesName != m.forum.Name {
+		t.Errorf("the newest, the anonymous question's mention: %+v", top)
+	}
+	second := listNotifications(t, me.Client, "?page=2")
+	if second.Total != 25 || len(second.Results) != 5 {
+		t.Fatalf("second page: total %d, %d results", second.Total, len(second.Results))
+	}
+	all := append(first.Results, second.Results...)
+	for i, it := range all {
+		if it.Type == "reply" || it.Raw == "a reply to my comment" {
+			t.Errorf("a reply is listed: %+v", it)
+		}
+		if i > 0 && it.Type == "comment" && (it.Author == nil || it.Author.UserID != other.UserID || it.PostID != p.ID) {
+			t.Errorf("comment %d: %+v", i, it)
+		}
+		if i > 0 && it.CreatedOn > all[i-1].CreatedOn {
+			t.Errorf("not newest first at %d", i)
+		}
+	}
+
+	// Dismiss the newest comment, read the next, and look at the list
+	// once the tenth was written.
+	dismissed, read, seenAt := all[1], all[2], all[9]
+	if r := me.Client.Do("PATCH", "/api/users/"+me.UserID+"/personalization", map[string]any{
+		"notifications.posts.dismissed": []string{dismissed.ID}, "notifications.posts.read": []string{read.ID},
+		"notifications.posts.lastSeenAt": seenAt.CreatedOn,
+	}); r.Status != 200 {
+		t.Fatalf("personalize: %d %s", r.Status, r.Body)
+	}
+	after := listNotifications(t, me.Client, "?pageSize=100")
+	if after.Total != 24 || len(after.Results) != 24 {
+		t.Fatalf("after dismissing one: total %d, %d results", after.Total, len(after.Results))
+	}
+	// Newer than seenAt: all[0..8] less the dismissed and the read one.
+	if after.Unread != 7 {
+		t.Errorf("unread %d, want 7", after.Unread)
+	}
+	for _, it := range after.Results {
+		if it.ID == dismissed.ID {
+			t.Errorf("the dismissed one is listed")
+		}
+		if it.IsRead != (it.ID == read.ID) {
+			t.Errorf("%s: isRead %v", it.Raw, it.IsRead)
+		}
+		if want := it.ID != read.ID && it.CreatedOn > seenAt.CreatedOn; it.IsUnread != want {
+			t.Errorf("%s: isUnread %v, want %v", it.Raw, it.IsUnread, want)
+		}
+	}
+
+	for _, bad := range []string{"?page=0", "?page=x", "?pageSize=101", "?pageSize=0"} {
+		wantInvalid(t, me.Client.Do("GET", "/api/notifications"+bad, nil), map[string]string{"?page=0": "page", "?page=x": "page", "?pageSize=101": "pageSize", "?pageSize=0": "pageSize"}[bad])
+	}
+
+	t.Run("a forum the member can no longer read is left out", func(t *testing.T) {
+		exec(t, n.Env, "DELETE FROM series_memberships WHERE series_id = $1 AND profile_id = $2", m.forum.ID, me.ProfileID)
+		if l := listNotifications(t, me.Client, ""); l.Total != 0 || l.Unread != 0 || len(l.Results) != 0 {
+			t.Errorf("after leaving the forum: %+v", l)
+		}
+	})
+}
+
+// TestNotificationsMatrix: every signed-in role reads its own list; a
+// guest is refused; nobody writes anything.
+func TestNotificationsMatrix(t *testing.T) {
+	env := testenv.New(t)
+	m := newMatrixForum(t, env)
+	ok := map[string]outcome{
+		"creator": allowed(200), "member": allowed(200), "forum admin": allowed(200), "community admin": allowed(200),
+		"non-member": allowed(200), "outsider": allowed(200), "guest": guestRefused,
+	}
+	roles := append(m.roles(), matrixRole{"super", env.As(t, superEmail)})
+	ok["super"] = allowed(200)
+	digest := func(t *testing.T) string {
+		return m.digest(t) + queryString(t, env, "SELECT count(*)::text || md5(COALESCE(string_agg(data::text, ',' ORDER BY user_id), '')) FROM user_personalization")
+	}
+	runMatrix(t, roles, digest, []matrixCall{
+		{name: "list", method: "GET", path: fixed("/api/notifications"), want: ok},
+	})
+}

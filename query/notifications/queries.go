@@ -1,0 +1,294 @@
+// Package notifications is the read side of a member's notifications
+// (spec 000 §3 "Notification", §7 "Notifications and personalization"):
+// GET /notifications, the bell's list. The rows are the notifications
+// projection's (projections/notifications); what the member did with them
+// (read, dismissed, last looked) is in their personalization.
+package notifications
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+	"agora/internal/jsontime"
+	"agora/internal/paging"
+	"agora/internal/personalization"
+)
+
+// MaxPage is the largest page of the list.
+const MaxPage = 100
+
+// Queries reads notifications from Postgres.
+type Queries struct {
+	db *pgxpool.Pool
+}
+
+// New builds the queries.
+func New(d *db.DB) (*Queries, error) {
+	if d == nil || d.Pool == nil {
+		return nil, errors.New("notifications.New: nil dependency")
+	}
+	return &Queries{db: d.Pool}, nil
+}
+
+// Author is who wrote what a notification is about; null when anonymous.
+type Author struct {
+	UserID    uuid.UUID `json:"userId"`
+	FirstName string    `json:"firstName"`
+	LastName  string    `json:"lastName"`
+	Avatar    *string   `json:"avatar"`
+}
+
+// Context is the forum a notification comes from.
+type Context struct {
+	CommunityID uuid.UUID `json:"communityId"`
+	SeriesID    uuid.UUID `json:"seriesId"`
+	SeriesName  string    `json:"seriesName"`
+}
+
+// Notification is one item of the bell's list.
+type Notification struct {
+	ID        uuid.UUID     `json:"id"`
+	Type      string        `json:"type"`
+	CreatedOn jsontime.Time `json:"createdOn"`
+	Author    *Author       `json:"author"`
+	// Raw is the source's preview: plain text, mentions as names.
+	Raw      string    `json:"raw"`
+	Context  Context   `json:"context"`
+	PostID   uuid.UUID `json:"postId"`
+	IsRead   bool      `json:"isRead"`
+	IsUnread bool      `json:"isUnread"`
+}
+
+// Page is a page of the list, with the number of unread ones in the whole
+// list (the bell's dot).
+type Page struct {
+	paging.Page[Notification]
+	Unread int `json:"unread"`
+}
+
+// seen is what the member did with their notifications.
+type seen struct {
+	dismissed, read []uuid.UUID
+	lastSeen        *time.Time
+}
+
+func (q *Queries) seen(ctx context.Context, user uuid.UUID) (seen, error) {
+	s := seen{dismissed: []uuid.UUID{}, read: []uuid.UUID{}}
+	up := table.UserPersonalization
+	var data []byte
+	err := db.QueryRow(ctx, q.db, SELECT(up.Data).FROM(up).WHERE(up.UserID.EQ(UUID(user)))).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("notifications: personalization: %w", err)
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(data, &p); err != nil {
+		return s, fmt.Errorf("notifications: personalization: %w", err)
+	}
+	// What the browser stored before the keys were checked may be of
+	// another shape: it counts for nothing rather than failing the list.
+	ids := func(key string) []uuid.UUID {
+		var strs []string
+		_ = json.Unmarshal(p[key], &strs)
+		out := []uuid.UUID{}
+		for _, v := range strs {
+			if id, err := uuid.Parse(v); err == nil {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	s.dismissed, s.read = ids(personalization.PostsDismissed), ids(personalization.PostsRead)
+	var at string
+	if json.Unmarshal(p[personalization.PostsLastSeenAt], &at) == nil {
+		if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+			s.lastSeen = &t
+		}
+	}
+	return s, nil
+}
+
+// List is GET /notifications: the reader's comments and mentions newest
+// first, but those they dismissed and those of forums they can no longer
+// read; replies are not listed (spec 000 §7) and messages live in the chat.
+func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request) (Page, error) {
+	page := Page{Page: paging.Page[Notification]{Results: []Notification{}}}
+	f := apperr.Fields{}
+	r.Check(f, MaxPage)
+	if err := f.Err(); err != nil {
+		return page, err
+	}
+	s, err := q.seen(ctx, reader.UserID)
+	if err != nil {
+		return page, err
+	}
+	me := UUID(reader.UserID)
+	n, fo, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Users.AS("u")
+	listed := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention")))
+	newer := Bool(true)
+	if s.lastSeen != nil {
+		newer = n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC()))
+	}
+	// One pass over the member's notifications counts them by channel; who
+	// reads a forum is then asked once per channel, not once per
+	// notification (a member has thousands from a few channels).
+	type perChannel struct {
+		ChannelID  uuid.UUID
+		All, Newer int
+	}
+	counts, err := db.All[perChannel](ctx, q.db, SELECT(n.ChannelID.AS("channel_id"), COUNT(STAR).AS("all"),
+		COUNT(CASE().WHEN(newer).THEN(Int32(1))).AS("newer")).FROM(n).WHERE(listed).GROUP_BY(n.ChannelID))
+	if err != nil {
+		return page, fmt.Errorf("notifications: count: %w", err)
+	}
+	if len(counts) == 0 {
+		return page, nil
+	}
+	told := make([]uuid.UUID, len(counts))
+	for i, pc := range counts {
+		told[i] = pc.ChannelID
+	}
+	c, cf := table.Channels.AS("c"), table.Series.AS("cf")
+	readable, err := db.Values[uuid.UUID](ctx, q.db, SELECT(c.ID).FROM(c.INNER_JOIN(cf, cf.ID.EQ(c.SeriesID))).
+		WHERE(db.Any(c.ID, told).AND(access.ChannelRead(c.Kind, cf.ID, cf.CommunityID, me, Bool(reader.Role == auth.RoleSuper)))))
+	if err != nil {
+		return page, fmt.Errorf("notifications: channels: %w", err)
+	}
+	if len(readable) == 0 {
+		return page, nil
+	}
+	var all, allNewer, gone, goneNewer int
+	for _, pc := range counts {
+		if slices.Contains(readable, pc.ChannelID) {
+			all, allNewer = all+pc.All, allNewer+pc.Newer
+		}
+	}
+	base := listed.AND(db.Any(n.ChannelID, readable))
+	// What the lists take away: their rows are read by primary key (one
+	// array, which Postgres looks up in the index), never matched row by
+	// row against the member's thousands.
+	if marked := append(slices.Clone(s.dismissed), s.read...); len(marked) > 0 {
+		type mark struct {
+			ID    uuid.UUID
+			Newer bool
+		}
+		ms, err := db.All[mark](ctx, q.db, SELECT(n.ID.AS("id"), newer.AS("newer")).FROM(n).
+			WHERE(db.Any(n.ID, marked).AND(base)))
+		if err != nil {
+			return page, fmt.Errorf("notifications: count: %w", err)
+		}
+		isDismissed := map[uuid.UUID]bool{}
+		for _, id := range s.dismissed {
+			isDismissed[id] = true
+		}
+		for _, m := range ms {
+			// A read one is in the list but not unread; a dismissed one in
+			// neither.
+			if isDismissed[m.ID] {
+				gone++
+			}
+			if m.Newer {
+				goneNewer++
+			}
+		}
+	}
+	page.Total, page.Unread = all-gone, allNewer-goneNewer
+	if page.Total <= r.Offset() {
+		return page, nil
+	}
+	isRead := db.Any(n.ID, s.read)
+	where := base.AND(NOT(db.Any(n.ID, s.dismissed)))
+	unread := newer.AND(NOT(isRead))
+	rows, err := db.Query(ctx, q.db, SELECT(n.ID, n.Kind, n.CreatedOn, n.AuthorID, u.FirstName, u.LastName, u.Avatar, n.Preview,
+		fo.CommunityID, fo.ID, fo.Name, n.PostID, isRead, unread).
+		FROM(n.INNER_JOIN(fo, fo.ID.EQ(n.SeriesID)).LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
+		ORDER_BY(n.CreatedOn.DESC(), n.ID.DESC()).LIMIT(int64(r.PageSize)).OFFSET(int64(r.Offset())))
+	if err != nil {
+		return page, fmt.Errorf("notifications: list: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it Notification
+		var created time.Time
+		var author *uuid.UUID
+		var first, last *string
+		var avatar *string
+		if err := rows.Scan(&it.ID, &it.Type, &created, &author, &first, &last, &avatar, &it.Raw,
+			&it.Context.CommunityID, &it.Context.SeriesID, &it.Context.SeriesName, &it.PostID, &it.IsRead, &it.IsUnread); err != nil {
+			return page, fmt.Errorf("notifications: list: %w", err)
+		}
+		it.CreatedOn = jsontime.Of(created)
+		if author != nil && first != nil {
+			it.Author = &Author{UserID: *author, FirstName: *first, LastName: deref(last), Avatar: avatar}
+		}
+		page.Results = append(page.Results, it)
+	}
+	return page, rows.Err()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// Live is the Notification of a row just written, as the list shows it to
+// its recipient: new, so unread. The row comes from the change stream; the
+// author's name and the forum's are read now (they were committed before
+// it).
+func (q *Queries) Live(ctx context.Context, n model.Notifications) (Notification, error) {
+	it := Notification{ID: n.ID, Type: n.Kind, CreatedOn: jsontime.Of(n.CreatedOn), Raw: n.Preview, IsUnread: true}
+	if n.PostID != nil {
+		it.PostID = *n.PostID
+	}
+	if n.SeriesID == nil {
+		return it, nil
+	}
+	it.Context.SeriesID = *n.SeriesID
+	fo, u := table.Series, table.Users
+	author := UUID(uuid.Nil)
+	if n.AuthorID != nil {
+		author = UUID(*n.AuthorID)
+	}
+	var first, last *string
+	var avatar *string
+	err := db.QueryRow(ctx, q.db, SELECT(fo.CommunityID, fo.Name, u.FirstName, u.LastName, u.Avatar).
+		FROM(fo.LEFT_JOIN(u, u.ID.EQ(author))).WHERE(fo.ID.EQ(UUID(*n.SeriesID)))).
+		Scan(&it.Context.CommunityID, &it.Context.SeriesName, &first, &last, &avatar)
+	if err != nil {
+		return it, fmt.Errorf("notifications: live: %w", err)
+	}
+	if n.AuthorID != nil && first != nil {
+		it.Author = &Author{UserID: *n.AuthorID, FirstName: *first, LastName: deref(last), Avatar: avatar}
+	}
+	return it, nil
+}
+
+// ReplyParent is the comment a reply answers; nil for a comment. A reply
+// gone is pgx.ErrNoRows.
+func (q *Queries) ReplyParent(ctx context.Context, replyID uuid.UUID) (*uuid.UUID, error) {
+	r := table.Replies
+	var parent *uuid.UUID
+	if err := db.QueryRow(ctx, q.db, SELECT(r.ParentID).FROM(r).WHERE(r.ID.EQ(UUID(replyID)))).Scan(&parent); err != nil {
+		return nil, err
+	}
+	return parent, nil
+}
