@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
@@ -7,8 +7,15 @@ import { json, renderInApp, stubFetch } from '@/test/utils'
 import { setSheetOpen } from './right-panel'
 import { TopBar } from './top-bar'
 
+// jsdom lays nothing out: the chat list's virtualised scroller is given
+// the size of ten rows, as the sheet would give it.
+beforeEach(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(500)
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(390)
+})
 afterEach(() => {
   vi.unstubAllGlobals()
+  vi.restoreAllMocks()
   // The sheet's state outlives a page's frame; each test starts closed.
   act(() => setSheetOpen(false))
 })
