@@ -1,0 +1,49 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, unwrap, type Schemas } from '@/api/client'
+import { useCurrentUser } from './session-context'
+
+// The member's personalization (spec 000 §3): one flat object of dotted keys
+// that several features keep their choices in (the chat's reminders, the
+// notifications' seen, read and dismissed lists, the feed's link
+// confirmation, the time zone), so it is read and written here, once.
+
+export type Personalization = Schemas['Personalization']
+
+export const personalizationKey = (userId: string) => ['personalization', userId] as const
+
+export const personalizationQuery = (userId: string) =>
+  queryOptions({
+    queryKey: personalizationKey(userId),
+    queryFn: async ({ signal }): Promise<Personalization> =>
+      unwrap(await api.GET('/api/users/{userId}/personalization', { params: { path: { userId } }, signal })),
+  })
+
+/** usePersonalization is the signed-in member's personalization (nothing is read when signed out). */
+export function usePersonalization() {
+  const userId = useCurrentUser()?.user.id ?? ''
+  return useQuery({ ...personalizationQuery(userId), enabled: !!userId })
+}
+
+/** useUpdatePersonalization merges keys into the user's personalization; the answer is the whole object. */
+export function useUpdatePersonalization(userId: string) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: Personalization) => unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body })),
+    onSuccess: (data) => qc.setQueryData(personalizationKey(userId), data),
+  })
+}
+
+/** idList is the list of ids stored under key (none when absent or not a list). */
+export function idList(p: Personalization | undefined, key: string): string[] {
+  const v = p?.[key]
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
+}
+
+/** LIST_MAX is the most entries a personalization list keeps (the server refuses more). */
+export const LIST_MAX = 500
+
+/** withId is list with id added last, keeping the newest LIST_MAX. */
+export function withId(list: string[], id: string): string[] {
+  const next = [...list.filter((x) => x !== id), id]
+  return next.slice(Math.max(0, next.length - LIST_MAX))
+}
