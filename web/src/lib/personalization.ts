@@ -24,10 +24,15 @@ export function usePersonalization() {
   return useQuery({ ...personalizationQuery(userId), enabled: !!userId })
 }
 
-/** useUpdatePersonalization merges keys into the user's personalization; the answer is the whole object. */
-export function useUpdatePersonalization(userId: string) {
+/**
+ * useUpdatePersonalization merges keys into the user's personalization; the
+ * answer is the whole object. A silent one (a choice the member did not
+ * make, such as the time zone) shows no error toast.
+ */
+export function useUpdatePersonalization(userId: string, { silent = false } = {}) {
   const qc = useQueryClient()
   return useMutation({
+    meta: { silent },
     mutationFn: async (body: Personalization) => unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body })),
     onSuccess: (data) => qc.setQueryData(personalizationKey(userId), data),
   })

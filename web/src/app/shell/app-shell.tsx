@@ -5,6 +5,7 @@ import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
 import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { openChat } from '@/features/chat/lib/open-chat'
+import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useAdminLive } from './admin-live'
@@ -15,7 +16,7 @@ import { TopBar } from './top-bar'
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
  * right-side panel, with the one profile dialog; and it applies the live
- * community, organization, person, private chat and presence events wherever
+ * community, organization, person, private chat, presence and notification events wherever
  * the user is.
  */
 export function AppShell() {
@@ -24,6 +25,7 @@ export function AppShell() {
   useChatLive()
   usePresenceLive(useUnreadChats().isUnreadPeer)
   usePeopleLive()
+  useNotificationsLive()
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
