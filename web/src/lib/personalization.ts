@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
 import { useCurrentUser } from './session-context'
 
@@ -51,4 +51,24 @@ export const LIST_MAX = 500
 export function withId(list: string[], id: string): string[] {
   const next = [...list.filter((x) => x !== id), id]
   return next.slice(Math.max(0, next.length - LIST_MAX))
+}
+
+/** TIMEZONE_KEY holds the member's IANA time zone, the one their digests are timed in. */
+export const TIMEZONE_KEY = 'notifications.timezone'
+
+/**
+ * setTimeZoneIfEmpty stores the browser's time zone as the member's when
+ * they have none yet (spec 000 §7: on sign-in). It runs beside the sign-in,
+ * so a failure is only logged.
+ */
+export async function setTimeZoneIfEmpty(qc: QueryClient, userId: string, zone: string | undefined = Intl.DateTimeFormat().resolvedOptions().timeZone) {
+  if (!zone) return
+  try {
+    const current = await qc.fetchQuery(personalizationQuery(userId))
+    if (typeof current[TIMEZONE_KEY] === 'string' && current[TIMEZONE_KEY]) return
+    const data = unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body: { [TIMEZONE_KEY]: zone } }))
+    qc.setQueryData(personalizationKey(userId), data)
+  } catch (e) {
+    console.warn('time zone not stored', e)
+  }
 }
