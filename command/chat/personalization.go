@@ -23,10 +23,12 @@ import (
 const MaxPersonalization = 64 << 10
 
 // personalizationKey is a dotted key: its first segment names what the
-// browser keeps (spec 000 §2 "Personalization per user").
+// browser keeps (spec 000 §2 "Personalization per user"); the feed keeps
+// one key, the link confirmation's "don't ask again".
 var (
-	personalizationKey = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-	personalizationOf  = map[string]bool{"reminders": true, "conversations": true, "notifications": true}
+	personalizationKey  = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+	personalizationOf   = map[string]bool{"reminders": true, "conversations": true, "notifications": true}
+	personalizationAlso = map[string]bool{"feed.webLink.dontConfirmNavigation": true}
 )
 
 // Personalize is PATCH /users/{id}/personalization: keys set to a value,
@@ -47,8 +49,8 @@ func (s *Service) Personalize(ctx context.Context, in Personalize) error {
 	set, del := map[string]json.RawMessage{}, []string{}
 	for k, v := range in.Data {
 		first, _, _ := strings.Cut(k, ".")
-		if !personalizationKey.MatchString(k) || !personalizationOf[first] {
-			fields.Add(k, "keys are letters, digits, _ . - and begin with reminders, conversations or notifications")
+		if !personalizationKey.MatchString(k) || (!personalizationOf[first] && !personalizationAlso[k]) {
+			fields.Add(k, "keys are letters, digits, _ . - and begin with reminders, conversations or notifications, or are feed.webLink.dontConfirmNavigation")
 			continue
 		}
 		if string(v) == "null" {

@@ -1452,7 +1452,8 @@ export interface paths {
          *     it, a key with null removes it, others stay. Keys are of
          *     `A-Za-z0-9_.-` and begin with `reminders`, `conversations` or
          *     `notifications` (e.g. `reminders.newMessages.dismissed`,
-         *     `conversations.<channelId>.lastActivityOn`); the body and the stored
+         *     `conversations.<channelId>.lastActivityOn`), or are
+         *     `feed.webLink.dontConfirmNavigation`; the body and the stored
          *     object are at most 64 KiB of JSON. The user's tabs hear
          *     `user.personalization.updated` with the keys that changed.
          */
