@@ -277,4 +277,5 @@ export const translation = {
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',
   },
   theme: { toggle: 'Switch theme' },
+  deployment: { available: 'A new version of Agora is available', refresh: 'Refresh', close: 'Close' },
 } as const

@@ -9,6 +9,7 @@ import { useNotificationsLive } from '@/features/notifications/hooks/use-notific
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useAdminLive } from './admin-live'
+import { DeploymentNotice } from './deployment-notice'
 import { usePeopleLive } from './people-live'
 import { RightPanel, showTab, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
@@ -17,7 +18,7 @@ import { TopBar } from './top-bar'
  * AppShell frames the authenticated pages: the top bar, the page, and the
  * right-side panel, with the one profile dialog; and it applies the live
  * community, organization, person, private chat, presence and notification events wherever
- * the user is.
+ * the user is, and tells them when a new version of the app is deployed.
  */
 export function AppShell() {
   const { t } = useTranslation()
@@ -56,6 +57,7 @@ export function AppShell() {
           </main>
           <RightPanel context={panel} />
         </div>
+        <DeploymentNotice />
       </ProfileDialogHost>
     </TooltipProvider>
   )
