@@ -44,3 +44,22 @@ export async function renderInApp(ui: ReactNode, { path = '/' } = {}) {
   await router.load()
   return { ...result, router, session, queryClient }
 }
+
+/**
+ * personalizationServer answers GET and PATCH /api/users/{userId}/personalization
+ * as the server does (a PATCH merges its keys into stored), and keeps the
+ * PATCHes' bodies; answer gives undefined for any other request.
+ */
+export function personalizationServer(userId: string, stored: Record<string, unknown> = {}) {
+  const patches: Record<string, unknown>[] = []
+  const answer = async (method: string, path: string, req: Request): Promise<Response | undefined> => {
+    if (path !== `/api/users/${userId}/personalization`) return undefined
+    if (method === 'PATCH') {
+      const body = (await req.json()) as Record<string, unknown>
+      patches.push(body)
+      Object.assign(stored, body)
+    }
+    return json(200, stored)
+  }
+  return { stored, patches, answer }
+}

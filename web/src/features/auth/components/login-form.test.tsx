@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { json, renderInApp, stubFetch } from '@/test/utils'
+import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
 import { LoginForm } from './login-form'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -66,18 +66,10 @@ describe('LoginForm (spec 000 §5, 002 §5)', () => {
     const user = { id: 'u1', email: 'member@demo.agora', firstName: 'Chris', lastName: 'M' }
     async function signInWith(stored: Record<string, unknown>) {
       vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({ timeZone: 'Europe/Paris' } as Intl.ResolvedDateTimeFormatOptions)
-      const patches: unknown[] = []
+      const { patches, answer } = personalizationServer('u1', stored)
       const calls = stubFetch(async (method, path, req) => {
         if (path === '/api/sessions') return json(200, { accessToken: 'tok', role: 'user', expiresOn: '2030-01-01T00:00:00.000Z', user })
-        if (path === '/api/users/u1/personalization') {
-          if (method === 'PATCH') {
-            const body = (await req.json()) as Record<string, unknown>
-            patches.push(body)
-            return json(200, { ...stored, ...body })
-          }
-          return json(200, stored)
-        }
-        return json(404, { code: 'notFound', message: 'no' })
+        return (await answer(method, path, req)) ?? json(404, { code: 'notFound', message: 'no' })
       })
       const r = await renderInApp(<LoginForm />, { path: '/login' })
       await userEvent.type(screen.getByLabelText('Email'), 'member@demo.agora')

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
-import { json, renderInApp, stubFetch } from '@/test/utils'
+import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
 import { ME } from '../test/fixtures'
 import { RichText } from './rich-text'
 
@@ -13,18 +13,8 @@ afterEach(() => {
 })
 
 function serve(stored: Record<string, unknown>) {
-  const patches: unknown[] = []
-  stubFetch(async (method, path, req) => {
-    if (path === `/api/users/${ME}/personalization`) {
-      if (method === 'PATCH') {
-        const body = (await req.json()) as Record<string, unknown>
-        patches.push(body)
-        Object.assign(stored, body)
-      }
-      return json(200, stored)
-    }
-    return json(404, { code: 'notFound', message: 'no' })
-  })
+  const { patches, answer } = personalizationServer(ME, stored)
+  stubFetch(async (method, path, req) => (await answer(method, path, req)) ?? json(404, { code: 'notFound', message: 'no' }))
   return patches
 }
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
-import { json, renderInApp, stubFetch } from '@/test/utils'
+import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
 import type { Notification } from '../api/types'
 import { NotificationsBell } from './notifications-bell'
 
@@ -56,8 +56,7 @@ type Served = { list?: Notification[]; unread?: number; personalization?: Record
 
 /** serve answers the notifications page by page and the personalization, merging PATCHes as the server does. */
 function serve({ list = [], unread = 0, personalization = {}, failNotifications = () => false }: Served) {
-  const stored: Record<string, unknown> = { ...personalization }
-  const patches: Record<string, unknown>[] = []
+  const { stored, patches, answer } = personalizationServer(ME, { ...personalization })
   const calls = stubFetch(async (method, path, req) => {
     if (path.startsWith('/api/notifications?')) {
       if (failNotifications()) return json(500, { code: 'internalError', message: 'no' })
@@ -67,15 +66,7 @@ function serve({ list = [], unread = 0, personalization = {}, failNotifications 
       const shown = list.filter((n) => !((stored['notifications.posts.dismissed'] as string[] | undefined) ?? []).includes(n.id))
       return json(200, { results: shown.slice((page - 1) * size, page * size), total: shown.length, unread })
     }
-    if (path === `/api/users/${ME}/personalization`) {
-      if (method === 'PATCH') {
-        const body = (await req.json()) as Record<string, unknown>
-        patches.push(body)
-        Object.assign(stored, body)
-      }
-      return json(200, stored)
-    }
-    return json(404, { code: 'notFound', message: 'no' })
+    return (await answer(method, path, req)) ?? json(404, { code: 'notFound', message: 'no' })
   })
   return { calls, patches }
 }
