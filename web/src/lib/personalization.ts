@@ -24,17 +24,37 @@ export function usePersonalization() {
   return useQuery({ ...personalizationQuery(userId), enabled: !!userId })
 }
 
+/** merged is p with body's keys set (a null removes one), as the server merges a PATCH. */
+export function merged(p: Personalization, body: Personalization): Personalization {
+  const next = { ...p, ...body }
+  for (const [k, v] of Object.entries(body)) if (v === null) delete next[k]
+  return next
+}
+
 /**
- * useUpdatePersonalization merges keys into the user's personalization; the
- * answer is the whole object. A silent one (a choice the member did not
- * make, such as the time zone) shows no error toast.
+ * useUpdatePersonalization merges keys into the user's personalization: at
+ * once in the cache, so that a second change made before the first is
+ * stored builds on it, then from the answer (the whole object), or read
+ * again on a failure. A silent one (a choice the member did not make, such
+ * as the time zone) shows no error toast.
  */
 export function useUpdatePersonalization(userId: string, { silent = false } = {}) {
   const qc = useQueryClient()
+  const key = personalizationKey(userId)
   return useMutation({
+    mutationKey: key,
     meta: { silent },
     mutationFn: async (body: Personalization) => unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body })),
-    onSuccess: (data) => qc.setQueryData(personalizationKey(userId), data),
+    onMutate: (body) => {
+      const p = qc.getQueryData<Personalization>(key)
+      if (p) qc.setQueryData(key, merged(p, body))
+    },
+    // While another change is under way (this one still counts as pending
+    // here), its answer will be newer than this one.
+    onSuccess: (data) => {
+      if (qc.isMutating({ mutationKey: key }) <= 1) qc.setQueryData(key, data)
+    },
+    onError: () => void qc.invalidateQueries({ queryKey: key }),
   })
 }
 

@@ -52,10 +52,17 @@ beforeEach(() => {
 })
 afterEach(() => vi.unstubAllGlobals())
 
-type Served = { list?: Notification[]; unread?: number; personalization?: Record<string, unknown>; failNotifications?: () => boolean }
+type Served = {
+  list?: Notification[]
+  unread?: number
+  personalization?: Record<string, unknown>
+  failNotifications?: () => boolean
+  /** hold delays the personalization's answers until the promise it gives settles. */
+  hold?: (method: string) => Promise<void>
+}
 
 /** serve answers the notifications page by page and the personalization, merging PATCHes as the server does. */
-function serve({ list = [], unread = 0, personalization = {}, failNotifications = () => false }: Served) {
+function serve({ list = [], unread = 0, personalization = {}, failNotifications = () => false, hold }: Served) {
   const { stored, patches, answer } = personalizationServer(ME, { ...personalization })
   const calls = stubFetch(async (method, path, req) => {
     if (path.startsWith('/api/notifications?')) {
@@ -64,8 +71,10 @@ function serve({ list = [], unread = 0, personalization = {}, failNotifications 
       const page = Number(q.get('page'))
       const size = Number(q.get('pageSize'))
       const shown = list.filter((n) => !((stored['notifications.posts.dismissed'] as string[] | undefined) ?? []).includes(n.id))
-      return json(200, { results: shown.slice((page - 1) * size, page * size), total: shown.length, unread })
+      // Seen once the list was closed.
+      return json(200, { results: shown.slice((page - 1) * size, page * size), total: shown.length, unread: stored['notifications.posts.lastSeenAt'] ? 0 : unread })
     }
+    if (hold && path.includes('/personalization')) await hold(method)
     return (await answer(method, path, req)) ?? json(404, { code: 'notFound', message: 'no' })
   })
   return { calls, patches }
@@ -121,6 +130,7 @@ describe('NotificationsBell (spec 000 §2.2, §2.5)', () => {
     const before = Date.now()
     const reads = calls.filter((c) => c.url.includes('/api/notifications?')).length
     await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(within(bell()).queryByRole('img')).toBeNull())
     await waitFor(() => expect(patches).toHaveLength(1))
     expect(Object.keys(patches[0]!)).toEqual(['notifications.posts.lastSeenAt'])
     expect(Date.parse(patches[0]!['notifications.posts.lastSeenAt'] as string)).toBeGreaterThanOrEqual(before - 1000)
@@ -158,6 +168,37 @@ describe('NotificationsBell (spec 000 §2.2, §2.5)', () => {
     expect(dismissed[499]).toBe(note(1).id)
     // The list stays open.
     expect(screen.getByRole('dialog', { name: 'Notifications' })).toBeInTheDocument()
+  })
+
+  it('keeps the dismissed ids stored before, even when Dismiss comes before the personalization is read', async () => {
+    const earlier = '0190a000-0000-7000-8000-00000000beef'
+    let release!: () => void
+    const read = new Promise<void>((r) => (release = r))
+    const { patches } = serve({ list: [note(1)], personalization: { 'notifications.posts.dismissed': [earlier] }, hold: (m) => (m === 'GET' ? read : Promise.resolve()) })
+    await render()
+    await userEvent.click(bell())
+    await userEvent.click(within(await screen.findByTestId('notification')).getByRole('button', { name: 'Dismiss' }))
+    release()
+    await waitFor(() => expect(patches).toHaveLength(1))
+    expect(patches[0]!['notifications.posts.dismissed']).toEqual([earlier, note(1).id])
+  })
+
+  it('hides at once, and keeps both, when two are dismissed before the first is stored', async () => {
+    let release!: () => void
+    const stored = new Promise<void>((r) => (release = r))
+    const { patches } = serve({ list: [note(1), note(2), note(3)], hold: (m) => (m === 'PATCH' ? stored : Promise.resolve()) })
+    const r = await render()
+    await userEvent.click(bell())
+    await screen.findAllByTestId('notification')
+    await waitFor(() => expect(r.queryClient.getQueryData(['personalization', ME])).toBeDefined())
+    await userEvent.click(within(screen.getAllByTestId('notification')[0]!).getByRole('button', { name: 'Dismiss' }))
+    await waitFor(() => expect(screen.getAllByTestId('notification')).toHaveLength(2))
+    await userEvent.click(within(screen.getAllByTestId('notification')[0]!).getByRole('button', { name: 'Dismiss' }))
+    await waitFor(() => expect(screen.getAllByTestId('notification')).toHaveLength(1))
+    release()
+    await waitFor(() => expect(patches).toHaveLength(2))
+    expect(patches[1]!['notifications.posts.dismissed']).toEqual([note(1).id, note(2).id])
+    expect(screen.getByTestId('notification-preview')).toHaveTextContent('comment 3')
   })
 
   it('shows 20 at a time and the next 20 when the end scrolls into view', async () => {

@@ -11,7 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { formatPostDate } from '@/lib/format-date'
-import { idList, usePersonalization, useUpdatePersonalization, withId, type Personalization } from '@/lib/personalization'
+import { idList, personalizationQuery, usePersonalization, useUpdatePersonalization, withId, type Personalization } from '@/lib/personalization'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { notificationKeys, notificationsQuery } from '../api/get-notifications'
@@ -42,11 +42,20 @@ export function NotificationsBell() {
   const update = useUpdatePersonalization(userId)
   const unread = list.data?.pages[0]?.unread ?? 0
 
-  const save = (data: Personalization) => update.mutate(data, { onSuccess: () => void qc.invalidateQueries({ queryKey: notificationKeys.all }) })
+  /**
+   * save stores what change makes of the member's personalization, read
+   * first if it is not yet (a list written from nothing would drop what it
+   * held), then reads the notifications again.
+   */
+  const save = (change: (p: Personalization) => Personalization) =>
+    void qc.ensureQueryData(personalizationQuery(userId)).then(
+      (p) => update.mutate(change(p), { onSuccess: () => void qc.invalidateQueries({ queryKey: notificationKeys.all }) }),
+      (e: unknown) => console.warn('notifications: the personalization could not be read', e),
+    )
   /** close closes the list, marking it seen, with what else is to be stored (what was viewed). */
-  const close = (also: Personalization = {}) => {
+  const close = (also: (p: Personalization) => Personalization = () => ({})) => {
     setOpen(false)
-    save({ [NOTIFICATION_KEYS.lastSeenAt]: new Date().toISOString(), ...also })
+    save((p) => ({ [NOTIFICATION_KEYS.lastSeenAt]: new Date().toISOString(), ...also(p) }))
   }
   const onOpenChange = (o: boolean) => (o ? setOpen(true) : close())
 
@@ -86,7 +95,9 @@ export function NotificationsBell() {
  * NotificationsList is the list itself: newest first, 20 at a time and more
  * when its end scrolls into view; the dismissed ones hidden at once.
  */
-function NotificationsList({ onClose, onSave }: { onClose: (also?: Personalization) => void; onSave: (data: Personalization) => void }) {
+type Change = (p: Personalization) => Personalization
+
+function NotificationsList({ onClose, onSave }: { onClose: (also?: Change) => void; onSave: (change: Change) => void }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const list = useInfiniteQuery(notificationsQuery())
@@ -106,14 +117,14 @@ function NotificationsList({ onClose, onSave }: { onClose: (also?: Personalizati
   }, [hasNextPage, isFetchingNextPage, fetchNextPage, items.length])
 
   const view = (n: Notification) => {
-    onClose({ [NOTIFICATION_KEYS.read]: withId(idList(personalization.data, NOTIFICATION_KEYS.read), n.id) })
+    onClose((p) => ({ [NOTIFICATION_KEYS.read]: withId(idList(p, NOTIFICATION_KEYS.read), n.id) }))
     void navigate({
       to: '/communities/$communityId/series/$seriesId/posts/$postId',
       params: { communityId: n.context.communityId, seriesId: n.context.seriesId, postId: n.postId },
       search: { reason: n.type },
     })
   }
-  const dismiss = (n: Notification) => onSave({ [NOTIFICATION_KEYS.dismissed]: withId(idList(personalization.data, NOTIFICATION_KEYS.dismissed), n.id) })
+  const dismiss = (n: Notification) => onSave((p) => ({ [NOTIFICATION_KEYS.dismissed]: withId(idList(p, NOTIFICATION_KEYS.dismissed), n.id) }))
 
   if (list.isPending)
     return (
