@@ -392,6 +392,26 @@ func TestChatStrangers(t *testing.T) {
 	}
 }
 
+// TestPersonalizationFeedKey: the feed keeps the link confirmation's
+// "don't ask again" in the personalization; no other feed key is taken.
+func TestPersonalizationFeedKey(t *testing.T) {
+	env := testenv.New(t)
+	f := newChatFixture(t, env)
+	path := "/api/users/" + f.a.UserID + "/personalization"
+	r := f.a.Client.Do("PATCH", path, map[string]any{"feed.webLink.dontConfirmNavigation": true})
+	wantStatus(t, r, 200)
+	var got map[string]any
+	r.JSON(t, &got)
+	if got["feed.webLink.dontConfirmNavigation"] != true {
+		t.Errorf("after the patch: %v", got)
+	}
+	before := chatDigest(t, env)
+	wantError(t, f.a.Client.Do("PATCH", path, map[string]any{"feed.other": true}), 400, "validationFailed")
+	if chatDigest(t, env) != before {
+		t.Error("a refused key was written")
+	}
+}
+
 // TestPersonalization: the user's own key/value settings, merged by dotted
 // key, null removing one; the conversation's lastActivityOn shows on the
 // channel; anyone else is refused.

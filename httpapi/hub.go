@@ -36,6 +36,12 @@ const (
 // waits, hidden or without input, before it reports its member idle.
 const HubPresenceSettings = "presence.settings"
 
+// HubDeploymentCompleted is the event of every connection's second
+// message: its payload's version is the build of the web app this node
+// serves (web.BuildID, "" when it serves none). A tab of another build
+// offers to reload, so a deployment reaches open tabs as they reconnect.
+const HubDeploymentCompleted = "application.deployment.completed"
+
 // hubReport is what a browser sends on the hub: {"type": "presence",
 // "state": "idle" | "active"}. Anything else is ignored.
 type hubReport struct {
@@ -62,6 +68,15 @@ func presenceSettings(hub *live.Hub, userID uuid.UUID) []byte {
 	b, _ := realtime.Event{
 		Type: HubPresenceSettings, ContextKey: "user:" + userID.String(),
 		Payload: map[string]int64{"awayAfter": hub.AwayAfter().Milliseconds()},
+	}.Encode()
+	return b
+}
+
+// deploymentCompleted is the second message of a connection.
+func deploymentCompleted(userID uuid.UUID, version string) []byte {
+	b, _ := realtime.Event{
+		Type: HubDeploymentCompleted, ContextKey: "user:" + userID.String(),
+		Payload: map[string]string{"version": version},
 	}.Encode()
 	return b
 }
@@ -180,7 +195,8 @@ func (s *server) openHub(c fiber.Ctx) error {
 	}
 	hub := s.Hub
 	log := s.Log
-	if err := up.Upgrade(c.RequestCtx(), func(conn *websocket.Conn) { pumpHub(hub, conn, p, log) }); err != nil {
+	build := s.webBuild
+	if err := up.Upgrade(c.RequestCtx(), func(conn *websocket.Conn) { pumpHub(hub, conn, p, build, log) }); err != nil {
 		return errUpgradeRequired.Wrap(err)
 	}
 	return nil
@@ -188,7 +204,7 @@ func (s *server) openHub(c fiber.Ctx) error {
 
 // pumpHub serves one connection: this goroutine writes, another reads
 // (pongs, and the close), and the hub decides when it ends.
-func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, log *slog.Logger) {
+func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, build string, log *slog.Logger) {
 	client, err := hub.Register(p.UserID, p.SessionID, p.ExpiresOn)
 	if err != nil {
 		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "shutting down"), time.Now().Add(hubWriteWait))
@@ -221,6 +237,9 @@ func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, log *slo
 	defer ping.Stop()
 	_ = conn.SetWriteDeadline(time.Now().Add(hubWriteWait))
 	if err := conn.WriteMessage(websocket.TextMessage, presenceSettings(hub, p.UserID)); err != nil {
+		return
+	}
+	if err := conn.WriteMessage(websocket.TextMessage, deploymentCompleted(p.UserID, build)); err != nil {
 		return
 	}
 	for {

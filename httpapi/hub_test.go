@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"agora/internal/auth"
 	"agora/live"
 	"agora/projections/realtime"
+	"agora/web"
 )
 
 // liveWait bounds how long a live event may take: the commit, the relay,
@@ -37,6 +39,8 @@ type hubConn struct {
 	err    error // why the read loop ended; read after closed
 	// settings is the connection's first message.
 	settings hubMsg
+	// deployment is its second, the web app's build.
+	deployment hubMsg
 }
 
 func hubURL(env *testenv.Env) string { return "ws" + strings.TrimPrefix(env.URL, "http") + "/api/hub" }
@@ -78,6 +82,11 @@ func dial(t *testing.T, env *testenv.Env, query string, header http.Header) *hub
 	h.settings = h.waitFor(liveWait, "the presence settings", func(m hubMsg) bool { return true })
 	if h.settings.Event != httpapi.HubPresenceSettings {
 		t.Fatalf("first message %s, want %s", h.settings.Raw, httpapi.HubPresenceSettings)
+	}
+	// Then the build of the web app the node serves.
+	h.deployment = h.waitFor(liveWait, "the deployment", anything)
+	if h.deployment.Event != httpapi.HubDeploymentCompleted {
+		t.Fatalf("second message %s, want %s", h.deployment.Raw, httpapi.HubDeploymentCompleted)
 	}
 	return h
 }
@@ -172,6 +181,35 @@ func hubUserID(t *testing.T, c *testenv.Client) string {
 	}
 	r.JSON(t, &d)
 	return d.User.ID
+}
+
+// TestHubDeployment: every connection is told the build of the web app
+// its node serves, the id the served index.html carries, so that a tab of
+// another build can offer to reload.
+func TestHubDeployment(t *testing.T) {
+	env := testenv.New(t)
+	member := env.As(t, "member@demo.agora")
+	files, built := web.Dist()
+	want := web.BuildID(files)
+	h := dial(t, env, "", bearer(member.Token))
+	if got, _ := h.deployment.Payload["version"].(string); got != want || h.deployment.ContextKey != "user:"+hubUserID(t, member) {
+		t.Errorf("deployment %s, want version %q", h.deployment.Raw, want)
+	}
+	if !built {
+		t.Log("web/dist is not built: the page's build id is not checked")
+		return
+	}
+	req, _ := http.NewRequest("GET", env.URL+"/home", nil)
+	req.Header.Set("Accept", "text/html")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	page, _ := io.ReadAll(res.Body)
+	if tag := `<meta name="agora-build" content="` + want + `">`; res.StatusCode != 200 || !strings.Contains(string(page), tag) {
+		t.Errorf("GET /home: %d, want the page with %s", res.StatusCode, tag)
+	}
 }
 
 // TestHub runs the hub end to end: writes through the API reach, through

@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"agora/internal/db"
+	"agora/web"
 )
 
 // BodyLimit bounds request bodies; files go to the blob store through
@@ -22,7 +23,8 @@ func New(a *Application) (*fiber.App, error) {
 	if err := a.check(); err != nil {
 		return nil, err
 	}
-	s := &server{Application: a, metrics: newMetrics(a.Registry)}
+	files, _ := web.Dist()
+	s := &server{Application: a, metrics: newMetrics(a.Registry), webBuild: web.BuildID(files)}
 	app := fiber.New(fiber.Config{
 		AppName:   "agora",
 		BodyLimit: BodyLimit,
@@ -80,6 +82,8 @@ func New(a *Application) (*fiber.App, error) {
 type server struct {
 	*Application
 	metrics *httpMetrics
+	// webBuild is the id of the web app this node serves, told on the hub.
+	webBuild string
 }
 
 func (s *server) healthz(c fiber.Ctx) error {

@@ -27,7 +27,9 @@ import (
 //     JSON 404 of x-unmatched, and /api/* never falls back.
 //
 // Text files are gzipped once at start-up and sent compressed to clients
-// that accept it.
+// that accept it. index.html carries the build's id (web.BuildID) in a
+// <meta name="agora-build">, which the app compares with the id the hub
+// announces, to offer a reload after a deployment.
 
 type staticFile struct {
 	body, gzipped []byte
@@ -63,6 +65,9 @@ func newStaticSite(dist fs.FS, built bool) (*staticSite, error) {
 		if err != nil {
 			return err
 		}
+		if p == "index.html" {
+			body = withBuildID(body, web.BuildID(dist))
+		}
 		sum := sha256.Sum256(body)
 		f := &staticFile{
 			body:        body,
@@ -86,6 +91,16 @@ func newStaticSite(dist fs.FS, built bool) (*staticSite, error) {
 		return nil
 	})
 	return s, err
+}
+
+// withBuildID adds the meta tag naming the build to a page's head.
+func withBuildID(page []byte, id string) []byte {
+	i := bytes.Index(page, []byte("</head>"))
+	if id == "" || i < 0 {
+		return page
+	}
+	tag := `<meta name="agora-build" content="` + id + `">`
+	return append(append(append([]byte{}, page[:i]...), tag...), page[i:]...)
 }
 
 func compressible(ct string) bool {

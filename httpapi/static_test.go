@@ -7,6 +7,8 @@ import (
 	"testing/fstest"
 
 	"github.com/gofiber/fiber/v3"
+
+	"agora/web"
 )
 
 // TestStaticSite checks the cache headers, compression and SPA fallback on
@@ -84,5 +86,24 @@ func TestStaticSite(t *testing.T) {
 	req.Header.Set("Accept", "text/html")
 	if res, _ = app2.Test(req); res.StatusCode != 503 {
 		t.Errorf("not built: %d, want 503", res.StatusCode)
+	}
+}
+
+// TestStaticSiteBuildID: the served index.html names its build in a meta
+// tag, the id the hub announces (web.BuildID of the same files).
+func TestStaticSiteBuildID(t *testing.T) {
+	files := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><html><head><title>app</title></head><body></body></html>")}}
+	site, err := newStaticSite(files, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := web.BuildID(files)
+	want := `<!doctype html><html><head><title>app</title><meta name="agora-build" content="` + id + `"></head><body></body></html>`
+	if got := string(site.files["/index.html"].body); len(id) != 16 || got != want {
+		t.Errorf("index.html %q, want %q", got, want)
+	}
+	other := web.BuildID(fstest.MapFS{"index.html": {Data: []byte("<!doctype html><html><head><script src=/assets/index-new.js></script></head></html>")}})
+	if other == id || other == "" || web.BuildID(fstest.MapFS{}) != "" {
+		t.Errorf("build ids %q and %q: want two ids, and none without index.html", id, other)
 	}
 }

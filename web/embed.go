@@ -8,7 +8,9 @@
 package web
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"io/fs"
 )
 
@@ -26,4 +28,20 @@ func Dist() (files fs.FS, ok bool) {
 		return sub, false
 	}
 	return sub, true
+}
+
+// BuildID names the build of the app in files: a digest of its index.html,
+// which names the entry script and styles by their content hashes (and
+// they, the chunks they load), so two builds share an id only when they
+// serve the same app. It is "" when there is no index.html.
+func BuildID(files fs.FS) string {
+	if files == nil {
+		return ""
+	}
+	b, err := fs.ReadFile(files, "index.html")
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }

@@ -1,5 +1,5 @@
-// What the app's frame shows and promises: no entry leads to an empty shell
-// (notifications and Meet Ups are not built yet), the
+// What the app's frame shows and promises: the notifications bell, and no
+// entry that leads to an empty shell (Meet Ups are not built yet), the
 // Terms of Service and Privacy Policy are real pages, the profile speaks a
 // member's words, and an anonymous question keeps the composer's promise.
 import assert from 'node:assert/strict'
@@ -23,22 +23,19 @@ async function forum() {
   throw new Error(`${MEMBER} is not in ${FORUM}`)
 }
 
-/** noShells checks that the page offers none of the entries whose features are not built. */
+/** noShells checks that the page has the notifications bell and offers none of the entries whose features are not built. */
 async function noShells(page, where) {
-  for (const name of ['Notifications', 'Upcoming Meet Ups', 'Member network', 'Meet Ups']) {
+  assert.equal(await page.getByRole('banner').getByRole('button', { name: 'Notifications', exact: true }).count(), 1, `${where}: the notifications bell`)
+  for (const name of ['Upcoming Meet Ups', 'Member network', 'Meet Ups']) {
     assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `${where}: a "${name}" button`)
     assert.equal(await page.getByRole('tab', { name, exact: true }).count(), 0, `${where}: a "${name}" tab`)
   }
-  assert.equal(
-    await page.getByText(/coming soon|arrives with|No notifications|No upcoming Meet Ups|shows here/i).count(),
-    0,
-    `${where}: a placeholder`,
-  )
+  assert.equal(await page.getByText(/coming soon|arrives with|No upcoming Meet Ups|shows here/i).count(), 0, `${where}: a placeholder`)
 }
 
 export default [
   {
-    name: 'chrome: no bell, no Meet Ups, wide and narrow; chat and team tabs for every forum member',
+    name: 'chrome: the bell, no Meet Ups, wide and narrow; chat and team tabs for every forum member',
     async fn(ctx) {
       const { path } = await forum()
       const page = await signedInPage(ctx, MEMBER)

@@ -2459,6 +2459,13 @@ export interface paths {
          *     members and those who administer it), those of its admin channel to
          *     those who administer it alone.
          *
+         *     Deployment (spec 000 §4): the second message of every connection is
+         *     `application.deployment.completed` (context key `user:<own id>`,
+         *     payload `{version}`), the build of the web app the node serves, the
+         *     id its `index.html` carries in `<meta name="agora-build">` (empty
+         *     when the node serves no web app); a tab of another build offers to
+         *     reload.
+         *
          *     Presence (spec 002 §4): the first message of every connection is
          *     `presence.settings` (context key `user:<own id>`, payload
          *     `{awayAfter}`, milliseconds, `AGORA_PRESENCE_AWAY_AFTER`). The tab
@@ -3031,7 +3038,7 @@ export interface components {
             /** @description The change, e.g. `user.updated`. */
             event: string;
             data: {
-                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `away`, `do-not-disturb`, `offline`); for `presence.settings` `awayAfter` (milliseconds); for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
+                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `away`, `do-not-disturb`, `offline`); for `presence.settings` `awayAfter` (milliseconds); for `application.deployment.completed` `version`; for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
                 payload: unknown;
             };
         };

@@ -6,6 +6,7 @@ import { feed } from './en/feed'
 import { forum } from './en/forum'
 import { insights } from './en/insights'
 import { legal } from './en/legal'
+import { notifications } from './en/notifications'
 import { profile, team } from './en/people'
 
 // English strings. Keys named by the spec keep their names and namespaces
@@ -270,9 +271,11 @@ export const translation = {
   imagePicker,
   profile,
   team,
+  notifications,
   unsupported: {
     title: 'Your browser is not supported',
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',
   },
   theme: { toggle: 'Switch theme' },
+  deployment: { available: 'A new version of Agora is available', refresh: 'Refresh', close: 'Close' },
 } as const

@@ -54,3 +54,22 @@ export function stubLayout(height = 500, width = 390) {
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(height)
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(width)
 }
+
+/**
+ * personalizationServer answers GET and PATCH /api/users/{userId}/personalization
+ * as the server does (a PATCH merges its keys into stored), and keeps the
+ * PATCHes' bodies; answer gives undefined for any other request.
+ */
+export function personalizationServer(userId: string, stored: Record<string, unknown> = {}) {
+  const patches: Record<string, unknown>[] = []
+  const answer = async (method: string, path: string, req: Request): Promise<Response | undefined> => {
+    if (path !== `/api/users/${userId}/personalization`) return undefined
+    if (method === 'PATCH') {
+      const body = (await req.json()) as Record<string, unknown>
+      patches.push(body)
+      Object.assign(stored, body)
+    }
+    return json(200, stored)
+  }
+  return { stored, patches, answer }
+}

@@ -5,10 +5,12 @@ import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
 import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { openChat } from '@/features/chat/lib/open-chat'
+import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useAdminLive } from './admin-live'
 import { Footer } from './footer'
+import { DeploymentNotice } from './deployment-notice'
 import { usePeopleLive } from './people-live'
 import { RightPanel, showTab, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
@@ -16,8 +18,8 @@ import { TopBar } from './top-bar'
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
  * right-side panel, with the one profile dialog; and it applies the live
- * community, organization, person, private chat and presence events wherever
- * the user is.
+ * community, organization, person, private chat, presence and notification events wherever
+ * the user is, and tells them when a new version of the app is deployed.
  */
 export function AppShell() {
   const { t } = useTranslation()
@@ -25,6 +27,7 @@ export function AppShell() {
   useChatLive()
   usePresenceLive(useUnreadChats().isUnreadPeer)
   usePeopleLive()
+  useNotificationsLive()
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
@@ -57,6 +60,7 @@ export function AppShell() {
           <RightPanel context={panel} />
         </div>
         {!panel.beside && <Footer />}
+        <DeploymentNotice />
       </ProfileDialogHost>
     </TooltipProvider>
   )

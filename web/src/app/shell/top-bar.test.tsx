@@ -91,3 +91,14 @@ describe('TopBar chat (spec 002 §2, §4)', () => {
     expect(within(screen.getByRole('button', { name: 'Chat' })).queryByRole('img')).toBeNull()
   })
 })
+
+describe('TopBar notifications (spec 000 §2.2)', () => {
+  it('has the bell, with its dot when a notification is unread', async () => {
+    narrow()
+    const calls = stubFetch((_m, path) => (path.startsWith('/api/notifications?') ? json(200, { results: [], total: 3, unread: 2 }) : json(404, { code: 'notFound', message: 'no' })))
+    await render()
+    const button = screen.getByRole('button', { name: 'Notifications' })
+    await waitFor(() => expect(within(button).getByRole('img', { name: 'Unread notifications' })).toBeInTheDocument())
+    expect(calls.some((c) => c.url.includes('/api/notifications?page=1&pageSize=20'))).toBe(true)
+  })
+})

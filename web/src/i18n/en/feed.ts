@@ -55,6 +55,9 @@ export const feed = {
   },
   link: {
     open: 'Open link',
+    confirmTitle: 'Leave Agora?',
+    confirmBody: 'This link opens another site: {{url}}',
+    dontAsk: "Don't ask again",
     player: 'Video player: {{title}}',
     video: 'Video',
   },

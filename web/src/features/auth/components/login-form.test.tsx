@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { json, renderInApp, stubFetch } from '@/test/utils'
+import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
 import { LoginForm } from './login-form'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -60,5 +60,38 @@ describe('LoginForm (spec 000 §5, 002 §5)', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'agora-demo')
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'))
+  })
+
+  describe('time zone (spec 000 §7)', () => {
+    const user = { id: 'u1', email: 'member@demo.agora', firstName: 'Chris', lastName: 'M' }
+    async function signInWith(stored: Record<string, unknown>) {
+      vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({ timeZone: 'Europe/Paris' } as Intl.ResolvedDateTimeFormatOptions)
+      const { patches, answer } = personalizationServer('u1', stored)
+      const calls = stubFetch(async (method, path, req) => {
+        if (path === '/api/sessions') return json(200, { accessToken: 'tok', role: 'user', expiresOn: '2030-01-01T00:00:00.000Z', user })
+        return (await answer(method, path, req)) ?? json(404, { code: 'notFound', message: 'no' })
+      })
+      const r = await renderInApp(<LoginForm />, { path: '/login' })
+      await userEvent.type(screen.getByLabelText('Email'), 'member@demo.agora')
+      await userEvent.type(screen.getByLabelText('Password'), 'agora-demo')
+      await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+      await waitFor(() => expect(r.router.state.location.pathname).toBe('/home'))
+      return { ...r, calls, patches }
+    }
+    afterEach(() => vi.restoreAllMocks())
+
+    it("gives the member the browser's time zone when they have none", async () => {
+      const { patches, queryClient } = await signInWith({ 'reminders.newMessages.dismissed': [] })
+      await waitFor(() => expect(patches).toEqual([{ 'notifications.timezone': 'Europe/Paris' }]))
+      await waitFor(() => expect(queryClient.getQueryData(['personalization', 'u1'])).toMatchObject({ 'notifications.timezone': 'Europe/Paris' }))
+    })
+
+    it('keeps the time zone the member has', async () => {
+      const { patches, queryClient } = await signInWith({ 'notifications.timezone': 'America/New_York' })
+      await waitFor(() => expect(queryClient.getQueryData(['personalization', 'u1'])).toBeDefined())
+      // A PATCH would follow the read at once, before the next task.
+      await new Promise((r) => setTimeout(r))
+      expect(patches).toEqual([])
+    })
   })
 })

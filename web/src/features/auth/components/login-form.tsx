@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button'
 import { FieldControl, FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { isApiError } from '@/api/client'
-import { useSessionStore } from '@/lib/session-context'
+import { useSignedIn } from '../hooks/use-signed-in'
 import { HOME_PATH, safeRedirect } from '@/lib/redirect'
 import { useSignIn } from '../api/sign-in'
 import { PasswordInput } from './password-input'
@@ -27,7 +27,7 @@ export function signInErrorKey(e: unknown): string {
 export function LoginForm({ redirect }: { redirect?: string }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const session = useSessionStore()
+  const signedIn = useSignedIn()
   const signIn = useSignIn()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
@@ -46,7 +46,7 @@ export function LoginForm({ redirect }: { redirect?: string }) {
       { email, password },
       {
         onSuccess: (body) => {
-          session.signedIn(body)
+          signedIn(body)
           void navigate({ href: safeRedirect(redirect) ?? HOME_PATH, replace: true })
         },
       },

@@ -7,7 +7,8 @@ import { Input } from '@/components/ui/input'
 import { Skeleton } from '@/components/ui/skeleton'
 import { isApiError, type Schemas } from '@/api/client'
 import { passwordIsValid } from '@/lib/password'
-import { useCurrentUser, useSessionStore } from '@/lib/session-context'
+import { useCurrentUser } from '@/lib/session-context'
+import { useSignedIn } from '../hooks/use-signed-in'
 import { HOME_PATH } from '@/lib/redirect'
 import { useValidateToken } from '../api/validate-token'
 import { useRegister } from '../api/register'
@@ -79,7 +80,7 @@ function landing(inv: Schemas['Invitation']) {
 function RegisterNew({ token, invitation }: { token: string; invitation: Schemas['Invitation'] }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const session = useSessionStore()
+  const signedIn = useSignedIn()
   const register = useRegister()
   const [firstName, setFirstName] = useState(invitation.firstName)
   const [lastName, setLastName] = useState(invitation.lastName)
@@ -97,7 +98,7 @@ function RegisterNew({ token, invitation }: { token: string; invitation: Schemas
       { token, firstName: firstName.trim(), lastName: lastName.trim(), password },
       {
         onSuccess: (body) => {
-          session.signedIn(body)
+          signedIn(body)
           void navigate({ ...landing(invitation), replace: true })
         },
       },
@@ -156,7 +157,7 @@ function RegisterNew({ token, invitation }: { token: string; invitation: Schemas
 function JoinExisting({ token, invitation }: { token: string; invitation: Schemas['Invitation'] }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const session = useSessionStore()
+  const signedIn = useSignedIn()
   const current = useCurrentUser()
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string>()
@@ -172,7 +173,7 @@ function JoinExisting({ token, invitation }: { token: string; invitation: Schema
       } else {
         const body = await signIn({ email: invitation.email, password })
         await joinProfile({ userId: body.user.id, token, accessToken: body.accessToken })
-        session.signedIn(body)
+        signedIn(body)
       }
       void navigate({ ...landing(invitation), replace: true })
     } catch (err) {

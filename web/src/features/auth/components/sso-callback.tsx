@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { isApiError } from '@/api/client'
-import { useSessionStore } from '@/lib/session-context'
+import { useSignedIn } from '../hooks/use-signed-in'
 import { HOME_PATH, safeRedirect } from '@/lib/redirect'
 import { completeSSO } from '../api/sso'
 import { AuthLayout } from './auth-layout'
@@ -32,7 +32,7 @@ const finishing = new Map<string, ReturnType<typeof completeSSO>>()
 export function SSOCallback({ state, code, error }: { state?: string; code?: string; error?: string }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const session = useSessionStore()
+  const signedIn = useSignedIn()
   const [failure, setFailure] = useState<string | undefined>(error || !state || !code ? 'auth.sso.failed' : undefined)
 
   useEffect(() => {
@@ -46,7 +46,7 @@ export function SSOCallback({ state, code, error }: { state?: string; code?: str
     call.then(
       (body) => {
         if (!live) return
-        session.signedIn(body)
+        signedIn(body)
         void navigate({ href: safeRedirect(body.redirect) ?? HOME_PATH, replace: true })
       },
       (e: unknown) => live && setFailure(callbackErrorKey(e)),
@@ -54,7 +54,7 @@ export function SSOCallback({ state, code, error }: { state?: string; code?: str
     return () => {
       live = false
     }
-  }, [state, code, error, session, navigate])
+  }, [state, code, error, signedIn, navigate])
 
   return (
     <AuthLayout title={t('auth.sso.title')}>

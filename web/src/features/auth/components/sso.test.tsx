@@ -40,8 +40,10 @@ describe('single sign-on', () => {
     const calls = stubFetch(() => json(200, { ...session, redirect: '/profile' }))
     const { router, session: s } = await renderInApp(<SSOCallback state="st" code="co" />, { path: '/callbacks/auth' })
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'))
-    expect(calls).toHaveLength(1)
-    expect(await calls[0]!.json()).toEqual({ state: 'st', code: 'co' })
+    // Once: the sign-in's other calls (the time zone) aside.
+    const finishes = calls.filter((c) => c.url.endsWith('/api/sso/callback'))
+    expect(finishes).toHaveLength(1)
+    expect(await finishes[0]!.json()).toEqual({ state: 'st', code: 'co' })
     expect(s.isAuthenticated).toBe(true)
     expect(localStorage.getItem('user_token')).toBe('sso-tok')
   })

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '@/api/client'
-import type { ChatMessage, ChatMessageCreateRequest, ChatMessageUpdateRequest, Personalization, PrivateChannelList, ReactionKind } from './types'
+import type { ChatMessage, ChatMessageCreateRequest, ChatMessageUpdateRequest, PrivateChannelList, ReactionKind } from './types'
 import { addMessage, chatKeys, removeMessage, replaceMessage, setChannelSeen } from '../lib/chat-cache'
 
 /** The chat's page sizes (spec 002 §9): 20 messages; the channels, at most 100, for the unread dots. */
@@ -36,13 +36,6 @@ export const messagesQuery = (channelId: string) =>
         }),
       ),
     getNextPageParam: (last) => (last.results.length < MESSAGES_PAGE ? undefined : last.results.reduce((min, m) => (m.createdOn < min ? m.createdOn : min), last.results[0]!.createdOn)),
-  })
-
-export const personalizationQuery = (userId: string) =>
-  queryOptions({
-    queryKey: chatKeys.personalization(userId),
-    queryFn: async ({ signal }): Promise<Personalization> =>
-      unwrap(await api.GET('/api/users/{userId}/personalization', { params: { path: { userId } }, signal })),
   })
 
 /** useSendMessage sends a message to the peer; the answer joins its conversation (a new channel: the channels are read again). */
@@ -103,15 +96,5 @@ export function useMarkSeen() {
       return channelId
     },
     onSuccess: (channelId) => setChannelSeen(qc, channelId, new Date().toISOString()),
-  })
-}
-
-/** useUpdatePersonalization merges keys into the user's personalization; the answer is the whole object. */
-export function useUpdatePersonalization(userId: string) {
-  const qc = useQueryClient()
-  return useMutation({
-    mutationFn: async (body: Personalization) =>
-      unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body })),
-    onSuccess: (data) => qc.setQueryData(chatKeys.personalization(userId), data),
   })
 }

@@ -65,7 +65,7 @@ describe('NewMessageBubble', () => {
   it('stays away while the panel is open, and when every unread message was dismissed', async () => {
     serve([])
     const open = await render(true)
-    const loaded = (r: typeof open) => waitFor(() => expect(r.queryClient.getQueryData(['chat', 'personalization', ME]) && r.queryClient.getQueryData(['chat', 'channels'])).toBeTruthy())
+    const loaded = (r: typeof open) => waitFor(() => expect(r.queryClient.getQueryData(['personalization', ME]) && r.queryClient.getQueryData(['chat', 'channels'])).toBeTruthy())
     await loaded(open)
     expect(screen.queryByTestId('new-message-bubble')).toBeNull()
     open.unmount()

@@ -1,29 +1,23 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useQuery } from '@tanstack/react-query'
 import { MessageCircle } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
-import { personalizationQuery, useUpdatePersonalization } from '../api/chat-api'
-import type { Personalization, PrivateChannel } from '../api/types'
+import { idList, usePersonalization, useUpdatePersonalization, type Personalization } from '@/lib/personalization'
+import type { PrivateChannel } from '../api/types'
 import { DISMISSED_KEY } from '../lib/chat-cache'
 import { useUnreadChats } from './chat-panel'
 
 /** The bubble fades in and out in 350 ms (spec 002 §9). */
 export const FADE_MS = 350
 
-const dismissedOf = (p: Personalization | undefined): string[] => {
-  const v = p?.[DISMISSED_KEY]
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
-}
-
 // Dismiss stores the unread latest messages' ids in place of the list, so
 // the list never holds more than the member's unread channels.
 
 /** bubbleMessages are the ids of the unread latest messages not dismissed. */
 export function bubbleMessages(unread: PrivateChannel[], personalization: Personalization | undefined): string[] {
-  const dismissed = new Set(dismissedOf(personalization))
+  const dismissed = new Set(idList(personalization, DISMISSED_KEY))
   return unread.flatMap((c) => (c.latestThread && !dismissed.has(c.latestThread.id) ? [c.latestThread.id] : []))
 }
 
@@ -37,7 +31,7 @@ export function NewMessageBubble({ panelOpen, onView }: { panelOpen: boolean; on
   const me = useCurrentUser()
   const userId = me?.user.id ?? ''
   const { unread } = useUnreadChats()
-  const personalization = useQuery({ ...personalizationQuery(userId), enabled: !!userId })
+  const personalization = usePersonalization()
   const dismiss = useUpdatePersonalization(userId)
   const ids = personalization.isSuccess ? bubbleMessages(unread, personalization.data) : []
   const show = !panelOpen && ids.length > 0

@@ -1,6 +1,7 @@
 import { QueryClient, type InfiniteData } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import type { HubMessage } from '@/lib/hub'
+import { personalizationKey } from '@/lib/personalization'
 import type { ChatMessage, ChatMessagePage, PrivateChannelList } from '../api/types'
 import { ADA, BEN, CHANNEL, channel, message, peer } from '../test/fixtures'
 import { applyChatEvent, chatKeys, readChatEvent } from './chat-cache'
@@ -93,8 +94,8 @@ describe('applyChatEvent', () => {
 
   it('reads the personalization again when it changed in another tab', () => {
     const qc = new QueryClient()
-    qc.setQueryData(chatKeys.personalization(ADA), {})
+    qc.setQueryData(personalizationKey(ADA), {})
     applyChatEvent(qc, hub('user.personalization.updated', { userId: ADA, keys: ['reminders.newMessages.dismissed'] }, `user:${ADA}`))
-    expect(qc.getQueryState(chatKeys.personalization(ADA))!.isInvalidated).toBe(true)
+    expect(qc.getQueryState(personalizationKey(ADA))!.isInvalidated).toBe(true)
   })
 })

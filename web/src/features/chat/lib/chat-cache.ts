@@ -1,5 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query'
 import type { HubMessage } from '@/lib/hub'
+import { personalizationKey } from '@/lib/personalization'
 import type { ChatMessage, ChatMessagePage, PrivateChannel, PrivateChannelList } from '../api/types'
 
 // The private chat's caches and its live events (thread.*
@@ -14,7 +15,6 @@ export const chatKeys = {
   // (mapChannels) also does the conversation's own channel.
   peerChannel: (peerId: string) => ['chat', 'channels', 'peer', peerId] as const,
   messages: (channelId: string) => ['chat', 'messages', channelId] as const,
-  personalization: (userId: string) => ['chat', 'personalization', userId] as const,
 }
 
 export const CHAT_EVENTS = {
@@ -148,7 +148,7 @@ export function applyChatEvent(qc: QueryClient, m: HubMessage): boolean {
       setChannelSeen(qc, e.channelId, e.lastSeenOn)
       break
     case 'personalization':
-      void qc.invalidateQueries({ queryKey: chatKeys.personalization(e.userId) })
+      void qc.invalidateQueries({ queryKey: personalizationKey(e.userId) })
       break
   }
   return true

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { embedFor, httpUrl, ownBlob, readPreview, viewableInline } from '@/lib/media'
 import type { Thread } from '../lib/thread-cache'
+import { WebLink } from './web-link'
 
 /** PostImage is a post's image; it opens in a lightbox. */
 export function PostImage({ image }: { image: NonNullable<Thread['image']> }) {
@@ -108,12 +109,10 @@ export function PostLink({ link }: { link: NonNullable<Thread['link']> }) {
   }
   const host = new URL(href).hostname
   return (
-    <a
+    <WebLink
       href={href}
-      target="_blank"
-      rel="noopener noreferrer nofollow ugc"
       className="flex overflow-hidden rounded-md border hover:bg-accent/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-      data-testid="post-link"
+      testId="post-link"
     >
       {preview.image && <img src={preview.image} alt="" loading="lazy" referrerPolicy="no-referrer" className="hidden w-32 shrink-0 object-cover sm:block" />}
       <span className="flex min-w-0 flex-1 flex-col gap-0.5 p-3">
@@ -122,6 +121,6 @@ export function PostLink({ link }: { link: NonNullable<Thread['link']> }) {
         {preview.description && <span className="line-clamp-2 text-xs text-muted-foreground">{preview.description}</span>}
       </span>
       <ExternalLink className="m-3 size-4 shrink-0 text-muted-foreground" aria-hidden />
-    </a>
+    </WebLink>
   )
 }

@@ -71,6 +71,25 @@ describe('ForumFeed', () => {
     expect(within(cards[1]!).getByRole('button', { name: 'Manage post' })).toBeInTheDocument()
   })
 
+  it.each(['comment', 'mention'] as const)('opens the post of a notification (?reason=%s) with every comment and their replies expanded', async (reason) => {
+    const comments = [
+      reply('c1', { raw: 'first!', repliesCount: 1, replies: [reply('r1', { parentId: 'c1', raw: 'a reply' })] }),
+      reply('c2', { raw: 'second' }),
+      reply('c3', { raw: 'third' }),
+    ]
+    stubFetch((_m, path) => {
+      if (path === '/api/threads/t9') return json(200, thread('t9', { raw: 'The post', repliesCount: 4, replies: comments }))
+      if (path.startsWith('/api/series/')) return json(200, { results: [], total: 0 })
+      return json(404, { code: 'notFound', message: 'no' })
+    })
+    await renderInApp(<ForumFeed series={series} postId="t9" reason={reason} />)
+    const post = await screen.findByTestId('single-post')
+    expect(within(post).getByText('The post')).toBeInTheDocument()
+    for (const text of ['first!', 'a reply', 'second', 'third']) expect(await within(post).findByText(text)).toBeInTheDocument()
+    expect(within(post).queryByRole('button', { name: 'Show more comments' })).toBeNull()
+    expect(within(post).getByRole('button', { name: 'Hide replies' })).toHaveAttribute('aria-expanded', 'true')
+  })
+
   it('says so when there are no posts', async () => {
     serve([])
     await renderInApp(<ForumFeed series={series} />)

@@ -3,10 +3,11 @@ import { useTranslation } from 'react-i18next'
 import { useOpenProfile } from '@/lib/profile-opener'
 import { cn } from '@/lib/utils'
 import { tokenize } from '../lib/tokenize'
+import { WebLink } from './web-link'
 
 /**
  * RichText shows the text of a post or comment: mentions as chips,
- * hashtags, and links that open in a new tab. Every token becomes a React
+ * hashtags, and links that open in a new tab once the member confirms. Every token becomes a React
  * element or a text node, so markup in the text is shown as text.
  */
 export function RichText({ raw, className }: { raw: string; className?: string }) {
@@ -20,9 +21,9 @@ export function RichText({ raw, className }: { raw: string; className?: string }
             return tok.text
           case 'link':
             return (
-              <a key={i} href={tok.href} target="_blank" rel="noopener noreferrer nofollow ugc" className="text-primary underline underline-offset-2 hover:no-underline">
+              <WebLink key={i} href={tok.href} className="text-primary underline underline-offset-2 hover:no-underline">
                 {tok.text}
-              </a>
+              </WebLink>
             )
           case 'hashtag':
             return (
