@@ -12,6 +12,7 @@ import (
 	cmdaccount "agora/command/account"
 	cmdaisearch "agora/command/aisearch"
 	cmdchat "agora/command/chat"
+	cmddelivery "agora/command/delivery"
 	cmdcommunity "agora/command/community"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
@@ -79,6 +80,9 @@ type Commands struct {
 	SSO           *cmdsso.Service
 	// Chat is private chat and each user's personalization.
 	Chat *cmdchat.Service
+	// Delivery keeps the browsers' push subscriptions and follows the
+	// e-mails' unsubscribe links.
+	Delivery *cmddelivery.Service
 }
 
 // Queries are the read side, one per area.
