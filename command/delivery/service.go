@@ -101,8 +101,8 @@ func (s *Service) Subscribe(ctx context.Context, in Subscribe) error {
 	_, err = db.Exec(ctx, s.db, ps.INSERT(ps.ID, ps.UserID, ps.Endpoint, ps.P256dh, ps.Auth, ps.CreatedOn).
 		VALUES(UUID(id), UUID(in.Actor.UserID), String(in.Endpoint), String(in.P256dh), String(in.Auth), TimestampzT(s.now())).
 		ON_CONFLICT(ps.Endpoint).DO_UPDATE(SET(
-			ps.UserID.SET(ps.EXCLUDED.UserID), ps.P256dh.SET(ps.EXCLUDED.P256dh), ps.Auth.SET(ps.EXCLUDED.Auth),
-			ps.CreatedOn.SET(ps.EXCLUDED.CreatedOn), ps.LastUsedOn.SET(TimestampzExp(NULL)))))
+		ps.UserID.SET(ps.EXCLUDED.UserID), ps.P256dh.SET(ps.EXCLUDED.P256dh), ps.Auth.SET(ps.EXCLUDED.Auth),
+		ps.CreatedOn.SET(ps.EXCLUDED.CreatedOn), ps.LastUsedOn.SET(TimestampzExp(NULL)))))
 	if err != nil {
 		return fmt.Errorf("delivery: subscribe: %w", err)
 	}
