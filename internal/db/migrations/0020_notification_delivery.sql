@@ -26,7 +26,8 @@ CREATE INDEX push_subscriptions_user ON push_subscriptions (user_id);
 
 -- One row per notification, channel and browser (subscription_id is null
 -- for e-mail; NULLS NOT DISTINCT makes that one e-mail). sent_on is null
--- while the sending has not succeeded; attempts and last_error say why.
+-- while the sending has not succeeded; attempts, last_attempt_on and
+-- last_error say how often and why, and when to try again (with backoff).
 CREATE TABLE notification_deliveries (
     id              uuid PRIMARY KEY,
     notification_id uuid NOT NULL REFERENCES notifications (id) ON DELETE CASCADE,
@@ -34,11 +35,14 @@ CREATE TABLE notification_deliveries (
     subscription_id uuid REFERENCES push_subscriptions (id) ON DELETE CASCADE,
     sent_on         timestamptz,
     attempts        integer NOT NULL DEFAULT 0,
+    last_attempt_on timestamptz,
     last_error      text,
     CHECK ((channel = 'push') = (subscription_id IS NOT NULL)),
     UNIQUE NULLS NOT DISTINCT (notification_id, channel, subscription_id)
 );
 ALTER TABLE notification_deliveries REPLICA IDENTITY FULL;
+-- The deliveries still to retry.
+CREATE INDEX notification_deliveries_pending ON notification_deliveries (last_attempt_on) WHERE sent_on IS NULL;
 
 -- A digest period mailed: the row is written in the transaction that sends
 -- it, so two schedulers (or a restart) mail a period once.

@@ -19,5 +19,6 @@ type NotificationDeliveries struct {
 	SubscriptionID *uuid.UUID `db:"notification_deliveries.subscription_id"`
 	SentOn         *time.Time `db:"notification_deliveries.sent_on"`
 	Attempts       int32      `db:"notification_deliveries.attempts"`
+	LastAttemptOn  *time.Time `db:"notification_deliveries.last_attempt_on"`
 	LastError      *string    `db:"notification_deliveries.last_error"`
 }

@@ -23,6 +23,7 @@ type notificationDeliveriesTable struct {
 	SubscriptionID postgres.ColumnString
 	SentOn         postgres.ColumnTimestampz
 	Attempts       postgres.ColumnInteger
+	LastAttemptOn  postgres.ColumnTimestampz
 	LastError      postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
@@ -71,9 +72,10 @@ func newNotificationDeliveriesTableImpl(schemaName, tableName, alias string) not
 		SubscriptionIDColumn = postgres.StringColumn("subscription_id")
 		SentOnColumn         = postgres.TimestampzColumn("sent_on")
 		AttemptsColumn       = postgres.IntegerColumn("attempts")
+		LastAttemptOnColumn  = postgres.TimestampzColumn("last_attempt_on")
 		LastErrorColumn      = postgres.StringColumn("last_error")
-		allColumns           = postgres.ColumnList{IDColumn, NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastErrorColumn}
-		mutableColumns       = postgres.ColumnList{NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastErrorColumn}
+		allColumns           = postgres.ColumnList{IDColumn, NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastAttemptOnColumn, LastErrorColumn}
+		mutableColumns       = postgres.ColumnList{NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastAttemptOnColumn, LastErrorColumn}
 		defaultColumns       = postgres.ColumnList{AttemptsColumn}
 	)
 
@@ -87,6 +89,7 @@ func newNotificationDeliveriesTableImpl(schemaName, tableName, alias string) not
 		SubscriptionID: SubscriptionIDColumn,
 		SentOn:         SentOnColumn,
 		Attempts:       AttemptsColumn,
+		LastAttemptOn:  LastAttemptOnColumn,
 		LastError:      LastErrorColumn,
 
 		AllColumns:     allColumns,
