@@ -29,7 +29,7 @@ type clock struct {
 	now time.Time
 }
 
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.now = t }
 
 // epochs keeps each test's clock weeks apart from the others', so that one
@@ -398,5 +398,125 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 	w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
 	if n := len(w.mails(t, grace)); n != 1 {
 		t.Fatalf("%d e-mails after unsubscribing, want still 1", n)
+	}
+}
+
+// TestDigestOncePerPeriodAtTheLocalHour: a member in New York with a daily
+// digest at 9 gets, at 9 their time and not before, one e-mail with the
+// unread comment, reply and mention notifications of the day before it (a
+// source that both mentions and comments is one item; what they opened
+// from the list, or saw there before, is left out); the scheduler running
+// again in that hour sends nothing more; the next day's digest has the
+// next day's notifications; a member with the digest off gets none.
+func TestDigestOncePerPeriodAtTheLocalHour(t *testing.T) {
+	w := newWorld(t)
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := w.clock.Now()
+	at := func(d, hour, minute int) time.Time {
+		return time.Date(day.Year(), day.Month(), day.Day()+d, hour, minute, 0, 0, ny)
+	}
+	w.clock.Set(at(0, 8, 30))
+	ada := w.person(t, "Ada", nil)
+	grace := w.person(t, "Grace", map[string]any{"notifications.timezone": "America/New_York", "notifications.digest.hour": 9,
+		"notifications.posts.lastSeenAt": at(-1, 10, 0).UTC().Format(time.RFC3339)})
+	off := w.person(t, "Off", map[string]any{"notifications.digest.frequency": "off"})
+	// notify at a local time: ago from the clock.
+	notifyAt := func(n note, when time.Time) uuid.UUID {
+		n.ago = w.clock.Now().Sub(when)
+		return w.notify(t, n)
+	}
+	notifyAt(note{kind: "comment", to: grace, from: &ada, preview: "before the period"}, at(-1, 8, 0))
+	notifyAt(note{kind: "comment", to: grace, from: &ada, preview: "seen in the list"}, at(-1, 9, 30))
+	notifyAt(note{kind: "comment", to: grace, from: &ada, preview: "a first comment"}, at(-1, 11, 0))
+	both := uuid.New()
+	notifyAt(note{kind: "comment", to: grace, from: &ada, source: both, preview: "a comment that mentions you"}, at(-1, 12, 0))
+	notifyAt(note{kind: "mention", to: grace, from: &ada, source: both, preview: "a comment that mentions you"}, at(-1, 12, 0))
+	read := notifyAt(note{kind: "reply", to: grace, from: &ada, preview: "opened from the list"}, at(-1, 13, 0))
+	notifyAt(note{kind: "reply", to: grace, preview: "an anonymous reply"}, at(0, 7, 0))
+	notifyAt(note{kind: "comment", to: off, from: &ada}, at(0, 7, 0))
+	w.exec(t, `UPDATE user_personalization SET data = data || jsonb_build_object('notifications.posts.read', jsonb_build_array($2::text)) WHERE user_id = $1`, grace.id, read.String())
+
+	tick := func(when time.Time) {
+		t.Helper()
+		w.clock.Set(when)
+		if err := w.p.Tick(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tick(at(0, 8, 59))
+	if n := len(w.mails(t, grace)); n != 0 {
+		t.Fatalf("%d digests before 9, want none", n)
+	}
+	tick(at(0, 9, 1))
+	tick(at(0, 9, 40))
+	mails := w.mails(t, grace)
+	if len(mails) != 1 {
+		t.Fatalf("%d digests in the hour, want 1", len(mails))
+	}
+	d := mails[0]
+	if d.Subject != "Your daily Agora digest: 3 new" || !strings.HasPrefix(d.ListUnsubscribe, w.env.URL+"/api/notifications/unsubscribe?token=") {
+		t.Fatalf("digest %q %q", d.Subject, d.ListUnsubscribe)
+	}
+	for _, want := range []string{"Ada Tester commented on your post in Welcome & Introductions:\r\n    a first comment",
+		"Ada Tester mentioned you in Welcome & Introductions:\r\n    a comment that mentions you", "Someone replied to your comment",
+		"?reason=mention", d.ListUnsubscribe} {
+		if !strings.Contains(d.Body, want) {
+			t.Errorf("the digest lacks %q:\n%s", want, d.Body)
+		}
+	}
+	for _, not := range []string{"before the period", "seen in the list", "opened from the list"} {
+		if strings.Contains(d.Body, not) {
+			t.Errorf("the digest has %q", not)
+		}
+	}
+	if strings.Count(d.Body, "a comment that mentions you") != 1 {
+		t.Errorf("the comment that mentions is listed twice:\n%s", d.Body)
+	}
+
+	notifyAt(note{kind: "comment", to: grace, from: &ada, preview: "the next day's comment"}, at(0, 12, 0))
+	tick(at(1, 9, 5))
+	mails = w.mails(t, grace)
+	if len(mails) != 2 || !strings.Contains(mails[0].Body, "the next day's comment") || strings.Contains(mails[0].Body, "a first comment") {
+		t.Fatalf("%d digests after the next day; newest:\n%s", len(mails), mails[0].Body)
+	}
+	if n := len(w.mails(t, off)); n != 0 {
+		t.Fatalf("%d digests with the digest off", n)
+	}
+	if n := w.count(t, "SELECT count(*) FROM digest_runs WHERE user_id = $1 AND kind = 'posts'", grace.id); n != 2 {
+		t.Fatalf("%d digest runs, want 2", n)
+	}
+}
+
+// TestWeeklyDigestOnTheWeekday: a weekly digest is mailed on the member's
+// weekday only, with the week's notifications.
+func TestWeeklyDigestOnTheWeekday(t *testing.T) {
+	w := newWorld(t)
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := w.clock.Now().In(tokyo)
+	// The next Wednesday in Tokyo, at 7.
+	wed := time.Date(start.Year(), start.Month(), start.Day(), 7, 0, 0, 0, tokyo)
+	for wed.Weekday() != time.Wednesday {
+		wed = wed.AddDate(0, 0, 1)
+	}
+	ada := w.person(t, "Ada", nil)
+	grace := w.person(t, "Grace", map[string]any{"notifications.timezone": "Asia/Tokyo", "notifications.digest.frequency": "weekly",
+		"notifications.digest.hour": 7, "notifications.digest.weekday": 3})
+	w.clock.Set(wed.AddDate(0, 0, -1))
+	w.notify(t, note{kind: "mention", to: grace, from: &ada, preview: "five days before", ago: 4 * 24 * time.Hour})
+	for _, when := range []time.Time{wed.AddDate(0, 0, -1).Add(10 * time.Minute), wed.Add(-time.Minute), wed.Add(5 * time.Minute), wed.Add(50 * time.Minute)} {
+		w.clock.Set(when)
+		if err := w.p.Tick(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mails := w.mails(t, grace)
+	if len(mails) != 1 || mails[0].Subject != "Your weekly Agora digest: 1 new" || !strings.Contains(mails[0].Body, "five days before") {
+		t.Fatalf("%d weekly digests: %+v", len(mails), mails)
 	}
 }

@@ -206,7 +206,7 @@ func (p *Projection) postsDigest(ctx context.Context, m member, f string, start,
 			WHERE n.user_id = $1 AND n.kind = ANY($2) AND n.created_on >= $3 AND n.created_on < $4 AND n.created_on > $5
 				AND NOT (n.id::text = ANY($6))
 			GROUP BY n.source_id ORDER BY min(n.created_on)`,
-			m.ID, digestKinds, start, end, m.Settings.LastSeenAt, slices.Concat(m.Settings.Read, m.Settings.Dismissed))
+			m.ID, digestKinds, start, end, m.Settings.LastSeenAt, append(append(make([]string, 0, len(m.Settings.Read)+len(m.Settings.Dismissed)), m.Settings.Read...), m.Settings.Dismissed...))
 		if err != nil {
 			return fmt.Errorf("delivery: digest: %w", err)
 		}
