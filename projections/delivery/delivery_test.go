@@ -17,8 +17,11 @@ import (
 	"agora/internal/mail"
 	"agora/internal/pushtest"
 	"agora/internal/webpush"
+	"agora/projections"
 	"agora/projections/change"
 	"agora/projections/delivery"
+	"agora/projections/projectiontest"
+	qinsights "agora/query/insights"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -518,5 +521,76 @@ func TestWeeklyDigestOnTheWeekday(t *testing.T) {
 	mails := w.mails(t, grace)
 	if len(mails) != 1 || mails[0].Subject != "Your weekly Agora digest: 1 new" || !strings.Contains(mails[0].Body, "five days before") {
 		t.Fatalf("%d weekly digests: %+v", len(mails), mails)
+	}
+}
+
+// TestInsightsDigestToForumAdmins: a forum admin gets the weekly insights
+// digest of their forum on their weekday, once; with the insights digest
+// off they get none; one who is no admin gets none.
+func TestInsightsDigestToForumAdmins(t *testing.T) {
+	w := newWorld(t)
+	conn, _ := testenv.Warehouse(t)
+	reports, err := qinsights.New(w.env.DB, qinsights.NewClickHouse(conn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.p, err = delivery.New(w.env.DB.Pool, delivery.Options{Mail: w.mail, BaseURL: w.env.URL, Now: w.clock.Now, Insights: reports})
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := func(p person, role string) {
+		profile := uuid.New()
+		w.exec(t, `INSERT INTO profiles (id, organization_id, user_id, role, email, email_key, first_name, last_name)
+			SELECT $1, c.organization_id, $2, 'member', $3, $3, 'X', 'Tester' FROM communities c WHERE c.id = $4`, profile, p.id, p.email, w.community)
+		w.exec(t, `INSERT INTO series_memberships (series_id, profile_id, role) VALUES ($1, $2, $3)`, w.series, profile, role)
+	}
+	// Monday at 8 UTC: the defaults (weekly, Monday, 8, UTC).
+	monday := w.clock.Now().Truncate(24 * time.Hour).Add(8 * time.Hour)
+	for monday.Weekday() != time.Monday {
+		monday = monday.AddDate(0, 0, 1)
+	}
+	admin, quiet, plain := w.person(t, "Admin", nil), w.person(t, "Quiet", map[string]any{"notifications.insights.frequency": "off"}), w.person(t, "Plain", nil)
+	member(admin, "admin")
+	member(quiet, "admin")
+	member(plain, "member")
+	for _, when := range []time.Time{monday.Add(-time.Hour), monday.Add(time.Minute), monday.Add(30 * time.Minute), monday.AddDate(0, 0, 1)} {
+		w.clock.Set(when)
+		if err := w.p.InsightsDigests(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mails := w.mails(t, admin)
+	if len(mails) != 1 || mails[0].Subject != "Your weekly Agora insights" ||
+		!strings.Contains(mails[0].Body, "* Welcome & Introductions: 0 interactions") || mails[0].ListUnsubscribe == "" {
+		t.Fatalf("%d insights digests: %+v", len(mails), mails)
+	}
+	if n := len(w.mails(t, quiet)) + len(w.mails(t, plain)); n != 0 {
+		t.Fatalf("%d insights digests to one with it off or no admin", n)
+	}
+}
+
+// TestDeliveredFromTheChangeStream: run by the projections' runner over
+// the relay's stream, a notification written to Postgres is e-mailed once.
+func TestDeliveredFromTheChangeStream(t *testing.T) {
+	w := newWorld(t)
+	pipe := testenv.StartPipeline(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = projections.Run(ctx, projections.Config{Brokers: pipe.Brokers, Log: projectiontest.Logger()}, w.p)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	ada, grace := w.person(t, "Ada", nil), w.person(t, "Grace", nil)
+	w.notify(t, note{kind: "mention", to: grace, from: &ada, preview: "through the stream"})
+	deadline := time.Now().Add(time.Minute)
+	for len(w.mails(t, grace)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no e-mail within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if m := w.mails(t, grace); len(m) != 1 || !strings.Contains(m[0].Body, "through the stream") {
+		t.Fatalf("e-mails %+v", m)
 	}
 }
