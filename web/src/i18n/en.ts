@@ -6,6 +6,7 @@ import { feed } from './en/feed'
 import { forum } from './en/forum'
 import { insights } from './en/insights'
 import { legal } from './en/legal'
+import { notificationSettings } from './en/notification-settings'
 import { profile, team } from './en/people'
 
 // English strings. Keys named by the spec keep their names and namespaces
@@ -270,6 +271,7 @@ export const translation = {
   imagePicker,
   profile,
   team,
+  notificationSettings,
   unsupported: {
     title: 'Your browser is not supported',
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',
