@@ -19,13 +19,17 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"time"
 
+	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/mail"
 	"agora/internal/webpush"
 	"agora/projections"
@@ -164,50 +168,80 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 // notification reads one notification with its recipient, author and
 // forum, and whether the recipient is online.
 func (p *Projection) notification(ctx context.Context, id uuid.UUID) (notification, error) {
-	var n notification
-	var data []byte
-	err := p.db.QueryRow(ctx, `SELECT n.id, n.user_id, n.source_id, n.kind, n.post_id, n.series_id, n.community_id, n.channel_id,
-			n.preview, n.created_on, u.email, coalesce(a.first_name || ' ' || a.last_name, ''), coalesce(s.name, ''),
-			EXISTS (SELECT 1 FROM online_users o WHERE o.user_id = n.user_id AND o.nodes > 0),
-			coalesce((SELECT up.data::text FROM user_personalization up WHERE up.user_id = n.user_id), '{}')
-		FROM notifications n JOIN users u ON u.id = n.user_id
-		LEFT JOIN users a ON a.id = n.author_id
-		LEFT JOIN series s ON s.id = n.series_id
-		WHERE n.id = $1`, id).Scan(&n.ID, &n.UserID, &n.SourceID, &n.Kind, &n.PostID, &n.SeriesID, &n.CommunityID, &n.ChannelID,
-		&n.Preview, &n.CreatedOn, &n.Email, &n.Author, &n.Forum, &n.Online, &data)
+	n, u, s, up, o := table.Notifications, table.Users, table.Series, table.UserPersonalization, table.OnlineUsers
+	a := table.Users.AS("author")
+	var out notification
+	var author, forum, data *string
+	err := db.QueryRow(ctx, p.db, pg.SELECT(n.ID, n.UserID, n.SourceID, n.Kind, n.PostID, n.SeriesID, n.CommunityID, n.ChannelID,
+		n.Preview, n.CreatedOn, u.Email, a.FirstName.CONCAT(pg.String(" ")).CONCAT(a.LastName), s.Name,
+		pg.EXISTS(pg.SELECT(o.UserID).FROM(o).WHERE(o.UserID.EQ(n.UserID).AND(o.Nodes.GT(pg.Int(0))))), up.Data).
+		FROM(n.INNER_JOIN(u, u.ID.EQ(n.UserID)).
+			LEFT_JOIN(a, a.ID.EQ(n.AuthorID)).
+			LEFT_JOIN(s, s.ID.EQ(n.SeriesID)).
+			LEFT_JOIN(up, up.UserID.EQ(n.UserID))).
+		WHERE(n.ID.EQ(pg.UUID(id)))).
+		Scan(&out.ID, &out.UserID, &out.SourceID, &out.Kind, &out.PostID, &out.SeriesID, &out.CommunityID, &out.ChannelID,
+			&out.Preview, &out.CreatedOn, &out.Email, &author, &forum, &out.Online, &data)
 	if err != nil {
-		return n, err
+		return out, err
 	}
-	n.Settings = readSettings(data)
-	return n, nil
+	out.Author, out.Forum = deref(author), deref(forum)
+	out.Settings = readSettings([]byte(deref(data)))
+	return out, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // postURL is the post's page with its comments open, for reason (comment
-// or mention).
+// or mention), or the home page (where the chat is) for a message.
 func (p *Projection) postURL(n notification, absolute bool) string {
-	if n.Kind == "message" || n.PostID == nil || n.SeriesID == nil || n.CommunityID == nil {
-		return p.link("/home", absolute)
-	}
-	reason := "comment"
-	if n.Kind == "mention" {
-		reason = "mention"
-	}
-	return p.link(fmt.Sprintf("/communities/%s/series/%s/posts/%s?reason=%s", n.CommunityID, n.SeriesID, n.PostID, reason), absolute)
-}
-
-func (p *Projection) link(path string, absolute bool) string {
+	path := postPath(n.CommunityID, n.SeriesID, n.PostID, []string{n.Kind})
 	if absolute {
 		return p.opts.BaseURL + path
 	}
 	return path
 }
 
-// author is who the notification names: "Someone" for an anonymous asker.
-func (n notification) author() string {
-	if n.Author == "" {
-		return "Someone"
+// postPath is the page of a post for notifications of kinds: ?reason=mention
+// when one is a mention, else comment; /home without a post.
+func postPath(community, series, post *uuid.UUID, kinds []string) string {
+	if community == nil || series == nil || post == nil {
+		return "/home"
 	}
-	return n.Author
+	reason := "comment"
+	if slices.Contains(kinds, "mention") {
+		reason = "mention"
+	}
+	return fmt.Sprintf("/communities/%s/series/%s/posts/%s?reason=%s", community, series, post, reason)
+}
+
+// headline says what happened, for notifications of kinds from one
+// source: a mention first, then a reply, then a comment; a message is its
+// author's name. author is "" for an anonymous asker.
+func headline(author string, kinds []string, forum string) string {
+	if author == "" {
+		author = "Someone"
+	}
+	var h string
+	switch {
+	case slices.Contains(kinds, "mention"):
+		h = author + " mentioned you"
+	case slices.Contains(kinds, "reply"):
+		h = author + " replied to your comment"
+	case slices.Contains(kinds, "comment"):
+		h = author + " commented on your post"
+	default:
+		return author
+	}
+	if forum != "" {
+		h += " in " + forum
+	}
+	return h
 }
 
 // claim writes the delivery row of (notification, channel, subscription)
@@ -218,8 +252,14 @@ func claim(ctx context.Context, tx pgx.Tx, notification uuid.UUID, channel strin
 	if err != nil {
 		return id, false, err
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO notification_deliveries (id, notification_id, channel, subscription_id, attempts, last_attempt_on)
-		VALUES ($1, $2, $3, $4, 1, $5) ON CONFLICT DO NOTHING`, id, notification, channel, subscription, now)
+	sub := pg.Expression(pg.NULL)
+	if subscription != nil {
+		sub = pg.UUID(*subscription)
+	}
+	d := table.NotificationDeliveries
+	tag, err := db.Exec(ctx, tx, d.INSERT(d.ID, d.NotificationID, d.Channel, d.SubscriptionID, d.Attempts, d.LastAttemptOn).
+		VALUES(pg.UUID(id), pg.UUID(notification), pg.String(channel), sub, pg.Int(1), pg.TimestampzT(now)).
+		ON_CONFLICT().DO_NOTHING())
 	if err != nil {
 		return id, false, fmt.Errorf("delivery: claim: %w", err)
 	}
@@ -228,17 +268,16 @@ func claim(ctx context.Context, tx pgx.Tx, notification uuid.UUID, channel strin
 
 // settle records the outcome of an attempt on the delivery row.
 func settle(ctx context.Context, tx pgx.Tx, delivery uuid.UUID, sendErr error, now time.Time) error {
-	var err error
-	if sendErr == nil {
-		_, err = tx.Exec(ctx, `UPDATE notification_deliveries SET sent_on = $2, last_error = NULL WHERE id = $1`, delivery, now)
-	} else {
+	d := table.NotificationDeliveries
+	stmt := d.UPDATE(d.SentOn, d.LastError).SET(pg.TimestampzT(now), pg.NULL)
+	if sendErr != nil {
 		msg := sendErr.Error()
 		if len(msg) > 500 {
 			msg = msg[:500]
 		}
-		_, err = tx.Exec(ctx, `UPDATE notification_deliveries SET last_error = $2 WHERE id = $1`, delivery, msg)
+		stmt = d.UPDATE(d.LastError).SET(pg.String(msg))
 	}
-	if err != nil {
+	if _, err := db.Exec(ctx, tx, stmt.WHERE(d.ID.EQ(pg.UUID(delivery)))); err != nil {
 		return fmt.Errorf("delivery: settle: %w", err)
 	}
 	return nil
@@ -248,14 +287,17 @@ func settle(ctx context.Context, tx pgx.Tx, delivery uuid.UUID, sendErr error, n
 // message is mailed once per conversation until the member has opened it:
 // a later message of the same conversation waits for them there.
 func (p *Projection) email(ctx context.Context, n notification) error {
-	return pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
+	return db.InTx(ctx, p.db, func(tx pgx.Tx) error {
 		now := p.opts.Now()
 		if n.Kind == "message" && n.ChannelID != nil {
+			d, o, cm := table.NotificationDeliveries, table.Notifications, table.ChannelMembers
 			var pending bool
-			err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries d JOIN notifications o ON o.id = d.notification_id
-				LEFT JOIN channel_members cm ON cm.channel_id = o.channel_id AND cm.user_id = o.user_id
-				WHERE d.channel = 'email' AND o.user_id = $1 AND o.kind = 'message' AND o.channel_id = $2 AND o.id <> $3
-					AND (cm.last_seen_on IS NULL OR o.created_on > cm.last_seen_on))`, n.UserID, *n.ChannelID, n.ID).Scan(&pending)
+			err := db.QueryRow(ctx, tx, pg.SELECT(pg.EXISTS(pg.SELECT(d.ID).
+				FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID)).
+					LEFT_JOIN(cm, cm.ChannelID.EQ(o.ChannelID).AND(cm.UserID.EQ(o.UserID)))).
+				WHERE(d.Channel.EQ(pg.String("email")).AND(o.UserID.EQ(pg.UUID(n.UserID))).AND(o.Kind.EQ(pg.String("message"))).
+					AND(o.ChannelID.EQ(pg.UUID(*n.ChannelID))).AND(o.ID.NOT_EQ(pg.UUID(n.ID))).
+					AND(cm.LastSeenOn.IS_NULL().OR(o.CreatedOn.GT(cm.LastSeenOn))))))).Scan(&pending)
 			if err != nil {
 				return fmt.Errorf("delivery: %w", err)
 			}
@@ -277,16 +319,16 @@ func (p *Projection) email(ctx context.Context, n notification) error {
 
 // message is the e-mail of n.
 func (p *Projection) message(ctx context.Context, tx pgx.Tx, n notification) (mail.Message, error) {
-	setting, subject, intro := "notifications.email.mentions", n.author()+" mentioned you", n.author()+" mentioned you in "+n.Forum+":"
+	setting, subject, intro := "notifications.email.mentions", headline(n.Author, []string{n.Kind}, ""), headline(n.Author, []string{n.Kind}, n.Forum)+":"
 	if n.Kind == "message" {
-		setting, subject, intro = "notifications.email.privateChats", n.author()+" sent you a message", n.author()+" sent you a private message:"
+		setting, subject, intro = "notifications.email.privateChats", headline(n.Author, nil, "")+" sent you a message", headline(n.Author, nil, "")+" sent you a private message:"
 	}
 	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, n.UserID, setting)
 	if err != nil {
 		return mail.Message{}, err
 	}
 	body := fmt.Sprintf("%s\r\n\r\n    %s\r\n\r\nOpen it: %s\r\n\r\n-- \r\nTo stop these e-mails: %s\r\nOr change your notification settings: %s\r\n",
-		intro, n.Preview, p.postURL(n, true), unsubscribe, p.link("/profile", true))
+		intro, n.Preview, p.postURL(n, true), unsubscribe, p.opts.BaseURL+"/profile")
 	return mail.Message{To: n.Email, Subject: subject, Body: body, ListUnsubscribe: unsubscribe}, nil
 }
 
@@ -294,7 +336,8 @@ func (p *Projection) message(ctx context.Context, tx pgx.Tx, n notification) (ma
 // random token whose hash is kept, like a session's.
 func unsubscribeLink(ctx context.Context, tx pgx.Tx, base string, user uuid.UUID, setting string) (string, error) {
 	token, hash := auth.NewToken()
-	_, err := tx.Exec(ctx, `INSERT INTO unsubscribe_tokens (token_hash, user_id, setting) VALUES ($1, $2, $3)`, hash, user, setting)
+	ut := table.UnsubscribeTokens
+	_, err := db.Exec(ctx, tx, ut.INSERT(ut.TokenHash, ut.UserID, ut.Setting).VALUES(pg.Bytea(hash), pg.UUID(user), pg.String(setting)))
 	if err != nil {
 		return "", fmt.Errorf("delivery: unsubscribe link: %w", err)
 	}
@@ -310,10 +353,13 @@ type subscription struct {
 // push sends n to each of the member's browsers once. A mention that is
 // also a comment (one source, two notifications) is pushed once.
 func (p *Projection) push(ctx context.Context, n notification) error {
-	rows, err := p.db.Query(ctx, `SELECT ps.id, ps.endpoint, ps.p256dh, ps.auth FROM push_subscriptions ps
-		WHERE ps.user_id = $1 AND NOT EXISTS (SELECT 1 FROM notification_deliveries d JOIN notifications o ON o.id = d.notification_id
-			WHERE d.subscription_id = ps.id AND o.user_id = $1 AND o.source_id = $2 AND o.id <> $3)
-		ORDER BY ps.id`, n.UserID, n.SourceID, n.ID)
+	ps, d, o := table.PushSubscriptions, table.NotificationDeliveries, table.Notifications
+	rows, err := db.Query(ctx, p.db, pg.SELECT(ps.ID, ps.Endpoint, ps.P256dh, ps.Auth).FROM(ps).
+		WHERE(ps.UserID.EQ(pg.UUID(n.UserID)).AND(pg.NOT(pg.EXISTS(pg.SELECT(d.ID).
+			FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
+			WHERE(d.SubscriptionID.EQ(ps.ID).AND(o.UserID.EQ(pg.UUID(n.UserID))).AND(o.SourceID.EQ(pg.UUID(n.SourceID))).
+				AND(o.ID.NOT_EQ(pg.UUID(n.ID)))))))).
+		ORDER_BY(ps.ID))
 	if err != nil {
 		return fmt.Errorf("delivery: subscriptions: %w", err)
 	}
@@ -326,7 +372,7 @@ func (p *Projection) push(ctx context.Context, n notification) error {
 	}
 	m := p.pushMessage(n)
 	for _, s := range subs {
-		err := pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
+		err := db.InTx(ctx, p.db, func(tx pgx.Tx) error {
 			now := p.opts.Now()
 			id, ok, err := claim(ctx, tx, n.ID, "push", &s.ID, now)
 			if err != nil || !ok {
@@ -348,13 +394,15 @@ func (p *Projection) sendPush(ctx context.Context, tx pgx.Tx, delivery uuid.UUID
 	err := p.opts.Push.Send(ctx, s.Subscription, m)
 	if errors.Is(err, webpush.ErrGone) {
 		p.opts.Log.Info("push subscription gone; dropped", "subscription", s.ID)
-		if _, err := tx.Exec(ctx, `DELETE FROM push_subscriptions WHERE id = $1`, s.ID); err != nil {
+		ps := table.PushSubscriptions
+		if _, err := db.Exec(ctx, tx, ps.DELETE().WHERE(ps.ID.EQ(pg.UUID(s.ID)))); err != nil {
 			return fmt.Errorf("delivery: drop subscription: %w", err)
 		}
 		return nil
 	}
 	if err == nil {
-		if _, err := tx.Exec(ctx, `UPDATE push_subscriptions SET last_used_on = $2 WHERE id = $1`, s.ID, now); err != nil {
+		ps := table.PushSubscriptions
+		if _, err := db.Exec(ctx, tx, ps.UPDATE(ps.LastUsedOn).SET(pg.TimestampzT(now)).WHERE(ps.ID.EQ(pg.UUID(s.ID)))); err != nil {
 			return fmt.Errorf("delivery: %w", err)
 		}
 	}
@@ -363,17 +411,5 @@ func (p *Projection) sendPush(ctx context.Context, tx pgx.Tx, delivery uuid.UUID
 
 // pushMessage is what the browser shows for n.
 func (p *Projection) pushMessage(n notification) webpush.Message {
-	title := n.author()
-	switch n.Kind {
-	case "mention":
-		title += " mentioned you"
-	case "comment":
-		title += " commented on your post"
-	case "reply":
-		title += " replied to your comment"
-	}
-	if n.Forum != "" {
-		title += " in " + n.Forum
-	}
-	return webpush.Message{Title: title, Body: n.Preview, URL: p.postURL(n, false)}
+	return webpush.Message{Title: headline(n.Author, []string{n.Kind}, n.Forum), Body: n.Preview, URL: p.postURL(n, false)}
 }

@@ -4,14 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
+	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
 	"agora/internal/mail"
 	"agora/internal/webpush"
 )
@@ -50,8 +52,10 @@ func retryAfter(n int) time.Duration {
 // each under a lock that a second scheduler skips.
 func (p *Projection) Retry(ctx context.Context) error {
 	now := p.opts.Now()
-	rows, err := p.db.Query(ctx, `SELECT id, attempts, last_attempt_on FROM notification_deliveries
-		WHERE sent_on IS NULL AND attempts < $1 ORDER BY last_attempt_on LIMIT 500`, MaxAttempts)
+	d := table.NotificationDeliveries
+	rows, err := db.Query(ctx, p.db, pg.SELECT(d.ID, d.Attempts, d.LastAttemptOn).FROM(d).
+		WHERE(d.SentOn.IS_NULL().AND(d.Attempts.LT(pg.Int(MaxAttempts)))).
+		ORDER_BY(d.LastAttemptOn).LIMIT(500))
 	if err != nil {
 		return fmt.Errorf("delivery: retry: %w", err)
 	}
@@ -78,15 +82,17 @@ func (p *Projection) Retry(ctx context.Context) error {
 }
 
 func (p *Projection) retryOne(ctx context.Context, delivery uuid.UUID, now time.Time) error {
-	return pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
+	return db.InTx(ctx, p.db, func(tx pgx.Tx) error {
 		var id uuid.UUID
 		var channel string
 		var sub subscription
 		var subID *uuid.UUID
 		var endpoint, p256dh, authKey *string
-		err := tx.QueryRow(ctx, `SELECT d.notification_id, d.channel, ps.id, ps.endpoint, ps.p256dh, ps.auth
-			FROM notification_deliveries d LEFT JOIN push_subscriptions ps ON ps.id = d.subscription_id
-			WHERE d.id = $1 AND d.sent_on IS NULL FOR UPDATE OF d SKIP LOCKED`, delivery).
+		d, ps := table.NotificationDeliveries, table.PushSubscriptions
+		err := db.QueryRow(ctx, tx, pg.SELECT(d.NotificationID, d.Channel, ps.ID, ps.Endpoint, ps.P256dh, ps.Auth).
+			FROM(d.LEFT_JOIN(ps, ps.ID.EQ(d.SubscriptionID))).
+			WHERE(d.ID.EQ(pg.UUID(delivery)).AND(d.SentOn.IS_NULL())).
+			FOR(pg.UPDATE().OF(d).SKIP_LOCKED())).
 			Scan(&id, &channel, &subID, &endpoint, &p256dh, &authKey)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
@@ -94,7 +100,9 @@ func (p *Projection) retryOne(ctx context.Context, delivery uuid.UUID, now time.
 		if err != nil {
 			return fmt.Errorf("delivery: retry: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE notification_deliveries SET attempts = attempts + 1, last_attempt_on = $2 WHERE id = $1`, delivery, now); err != nil {
+		_, err = db.Exec(ctx, tx, d.UPDATE(d.Attempts, d.LastAttemptOn).SET(d.Attempts.ADD(pg.Int(1)), pg.TimestampzT(now)).
+			WHERE(d.ID.EQ(pg.UUID(delivery))))
+		if err != nil {
 			return fmt.Errorf("delivery: retry: %w", err)
 		}
 		n, err := p.notification(ctx, id)
@@ -121,9 +129,9 @@ func (p *Projection) retryOne(ctx context.Context, delivery uuid.UUID, now time.
 
 // member is a recipient of digests.
 type member struct {
-	ID           uuid.UUID
-	Email, First string
-	Settings     settings
+	ID                 uuid.UUID
+	Email, First, Role string
+	Settings           settings
 }
 
 // digestKinds are the notifications a posts digest lists.
@@ -135,9 +143,9 @@ func (p *Projection) Digests(ctx context.Context) error {
 	now := p.opts.Now()
 	// Only members with such a notification in the last week can have
 	// anything to read.
-	members, err := p.members(ctx, `SELECT DISTINCT u.id, u.email, u.first_name, coalesce(up.data::text, '{}')
-		FROM notifications n JOIN users u ON u.id = n.user_id LEFT JOIN user_personalization up ON up.user_id = u.id
-		WHERE n.kind = ANY($1) AND n.created_on > $2`, digestKinds, now.AddDate(0, 0, -8))
+	n := table.Notifications
+	members, err := p.members(ctx, table.Users.ID.IN(pg.SELECT(n.UserID).FROM(n).
+		WHERE(n.Kind.IN(kinds(digestKinds)...).AND(n.CreatedOn.GT(pg.TimestampzT(now.AddDate(0, 0, -8)))))))
 	if err != nil {
 		return err
 	}
@@ -156,26 +164,38 @@ func (p *Projection) Digests(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-func (p *Projection) members(ctx context.Context, sql string, args ...any) ([]member, error) {
-	rows, err := p.db.Query(ctx, sql, args...)
+// members reads the users where says, with their settings.
+func (p *Projection) members(ctx context.Context, where pg.BoolExpression) ([]member, error) {
+	u, up := table.Users, table.UserPersonalization
+	rows, err := db.Query(ctx, p.db, pg.SELECT(u.ID, u.Email, u.FirstName, u.Role, up.Data).
+		FROM(u.LEFT_JOIN(up, up.UserID.EQ(u.ID))).WHERE(where))
 	if err != nil {
 		return nil, fmt.Errorf("delivery: digest members: %w", err)
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (member, error) {
 		var m member
-		var data []byte
-		err := r.Scan(&m.ID, &m.Email, &m.First, &data)
-		m.Settings = readSettings(data)
+		var data *string
+		err := r.Scan(&m.ID, &m.Email, &m.First, &m.Role, &data)
+		m.Settings = readSettings([]byte(deref(data)))
 		return m, err
 	})
+}
+
+func kinds(ks []string) []pg.Expression {
+	out := make([]pg.Expression, len(ks))
+	for i, k := range ks {
+		out[i] = pg.String(k)
+	}
+	return out
 }
 
 // run records the digest period of kind for m in tx; false means it ran
 // already (here or in another scheduler, which holds the row until it has
 // mailed).
 func run(ctx context.Context, tx pgx.Tx, user uuid.UUID, kind string, start, now time.Time) (bool, error) {
-	tag, err := tx.Exec(ctx, `INSERT INTO digest_runs (user_id, kind, period_start, sent_on) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-		user, kind, start, now)
+	dr := table.DigestRuns
+	tag, err := db.Exec(ctx, tx, dr.INSERT(dr.UserID, dr.Kind, dr.PeriodStart, dr.SentOn).
+		VALUES(pg.UUID(user), pg.String(kind), pg.TimestampzT(start), pg.TimestampzT(now)).ON_CONFLICT().DO_NOTHING())
 	if err != nil {
 		return false, fmt.Errorf("delivery: digest run: %w", err)
 	}
@@ -191,8 +211,63 @@ type digestItem struct {
 	CommunityID, SeriesID, PostID *uuid.UUID
 }
 
+// unread are m's comment, reply and mention notifications of [start, end)
+// that they have not opened from the list, dismissed, or seen there, one
+// item per source, oldest first.
+func (p *Projection) unread(ctx context.Context, tx pgx.Tx, m member, start, end time.Time) ([]digestItem, error) {
+	n, s := table.Notifications, table.Series
+	a := table.Users.AS("author")
+	where := n.UserID.EQ(pg.UUID(m.ID)).AND(n.Kind.IN(kinds(digestKinds)...)).
+		AND(n.CreatedOn.GT_EQ(pg.TimestampzT(start))).AND(n.CreatedOn.LT(pg.TimestampzT(end)))
+	if !m.Settings.LastSeenAt.IsZero() {
+		where = where.AND(n.CreatedOn.GT(pg.TimestampzT(m.Settings.LastSeenAt)))
+	}
+	var gone []pg.Expression
+	for _, id := range append(append([]string{}, m.Settings.Read...), m.Settings.Dismissed...) {
+		if u, err := uuid.Parse(id); err == nil {
+			gone = append(gone, pg.UUID(u))
+		}
+	}
+	if len(gone) > 0 {
+		where = where.AND(n.ID.NOT_IN(gone...))
+	}
+	rows, err := db.Query(ctx, tx, pg.SELECT(n.SourceID, n.Kind, a.FirstName.CONCAT(pg.String(" ")).CONCAT(a.LastName), s.Name,
+		n.Preview, n.CommunityID, n.SeriesID, n.PostID).
+		FROM(n.LEFT_JOIN(a, a.ID.EQ(n.AuthorID)).LEFT_JOIN(s, s.ID.EQ(n.SeriesID))).
+		WHERE(where).ORDER_BY(n.CreatedOn, n.ID))
+	if err != nil {
+		return nil, fmt.Errorf("delivery: digest: %w", err)
+	}
+	type row struct {
+		source        uuid.UUID
+		kind          string
+		author, forum *string
+		it            digestItem
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+		var x row
+		err := r.Scan(&x.source, &x.kind, &x.author, &x.forum, &x.it.Preview, &x.it.CommunityID, &x.it.SeriesID, &x.it.PostID)
+		return x, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("delivery: digest: %w", err)
+	}
+	var items []digestItem
+	at := map[uuid.UUID]int{}
+	for _, x := range list {
+		if i, ok := at[x.source]; ok {
+			items[i].Kinds = append(items[i].Kinds, x.kind)
+			continue
+		}
+		x.it.Kinds, x.it.Author, x.it.Forum = []string{x.kind}, deref(x.author), deref(x.forum)
+		at[x.source] = len(items)
+		items = append(items, x.it)
+	}
+	return items, nil
+}
+
 func (p *Projection) postsDigest(ctx context.Context, m member, f string, start, end time.Time) error {
-	return pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
+	return db.InTx(ctx, p.db, func(tx pgx.Tx) error {
 		now := p.opts.Now()
 		ok, err := run(ctx, tx, m.ID, "posts", start, now)
 		if err != nil || !ok {
@@ -200,22 +275,9 @@ func (p *Projection) postsDigest(ctx context.Context, m member, f string, start,
 		}
 		// Unread: not opened from the list, not dismissed, and newer than
 		// the list's last look.
-		rows, err := tx.Query(ctx, `SELECT array_agg(n.kind ORDER BY n.kind), min(coalesce(a.first_name || ' ' || a.last_name, '')),
-				min(coalesce(s.name, '')), min(n.preview), min(n.community_id::text)::uuid, min(n.series_id::text)::uuid, min(n.post_id::text)::uuid
-			FROM notifications n LEFT JOIN users a ON a.id = n.author_id LEFT JOIN series s ON s.id = n.series_id
-			WHERE n.user_id = $1 AND n.kind = ANY($2) AND n.created_on >= $3 AND n.created_on < $4 AND n.created_on > $5
-				AND NOT (n.id::text = ANY($6))
-			GROUP BY n.source_id ORDER BY min(n.created_on)`,
-			m.ID, digestKinds, start, end, m.Settings.LastSeenAt, append(append(make([]string, 0, len(m.Settings.Read)+len(m.Settings.Dismissed)), m.Settings.Read...), m.Settings.Dismissed...))
+		items, err := p.unread(ctx, tx, m, start, end)
 		if err != nil {
-			return fmt.Errorf("delivery: digest: %w", err)
-		}
-		items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (digestItem, error) {
-			var it digestItem
-			return it, r.Scan(&it.Kinds, &it.Author, &it.Forum, &it.Preview, &it.CommunityID, &it.SeriesID, &it.PostID)
-		})
-		if err != nil {
-			return fmt.Errorf("delivery: digest: %w", err)
+			return err
 		}
 		if len(items) == 0 {
 			return nil
@@ -227,27 +289,9 @@ func (p *Projection) postsDigest(ctx context.Context, m member, f string, start,
 		var b strings.Builder
 		fmt.Fprintf(&b, "Hello %s,\r\n\r\nWhat you have not read yet from the forums:\r\n", m.First)
 		for _, it := range items {
-			author := it.Author
-			if author == "" {
-				author = "Someone"
-			}
-			what := author + " commented on your post"
-			switch {
-			case slices.Contains(it.Kinds, "mention"):
-				what = author + " mentioned you"
-			case slices.Contains(it.Kinds, "reply"):
-				what = author + " replied to your comment"
-			}
-			if it.Forum != "" {
-				what += " in " + it.Forum
-			}
-			fmt.Fprintf(&b, "\r\n* %s:\r\n    %s\r\n", what, it.Preview)
-			if it.CommunityID != nil && it.SeriesID != nil && it.PostID != nil {
-				reason := "comment"
-				if slices.Contains(it.Kinds, "mention") {
-					reason = "mention"
-				}
-				fmt.Fprintf(&b, "    %s/communities/%s/series/%s/posts/%s?reason=%s\r\n", p.opts.BaseURL, it.CommunityID, it.SeriesID, it.PostID, reason)
+			fmt.Fprintf(&b, "\r\n* %s:\r\n    %s\r\n", headline(it.Author, it.Kinds, it.Forum), it.Preview)
+			if it.PostID != nil {
+				fmt.Fprintf(&b, "    %s%s\r\n", p.opts.BaseURL, postPath(it.CommunityID, it.SeriesID, it.PostID, it.Kinds))
 			}
 		}
 		fmt.Fprintf(&b, "\r\n-- \r\nTo stop these digests: %s\r\nOr change your notification settings: %s/profile\r\n", unsubscribe, p.opts.BaseURL)
@@ -263,10 +307,9 @@ func (p *Projection) InsightsDigests(ctx context.Context) error {
 		return nil
 	}
 	now := p.opts.Now()
-	members, err := p.members(ctx, `SELECT DISTINCT u.id, u.email, u.first_name, coalesce(up.data::text, '{}')
-		FROM series_memberships sm JOIN profiles pr ON pr.id = sm.profile_id JOIN users u ON u.id = pr.user_id
-		LEFT JOIN user_personalization up ON up.user_id = u.id
-		WHERE sm.role = 'admin' AND sm.status = 'active'`)
+	sm, pr := table.SeriesMemberships, table.Profiles
+	members, err := p.members(ctx, table.Users.ID.IN(pg.SELECT(pr.UserID).FROM(sm.INNER_JOIN(pr, pr.ID.EQ(sm.ProfileID))).
+		WHERE(sm.Role.EQ(pg.String("admin")).AND(sm.Status.EQ(pg.String("active"))))))
 	if err != nil {
 		return err
 	}
@@ -290,17 +333,16 @@ func (p *Projection) InsightsDigests(ctx context.Context) error {
 }
 
 func (p *Projection) insightsDigest(ctx context.Context, m member, f string, start time.Time, days int) error {
-	return pgx.BeginFunc(ctx, p.db, func(tx pgx.Tx) error {
+	return db.InTx(ctx, p.db, func(tx pgx.Tx) error {
 		ok, err := run(ctx, tx, m.ID, "insights", start, p.opts.Now())
 		if err != nil || !ok {
 			return err
 		}
-		var role string
-		if err := tx.QueryRow(ctx, `SELECT role FROM users WHERE id = $1`, m.ID).Scan(&role); err != nil {
-			return fmt.Errorf("delivery: insights digest: %w", err)
-		}
-		rows, err := tx.Query(ctx, `SELECT s.id, s.name FROM series_memberships sm JOIN profiles pr ON pr.id = sm.profile_id
-			JOIN series s ON s.id = sm.series_id WHERE pr.user_id = $1 AND sm.role = 'admin' AND sm.status = 'active' ORDER BY s.name`, m.ID)
+		sm, pr, se := table.SeriesMemberships, table.Profiles, table.Series
+		rows, err := db.Query(ctx, tx, pg.SELECT(se.ID, se.Name).
+			FROM(sm.INNER_JOIN(pr, pr.ID.EQ(sm.ProfileID)).INNER_JOIN(se, se.ID.EQ(sm.SeriesID))).
+			WHERE(pr.UserID.EQ(pg.UUID(m.ID)).AND(sm.Role.EQ(pg.String("admin"))).AND(sm.Status.EQ(pg.String("active")))).
+			ORDER_BY(se.Name))
 		if err != nil {
 			return fmt.Errorf("delivery: insights digest: %w", err)
 		}
@@ -319,7 +361,7 @@ func (p *Projection) insightsDigest(ctx context.Context, m member, f string, sta
 		fmt.Fprintf(&b, "Hello %s,\r\n\r\nYour forums over the last %d day(s):\r\n", m.First, days)
 		listed := 0
 		for _, x := range forums {
-			s, err := p.opts.Insights.DigestSummary(ctx, auth.Caller{UserID: m.ID, Role: auth.Role(role)}, x.id, days)
+			s, err := p.opts.Insights.DigestSummary(ctx, auth.Caller{UserID: m.ID, Role: auth.Role(m.Role)}, x.id, days)
 			if err != nil {
 				// A forum they no longer administer is left out.
 				p.opts.Log.Info("insights digest: forum left out", "user", m.ID, "forum", x.id, "err", err)
