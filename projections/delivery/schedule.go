@@ -150,18 +150,33 @@ func (p *Projection) Digests(ctx context.Context) error {
 		return err
 	}
 	var errs []error
+	for _, d := range dueDigests(members, func(s settings) string { return s.Digest }, now) {
+		errs = append(errs, p.postsDigest(ctx, d.member, d.frequency, d.start, d.end))
+	}
+	return errors.Join(errs...)
+}
+
+// dueDigest is a member's digest that is due, and its period.
+type dueDigest struct {
+	member     member
+	frequency  string
+	start, end time.Time
+}
+
+// dueDigests are the members' digests of the frequency setting that are
+// due at now.
+func dueDigests(members []member, frequency func(settings) string, now time.Time) []dueDigest {
+	var out []dueDigest
 	for _, m := range members {
-		f := m.Settings.Digest
+		f := frequency(m.Settings)
 		if f == Off {
 			continue
 		}
-		start, end, due := m.Settings.period(f, now)
-		if !due {
-			continue
+		if start, end, due := m.Settings.period(f, now); due {
+			out = append(out, dueDigest{member: m, frequency: f, start: start, end: end})
 		}
-		errs = append(errs, p.postsDigest(ctx, m, f, start, end))
 	}
-	return errors.Join(errs...)
+	return out
 }
 
 // members reads the users where says, with their settings.
@@ -314,20 +329,12 @@ func (p *Projection) InsightsDigests(ctx context.Context) error {
 		return err
 	}
 	var errs []error
-	for _, m := range members {
-		f := m.Settings.Insights
-		if f == Off {
-			continue
-		}
-		start, _, due := m.Settings.period(f, now)
-		if !due {
-			continue
-		}
+	for _, d := range dueDigests(members, func(s settings) string { return s.Insights }, now) {
 		days := 1
-		if f == Weekly {
+		if d.frequency == Weekly {
 			days = 7
 		}
-		errs = append(errs, p.insightsDigest(ctx, m, f, start, days))
+		errs = append(errs, p.insightsDigest(ctx, d.member, d.frequency, d.start, days))
 	}
 	return errors.Join(errs...)
 }

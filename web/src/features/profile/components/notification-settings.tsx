@@ -9,6 +9,13 @@ import { currentSubscription, pushSupported, turnOffPush, turnOnPush } from '@/l
 import { usePersonalization, useSetPersonalization } from '../api/personalization'
 import { FREQUENCIES, settingsOf, timeZones, type Frequency, type NotificationSettings, type SwitchKey } from '../lib/notification-settings'
 
+/** ROWS are the table's rows: what, its e-mail switch (comments have none: they are in the digest) and its browser one. */
+const ROWS: [row: 'mentions' | 'privateChats' | 'comments', email: SwitchKey | null, push: SwitchKey][] = [
+  ['mentions', 'notifications.email.mentions', 'notifications.push.mentions'],
+  ['privateChats', 'notifications.email.privateChats', 'notifications.push.privateChats'],
+  ['comments', null, 'notifications.push.comments'],
+]
+
 const selectClass =
   'h-9 rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50'
 
@@ -67,27 +74,15 @@ export function NotificationSettings({ userId, forumAdmin }: { userId: string; f
           </tr>
         </thead>
         <tbody>
-          <tr>
-            <th scope="row" className="py-2 text-left font-medium">
-              {t('notificationSettings.rows.mentions')}
-            </th>
-            <td>{toggle('notifications.email.mentions')}</td>
-            <td>{toggle('notifications.push.mentions')}</td>
-          </tr>
-          <tr>
-            <th scope="row" className="py-2 text-left font-medium">
-              {t('notificationSettings.rows.privateChats')}
-            </th>
-            <td>{toggle('notifications.email.privateChats')}</td>
-            <td>{toggle('notifications.push.privateChats')}</td>
-          </tr>
-          <tr>
-            <th scope="row" className="py-2 text-left font-medium">
-              {t('notificationSettings.rows.comments')}
-            </th>
-            <td />
-            <td>{toggle('notifications.push.comments')}</td>
-          </tr>
+          {ROWS.map(([row, email, push]) => (
+            <tr key={row}>
+              <th scope="row" className="py-2 text-left font-medium">
+                {t(`notificationSettings.rows.${row}`)}
+              </th>
+              <td>{email && toggle(email)}</td>
+              <td>{toggle(push)}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
       <div className="grid gap-3">
