@@ -159,3 +159,24 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsubscribeOneClick: a mail client's one-click unsubscribe (RFC 8058:
+// a form post of List-Unsubscribe=One-Click to the link) turns the setting
+// off as the link does.
+func TestUnsubscribeOneClick(t *testing.T) {
+	env := testenv.New(t)
+	m := newMember(t, env, "OneClick")
+	token, hash := auth.NewToken()
+	exec(t, env, "INSERT INTO unsubscribe_tokens (token_hash, user_id, setting) VALUES ($1, $2, 'notifications.email.mentions')", hash, m.UserID)
+	res := rawDo(t, env, "POST", "/api/notifications/unsubscribe?token="+url.QueryEscape(token),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "List-Unsubscribe=One-Click")
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("one-click: %d", res.StatusCode)
+	}
+	var p map[string]any
+	m.Client.Do("GET", "/api/users/"+m.UserID+"/personalization", nil).JSON(t, &p)
+	if p["notifications.email.mentions"] != false {
+		t.Fatalf("personalization %v", p)
+	}
+}
