@@ -106,7 +106,26 @@ type person struct {
 	email string
 }
 
+// person makes a member of the forum.
 func (w *world) person(t *testing.T, first string, settings map[string]any) person {
+	t.Helper()
+	p := w.outsider(t, first, settings)
+	w.join(t, p, "member")
+	return p
+}
+
+// join makes p a member of the forum with role (admin or member), through
+// a profile of its organization.
+func (w *world) join(t *testing.T, p person, role string) {
+	t.Helper()
+	profile := uuid.New()
+	w.exec(t, `INSERT INTO profiles (id, organization_id, user_id, role, email, email_key, first_name, last_name)
+		SELECT $1, c.organization_id, $2, 'member', $3, $3, 'X', 'Tester' FROM communities c WHERE c.id = $4`, profile, p.id, p.email, w.community)
+	w.exec(t, `INSERT INTO series_memberships (series_id, profile_id, role) VALUES ($1, $2, $3)`, w.series, profile, role)
+}
+
+// outsider makes a user who is not in the forum.
+func (w *world) outsider(t *testing.T, first string, settings map[string]any) person {
 	t.Helper()
 	p := person{id: uuid.New(), email: strings.ToLower(testenv.Unique(first)) + "@delivery.test"}
 	w.exec(t, `INSERT INTO users (id, email, email_key, password_hash, first_name, last_name) VALUES ($1, $2, $2, 'x', $3, 'Tester')`, p.id, p.email, first)
@@ -264,6 +283,14 @@ func TestSettingsOffSendNothing(t *testing.T) {
 		t.Fatalf("sent with the settings off: %d mails, %d pushes", len(w.mails(t, quiet)), len(w.pushed(t, quietSub.Endpoint)))
 	}
 
+	// One who is not (or no longer) in the forum is told nothing of it.
+	gone := w.outsider(t, "Gone", nil)
+	goneSub := w.subscribe(t, gone)
+	w.apply(t, w.notify(t, note{kind: "mention", to: gone, from: &ada}), change.Create)
+	if len(w.mails(t, gone)) != 0 || len(w.pushed(t, goneSub.Endpoint)) != 0 {
+		t.Fatal("sent to one who cannot read the forum")
+	}
+
 	asker := w.person(t, "Asker", nil)
 	sub := w.subscribe(t, asker)
 	w.apply(t, w.notify(t, note{kind: "comment", to: asker, preview: "an anonymous comment"}), change.Create)
@@ -408,7 +435,8 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 // digest at 9 gets, at 9 their time and not before, one e-mail with the
 // unread comment, reply and mention notifications of the day before it (a
 // source that both mentions and comments is one item; what they opened
-// from the list, or saw there before, is left out); the scheduler running
+// from the list, or saw there before, is left out, as is a forum they
+// left); the scheduler running
 // again in that hour sends nothing more; the next day's digest has the
 // next day's notifications; a member with the digest off gets none.
 func TestDigestOncePerPeriodAtTheLocalHour(t *testing.T) {
@@ -426,6 +454,7 @@ func TestDigestOncePerPeriodAtTheLocalHour(t *testing.T) {
 	grace := w.person(t, "Grace", map[string]any{"notifications.timezone": "America/New_York", "notifications.digest.hour": 9,
 		"notifications.posts.lastSeenAt": at(-1, 10, 0).UTC().Format(time.RFC3339)})
 	off := w.person(t, "Off", map[string]any{"notifications.digest.frequency": "off"})
+	left := w.outsider(t, "Left", map[string]any{"notifications.timezone": "America/New_York", "notifications.digest.hour": 9})
 	// notify at a local time: ago from the clock.
 	notifyAt := func(n note, when time.Time) uuid.UUID {
 		n.ago = w.clock.Now().Sub(when)
@@ -440,6 +469,7 @@ func TestDigestOncePerPeriodAtTheLocalHour(t *testing.T) {
 	read := notifyAt(note{kind: "reply", to: grace, from: &ada, preview: "opened from the list"}, at(-1, 13, 0))
 	notifyAt(note{kind: "reply", to: grace, preview: "an anonymous reply"}, at(0, 7, 0))
 	notifyAt(note{kind: "comment", to: off, from: &ada}, at(0, 7, 0))
+	notifyAt(note{kind: "comment", to: left, from: &ada, preview: "in a forum they left"}, at(0, 7, 0))
 	w.exec(t, `UPDATE user_personalization SET data = data || jsonb_build_object('notifications.posts.read', jsonb_build_array($2::text)) WHERE user_id = $1`, grace.id, read.String())
 
 	tick := func(when time.Time) {
@@ -487,6 +517,9 @@ func TestDigestOncePerPeriodAtTheLocalHour(t *testing.T) {
 	}
 	if n := len(w.mails(t, off)); n != 0 {
 		t.Fatalf("%d digests with the digest off", n)
+	}
+	if n := len(w.mails(t, left)); n != 0 {
+		t.Fatalf("%d digests of a forum the member left", n)
 	}
 	if n := w.count(t, "SELECT count(*) FROM digest_runs WHERE user_id = $1 AND kind = 'posts'", grace.id); n != 2 {
 		t.Fatalf("%d digest runs, want 2", n)
@@ -538,21 +571,15 @@ func TestInsightsDigestToForumAdmins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	member := func(p person, role string) {
-		profile := uuid.New()
-		w.exec(t, `INSERT INTO profiles (id, organization_id, user_id, role, email, email_key, first_name, last_name)
-			SELECT $1, c.organization_id, $2, 'member', $3, $3, 'X', 'Tester' FROM communities c WHERE c.id = $4`, profile, p.id, p.email, w.community)
-		w.exec(t, `INSERT INTO series_memberships (series_id, profile_id, role) VALUES ($1, $2, $3)`, w.series, profile, role)
-	}
 	// Monday at 8 UTC: the defaults (weekly, Monday, 8, UTC).
 	monday := w.clock.Now().Truncate(24 * time.Hour).Add(8 * time.Hour)
 	for monday.Weekday() != time.Monday {
 		monday = monday.AddDate(0, 0, 1)
 	}
-	admin, quiet, plain := w.person(t, "Admin", nil), w.person(t, "Quiet", map[string]any{"notifications.insights.frequency": "off"}), w.person(t, "Plain", nil)
-	member(admin, "admin")
-	member(quiet, "admin")
-	member(plain, "member")
+	admin, quiet := w.outsider(t, "Admin", nil), w.outsider(t, "Quiet", map[string]any{"notifications.insights.frequency": "off"})
+	plain := w.person(t, "Plain", nil)
+	w.join(t, admin, "admin")
+	w.join(t, quiet, "admin")
 	for _, when := range []time.Time{monday.Add(-time.Hour), monday.Add(time.Minute), monday.Add(30 * time.Minute), monday.AddDate(0, 0, 1)} {
 		w.clock.Set(when)
 		if err := w.p.InsightsDigests(t.Context()); err != nil {

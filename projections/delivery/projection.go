@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"agora/internal/access"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
@@ -121,7 +122,7 @@ type notification struct {
 	ChannelID                     *uuid.UUID
 	Preview                       string
 	CreatedOn                     time.Time
-	Email, Author, Forum          string
+	Email, Role, Author, Forum    string
 	Online                        bool
 	Settings                      settings
 }
@@ -140,6 +141,13 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 	}
 	if p.opts.Now().Sub(n.CreatedOn) > Fresh {
 		return nil
+	}
+	if n.SeriesID != nil {
+		// One who has left the forum since is told nothing of it.
+		ok, err := mayRead(ctx, p.db, n.UserID, n.Role, *n.SeriesID)
+		if err != nil || !ok {
+			return err
+		}
 	}
 	s := n.Settings
 	var email, push bool
@@ -173,7 +181,7 @@ func (p *Projection) notification(ctx context.Context, id uuid.UUID) (notificati
 	var out notification
 	var author, forum, data *string
 	err := db.QueryRow(ctx, p.db, pg.SELECT(n.ID, n.UserID, n.SourceID, n.Kind, n.PostID, n.SeriesID, n.CommunityID, n.ChannelID,
-		n.Preview, n.CreatedOn, u.Email, a.FirstName.CONCAT(pg.String(" ")).CONCAT(a.LastName), s.Name,
+		n.Preview, n.CreatedOn, u.Email, u.Role, a.FirstName.CONCAT(pg.String(" ")).CONCAT(a.LastName), s.Name,
 		pg.EXISTS(pg.SELECT(o.UserID).FROM(o).WHERE(o.UserID.EQ(n.UserID).AND(o.Nodes.GT(pg.Int(0))))), up.Data).
 		FROM(n.INNER_JOIN(u, u.ID.EQ(n.UserID)).
 			LEFT_JOIN(a, a.ID.EQ(n.AuthorID)).
@@ -181,13 +189,25 @@ func (p *Projection) notification(ctx context.Context, id uuid.UUID) (notificati
 			LEFT_JOIN(up, up.UserID.EQ(n.UserID))).
 		WHERE(n.ID.EQ(pg.UUID(id)))).
 		Scan(&out.ID, &out.UserID, &out.SourceID, &out.Kind, &out.PostID, &out.SeriesID, &out.CommunityID, &out.ChannelID,
-			&out.Preview, &out.CreatedOn, &out.Email, &author, &forum, &out.Online, &data)
+			&out.Preview, &out.CreatedOn, &out.Email, &out.Role, &author, &forum, &out.Online, &data)
 	if err != nil {
 		return out, err
 	}
 	out.Author, out.Forum = deref(author), deref(forum)
 	out.Settings = readSettings([]byte(deref(data)))
 	return out, nil
+}
+
+// mayRead reports whether the user may read the forum now.
+func mayRead(ctx context.Context, q db.Querier, user uuid.UUID, role string, series uuid.UUID) (bool, error) {
+	_, err := access.ReadForum(ctx, q, user, auth.Role(role), series)
+	if errors.Is(err, access.ErrForumNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("delivery: %w", err)
+	}
+	return true, nil
 }
 
 func deref(s *string) string {

@@ -269,7 +269,21 @@ func (p *Projection) unread(ctx context.Context, tx pgx.Tx, m member, start, end
 	}
 	var items []digestItem
 	at := map[uuid.UUID]int{}
+	readable := map[uuid.UUID]bool{}
 	for _, x := range list {
+		if s := x.it.SeriesID; s != nil {
+			ok, seen := readable[*s]
+			if !seen {
+				if ok, err = mayRead(ctx, tx, m.ID, m.Role, *s); err != nil {
+					return nil, err
+				}
+				readable[*s] = ok
+			}
+			if !ok {
+				// They have left the forum since.
+				continue
+			}
+		}
 		if i, ok := at[x.source]; ok {
 			items[i].Kinds = append(items[i].Kinds, x.kind)
 			continue
