@@ -621,3 +621,26 @@ func TestDeliveredFromTheChangeStream(t *testing.T) {
 		t.Fatalf("e-mails %+v", m)
 	}
 }
+
+// TestPruneForgetsOldLinksAndPeriods: an unsubscribe link older than a
+// year stops working, a digest period older than a month is forgotten;
+// newer ones are kept.
+func TestPruneForgetsOldLinksAndPeriods(t *testing.T) {
+	w := newWorld(t)
+	p := w.person(t, "Prune", nil)
+	now := w.clock.Now()
+	w.exec(t, `INSERT INTO unsubscribe_tokens (token_hash, user_id, setting, created_on) VALUES
+		($1, $3, 'notifications.email.mentions', $4), ($2, $3, 'notifications.email.mentions', $5)`,
+		[]byte("old-"+p.id.String()), []byte("new-"+p.id.String()), p.id, now.AddDate(-1, 0, -1), now.AddDate(0, -11, 0))
+	w.exec(t, `INSERT INTO digest_runs (user_id, kind, period_start) VALUES ($1, 'posts', $2), ($1, 'posts', $3)`,
+		p.id, now.AddDate(0, 0, -31), now.AddDate(0, 0, -29))
+	if err := w.p.Prune(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.count(t, "SELECT count(*) FROM unsubscribe_tokens WHERE user_id = $1", p.id); n != 1 {
+		t.Errorf("%d unsubscribe links kept, want the newer one", n)
+	}
+	if n := w.count(t, "SELECT count(*) FROM digest_runs WHERE user_id = $1", p.id); n != 1 {
+		t.Errorf("%d digest periods kept, want the newer one", n)
+	}
+}

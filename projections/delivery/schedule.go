@@ -39,7 +39,28 @@ func (p *Projection) Schedule(ctx context.Context) {
 
 // Tick does one round of the scheduler at the clock's time.
 func (p *Projection) Tick(ctx context.Context) error {
-	return errors.Join(p.Retry(ctx), p.Digests(ctx), p.InsightsDigests(ctx))
+	return errors.Join(p.Retry(ctx), p.Digests(ctx), p.InsightsDigests(ctx), p.Prune(ctx))
+}
+
+// Kept are how long an e-mail's unsubscribe link works, and how long a
+// digest period is remembered (longer than any period, so none is mailed
+// twice).
+const (
+	KeptUnsubscribeLinks = 365 * 24 * time.Hour
+	KeptDigestRuns       = 30 * 24 * time.Hour
+)
+
+// Prune forgets the unsubscribe links and digest periods past keeping.
+func (p *Projection) Prune(ctx context.Context) error {
+	now := p.opts.Now()
+	ut, dr := table.UnsubscribeTokens, table.DigestRuns
+	if _, err := db.Exec(ctx, p.db, ut.DELETE().WHERE(ut.CreatedOn.LT(pg.TimestampzT(now.Add(-KeptUnsubscribeLinks))))); err != nil {
+		return fmt.Errorf("delivery: prune: %w", err)
+	}
+	if _, err := db.Exec(ctx, p.db, dr.DELETE().WHERE(dr.PeriodStart.LT(pg.TimestampzT(now.Add(-KeptDigestRuns))))); err != nil {
+		return fmt.Errorf("delivery: prune: %w", err)
+	}
+	return nil
 }
 
 // retryAfter is how long after its n-th attempt a sending is tried again:
