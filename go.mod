@@ -27,6 +27,7 @@ require (
 
 require (
 	github.com/ClickHouse/ch-go v0.74.0 // indirect
+	github.com/SherClockHolmes/webpush-go v1.4.0 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/go-chi/chi/v5 v5.5.0 // indirect
 	github.com/go-faster/city v1.0.1 // indirect

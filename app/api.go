@@ -14,6 +14,7 @@ import (
 	cmdaisearch "agora/command/aisearch"
 	cmdchat "agora/command/chat"
 	cmdcommunity "agora/command/community"
+	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
@@ -63,21 +64,26 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 	return srv, nil
 }
 
+// mailSender is SMTP when SMTP_HOST is set, else the dev mailbox (also
+// returned, for its listing).
+func mailSender(cfg config.Config, d *db.DB) (mail.Sender, *mail.Mailbox) {
+	if cfg.SMTP.Host != "" {
+		return mail.SMTP{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password, From: cfg.SMTP.From}, nil
+	}
+	mailbox := &mail.Mailbox{Pool: d.Pool}
+	return mailbox, mailbox
+}
+
 // newApplication builds the application value of the API, and what
 // releases what it opened.
 func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions) (*httpapi.Application, func(), error) {
-	var sender mail.Sender
-	var mailbox *mail.Mailbox
-	switch {
-	case cfg.SMTP.Host != "":
-		sender = mail.SMTP{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password, From: cfg.SMTP.From}
-	default:
-		mailbox = &mail.Mailbox{Pool: d.Pool}
-		sender = mailbox
-		if !cfg.Dev {
-			log.Warn("SMTP_HOST is not set: mail is kept in the dev_mail table and not delivered")
-			mailbox = nil // the listing endpoint stays a dev-only feature
-		}
+	sender, mailbox := mailSender(cfg, d)
+	if mailbox != nil && !cfg.Dev {
+		log.Warn("SMTP_HOST is not set: mail is kept in the dev_mail table and not delivered")
+		mailbox = nil // the listing endpoint stays a dev-only feature
+	}
+	if cfg.Push.AllowPrivate {
+		log.Warn("AGORA_PUSH_ALLOW_PRIVATE is on: push subscriptions may name loopback and private addresses; for dev and tests only")
 	}
 	if cfg.LinkPreview.AllowPrivate {
 		log.Warn("AGORA_LINK_PREVIEW_ALLOW_PRIVATE is on: link previews may fetch loopback and private addresses; for tests only")
@@ -126,6 +132,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		c.Chat, err = cmdchat.New(d, links.Store())
+	}
+	if err == nil {
+		c.Delivery, err = cmddelivery.New(d, cmddelivery.Options{PushPublicKey: cfg.Push.PublicKey, AllowPrivate: cfg.Push.AllowPrivate})
 	}
 	if err == nil {
 		c.AISearch, err = cmdaisearch.New(d, store, answerer, cfg.AI.SearchesPerAccountPerMinute)

@@ -307,7 +307,8 @@ func TestEnvironmentFlowsThrough(t *testing.T) {
 
 	api := service(t, p, "api-1")
 	for _, key := range []string{"MEILI_MASTER_KEY", "LIVEKIT_API_KEY", "LIVEKIT_API_SECRET",
-		"STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_HOST", "AGORA_PUBLIC_URL"} {
+		"STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_HOST", "AGORA_PUBLIC_URL", "AGORA_VAPID_PUBLIC_KEY", "AGORA_VAPID_PRIVATE_KEY",
+		"AGORA_VAPID_SUBJECT"} {
 		if v, _ := env(api, key); v != envm[key] {
 			t.Errorf("api-1 %s = %q, want %q", key, v, envm[key])
 		}

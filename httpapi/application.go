@@ -13,6 +13,7 @@ import (
 	cmdaisearch "agora/command/aisearch"
 	cmdchat "agora/command/chat"
 	cmdcommunity "agora/command/community"
+	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
@@ -80,6 +81,9 @@ type Commands struct {
 	SSO           *cmdsso.Service
 	// Chat is private chat and each user's personalization.
 	Chat *cmdchat.Service
+	// Delivery keeps the browsers' push subscriptions and follows the
+	// e-mails' unsubscribe links.
+	Delivery *cmddelivery.Service
 }
 
 // Queries are the read side, one per area.

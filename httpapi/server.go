@@ -63,6 +63,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.forumRoutes(api)
 	s.hubRoutes(api)
 	s.presenceRoutes(api)
+	s.pushRoutes(api)
 	s.aiSearchRoutes(api)
 	s.insightsRoutes(app, api)
 	s.ssoRoutes(api)

@@ -133,6 +133,15 @@ func (s *staticSite) handler(c fiber.Ctx) error {
 	return s.send(c, s.files["/index.html"])
 }
 
+// serviceWorker is the push notifications' service worker
+// (web/public/sw.js), at the root so that its scope is the whole app.
+const serviceWorker = "/sw.js"
+
+// workerPolicy is the service worker's own policy (a worker's policy is
+// the one its script came with): it fetches nothing, and loads only the
+// notifications' icon from this origin.
+const workerPolicy = "default-src 'none'; img-src 'self'"
+
 func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
 	if f.immutable {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
@@ -142,10 +151,13 @@ func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
 	c.Set(fiber.HeaderETag, f.etag)
 	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
 	c.Set(fiber.HeaderContentType, f.contentType)
-	if strings.HasPrefix(f.contentType, "text/html") {
+	switch {
+	case strings.HasPrefix(f.contentType, "text/html"):
 		// A page of the app; other files keep the API's policy, which
 		// lets an SVG opened on its own run nothing.
 		c.Set(fiber.HeaderContentSecurityPolicy, appPolicy(c, s.publicURL))
+	case c.Path() == serviceWorker:
+		c.Set(fiber.HeaderContentSecurityPolicy, workerPolicy)
 	}
 	if c.Get(fiber.HeaderIfNoneMatch) == f.etag {
 		return c.SendStatus(fiber.StatusNotModified)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"io"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -21,6 +22,7 @@ func TestStaticSite(t *testing.T) {
 	site, err := newStaticSite(fstest.MapFS{
 		"index.html":           {Data: []byte("<!doctype html><title>app</title>")},
 		"favicon.svg":          {Data: []byte("<svg/>")},
+		"sw.js":                {Data: []byte("self.addEventListener('push', () => {})")},
 		"assets/index-abc.js":  {Data: big},
 		".keep":                {Data: nil},
 		"assets/index-abc.css": {Data: []byte("body{}")},
@@ -67,10 +69,20 @@ func TestStaticSite(t *testing.T) {
 		}
 	}
 
+	// The service worker is served at the root, revalidated each time, with
+	// a policy of its own that lets it show its icon and fetch nothing.
+	req := httptest.NewRequest("GET", "/sw.js", nil)
+	res, err := app.Test(req)
+	if err != nil || res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-cache" ||
+		!strings.HasPrefix(res.Header.Get("Content-Type"), "text/javascript") ||
+		res.Header.Get("Content-Security-Policy") != "default-src 'none'; img-src 'self'" {
+		t.Errorf("GET /sw.js: %d %v %v", res.StatusCode, res.Header, err)
+	}
+
 	// Revalidation of index.html with its ETag.
-	req := httptest.NewRequest("GET", "/home", nil)
+	req = httptest.NewRequest("GET", "/home", nil)
 	req.Header.Set("Accept", "text/html")
-	res, _ := app.Test(req)
+	res, _ = app.Test(req)
 	req = httptest.NewRequest("GET", "/home", nil)
 	req.Header.Set("Accept", "text/html")
 	req.Header.Set("If-None-Match", res.Header.Get("ETag"))

@@ -17,5 +17,5 @@
 // metrics (NewMetrics).
 //
 // One package per projection lives beside this one (search, analytics,
-// realtime, notifications, reminders).
+// realtime, notifications, delivery, reminders).
 package projections

@@ -52,6 +52,15 @@ type Swapper interface {
 	Swap(ctx context.Context) error
 }
 
+// Scheduled is a Handler with work of its own on a clock (the delivery
+// projection's digests and retries): Run runs its Schedule beside its
+// consumer until the context ends. Several projectors may run it at once,
+// so the work must be safe to do twice.
+type Scheduled interface {
+	Handler
+	Schedule(ctx context.Context)
+}
+
 // permanent marks an error that retrying cannot fix.
 type permanent struct{ err error }
 

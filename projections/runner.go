@@ -97,6 +97,9 @@ func Run(ctx context.Context, cfg Config, handlers ...Handler) error {
 	}
 	var wg sync.WaitGroup
 	for _, h := range handlers {
+		if s, ok := h.(Scheduled); ok {
+			wg.Go(func() { s.Schedule(ctx) })
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -20,12 +20,14 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
 	"agora/app"
 	"agora/internal/config"
 	"agora/internal/seed"
+	"agora/internal/webpush"
 )
 
 const usage = `usage: agora <command> [flags]
@@ -127,6 +129,18 @@ func loadConfig(cmd string, args []string) (config.Config, error) {
 	if cfg.Dev && cfg.PublicURL == "" {
 		// agora dev is its own public address.
 		cfg.PublicURL = cfg.BaseURL()
+	}
+	if cfg.Dev && !cfg.Push.Enabled() {
+		// A pair made once and kept, so the browsers' subscriptions
+		// outlive a restart.
+		keys, err := webpush.LoadOrCreate(filepath.Join(cfg.DataDir, "vapid.json"))
+		if err != nil {
+			errs = append(errs, err)
+		}
+		cfg.Push.PublicKey, cfg.Push.PrivateKey = keys.Public, keys.Private
+		if cfg.Push.Subject == "" {
+			cfg.Push.Subject = "mailto:no-reply@agora.local"
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		errs = append(errs, err)

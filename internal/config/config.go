@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"agora/internal/webpush"
 )
 
 // Config is everything a process of the agora binary is configured with.
@@ -70,7 +72,33 @@ type Config struct {
 
 	// AI chooses what answers the forums' AI search.
 	AI AIConfig
+
+	// Push signs and sends the browsers' web push notifications.
+	Push PushConfig
 }
+
+// PushConfig is the VAPID identity (RFC 8292) of the web push
+// notifications. Without a key pair push is off: GET /api/push/key answers
+// that it is not available and nothing is pushed; agora dev makes a pair
+// once and keeps it in its data folder (vapid.json).
+type PushConfig struct {
+	// PublicKey is AGORA_VAPID_PUBLIC_KEY: the uncompressed P-256 point,
+	// base64url, that browsers subscribe with.
+	PublicKey string
+	// PrivateKey is AGORA_VAPID_PRIVATE_KEY: its 32-byte scalar, base64url.
+	PrivateKey string
+	// Subject is AGORA_VAPID_SUBJECT: a mailto: or https: URL a push
+	// service may contact about the messages.
+	Subject string
+	// AllowPrivate is AGORA_PUSH_ALLOW_PRIVATE: accept push endpoints on
+	// loopback and private addresses (and plain http), which are refused
+	// otherwise so that a subscription cannot make the server post into its
+	// own network. For dev and tests, whose push services are local.
+	AllowPrivate bool
+}
+
+// Enabled reports whether a key pair is configured.
+func (p PushConfig) Enabled() bool { return p.PublicKey != "" || p.PrivateKey != "" }
 
 // AI providers of AIConfig.Provider.
 const (
@@ -396,6 +424,10 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_AI_API_KEY", &c.AI.APIKey)
 	integer("AGORA_AI_MAX_TOKENS", &c.AI.MaxTokens)
 	integer("AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE", &c.AI.SearchesPerAccountPerMinute)
+	str("AGORA_VAPID_PUBLIC_KEY", &c.Push.PublicKey)
+	str("AGORA_VAPID_PRIVATE_KEY", &c.Push.PrivateKey)
+	str("AGORA_VAPID_SUBJECT", &c.Push.Subject)
+	boolean("AGORA_PUSH_ALLOW_PRIVATE", &c.Push.AllowPrivate)
 	return errs
 }
 
@@ -518,7 +550,26 @@ func (c Config) Validate() error {
 		bad("AGORA_INSIGHTS_BASE: %q is not a path such as /api/insights (a leading /, no trailing /, not /api itself)", c.InsightsBase)
 	}
 	c.AI.validate(bad)
+	c.Push.validate(bad)
 	return errors.Join(errs...)
+}
+
+// validate reports a half key pair, a pair that is not one, and a missing
+// or malformed subject. The private key is never echoed.
+func (p PushConfig) validate(bad func(format string, args ...any)) {
+	if !p.Enabled() {
+		return
+	}
+	if p.PublicKey == "" || p.PrivateKey == "" {
+		bad("AGORA_VAPID_PUBLIC_KEY, AGORA_VAPID_PRIVATE_KEY: set both or neither")
+		return
+	}
+	if err := (webpush.Keys{Public: p.PublicKey, Private: p.PrivateKey}).Check(); err != nil {
+		bad("AGORA_VAPID_PUBLIC_KEY, AGORA_VAPID_PRIVATE_KEY: not a VAPID key pair: %v", err)
+	}
+	if !strings.HasPrefix(p.Subject, "mailto:") && !strings.HasPrefix(p.Subject, "https://") {
+		bad("AGORA_VAPID_SUBJECT: %q is not a mailto: or https:// URL (required with the VAPID keys)", p.Subject)
+	}
 }
 
 // validate reports a CLICKHOUSE_URL that is not a native-protocol URL

@@ -92,6 +92,11 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_AI_API_KEY":                         "sk-test",
 		"AGORA_AI_MAX_TOKENS":                      "512",
 		"AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE": "4",
+
+		"AGORA_VAPID_PUBLIC_KEY":   testVAPIDPublic,
+		"AGORA_VAPID_PRIVATE_KEY":  testVAPIDPrivate,
+		"AGORA_VAPID_SUBJECT":      "mailto:ops@example.org",
+		"AGORA_PUSH_ALLOW_PRIVATE": "true",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -125,11 +130,18 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		Warehouse:    WarehouseConfig{ClickHouseURL: "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s"},
 		InsightsBase: "/insights/v1",
 		AI:           AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512, SearchesPerAccountPerMinute: 4},
+		Push:         PushConfig{PublicKey: testVAPIDPublic, PrivateKey: testVAPIDPrivate, Subject: "mailto:ops@example.org", AllowPrivate: true},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
 	}
 }
+
+// A VAPID key pair for the tests (made with webpush.GenerateKeys).
+const (
+	testVAPIDPublic  = "BIj9zptlhUhFmvWI8LxGWBINMd8f1zUmSZjhCnqDA6YWJ-QJuXr5ApHFppnw8t0--cjr-Uaj-O_9PDxvKqHJ1cM"
+	testVAPIDPrivate = "ey9o_iEE7X1TpCJvSsZTtIi1EGQdw6uBHXgvj-xgfLc"
+)
 
 func TestEachBadValueIsReported(t *testing.T) {
 	tests := []struct {
@@ -197,6 +209,10 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"ai anthropic without key", map[string]string{"AGORA_AI_PROVIDER": "anthropic", "AGORA_AI_MODEL": "claude"}, "AGORA_AI_API_KEY: required with AGORA_AI_PROVIDER=anthropic"},
 		{"ai unknown provider", map[string]string{"AGORA_AI_PROVIDER": "bard", "AGORA_AI_MODEL": "m"}, `AGORA_AI_PROVIDER: "bard" is not openai or anthropic`},
 		{"ai searches per minute zero", map[string]string{"AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE": "0"}, "AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE: must be at least 1"},
+		{"vapid public key alone", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_SUBJECT": "mailto:a@b.test"}, "set both or neither"},
+		{"vapid keys not a pair", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_PRIVATE_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE", "AGORA_VAPID_SUBJECT": "mailto:a@b.test"}, "not a VAPID key pair"},
+		{"vapid subject missing", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_PRIVATE_KEY": testVAPIDPrivate}, "AGORA_VAPID_SUBJECT"},
+		{"push allow private not a boolean", map[string]string{"AGORA_PUSH_ALLOW_PRIVATE": "sure"}, `AGORA_PUSH_ALLOW_PRIVATE: "sure" is not true or false`},
 		{"ai max tokens negative", map[string]string{"AGORA_AI_MODEL_URL": "http://m/v1", "AGORA_AI_MODEL": "m", "AGORA_AI_MAX_TOKENS": "-1"}, "AGORA_AI_MAX_TOKENS: must not be negative"},
 	}
 	for _, tt := range tests {

@@ -51,3 +51,28 @@ func TestComposeKeepsHeadersApart(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeListUnsubscribe: a notification's unsubscribe link is the
+// List-Unsubscribe header with RFC 8058's one-click post; a link that could
+// end the header is refused.
+func TestComposeListUnsubscribe(t *testing.T) {
+	when := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	link := "https://agora.test/api/notifications/unsubscribe?token=abc_-1"
+	_, _, msg, err := compose("Agora <no-reply@agora.test>", Message{To: "grace@example.test", Subject: "s", Body: "b", ListUnsubscribe: link}, when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := netmail.ReadMessage(bytes.NewReader(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Header.Get("List-Unsubscribe"); got != "<"+link+">" {
+		t.Errorf("List-Unsubscribe %q", got)
+	}
+	if got := m.Header.Get("List-Unsubscribe-Post"); got != "List-Unsubscribe=One-Click" {
+		t.Errorf("List-Unsubscribe-Post %q", got)
+	}
+	if _, _, _, err := compose("Agora <no-reply@agora.test>", Message{To: "grace@example.test", Subject: "s", ListUnsubscribe: link + "\r\nBcc: a@evil.test"}, when); err == nil {
+		t.Error("a link with CR LF was written")
+	}
+}

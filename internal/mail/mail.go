@@ -28,6 +28,10 @@ type Message struct {
 	To      string
 	Subject string
 	Body    string
+	// ListUnsubscribe, when set, is the https URL of the message's
+	// unsubscribe link, written as List-Unsubscribe with one-click
+	// List-Unsubscribe-Post (RFC 8058) so mail clients offer it.
+	ListUnsubscribe string
 }
 
 // Sender delivers messages.
@@ -71,8 +75,17 @@ func compose(from string, m Message, date time.Time) (fromAddr, toAddr string, m
 		return "", "", nil, fmt.Errorf("mail: recipient %q is not one address", m.To)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s",
-		f.String(), t.String(), mime.QEncoding.Encode("utf-8", m.Subject), date.UTC().Format(time.RFC1123Z), m.Body)
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\n",
+		f.String(), t.String(), mime.QEncoding.Encode("utf-8", m.Subject), date.UTC().Format(time.RFC1123Z))
+	if m.ListUnsubscribe != "" {
+		// The link is the server's own URL with a base64url token: a CR or
+		// LF in it is no link, and must not start a header.
+		if strings.ContainsAny(m.ListUnsubscribe, "\r\n<>") {
+			return "", "", nil, fmt.Errorf("mail: unsubscribe link %q", m.ListUnsubscribe)
+		}
+		fmt.Fprintf(&b, "List-Unsubscribe: <%s>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n", m.ListUnsubscribe)
+	}
+	fmt.Fprintf(&b, "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s", m.Body)
 	return f.Address, t.Address, []byte(b.String()), nil
 }
 
@@ -88,25 +101,27 @@ func (b Mailbox) Send(ctx context.Context, m Message) error {
 		return err
 	}
 	dm := table.DevMail
-	_, err = db.Exec(ctx, b.Pool, dm.INSERT(dm.ID, dm.Recipient, dm.Subject, dm.Body).
-		VALUES(UUID(id), String(m.To), String(m.Subject), String(m.Body)))
+	_, err = db.Exec(ctx, b.Pool, dm.INSERT(dm.ID, dm.Recipient, dm.Subject, dm.Body, dm.ListUnsubscribe).
+		VALUES(UUID(id), String(m.To), String(m.Subject), String(m.Body), String(m.ListUnsubscribe)))
 	return err
 }
 
 // Stored is a message in the dev mailbox.
 type Stored struct {
-	ID        string        `json:"id"`
-	To        string        `json:"to"`
-	Subject   string        `json:"subject"`
-	Body      string        `json:"body"`
-	CreatedOn jsontime.Time `json:"createdOn"`
+	ID      string `json:"id"`
+	To      string `json:"to"`
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+	// ListUnsubscribe is the message's List-Unsubscribe link, if any.
+	ListUnsubscribe string        `json:"listUnsubscribe,omitempty"`
+	CreatedOn       jsontime.Time `json:"createdOn"`
 }
 
 // List returns the newest messages first, optionally only those to one
 // address.
 func (b Mailbox) List(ctx context.Context, to string, limit int) ([]Stored, error) {
 	dm := table.DevMail
-	rows, err := db.Query(ctx, b.Pool, SELECT(CAST(dm.ID).AS_TEXT(), dm.Recipient, dm.Subject, dm.Body, dm.CreatedOn).
+	rows, err := db.Query(ctx, b.Pool, SELECT(CAST(dm.ID).AS_TEXT(), dm.Recipient, dm.Subject, dm.Body, dm.ListUnsubscribe, dm.CreatedOn).
 		FROM(dm).
 		WHERE(String(to).EQ(String("")).OR(LOWER(dm.Recipient).EQ(LOWER(String(to))))).
 		ORDER_BY(dm.CreatedOn.DESC(), dm.ID.DESC()).
@@ -119,7 +134,7 @@ func (b Mailbox) List(ctx context.Context, to string, limit int) ([]Stored, erro
 	for rows.Next() {
 		var s Stored
 		var created time.Time
-		if err := rows.Scan(&s.ID, &s.To, &s.Subject, &s.Body, &created); err != nil {
+		if err := rows.Scan(&s.ID, &s.To, &s.Subject, &s.Body, &s.ListUnsubscribe, &created); err != nil {
 			return nil, err
 		}
 		s.CreatedOn = jsontime.Of(created)

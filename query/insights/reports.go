@@ -5,7 +5,10 @@ import (
 	"math"
 	"time"
 
+	"github.com/google/uuid"
+
 	"agora/internal/apperr"
+	"agora/internal/auth"
 )
 
 // DailyReport is a report of one entry a day (spec 002 §3): interactions,
@@ -225,6 +228,23 @@ func (q *Queries) Summary(ctx context.Context, r Request) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	return q.summary(ctx, f)
+}
+
+// DigestSummary is Summary over the last days UTC days, today included
+// (1 or 7: the insights digest's daily and weekly periods), for a caller
+// who administers the forum.
+func (q *Queries) DigestSummary(ctx context.Context, c auth.Caller, seriesID uuid.UUID, days int) (Summary, error) {
+	f, err := q.admin(ctx, c, seriesID)
+	if err != nil {
+		return Summary{}, err
+	}
+	today := q.now().UTC().Truncate(24 * time.Hour)
+	f.period, f.from, f.to = days, today.AddDate(0, 0, -(days-1)), today
+	return q.summary(ctx, f)
+}
+
+func (q *Queries) summary(ctx context.Context, f forum) (Summary, error) {
 	fresh, err := q.freshness(ctx, f)
 	if err != nil {
 		return Summary{}, err

@@ -15,8 +15,9 @@ import communities from './tests/communities.mjs'
 import accounts from './tests/accounts.mjs'
 import people from './tests/people.mjs'
 import chat from './tests/chat.mjs'
+import delivery from './tests/delivery.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...chrome, ...sso]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...chrome, ...sso]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

@@ -2570,6 +2570,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's VAPID public key
+         * @description The application server key (RFC 8292) a browser subscribes with
+         *     (`pushManager.subscribe({applicationServerKey})`), base64url: an
+         *     uncompressed P-256 point. Public: it is no secret.
+         */
+        get: operations["getPushKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn on push notifications in this browser
+         * @description Keeps the browser's push subscription (`PushSubscription.toJSON()`)
+         *     for the caller: their mentions, private messages and comments are
+         *     pushed to it as their notification settings say. An endpoint is one
+         *     browser's: subscribing one that is kept already (this browser again,
+         *     or after another member signed out in it) takes it over with the new
+         *     keys. Endpoints on loopback or private addresses, or not https, are
+         *     refused unless `AGORA_PUSH_ALLOW_PRIVATE`. A push service that
+         *     answers 404 or 410 to a notification drops the subscription.
+         */
+        post: operations["subscribePush"];
+        /**
+         * Turn off push notifications in this browser
+         * @description Forgets the caller's subscription of this endpoint (sign-out calls it
+         *     first). An endpoint that is not the caller's is left alone and
+         *     answered the same, so the call tells nothing of other members'
+         *     browsers.
+         */
+        delete: operations["unsubscribePush"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/unsubscribe": {
+        parameters: {
+            query: {
+                /** @description The token of the e-mail's link. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a notification e-mail's unsubscribe link
+         * @description The link of every notification e-mail (also in its
+         *     `List-Unsubscribe` header) names the member and the setting the
+         *     e-mail came from (`notifications.email.mentions`,
+         *     `notifications.email.privateChats`, `notifications.digest.frequency`
+         *     or `notifications.insights.frequency`); following it turns that
+         *     setting off (`false`, or `off`) in the member's personalization, with
+         *     no session, and answers a small HTML page saying so. It is not used
+         *     up: a second visit answers the same page.
+         */
+        get: operations["unsubscribeByLink"];
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058)
+         * @description What a mail client posts to the `List-Unsubscribe` link (`List-Unsubscribe-Post`); the same as the GET.
+         */
+        post: operations["unsubscribeOneClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dev/mailbox": {
         parameters: {
             query?: never;
@@ -4212,6 +4302,8 @@ export interface components {
             subject: string;
             /** @description Plain text. */
             body: string;
+            /** @description The List-Unsubscribe link of a notification e-mail. */
+            listUnsubscribe?: string;
             createdOn: components["schemas"]["Timestamp"];
         };
         MailboxList: {
@@ -9680,6 +9772,223 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description base64url without padding
+                         * @example BIj9zptlhUhFmvWI8LxGWBINMd8f1zUmSZjhCnqDA6YWJ-QJuXr5ApHFppnw8t0--cjr-Uaj-O_9PDxvKqHJ1cM
+                         */
+                        publicKey: string;
+                    };
+                };
+            };
+            /** @description `pushUnavailable`: the server has no VAPID key pair (`AGORA_VAPID_PUBLIC_KEY`), so push is off. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    subscribePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The push service's URL for this browser. */
+                    endpoint: string;
+                    /** @description Sent by browsers; ignored. */
+                    expirationTime?: number | null;
+                    keys: {
+                        /** @description The browser's P-256 public key (RFC 8291) */
+                        p256dh: string;
+                        /** @description The browser's 16-byte authentication secret */
+                        auth: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Kept. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not the expected JSON.
+             *     - `parametersMissingException`: `endpoint`, `keys.p256dh` or `keys.auth` is missing (`details.missing`).
+             *     - `validationFailed`: the endpoint is not an https URL or is on a private address, or a key is malformed (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `pushUnavailable`: push is off on this server. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unsubscribePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Not kept (any more). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalidBody`: the body is not the expected JSON.
+             *     - `parametersMissingException`: `endpoint` is missing.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unsubscribeByLink: {
+        parameters: {
+            query: {
+                /** @description The token of the e-mail's link. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting is off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No token. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The token is not one of an e-mail's (or its account is gone). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unsubscribeOneClick: {
+        parameters: {
+            query: {
+                /** @description The token of the e-mail's link. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting is off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No token. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The token is not one of an e-mail's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -7,6 +7,7 @@ import { forum } from './en/forum'
 import { insights } from './en/insights'
 import { legal } from './en/legal'
 import { notifications } from './en/notifications'
+import { notificationSettings } from './en/notification-settings'
 import { profile, team } from './en/people'
 
 // English strings. Keys named by the spec keep their names and namespaces
@@ -272,6 +273,7 @@ export const translation = {
   profile,
   team,
   notifications,
+  notificationSettings,
   unsupported: {
     title: 'Your browser is not supported',
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',

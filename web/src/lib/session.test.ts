@@ -77,4 +77,39 @@ describe('Session (spec 000 §4, 002 §4)', () => {
     expect(new URL(calls[0]!.url).pathname).toBe('/api/sessions/current')
     expect(events).toEqual([{ reason: 'signOut' }])
   })
+
+  it('forgets this browser’s push subscription first on sign-out, and signs out even when that fails', async () => {
+    const unsubscribe = vi.fn(async () => true)
+    const sub = { endpoint: 'https://push.example/sub/9', unsubscribe }
+    vi.stubGlobal('PushManager', function PushManager() {})
+    vi.stubGlobal('Notification', function Notification() {})
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { getRegistration: vi.fn(async () => ({ pushManager: { getSubscription: async () => sub } })) },
+    })
+    try {
+      for (const pushAnswer of [204, 500]) {
+        const s = new Session(new QueryClient())
+        const events: SignedOutEvent[] = []
+        s.onSignedOut((e) => events.push(e))
+        s.signedIn({ accessToken: 'tok', user: user as never, role: 'user' })
+        const sent: { method: string; path: string; body: string; auth: string | null }[] = []
+        stubFetch(async (method, path, req) => {
+          sent.push({ method, path, body: await req.text(), auth: req.headers.get('Authorization') })
+          return path === '/api/push/subscriptions' ? json(pushAnswer, pushAnswer === 204 ? undefined : { code: 'internal', message: 'x' }) : new Response(null, { status: 204 })
+        })
+        const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+        await s.signOut()
+        warn.mockRestore()
+        expect(sent.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/push/subscriptions', 'DELETE /api/sessions/current'])
+        expect(JSON.parse(sent[0]!.body)).toEqual({ endpoint: 'https://push.example/sub/9' })
+        expect(sent[0]!.auth).toBe('Bearer tok')
+        expect(events).toEqual([{ reason: 'signOut' }])
+      }
+      // The browser's subscription is dropped once the server has forgotten it.
+      expect(unsubscribe).toHaveBeenCalledTimes(1)
+    } finally {
+      delete (navigator as { serviceWorker?: unknown }).serviceWorker
+    }
+  })
 })

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
 import { api, ApiError, readToken, setUnauthorizedHandler, TOKEN_KEY, unwrap, type Role, type User } from '@/api/client'
+import { turnOffPush } from './push'
 
 // The session (spec 000 §4, 002 §4): on start the stored token is checked
 // (GET /api/tokens/decode) before anything renders; a 401 from any call
@@ -94,6 +95,9 @@ export class Session {
     if (this.state.status === 'user') {
       // Errors are only logged: the local session ends either way.
       this.signingOut = true
+      // This browser stops receiving the member's push notifications
+      // first, while the session can still say whose they are.
+      await turnOffPush()
       await api.DELETE('/api/sessions/current').catch((e) => console.warn('sign-out', e))
       this.signingOut = false
     }

@@ -13,9 +13,10 @@ import (
 )
 
 type DevMail struct {
-	ID        uuid.UUID `sql:"primary_key" db:"dev_mail.id"`
-	Recipient string    `db:"dev_mail.recipient"`
-	Subject   string    `db:"dev_mail.subject"`
-	Body      string    `db:"dev_mail.body"`
-	CreatedOn time.Time `db:"dev_mail.created_on"`
+	ID              uuid.UUID `sql:"primary_key" db:"dev_mail.id"`
+	Recipient       string    `db:"dev_mail.recipient"`
+	Subject         string    `db:"dev_mail.subject"`
+	Body            string    `db:"dev_mail.body"`
+	CreatedOn       time.Time `db:"dev_mail.created_on"`
+	ListUnsubscribe string    `db:"dev_mail.list_unsubscribe"`
 }

@@ -17,11 +17,12 @@ type devMailTable struct {
 	postgres.Table
 
 	// Columns
-	ID        postgres.ColumnString
-	Recipient postgres.ColumnString
-	Subject   postgres.ColumnString
-	Body      postgres.ColumnString
-	CreatedOn postgres.ColumnTimestampz
+	ID              postgres.ColumnString
+	Recipient       postgres.ColumnString
+	Subject         postgres.ColumnString
+	Body            postgres.ColumnString
+	CreatedOn       postgres.ColumnTimestampz
+	ListUnsubscribe postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -63,25 +64,27 @@ func newDevMailTable(schemaName, tableName, alias string) *DevMailTable {
 
 func newDevMailTableImpl(schemaName, tableName, alias string) devMailTable {
 	var (
-		IDColumn        = postgres.StringColumn("id")
-		RecipientColumn = postgres.StringColumn("recipient")
-		SubjectColumn   = postgres.StringColumn("subject")
-		BodyColumn      = postgres.StringColumn("body")
-		CreatedOnColumn = postgres.TimestampzColumn("created_on")
-		allColumns      = postgres.ColumnList{IDColumn, RecipientColumn, SubjectColumn, BodyColumn, CreatedOnColumn}
-		mutableColumns  = postgres.ColumnList{RecipientColumn, SubjectColumn, BodyColumn, CreatedOnColumn}
-		defaultColumns  = postgres.ColumnList{CreatedOnColumn}
+		IDColumn              = postgres.StringColumn("id")
+		RecipientColumn       = postgres.StringColumn("recipient")
+		SubjectColumn         = postgres.StringColumn("subject")
+		BodyColumn            = postgres.StringColumn("body")
+		CreatedOnColumn       = postgres.TimestampzColumn("created_on")
+		ListUnsubscribeColumn = postgres.StringColumn("list_unsubscribe")
+		allColumns            = postgres.ColumnList{IDColumn, RecipientColumn, SubjectColumn, BodyColumn, CreatedOnColumn, ListUnsubscribeColumn}
+		mutableColumns        = postgres.ColumnList{RecipientColumn, SubjectColumn, BodyColumn, CreatedOnColumn, ListUnsubscribeColumn}
+		defaultColumns        = postgres.ColumnList{CreatedOnColumn, ListUnsubscribeColumn}
 	)
 
 	return devMailTable{
 		Table: postgres.NewTable(schemaName, tableName, alias, allColumns...),
 
 		//Columns
-		ID:        IDColumn,
-		Recipient: RecipientColumn,
-		Subject:   SubjectColumn,
-		Body:      BodyColumn,
-		CreatedOn: CreatedOnColumn,
+		ID:              IDColumn,
+		Recipient:       RecipientColumn,
+		Subject:         SubjectColumn,
+		Body:            BodyColumn,
+		CreatedOn:       CreatedOnColumn,
+		ListUnsubscribe: ListUnsubscribeColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

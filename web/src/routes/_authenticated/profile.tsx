@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ProfilePage } from '@/features/profile/components/profile-page'
+import { ProfileScreen } from '@/app/profile-screen'
 
-export const Route = createFileRoute('/_authenticated/profile')({ component: ProfilePage })
+export const Route = createFileRoute('/_authenticated/profile')({ component: ProfileScreen })

@@ -14,6 +14,7 @@ import { useMe } from '../api/get-me'
 import { useUpdateMe } from '../api/update-me'
 import { BIO_MAX, profileBody, serverErrors, validateProfile, valuesOf, type ProfileErrors, type ProfileField, type ProfileValues } from '../lib/profile-form'
 import { AvatarEditor } from './avatar-editor'
+import { NotificationSettings } from './notification-settings'
 
 /**
  * shownRole is the platform role a person would recognise (spec 000 §6),
@@ -22,8 +23,12 @@ import { AvatarEditor } from './avatar-editor'
  */
 const shownRole = (r: Role) => (r === 'super' || r === 'admin' || r === 'moderator' ? r : undefined)
 
-/** ProfilePage shows the signed-in person's picture, e-mail and role, and edits their own fields. */
-export function ProfilePage() {
+/**
+ * ProfilePage shows the signed-in person's picture, e-mail and role, edits
+ * their own fields, and their notification settings (with the insights
+ * digest when they administer a forum, which the app layer tells).
+ */
+export function ProfilePage({ forumAdmin = false }: { forumAdmin?: boolean }) {
   const { t } = useTranslation()
   const me = useCurrentUser()
   // The session's copy shows at once; the fresh read replaces it.
@@ -52,6 +57,7 @@ export function ProfilePage() {
       {/* The form starts from the session's copy, which a save replaces; it
           is not reset under the person's typing when a fresh read lands. */}
       <ProfileForm user={me.user} />
+      <NotificationSettings userId={me.user.id} forumAdmin={forumAdmin} />
     </PageGrid>
   )
 }

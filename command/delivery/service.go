@@ -1,0 +1,168 @@
+// Package delivery is the write side of how notifications reach a member
+// outside the app (spec 000 §7 "Notifications and personalization"): the
+// browsers they turn push notifications on in, and the unsubscribe links of
+// the e-mails, which turn one setting off without signing in. The sending
+// itself is the delivery projection's (projections/delivery).
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/webpush"
+)
+
+// ErrPushUnavailable answers the push calls of a server with no VAPID key
+// pair (AGORA_VAPID_PUBLIC_KEY unset).
+var ErrPushUnavailable = apperr.New(apperr.NotFound, "pushUnavailable", "push notifications are not configured on this server")
+
+// ErrUnsubscribeInvalid answers an unsubscribe link that is not one of
+// ours (or whose account is gone).
+var ErrUnsubscribeInvalid = apperr.New(apperr.NotFound, "unsubscribeInvalid", "this unsubscribe link is not valid")
+
+// Options configure the service.
+type Options struct {
+	// PushPublicKey is the VAPID public key; empty means push is off.
+	PushPublicKey string
+	// AllowPrivate accepts endpoints on private and loopback addresses
+	// (AGORA_PUSH_ALLOW_PRIVATE).
+	AllowPrivate bool
+}
+
+// Service runs the delivery commands.
+type Service struct {
+	db   *pgxpool.Pool
+	opts Options
+	now  func() time.Time
+}
+
+// New builds the service.
+func New(d *db.DB, o Options) (*Service, error) {
+	if d == nil || d.Pool == nil {
+		return nil, errors.New("delivery.New: nil dependency")
+	}
+	return &Service{db: d.Pool, opts: o, now: time.Now}, nil
+}
+
+// PushKey is GET /push/key: the VAPID public key browsers subscribe with.
+func (s *Service) PushKey() (string, error) {
+	if s.opts.PushPublicKey == "" {
+		return "", ErrPushUnavailable
+	}
+	return s.opts.PushPublicKey, nil
+}
+
+// Subscribe is POST /push/subscriptions: a browser of the caller's.
+type Subscribe struct {
+	Actor                  auth.Caller
+	Endpoint, P256dh, Auth string
+}
+
+// Subscribe keeps the browser's subscription for the caller. An endpoint
+// is one browser's, so one already kept (the same browser subscribing
+// again, or after another member signed out there) is taken over with its
+// new keys.
+func (s *Service) Subscribe(ctx context.Context, in Subscribe) error {
+	if s.opts.PushPublicKey == "" {
+		return ErrPushUnavailable
+	}
+	var missing []string
+	for name, v := range map[string]string{"endpoint": in.Endpoint, "keys.p256dh": in.P256dh, "keys.auth": in.Auth} {
+		if v == "" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return apperr.MissingParameters(missing...)
+	}
+	sub := webpush.Subscription{Endpoint: in.Endpoint, P256dh: in.P256dh, Auth: in.Auth}
+	if len(in.Endpoint) > 2000 {
+		return apperr.Invalid(map[string]string{"endpoint": "must be at most 2000 characters"})
+	}
+	if field, problem := sub.Problem(s.opts.AllowPrivate); field != "" {
+		return apperr.Invalid(map[string]string{field: problem})
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return err
+	}
+	ps := table.PushSubscriptions
+	_, err = db.Exec(ctx, s.db, ps.INSERT(ps.ID, ps.UserID, ps.Endpoint, ps.P256dh, ps.Auth, ps.CreatedOn).
+		VALUES(UUID(id), UUID(in.Actor.UserID), String(in.Endpoint), String(in.P256dh), String(in.Auth), TimestampzT(s.now())).
+		ON_CONFLICT(ps.Endpoint).DO_UPDATE(SET(
+		ps.UserID.SET(ps.EXCLUDED.UserID), ps.P256dh.SET(ps.EXCLUDED.P256dh), ps.Auth.SET(ps.EXCLUDED.Auth),
+		ps.CreatedOn.SET(ps.EXCLUDED.CreatedOn), ps.LastUsedOn.SET(TimestampzExp(NULL)))))
+	if err != nil {
+		return fmt.Errorf("delivery: subscribe: %w", err)
+	}
+	return nil
+}
+
+// Unsubscribe is DELETE /push/subscriptions: the caller's browser stops
+// receiving their notifications (sign-out calls it first). An endpoint
+// that is not the caller's is left alone, and answered the same, so that
+// the call tells nothing of other members' browsers.
+func (s *Service) Unsubscribe(ctx context.Context, actor auth.Caller, endpoint string) error {
+	if endpoint == "" {
+		return apperr.MissingParameters("endpoint")
+	}
+	ps := table.PushSubscriptions
+	_, err := db.Exec(ctx, s.db, ps.DELETE().WHERE(ps.Endpoint.EQ(String(endpoint)).AND(ps.UserID.EQ(UUID(actor.UserID)))))
+	if err != nil {
+		return fmt.Errorf("delivery: unsubscribe: %w", err)
+	}
+	return nil
+}
+
+// offValue is what each setting an e-mail's link names is set to.
+var offValue = map[string]string{
+	"notifications.email.mentions":     "false",
+	"notifications.email.privateChats": "false",
+	"notifications.digest.frequency":   `"off"`,
+	"notifications.insights.frequency": `"off"`,
+}
+
+// UnsubscribeLink is GET /notifications/unsubscribe?token=…: the link of
+// an e-mail turns its setting off in the member's personalization, as if
+// they had turned it off on their profile (their tabs hear
+// user.personalization.updated). It answers the setting. The link is not
+// used up: clicking it again changes nothing and answers the same.
+func (s *Service) UnsubscribeLink(ctx context.Context, token string) (setting string, err error) {
+	if token == "" {
+		return "", apperr.MissingParameters("token")
+	}
+	ut := table.UnsubscribeTokens
+	var user uuid.UUID
+	err = db.QueryRow(ctx, s.db, SELECT(ut.UserID, ut.Setting).FROM(ut).
+		WHERE(ut.TokenHash.EQ(Bytea(auth.HashToken(token))))).Scan(&user, &setting)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", ErrUnsubscribeInvalid
+	}
+	if err != nil {
+		return "", fmt.Errorf("delivery: unsubscribe link: %w", err)
+	}
+	off, ok := offValue[setting]
+	if !ok {
+		return "", ErrUnsubscribeInvalid
+	}
+	_, err = db.Exec(ctx, s.db, RawStatement(`INSERT INTO user_personalization (user_id, data, updated_on)
+		VALUES (#user, jsonb_build_object(#key::text, #off::jsonb), #on)
+		ON CONFLICT (user_id) DO UPDATE SET data = user_personalization.data || excluded.data, updated_on = excluded.updated_on
+		WHERE user_personalization.data -> #key::text IS DISTINCT FROM #off::jsonb`,
+		RawArgs{"#user": user, "#key": setting, "#off": off, "#on": s.now().UTC()}))
+	if err != nil {
+		return "", fmt.Errorf("delivery: unsubscribe link: %w", err)
+	}
+	return setting, nil
+}

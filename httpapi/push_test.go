@@ -1,0 +1,182 @@
+package httpapi_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"agora/app/testenv"
+	"agora/internal/auth"
+	"agora/internal/config"
+	"agora/internal/pushtest"
+	"agora/internal/webpush"
+)
+
+// withPush turns push on with a fresh key pair, accepting the test push
+// service's loopback endpoints.
+func withPush(t *testing.T) (func(*config.Config), webpush.Keys) {
+	t.Helper()
+	keys, err := webpush.GenerateKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(c *config.Config) {
+		c.Push = config.PushConfig{PublicKey: keys.Public, PrivateKey: keys.Private, Subject: "mailto:ops@agora.test", AllowPrivate: true}
+	}, keys
+}
+
+// pushDigest fingerprints the push subscriptions and personalizations.
+func pushDigest(t *testing.T, env *testenv.Env) string {
+	t.Helper()
+	return queryString(t, env, `SELECT md5(concat_ws('|',
+		(SELECT string_agg(x::text, ',' ORDER BY x.id) FROM push_subscriptions x),
+		(SELECT string_agg(x::text, ',' ORDER BY x.user_id) FROM user_personalization x)))`)
+}
+
+// TestMatrixPush: the push calls by role (super, organization admin,
+// community admin, member, outsider, guest): the key is public, a browser
+// is kept for any signed-in caller, and nothing is written on a refusal.
+func TestMatrixPush(t *testing.T) {
+	opt, keys := withPush(t)
+	env := testenv.New(t, opt)
+	svc := pushtest.Start(t, keys.Public)
+	m := newMatrixCommunity(t, env)
+	m.community(t)
+	roles := []matrixRole{{"super", m.super}, {"org admin", m.orgAdmin}, {"community admin", m.commAdmin},
+		{"member", m.member}, {"outsider", m.outsider}, {"guest", m.guest}}
+	all := func(ok outcome) map[string]outcome {
+		return map[string]outcome{"super": ok, "org admin": ok, "community admin": ok, "member": ok, "outsider": ok, "guest": guestRefused}
+	}
+	sub := svc.Subscribe(t)
+	calls := []matrixCall{
+		{"read the key", "GET", fixed("/api/push/key"), nil, map[string]outcome{"super": allowed(200), "org admin": allowed(200),
+			"community admin": allowed(200), "member": allowed(200), "outsider": allowed(200), "guest": allowed(200)}},
+		{"subscribe", "POST", fixed("/api/push/subscriptions"), sub, all(allowed(201))},
+		{"subscribe an ftp endpoint", "POST", fixed("/api/push/subscriptions"),
+			map[string]any{"endpoint": "ftp://push.example/x", "keys": sub.Keys}, all(outcome{400, "validationFailed"})},
+		{"subscribe without keys", "POST", fixed("/api/push/subscriptions"), map[string]any{"endpoint": sub.Endpoint},
+			all(outcome{400, "parametersMissingException"})},
+		{"unsubscribe", "DELETE", fixed("/api/push/subscriptions"), map[string]any{"endpoint": sub.Endpoint}, all(allowed(204))},
+	}
+	runMatrix(t, roles, func(t *testing.T) string { return pushDigest(t, env) }, calls)
+
+	var key struct{ PublicKey string }
+	r := env.Client(t).Do("GET", "/api/push/key", nil)
+	r.JSON(t, &key)
+	if key.PublicKey != keys.Public {
+		t.Errorf("key %q, want %q", key.PublicKey, keys.Public)
+	}
+}
+
+// TestPushSubscriptionBelongsToOneMember: subscribing keeps the browser
+// for the caller; another member subscribing the same browser takes it
+// over; a member cannot remove another's browser (answered the same, and
+// nothing is deleted); the owner can.
+func TestPushSubscriptionBelongsToOneMember(t *testing.T) {
+	opt, keys := withPush(t)
+	env := testenv.New(t, opt)
+	svc := pushtest.Start(t, keys.Public)
+	a, b := newMember(t, env, "PushA"), newMember(t, env, "PushB")
+	sub := svc.Subscribe(t)
+	owner := func() string {
+		return queryString(t, env, "SELECT coalesce((SELECT user_id::text FROM push_subscriptions WHERE endpoint = $1), '')", sub.Endpoint)
+	}
+	wantStatus(t, a.Client.Do("POST", "/api/push/subscriptions", sub), 201)
+	if owner() != a.UserID {
+		t.Fatalf("owner %q, want A", owner())
+	}
+	wantStatus(t, b.Client.Do("DELETE", "/api/push/subscriptions", map[string]any{"endpoint": sub.Endpoint}), 204)
+	if owner() != a.UserID {
+		t.Fatal("B removed A's browser")
+	}
+	wantStatus(t, b.Client.Do("POST", "/api/push/subscriptions", sub), 201)
+	if owner() != b.UserID {
+		t.Fatalf("owner %q, want B after B subscribed the browser", owner())
+	}
+	wantStatus(t, b.Client.Do("DELETE", "/api/push/subscriptions", map[string]any{"endpoint": sub.Endpoint}), 204)
+	if owner() != "" {
+		t.Fatal("the browser is still kept")
+	}
+}
+
+// TestPushRefusesPrivateEndpoints: without AGORA_PUSH_ALLOW_PRIVATE a
+// loopback endpoint is refused and nothing kept; without VAPID keys push
+// is unavailable.
+func TestPushRefusesPrivateEndpoints(t *testing.T) {
+	opt, keys := withPush(t)
+	env := testenv.New(t, opt, func(c *config.Config) { c.Push.AllowPrivate = false })
+	svc := pushtest.Start(t, keys.Public)
+	m := newMember(t, env, "PushPrivate")
+	before := pushDigest(t, env)
+	for _, endpoint := range []string{svc.Subscribe(t).Endpoint, "https://127.0.0.1/push/x", "https://[::1]/x", "https://10.1.2.3/x", "https://localhost/x"} {
+		sub := svc.Subscribe(t)
+		sub.Endpoint = endpoint
+		e := wantError(t, m.Client.Do("POST", "/api/push/subscriptions", sub), 400, "validationFailed")
+		if fields, _ := e.Details["fields"].(map[string]any); fields["endpoint"] == nil {
+			t.Errorf("%s: details %v", endpoint, e.Details)
+		}
+	}
+	if pushDigest(t, env) != before {
+		t.Fatal("a refused subscription was kept")
+	}
+
+	off := testenv.New(t)
+	wantError(t, off.Client(t).Do("GET", "/api/push/key", nil), 404, "pushUnavailable")
+	member := newMember(t, off, "PushOff")
+	wantError(t, member.Client.Do("POST", "/api/push/subscriptions", svc.Subscribe(t)), 404, "pushUnavailable")
+}
+
+// TestUnsubscribeLinkTurnsTheSettingOff: a link's token turns its setting
+// off, keeps the member's other keys, and works again; an unknown token is
+// a 404 page that changes nothing.
+func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
+	env := testenv.New(t)
+	m := newMember(t, env, "Unsub")
+	wantStatus(t, m.Client.Do("PATCH", "/api/users/"+m.UserID+"/personalization", map[string]any{"notifications.timezone": "Europe/Paris"}), 200)
+	token, hash := auth.NewToken()
+	exec(t, env, "INSERT INTO unsubscribe_tokens (token_hash, user_id, setting) VALUES ($1, $2, 'notifications.digest.frequency')", hash, m.UserID)
+
+	before := pushDigest(t, env)
+	r := env.Client(t).Do("GET", "/api/notifications/unsubscribe?token=nope", nil)
+	if r.Status != 404 || !strings.Contains(string(r.Body), "not valid") {
+		t.Fatalf("unknown token: %d %s", r.Status, r.Body)
+	}
+	if pushDigest(t, env) != before {
+		t.Fatal("an unknown token wrote")
+	}
+	for range 2 {
+		r = env.Client(t).Do("GET", "/api/notifications/unsubscribe?token="+url.QueryEscape(token), nil)
+		if r.Status != 200 || !strings.Contains(string(r.Body), "no longer receive the digest") {
+			t.Fatalf("unsubscribe: %d %s", r.Status, r.Body)
+		}
+		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Errorf("content type %q", ct)
+		}
+		var p map[string]any
+		m.Client.Do("GET", "/api/users/"+m.UserID+"/personalization", nil).JSON(t, &p)
+		if p["notifications.digest.frequency"] != "off" || p["notifications.timezone"] != "Europe/Paris" {
+			t.Fatalf("personalization %v", p)
+		}
+	}
+}
+
+// TestUnsubscribeOneClick: a mail client's one-click unsubscribe (RFC 8058:
+// a form post of List-Unsubscribe=One-Click to the link) turns the setting
+// off as the link does.
+func TestUnsubscribeOneClick(t *testing.T) {
+	env := testenv.New(t)
+	m := newMember(t, env, "OneClick")
+	token, hash := auth.NewToken()
+	exec(t, env, "INSERT INTO unsubscribe_tokens (token_hash, user_id, setting) VALUES ($1, $2, 'notifications.email.mentions')", hash, m.UserID)
+	res := rawDo(t, env, "POST", "/api/notifications/unsubscribe?token="+url.QueryEscape(token),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "List-Unsubscribe=One-Click")
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("one-click: %d", res.StatusCode)
+	}
+	var p map[string]any
+	m.Client.Do("GET", "/api/users/"+m.UserID+"/personalization", nil).JSON(t, &p)
+	if p["notifications.email.mentions"] != false {
+		t.Fatalf("personalization %v", p)
+	}
+}

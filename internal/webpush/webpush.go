@@ -1,0 +1,231 @@
+// Package webpush sends Web Push messages (RFC 8030) to the browsers that
+// subscribed, encrypted for each browser (RFC 8291, aes128gcm) and signed
+// with the server's VAPID key (RFC 8292), through
+// github.com/SherClockHolmes/webpush-go.
+package webpush
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	wp "github.com/SherClockHolmes/webpush-go"
+
+	"agora/internal/linkpreview"
+)
+
+// Keys are a VAPID key pair, base64url without padding: the public key an
+// uncompressed P-256 point (65 bytes), the private key its scalar (32).
+type Keys struct {
+	Public  string `json:"publicKey"`
+	Private string `json:"privateKey"`
+}
+
+// GenerateKeys makes a fresh VAPID key pair.
+func GenerateKeys() (Keys, error) {
+	k, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		return Keys{}, err
+	}
+	return Keys{
+		Public:  base64.RawURLEncoding.EncodeToString(k.PublicKey().Bytes()),
+		Private: base64.RawURLEncoding.EncodeToString(k.Bytes()),
+	}, nil
+}
+
+// Check reports whether the pair is a P-256 key pair whose public key is
+// the private key's.
+func (k Keys) Check() error {
+	priv, err := decode(k.Private)
+	if err != nil {
+		return errors.New("the private key is not base64url")
+	}
+	key, err := ecdh.P256().NewPrivateKey(priv)
+	if err != nil {
+		return errors.New("the private key is not a P-256 key")
+	}
+	pub, err := decode(k.Public)
+	if err != nil || !bytes.Equal(pub, key.PublicKey().Bytes()) {
+		return errors.New("the public key is not the private key's")
+	}
+	return nil
+}
+
+// LoadOrCreate reads the key pair kept in the file at path, making and
+// keeping one the first time (agora dev keeps its pair in its data folder,
+// so a browser's subscription outlives a restart).
+func LoadOrCreate(path string) (Keys, error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		var k Keys
+		if err := json.Unmarshal(b, &k); err != nil {
+			return Keys{}, fmt.Errorf("webpush: %s: %w", path, err)
+		}
+		if err := k.Check(); err != nil {
+			return Keys{}, fmt.Errorf("webpush: %s: %w", path, err)
+		}
+		return k, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return Keys{}, fmt.Errorf("webpush: %w", err)
+	}
+	k, err := GenerateKeys()
+	if err != nil {
+		return Keys{}, err
+	}
+	b, _ = json.Marshal(k)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return Keys{}, fmt.Errorf("webpush: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return Keys{}, fmt.Errorf("webpush: %w", err)
+	}
+	return k, nil
+}
+
+// decode reads base64url with or without padding, as browsers and key
+// generators write it.
+func decode(s string) ([]byte, error) {
+	return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+}
+
+// Subscription is a browser's PushSubscription: where to post and its
+// keys, base64url.
+type Subscription struct {
+	Endpoint string
+	P256dh   string
+	Auth     string
+}
+
+// Problem says what is wrong with a subscription a browser sent, or "": an
+// https endpoint (or http ones with allowPrivate, for tests), not on a
+// private or loopback address unless allowPrivate, and the browser's keys
+// (a P-256 point and a 16-byte secret).
+func (s Subscription) Problem(allowPrivate bool) (field, problem string) {
+	u, err := url.Parse(s.Endpoint)
+	switch {
+	case err != nil || u.Host == "" || u.User != nil || (u.Scheme != "https" && !(allowPrivate && u.Scheme == "http")):
+		return "endpoint", "must be an https URL"
+	case !allowPrivate && privateHost(u.Hostname()):
+		return "endpoint", "must not be a private or loopback address"
+	}
+	if p, err := decode(s.P256dh); err != nil || len(p) != 65 {
+		return "keys.p256dh", "must be a base64url P-256 public key"
+	} else if _, err := ecdh.P256().NewPublicKey(p); err != nil {
+		return "keys.p256dh", "must be a base64url P-256 public key"
+	}
+	if a, err := decode(s.Auth); err != nil || len(a) != 16 {
+		return "keys.auth", "must be a base64url 16-byte secret"
+	}
+	return "", ""
+}
+
+// privateHost reports a host that names no public address: an address
+// literal that is not public, or localhost. Other names are checked when
+// they are dialled.
+func privateHost(host string) bool {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return !linkpreview.Public(a)
+	}
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	return h == "localhost" || strings.HasSuffix(h, ".localhost")
+}
+
+// Message is what the service worker (web/public/sw.js) shows: a title, a
+// body and the page a click opens.
+type Message struct {
+	Title string `json:"title"`
+	Body  string `json:"body"`
+	URL   string `json:"url"`
+}
+
+// ErrGone is a push service's answer that the subscription no longer
+// exists (404 or 410): the subscription is to be dropped.
+var ErrGone = errors.New("webpush: subscription gone")
+
+// Sender posts messages to push services.
+type Sender struct {
+	keys    Keys
+	subject string
+	client  *http.Client
+}
+
+// NewSender signs with keys for subject (AGORA_VAPID_SUBJECT: a mailto: or
+// https: URL the push service may contact). Unless allowPrivate, it dials
+// public addresses only, so a subscription cannot make the server post
+// into its own network.
+func NewSender(keys Keys, subject string, allowPrivate bool) (*Sender, error) {
+	if err := keys.Check(); err != nil {
+		return nil, fmt.Errorf("webpush.NewSender: %w", err)
+	}
+	if subject == "" {
+		return nil, errors.New("webpush.NewSender: no subject")
+	}
+	dialer := &net.Dialer{Timeout: 10 * time.Second}
+	if !allowPrivate {
+		dialer.Control = func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil || !linkpreview.Public(ap.Addr()) {
+				return fmt.Errorf("webpush: %s is not a public address", address)
+			}
+			return nil
+		}
+	}
+	client := &http.Client{
+		Timeout: 30 * time.Second,
+		Transport: &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: 10 * time.Second,
+			MaxIdleConnsPerHost: 4},
+		// A push service answers the post itself; a redirect would send
+		// the message elsewhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return &Sender{keys: keys, subject: subject, client: client}, nil
+}
+
+// PublicKey is the application server key browsers subscribe with.
+func (s *Sender) PublicKey() string { return s.keys.Public }
+
+// Send encrypts m for the subscription and posts it. A 404 or 410 is
+// ErrGone; another answer outside 2xx an error to retry.
+func (s *Sender) Send(ctx context.Context, sub Subscription, m Message) error {
+	payload, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	// webpush-go writes "mailto:" before a subject that is not an https
+	// URL itself.
+	subscriber := strings.TrimPrefix(s.subject, "mailto:")
+	res, err := wp.SendNotificationWithContext(ctx, payload, &wp.Subscription{
+		Endpoint: sub.Endpoint, Keys: wp.Keys{P256dh: sub.P256dh, Auth: sub.Auth},
+	}, &wp.Options{
+		HTTPClient: s.client, Subscriber: subscriber, TTL: 24 * 60 * 60, Urgency: wp.UrgencyNormal,
+		VAPIDPublicKey: s.keys.Public, VAPIDPrivateKey: s.keys.Private,
+	})
+	if err != nil {
+		return fmt.Errorf("webpush: %w", err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 4096))
+	switch {
+	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusGone:
+		return ErrGone
+	case res.StatusCode < 200 || res.StatusCode > 299:
+		return fmt.Errorf("webpush: the push service answered %d", res.StatusCode)
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+// The notification settings section of the profile page.
+export const notificationSettings = {
+  title: 'Notifications',
+  intro: 'Choose how Agora tells you about mentions, private messages and comments when you are not looking.',
+  loadFailed: 'Your notification settings could not be loaded.',
+  saveFailed: 'The setting could not be saved.',
+  email: 'E-mail',
+  push: 'Browser',
+  rows: {
+    mentions: 'Mentions',
+    privateChats: 'Private messages',
+    comments: 'Comments and replies on your posts',
+  },
+  switches: {
+    'notifications.email.mentions': 'E-mail me when someone mentions me',
+    'notifications.push.mentions': 'Notify this browser when someone mentions me',
+    'notifications.email.privateChats': 'E-mail me about private messages while I am away',
+    'notifications.push.privateChats': 'Notify this browser about private messages',
+    'notifications.push.comments': 'Notify this browser about comments and replies',
+  },
+  digest: 'Digest of comments, replies and mentions',
+  insights: 'Insights digest of the forums you administer',
+  frequency: { off: 'Off', daily: 'Daily', weekly: 'Weekly' },
+  hour: 'At',
+  weekday: 'On',
+  weekdays: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
+  timezone: 'Time zone',
+  browser: {
+    title: 'Browser notifications',
+    turnOn: 'Turn on browser notifications',
+    turnOff: 'Turn off browser notifications',
+    on: 'Browser notifications are on in this browser.',
+    off: 'Browser notifications are off in this browser.',
+    denied: 'This browser blocks Agora’s notifications: allow them in the site settings, then try again.',
+    unsupported: 'This browser cannot show notifications.',
+    failed: 'Browser notifications could not be turned on.',
+  },
+} as const
