@@ -56,6 +56,8 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
       AGORA_RESET_PER_ACCOUNT_PER_HOUR: '100000',
       // The composer test previews a page it serves on loopback.
       AGORA_LINK_PREVIEW_ALLOW_PRIVATE: 'true',
+      // The notifications test's push service listens on loopback.
+      AGORA_PUSH_ALLOW_PRIVATE: 'true',
       // The chat test watches a hidden tab turn away without waiting minutes.
       AGORA_PRESENCE_AWAY_AFTER: '6s',
     },

@@ -16,8 +16,9 @@ import accounts from './tests/accounts.mjs'
 import people from './tests/people.mjs'
 import chat from './tests/chat.mjs'
 import delivery from './tests/delivery.mjs'
+import notifications from './tests/notifications.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...chrome, ...sso]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()
