@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/app/testenv"
 	"agora/internal/mail"
@@ -593,6 +594,65 @@ func TestInsightsDigestToForumAdmins(t *testing.T) {
 	}
 	if n := len(w.mails(t, quiet)) + len(w.mails(t, plain)); n != 0 {
 		t.Fatalf("%d insights digests to one with it off or no admin", n)
+	}
+}
+
+// TestInsightsDigestToCommunityAdmins: the insights digest goes to those
+// the Insights tab is for: an admin of the community who is no forum's
+// admin gets the figures of each of the community's forums; a plain member
+// of the community and of its forum gets none.
+func TestInsightsDigestToCommunityAdmins(t *testing.T) {
+	w := newWorld(t)
+	conn, _ := testenv.Warehouse(t)
+	reports, err := qinsights.New(w.env.DB, qinsights.NewClickHouse(conn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.p, err = delivery.New(w.env.DB.Pool, delivery.Options{Mail: w.mail, BaseURL: w.env.URL, Now: w.clock.Now, Insights: reports})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Monday at 8 UTC: the defaults (weekly, Monday, 8, UTC).
+	monday := w.clock.Now().Truncate(24 * time.Hour).Add(8 * time.Hour)
+	for monday.Weekday() != time.Monday {
+		monday = monday.AddDate(0, 0, 1)
+	}
+	boss, plain := w.outsider(t, "Boss", nil), w.person(t, "Plain", nil)
+	// Boss administers the community through a profile of its
+	// organization, and is in none of its forums; Plain is a member of the
+	// community and of the forum.
+	w.exec(t, `INSERT INTO profiles (id, organization_id, user_id, role, email, email_key, first_name, last_name)
+		SELECT $1, c.organization_id, $2, 'member', $3, $3, 'Boss', 'Tester' FROM communities c WHERE c.id = $4`, uuid.New(), boss.id, boss.email, w.community)
+	for p, role := range map[person]string{boss: "admin", plain: "member"} {
+		w.exec(t, `INSERT INTO community_memberships (community_id, profile_id, role)
+			SELECT $1, id, $2 FROM profiles WHERE user_id = $3`, w.community, role, p.id)
+	}
+	w.clock.Set(monday.Add(time.Minute))
+	if err := w.p.InsightsDigests(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mails := w.mails(t, boss)
+	if len(mails) != 1 || mails[0].Subject != "Your weekly Agora insights" {
+		t.Fatalf("%d insights digests to the community admin: %+v", len(mails), mails)
+	}
+	rows, err := w.env.DB.Pool.Query(t.Context(), `SELECT name FROM series WHERE community_id = $1`, w.community)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forums, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range forums {
+		if !strings.Contains(mails[0].Body, "* "+f+": ") {
+			t.Errorf("the digest leaves out the forum %q:\n%s", f, mails[0].Body)
+		}
+	}
+	if n := strings.Count(mails[0].Body, "\r\n* "); n != len(forums) {
+		t.Errorf("%d forums in the digest, want the community's %d:\n%s", n, len(forums), mails[0].Body)
+	}
+	if n := len(w.mails(t, plain)); n != 0 {
+		t.Fatalf("%d insights digests to a plain member", n)
 	}
 }
 
