@@ -408,8 +408,11 @@ func TestFailedMailIsRetriedOnce(t *testing.T) {
 	}
 }
 
-// TestUnsubscribeLinkTurnsTheSettingOff: following the e-mail's link turns
-// e-mails of mentions off: the next mention is not mailed.
+// TestUnsubscribeLinkTurnsTheSettingOff: following the e-mail's link (a
+// GET, as a mail scanner does) changes nothing: the next mention is
+// mailed; posting it, as the link page's button and a mail client's
+// one-click unsubscribe do, turns e-mails of mentions off: the mention
+// after is not mailed.
 func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 	w := newWorld(t)
 	ada, grace := w.person(t, "Ada", nil), w.person(t, "Grace", nil)
@@ -418,7 +421,20 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 	if len(mails) != 1 {
 		t.Fatalf("%d e-mails, want 1", len(mails))
 	}
-	res, err := http.Get(mails[0].ListUnsubscribe)
+	link := mails[0].ListUnsubscribe
+	res, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("link: %d", res.StatusCode)
+	}
+	w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
+	if n := len(w.mails(t, grace)); n != 2 {
+		t.Fatalf("%d e-mails after following the link, want 2", n)
+	}
+	res, err = http.Post(link, "application/x-www-form-urlencoded", strings.NewReader("List-Unsubscribe=One-Click"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,8 +443,8 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 		t.Fatalf("unsubscribe: %d", res.StatusCode)
 	}
 	w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
-	if n := len(w.mails(t, grace)); n != 1 {
-		t.Fatalf("%d e-mails after unsubscribing, want still 1", n)
+	if n := len(w.mails(t, grace)); n != 2 {
+		t.Fatalf("%d e-mails after unsubscribing, want still 2", n)
 	}
 }
 
