@@ -422,28 +422,30 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 		t.Fatalf("%d e-mails, want 1", len(mails))
 	}
 	link := mails[0].ListUnsubscribe
-	res, err := http.Get(link)
-	if err != nil {
-		t.Fatal(err)
+	// then mentions Grace again after a request to the link, and answers
+	// how many e-mails she has received.
+	then := func(method string) int {
+		t.Helper()
+		req, err := http.NewRequest(method, link, strings.NewReader("List-Unsubscribe=One-Click"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s link: %d", method, res.StatusCode)
+		}
+		w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
+		return len(w.mails(t, grace))
 	}
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("link: %d", res.StatusCode)
-	}
-	w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
-	if n := len(w.mails(t, grace)); n != 2 {
+	if n := then("GET"); n != 2 {
 		t.Fatalf("%d e-mails after following the link, want 2", n)
 	}
-	res, err = http.Post(link, "application/x-www-form-urlencoded", strings.NewReader("List-Unsubscribe=One-Click"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("unsubscribe: %d", res.StatusCode)
-	}
-	w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
-	if n := len(w.mails(t, grace)); n != 2 {
+	if n := then("POST"); n != 2 {
 		t.Fatalf("%d e-mails after unsubscribing, want still 2", n)
 	}
 }
@@ -574,11 +576,11 @@ func TestWeeklyDigestOnTheWeekday(t *testing.T) {
 	}
 }
 
-// TestInsightsDigestToForumAdmins: a forum admin gets the weekly insights
-// digest of their forum on their weekday, once; with the insights digest
-// off they get none; one who is no admin gets none.
-func TestInsightsDigestToForumAdmins(t *testing.T) {
-	w := newWorld(t)
+// insights gives the projection the insights queries over the test
+// warehouse, and answers the first Monday at 8 UTC after the clock: when
+// the insights digest of the defaults (weekly, Monday, 8, UTC) is due.
+func (w *world) insights(t *testing.T) time.Time {
+	t.Helper()
 	conn, _ := testenv.Warehouse(t)
 	reports, err := qinsights.New(w.env.DB, qinsights.NewClickHouse(conn))
 	if err != nil {
@@ -588,11 +590,19 @@ func TestInsightsDigestToForumAdmins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Monday at 8 UTC: the defaults (weekly, Monday, 8, UTC).
 	monday := w.clock.Now().Truncate(24 * time.Hour).Add(8 * time.Hour)
 	for monday.Weekday() != time.Monday {
 		monday = monday.AddDate(0, 0, 1)
 	}
+	return monday
+}
+
+// TestInsightsDigestToForumAdmins: a forum admin gets the weekly insights
+// digest of their forum on their weekday, once; with the insights digest
+// off they get none; one who is no admin gets none.
+func TestInsightsDigestToForumAdmins(t *testing.T) {
+	w := newWorld(t)
+	monday := w.insights(t)
 	admin, quiet := w.outsider(t, "Admin", nil), w.outsider(t, "Quiet", map[string]any{"notifications.insights.frequency": "off"})
 	plain := w.person(t, "Plain", nil)
 	w.join(t, admin, "admin")
@@ -619,20 +629,7 @@ func TestInsightsDigestToForumAdmins(t *testing.T) {
 // of the community and of its forum gets none.
 func TestInsightsDigestToCommunityAdmins(t *testing.T) {
 	w := newWorld(t)
-	conn, _ := testenv.Warehouse(t)
-	reports, err := qinsights.New(w.env.DB, qinsights.NewClickHouse(conn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.p, err = delivery.New(w.env.DB.Pool, delivery.Options{Mail: w.mail, BaseURL: w.env.URL, Now: w.clock.Now, Insights: reports})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Monday at 8 UTC: the defaults (weekly, Monday, 8, UTC).
-	monday := w.clock.Now().Truncate(24 * time.Hour).Add(8 * time.Hour)
-	for monday.Weekday() != time.Monday {
-		monday = monday.AddDate(0, 0, 1)
-	}
+	monday := w.insights(t)
 	boss, plain := w.outsider(t, "Boss", nil), w.person(t, "Plain", nil)
 	// Boss administers the community through a profile of its
 	// organization, and is in none of its forums; Plain is a member of the
