@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"html"
 
 	"github.com/gofiber/fiber/v3"
@@ -19,9 +21,11 @@ func (s *server) pushRoutes(api fiber.Router) {
 	api.Get("/push/key", h.key)
 	api.Post("/push/subscriptions", authed, h.subscribe)
 	api.Delete("/push/subscriptions", authed, h.unsubscribe)
-	api.Get("/notifications/unsubscribe", h.unsubscribeLink)
-	// RFC 8058's one-click unsubscribe: mail clients post to the
-	// List-Unsubscribe link.
+	// An e-mail's link: GET asks to confirm and changes nothing (mail
+	// scanners follow links); POST, from the page's button or a mail
+	// client's one-click unsubscribe (RFC 8058, to the List-Unsubscribe
+	// link), turns the setting off.
+	api.Get("/notifications/unsubscribe", h.confirmUnsubscribe)
 	api.Post("/notifications/unsubscribe", h.unsubscribeLink)
 }
 
@@ -78,27 +82,69 @@ var settingNames = map[string]string{
 	"notifications.insights.frequency": "the insights digest",
 }
 
-// unsubscribeLink answers a small page, not JSON: it is opened from an
-// e-mail, outside the app.
-func (h *pushHandlers) unsubscribeLink(c fiber.Ctx) error {
-	setting, err := h.cmd.UnsubscribeLink(c.Context(), c.Query("token"))
-	page := func(status int, title, text string) error {
-		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-		return c.Status(status).SendString(`<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-			`<meta name="viewport" content="width=device-width, initial-scale=1"><title>` + html.EscapeString(title) +
-			` · Agora</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">` +
-			`<h1>` + html.EscapeString(title) + `</h1><p>` + html.EscapeString(text) + `</p>` +
-			`<p><a href="/profile">Notification settings</a></p></body></html>`)
-	}
+// unsubscribeStyle is the unsubscribe pages' only style, allowed by its
+// hash in unsubscribePolicy.
+const unsubscribeStyle = "body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}"
+
+// unsubscribePolicy is the Content-Security-Policy of the unsubscribe
+// pages: apiPolicy's, but for their one style and their form, which posts
+// to this same origin.
+var unsubscribePolicy = func() string {
+	sum := sha256.Sum256([]byte(unsubscribeStyle))
+	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
+		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}()
+
+// unsubscribePage answers a small page, not JSON: the unsubscribe link is
+// opened from an e-mail, outside the app. body is HTML.
+func unsubscribePage(c fiber.Ctx, status int, title, body string) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Set(fiber.HeaderContentSecurityPolicy, unsubscribePolicy)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(status).SendString(`<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+		`<meta name="viewport" content="width=device-width, initial-scale=1"><title>` + html.EscapeString(title) +
+		` · Agora</title><style>` + unsubscribeStyle + `</style></head><body>` +
+		`<h1>` + html.EscapeString(title) + `</h1>` + body +
+		`<p><a href="/profile">Notification settings</a></p></body></html>`)
+}
+
+// unsubscribeError answers a token that is not valid (400 for none, 404
+// for one that is not ours) with a page; other errors go on to the error
+// handler.
+func unsubscribeError(c fiber.Ctx, err error) error {
 	if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
 		status := fiber.StatusNotFound
 		if e.Kind == apperr.BadInput {
 			status = fiber.StatusBadRequest
 		}
-		return page(status, "Link not valid", "This unsubscribe link is not valid. You can change what Agora sends you in your notification settings.")
+		return unsubscribePage(c, status, "Link not valid",
+			`<p>This unsubscribe link is not valid. You can change what Agora sends you in your notification settings.</p>`)
 	}
+	return err
+}
+
+// confirmUnsubscribe answers the link's page: the setting it would turn
+// off and a button posting the token to this same path.
+func (h *pushHandlers) confirmUnsubscribe(c fiber.Ctx) error {
+	token := c.Query("token")
+	setting, err := h.cmd.UnsubscribeSetting(c.Context(), token)
 	if err != nil {
-		return err
+		return unsubscribeError(c, err)
 	}
-	return page(fiber.StatusOK, "Unsubscribed", "You will no longer receive "+settingNames[setting]+". You can turn it on again in your notification settings.")
+	return unsubscribePage(c, fiber.StatusOK, "Unsubscribe",
+		`<p>Stop receiving `+html.EscapeString(settingNames[setting])+`?</p>`+
+			`<form method="post" action="`+html.EscapeString(c.Path())+`">`+
+			`<input type="hidden" name="token" value="`+html.EscapeString(token)+`">`+
+			`<button type="submit">Unsubscribe</button></form>`)
+}
+
+// unsubscribeLink turns the setting off: the token comes in the query (the
+// List-Unsubscribe link a mail client posts to) or in the form's body.
+func (h *pushHandlers) unsubscribeLink(c fiber.Ctx) error {
+	setting, err := h.cmd.UnsubscribeLink(c.Context(), c.FormValue("token"))
+	if err != nil {
+		return unsubscribeError(c, err)
+	}
+	return unsubscribePage(c, fiber.StatusOK, "Unsubscribed",
+		`<p>You will no longer receive `+html.EscapeString(settingNames[setting])+`. You can turn it on again in your notification settings.</p>`)
 }

@@ -1,7 +1,12 @@
 package httpapi_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
+	"html"
+	"io"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,31 +131,68 @@ func TestPushRefusesPrivateEndpoints(t *testing.T) {
 	wantError(t, member.Client.Do("POST", "/api/push/subscriptions", svc.Subscribe(t)), 404, "pushUnavailable")
 }
 
-// TestUnsubscribeLinkTurnsTheSettingOff: a link's token turns its setting
-// off, keeps the member's other keys, and works again; an unknown token is
-// a 404 page that changes nothing.
+// TestUnsubscribeLinkTurnsTheSettingOff: following a link's token (GET)
+// answers a page naming the setting with a button and changes nothing (a
+// mail scanner follows links); the page's form, posted as a browser would
+// under the page's Content-Security-Policy, turns the setting off, keeps
+// the member's other keys, and works again; no token is a 400 page, and an
+// unknown one a 404 page, by GET or POST, that change nothing.
 func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 	env := testenv.New(t)
 	m := newMember(t, env, "Unsub")
 	wantStatus(t, m.Client.Do("PATCH", "/api/users/"+m.UserID+"/personalization", map[string]any{"notifications.timezone": "Europe/Paris"}), 200)
 	token, hash := auth.NewToken()
 	exec(t, env, "INSERT INTO unsubscribe_tokens (token_hash, user_id, setting) VALUES ($1, $2, 'notifications.digest.frequency')", hash, m.UserID)
+	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
 
 	before := pushDigest(t, env)
-	r := env.Client(t).Do("GET", "/api/notifications/unsubscribe?token=nope", nil)
-	if r.Status != 404 || !strings.Contains(string(r.Body), "not valid") {
-		t.Fatalf("unknown token: %d %s", r.Status, r.Body)
+	for _, r := range []struct {
+		method, query, body string
+		status              int
+	}{
+		{"GET", "", "", 400}, {"POST", "", "", 400},
+		{"GET", "?token=nope", "", 404}, {"POST", "", "token=nope", 404}, {"POST", "?token=nope", "", 404},
+	} {
+		res := rawDo(t, env, r.method, "/api/notifications/unsubscribe"+r.query, form, r.body)
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != r.status || !strings.Contains(string(body), "not valid") {
+			t.Fatalf("%s %s %s: %d %s", r.method, r.query, r.body, res.StatusCode, body)
+		}
 	}
 	if pushDigest(t, env) != before {
-		t.Fatal("an unknown token wrote")
+		t.Fatal("a token not valid wrote")
+	}
+
+	r := env.Client(t).Do("GET", "/api/notifications/unsubscribe?token="+url.QueryEscape(token), nil)
+	page := string(r.Body)
+	if r.Status != 200 || !strings.Contains(page, "Stop receiving the digest of comments, replies and mentions?") {
+		t.Fatalf("link: %d %s", r.Status, page)
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("content type %q", ct)
+	}
+	if pushDigest(t, env) != before {
+		t.Fatal("following the link turned the setting off")
+	}
+	// The page's policy lets its style and its form to this origin work.
+	csp := r.Header.Get("Content-Security-Policy")
+	style := regexp.MustCompile(`<style>(.*?)</style>`).FindStringSubmatch(page)
+	if style == nil {
+		t.Fatalf("no style: %s", page)
+	}
+	sum := sha256.Sum256([]byte(style[1]))
+	if !strings.Contains(csp, "form-action 'self'") || !strings.Contains(csp, "style-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+		t.Errorf("policy %q does not allow the page's form and style", csp)
+	}
+	f := regexp.MustCompile(`<form method="post" action="([^"]+)"><input type="hidden" name="token" value="([^"]+)">`).FindStringSubmatch(page)
+	if f == nil || html.UnescapeString(f[1]) != "/api/notifications/unsubscribe" {
+		t.Fatalf("no form posting to the link's path: %s", page)
 	}
 	for range 2 {
-		r = env.Client(t).Do("GET", "/api/notifications/unsubscribe?token="+url.QueryEscape(token), nil)
-		if r.Status != 200 || !strings.Contains(string(r.Body), "no longer receive the digest") {
-			t.Fatalf("unsubscribe: %d %s", r.Status, r.Body)
-		}
-		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
-			t.Errorf("content type %q", ct)
+		res := rawDo(t, env, "POST", html.UnescapeString(f[1]), form, url.Values{"token": {html.UnescapeString(f[2])}}.Encode())
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || !strings.Contains(string(body), "no longer receive the digest") {
+			t.Fatalf("unsubscribe: %d %s", res.StatusCode, body)
 		}
 		var p map[string]any
 		m.Client.Do("GET", "/api/users/"+m.UserID+"/personalization", nil).JSON(t, &p)

@@ -133,34 +133,51 @@ var offValue = map[string]string{
 	"notifications.insights.frequency": `"off"`,
 }
 
-// UnsubscribeLink is GET /notifications/unsubscribe?token=…: the link of
-// an e-mail turns its setting off in the member's personalization, as if
-// they had turned it off on their profile (their tabs hear
-// user.personalization.updated). It answers the setting. The link is not
-// used up: clicking it again changes nothing and answers the same.
-func (s *Service) UnsubscribeLink(ctx context.Context, token string) (setting string, err error) {
+// UnsubscribeSetting is GET /notifications/unsubscribe?token=…: the
+// setting an e-mail's link would turn off, for the page that asks the
+// member to confirm. It changes nothing: mail scanners follow links.
+func (s *Service) UnsubscribeSetting(ctx context.Context, token string) (string, error) {
+	_, setting, err := s.unsubscribeToken(ctx, token)
+	return setting, err
+}
+
+// unsubscribeToken reads the member and the setting an e-mail's link
+// names.
+func (s *Service) unsubscribeToken(ctx context.Context, token string) (user uuid.UUID, setting string, err error) {
 	if token == "" {
-		return "", apperr.MissingParameters("token")
+		return uuid.Nil, "", apperr.MissingParameters("token")
 	}
 	ut := table.UnsubscribeTokens
-	var user uuid.UUID
 	err = db.QueryRow(ctx, s.db, SELECT(ut.UserID, ut.Setting).FROM(ut).
 		WHERE(ut.TokenHash.EQ(Bytea(auth.HashToken(token))))).Scan(&user, &setting)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", ErrUnsubscribeInvalid
+		return uuid.Nil, "", ErrUnsubscribeInvalid
 	}
 	if err != nil {
-		return "", fmt.Errorf("delivery: unsubscribe link: %w", err)
+		return uuid.Nil, "", fmt.Errorf("delivery: unsubscribe link: %w", err)
 	}
-	off, ok := offValue[setting]
-	if !ok {
-		return "", ErrUnsubscribeInvalid
+	if _, ok := offValue[setting]; !ok {
+		return uuid.Nil, "", ErrUnsubscribeInvalid
+	}
+	return user, setting, nil
+}
+
+// UnsubscribeLink is POST /notifications/unsubscribe (the button of the
+// link's page, or a mail client's one-click unsubscribe, RFC 8058): it
+// turns the setting the token names off in the member's personalization,
+// as if they had turned it off on their profile (their tabs hear
+// user.personalization.updated). It answers the setting. The link is not
+// used up: posting it again changes nothing and answers the same.
+func (s *Service) UnsubscribeLink(ctx context.Context, token string) (setting string, err error) {
+	user, setting, err := s.unsubscribeToken(ctx, token)
+	if err != nil {
+		return "", err
 	}
 	_, err = db.Exec(ctx, s.db, RawStatement(`INSERT INTO user_personalization (user_id, data, updated_on)
 		VALUES (#user, jsonb_build_object(#key::text, #off::jsonb), #on)
 		ON CONFLICT (user_id) DO UPDATE SET data = user_personalization.data || excluded.data, updated_on = excluded.updated_on
 		WHERE user_personalization.data -> #key::text IS DISTINCT FROM #off::jsonb`,
-		RawArgs{"#user": user, "#key": setting, "#off": off, "#on": s.now().UTC()}))
+		RawArgs{"#user": user, "#key": setting, "#off": offValue[setting], "#on": s.now().UTC()}))
 	if err != nil {
 		return "", fmt.Errorf("delivery: unsubscribe link: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/app/testenv"
 	"agora/internal/mail"
@@ -407,8 +408,11 @@ func TestFailedMailIsRetriedOnce(t *testing.T) {
 	}
 }
 
-// TestUnsubscribeLinkTurnsTheSettingOff: following the e-mail's link turns
-// e-mails of mentions off: the next mention is not mailed.
+// TestUnsubscribeLinkTurnsTheSettingOff: following the e-mail's link (a
+// GET, as a mail scanner does) changes nothing: the next mention is
+// mailed; posting it, as the link page's button and a mail client's
+// one-click unsubscribe do, turns e-mails of mentions off: the mention
+// after is not mailed.
 func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 	w := newWorld(t)
 	ada, grace := w.person(t, "Ada", nil), w.person(t, "Grace", nil)
@@ -417,17 +421,32 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 	if len(mails) != 1 {
 		t.Fatalf("%d e-mails, want 1", len(mails))
 	}
-	res, err := http.Get(mails[0].ListUnsubscribe)
-	if err != nil {
-		t.Fatal(err)
+	link := mails[0].ListUnsubscribe
+	// then mentions Grace again after a request to the link, and answers
+	// how many e-mails she has received.
+	then := func(method string) int {
+		t.Helper()
+		req, err := http.NewRequest(method, link, strings.NewReader("List-Unsubscribe=One-Click"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s link: %d", method, res.StatusCode)
+		}
+		w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
+		return len(w.mails(t, grace))
 	}
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("unsubscribe: %d", res.StatusCode)
+	if n := then("GET"); n != 2 {
+		t.Fatalf("%d e-mails after following the link, want 2", n)
 	}
-	w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
-	if n := len(w.mails(t, grace)); n != 1 {
-		t.Fatalf("%d e-mails after unsubscribing, want still 1", n)
+	if n := then("POST"); n != 2 {
+		t.Fatalf("%d e-mails after unsubscribing, want still 2", n)
 	}
 }
 
@@ -557,11 +576,11 @@ func TestWeeklyDigestOnTheWeekday(t *testing.T) {
 	}
 }
 
-// TestInsightsDigestToForumAdmins: a forum admin gets the weekly insights
-// digest of their forum on their weekday, once; with the insights digest
-// off they get none; one who is no admin gets none.
-func TestInsightsDigestToForumAdmins(t *testing.T) {
-	w := newWorld(t)
+// insights gives the projection the insights queries over the test
+// warehouse, and answers the first Monday at 8 UTC after the clock: when
+// the insights digest of the defaults (weekly, Monday, 8, UTC) is due.
+func (w *world) insights(t *testing.T) time.Time {
+	t.Helper()
 	conn, _ := testenv.Warehouse(t)
 	reports, err := qinsights.New(w.env.DB, qinsights.NewClickHouse(conn))
 	if err != nil {
@@ -571,11 +590,19 @@ func TestInsightsDigestToForumAdmins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Monday at 8 UTC: the defaults (weekly, Monday, 8, UTC).
 	monday := w.clock.Now().Truncate(24 * time.Hour).Add(8 * time.Hour)
 	for monday.Weekday() != time.Monday {
 		monday = monday.AddDate(0, 0, 1)
 	}
+	return monday
+}
+
+// TestInsightsDigestToForumAdmins: a forum admin gets the weekly insights
+// digest of their forum on their weekday, once; with the insights digest
+// off they get none; one who is no admin gets none.
+func TestInsightsDigestToForumAdmins(t *testing.T) {
+	w := newWorld(t)
+	monday := w.insights(t)
 	admin, quiet := w.outsider(t, "Admin", nil), w.outsider(t, "Quiet", map[string]any{"notifications.insights.frequency": "off"})
 	plain := w.person(t, "Plain", nil)
 	w.join(t, admin, "admin")
@@ -593,6 +620,52 @@ func TestInsightsDigestToForumAdmins(t *testing.T) {
 	}
 	if n := len(w.mails(t, quiet)) + len(w.mails(t, plain)); n != 0 {
 		t.Fatalf("%d insights digests to one with it off or no admin", n)
+	}
+}
+
+// TestInsightsDigestToCommunityAdmins: the insights digest goes to those
+// the Insights tab is for: an admin of the community who is no forum's
+// admin gets the figures of each of the community's forums; a plain member
+// of the community and of its forum gets none.
+func TestInsightsDigestToCommunityAdmins(t *testing.T) {
+	w := newWorld(t)
+	monday := w.insights(t)
+	boss, plain := w.outsider(t, "Boss", nil), w.person(t, "Plain", nil)
+	// Boss administers the community through a profile of its
+	// organization, and is in none of its forums; Plain is a member of the
+	// community and of the forum.
+	w.exec(t, `INSERT INTO profiles (id, organization_id, user_id, role, email, email_key, first_name, last_name)
+		SELECT $1, c.organization_id, $2, 'member', $3, $3, 'Boss', 'Tester' FROM communities c WHERE c.id = $4`, uuid.New(), boss.id, boss.email, w.community)
+	for p, role := range map[person]string{boss: "admin", plain: "member"} {
+		w.exec(t, `INSERT INTO community_memberships (community_id, profile_id, role)
+			SELECT $1, id, $2 FROM profiles WHERE user_id = $3`, w.community, role, p.id)
+	}
+	w.clock.Set(monday.Add(time.Minute))
+	if err := w.p.InsightsDigests(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mails := w.mails(t, boss)
+	if len(mails) != 1 || mails[0].Subject != "Your weekly Agora insights" {
+		t.Fatalf("%d insights digests to the community admin: %+v", len(mails), mails)
+	}
+	rows, err := w.env.DB.Pool.Query(t.Context(), `SELECT name FROM series WHERE community_id = $1`, w.community)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forums, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range forums {
+		if !strings.Contains(mails[0].Body, "* "+f+": ") {
+			t.Errorf("the digest leaves out the forum %q:\n%s", f, mails[0].Body)
+		}
+	}
+	if n := strings.Count(mails[0].Body, "\r\n* "); n != len(forums) {
+		t.Errorf("%d forums in the digest, want the community's %d:\n%s", n, len(forums), mails[0].Body)
+	}
+	if n := len(w.mails(t, plain)); n != 0 {
+		t.Fatalf("%d insights digests to a plain member", n)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/internal/access"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
@@ -350,16 +351,19 @@ func (p *Projection) postsDigest(ctx context.Context, m member, f string, start,
 	})
 }
 
-// InsightsDigests mails each forum admin whose insights digest is due the
-// figures of the period of each forum they administer, once per period.
+// InsightsDigests mails each member whose insights digest is due the
+// figures of the period of each forum whose insights they may read, once
+// per period. Those are the people the Insights tab is for: by the rule
+// of GET /api/insights (access.Forum.Admin; access.ForumRules is its form
+// for lists), a forum's admins, the admins of its community or
+// organization, and super users.
 func (p *Projection) InsightsDigests(ctx context.Context) error {
 	if p.opts.Insights == nil {
 		return nil
 	}
 	now := p.opts.Now()
-	sm, pr := table.SeriesMemberships, table.Profiles
-	members, err := p.members(ctx, table.Users.ID.IN(pg.SELECT(pr.UserID).FROM(sm.INNER_JOIN(pr, pr.ID.EQ(sm.ProfileID))).
-		WHERE(sm.Role.EQ(pg.String("admin")).AND(sm.Status.EQ(pg.String("active"))))))
+	u, se := table.Users, table.Series
+	members, err := p.members(ctx, pg.EXISTS(pg.SELECT(se.ID).FROM(se).WHERE(insightsReader(u.ID, u.Role.EQ(pg.String(string(auth.RoleSuper)))))))
 	if err != nil {
 		return err
 	}
@@ -380,11 +384,10 @@ func (p *Projection) insightsDigest(ctx context.Context, m member, f string, sta
 		if err != nil || !ok {
 			return err
 		}
-		sm, pr, se := table.SeriesMemberships, table.Profiles, table.Series
-		rows, err := db.Query(ctx, tx, pg.SELECT(se.ID, se.Name).
-			FROM(sm.INNER_JOIN(pr, pr.ID.EQ(sm.ProfileID)).INNER_JOIN(se, se.ID.EQ(sm.SeriesID))).
-			WHERE(pr.UserID.EQ(pg.UUID(m.ID)).AND(sm.Role.EQ(pg.String("admin"))).AND(sm.Status.EQ(pg.String("active")))).
-			ORDER_BY(se.Name))
+		se := table.Series
+		rows, err := db.Query(ctx, tx, pg.SELECT(se.ID, se.Name).FROM(se).
+			WHERE(insightsReader(pg.UUID(m.ID), pg.Bool(m.Role == string(auth.RoleSuper)))).
+			ORDER_BY(se.Name, se.ID))
 		if err != nil {
 			return fmt.Errorf("delivery: insights digest: %w", err)
 		}
@@ -423,4 +426,13 @@ func (p *Projection) insightsDigest(ctx context.Context, m member, f string, sta
 		fmt.Fprintf(&b, "\r\n-- \r\nTo stop these digests: %s\r\nOr change your notification settings: %s/profile\r\n", unsubscribe, p.opts.BaseURL)
 		return p.opts.Mail.Send(ctx, mail.Message{To: m.Email, Subject: fmt.Sprintf("Your %s Agora insights", f), Body: b.String(), ListUnsubscribe: unsubscribe})
 	})
+}
+
+// insightsReader is the condition that user may read the insights of the
+// forum of table.Series: that they administer it (access.ForumRules), the
+// rule DigestSummary checks again for each forum, as GET /api/insights does.
+func insightsReader(user pg.StringExpression, super pg.BoolExpression) pg.BoolExpression {
+	se := table.Series
+	_, admin := access.ForumRules(se.ID, se.CommunityID, user, super)
+	return admin
 }

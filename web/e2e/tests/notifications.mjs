@@ -108,8 +108,25 @@ export default [
           assert.ok(r.authorization.startsWith('vapid ') && r.authorization.includes(`k=${publicKey}`), `VAPID with the server's key: ${r.authorization}`)
           assert.ok(r.message.title && r.message.body, JSON.stringify(r.message))
         }
+
+        // The mail's unsubscribe link asks first (a mail scanner following
+        // it changes nothing); its button, under the page's policy, turns
+        // the mentions' mails off.
+        const [mail] = await mailsLinking(A, mentionPath)
+        const link = mail.body.match(/https?:\/\/\S+\/api\/notifications\/unsubscribe\?token=\S+/)?.[0]
+        assert.ok(link, mail.body)
+        const mailed = async () => (await api('GET', `/api/users/${a.id}/personalization`, { token: ta })).body['notifications.email.mentions']
+        const before = await mailed()
+        const unsubscribe = await ctx.newPage()
+        await unsubscribe.goto(link)
+        await visible(unsubscribe.getByText('Stop receiving e-mails when someone mentions you?'))
+        assert.equal(await mailed(), before, 'opening the link changes nothing')
+        await unsubscribe.getByRole('button', { name: 'Unsubscribe', exact: true }).click()
+        await visible(unsubscribe.getByRole('heading', { name: 'Unsubscribed', exact: true }))
+        assert.equal(await mailed(), false)
       } finally {
         await push.close()
+        await api('PATCH', `/api/users/${a.id}/personalization`, { token: ta, body: { 'notifications.email.mentions': null } })
       }
     },
   },

@@ -2628,10 +2628,7 @@ export interface paths {
     };
     "/api/notifications/unsubscribe": {
         parameters: {
-            query: {
-                /** @description The token of the e-mail's link. */
-                token: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -2642,16 +2639,24 @@ export interface paths {
          *     `List-Unsubscribe` header) names the member and the setting the
          *     e-mail came from (`notifications.email.mentions`,
          *     `notifications.email.privateChats`, `notifications.digest.frequency`
-         *     or `notifications.insights.frequency`); following it turns that
-         *     setting off (`false`, or `off`) in the member's personalization, with
-         *     no session, and answers a small HTML page saying so. It is not used
-         *     up: a second visit answers the same page.
+         *     or `notifications.insights.frequency`). Following it changes
+         *     nothing (mail scanners follow links, RFC 8058): it answers a small
+         *     HTML page naming the setting, with an Unsubscribe button, a form
+         *     that posts the token to this same path (the POST below). The page's
+         *     Content-Security-Policy allows its one style and that form
+         *     (`form-action 'self'`).
          */
         get: operations["unsubscribeByLink"];
         put?: never;
         /**
-         * One-click unsubscribe (RFC 8058)
-         * @description What a mail client posts to the `List-Unsubscribe` link (`List-Unsubscribe-Post`); the same as the GET.
+         * Unsubscribe (the link page's button, or one-click, RFC 8058)
+         * @description Turns the setting the token names off (`false`, or `off`) in the
+         *     member's personalization, with no session, and answers a small HTML
+         *     page saying so. The token comes in the query, as a mail client's
+         *     one-click unsubscribe posts it to the `List-Unsubscribe` link
+         *     (`List-Unsubscribe-Post: List-Unsubscribe=One-Click`), or in the
+         *     form body, as the link page's button posts it. It is not used up:
+         *     posting it again answers the same page.
          */
         post: operations["unsubscribeOneClick"];
         delete?: never;
@@ -9920,7 +9925,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The setting is off. */
+            /** @description The page asking to confirm; nothing is changed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9952,15 +9957,27 @@ export interface operations {
     };
     unsubscribeOneClick: {
         parameters: {
-            query: {
-                /** @description The token of the e-mail's link. */
-                token: string;
+            query?: {
+                /** @description The token of the e-mail's link (one-click). */
+                token?: string;
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The token of the e-mail's link (the page's form). */
+                    token?: string;
+                    /**
+                     * @description What a mail client's one-click unsubscribe posts.
+                     * @enum {string}
+                     */
+                    "List-Unsubscribe"?: "One-Click";
+                };
+            };
+        };
         responses: {
             /** @description The setting is off. */
             200: {
