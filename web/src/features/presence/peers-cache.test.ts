@@ -1,7 +1,7 @@
-import { QueryClient, type InfiniteData } from '@tanstack/react-query'
-import { describe, expect, it } from 'vitest'
+import { QueryClient, QueryObserver, type InfiniteData } from '@tanstack/react-query'
+import { describe, expect, it, vi } from 'vitest'
 import type { HubMessage } from '@/lib/hub'
-import { applyPresenceEvent, PEERS_KEY, type Peer, type PeerList } from './peers-cache'
+import { applyPresenceEvent, correctReads, PEERS_KEY, type Peer, type PeerList } from './peers-cache'
 
 const peer = (id: string, lastName: string, status: Peer['status'] = 'offline', lastMessageOn: string | null = null): Peer => ({
   id,
@@ -37,6 +37,30 @@ function cached(results: Peer[]) {
 }
 
 describe('applyPresenceEvent', () => {
+  it('corrects a list being read as the event came: its answer may be from before the event', async () => {
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    const key = [...PEERS_KEY, { q: '', criterion: 'all' }]
+    // The server's answer, held until after the event: from before B came back.
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let reads = 0
+    const queryFn = async () => {
+      reads++
+      await held
+      return { results: [peer('b', 'B', 'away')], total: 1 }
+    }
+    const uncorrect = correctReads(qc)
+    // The chat list watching it.
+    const stop = new QueryObserver(qc, { queryKey: key, queryFn }).subscribe(() => {})
+    await vi.waitFor(() => expect(reads).toBe(1))
+    applyPresenceEvent(qc, event('user.status', 'b', 'online'), undefined, () => NOW)
+    release()
+    await vi.waitFor(() => expect(names(qc.getQueryData<PeerList>(key))).toEqual(['B:online']))
+    expect(reads).toBe(1)
+    stop()
+    uncorrect()
+  })
+
   it('moves a peer who connects among the connected ones, and back when they leave', () => {
     const { qc, read } = cached([peer('b', 'Berg', 'online'), peer('a', 'Adams'), peer('c', 'Cole')])
     expect(applyPresenceEvent(qc, event('user.connected', 'c', 'online'), undefined, () => NOW)).toBe(true)

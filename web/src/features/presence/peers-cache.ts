@@ -1,5 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query'
 import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
 import type { Schemas } from '@/api/client'
 import { useHubEvents, type HubMessage } from '@/lib/hub'
 
@@ -100,7 +101,45 @@ export function applyPresenceEvent(qc: QueryClient, m: HubMessage, pinned?: (p: 
     }
     return update(data)
   })
+  const cutoff = Date.now() - RECENT_MS
+  while (recent.length > 0 && recent[0]!.at < cutoff) recent.shift()
+  recent.push({ at: Date.now(), ...change, on: at })
   return true
+}
+
+/**
+ * RECENT_MS is how long a presence event is kept to correct a list read
+ * while it came: longer than a read of GET /api/peers takes.
+ */
+const RECENT_MS = 60_000
+const recent: { at: number; userId: string; status: PeerStatus; on: string }[] = []
+
+/**
+ * correctReads makes a peers list read while presence events came show
+ * them: its answer may hold what the server had before an event, and
+ * nothing would correct it until that peer's next change. Each read's
+ * start is noted; when it lands, the events since are applied to it.
+ */
+export function correctReads(qc: QueryClient, pinned?: (p: Peer) => boolean): () => void {
+  const started = new Map<string, number>()
+  return qc.getQueryCache().subscribe((e) => {
+    if (e.type !== 'updated' || e.query.queryKey[0] !== PEERS_KEY[0]) return
+    if (e.action.type === 'fetch') started.set(e.query.queryHash, Date.now())
+    if (e.action.type !== 'success') return
+    const since = started.get(e.query.queryHash)
+    started.delete(e.query.queryHash)
+    const missed = since === undefined ? [] : recent.filter((r) => r.at >= since)
+    if (missed.length === 0) return
+    const update = (l: PeerList): PeerList => {
+      let results = l.results
+      for (const r of missed) results = withPresence(results, r.userId, r.status, r.on, pinned)
+      return results === l.results ? l : { ...l, results }
+    }
+    const data = e.query.state.data as Cached
+    if (!data) return
+    const next = 'pages' in data ? { ...data, pages: data.pages.map(update) } : update(data)
+    queueMicrotask(() => qc.setQueryData(e.query.queryKey, next))
+  })
 }
 
 /**
@@ -110,6 +149,9 @@ export function applyPresenceEvent(qc: QueryClient, m: HubMessage, pinned?: (p: 
  */
 export function usePresenceLive(pinned?: (p: Peer) => boolean) {
   const qc = useQueryClient()
+  const pin = useRef(pinned)
+  pin.current = pinned
+  useEffect(() => correctReads(qc, (p) => pin.current?.(p) ?? false), [qc])
   useHubEvents(
     '*',
     (m) => void applyPresenceEvent(qc, m, pinned),
