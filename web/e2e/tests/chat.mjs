@@ -48,8 +48,12 @@ async function showsStatus(list, name, status, active) {
     if (active) await active.mouse.move(Math.random() * 200 + 10, Math.random() * 200 + 10)
     last = await peerStatus(list, name)
     return last === status
-  }, 3 * TIMEOUT).catch((e) => {
-    throw new Error(`${e.message} (last shown: ${last})`)
+  }, 3 * TIMEOUT).catch(async (e) => {
+    // What the server holds, to tell a browser that did not report from a list that did not follow.
+    const token = await list.page().evaluate(() => localStorage.getItem('user_token'))
+    const r = await api('GET', `/api/peers?q=${encodeURIComponent(name)}&criterion=name`, { token })
+    const held = r.body?.results?.find((p) => `${p.firstName} ${p.lastName}` === name)?.status
+    throw new Error(`${e.message} (last shown: ${last}; the server holds: ${held ?? r.status})`)
   })
 }
 
