@@ -2,8 +2,9 @@ package delivery
 
 import (
 	"encoding/json"
-	"slices"
 	"time"
+
+	"agora/internal/personalization"
 )
 
 // Frequencies of the digests.
@@ -27,56 +28,40 @@ type settings struct {
 	LastSeenAt                                   time.Time
 }
 
-// readSettings reads the personalization's flat object; a key of the wrong
-// type counts as absent (the PATCH checks types; this only reads).
+// readSettings reads the personalization's flat object. A key absent, or
+// of the wrong kind (the PATCH checks kinds; this only reads), holds its
+// default: both come from internal/personalization, the one list of keys.
 func readSettings(data []byte) settings {
-	s := settings{
-		EmailMentions: true, EmailPrivateChats: true, PushMentions: true, PushPrivateChats: true, PushComments: true,
-		Digest: Daily, Insights: Weekly, Hour: 8, Weekday: time.Monday, Zone: time.UTC,
-	}
 	var m map[string]json.RawMessage
-	if len(data) == 0 || json.Unmarshal(data, &m) != nil {
-		return s
-	}
-	boolean := func(key string, dst *bool) {
-		var b bool
-		if v, ok := m[key]; ok && json.Unmarshal(v, &b) == nil {
-			*dst = b
+	_ = json.Unmarshal(data, &m)
+	get := func(key string, dst any) {
+		v, ok := m[key]
+		if !ok || personalization.Check(key, v) != "" {
+			v, _ = json.Marshal(personalization.Defaults[key])
 		}
+		_ = json.Unmarshal(v, dst)
 	}
-	frequency := func(key string, dst *string) {
-		var f string
-		if v, ok := m[key]; ok && json.Unmarshal(v, &f) == nil && slices.Contains([]string{Off, Daily, Weekly}, f) {
-			*dst = f
-		}
+	var s settings
+	get(personalization.EmailMentions, &s.EmailMentions)
+	get(personalization.EmailPrivateChats, &s.EmailPrivateChats)
+	get(personalization.PushMentions, &s.PushMentions)
+	get(personalization.PushPrivateChats, &s.PushPrivateChats)
+	get(personalization.PushComments, &s.PushComments)
+	get(personalization.DigestFrequency, &s.Digest)
+	get(personalization.InsightsFrequency, &s.Insights)
+	get(personalization.DigestHour, &s.Hour)
+	var weekday int
+	get(personalization.DigestWeekday, &weekday)
+	s.Weekday = time.Weekday(weekday)
+	var zone, seen string
+	get(personalization.TimeZone, &zone)
+	if s.Zone, _ = time.LoadLocation(zone); s.Zone == nil {
+		s.Zone = time.UTC
 	}
-	boolean("notifications.email.mentions", &s.EmailMentions)
-	boolean("notifications.email.privateChats", &s.EmailPrivateChats)
-	boolean("notifications.push.mentions", &s.PushMentions)
-	boolean("notifications.push.privateChats", &s.PushPrivateChats)
-	boolean("notifications.push.comments", &s.PushComments)
-	frequency("notifications.digest.frequency", &s.Digest)
-	frequency("notifications.insights.frequency", &s.Insights)
-	var n int
-	if v, ok := m["notifications.digest.hour"]; ok && json.Unmarshal(v, &n) == nil && n >= 0 && n <= 23 {
-		s.Hour = n
-	}
-	if v, ok := m["notifications.digest.weekday"]; ok && json.Unmarshal(v, &n) == nil && n >= 0 && n <= 6 {
-		s.Weekday = time.Weekday(n)
-	}
-	var str string
-	if v, ok := m["notifications.timezone"]; ok && json.Unmarshal(v, &str) == nil && str != "" {
-		if loc, err := time.LoadLocation(str); err == nil {
-			s.Zone = loc
-		}
-	}
-	if v, ok := m["notifications.posts.lastSeenAt"]; ok && json.Unmarshal(v, &str) == nil {
-		if t, err := time.Parse(time.RFC3339Nano, str); err == nil {
-			s.LastSeenAt = t
-		}
-	}
-	_ = json.Unmarshal(m["notifications.posts.read"], &s.Read)
-	_ = json.Unmarshal(m["notifications.posts.dismissed"], &s.Dismissed)
+	get(personalization.PostsLastSeenAt, &seen)
+	s.LastSeenAt, _ = time.Parse(time.RFC3339Nano, seen)
+	get(personalization.PostsRead, &s.Read)
+	get(personalization.PostsDismissed, &s.Dismissed)
 	return s
 }
 
