@@ -42,7 +42,7 @@ import (
 const Version = "v1.13.5"
 
 // ErrNoServerBinary means livekit-server is not installed.
-var ErrNoServerBinary = errors.New("sfuserver: livekit-server not found (install it with: scripts/install-deps.sh livekit, which builds " + Version + " into ~/.cache/agora; or put livekit-server on PATH, or set AGORA_LIVEKIT_SERVER_BIN)")
+var ErrNoServerBinary = errors.New("sfuserver: livekit-server not found (install it with: scripts/install-deps.sh livekit, which builds " + Version + " into ~/.cache/agora; or put livekit-server on PATH)")
 
 // Server is a running private LiveKit server.
 type Server struct {
@@ -98,23 +98,11 @@ func Start(ctx context.Context, dir, webhookURL string, log *slog.Logger) (*Serv
 	}
 }
 
-// Binary finds livekit-server: AGORA_LIVEKIT_SERVER_BIN, then the cache
-// folder scripts/install-deps.sh builds it into
-// ($XDG_CACHE_HOME or ~/.cache)/agora/livekit-server-<Version>/, then PATH.
+// Binary finds livekit-server: in the cache folder scripts/install-deps.sh
+// builds it into ($XDG_CACHE_HOME or ~/.cache)/agora/livekit-server-<Version>/,
+// else on PATH.
 func Binary() (string, error) {
-	if p := os.Getenv("AGORA_LIVEKIT_SERVER_BIN"); p != "" {
-		if isExecutable(p) {
-			return p, nil
-		}
-		return "", fmt.Errorf("sfuserver: AGORA_LIVEKIT_SERVER_BIN=%s is not an executable file", p)
-	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache")
-		}
-	}
-	if cache != "" {
+	if cache, err := os.UserCacheDir(); err == nil {
 		if p := filepath.Join(cache, "agora", "livekit-server-"+Version, "livekit-server"); isExecutable(p) {
 			return p, nil
 		}
