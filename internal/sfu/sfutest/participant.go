@@ -53,7 +53,9 @@ func Join(url, token string, opts JoinOptions) (*Participant, error) {
 		go p.read(track)
 	}
 	cb.OnDisconnected = func() { once.Do(func() { close(p.disconnected) }) }
-	room, err := lksdk.ConnectToRoomWithToken(url, token, cb)
+	// The SDK gives up after 5 s; on a machine shared with a whole test
+	// run (or a benchmark's 25 participants) joining can take longer.
+	room, err := lksdk.ConnectToRoomWithToken(url, token, cb, lksdk.WithConnectTimeout(30*time.Second))
 	if err != nil {
 		return nil, err
 	}
