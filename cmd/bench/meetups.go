@@ -161,7 +161,9 @@ func meetupsBench(ctx context.Context, selected map[string]bool, verbose bool) e
 	pk1, b1, a1 := received()
 	// What full delivery would be: every subscriber gets each other
 	// participant's 50 audio packets and fps frames (of one or more
-	// packets) a second.
+	// packets) a second. The video figure is an estimate from the frames'
+	// sizes: key frames sent for the SFU's picture loss requests add
+	// packets, so it can pass 100%.
 	frames, err := sfutest.Frames()
 	if err != nil {
 		return err
