@@ -1,0 +1,209 @@
+package minutes_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/livekit/protocol/livekit"
+	lksdk "github.com/livekit/server-sdk-go/v2"
+	"github.com/pion/webrtc/v4"
+	"github.com/pion/webrtc/v4/pkg/media"
+
+	"agora/app/testenv"
+	"agora/command/minutes"
+	"agora/internal/auth"
+	"agora/internal/sfu"
+	"agora/internal/sfuserver"
+	"agora/internal/speech"
+	"agora/internal/speech/speechtest"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// fixture is a live Meet Up on a new post of a seeded forum, created by a
+// member of that forum.
+type fixture struct {
+	env     *testenv.Env
+	room    uuid.UUID
+	thread  uuid.UUID
+	creator uuid.UUID
+}
+
+func newMeetup(t *testing.T, env *testenv.Env, agenda string, duration int) fixture {
+	t.Helper()
+	ctx := context.Background()
+	var channel, series, creator uuid.UUID
+	if err := env.DB.Pool.QueryRow(ctx, `SELECT c.id, c.series_id, p.user_id FROM channels c
+		JOIN series_memberships sm ON sm.series_id = c.series_id AND sm.status = 'active'
+		JOIN profiles p ON p.id = sm.profile_id
+		ORDER BY c.id, p.user_id LIMIT 1`).Scan(&channel, &series, &creator); err != nil {
+		t.Fatal(err)
+	}
+	f := fixture{env: env, room: uuid.New(), thread: uuid.New(), creator: creator}
+	if _, err := env.DB.Pool.Exec(ctx, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw) VALUES ($1, $2, $3, $4, '')`,
+		f.thread, channel, series, creator); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.DB.Pool.Exec(ctx, `INSERT INTO meetings (id, thread_id, series_id, creator_id, name, agenda, start_time, duration, open)
+		VALUES ($1, $2, $3, $4, 'Capstone sync', $5, now() - interval '1 minute', $6, false)`,
+		f.room, f.thread, series, creator, agenda, duration); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f fixture) state(t *testing.T) (state, content *string) {
+	t.Helper()
+	if err := f.env.DB.Pool.QueryRow(context.Background(), `SELECT minutes_state, minutes_content FROM meetings WHERE id = $1`, f.room).
+		Scan(&state, &content); err != nil {
+		t.Fatal(err)
+	}
+	return state, content
+}
+
+// waitFor polls cond until it holds, failing the test after within: what
+// it waits for (recognition on a shared machine) has no fixed duration.
+func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s after %v", what, within)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func startSFU(t *testing.T) (*sfuserver.Server, *sfu.Client) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv, err := sfuserver.Start(ctx, t.TempDir(), "", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	c, err := sfu.New(sfu.Config{URL: srv.URL(), APIKey: srv.APIKey(), APISecret: srv.APISecret()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+// speak joins the room as the member and publishes a microphone track that
+// says pcm (after a second of silence, while the recorder subscribes), in
+// 20 ms Opus packets paced as a browser sends them.
+func speak(t *testing.T, c *sfu.Client, room, identity uuid.UUID, pcm []int16) {
+	t.Helper()
+	token, err := c.Token(sfu.Grant{Room: room.String(), Identity: identity.String(), Name: "speaker", CanPublish: true, CanSubscribe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := lksdk.ConnectToRoomWithToken(c.URL(), token, lksdk.NewRoomCallback(), lksdk.WithAutoSubscribe(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Disconnect()
+	track, err := lksdk.NewLocalSampleTrack(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.LocalParticipant.PublishTrack(track, &lksdk.TrackPublicationOptions{Name: "microphone", Source: livekit.TrackSource_MICROPHONE}); err != nil {
+		t.Fatal(err)
+	}
+	enc, err := speech.NewOpusEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	audio := append(speechtest.Silence(2000), pcm...)
+	audio = append(audio, speechtest.Silence(1500)...)
+	packets, err := enc.EncodeAll(audio)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for _, p := range packets {
+		<-tick.C
+		if err := track.WriteSample(media.Sample{Data: p, Duration: 20 * time.Millisecond}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func newService(t *testing.T, env *testenv.Env, c *sfu.Client) *minutes.Service {
+	t.Helper()
+	rec, err := speech.NewRecognizer("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rec.Close() })
+	s, err := minutes.New(env.DB, c, rec, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// A member speaks in a Meet Up being recorded; when the Meet Up is ended
+// (ended_on set and its room deleted, as ending it for all does), the
+// minutes on the post hold what was said, with who said it.
+func TestRecorderTranscribesTheRoomAndCompilesMinutesWhenTheMeetupEnds(t *testing.T) {
+	env := testenv.New(t)
+	_, c := startSFU(t)
+	s := newService(t, env, c)
+	f := newMeetup(t, env, "Capstone proposal and budget", 30)
+	ctx := context.Background()
+	if err := c.CreateRoom(ctx, f.room.String(), time.Minute, 0); err != nil {
+		t.Fatal(err)
+	}
+
+	host := auth.Caller{UserID: f.creator, Role: auth.RoleUser}
+	if err := s.Record(ctx, minutes.Record{Caller: host, RoomID: f.room}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.state(t); st == nil || *st != minutes.StateStarted {
+		t.Fatalf("state %v after record", st)
+	}
+	ps, err := c.Participants(ctx, f.room.String())
+	if err != nil || len(ps) != 1 || ps[0].Identity != minutes.RecorderIdentity(f.room) {
+		t.Fatalf("participants %+v (%v), want the recorder", ps, err)
+	}
+
+	var pcm []int16
+	pcm = append(pcm, speechtest.Speak(t, "The capstone proposal is due on March fourteenth.")...)
+	pcm = append(pcm, speechtest.Silence(1000)...)
+	pcm = append(pcm, speechtest.Speak(t, "The budget review happens next week.")...)
+	speak(t, c, f.room, f.creator, pcm)
+
+	rows := func() int {
+		return env.Count(t, "meeting_transcripts", "meeting_id = $1 AND speaker_id = $2", f.room, f.creator)
+	}
+	waitFor(t, 2*time.Minute, "the transcript", func() bool { return rows() >= 2 })
+
+	if _, err := env.DB.Pool.Exec(ctx, `UPDATE meetings SET ended_on = now() WHERE id = $1`, f.room); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteRoom(ctx, f.room.String()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, time.Minute, "the minutes", func() bool { st, _ := f.state(t); return st != nil && *st == minutes.StateCompleted })
+	_, content := f.state(t)
+	t.Logf("minutes:\n%s", *content)
+	text := strings.ToLower(*content)
+	for _, w := range []string{"agenda: capstone proposal and budget", "capstone", "proposal", "march", "budget", "review"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("minutes miss %q:\n%s", w, *content)
+		}
+	}
+	if s.Recording(f.room) {
+		t.Error("the recorder is still in the room")
+	}
+}
