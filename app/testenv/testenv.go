@@ -2,7 +2,9 @@
 // test binary (migrated and seeded once), and API servers started on
 // loopback over it, each with the configuration a test asks for; and one
 // local ClickHouse per test binary, with a migrated warehouse database per
-// test (Warehouse). Tests are
+// test (Warehouse); and one local LiveKit server (the SFU of Meet Ups) per
+// test binary, which every API server uses unless a test sets its own
+// LIVEKIT_URL (Env.SFU is a client of it). Tests are
 // isolated by unique names (new addresses, new communities) rather than by
 // cleaning up.
 package testenv
@@ -48,7 +50,7 @@ type cluster struct {
 }
 
 // Main runs the tests of a package and stops the cluster (and the
-// ClickHouse server, if a test started it) afterwards. Call it
+// ClickHouse and LiveKit servers, if a test started them) afterwards. Call it
 // from TestMain: func TestMain(m *testing.M) { testenv.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
@@ -59,6 +61,7 @@ func Main(m *testing.M) {
 		_ = os.RemoveAll(shared.dir)
 	}
 	stopWarehouse()
+	stopSFU()
 	os.Exit(code)
 }
 
@@ -143,6 +146,12 @@ func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Conf
 	for _, o := range options {
 		o(&cfg)
 	}
+	// Meet Ups run on the test binary's livekit-server unless the test
+	// names another.
+	sharedLiveKit := !cfg.LiveKit.Enabled()
+	if sharedLiveKit {
+		cfg.LiveKit = sharedSFU(t)
+	}
 	// The server's own address is its public URL unless a test sets one.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -178,6 +187,9 @@ func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Conf
 		<-done
 	})
 	cfg.Addr = a.String()
+	if sharedLiveKit {
+		t.Cleanup(sfuHooks.add("http://" + a.String()))
+	}
 	return &Env{URL: "http://" + a.String(), DB: shared.db, DBURL: shared.url, Config: cfg}
 }
 

@@ -87,6 +87,7 @@ func dataDir(t *testing.T) string {
 	t.Cleanup(func() {
 		stopOrphanedPostgres(t, dir)
 		stopOrphanedClickHouse(t, dir)
+		stopOrphanedLiveKit(t, dir)
 		_ = os.RemoveAll(dir)
 	})
 	return dir
@@ -141,6 +142,26 @@ func stopOrphanedClickHouse(t *testing.T, dir string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if processAlive(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// liveKitPid is the pid agora dev recorded for its local livekit-server,
+// or 0.
+func liveKitPid(dir string) int {
+	data, err := os.ReadFile(filepath.Join(dir, "livekit", "livekit-server.pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
+
+// stopOrphanedLiveKit kills a livekit-server left on dir (it keeps no
+// state to flush).
+func stopOrphanedLiveKit(t *testing.T, dir string) {
+	if pid := liveKitPid(dir); pid > 0 && processAlive(pid) {
+		t.Logf("cleanup: killing livekit-server pid %d left on %s", pid, dir)
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
@@ -447,7 +468,7 @@ func TestDevFirstAndLaterStart(t *testing.T) {
 
 	// The banner is printed as the listener opens, which may be a moment
 	// after /readyz first answers.
-	want := append([]string{"http://" + s.addr}, seed.Logins()...)
+	want := append([]string{"http://" + s.addr, "LiveKit (Meet Ups): ws://127.0.0.1:"}, seed.Logins()...)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		out := p.stdout.String()
@@ -479,9 +500,25 @@ func TestDevFirstAndLaterStart(t *testing.T) {
 	if chPid <= 0 || !processAlive(chPid) {
 		t.Fatalf("no local clickhouse-server running on %s (pid %d)", s.data, chPid)
 	}
+	// So does the local LiveKit, posting its webhooks to this API.
+	lkPid := liveKitPid(s.data)
+	if lkPid <= 0 || !processAlive(lkPid) {
+		t.Fatalf("no local livekit-server running on %s (pid %d)", s.data, lkPid)
+	}
+	lkConf, err := os.ReadFile(filepath.Join(s.data, "livekit", "livekit.yaml"))
+	if err != nil || !strings.Contains(string(lkConf), `"http://`+s.addr+`/api/livekit/webhook"`) {
+		t.Errorf("livekit.yaml does not post webhooks to this API (%v):\n%s", err, lkConf)
+	}
+	keys, err := os.ReadFile(filepath.Join(s.data, "livekit", "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.stop(p)
 	if processAlive(chPid) || clickHousePid(s.data) != 0 {
 		t.Fatalf("clickhouse-server %d outlived agora dev", chPid)
+	}
+	if processAlive(lkPid) || liveKitPid(s.data) != 0 {
+		t.Fatalf("livekit-server %d outlived agora dev", lkPid)
 	}
 
 	// Later start: the same data folder, nothing to create.
@@ -495,6 +532,10 @@ func TestDevFirstAndLaterStart(t *testing.T) {
 	// Every demo login still signs in with the demo password.
 	for _, e := range seed.Logins() {
 		s.signIn(e)
+	}
+	// The SFU keeps its key pair, so tokens signed before still work.
+	if again, err := os.ReadFile(filepath.Join(s.data, "livekit", "keys.json")); err != nil || !bytes.Equal(again, keys) {
+		t.Errorf("the LiveKit key pair changed across starts (%v)", err)
 	}
 	s.stop(p)
 }
@@ -548,7 +589,11 @@ func leftover(stderr string) string {
 	case strings.Contains(stderr, "stale clickhouse pid file"):
 		ch = "removed a stale clickhouse pid file"
 	}
-	return pg + "; " + ch
+	lk := "livekit had already shut down"
+	if strings.Contains(stderr, "orphaned livekit-server") {
+		lk = "stopped the orphaned livekit-server"
+	}
+	return pg + "; " + ch + "; " + lk
 }
 
 func TestInvalidConfigListsEveryProblem(t *testing.T) {

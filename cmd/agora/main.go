@@ -189,6 +189,13 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer warehouse.Close() //nolint:errcheck
+		// The SFU of Meet Ups: LIVEKIT_URL, or a local livekit-server
+		// under the data folder, which cfg then names for the API.
+		lk, err := app.StartSFU(ctx, &cfg, log)
+		if err != nil {
+			return err
+		}
+		defer lk.Close() //nolint:errcheck
 		// The change pipeline runs in process: the embedded broker (unless
 		// KAFKA_BROKERS is set), the relay and the projections; the API
 		// serves the metrics of all of them.
@@ -232,7 +239,13 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			for _, e := range seed.Logins() {
 				fmt.Printf("  %s\n", e)
 			}
-			fmt.Printf("\nDev mailbox: http://%s/api/dev/mailbox\nStop with Ctrl-C.\n\n", a)
+			fmt.Printf("\nDev mailbox: http://%s/api/dev/mailbox\n", a)
+			if lk.Local != nil {
+				fmt.Printf("LiveKit (Meet Ups): %s, a local livekit-server (pid %d, data in %s)\n", cfg.LiveKit.URL, lk.Local.PID(), cfg.SFUDir())
+			} else {
+				fmt.Printf("LiveKit (Meet Ups): %s (LIVEKIT_URL)\n", cfg.LiveKit.URL)
+			}
+			fmt.Printf("Stop with Ctrl-C.\n\n")
 		})
 	})
 }

@@ -75,6 +75,35 @@ type Config struct {
 
 	// Push signs and sends the browsers' web push notifications.
 	Push PushConfig
+
+	// LiveKit places the SFU of Meet Ups.
+	LiveKit LiveKitConfig
+}
+
+// LiveKitConfig places the LiveKit server (the SFU) that Meet Ups run on.
+// With URL unset, agora dev (and the test harness) start a local
+// livekit-server under DataDir/livekit and fill these in; agora api then
+// has no SFU and Meet Ups cannot be joined.
+type LiveKitConfig struct {
+	// URL is LIVEKIT_URL, where the server reaches LiveKit's room service
+	// and signalling: ws(s):// or http(s)://host:port.
+	URL string
+	// PublicURL is LIVEKIT_PUBLIC_URL, the signalling URL browsers connect
+	// to (ws(s)://); empty means URL.
+	PublicURL string
+	// APIKey and APISecret are LIVEKIT_API_KEY and LIVEKIT_API_SECRET, one
+	// of the server's key pairs: they sign the join tokens and room
+	// service calls, and LiveKit signs its webhooks with them.
+	APIKey    string
+	APISecret string
+}
+
+// Enabled reports whether an SFU is configured.
+func (l LiveKitConfig) Enabled() bool { return l.URL != "" }
+
+// SFUDir is the folder of the local LiveKit server: DataDir/livekit.
+func (c Config) SFUDir() string {
+	return filepath.Join(c.DataDir, "livekit")
 }
 
 // PushConfig is the VAPID identity (RFC 8292) of the web push
@@ -428,6 +457,10 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_VAPID_PRIVATE_KEY", &c.Push.PrivateKey)
 	str("AGORA_VAPID_SUBJECT", &c.Push.Subject)
 	boolean("AGORA_PUSH_ALLOW_PRIVATE", &c.Push.AllowPrivate)
+	str("LIVEKIT_URL", &c.LiveKit.URL)
+	str("LIVEKIT_PUBLIC_URL", &c.LiveKit.PublicURL)
+	str("LIVEKIT_API_KEY", &c.LiveKit.APIKey)
+	str("LIVEKIT_API_SECRET", &c.LiveKit.APISecret)
 	return errs
 }
 
@@ -551,6 +584,7 @@ func (c Config) Validate() error {
 	}
 	c.AI.validate(bad)
 	c.Push.validate(bad)
+	c.LiveKit.validate(bad)
 	return errors.Join(errs...)
 }
 
@@ -569,6 +603,35 @@ func (p PushConfig) validate(bad func(format string, args ...any)) {
 	}
 	if !strings.HasPrefix(p.Subject, "mailto:") && !strings.HasPrefix(p.Subject, "https://") {
 		bad("AGORA_VAPID_SUBJECT: %q is not a mailto: or https:// URL (required with the VAPID keys)", p.Subject)
+	}
+}
+
+// validate reports LiveKit settings that are not a URL and a key pair
+// LiveKit accepts. The secret is never echoed.
+func (l LiveKitConfig) validate(bad func(format string, args ...any)) {
+	if l.URL == "" {
+		// The local server makes its own key pair.
+		if l.PublicURL != "" || l.APIKey != "" || l.APISecret != "" {
+			bad("LIVEKIT_PUBLIC_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET: set without LIVEKIT_URL")
+		}
+		return
+	}
+	checkURL := func(name, raw string) {
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" || (u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https") {
+			bad("%s: %q is not a ws(s):// or http(s):// URL", name, raw)
+		}
+	}
+	checkURL("LIVEKIT_URL", l.URL)
+	if l.PublicURL != "" {
+		checkURL("LIVEKIT_PUBLIC_URL", l.PublicURL)
+	}
+	if strings.TrimSpace(l.APIKey) == "" {
+		bad("LIVEKIT_API_KEY: required with LIVEKIT_URL")
+	}
+	// livekit-server refuses to start with a shorter secret.
+	if len(l.APISecret) < 32 {
+		bad("LIVEKIT_API_SECRET: required with LIVEKIT_URL, at least 32 characters")
 	}
 }
 

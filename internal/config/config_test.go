@@ -97,6 +97,11 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_VAPID_PRIVATE_KEY":  testVAPIDPrivate,
 		"AGORA_VAPID_SUBJECT":      "mailto:ops@example.org",
 		"AGORA_PUSH_ALLOW_PRIVATE": "true",
+
+		"LIVEKIT_URL":        "http://livekit:7880",
+		"LIVEKIT_PUBLIC_URL": "wss://agora.example.org/livekit",
+		"LIVEKIT_API_KEY":    "agora",
+		"LIVEKIT_API_SECRET": "0123456789abcdef0123456789abcdef",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -131,6 +136,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		InsightsBase: "/insights/v1",
 		AI:           AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512, SearchesPerAccountPerMinute: 4},
 		Push:         PushConfig{PublicKey: testVAPIDPublic, PrivateKey: testVAPIDPrivate, Subject: "mailto:ops@example.org", AllowPrivate: true},
+		LiveKit:      LiveKitConfig{URL: "http://livekit:7880", PublicURL: "wss://agora.example.org/livekit", APIKey: "agora", APISecret: "0123456789abcdef0123456789abcdef"},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -213,6 +219,11 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"vapid keys not a pair", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_PRIVATE_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE", "AGORA_VAPID_SUBJECT": "mailto:a@b.test"}, "not a VAPID key pair"},
 		{"vapid subject missing", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_PRIVATE_KEY": testVAPIDPrivate}, "AGORA_VAPID_SUBJECT"},
 		{"push allow private not a boolean", map[string]string{"AGORA_PUSH_ALLOW_PRIVATE": "sure"}, `AGORA_PUSH_ALLOW_PRIVATE: "sure" is not true or false`},
+		{"livekit url scheme", map[string]string{"LIVEKIT_URL": "livekit:7880", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, `LIVEKIT_URL: "livekit:7880" is not a ws(s):// or http(s):// URL`},
+		{"livekit public url scheme", map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_PUBLIC_URL": "ftp://lk", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, "LIVEKIT_PUBLIC_URL"},
+		{"livekit without key", map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, "LIVEKIT_API_KEY: required with LIVEKIT_URL"},
+		{"livekit short secret", map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 31)}, "LIVEKIT_API_SECRET: required with LIVEKIT_URL, at least 32 characters"},
+		{"livekit keys without url", map[string]string{"LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, "set without LIVEKIT_URL"},
 		{"ai max tokens negative", map[string]string{"AGORA_AI_MODEL_URL": "http://m/v1", "AGORA_AI_MODEL": "m", "AGORA_AI_MAX_TOKENS": "-1"}, "AGORA_AI_MAX_TOKENS: must not be negative"},
 	}
 	for _, tt := range tests {
@@ -247,6 +258,7 @@ func TestValidValuesAreAccepted(t *testing.T) {
 		{"demo password of 8", map[string]string{"AGORA_DEMO_PASSWORD": "12345678"}},
 		{"ai ollama", map[string]string{"AGORA_AI_MODEL_URL": "http://127.0.0.1:11434/v1", "AGORA_AI_MODEL": "llama3.1"}},
 		{"ai anthropic", map[string]string{"AGORA_AI_PROVIDER": "anthropic", "AGORA_AI_MODEL": "claude-sonnet-4-5", "AGORA_AI_API_KEY": "sk-ant"}},
+		{"livekit over wss with a public url", map[string]string{"LIVEKIT_URL": "wss://lk.example.org", "LIVEKIT_PUBLIC_URL": "wss://lk.example.org", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}},
 		{"demo password of 64", map[string]string{"AGORA_DEMO_PASSWORD": strings.Repeat("x", 64)}},
 	}
 	for _, tt := range tests {
@@ -407,5 +419,23 @@ func TestSSOTestProviderOnlyInDev(t *testing.T) {
 	cfg.Dev = true
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("in dev: %v", err)
+	}
+}
+
+func TestSFUDir(t *testing.T) {
+	c := Default()
+	c.DataDir = "/srv/agora"
+	if got := c.SFUDir(); got != "/srv/agora/livekit" {
+		t.Errorf("SFUDir() = %q", got)
+	}
+	if c.LiveKit.Enabled() {
+		t.Error("LiveKit is enabled without LIVEKIT_URL")
+	}
+}
+
+func TestLiveKitSecretIsNotEchoed(t *testing.T) {
+	_, msgs := load(map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": "hunter2-short"})
+	if len(msgs) != 1 || strings.Contains(msgs[0], "hunter2") {
+		t.Errorf("problems %q", msgs)
 	}
 }

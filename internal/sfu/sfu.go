@@ -47,6 +47,10 @@ const (
 	EventIngressEnded      = "ingress_ended"
 )
 
+// WebhookPath is where the API receives LiveKit's webhooks; the local
+// server of agora dev and the tests is configured to post there.
+const WebhookPath = "/api/livekit/webhook"
+
 // ErrInvalidWebhook is what ReceiveWebhook returns (wrapped) for a body
 // that is not signed with this client's key and secret, whose signature
 // does not cover the body as received, or that is not a webhook event: the
