@@ -16,6 +16,7 @@ import (
 	cmdcommunity "agora/command/community"
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
+	cmdmeeting "agora/command/meeting"
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
@@ -31,6 +32,7 @@ import (
 	qchat "agora/query/chat"
 	qcommunity "agora/query/community"
 	qfeed "agora/query/feed"
+	qmeeting "agora/query/meeting"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
 	qnotifications "agora/query/notifications"
@@ -131,6 +133,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
+		c.Meetings, err = cmdmeeting.New(d)
+	}
+	if err == nil {
 		c.Chat, err = cmdchat.New(d, links.Store())
 	}
 	if err == nil {
@@ -156,6 +161,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		q.Feed, err = qfeed.New(d, links)
+	}
+	if err == nil {
+		q.Meetings, err = qmeeting.New(d)
 	}
 	if err == nil {
 		q.Search, err = qsearch.New(store, d)

@@ -15,6 +15,7 @@ import (
 	cmdcommunity "agora/command/community"
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
+	cmdmeeting "agora/command/meeting"
 	cmdforum "agora/command/forum"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
@@ -28,6 +29,7 @@ import (
 	qchat "agora/query/chat"
 	qcommunity "agora/query/community"
 	qfeed "agora/query/feed"
+	qmeeting "agora/query/meeting"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
 	qnotifications "agora/query/notifications"
@@ -72,6 +74,9 @@ type Commands struct {
 	Communities   *cmdcommunity.Service
 	Forums        *cmdforum.Service
 	Feed          *cmdfeed.Service
+	// Meetings are the Meet Ups: scheduling, registrations, breakouts,
+	// join tokens and LiveKit's webhook.
+	Meetings *cmdmeeting.Service
 	AISearch      *cmdaisearch.Service
 	Uploads       *cmdupload.Service
 	Organizations *cmdorganization.Service
@@ -92,6 +97,7 @@ type Queries struct {
 	Communities   *qcommunity.Queries
 	Forums        *qforum.Queries
 	Feed          *qfeed.Queries
+	Meetings      *qmeeting.Queries
 	Search        *qsearch.Queries
 	Insights      *qinsights.Queries
 	Uploads       *qupload.Queries
