@@ -63,29 +63,27 @@ type Move struct {
 	PeerID   uuid.UUID
 }
 
-// Moved is where a move took its peer: the LiveKit room and the actor's
-// role in the Meet Up.
-type Moved struct {
-	Room string
-	Role string
-}
-
 // Move puts a participant into a breakout room while they are open, or
 // back into the main room: the caller themself, or anyone who may join
-// when the caller is the host or a moderator.
-func (s *Service) Move(ctx context.Context, in Move) (Moved, error) {
-	var out Moved
+// when the caller is the host or a moderator. The answer is the caller's
+// token for the room they go to: the peer's new room when they move
+// themself, the main room when they move someone else (who asks for
+// their own token, told by meeting.breakouts.updated).
+func (s *Service) Move(ctx context.Context, in Move) (JoinToken, error) {
+	var room, role, name string
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, _, err := lock(ctx, tx, in.Actor, in.RoomID)
 		if err != nil {
 			return err
 		}
-		role, err := roleIn(ctx, tx, row, in.Actor.UserID)
-		if err != nil {
+		if role, err = roleIn(ctx, tx, row, in.Actor.UserID); err != nil {
 			return err
 		}
 		if role == "" {
 			return apperr.ErrForbidden
+		}
+		if name, err = nameOf(ctx, tx, in.Actor.UserID); err != nil {
+			return err
 		}
 		if in.PeerID != in.Actor.UserID {
 			peer, err := roleIn(ctx, tx, row, in.PeerID)
@@ -99,7 +97,7 @@ func (s *Service) Move(ctx context.Context, in Move) (Moved, error) {
 		if row.EndedOn != nil {
 			return ErrEnded
 		}
-		out.Role, out.Room = role, row.ID.String()
+		room = row.ID.String()
 		bm := table.MeetingBreakoutMembers
 		if in.RoomName == "" {
 			_, err := db.Exec(ctx, tx, bm.DELETE().WHERE(bm.MeetingID.EQ(UUID(row.ID)).AND(bm.UserID.EQ(UUID(in.PeerID)))))
@@ -121,9 +119,12 @@ func (s *Service) Move(ctx context.Context, in Move) (Moved, error) {
 			return fmt.Errorf("meeting: join breakout: %w", err)
 		}
 		if in.PeerID == in.Actor.UserID {
-			out.Room = BreakoutRoom(row.ID, i)
+			room = BreakoutRoom(row.ID, i)
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return JoinToken{}, err
+	}
+	return s.token(room, in.Actor.UserID, name, role)
 }

@@ -27,20 +27,24 @@ import (
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	"agora/internal/plaintext"
+	"agora/internal/sfu"
 )
 
 // Service runs the Meet Up commands.
 type Service struct {
-	db  *pgxpool.Pool
-	now func() time.Time
+	db *pgxpool.Pool
+	// rooms is the LiveKit server; nil when none is configured (agora api
+	// without LIVEKIT_URL): Meet Ups are scheduled, but not joined.
+	rooms *sfu.Client
+	now   func() time.Time
 }
 
-// New builds the service.
-func New(d *db.DB) (*Service, error) {
+// New builds the service over rooms, the LiveKit server (nil: none).
+func New(d *db.DB, rooms *sfu.Client) (*Service, error) {
 	if d == nil || d.Pool == nil {
 		return nil, errors.New("meeting.New: nil dependency")
 	}
-	return &Service{db: d.Pool, now: time.Now}, nil
+	return &Service{db: d.Pool, rooms: rooms, now: time.Now}, nil
 }
 
 // Errors of the Meet Up commands.
@@ -221,8 +225,17 @@ func readsForum(ctx context.Context, q pgx.Tx, user, seriesID uuid.UUID) (bool, 
 // and locks its row until tx ends: the changes of one Meet Up (its seats
 // above all) queue up. Unknown, and unreadable, is 404.
 func lock(ctx context.Context, tx pgx.Tx, a auth.Caller, roomID uuid.UUID) (model.Meetings, access.Forum, error) {
+	return find(ctx, tx, a, roomID, true)
+}
+
+// find is lock, locking the row only when forUpdate.
+func find(ctx context.Context, tx pgx.Tx, a auth.Caller, roomID uuid.UUID, forUpdate bool) (model.Meetings, access.Forum, error) {
 	m := table.Meetings
-	row, err := db.One[model.Meetings](ctx, tx, SELECT(m.AllColumns).FROM(m).WHERE(m.ID.EQ(UUID(roomID))).FOR(UPDATE()))
+	stmt := SELECT(m.AllColumns).FROM(m).WHERE(m.ID.EQ(UUID(roomID)))
+	if forUpdate {
+		stmt = stmt.FOR(UPDATE())
+	}
+	row, err := db.One[model.Meetings](ctx, tx, stmt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return row, access.Forum{}, apperr.ErrNotFound
 	}
