@@ -15,8 +15,8 @@ import (
 	cmdcommunity "agora/command/community"
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
-	cmdmeeting "agora/command/meeting"
 	cmdforum "agora/command/forum"
+	cmdmeeting "agora/command/meeting"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
@@ -29,9 +29,9 @@ import (
 	qchat "agora/query/chat"
 	qcommunity "agora/query/community"
 	qfeed "agora/query/feed"
-	qmeeting "agora/query/meeting"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qmeeting "agora/query/meeting"
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
@@ -70,13 +70,13 @@ type Application struct {
 
 // Commands are the write side's use cases, one service per area.
 type Commands struct {
-	Accounts      *cmdaccount.Service
-	Communities   *cmdcommunity.Service
-	Forums        *cmdforum.Service
-	Feed          *cmdfeed.Service
+	Accounts    *cmdaccount.Service
+	Communities *cmdcommunity.Service
+	Forums      *cmdforum.Service
+	Feed        *cmdfeed.Service
 	// Meetings are the Meet Ups: scheduling, registrations, breakouts,
 	// join tokens and LiveKit's webhook.
-	Meetings *cmdmeeting.Service
+	Meetings      *cmdmeeting.Service
 	AISearch      *cmdaisearch.Service
 	Uploads       *cmdupload.Service
 	Organizations *cmdorganization.Service
