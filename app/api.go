@@ -79,6 +79,15 @@ func mailSender(cfg config.Config, d *db.DB) (mail.Sender, *mail.Mailbox) {
 // newApplication builds the application value of the API, and what
 // releases what it opened.
 func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions) (*httpapi.Application, func(), error) {
+	if o.sfu == nil {
+		// The configuration's LiveKit (LIVEKIT_URL, or agora dev's and
+		// the test harness's local one), unless WithSFU gave another.
+		rooms, err := NewSFUClient(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.sfu = rooms
+	}
 	sender, mailbox := mailSender(cfg, d)
 	if mailbox != nil && !cfg.Dev {
 		log.Warn("SMTP_HOST is not set: mail is kept in the dev_mail table and not delivered")
@@ -136,6 +145,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Meetings, err = cmdmeeting.New(d, o.sfu)
 	}
 	if err == nil {
+		c.Minutes, err = newMinutes(cfg, d, o.sfu, log)
+	}
+	if err == nil {
 		c.Chat, err = cmdchat.New(d, links.Store())
 	}
 	if err == nil {
@@ -177,11 +189,18 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	if err == nil {
 		q.Insights, err = qinsights.New(d, insightsStore(o.warehouse))
 	}
-	if err != nil {
+	release := func() {
+		if c.Minutes != nil {
+			// Recorders leave their rooms before the database closes.
+			c.Minutes.Close()
+		}
 		closeStore()
+	}
+	if err != nil {
+		release()
 		return nil, nil, err
 	}
-	return a, closeStore, nil
+	return a, release, nil
 }
 
 // Serve runs app on addr until ctx ends, then shuts it down gracefully.

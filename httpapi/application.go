@@ -18,6 +18,7 @@ import (
 	cmdforum "agora/command/forum"
 	cmdmeeting "agora/command/meeting"
 	"agora/command/memberimport"
+	cmdminutes "agora/command/minutes"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
 	cmdupload "agora/command/upload"
@@ -76,7 +77,10 @@ type Commands struct {
 	Feed        *cmdfeed.Service
 	// Meetings are the Meet Ups: scheduling, registrations, breakouts,
 	// join tokens and LiveKit's webhook.
-	Meetings      *cmdmeeting.Service
+	Meetings *cmdmeeting.Service
+	// Minutes are a Meet Up's AI notes: this node's recorders and the
+	// minutes' calls.
+	Minutes       *cmdminutes.Service
 	AISearch      *cmdaisearch.Service
 	Uploads       *cmdupload.Service
 	Organizations *cmdorganization.Service

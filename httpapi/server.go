@@ -57,6 +57,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.notificationRoutes(api)
 	s.feedRoutes(api)
 	s.meetingRoutes(api)
+	s.minutesRoutes(api)
 	s.searchRoutes(api)
 	s.uploadRoutes(api)
 	s.linkRoutes(api)

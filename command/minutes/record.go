@@ -31,6 +31,8 @@ func (s *Service) Record(ctx context.Context, in Record) error {
 		}
 		now := s.now()
 		switch {
+		case s.sfu == nil:
+			return ErrNoSFU
 		case m.EndedOn != nil || !now.Before(m.StartTime.Add(time.Duration(m.Duration)*time.Minute)):
 			return ErrMeetingEnded
 		case now.Before(m.StartTime.Add(-GraceMinutes * time.Minute)):

@@ -53,6 +53,7 @@ type recorder struct {
 	s    *Service
 	id   uuid.UUID
 	room *lksdk.Room
+	rec  *speech.Recognizer
 
 	mu       sync.Mutex
 	stopping bool
@@ -133,6 +134,11 @@ func (r *recorder) stop(why stopReason) {
 
 func (r *recorder) connect() error {
 	ctx := context.Background()
+	rec, err := r.s.recognizer()
+	if err != nil {
+		return err
+	}
+	r.rec = rec
 	last, err := db.Values[*int32](ctx, r.s.db, SELECT(MAX(table.MeetingTranscripts.Seq)).FROM(table.MeetingTranscripts).
 		WHERE(table.MeetingTranscripts.MeetingID.EQ(UUID(r.id))))
 	if err != nil {
@@ -308,7 +314,7 @@ func (r *recorder) watch() {
 // transcribe writes one utterance to the transcript, unless the recording
 // was canceled meanwhile.
 func (r *recorder) transcribe(u utterance) {
-	text, err := r.s.rec.Transcribe(u.pcm)
+	text, err := r.rec.Transcribe(u.pcm)
 	if err != nil {
 		r.s.log.Warn("minutes: transcription failed", "room", r.id, "err", err)
 		return

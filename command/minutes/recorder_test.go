@@ -9,17 +9,12 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/livekit/protocol/livekit"
-	lksdk "github.com/livekit/server-sdk-go/v2"
-	"github.com/pion/webrtc/v4"
-	"github.com/pion/webrtc/v4/pkg/media"
 
 	"agora/app/testenv"
 	"agora/command/minutes"
 	"agora/internal/auth"
 	"agora/internal/sfu"
 	"agora/internal/sfuserver"
-	"agora/internal/speech"
 	"agora/internal/speech/speechtest"
 )
 
@@ -95,56 +90,19 @@ func startSFU(t *testing.T) (*sfuserver.Server, *sfu.Client) {
 	return srv, c
 }
 
-// speak joins the room as the member and publishes a microphone track that
-// says pcm (after a second of silence, while the recorder subscribes), in
-// 20 ms Opus packets paced as a browser sends them.
+// speak says pcm in the room as identity.
 func speak(t *testing.T, c *sfu.Client, room, identity uuid.UUID, pcm []int16) {
 	t.Helper()
 	token, err := c.Token(sfu.Grant{Room: room.String(), Identity: identity.String(), Name: "speaker", CanPublish: true, CanSubscribe: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := lksdk.ConnectToRoomWithToken(c.URL(), token, lksdk.NewRoomCallback(), lksdk.WithAutoSubscribe(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Disconnect()
-	track, err := lksdk.NewLocalSampleTrack(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.LocalParticipant.PublishTrack(track, &lksdk.TrackPublicationOptions{Name: "microphone", Source: livekit.TrackSource_MICROPHONE}); err != nil {
-		t.Fatal(err)
-	}
-	enc, err := speech.NewOpusEncoder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
-	audio := append(speechtest.Silence(2000), pcm...)
-	audio = append(audio, speechtest.Silence(1500)...)
-	packets, err := enc.EncodeAll(audio)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for _, p := range packets {
-		<-tick.C
-		if err := track.WriteSample(media.Sample{Data: p, Duration: 20 * time.Millisecond}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	speechtest.Say(t, c.URL(), token, pcm)
 }
 
 func newService(t *testing.T, env *testenv.Env, c *sfu.Client) *minutes.Service {
 	t.Helper()
-	rec, err := speech.NewRecognizer("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rec.Close() })
-	s, err := minutes.New(env.DB, c, rec, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	s, err := minutes.New(env.DB, c, "", nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

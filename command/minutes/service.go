@@ -47,16 +47,24 @@ var (
 	ErrTooLong        = apperr.New(apperr.Conflict, "minutesUnavailable", "AI notes are only for Meet Ups shorter than 120 minutes").With("maxDuration", MaxDuration)
 	ErrNotRecording   = apperr.New(apperr.Conflict, "minutesNotRecording", "AI notes are not being recorded")
 	ErrStillRecording = apperr.New(apperr.Conflict, "minutesRecording", "the AI notes are still being recorded or compiled")
+	// ErrNoSFU is a recording asked for while no LiveKit server is
+	// configured (the join token's refusal, same code).
+	ErrNoSFU = apperr.New(apperr.Internal, "sfuUnavailable", "AI notes cannot be recorded: no video server is configured")
 )
 
 // Service runs the AI notes calls and this node's recorders.
 type Service struct {
-	db    *pgxpool.Pool
-	sfu   *sfu.Client
-	rec   *speech.Recognizer
-	model Model
-	log   *slog.Logger
-	now   func() time.Time
+	db  *pgxpool.Pool
+	sfu *sfu.Client
+	// modelDir is pocketsphinx's model; the recognizer is loaded from it
+	// by the first recording (recognizer), not at start: a second and 40
+	// MB that an API node which never records does not spend.
+	modelDir string
+	recMu    sync.Mutex
+	rec      *speech.Recognizer
+	model    Model
+	log      *slog.Logger
+	now      func() time.Time
 	// Poll is how often a recorder checks whether its Meet Up has ended
 	// or its recording was canceled.
 	poll time.Duration
@@ -66,13 +74,30 @@ type Service struct {
 	closed    bool
 }
 
-// New builds the service. model may be nil: minutes are then extractive.
-func New(d *db.DB, sfuClient *sfu.Client, rec *speech.Recognizer, model Model, log *slog.Logger) (*Service, error) {
-	if d == nil || d.Pool == nil || sfuClient == nil || rec == nil || log == nil {
+// New builds the service. sfuClient may be nil (no LiveKit server: nothing
+// is recorded); modelDir empty is speech.ModelDir; model may be nil:
+// minutes are then extractive.
+func New(d *db.DB, sfuClient *sfu.Client, modelDir string, model Model, log *slog.Logger) (*Service, error) {
+	if d == nil || d.Pool == nil || log == nil {
 		return nil, errors.New("minutes.New: nil dependency")
 	}
-	return &Service{db: d.Pool, sfu: sfuClient, rec: rec, model: model, log: log, now: time.Now,
+	return &Service{db: d.Pool, sfu: sfuClient, modelDir: modelDir, model: model, log: log, now: time.Now,
 		poll: 2 * time.Second, recorders: map[uuid.UUID]*recorder{}}, nil
+}
+
+// recognizer loads the speech recogniser once; a failure is tried again by
+// the next recording.
+func (s *Service) recognizer() (*speech.Recognizer, error) {
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	if s.rec == nil {
+		r, err := speech.NewRecognizer(s.modelDir)
+		if err != nil {
+			return nil, err
+		}
+		s.rec = r
+	}
+	return s.rec, nil
 }
 
 // Close stops this node's recorders without compiling: their Meet Ups keep
@@ -88,6 +113,12 @@ func (s *Service) Close() {
 	for _, r := range recs {
 		r.stop(stopShutdown)
 		<-r.done
+	}
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	if s.rec != nil {
+		_ = s.rec.Close()
+		s.rec = nil
 	}
 }
 

@@ -13,9 +13,6 @@ import (
 	"agora/search"
 )
 
-// KindMinutes is the kind of a Meet Up's minutes in the posts index.
-const KindMinutes = "minutes"
-
 // minutesSpace derives the id of a Meet Up's minutes document from its
 // post's id.
 var minutesSpace = uuid.MustParse("6f1f6d1e-4a53-4bb4-9a4e-6d696e757465")
@@ -68,7 +65,7 @@ func (p *Projection) minutes(ctx context.Context, k *keys) error {
 			return search.Post{}, err
 		}
 		d := search.Post{
-			ID: MinutesDocID(thread).String(), Kind: KindMinutes, ThreadID: thread.String(),
+			ID: MinutesDocID(thread).String(), Kind: search.KindMinutes, ThreadID: thread.String(),
 			ForumID: series.String(), CommunityID: community.String(), AuthorID: creator.String(),
 			Text: content, Hashtags: []string{}, ReaderIDs: append([]string{creator.String()}, invitees...),
 		}

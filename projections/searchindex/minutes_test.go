@@ -45,7 +45,7 @@ func TestMinutesAreFoundByTheCreatorAndInviteesOnly(t *testing.T) {
 	}
 	waitFor(t, 10*time.Second, func() bool { return len(find(w.memberUser)) == 1 })
 	got := find(w.memberUser)[0]
-	if got.Kind != searchindex.KindMinutes || got.ThreadID != thread.String() || got.ID != searchindex.MinutesDocID(thread).String() {
+	if got.Kind != search.KindMinutes || got.ThreadID != thread.String() || got.ID != searchindex.MinutesDocID(thread).String() {
 		t.Fatalf("creator found %+v, want the minutes of post %s", got, thread)
 	}
 	if n := len(find(invitee)); n != 1 {

@@ -1635,6 +1635,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/live-streams/record/{roomId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the Meet Up's AI notes
+         * @description For the host or a moderator of a live Meet Up (from 10 minutes before
+         *     its start until it ends) shorter than 120 minutes. A hidden
+         *     participant `recorder:<roomId>` of this node joins the LiveKit room,
+         *     transcribes each member's audio track and, when the Meet Up ends,
+         *     compiles the minutes (`minutes.state` started → compiling →
+         *     completed, or failed). Asking again while recording changes nothing;
+         *     after a cancel it starts afresh.
+         */
+        post: operations["recordMeetingMinutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/minutes/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the Meet Up's AI notes
+         * @description For the host or a moderator while the notes are recorded or compiled:
+         *     `minutes.state` canceled, the transcript deleted, the recorder leaves
+         *     the room. Canceling again changes nothing.
+         */
+        post: operations["cancelMeetingMinutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/threads/{threadId}/meeting/minutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the minutes of a Meet Up post
+         * @description For the Meet Up's creator or a moderator: the minutes and their
+         *     transcript are deleted (`minutes.state` and `minutes.content` null);
+         *     a recording under way stops.
+         */
+        delete: operations["deleteMeetingMinutes"];
+        options?: never;
+        head?: never;
+        /**
+         * Write the minutes of a Meet Up post
+         * @description For the Meet Up's creator or a moderator, once the notes are not being
+         *     recorded or compiled: the text replaces the minutes (`minutes.state`
+         *     completed). Only the creator and invitees read the minutes.
+         */
+        patch: operations["editMeetingMinutes"];
+        trace?: never;
+    };
     "/api/livekit/webhook": {
         parameters: {
             query?: never;
@@ -5130,6 +5214,21 @@ export interface components {
         };
         /** @description `meetingEnded`: the Meet Up has ended. */
         MeetingEnded: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description - `meetingEnded`: the Meet Up has ended (recording).
+         *     - `meetingNotYetTime`: more than 10 minutes before the start (recording; `details`: `startTime`, `graceMinutes` 10).
+         *     - `minutesUnavailable`: AI notes are only for Meet Ups shorter than 120 minutes (`details.maxDuration` 119).
+         *     - `minutesNotRecording`: nothing is being recorded (cancel).
+         *     - `minutesRecording`: the notes are still recorded or compiled (edit).
+         */
+        MinutesConflict: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8637,6 +8736,135 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["MeetingForbidden"];
             404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordMeetingMinutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Meet Up, `minutes.state` started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MinutesConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelMeetingMinutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Meet Up, `minutes.state` canceled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MinutesConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMeetingMinutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    editMeetingMinutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Meet Up with its minutes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `threadId` is not a UUID, or `content` is blank or longer than 20000 characters
+             *       (`details.fields.content`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MinutesConflict"];
             500: components["responses"]["InternalError"];
         };
     };
