@@ -30,6 +30,7 @@ import (
 
 	"agora/internal/config"
 	"agora/internal/kafka"
+	"agora/internal/sfu"
 	"agora/relay"
 )
 
@@ -306,7 +307,7 @@ func TestEnvironmentFlowsThrough(t *testing.T) {
 	p := load(t, envm)
 
 	api := service(t, p, "api-1")
-	for _, key := range []string{"MEILI_MASTER_KEY", "LIVEKIT_API_KEY", "LIVEKIT_API_SECRET",
+	for _, key := range []string{"MEILI_MASTER_KEY", "LIVEKIT_API_SECRET",
 		"STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_HOST", "AGORA_PUBLIC_URL", "AGORA_VAPID_PUBLIC_KEY", "AGORA_VAPID_PRIVATE_KEY",
 		"AGORA_VAPID_SUBJECT"} {
 		if v, _ := env(api, key); v != envm[key] {
@@ -329,7 +330,7 @@ func TestEnvironmentFlowsThrough(t *testing.T) {
 		t.Errorf("clickhouse CLICKHOUSE_PASSWORD = %q", v)
 	}
 	lk := service(t, p, "livekit")
-	if v, _ := env(lk, "LIVEKIT_KEYS"); v != envm["LIVEKIT_API_KEY"]+": "+envm["LIVEKIT_API_SECRET"] {
+	if v, _ := env(lk, "LIVEKIT_KEYS"); v != "agora: "+envm["LIVEKIT_API_SECRET"] {
 		t.Errorf("livekit LIVEKIT_KEYS = %q", v)
 	}
 	if !slices.Contains(lk.Command, "203.0.113.7") {
@@ -914,6 +915,10 @@ func TestLiveKit(t *testing.T) {
 			UDPPort       int  `yaml:"udp_port"`
 			UseExternalIP bool `yaml:"use_external_ip"`
 		} `yaml:"rtc"`
+		Webhook struct {
+			APIKey string   `yaml:"api_key"`
+			URLs   []string `yaml:"urls"`
+		} `yaml:"webhook"`
 	}
 	if err := yaml.Unmarshal(raw, &conf); err != nil {
 		t.Fatalf("%s: %v", livekitFile, err)
@@ -938,6 +943,20 @@ func TestLiveKit(t *testing.T) {
 	}
 	if keys, _ := env(lk, "LIVEKIT_KEYS"); keys != key+": "+secret {
 		t.Errorf("livekit LIVEKIT_KEYS %q does not match the API's key and secret", keys)
+	}
+	// LiveKit signs its webhooks with the key the API verifies them with,
+	// and posts them to the API's webhook path through the load balancer.
+	if conf.Webhook.APIKey != key {
+		t.Errorf("livekit.yaml signs webhooks with key %q, the API has %q", conf.Webhook.APIKey, key)
+	}
+	if len(conf.Webhook.URLs) != 1 {
+		t.Fatalf("livekit.yaml webhook urls %q, want the API's", conf.Webhook.URLs)
+	}
+	if u, err := url.Parse(conf.Webhook.URLs[0]); err != nil || u.Hostname() != "lb" || u.Path != sfu.WebhookPath {
+		t.Errorf("livekit.yaml posts webhooks to %q, want http://lb%s", conf.Webhook.URLs[0], sfu.WebhookPath)
+	}
+	if _, ok := p.Services["lb"]; !ok {
+		t.Error("no lb service to post the webhooks to")
 	}
 	cmd := strings.Join(lk.Command, " ")
 	if !strings.Contains(cmd, "--config /etc/livekit.yaml") || !strings.Contains(cmd, "--node-ip ") {

@@ -91,8 +91,7 @@ fi
 # dependencies), about 2.5 minutes and 71 MiB, into a cache folder outside the
 # repository that survives between runs and checkouts:
 # ${XDG_CACHE_HOME:-~/.cache}/agora/livekit-server-<version>/livekit-server.
-# internal/sfuserver looks there (or for livekit-server on PATH, or at
-# AGORA_LIVEKIT_SERVER_BIN).
+# internal/sfuserver looks there, then for livekit-server on PATH.
 LIVEKIT_VERSION=v1.13.5
 livekit_dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/livekit-server-$LIVEKIT_VERSION"
 

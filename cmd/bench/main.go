@@ -47,11 +47,16 @@
 //	            notifications projection; and GET /api/notifications of a
 //	            member with 10,000 notifications, 4 workers (see
 //	            notifications.go)
+//	meetups-sfu a Meet Up of 25 participants on a private livekit-server,
+//	            publishers simulated by server-side SDK clients (Opus and
+//	            VP8 at 15 fps each, every one subscribed to all others):
+//	            join-to-first-track p50/p95/max and the SFU's CPU (see
+//	            meetups.go; no Postgres, no API)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
-// only insights or search benchmarks are selected, the product is not
-// started.
+// only insights, search or meetups-sfu benchmarks are selected, the
+// product is not started.
 package main
 
 import (
@@ -75,13 +80,13 @@ import (
 
 // benchmarks are the names -only accepts, in the order they run.
 var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat", "notifications",
-	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
+	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "meetups-sfu"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
 // nor its API: the search engine's, and the warehouse's (which start
 // servers of their own).
 var standalone = map[string]bool{"search-index": true, "search-members": true, "search-posts": true,
-	"insights-ingest": true, "insights-reports": true}
+	"insights-ingest": true, "insights-reports": true, "meetups-sfu": true}
 
 func main() {
 	duration := flag.Duration("duration", 5*time.Second, "measuring time of the read benchmark")
@@ -146,7 +151,10 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 	if err := insightsBench(ctx, selected, quietLog(verbose)); err != nil {
 		return err
 	}
-	return searchBench(ctx, selected)
+	if err := searchBench(ctx, selected); err != nil {
+		return err
+	}
+	return meetupsBench(ctx, selected, verbose)
 }
 
 // quietLog discards the product's logs, or with -v writes its warnings to

@@ -1,11 +1,13 @@
-// Package childproc holds what the embedded servers (pgserver, chserver)
-// share about running a database server as a child process: free loopback
+// Package childproc holds what the embedded servers (pgserver, chserver,
+// sfuserver) share about running a database server as a child process: free loopback
 // ports, a start that ties the child's life to this process, and a check of
 // whether a pid read from a lock or pid file is still that server.
 package childproc
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"os"
@@ -72,4 +74,27 @@ func Running(pid int, marker string) bool {
 	}
 	// A zombie has an empty command line: it is gone for our purposes.
 	return bytes.Contains(cmdline, []byte(marker))
+}
+
+// WriteFile replaces path's content atomically (a new file renamed over
+// it), so that a server reading its configuration never sees half a file.
+func WriteFile(path, content string, perm os.FileMode) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(content), perm); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// IsExecutable reports whether p is a file that may be executed.
+func IsExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
+}
+
+// RandomHex is n random bytes in hex: passwords and keys of the servers.
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -14,7 +14,6 @@ package chserver
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -110,14 +109,14 @@ func Binary() ([]string, error) {
 		return []string{p}, nil
 	}
 	for _, p := range []string{"/usr/sbin/clickhouse-server", "/usr/bin/clickhouse-server"} {
-		if isExecutable(p) {
+		if childproc.IsExecutable(p) {
 			return []string{p}, nil
 		}
 	}
 	if p, err := exec.LookPath("clickhouse"); err == nil {
 		return []string{p, "server"}, nil
 	}
-	if isExecutable("/usr/bin/clickhouse") {
+	if childproc.IsExecutable("/usr/bin/clickhouse") {
 		return []string{"/usr/bin/clickhouse", "server"}, nil
 	}
 	return nil, ErrNoServerBinary
@@ -140,7 +139,7 @@ func (s *Server) prepare() error {
 	if pw, err := os.ReadFile(s.passwordFile()); err == nil && len(strings.TrimSpace(string(pw))) > 0 {
 		s.password = strings.TrimSpace(string(pw))
 	} else {
-		s.password = randomHex(24)
+		s.password = childproc.RandomHex(24)
 		if err := os.WriteFile(s.passwordFile(), []byte(s.password+"\n"), 0o600); err != nil {
 			return fmt.Errorf("chserver: %w", err)
 		}
@@ -494,23 +493,8 @@ func xmlText(s string) string {
 // writeFile replaces path's content atomically, so that a server reading
 // it never sees half a file.
 func writeFile(path, content string) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(content), 0o640); err != nil {
-		return fmt.Errorf("chserver: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := childproc.WriteFile(path, content, 0o640); err != nil {
 		return fmt.Errorf("chserver: %w", err)
 	}
 	return nil
-}
-
-func isExecutable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

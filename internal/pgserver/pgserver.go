@@ -10,8 +10,6 @@ package pgserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -147,7 +145,7 @@ func (s *Server) ensureInit(ctx context.Context, bin string, cred *syscall.Crede
 			return err
 		}
 	}
-	s.password = randomHex(24)
+	s.password = childproc.RandomHex(24)
 	pwFile := filepath.Join(s.dir, "initdb.pw")
 	if err := os.WriteFile(pwFile, []byte(s.password+"\n"), 0o600); err != nil {
 		return err
@@ -369,10 +367,4 @@ func appendFile(path, text string) error {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

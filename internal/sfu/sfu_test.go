@@ -455,3 +455,59 @@ func TestCreateRoomLimits(t *testing.T) {
 		t.Error("created a room without a name")
 	}
 }
+
+// TestSyntheticTracks: sfutest's participants publish Opus and VP8 that a
+// subscriber receives, as the benchmark's do.
+func TestSyntheticTracks(t *testing.T) {
+	frames, err := sfutest.Frames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A VP8 key frame: the inverted key frame bit, then the start code.
+	if len(frames) != 30 || frames[0][0]&1 != 0 || !bytes.Equal(frames[0][3:6], []byte{0x9d, 0x01, 0x2a}) {
+		t.Fatalf("%d frames, the first starting %x", len(frames), frames[0][:6])
+	}
+	c := newClient(t)
+	room := roomName(t)
+	token := func(identity string) string {
+		tok, err := c.Token(sfu.Grant{Room: room, Identity: identity, CanPublish: true, CanSubscribe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	alice, err := sfutest.Join(c.URL(), token("alice"), sfutest.JoinOptions{Audio: true, VideoFPS: 15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer alice.Close()
+	bob, err := sfutest.Join(c.URL(), token("bob"), sfutest.JoinOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bob.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := bob.WaitSubscribed(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := bob.FirstTrack(); !ok || d <= 0 {
+		t.Errorf("first track after %v, %v", d, ok)
+	}
+	// Packets keep coming on both tracks: more than the two that made
+	// the subscriptions.
+	for {
+		if packets, _ := bob.Received(); packets > 40 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			packets, _ := bob.Received()
+			t.Fatalf("bob received %d packets", packets)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if alice.Subscribed() != 0 {
+		t.Errorf("alice subscribed to %d tracks; bob publishes none", alice.Subscribed())
+	}
+}

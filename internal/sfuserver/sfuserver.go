@@ -17,8 +17,6 @@ package sfuserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,7 +40,7 @@ import (
 const Version = "v1.13.5"
 
 // ErrNoServerBinary means livekit-server is not installed.
-var ErrNoServerBinary = errors.New("sfuserver: livekit-server not found (install it with: scripts/install-deps.sh livekit, which builds " + Version + " into ~/.cache/agora; or put livekit-server on PATH, or set AGORA_LIVEKIT_SERVER_BIN)")
+var ErrNoServerBinary = errors.New("sfuserver: livekit-server not found (install it with: scripts/install-deps.sh livekit, which builds " + Version + " into ~/.cache/agora; or put livekit-server on PATH)")
 
 // Server is a running private LiveKit server.
 type Server struct {
@@ -98,24 +96,12 @@ func Start(ctx context.Context, dir, webhookURL string, log *slog.Logger) (*Serv
 	}
 }
 
-// Binary finds livekit-server: AGORA_LIVEKIT_SERVER_BIN, then the cache
-// folder scripts/install-deps.sh builds it into
-// ($XDG_CACHE_HOME or ~/.cache)/agora/livekit-server-<Version>/, then PATH.
+// Binary finds livekit-server: in the cache folder scripts/install-deps.sh
+// builds it into ($XDG_CACHE_HOME or ~/.cache)/agora/livekit-server-<Version>/,
+// else on PATH.
 func Binary() (string, error) {
-	if p := os.Getenv("AGORA_LIVEKIT_SERVER_BIN"); p != "" {
-		if isExecutable(p) {
-			return p, nil
-		}
-		return "", fmt.Errorf("sfuserver: AGORA_LIVEKIT_SERVER_BIN=%s is not an executable file", p)
-	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache")
-		}
-	}
-	if cache != "" {
-		if p := filepath.Join(cache, "agora", "livekit-server-"+Version, "livekit-server"); isExecutable(p) {
+	if cache, err := os.UserCacheDir(); err == nil {
+		if p := filepath.Join(cache, "agora", "livekit-server-"+Version, "livekit-server"); childproc.IsExecutable(p) {
 			return p, nil
 		}
 	}
@@ -143,9 +129,9 @@ func (s *Server) loadKeys() error {
 			return fmt.Errorf("sfuserver: %s is not a key pair (remove it to make a new one)", s.keysFile())
 		}
 	} else if errors.Is(err, os.ErrNotExist) {
-		k = keys{APIKey: "agora-" + randomHex(6), APISecret: randomHex(32)}
+		k = keys{APIKey: "agora-" + childproc.RandomHex(6), APISecret: childproc.RandomHex(32)}
 		raw, _ := json.MarshalIndent(k, "", "  ")
-		if err := writeFile(s.keysFile(), string(raw)+"\n"); err != nil {
+		if err := writePrivate(s.keysFile(), string(raw)+"\n"); err != nil {
 			return err
 		}
 	} else {
@@ -196,7 +182,7 @@ func (s *Server) clearOrphan() {
 // launch writes the configuration for the chosen ports, starts the server
 // and waits until its signalling port answers.
 func (s *Server) launch(ctx context.Context, bin string) error {
-	if err := writeFile(s.configFile(), s.configYAML()); err != nil {
+	if err := writePrivate(s.configFile(), s.configYAML()); err != nil {
 		return err
 	}
 	// Each start's log replaces the last one's, so the file stays small.
@@ -224,7 +210,7 @@ func (s *Server) launch(ctx context.Context, bin string) error {
 		return fmt.Errorf("sfuserver: start livekit-server: %w", err)
 	}
 	s.cmd, s.exited = cmd, exited
-	if err := writeFile(s.pidFile(), strconv.Itoa(cmd.Process.Pid)+"\n"); err != nil {
+	if err := writePrivate(s.pidFile(), strconv.Itoa(cmd.Process.Pid)+"\n"); err != nil {
 		_ = s.Close()
 		return err
 	}
@@ -346,26 +332,11 @@ func (s *Server) removePidFile() {
 	}
 }
 
-// writeFile replaces path's content atomically, readable by this user only
-// (the files hold the API secret).
-func writeFile(path, content string) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
-		return fmt.Errorf("sfuserver: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+// writePrivate replaces path's content atomically, readable by this user
+// only (the files hold the API secret).
+func writePrivate(path, content string) error {
+	if err := childproc.WriteFile(path, content, 0o600); err != nil {
 		return fmt.Errorf("sfuserver: %w", err)
 	}
 	return nil
-}
-
-func isExecutable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

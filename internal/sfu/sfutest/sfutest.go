@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	lksdk "github.com/livekit/server-sdk-go/v2"
+	"github.com/pion/rtcp"
 	"github.com/pion/webrtc/v4"
 	"github.com/pion/webrtc/v4/pkg/media"
 	"github.com/pion/webrtc/v4/pkg/media/ivfreader"
@@ -51,11 +53,21 @@ func VideoTrack(fps int) (*lksdk.LocalTrack, error) {
 	if err != nil {
 		return nil, err
 	}
-	track, err := lksdk.NewLocalTrack(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000})
+	l := &loop{frames: frames, every: time.Second / time.Duration(fps)}
+	// A new subscriber can show nothing until a key frame: the SFU asks
+	// for one (a PLI, or a FIR), and the loop starts over at its key
+	// frame, as a browser's encoder would send one.
+	track, err := lksdk.NewLocalTrack(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000},
+		lksdk.WithRTCPHandler(func(p rtcp.Packet) {
+			switch p.(type) {
+			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+				l.keyFrame.Store(true)
+			}
+		}))
 	if err != nil {
 		return nil, err
 	}
-	if err := track.StartWrite(&loop{frames: frames, every: time.Second / time.Duration(fps)}, nil); err != nil {
+	if err := track.StartWrite(l, nil); err != nil {
 		return nil, err
 	}
 	return track, nil
@@ -96,12 +108,16 @@ func (*silence) CurrentAudioLevel() uint8 { return 127 }
 
 type loop struct {
 	lksdk.BaseSampleProvider
-	frames [][]byte
-	every  time.Duration
-	next   int
+	frames   [][]byte
+	every    time.Duration
+	next     int
+	keyFrame atomic.Bool // asked for by the SFU
 }
 
 func (l *loop) NextSample(context.Context) (media.Sample, error) {
+	if l.keyFrame.Swap(false) {
+		l.next = 0
+	}
 	f := l.frames[l.next]
 	l.next = (l.next + 1) % len(l.frames)
 	return media.Sample{Data: f, Duration: l.every}, nil
