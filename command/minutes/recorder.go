@@ -136,7 +136,7 @@ func (r *recorder) connect() error {
 	ctx := context.Background()
 	rec, err := r.s.recognizer()
 	if err != nil {
-		return err
+		return ErrNoSpeech.Wrap(err)
 	}
 	r.rec = rec
 	last, err := db.Values[*int32](ctx, r.s.db, SELECT(MAX(table.MeetingTranscripts.Seq)).FROM(table.MeetingTranscripts).

@@ -50,6 +50,10 @@ var (
 	// ErrNoSFU is a recording asked for while no LiveKit server is
 	// configured (the join token's refusal, same code).
 	ErrNoSFU = apperr.New(apperr.Internal, "sfuUnavailable", "AI notes cannot be recorded: no video server is configured")
+	// ErrNoSpeech is a recording on a node that cannot load the speech
+	// recogniser (the speech packages are missing, or a binary built
+	// without cgo): the state becomes failed.
+	ErrNoSpeech = apperr.New(apperr.Internal, "speechUnavailable", "AI notes cannot be recorded: no speech recogniser is installed")
 )
 
 // Service runs the AI notes calls and this node's recorders.

@@ -1655,7 +1655,9 @@ export interface paths {
          *     transcribes each member's audio track and, when the Meet Up ends,
          *     compiles the minutes (`minutes.state` started → compiling →
          *     completed, or failed). Asking again while recording changes nothing;
-         *     after a cancel it starts afresh.
+         *     after a cancel it starts afresh. A node without LiveKit answers 500
+         *     `sfuUnavailable`; one that cannot load the speech recogniser 500
+         *     `speechUnavailable` (the state is then failed).
          */
         post: operations["recordMeetingMinutes"];
         delete?: never;
