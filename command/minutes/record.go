@@ -56,5 +56,19 @@ func (s *Service) Record(ctx context.Context, in Record) error {
 	if err != nil || !start {
 		return err
 	}
+	if s.Recording(in.RoomID) {
+		return nil
+	}
+	// Recording already, perhaps on another node: a second recorder would
+	// take the first one's identity, and with it its room.
+	ps, err := s.sfu.Participants(ctx, in.RoomID.String())
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if p.Identity == RecorderIdentity(in.RoomID) {
+			return nil
+		}
+	}
 	return s.startRecorder(in.RoomID)
 }

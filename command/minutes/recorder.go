@@ -156,9 +156,18 @@ func (r *recorder) connect() error {
 	}
 	cb := lksdk.NewRoomCallback()
 	cb.OnTrackSubscribed = r.subscribed
-	// The room closed (the Meet Up was ended for all) or the connection
-	// was lost for good.
-	cb.OnDisconnected = func() { r.stop(stopEnded) }
+	cb.OnDisconnectedWithReason = func(why lksdk.DisconnectionReason) {
+		if why == lksdk.DuplicateIdentity {
+			// Another node's recorder joined as this one: it records
+			// now, and this one leaves without compiling.
+			r.stop(stopShutdown)
+			return
+		}
+		// The room closed (the Meet Up was ended for all) or the
+		// connection was lost for good. After this recorder's own
+		// Disconnect the first reason stays.
+		r.stop(stopEnded)
+	}
 	room, err := lksdk.ConnectToRoomWithToken(r.s.sfu.URL(), token, cb, lksdk.WithAutoSubscribe(true))
 	if err != nil {
 		return fmt.Errorf("minutes: join room: %w", err)

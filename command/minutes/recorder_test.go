@@ -165,3 +165,27 @@ func TestRecorderTranscribesTheRoomAndCompilesMinutesWhenTheMeetupEnds(t *testin
 		t.Error("the recorder is still in the room")
 	}
 }
+
+// Recording asked again on another API node leaves the first node's
+// recorder in the room: a second one would take its identity, and the
+// first would leave and compile minutes while the Meet Up goes on.
+func TestRecordOnASecondNodeKeepsTheFirstRecorder(t *testing.T) {
+	env := testenv.New(t)
+	_, c := startSFU(t)
+	a, b := newService(t, env, c), newService(t, env, c)
+	f := newMeetup(t, env, "Plans", 30)
+	ctx := context.Background()
+	host := auth.Caller{UserID: f.creator, Role: auth.RoleUser}
+	if err := a.Record(ctx, minutes.Record{Caller: host, RoomID: f.room}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Record(ctx, minutes.Record{Caller: host, RoomID: f.room}); err != nil {
+		t.Fatal(err)
+	}
+	if !a.Recording(f.room) || b.Recording(f.room) {
+		t.Fatalf("recording on the first node %v, on the second %v; want the first only", a.Recording(f.room), b.Recording(f.room))
+	}
+	if st, _ := f.state(t); st == nil || *st != minutes.StateStarted {
+		t.Errorf("state %v, want started", st)
+	}
+}
