@@ -2,6 +2,9 @@ package app
 
 import (
 	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
 
 	cmdminutes "agora/command/minutes"
 	"agora/internal/config"
@@ -23,4 +26,20 @@ func newMinutes(cfg config.Config, d *db.DB, rooms *sfu.Client, log *slog.Logger
 		model = m
 	}
 	return cmdminutes.New(d, rooms, "", model, log.With("part", "minutes"))
+}
+
+// minutesSweepEvery is how often an API node looks for recordings left by a
+// node that went away (cmdminutes.Sweep).
+const minutesSweepEvery = time.Minute
+
+// runMinutesSweep compiles, while the API serves, the minutes of Meet Ups
+// whose recorder's node stopped before it could.
+func runMinutesSweep(srv *fiber.App, m *cmdminutes.Service, log *slog.Logger) {
+	sweepWhileServing(srv, minutesSweepEvery, m.Sweep, func(n int, err error) {
+		if err != nil {
+			log.Warn("minutes sweep failed", "err", err)
+		} else if n > 0 {
+			log.Info("compiled minutes of recordings left by another node", "count", n)
+		}
+	})
 }

@@ -18,14 +18,15 @@ const compileTimeout = 5 * time.Minute
 
 // compile turns a stopped recording into minutes: started → compiling →
 // completed with the text, or failed. A cancel or a delete meanwhile wins:
-// each step only moves on from the state the previous one left.
-func (s *Service) compile(ctx context.Context, id uuid.UUID) {
+// each step only moves on from the state the previous one left. It reports
+// whether it moved the minutes from started.
+func (s *Service) compile(ctx context.Context, id uuid.UUID) bool {
 	ok, err := s.setState(ctx, s.db, id, ptr(StateCompiling), nil, StateStarted)
 	if err != nil || !ok {
 		if err != nil {
 			s.log.Error("minutes: compiling", "room", id, "err", err)
 		}
-		return
+		return false
 	}
 	text, by, err := s.write(ctx, id)
 	if err != nil {
@@ -33,13 +34,14 @@ func (s *Service) compile(ctx context.Context, id uuid.UUID) {
 		if _, err := s.setState(ctx, s.db, id, ptr(StateFailed), nil, StateCompiling); err != nil {
 			s.log.Error("minutes: marking failed", "room", id, "err", err)
 		}
-		return
+		return true
 	}
 	if _, err := s.setState(ctx, s.db, id, ptr(StateCompleted), &text, StateCompiling); err != nil {
 		s.log.Error("minutes: completing", "room", id, "err", err)
-		return
+		return true
 	}
 	s.log.Info("minutes: compiled", "room", id, "by", by, "characters", len(text))
+	return true
 }
 
 // write reads the agenda and the transcript, with each speaker's name, and

@@ -189,3 +189,36 @@ func TestRecordOnASecondNodeKeepsTheFirstRecorder(t *testing.T) {
 		t.Errorf("state %v, want started", st)
 	}
 }
+
+// A recording whose node went away before the Meet Up ended is compiled by
+// the sweep of any node once the Meet Up has been over for SweepAfter,
+// from the transcript written so far; one still live is left alone.
+func TestSweepCompilesMinutesLeftByAGoneNode(t *testing.T) {
+	env := testenv.New(t)
+	_, c := startSFU(t)
+	s := newService(t, env, c)
+	ctx := context.Background()
+	gone, live := newMeetup(t, env, "Budget", 30), newMeetup(t, env, "Budget", 30)
+	for _, f := range []fixture{gone, live} {
+		if _, err := env.DB.Pool.Exec(ctx, `UPDATE meetings SET minutes_state = 'started' WHERE id = $1`, f.room); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := env.DB.Pool.Exec(ctx, `INSERT INTO meeting_transcripts (meeting_id, seq, speaker_id, text, spoken_on)
+			VALUES ($1, 1, $2, 'the budget review happens next week', now())`, f.room, f.creator); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := env.DB.Pool.Exec(ctx, `UPDATE meetings SET ended_on = now() - interval '5 minutes' WHERE id = $1`, gone.room); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, content := gone.state(t)
+	if st == nil || *st != minutes.StateCompleted || content == nil || !strings.Contains(*content, "The budget review happens next week.") {
+		t.Errorf("the orphaned recording: state %v, minutes %v", st, content)
+	}
+	if st, _ := live.state(t); st == nil || *st != minutes.StateStarted {
+		t.Errorf("a live Meet Up's recording was swept: state %v", st)
+	}
+}
