@@ -268,6 +268,9 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		} else {
 			defer warehouse.Close() //nolint:errcheck
 		}
+		if !cfg.LiveKit.Enabled() {
+			log.Warn("LIVEKIT_URL is not set: Meet Ups have no SFU and cannot be joined")
+		}
 		srv, err := app.NewAPI(cfg, d.DB, log, app.WithWarehouse(warehouse))
 		if err != nil {
 			return err

@@ -33,6 +33,7 @@ type Participant struct {
 	changed      chan struct{} // closed and replaced at each subscription
 	packets      atomic.Int64
 	bytes        atomic.Int64
+	audio        atomic.Int64 // packets of audio tracks
 	disconnected chan struct{}
 }
 
@@ -86,6 +87,7 @@ func Join(url, token string, opts JoinOptions) (*Participant, error) {
 // read drains a subscribed track, counting what arrives, until it ends.
 func (p *Participant) read(track *webrtc.TrackRemote) {
 	buf := make([]byte, 1500)
+	audio := track.Kind() == webrtc.RTPCodecTypeAudio
 	for {
 		n, _, err := track.Read(buf)
 		if err != nil {
@@ -93,6 +95,9 @@ func (p *Participant) read(track *webrtc.TrackRemote) {
 		}
 		p.packets.Add(1)
 		p.bytes.Add(int64(n))
+		if audio {
+			p.audio.Add(1)
+		}
 	}
 }
 
@@ -133,8 +138,11 @@ func (p *Participant) WaitSubscribed(ctx context.Context, n int) error {
 	}
 }
 
-// Received is the RTP packets and bytes read from every subscribed track.
-func (p *Participant) Received() (packets, bytes int64) { return p.packets.Load(), p.bytes.Load() }
+// Received is the RTP packets and bytes read from every subscribed track,
+// and how many of the packets were audio.
+func (p *Participant) Received() (packets, bytes, audio int64) {
+	return p.packets.Load(), p.bytes.Load(), p.audio.Load()
+}
 
 // Disconnected is closed when the server has disconnected the participant
 // (or Close was called).
