@@ -41,7 +41,10 @@ web: web-deps ## build the React app into web/dist (npm install when the lock ch
 	@echo "web: npm run build"
 	@$(NPM) --prefix web run --silent build
 
+# The binary links libopus and libpocketsphinx (cgo, the Meet Up recorder),
+# whose headers come with Debian's speech packages.
 build: web ## build bin/agora (with the web app when it exists)
+	@bash scripts/install-deps.sh speech
 	$(GO) build -o $(BIN) ./cmd/agora
 
 # agora dev starts a local ClickHouse (the insights warehouse) from
@@ -90,6 +93,7 @@ fuzz: ## run each fuzz target for its number of inputs (FUZZTIME=1m overrides)
 # go list; ESLint checks the web app's layers (web/eslint.config.js): shared
 # code imports no feature, features import no other feature, src/app composes.
 lint: web-deps ## go vet, a gofmt check, the Go layering guard, and ESLint's import rules between the web app's layers
+	@bash scripts/install-deps.sh speech
 	$(GO) vet ./...
 	$(GO) test -count=1 -run '^TestLayers' .
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path './var/*' -not -path './bin/*' \

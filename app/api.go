@@ -17,6 +17,7 @@ import (
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdmeeting "agora/command/meeting"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
@@ -33,6 +34,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qmeeting "agora/query/meeting"
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
@@ -61,6 +63,7 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 		return nil, err
 	}
 	runUploadSweep(srv, a.Commands.Uploads, cfg.Blobs.UnattachedTTL, a.Log.With("part", "uploads"))
+	runMinutesSweep(srv, a.Commands.Minutes, a.Log.With("part", "minutes"))
 	return srv, nil
 }
 
@@ -77,6 +80,15 @@ func mailSender(cfg config.Config, d *db.DB) (mail.Sender, *mail.Mailbox) {
 // newApplication builds the application value of the API, and what
 // releases what it opened.
 func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions) (*httpapi.Application, func(), error) {
+	if o.sfu == nil {
+		// The configuration's LiveKit (LIVEKIT_URL, or agora dev's and
+		// the test harness's local one), unless WithSFU gave another.
+		rooms, err := NewSFUClient(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.sfu = rooms
+	}
 	sender, mailbox := mailSender(cfg, d)
 	if mailbox != nil && !cfg.Dev {
 		log.Warn("SMTP_HOST is not set: mail is kept in the dev_mail table and not delivered")
@@ -131,6 +143,12 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
+		c.Meetings, err = cmdmeeting.New(d, o.sfu)
+	}
+	if err == nil {
+		c.Minutes, err = newMinutes(cfg, d, o.sfu, log)
+	}
+	if err == nil {
 		c.Chat, err = cmdchat.New(d, links.Store())
 	}
 	if err == nil {
@@ -158,6 +176,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		q.Feed, err = qfeed.New(d, links)
 	}
 	if err == nil {
+		q.Meetings, err = qmeeting.New(d)
+	}
+	if err == nil {
 		q.Search, err = qsearch.New(store, d)
 	}
 	if err == nil {
@@ -169,11 +190,18 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	if err == nil {
 		q.Insights, err = qinsights.New(d, insightsStore(o.warehouse))
 	}
-	if err != nil {
+	release := func() {
+		if c.Minutes != nil {
+			// Recorders leave their rooms before the database closes.
+			c.Minutes.Close()
+		}
 		closeStore()
+	}
+	if err != nil {
+		release()
 		return nil, nil, err
 	}
-	return a, closeStore, nil
+	return a, release, nil
 }
 
 // Serve runs app on addr until ctx ends, then shuts it down gracefully.

@@ -36,17 +36,23 @@ func apiSearch(cfg config.Config, o apiOptions) (search.Store, func(), error) {
 // extractive answerer when none is configured. This is the one place that
 // default is made.
 func newAnswerer(cfg config.Config, log *slog.Logger) (answer.Answerer, error) {
-	provider := cfg.AI.ModelProvider()
-	if provider == "" {
-		return answer.Extractive{}, nil
-	}
-	m, err := answer.NewModel(answer.Config{
-		Provider: provider, BaseURL: cfg.AI.ModelURL, Model: cfg.AI.Model,
-		Token: cfg.AI.APIKey, MaxTokens: cfg.AI.MaxTokens,
-	}, nil)
-	if err != nil {
-		return nil, err
+	m, err := newModel(cfg)
+	if err != nil || m == nil {
+		return answer.Extractive{}, err
 	}
 	log.Info("AI search answers with a model", "answerer", m.Name(), "url", cfg.AI.ModelURL)
 	return m, nil
+}
+
+// newModel is the configured language model (AGORA_AI_*), or nil when none
+// is: what answers the AI search and writes Meet Up minutes.
+func newModel(cfg config.Config) (*answer.Model, error) {
+	provider := cfg.AI.ModelProvider()
+	if provider == "" {
+		return nil, nil
+	}
+	return answer.NewModel(answer.Config{
+		Provider: provider, BaseURL: cfg.AI.ModelURL, Model: cfg.AI.Model,
+		Token: cfg.AI.APIKey, MaxTokens: cfg.AI.MaxTokens,
+	}, nil)
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 )
@@ -47,5 +48,27 @@ func whileServing(srv *fiber.App, start func(ctx context.Context, spawn func(fun
 			wg.Wait()
 		}
 		return nil
+	})
+}
+
+// sweepWhileServing runs sweep once srv listens and then every interval,
+// until srv shuts down, and reports each run's count or error (an error of
+// the shutdown itself is not reported).
+func sweepWhileServing(srv *fiber.App, every time.Duration, sweep func(context.Context) (int, error), report func(int, error)) {
+	whileServing(srv, func(ctx context.Context, spawn func(func())) {
+		spawn(func() {
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				if n, err := sweep(ctx); ctx.Err() == nil {
+					report(n, err)
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+			}
+		})
 	})
 }

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -51,22 +50,11 @@ func sweepInterval(unattachedTTL time.Duration) time.Duration {
 // the uploads no post shows, until srv shuts down. Every API node sweeps;
 // Sweep is safe to run on several at once.
 func runUploadSweep(srv *fiber.App, uploads *cmdupload.Service, ttl time.Duration, log *slog.Logger) {
-	whileServing(srv, func(ctx context.Context, spawn func(func())) {
-		spawn(func() {
-			t := time.NewTicker(sweepInterval(ttl))
-			defer t.Stop()
-			for {
-				if n, err := uploads.Sweep(ctx); err != nil && ctx.Err() == nil {
-					log.Warn("upload sweep failed", "err", err)
-				} else if n > 0 {
-					log.Info("swept uploads no post shows", "count", n)
-				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-				}
-			}
-		})
+	sweepWhileServing(srv, sweepInterval(ttl), uploads.Sweep, func(n int, err error) {
+		if err != nil {
+			log.Warn("upload sweep failed", "err", err)
+		} else if n > 0 {
+			log.Info("swept uploads no post shows", "count", n)
+		}
 	})
 }

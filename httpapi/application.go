@@ -16,7 +16,9 @@ import (
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdmeeting "agora/command/meeting"
 	"agora/command/memberimport"
+	cmdminutes "agora/command/minutes"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
 	cmdupload "agora/command/upload"
@@ -30,6 +32,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qmeeting "agora/query/meeting"
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
@@ -68,10 +71,16 @@ type Application struct {
 
 // Commands are the write side's use cases, one service per area.
 type Commands struct {
-	Accounts      *cmdaccount.Service
-	Communities   *cmdcommunity.Service
-	Forums        *cmdforum.Service
-	Feed          *cmdfeed.Service
+	Accounts    *cmdaccount.Service
+	Communities *cmdcommunity.Service
+	Forums      *cmdforum.Service
+	Feed        *cmdfeed.Service
+	// Meetings are the Meet Ups: scheduling, registrations, breakouts,
+	// join tokens and LiveKit's webhook.
+	Meetings *cmdmeeting.Service
+	// Minutes are a Meet Up's AI notes: this node's recorders and the
+	// minutes' calls.
+	Minutes       *cmdminutes.Service
 	AISearch      *cmdaisearch.Service
 	Uploads       *cmdupload.Service
 	Organizations *cmdorganization.Service
@@ -92,6 +101,7 @@ type Queries struct {
 	Communities   *qcommunity.Queries
 	Forums        *qforum.Queries
 	Feed          *qfeed.Queries
+	Meetings      *qmeeting.Queries
 	Search        *qsearch.Queries
 	Insights      *qinsights.Queries
 	Uploads       *qupload.Queries

@@ -56,6 +56,8 @@ func New(a *Application) (*fiber.App, error) {
 	s.chatRoutes(api)
 	s.notificationRoutes(api)
 	s.feedRoutes(api)
+	s.meetingRoutes(api)
+	s.minutesRoutes(api)
 	s.searchRoutes(api)
 	s.uploadRoutes(api)
 	s.linkRoutes(api)

@@ -54,6 +54,11 @@ func HashtagID(forumID, name string) string {
 	return forumID + "_" + hex.EncodeToString([]byte(strings.ToLower(name)))
 }
 
+// KindMinutes is the Kind of a Meet Up's minutes: a Post of their own,
+// with no channel and the Meet Up's creator and invitees as its readers,
+// whose ThreadID is the Meet Up post (package searchindex writes them).
+const KindMinutes = "minutes"
+
 // Post is a thread, a comment or a reply (or a chat message). Anonymous
 // posts have no AuthorID: an anonymous author is never indexed.
 type Post struct {

@@ -23,7 +23,7 @@ import (
 // "deploy" of "deploying"), then with only its longest words (three, two,
 // then one: the longest are the rarest and say most of what is asked),
 // then each other word alone; at most maxQueries queries. The first query
-// that finds anything wins.
+// that finds anything wins. A Meet Up's minutes come back as their post.
 func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string) ([]search.Post, error) {
 	filter := search.Filter{search.In("forumId", forumID), search.ReadableBy(userID, channels...)}
 	for _, text := range queries(question) {
@@ -32,7 +32,7 @@ func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels
 			return nil, fmt.Errorf("aisearch: retrieve: %w", err)
 		}
 		if len(res.Hits) > 0 {
-			return res.Hits, nil
+			return s.meetupPosts(ctx, res.Hits)
 		}
 	}
 	return []search.Post{}, nil

@@ -24,7 +24,9 @@
 //     who a member may chat with privately, with the names of the forums
 //     they are an expert in and their interest tags.
 //   - posts: threads, comments and replies with their forum, channel and
-//     community; an anonymous question has no author in the index.
+//     community; an anonymous question has no author in the index. A Meet
+//     Up's minutes are a document of their own (kind minutes, see
+//     minutes.go), readable by its creator and invitees only.
 //   - hashtags: one document per forum and lower-cased name, counting the
 //     posts and comments of the forum's feed (its main channel; the admin
 //     channel's tags stay with the admins) that use it; none at zero.

@@ -46,6 +46,7 @@ func (p *Projection) Tables() []string {
 	return []string{
 		"public.users", "public.profiles", "public.community_memberships", "public.series_memberships",
 		"public.series", "public.threads", "public.replies",
+		"public.meetings", "public.meeting_invitees",
 	}
 }
 
@@ -93,6 +94,9 @@ type keys struct {
 	// peer documents that name the forum.
 	profiles, users, seriesRenamed ids
 	threads, replies               ids
+	// minutesThreads are Meet Up posts whose minutes or readers changed
+	// (from a meetings row); meetings are Meet Ups whose invitees changed.
+	minutesThreads, meetings ids
 	// tags are forum hashtags to recount; replyTags the hashtags of
 	// comments, whose forum is their post's; forumTags forums whose tags
 	// are all recounted (a post deleted with its comments).
@@ -114,6 +118,7 @@ func (s ids) list() []uuid.UUID {
 func newKeys() *keys {
 	return &keys{
 		profiles: ids{}, users: ids{}, seriesRenamed: ids{}, threads: ids{}, replies: ids{},
+		minutesThreads: ids{}, meetings: ids{},
 		tags: map[tagKey]bool{}, replyTags: map[uuid.UUID][]string{}, forumTags: ids{},
 	}
 }
@@ -162,6 +167,10 @@ func (k *keys) add(c change.Change) error {
 				// their forum: recount the forum's tags.
 				k.forumTags[series] = true
 			}
+		case "meetings":
+			err = k.id(r, "thread_id", k.minutesThreads)
+		case "meeting_invitees":
+			err = k.id(r, "meeting_id", k.meetings)
 		case "replies":
 			if err = k.id(r, "id", k.replies); err != nil {
 				break
@@ -201,7 +210,7 @@ func (p *Projection) refresh(ctx context.Context, k *keys) error {
 		name string
 		run  func(context.Context, *keys) error
 	}{
-		{"members", p.members}, {"peers", p.peers}, {"posts", p.posts}, {"hashtags", p.hashtags},
+		{"members", p.members}, {"peers", p.peers}, {"posts", p.posts}, {"minutes", p.minutes}, {"hashtags", p.hashtags},
 	}
 	for _, s := range steps {
 		if err := s.run(ctx, k); err != nil {

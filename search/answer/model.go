@@ -182,3 +182,25 @@ func (m *Model) Answer(ctx context.Context, req Request, emit func(string) error
 	}
 	return resp.Choices[0].Content, nil
 }
+
+// Complete asks the model for one reply to a system and a user message,
+// without streaming: what other writers than the AI search use, such as the
+// Meet Up minutes.
+func (m *Model) Complete(ctx context.Context, system, user string) (string, error) {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, system),
+		llms.TextParts(llms.ChatMessageTypeHuman, user),
+	}
+	var opts []llms.CallOption
+	if m.cfg.MaxTokens > 0 {
+		opts = append(opts, llms.WithMaxTokens(m.cfg.MaxTokens))
+	}
+	resp, err := m.llm.GenerateContent(ctx, msgs, opts...)
+	if err != nil {
+		return "", fmt.Errorf("answer: model call: %w", err)
+	}
+	if len(resp.Choices) == 0 {
+		return "", errors.New("answer: model returned no choice")
+	}
+	return resp.Choices[0].Content, nil
+}
