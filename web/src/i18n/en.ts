@@ -6,6 +6,7 @@ import { feed } from './en/feed'
 import { forum } from './en/forum'
 import { insights } from './en/insights'
 import { legal } from './en/legal'
+import { meetups } from './en/meetups'
 import { notifications } from './en/notifications'
 import { notificationSettings } from './en/notification-settings'
 import { profile, team } from './en/people'
@@ -274,6 +275,7 @@ export const translation = {
   team,
   notifications,
   notificationSettings,
+  meetups,
   unsupported: {
     title: 'Your browser is not supported',
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',
