@@ -17,6 +17,7 @@ import (
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdmeeting "agora/command/meeting"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
@@ -33,6 +34,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qmeeting "agora/query/meeting"
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
@@ -131,6 +133,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
+		c.Meetings, err = cmdmeeting.New(d, o.sfu)
+	}
+	if err == nil {
 		c.Chat, err = cmdchat.New(d, links.Store())
 	}
 	if err == nil {
@@ -156,6 +161,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		q.Feed, err = qfeed.New(d, links)
+	}
+	if err == nil {
+		q.Meetings, err = qmeeting.New(d)
 	}
 	if err == nil {
 		q.Search, err = qsearch.New(store, d)

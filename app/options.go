@@ -6,6 +6,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"agora/internal/sfu"
 	"agora/live"
 	"agora/search"
 )
@@ -25,6 +26,8 @@ type apiOptions struct {
 	hub          live.HubOptions
 	replayMargin time.Duration
 	marginSet    bool
+	// sfu is the LiveKit server Meet Ups run on; nil: none.
+	sfu *sfu.Client
 }
 
 func apiOpts(opts []APIOption) apiOptions {
@@ -71,4 +74,11 @@ func WithBrokers(brokers []string) APIOption {
 // committed and still be delivered.
 func WithRealtime(h live.HubOptions, replayMargin time.Duration) APIOption {
 	return func(o *apiOptions) { o.hub, o.replayMargin, o.marginSet = h, replayMargin, true }
+}
+
+// WithSFU gives the API the LiveKit server Meet Ups are joined on (join
+// tokens, ending rooms, its webhooks); without it Meet Ups are scheduled
+// but cannot be joined.
+func WithSFU(c *sfu.Client) APIOption {
+	return func(o *apiOptions) { o.sfu = c }
 }

@@ -16,6 +16,7 @@ import (
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
+	cmdmeeting "agora/command/meeting"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
@@ -30,6 +31,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
+	qmeeting "agora/query/meeting"
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
@@ -68,10 +70,13 @@ type Application struct {
 
 // Commands are the write side's use cases, one service per area.
 type Commands struct {
-	Accounts      *cmdaccount.Service
-	Communities   *cmdcommunity.Service
-	Forums        *cmdforum.Service
-	Feed          *cmdfeed.Service
+	Accounts    *cmdaccount.Service
+	Communities *cmdcommunity.Service
+	Forums      *cmdforum.Service
+	Feed        *cmdfeed.Service
+	// Meetings are the Meet Ups: scheduling, registrations, breakouts,
+	// join tokens and LiveKit's webhook.
+	Meetings      *cmdmeeting.Service
 	AISearch      *cmdaisearch.Service
 	Uploads       *cmdupload.Service
 	Organizations *cmdorganization.Service
@@ -92,6 +97,7 @@ type Queries struct {
 	Communities   *qcommunity.Queries
 	Forums        *qforum.Queries
 	Feed          *qfeed.Queries
+	Meetings      *qmeeting.Queries
 	Search        *qsearch.Queries
 	Insights      *qinsights.Queries
 	Uploads       *qupload.Queries

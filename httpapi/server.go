@@ -56,6 +56,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.chatRoutes(api)
 	s.notificationRoutes(api)
 	s.feedRoutes(api)
+	s.meetingRoutes(api)
 	s.searchRoutes(api)
 	s.uploadRoutes(api)
 	s.linkRoutes(api)

@@ -85,6 +85,38 @@ if ! id postgres >/dev/null 2>&1; then
 	installed_any=1
 fi
 
+# --- LiveKit ---------------------------------------------------------------
+# The SFU of Meet Ups. No distribution packages it, so it is built from the Go
+# module proxy at the one version that resolves there (later ones have blocked
+# dependencies), about 2.5 minutes and 71 MiB, into a cache folder outside the
+# repository that survives between runs and checkouts:
+# ${XDG_CACHE_HOME:-~/.cache}/agora/livekit-server-<version>/livekit-server.
+# internal/sfuserver looks there (or for livekit-server on PATH, or at
+# AGORA_LIVEKIT_SERVER_BIN).
+LIVEKIT_VERSION=v1.13.5
+livekit_dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/livekit-server-$LIVEKIT_VERSION"
+
+need_livekit() {
+	if [ -x "$livekit_dir/livekit-server" ]; then
+		return 0
+	fi
+	echo "installing livekit-server $LIVEKIT_VERSION into $livekit_dir: agora dev, the tests and the benchmark start a local LiveKit SFU for Meet Ups (built with go install, about 2.5 minutes, once)"
+	mkdir -p "$livekit_dir"
+	local tmp
+	tmp=$(mktemp -d "$livekit_dir/build.XXXXXX")
+	# Outside any module (GOWORK=off, from /), so go install builds the SFU's
+	# own module graph, not this repository's; the binary is named server
+	# after its package folder (cmd/server).
+	if ! (cd / && GOWORK=off GOFLAGS= GOBIN="$tmp" go install "github.com/livekit/livekit-server/cmd/server@$LIVEKIT_VERSION"); then
+		rm -rf "$tmp"
+		die "building livekit-server $LIVEKIT_VERSION failed (see above)"
+	fi
+	mv "$tmp/server" "$livekit_dir/livekit-server"
+	rm -rf "$tmp"
+	installed_any=1
+	"$livekit_dir/livekit-server" --version >/dev/null 2>&1 || die "livekit-server built but does not run: $livekit_dir/livekit-server --version"
+}
+
 # --- Optional components --------------------------------------------------
 # Later issues add their components here: one case per name, each a need_apt
 # (or another check-then-install) call. `all-extras` may list them together.
@@ -108,6 +140,18 @@ optional_component() {
 		# upstreams for a local one and runs the rest of the file as it is.
 		need_apt nginx-light "command -v nginx || [ -x /usr/sbin/nginx ]" \
 			"deploy/'s tests run the load balancer's nginx configuration against a local upstream"
+		;;
+	livekit)
+		need_livekit
+		;;
+	speech)
+		# The Meet Up recorder decodes Opus (libopus, libopusfile) and
+		# transcribes with pocketsphinx's C library (cgo, found through
+		# pkg-config); its tests speak known sentences with flite's slt voice
+		# and resample them with sox.
+		need_apt "pocketsphinx pocketsphinx-en-us libpocketsphinx-dev flite sox libopus-dev libopusfile-dev pkg-config" \
+			"command -v pocketsphinx_continuous && command -v flite && command -v sox && pkg-config --exists pocketsphinx opus opusfile && [ -d /usr/share/pocketsphinx/model/en-us ]" \
+			"the Meet Up recorder transcribes with pocketsphinx (C library and US English model) and decodes Opus; its tests speak with flite and resample with sox"
 		;;
 	*)
 		die "unknown component '$1'"

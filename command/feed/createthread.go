@@ -108,20 +108,11 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if err != nil {
 			return err
 		}
-		// Posts of a channel get distinct times, in order: the feed's cursor is
-		// a createdOn alone, so two posts in one millisecond could straddle a
-		// page and one be skipped. The channel row lock orders its writers.
-		now := s.timestamp()
-		var last *time.Time
-		c, t := table.Channels, table.Threads
-		if err := db.QueryRow(ctx, tx, SELECT(SELECT(MAX(t.CreatedOn)).FROM(t).WHERE(t.ChannelID.EQ(c.ID))).
-			FROM(c).WHERE(c.ID.EQ(UUID(channelID))).FOR(UPDATE())).
-			Scan(&last); err != nil {
-			return fmt.Errorf("feed: channel lock: %w", err)
+		now, err := PostTime(ctx, tx, channelID, s.timestamp())
+		if err != nil {
+			return err
 		}
-		if last != nil && !now.After(*last) {
-			now = last.Add(time.Millisecond)
-		}
+		t := table.Threads
 		_, err = db.Exec(ctx, tx, t.INSERT(t.ID, t.ChannelID, t.SeriesID, t.CreatorID, t.CreatorAs, t.Type, t.Raw, t.Image, t.File, t.Link,
 			t.Mentions, t.Hashtags, t.CreatedOn, t.UpdatedOn).
 			MODEL(model.Threads{ID: id, ChannelID: channelID, SeriesID: in.SeriesID, CreatorID: in.Actor.UserID, CreatorAs: as, Type: typ,
@@ -134,4 +125,24 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		return err
 	})
 	return id, err
+}
+
+// PostTime is the createdOn of a new post of the channel written at now
+// (to the millisecond): posts of a channel get distinct times, in order,
+// as the feed's cursor is a createdOn alone, so two posts in one
+// millisecond could straddle a page and one be skipped. It locks the
+// channel's row until tx ends, which orders the channel's writers; a Meet
+// Up's post (command/meeting) takes its time here too.
+func PostTime(ctx context.Context, tx pgx.Tx, channelID uuid.UUID, now time.Time) (time.Time, error) {
+	var last *time.Time
+	c, t := table.Channels, table.Threads
+	if err := db.QueryRow(ctx, tx, SELECT(SELECT(MAX(t.CreatedOn)).FROM(t).WHERE(t.ChannelID.EQ(c.ID))).
+		FROM(c).WHERE(c.ID.EQ(UUID(channelID))).FOR(UPDATE())).
+		Scan(&last); err != nil {
+		return now, fmt.Errorf("feed: channel lock: %w", err)
+	}
+	if last != nil && !now.After(*last) {
+		now = last.Add(time.Millisecond)
+	}
+	return now, nil
 }

@@ -20,7 +20,8 @@ type DeleteThread struct {
 	Actor    auth.Caller
 }
 
-// DeleteThread lets the creator or a forum admin delete a post, with its
+// DeleteThread lets the creator or a forum admin delete a post (a Meet
+// Up's post: its creator alone), with its
 // comments and reactions, and its uploads: their blobs are removed, so
 // that a URL given out for them no longer serves them.
 func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
@@ -32,6 +33,17 @@ func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
 		}
 		if t.CreatorID != in.Actor.UserID && !f.Admin {
 			return apperr.ErrForbidden
+		}
+		// A Meet Up's post is its creator's alone to delete (spec 002 §6:
+		// edit and delete a Meet Up, creator only); its rows go with it.
+		if t.CreatorID != in.Actor.UserID {
+			n, err := db.Count(ctx, tx, table.Meetings, table.Meetings.ThreadID.EQ(UUID(t.ID)))
+			if err != nil {
+				return fmt.Errorf("feed: meeting of thread: %w", err)
+			}
+			if n > 0 {
+				return apperr.ErrForbidden
+			}
 		}
 		if detached, err = DetachAll(ctx, tx, PostOwner(t.ID)); err != nil {
 			return err

@@ -21,6 +21,7 @@ import (
 	"agora/internal/blob"
 	"agora/internal/db"
 	"agora/internal/jsontime"
+	"agora/query/meeting"
 )
 
 // Queries reads the feed from Postgres.
@@ -293,7 +294,35 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 	if !found || !f.Read() || (kind == "admin" && !f.Admin) {
 		return nil, access.ErrForumNotFound
 	}
+	if err := q.withMeetings(ctx, v, threads); err != nil {
+		return nil, err
+	}
 	return threads, nil
+}
+
+// withMeetings sets the meeting of the page's Meet Up posts, composed from
+// the Meet Up tables in one read for the whole page (meeting.Load). A Meet
+// Up's post is its creator's alone to manage (spec 002 §6).
+func (q *Queries) withMeetings(ctx context.Context, v auth.Caller, threads []*Thread) error {
+	ids := make([]uuid.UUID, 0, len(threads))
+	for _, t := range threads {
+		if t.Type == "post" {
+			ids = append(ids, t.ID)
+		}
+	}
+	meetings, err := meeting.Load(ctx, q.pool, v.UserID, ids)
+	if err != nil {
+		return err
+	}
+	for _, t := range threads {
+		if m, ok := meetings[t.ID]; ok {
+			if t.Meeting, err = json.Marshal(m); err != nil {
+				return fmt.Errorf("feed: meeting: %w", err)
+			}
+			t.CanManage = t.IsMine
+		}
+	}
+	return nil
 }
 
 // threadRow is one row of threadsSQL.

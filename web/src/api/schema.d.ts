@@ -1262,6 +1262,403 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/series/{seriesId}/meetings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule a Meet Up in a forum
+         * @description Writes a post (`type: post`, empty `raw`) in the forum's main channel
+         *     with its Meet Up and invitees, in one transaction. A private Meet Up
+         *     (`open: false`) is for a member of the forum; an open one for those
+         *     who administer the forum (`canDoOpenMeetups`). Each invitee of a
+         *     private Meet Up is notified (`meetup-invite`); every member of the
+         *     forum is notified of an open one (`meetup-open`, also e-mailed).
+         */
+        post: operations["createMeeting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upcoming Meet Ups
+         * @description Meet Ups not ended whose end is still to come, earliest start first.
+         *     With `seriesId`: that forum's (the caller must read it; its private
+         *     Meet Ups only where the caller is the creator, an invitee or
+         *     administers the forum). Without: the caller's own (created, invited
+         *     and not answering `no`, registered or waitlisted) and the open Meet
+         *     Ups of the forums the caller reads.
+         */
+        get: operations["listMeetings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A Meet Up
+         * @description For a reader of its forum (a private Meet Up's `minutes.content` only for its creator and invitees).
+         */
+        get: operations["getMeeting"];
+        /**
+         * Edit a Meet Up
+         * @description For its creator, until it has ended. `open` may not change; `seatCount`
+         *     may not go below the registered members; more seats give the first
+         *     waitlisted members a seat (notified by `meetup-seat`). Invitees are
+         *     replaced by the form's: those added are notified, those left out removed.
+         */
+        put: operations["updateMeeting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register for an open Meet Up
+         * @description For a reader of the forum who is not invited already, until the Meet
+         *     Up has ended. A free seat makes the caller `registered`, otherwise
+         *     `waitlisted` at the end of the queue. Asked again when registered or
+         *     waitlisted: unchanged.
+         */
+        put: operations["registerForMeeting"];
+        post?: never;
+        /**
+         * Give up a seat or leave the waitlist
+         * @description For a registered or waitlisted member. A freed seat goes to the first
+         *     waitlisted member (`registered`, notified by `meetup-seat`).
+         */
+        delete: operations["unregisterFromMeeting"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/threads/{threadId}/meeting/response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * An invitee's answer
+         * @description For an invitee of the Meet Up of post `threadId` (not a registered or waitlisted member), until it has ended.
+         */
+        put: operations["respondToMeeting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Add, change or remove invitees of a private Meet Up
+         * @description For its creator or a moderator, until it has ended; private Meet Ups
+         *     only. A value sets the person's role (adding them when new, notified
+         *     by `meetup-invite`), null removes them. Everyone added must read the
+         *     forum, and the creator is never an invitee.
+         */
+        patch: operations["inviteToMeeting"];
+        trace?: never;
+    };
+    "/api/meetings/join-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A LiveKit token to join a Meet Up's room
+         * @description For the caller (`userId` must be theirs) when they may join
+         *     (`myRole` not null): from 10 minutes before the start until the Meet
+         *     Up ends. Members publish, subscribe and send data; the host and
+         *     moderators also administer the room.
+         */
+        post: operations["meetingJoinToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/breakouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The breakout rooms and who is in which
+         * @description For those who may join the Meet Up.
+         */
+        get: operations["meetingBreakouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/open-breakouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the breakout rooms
+         * @description For the host or a moderator of a Meet Up that has breakout rooms, until it has ended.
+         */
+        post: operations["openMeetingBreakouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/close-breakouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the breakout rooms
+         * @description For the host or a moderator; everyone returns to the main room (the members' rooms are forgotten).
+         */
+        post: operations["closeMeetingBreakouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/join-breakout-room": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move into a breakout room
+         * @description While the breakouts are open, for `peerId` the caller, or any
+         *     participant when the caller is the host or a moderator. Answers a
+         *     token for the room `<roomId>:<index>` for the caller when
+         *     `peerId` is the caller; for another participant, the token is theirs
+         *     to fetch (`GET .../breakouts` tells their room) and the answer is the
+         *     caller's token for the main room.
+         */
+        post: operations["joinMeetingBreakoutRoom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/leave-breakout-room": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return to the main room
+         * @description For `peerId` the caller, or any participant when the caller is the host or a moderator.
+         */
+        post: operations["leaveMeetingBreakoutRoom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the caller may do in a Meet Up
+         * @description For a reader of its forum (spec 002 §6).
+         */
+        get: operations["meetingPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a Meet Up for everyone
+         * @description For the host or a moderator. Closes its LiveKit rooms; ending an ended Meet Up changes nothing.
+         */
+        post: operations["endMeeting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The Meet Up as an iCalendar file
+         * @description For a reader of its forum: one VEVENT (UID the roomId, DTSTART and DTEND in UTC, SUMMARY the name, DESCRIPTION the agenda, URL the post's address).
+         */
+        get: operations["meetingCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/livekit/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LiveKit's webhook
+         * @description LiveKit's signed events (the `Authorization` header is its JWT over
+         *     the body's hash). `participant_joined` and `participant_left` write
+         *     attendance (one row per participant session, so a repeated delivery
+         *     changes nothing); `room_finished` after the Meet Up's end marks it
+         *     ended. Events of unknown rooms are acknowledged and ignored.
+         */
+        post: operations["livekitWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channels/{channelId}/threads": {
         parameters: {
             query?: never;
@@ -2525,6 +2922,18 @@ export interface paths {
          *     `LiveReaction` for `thread.reacted`. An anonymous question's events
          *     carry no `creatorId` or `creator`, to anyone.
          *
+         *     Meet Ups: with the context key `meeting:<roomId>`,
+         *     `meeting.created`, `meeting.updated` and `meeting.ended` carry the
+         *     `Meeting` as its receiver would read it, `meeting.deleted`
+         *     `LiveMeetingRef`, `meeting.invitees.added`, `meeting.invitees.removed`
+         *     and `meeting.invitees.responded` `LiveMeetingInvitees`,
+         *     `meeting.breakouts.updated` `LiveMeetingBreakouts` and
+         *     `meeting.minutes.updated` `LiveMeetingMinutes`. An open Meet Up's
+         *     events reach its forum's readers; a private one's its creator, its
+         *     invitees and those who administer the forum. A change of a Meet Up
+         *     also sends its post's `thread.updated`, whose `meeting` is the new
+         *     Meet Up.
+         *
          *     The caller is taken from the `Authorization` bearer header, else the
          *     `user_token` cookie, else the `ticket` query parameter: a ticket of
          *     `POST /api/hub/tickets`, for clients that can set neither (a
@@ -3175,8 +3584,8 @@ export interface components {
             image: components["schemas"]["ThreadImage"] | null;
             file: components["schemas"]["ThreadFile"] | null;
             link: components["schemas"]["ThreadLink"] | null;
-            /** @description The post's Meet Up, as `Thread` has it. */
-            meeting: unknown;
+            /** @description The post's Meet Up, as `Thread` has it (as the receiver would read it), null for other posts. */
+            meeting: components["schemas"]["Meeting"] | null;
             chat: components["schemas"]["AIChat"];
             mentions: string[];
             hashtags: string[];
@@ -3905,8 +4314,8 @@ export interface components {
             image: components["schemas"]["ThreadImage"] | null;
             file: components["schemas"]["ThreadFile"] | null;
             link: components["schemas"]["ThreadLink"] | null;
-            /** @description The post's Meet Up; null until Meet Ups can be scheduled. */
-            meeting: null;
+            /** @description The post's Meet Up (`POST /api/series/{seriesId}/meetings`), null for other posts. */
+            meeting: components["schemas"]["Meeting"] | null;
             chat: components["schemas"]["AIChat"];
             /** @description The user ids mentioned in `raw` who may read the forum. */
             mentions: string[];
@@ -4221,8 +4630,11 @@ export interface components {
         Notification: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            type: "comment" | "mention";
+            /**
+             * @description `meetup-invite`: invited to a private Meet Up; `meetup-open`: an open Meet Up was scheduled in a forum of the member's; `meetup-seat`: a waitlisted member got a seat. `postId` is the Meet Up's post.
+             * @enum {string}
+             */
+            type: "comment" | "mention" | "meetup-invite" | "meetup-open" | "meetup-seat";
             /** Format: date-time */
             createdOn: string;
             /** @description Who wrote the comment or the mentioning text; null when anonymous (an anonymous question's asker). */
@@ -4512,8 +4924,219 @@ export interface components {
             /** @description For type=organization only. */
             whichOnesCanIAddCommunitiesTo?: components["schemas"]["Named"][];
         };
+        /**
+         * @description A Meet Up (spec 002 §3 "Meeting"): a scheduled live video room of a
+         *     forum's post. `seatCount` and `seatsLeft` are null for a private Meet
+         *     Up; `seatsLeft` is `seatCount` minus the registered members (invitees
+         *     of an open Meet Up are panelists and take no seat). `minutes.content`
+         *     is null unless the caller is the creator or an invitee. `myRole` is
+         *     what the caller would join as, null when they may not join.
+         */
+        Meeting: {
+            /** Format: uuid */
+            roomId: string;
+            /** Format: uuid */
+            postId: string;
+            /** Format: uuid */
+            seriesId: string;
+            /** Format: uuid */
+            creatorId: string;
+            name: string;
+            agenda: string;
+            startTime: components["schemas"]["Timestamp"];
+            endTime: components["schemas"]["Timestamp"];
+            createdOn: components["schemas"]["Timestamp"];
+            updatedOn: components["schemas"]["Timestamp"];
+            /** @enum {integer} */
+            duration: 15 | 30 | 45 | 60 | 90 | 120;
+            open: boolean;
+            seatCount: number | null;
+            seatsLeft: number | null;
+            /** @description Each invitee's (or registered or waitlisted member's) answer by userId. */
+            invitees: {
+                [key: string]: "yes" | "no" | "registered" | "waitlisted" | null;
+            };
+            /** @description The invitees' roles by userId; the creator is the host and not listed. */
+            roles: {
+                [key: string]: "member" | "moderator";
+            };
+            /** @description The waitlisted userIds in order (a member's position is their index + 1). */
+            waitlist: string[];
+            breakouts: {
+                open: boolean;
+                /** @description Each breakout room's name and its index (the LiveKit room `<roomId>:<index>`). */
+                rooms: {
+                    [key: string]: number;
+                };
+            };
+            minutes: {
+                /** @enum {string|null} */
+                state: "started" | "compiling" | "completed" | "canceled" | "failed" | null;
+                content: string | null;
+                /** Format: date-time */
+                updatedOn: string | null;
+            };
+            ended: boolean;
+            /** Format: date-time */
+            endedOn: string | null;
+            /** @description The roomId; the key of `reminders.meeting.dismissed`. */
+            tag: string;
+            reminderAt: components["schemas"]["Timestamp"];
+            context: {
+                /** Format: uuid */
+                communityId: string;
+                /** Format: uuid */
+                seriesId: string;
+                seriesName: string;
+            };
+            /** @description `/communities/{communityId}/series/{seriesId}` */
+            topicRoute: string;
+            /** @description `topicRoute` + `/posts/{postId}` */
+            postRoute: string;
+            /** @enum {string|null} */
+            myRole: "host" | "moderator" | "member" | null;
+        };
+        MeetingList: {
+            results: components["schemas"]["Meeting"][];
+            total: number;
+        };
+        /** @description The Meet Up form (spec 002 §5 "Meet Up form"); the rules are those of `400 invalidParameters`. */
+        MeetingForm: {
+            name?: string;
+            agenda?: string;
+            /** Format: date-time */
+            startTime?: string;
+            duration?: number;
+            open?: boolean;
+            seatCount?: number | null;
+            invitees?: {
+                [key: string]: "member" | "moderator";
+            };
+            breakouts?: string[];
+        };
+        Breakouts: {
+            open: boolean;
+            /** @description Each breakout room's name and its index (the LiveKit room `<roomId>:<index>`). */
+            rooms: {
+                [key: string]: number;
+            };
+            /** @description The breakout room each participant is in, by userId. */
+            members: {
+                [key: string]: string;
+            };
+        };
+        /** @description What the caller may do in a Meet Up (spec 002 §6); `role` is what they would join as. */
+        MeetingPermissions: {
+            /** @enum {string|null} */
+            role: "host" | "moderator" | "member" | null;
+            canJoin: boolean;
+            canEdit: boolean;
+            canDelete: boolean;
+            canAddMembers: boolean;
+            canManageBreakouts: boolean;
+            canEndRoom: boolean;
+            canRecord: boolean;
+            canEditMinutes: boolean;
+            canSeeMinutes: boolean;
+        };
+        JoinToken: {
+            /** @description The LiveKit access token (a JWT). */
+            token: string;
+            /** @description LiveKit's address for the browser. */
+            url: string;
+            /** @description The LiveKit room: the roomId, or `<roomId>:<index>` for a breakout room. */
+            room: string;
+            /** @enum {string} */
+            role: "host" | "moderator" | "member";
+        };
+        /** @description The payload of `meeting.deleted`. */
+        LiveMeetingRef: {
+            /** Format: uuid */
+            roomId: string;
+            /** Format: uuid */
+            postId: string;
+            /** Format: uuid */
+            seriesId: string;
+        };
+        /** @description The payload of `meeting.invitees.added`, `meeting.invitees.removed` and `meeting.invitees.responded`. */
+        LiveMeetingInvitees: {
+            /** Format: uuid */
+            roomId: string;
+            userIds: string[];
+            /** @enum {string|null} */
+            response: "yes" | "no" | "registered" | "waitlisted" | null;
+        };
+        /** @description The payload of `meeting.breakouts.updated`. */
+        LiveMeetingBreakouts: {
+            /** Format: uuid */
+            roomId: string;
+            open: boolean;
+        };
+        /** @description The payload of `meeting.minutes.updated`. */
+        LiveMeetingMinutes: {
+            /** Format: uuid */
+            roomId: string;
+            /** Format: uuid */
+            postId: string;
+            /** @enum {string|null} */
+            state: "started" | "compiling" | "completed" | "canceled" | "failed" | null;
+        };
     };
     responses: {
+        /**
+         * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+         *     - `validationFailed`: an id of the path is not a UUID.
+         *     - `invalidParameters`: the form breaks a rule; `details.fields` names each field with its message
+         *       (`name` 1–75 characters, not blank; `agenda` at most 250; `seatCount` 1–50, required when open and null when
+         *       private; `invitees` at least one unless open, each a member who reads the forum, not the creator, `member` or
+         *       `moderator`; `startTime` not in the past; `duration` 15, 30, 45, 60, 90 or 120; `breakouts` at most 10 unique
+         *       names of 1–50 characters; `open` cannot change once the Meet Up is scheduled; `response` yes or no; `userId`
+         *       the caller; `roomName` a breakout room of the Meet Up).
+         */
+        MeetingBadForm: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `validationFailed`: `roomId` is not a UUID. */
+        MeetingBadId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `notFound`: there is no such Meet Up (or forum) the caller may read. */
+        MeetingNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `forbidden`: the caller's role may not call this, or the caller reads the Meet Up but may not do this in it (spec 002 §6). */
+        MeetingForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `meetingEnded`: the Meet Up has ended. */
+        MeetingEnded: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description The import, as newline-delimited JSON (one `MemberImportEvent` per
          *     line): `progress` lines as the rows are written, then one `report`
@@ -4769,6 +5392,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+        RoomId: string;
         OrganizationId: string;
         /** @description The question, 1 to 1000 characters, not blank. */
         AISearchQuestion: string;
@@ -7438,6 +8063,615 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeetingForm"];
+            };
+        };
+        responses: {
+            /** @description Created; the post as `GET /api/threads/{threadId}` returns it, with its `meeting`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["MeetingBadForm"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller reads the forum but is not a member of it (private), or does not administer it (open). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["MeetingNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMeetings: {
+        parameters: {
+            query?: {
+                seriesId?: string;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of Meet Ups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingList"];
+                };
+            };
+            /** @description `validationFailed`: `seriesId`, `page` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Meet Up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeetingForm"];
+            };
+        };
+        responses: {
+            /** @description The Meet Up as edited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadForm"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    registerForMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Meet Up with the caller's registration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unregisterFromMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Meet Up without the caller's registration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    respondToMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    response: "yes" | "no";
+                };
+            };
+        };
+        responses: {
+            /** @description The Meet Up with the answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadForm"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteToMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invitees: {
+                        [key: string]: "member" | "moderator" | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The Meet Up with its invitees. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadForm"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    meetingJoinToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    roomId: string;
+                    /** Format: uuid */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token, the LiveKit address and the caller's role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinToken"];
+                };
+            };
+            400: components["responses"]["MeetingBadForm"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            /**
+             * @description - `meetingNotYetTime`: more than 10 minutes before the start (`details`: `startTime`, `graceMinutes` 10).
+             *     - `meetingEnded`: the Meet Up has ended.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    meetingBreakouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breakouts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breakouts"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openMeetingBreakouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breakouts, open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breakouts"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    closeMeetingBreakouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breakouts, closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breakouts"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    joinMeetingBreakoutRoom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    roomName: string;
+                    /** Format: uuid */
+                    peerId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A LiveKit token for the breakout room. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinToken"];
+                };
+            };
+            400: components["responses"]["MeetingBadForm"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            /** @description `meetingEnded`: the Meet Up has ended; `meetingBreakoutsClosed`: the breakouts are not open. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    leaveMeetingBreakoutRoom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    peerId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A LiveKit token for the Meet Up's main room. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinToken"];
+                };
+            };
+            400: components["responses"]["MeetingBadForm"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    meetingPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's rights. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingPermissions"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    endMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Meet Up, ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meeting"];
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    meetingCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Meet Up (its roomId, the name of its LiveKit room). */
+                roomId: components["parameters"]["RoomId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["MeetingBadId"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    livekitWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/webhook+json": Record<string, never>;
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description `tokenInvalid`: the signature does not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -121,7 +121,8 @@ function NotificationsList({ onClose, onSave }: { onClose: (also?: Change) => vo
     void navigate({
       to: '/communities/$communityId/series/$seriesId/posts/$postId',
       params: { communityId: n.context.communityId, seriesId: n.context.seriesId, postId: n.postId },
-      search: { reason: n.type },
+      // A Meet Up notification opens its post without a comment or mention to point at.
+      search: { reason: n.type === 'comment' || n.type === 'mention' ? n.type : undefined },
     })
   }
   const dismiss = (n: Notification) => onSave((p) => ({ [NOTIFICATION_KEYS.dismissed]: withId(idList(p, NOTIFICATION_KEYS.dismissed), n.id) }))

@@ -1,0 +1,116 @@
+package meeting
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	. "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/access"
+	"agora/internal/apperr"
+	"agora/internal/auth"
+	"agora/internal/db"
+	"agora/internal/db/gen/model"
+	"agora/internal/db/gen/table"
+	"agora/internal/sfu"
+)
+
+// tokenTTL is how long a join token may be used to connect: a Meet Up
+// lasts at most two hours, and a reconnection within it needs no new one.
+const tokenTTL = 4 * time.Hour
+
+// ErrNoSFU is a join while no LiveKit server is configured.
+var ErrNoSFU = apperr.New(apperr.Internal, "sfuUnavailable", "Meet Ups cannot be joined: no video server is configured")
+
+// JoinToken is the LiveKit token a participant connects with.
+type JoinToken struct {
+	Token string `json:"token"`
+	URL   string `json:"url"`
+	Room  string `json:"room"`
+	Role  string `json:"role"`
+}
+
+// JoinToken is POST /meetings/join-token: a token for the caller (userID
+// must be theirs) to join the Meet Up's room as what they are in it, from
+// the grace window before its start until it ends.
+func (s *Service) JoinToken(ctx context.Context, a auth.Caller, roomID, userID uuid.UUID) (JoinToken, error) {
+	if userID != a.UserID {
+		return JoinToken{}, invalid(apperr.Fields{"userId": "must be the caller"})
+	}
+	var out JoinToken
+	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		row, err := readFor(ctx, tx, a, roomID)
+		if err != nil {
+			return err
+		}
+		role, err := roleIn(ctx, tx, row.Meetings, a.UserID)
+		if err != nil {
+			return err
+		}
+		if role == "" {
+			return apperr.ErrForbidden
+		}
+		if row.EndedOn != nil {
+			return ErrEnded
+		}
+		if opens := row.StartTime.Add(-access.MeetingGrace); s.now().Before(opens) {
+			return ErrNotYetTime.With("startTime", row.StartTime.UTC().Format(time.RFC3339Nano)).
+				With("graceMinutes", int(access.MeetingGrace/time.Minute))
+		}
+		out, err = s.token(row.ID.String(), a.UserID, row.name, role)
+		return err
+	})
+	return out, err
+}
+
+// token signs a token for user to join LiveKit room as role: members
+// publish, subscribe and send data (chat); the host and moderators also
+// administer the room.
+func (s *Service) token(room string, user uuid.UUID, name, role string) (JoinToken, error) {
+	if s.rooms == nil {
+		return JoinToken{}, ErrNoSFU
+	}
+	t, err := s.rooms.Token(sfu.Grant{
+		Room: room, Identity: user.String(), Name: name,
+		CanPublish: true, CanSubscribe: true, CanPublishData: true,
+		RoomAdmin: access.MeetingRuns(role),
+		TTL:       tokenTTL,
+	})
+	if err != nil {
+		return JoinToken{}, fmt.Errorf("meeting: token: %w", err)
+	}
+	return JoinToken{Token: t, URL: s.rooms.PublicURL(), Room: room, Role: role}, nil
+}
+
+// participant is a Meet Up row with the name its participant shows.
+type participant struct {
+	model.Meetings
+	name string
+}
+
+// readFor reads the Meet Up roomID for the caller like lock, without
+// locking it (a join changes nothing), with the caller's name.
+func readFor(ctx context.Context, tx pgx.Tx, a auth.Caller, roomID uuid.UUID) (participant, error) {
+	row, _, err := find(ctx, tx, a, roomID, false)
+	if err != nil {
+		return participant{}, err
+	}
+	name, err := nameOf(ctx, tx, a.UserID)
+	if err != nil {
+		return participant{}, err
+	}
+	return participant{Meetings: row, name: name}, nil
+}
+
+// nameOf is the name user shows in a room.
+func nameOf(ctx context.Context, q pgx.Tx, user uuid.UUID) (string, error) {
+	u := table.Users
+	var first, last string
+	if err := db.QueryRow(ctx, q, SELECT(u.FirstName, u.LastName).FROM(u).WHERE(u.ID.EQ(UUID(user)))).Scan(&first, &last); err != nil {
+		return "", fmt.Errorf("meeting: participant: %w", err)
+	}
+	return first + " " + last, nil
+}
