@@ -5,6 +5,7 @@ import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
 import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { openChat } from '@/features/chat/lib/open-chat'
+import { useMeetingsLive } from '@/features/meetups/hooks/use-meetings-live'
 import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
@@ -18,7 +19,7 @@ import { TopBar } from './top-bar'
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
  * right-side panel, with the one profile dialog; and it applies the live
- * community, organization, person, private chat, presence and notification events wherever
+ * community, organization, person, private chat, presence, notification and Meet Up events wherever
  * the user is, and tells them when a new version of the app is deployed.
  */
 export function AppShell() {
@@ -28,6 +29,7 @@ export function AppShell() {
   usePresenceLive(useUnreadChats().isUnreadPeer)
   usePeopleLive()
   useNotificationsLive()
+  useMeetingsLive()
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }

@@ -1,8 +1,8 @@
 import { api, unwrap } from '@/api/client'
 
-// The Meet Up calls go through the app's API client (its session header and
-// its 401 handling) by path. Until the server's OpenAPI document lists them,
-// openapi-fetch has no types for these paths: this file is the one place that
+// The AI notes' calls go through the app's API client (its session header
+// and its 401 handling) by path: until the OpenAPI document lists them,
+// openapi-fetch has no types for these paths. This file is the one place that
 // says so, and goes when schema.d.ts is generated with them.
 
 type Init = { params?: { query?: Record<string, unknown> }; body?: unknown; parseAs?: 'text' | 'json'; signal?: AbortSignal }

@@ -123,7 +123,9 @@ describe('MeetupFormDialog (spec 002 §5)', () => {
     expect(confirm).toHaveTextContent('42 members of "Gardening" will be notified by email that they can register for this Meet Up.')
     expect(sent).toHaveLength(0)
     await userEvent.click(within(confirm).getByRole('button', { name: 'Schedule and notify' }))
-    await waitFor(() => expect(sent).toHaveLength(1))
+    // Both dialogs close once the Meet Up is scheduled.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5000 })
+    expect(sent).toHaveLength(1)
     expect(sent[0]!.body).toMatchObject({ open: true, seatCount: 20, invitees: {} })
   })
 
