@@ -5,6 +5,7 @@ import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { manageable } from '@/features/communities/hooks/community-list'
 import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { openChat } from '@/features/chat/lib/open-chat'
+import { MeetupReminder } from '@/features/meetups/components/reminder-alert'
 import { useMeetingsLive } from '@/features/meetups/hooks/use-meetings-live'
 import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
 import { usePresenceLive } from '@/features/presence/peers-cache'
@@ -63,6 +64,7 @@ export function AppShell() {
         </div>
         {!panel.beside && <Footer />}
         <DeploymentNotice />
+        <MeetupReminder seriesId={params.seriesId} />
       </ProfileDialogHost>
     </TooltipProvider>
   )
