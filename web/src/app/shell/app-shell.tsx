@@ -6,6 +6,8 @@ import { manageable } from '@/features/communities/hooks/community-list'
 import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { openChat } from '@/features/chat/lib/open-chat'
 import { MeetupReminder } from '@/features/meetups/components/reminder-alert'
+import { MeetupDock } from '@/features/meetups/room/meetup-dock'
+import { MeetupRoomProvider } from '@/features/meetups/room/provider'
 import { useMeetingsLive } from '@/features/meetups/hooks/use-meetings-live'
 import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
 import { usePresenceLive } from '@/features/presence/peers-cache'
@@ -45,27 +47,33 @@ export function AppShell() {
   }
   return (
     <TooltipProvider delayDuration={300}>
-      <ProfileDialogHost
-        place={{ seriesId: params.seriesId, home: pathname === '/home' }}
-        onMessage={(person) => {
-          openChat(person)
-          showTab('chat', panel)
-        }}
-      >
-        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2">
-          {t('app.skipToContent')}
-        </a>
-        <TopBar panel={panel} />
-        <div className="flex">
-          <main id="main" className="min-w-0 flex-1">
-            <Outlet />
-          </main>
-          <RightPanel context={panel} />
-        </div>
-        {!panel.beside && <Footer />}
-        <DeploymentNotice />
-        <MeetupReminder seriesId={params.seriesId} />
-      </ProfileDialogHost>
+      <MeetupRoomProvider>
+        <ProfileDialogHost
+          place={{ seriesId: params.seriesId, home: pathname === '/home' }}
+          onMessage={(person) => {
+            openChat(person)
+            showTab('chat', panel)
+          }}
+        >
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2"
+          >
+            {t('app.skipToContent')}
+          </a>
+          <TopBar panel={panel} />
+          <div className="flex">
+            <main id="main" className="min-w-0 flex-1">
+              <MeetupDock seriesId={params.seriesId} />
+              <Outlet />
+            </main>
+            <RightPanel context={panel} />
+          </div>
+          {!panel.beside && <Footer />}
+          <DeploymentNotice />
+          <MeetupReminder seriesId={params.seriesId} />
+        </ProfileDialogHost>
+      </MeetupRoomProvider>
     </TooltipProvider>
   )
 }

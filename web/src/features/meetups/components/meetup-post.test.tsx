@@ -42,7 +42,7 @@ function serve(m: Meeting) {
   return calls
 }
 
-const noRoom: MeetupRoomApi = { active: null, join: vi.fn(async () => {}), leave: async () => {}, moveTo: async () => {}, setDocked: () => {} }
+const noRoom: MeetupRoomApi = { active: null, join: vi.fn(async () => {}), leave: async () => {}, moveTo: async () => {} }
 
 async function show(m: Meeting, room: MeetupRoomApi = noRoom) {
   const r = await renderInApp(
@@ -134,7 +134,7 @@ describe('MeetupPost (spec 001 §4 "Post kind", spec 002 §4)', () => {
 
   it('says "You must leave your current Meet Up to join a new one", and "In progress" for the current one', async () => {
     const current = meeting({ roomId: 'other', name: 'Other' }, 0)
-    const active = { ...noRoom, active: { meeting: current, room: {} as never, roomName: 'other', state: 'connected' as const, docked: false } }
+    const active = { ...noRoom, active: { meeting: current, room: {} as never, roomName: 'other', state: 'connected' as const } }
     const m = meeting({ invitees: { [ME]: 'yes' } }, 5)
     serve(m)
     const card = await show(m, active)

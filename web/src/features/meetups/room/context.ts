@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react'
 import type { Room } from 'livekit-client'
-import type { Meeting } from '../api/types'
+import type { JoinToken, Meeting } from '../api/types'
+import type { ChatData, ChatMessage } from './chat'
 
 /** The Meet Up the member is in, kept by the app-level MeetupRoomProvider while they move around the app. */
 export type ActiveMeetup = {
@@ -9,8 +10,6 @@ export type ActiveMeetup = {
   /** The LiveKit room joined: the Meet Up's, or one of its breakout rooms (`<roomId>:<i>`). */
   roomName: string
   state: 'connecting' | 'connected'
-  /** The Meet Up fills the page (its forum page) or is docked in the mini bar. */
-  docked: boolean
 }
 
 export type MeetupRoomApi = {
@@ -19,8 +18,9 @@ export type MeetupRoomApi = {
   join: (m: Meeting) => Promise<void>
   leave: () => Promise<void>
   /** moveTo reconnects to another room of the Meet Up with a token the API gave (a breakout, or back). */
-  moveTo: (token: { token: string; url: string; room: string }) => Promise<void>
-  setDocked: (docked: boolean) => void
+  moveTo: (token: JoinToken) => Promise<void>
+  chat?: ChatMessage[]
+  sendChat?: (d: ChatData) => Promise<void>
 }
 
 export const MeetupRoomContext = createContext<MeetupRoomApi>({
@@ -28,7 +28,6 @@ export const MeetupRoomContext = createContext<MeetupRoomApi>({
   join: async () => {},
   leave: async () => {},
   moveTo: async () => {},
-  setDocked: () => {},
 })
 
 export const useMeetupRoom = () => useContext(MeetupRoomContext)
