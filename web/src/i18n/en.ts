@@ -185,6 +185,7 @@ export const translation = {
     collapse: 'Collapse the panel',
     label: 'Side panel',
     chat: 'Chat',
+    meetups: 'Meet Up',
     insights: 'Insights',
     team: 'Team',
     fullscreen: 'Full screen',

@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { Outlet, useLocation, useParams } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { TooltipProvider } from '@/components/ui/tooltip'
@@ -7,6 +8,7 @@ import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-pan
 import { openChat } from '@/features/chat/lib/open-chat'
 import { MeetupReminder } from '@/features/meetups/components/reminder-alert'
 import { MeetupDock } from '@/features/meetups/room/meetup-dock'
+import { useMeetupRoom } from '@/features/meetups/room/context'
 import { MeetupRoomProvider } from '@/features/meetups/room/provider'
 import { useMeetingsLive } from '@/features/meetups/hooks/use-meetings-live'
 import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
@@ -16,7 +18,7 @@ import { useAdminLive } from './admin-live'
 import { Footer } from './footer'
 import { DeploymentNotice } from './deployment-notice'
 import { usePeopleLive } from './people-live'
-import { RightPanel, showTab, type PanelContext } from './right-panel'
+import { RightPanel, showTab, WIDE, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
 
 /**
@@ -26,6 +28,15 @@ import { TopBar } from './top-bar'
  * the user is, and tells them when a new version of the app is deployed.
  */
 export function AppShell() {
+  // The Meet Up stays connected while the member moves around the app.
+  return (
+    <MeetupRoomProvider>
+      <Shell />
+    </MeetupRoomProvider>
+  )
+}
+
+function Shell() {
   const { t } = useTranslation()
   useAdminLive()
   useChatLive()
@@ -33,6 +44,7 @@ export function AppShell() {
   usePeopleLive()
   useNotificationsLive()
   useMeetingsLive()
+  const meetup = useMeetupRoom().active
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
@@ -44,36 +56,41 @@ export function AppShell() {
     forumSelected: !!params.seriesId,
     forumAdmin: !!forum?.admin,
     forum: params.seriesId && params.communityId ? { seriesId: params.seriesId, communityId: params.communityId } : undefined,
+    meetupActive: !!meetup,
   }
+  // Joining a Meet Up opens the panel on its tab on wide screens (spec 002 §2).
+  const joined = meetup?.meeting.roomId
+  const beside = panel.beside
+  useEffect(() => {
+    if (joined && window.matchMedia(WIDE).matches) showTab('meetups', { beside })
+  }, [joined, beside])
   return (
     <TooltipProvider delayDuration={300}>
-      <MeetupRoomProvider>
-        <ProfileDialogHost
-          place={{ seriesId: params.seriesId, home: pathname === '/home' }}
-          onMessage={(person) => {
-            openChat(person)
-            showTab('chat', panel)
-          }}
+      <ProfileDialogHost
+        place={{ seriesId: params.seriesId, home: pathname === '/home' }}
+        onMessage={(person) => {
+          openChat(person)
+          showTab('chat', panel)
+        }}
+      >
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2"
         >
-          <a
-            href="#main"
-            className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2"
-          >
-            {t('app.skipToContent')}
-          </a>
-          <TopBar panel={panel} />
-          <div className="flex">
-            <main id="main" className="min-w-0 flex-1">
-              <MeetupDock seriesId={params.seriesId} />
-              <Outlet />
-            </main>
-            <RightPanel context={panel} />
-          </div>
-          {!panel.beside && <Footer />}
-          <DeploymentNotice />
-          <MeetupReminder seriesId={params.seriesId} />
-        </ProfileDialogHost>
-      </MeetupRoomProvider>
+          {t('app.skipToContent')}
+        </a>
+        <TopBar panel={panel} />
+        <div className="flex">
+          <main id="main" className="min-w-0 flex-1">
+            <MeetupDock seriesId={params.seriesId} />
+            <Outlet />
+          </main>
+          <RightPanel context={panel} />
+        </div>
+        {!panel.beside && <Footer />}
+        <DeploymentNotice />
+        <MeetupReminder seriesId={params.seriesId} />
+      </ProfileDialogHost>
     </TooltipProvider>
   )
 }

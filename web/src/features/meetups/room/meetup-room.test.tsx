@@ -71,6 +71,9 @@ function serve(m: Meeting, perms: Record<string, boolean> = {}) {
     sent.push({ method, path, body })
     if (path.startsWith(`/api/series/${SERIES}/members`)) return json(200, { results: PEOPLE, total: 3 })
     if (path === '/api/meetings/join-token') return json(200, { token: 'tok-main', url: 'ws://sfu.test', room: ROOM, role: 'member' })
+    if (path === `/api/meetings/${ROOM}/leave-breakout-room`) return json(200, { token: 'tok-back', url: 'ws://sfu.test', room: ROOM, role: 'member' })
+    if (path === `/api/live-streams/record/${ROOM}`) return json(200, { ...m, minutes: { state: 'started', content: null, updatedOn: null }, updatedOn: new Date().toISOString() })
+    if (path === `/api/meetings/${ROOM}/minutes/cancel`) return json(200, { ...m, minutes: { state: 'canceled', content: null, updatedOn: null }, updatedOn: new Date(Date.now() + 1000).toISOString() })
     if (path === `/api/meetings/${ROOM}/join-breakout-room`) return json(200, { token: 'tok-b0', url: 'ws://sfu.test', room: `${ROOM}:0`, role: 'member' })
     if (path === `/api/meetings/${ROOM}/permissions`)
       return json(200, { role: 'member', canJoin: true, canEdit: false, canDelete: false, canAddMembers: false, canManageBreakouts: false, canEndRoom: false, canRecord: false, canEditMinutes: false, canSeeMinutes: true, ...perms })
@@ -100,7 +103,7 @@ async function setUp(m: Meeting, { seriesId = SERIES, perms = {} }: { seriesId?:
   const card = await screen.findByRole('region', { name: m.name })
   await userEvent.click(within(card).getByRole('button', { name: 'Join' }))
   const stage = await screen.findByRole('region', { name: `Meet Up ${m.name}` })
-  return { sent, rooms, card, stage }
+  return { sent, rooms, card, stage, qc: r.queryClient }
 }
 
 describe('the Meet Up screen (spec 002 §2, §4)', () => {
@@ -156,6 +159,43 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(rooms[0]!.disconnect).toHaveBeenCalled()
     expect(rooms[1]!.connect).toHaveBeenCalledWith('ws://sfu.test', 'tok-b0')
     expect(await screen.findByTestId('breakout-name')).toHaveTextContent('You are in Roses')
+  })
+
+  it('prompts a member in a breakout room when the breakouts close, and takes them back to the main room', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' }, breakouts: { open: true, rooms: { Roses: 0 } } }, 5)
+    const { sent, rooms, stage, qc } = await setUp(m)
+    await userEvent.click(within(stage).getByRole('button', { name: 'Breakout rooms' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Breakout rooms' })).getByRole('button', { name: 'Join Roses' }))
+    await screen.findByTestId('breakout-name')
+    // meeting.breakouts.updated {open: false}, as the live events store it.
+    act(() => qc.setQueryData<Meeting>(['meetings', ROOM], (x) => x && { ...x, breakouts: { ...x.breakouts, open: false } }))
+    const prompt = await screen.findByRole('dialog', { name: 'Breakout rooms are closed' })
+    expect(within(prompt).queryByRole('button', { name: 'Close' })).toBeNull()
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Back to the main room' }))
+    await waitFor(() => expect(rooms).toHaveLength(3))
+    expect(sent.find((s) => s.path.endsWith('/leave-breakout-room'))?.body).toEqual({ peerId: ME })
+    expect(rooms[2]!.connect).toHaveBeenCalledWith('ws://sfu.test', 'tok-back')
+    await waitFor(() => expect(screen.queryByTestId('breakout-name')).toBeNull())
+    expect(screen.queryByRole('dialog', { name: 'Breakout rooms are closed' })).toBeNull()
+  })
+
+  it('turns AI notes on for one who may record, and off after a confirmation', async () => {
+    const { sent, stage } = await setUp(meeting({ invitees: { [ME]: 'yes' }, roles: { [ME]: 'moderator' } }, 5), { perms: { canRecord: true } })
+    await userEvent.click(await within(stage).findByRole('button', { name: 'Turn on AI notes' }))
+    expect(await within(stage).findByRole('button', { name: 'Turn off AI notes' })).toHaveAttribute('aria-pressed', 'true')
+    expect(sent.some((s) => s.method === 'POST' && s.path === `/api/live-streams/record/${ROOM}`)).toBe(true)
+    await userEvent.click(within(stage).getByRole('button', { name: 'Turn off AI notes' }))
+    const confirm = await screen.findByRole('dialog', { name: 'Turn off AI notes?' })
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Turn off' }))
+    expect(await within(stage).findByRole('button', { name: 'Turn on AI notes' })).toBeInTheDocument()
+    expect(sent.some((s) => s.method === 'POST' && s.path === `/api/meetings/${ROOM}/minutes/cancel`)).toBe(true)
+  })
+
+  it('offers no AI notes to a Meet Up of 120 minutes, and warns 5 minutes before the end', async () => {
+    const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes' }, duration: 120 }, -116), { perms: { canRecord: true } })
+    expect(within(stage).getByTestId('ending-soon')).toHaveTextContent('This Meet Up ends in 5 minutes.')
+    await within(stage).findByRole('button', { name: 'Leave' })
+    expect(within(stage).queryByRole('button', { name: /AI notes/ })).toBeNull()
   })
 
   it('ends the Meet Up for all after a confirmation, and shows the ended dialog when the room is deleted', async () => {

@@ -14,7 +14,6 @@ import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { cancelMinutes, closeBreakouts, endMeeting, joinBreakoutRoom, leaveBreakoutRoom, openBreakouts, startRecording, useMeetingAction, useMeetingOf, usePermissions } from '../api/meetings'
 import type { Meeting } from '../api/types'
-import { useMeetingsLive } from '../hooks/use-meetings-live'
 import { endingSoonAt } from '../lib/time'
 import { ChatWindow } from './chat-window'
 import { useMeetupRoom, type ActiveMeetup } from './context'
@@ -447,22 +446,24 @@ function BreakoutsDialog({
 
 /**
  * BreakoutPrompt is the forced prompt when breakouts close while the member
- * is in one (meeting.breakouts.updated, open false): its only way out takes
- * them back to the main room.
+ * is in one (meeting.breakouts.updated with open false, which the app-level
+ * live events write into the Meet Up): its only way out takes them back to
+ * the main room.
  */
 function BreakoutPrompt({ active, meeting: m }: { active: ActiveMeetup; meeting: Meeting }) {
   const { t } = useTranslation()
   const ctl = useMeetupRoom()
   const me = useCurrentUser()?.user.id ?? ''
-  const [closed, setClosed] = useState(false)
-  const inBreakout = active.roomName !== m.roomId
-  useMeetingsLive((e) => {
-    if (e.kind === 'breakouts' && e.roomId === m.roomId && !e.open && inBreakout) setClosed(true)
-  })
+  const [moving, setMoving] = useState(false)
+  const closed = active.roomName !== m.roomId && !m.breakouts.open && !moving
   const back = async () => {
-    setClosed(false)
+    setMoving(true)
     await active.room.localParticipant.setScreenShareEnabled(false).catch(() => undefined)
-    await ctl.moveTo(await leaveBreakoutRoom(m.roomId, me))
+    try {
+      await ctl.moveTo(await leaveBreakoutRoom(m.roomId, me))
+    } finally {
+      setMoving(false)
+    }
   }
   return (
     <Dialog open={closed}>
