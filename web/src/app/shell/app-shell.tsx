@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { Outlet, useLocation, useParams } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { TooltipProvider } from '@/components/ui/tooltip'
@@ -7,7 +7,6 @@ import { manageable } from '@/features/communities/hooks/community-list'
 import { useChatLive, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { openChat } from '@/features/chat/lib/open-chat'
 import { MeetupReminder } from '@/features/meetups/components/reminder-alert'
-import { MeetupDock } from '@/features/meetups/room/meetup-dock'
 import { useMeetupRoom } from '@/features/meetups/room/context'
 import { MeetupRoomProvider } from '@/features/meetups/room/provider'
 import { useMeetingsLive } from '@/features/meetups/hooks/use-meetings-live'
@@ -20,6 +19,9 @@ import { DeploymentNotice } from './deployment-notice'
 import { usePeopleLive } from './people-live'
 import { RightPanel, showTab, WIDE, type PanelContext } from './right-panel'
 import { TopBar } from './top-bar'
+
+// The Meet Up screen brings LiveKit's client: it loads once a Meet Up is joined.
+const MeetupDock = lazy(() => import('@/features/meetups/room/meetup-dock').then((m) => ({ default: m.MeetupDock })))
 
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
@@ -82,7 +84,11 @@ function Shell() {
         <TopBar panel={panel} />
         <div className="flex">
           <main id="main" className="min-w-0 flex-1">
-            <MeetupDock seriesId={params.seriesId} />
+            {meetup && (
+              <Suspense fallback={null}>
+                <MeetupDock seriesId={params.seriesId} />
+              </Suspense>
+            )}
             <Outlet />
           </main>
           <RightPanel context={panel} />

@@ -12,11 +12,12 @@ import { InsightsSummaryStats } from '@/features/insights/components/summary-sta
 import { DoNotDisturbToggle } from '@/features/presence/components/do-not-disturb'
 import { PEERS_KEY } from '@/features/presence/peers-cache'
 import { RowsSkeleton } from '@/features/insights/components/widget'
-import { MeetupPanel } from '@/features/meetups/room/meetup-panel'
 import { TeamAvatars, TeamTab } from '@/features/profile/components/team-tab'
 
 // The Insights tab brings the charts library: it loads when first opened,
 // not with every page.
+// The meetups tab, with LiveKit's client, loads once a Meet Up is joined.
+const MeetupPanel = lazy(() => import('@/features/meetups/room/meetup-panel').then((m) => ({ default: m.MeetupPanel })))
 const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: m.InsightsTab })))
 
 // The right-side panel (spec 002 §2): docked (a 70 px icon column) or
@@ -219,7 +220,11 @@ export function PanelBody({
         <ChatPanel peersKey={PEERS_KEY} meControls={<DoNotDisturbToggle />} />
       </TabsContent>
       <TabsContent value="meetups" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
-        <MeetupPanel />
+        {tabs.includes('meetups') && (
+          <Suspense fallback={<RowsSkeleton />}>
+            <MeetupPanel />
+          </Suspense>
+        )}
       </TabsContent>
       <TabsContent value="insights" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
         {forum && (

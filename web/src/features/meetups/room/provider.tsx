@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { DisconnectReason, Room, RoomEvent, type RemoteParticipant } from 'livekit-client'
+import type { RemoteParticipant, Room } from 'livekit-client'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { toast } from '@/components/ui/toast'
@@ -14,10 +14,17 @@ import { mediaErrorKey } from './media-errors'
 export type MeetupRoomProviderProps = {
   children: ReactNode
   /** Makes the LiveKit room (tests give their own). */
-  createRoom?: () => Room
+  createRoom?: () => Room | Promise<Room>
 }
 
-const newRoom = () => new Room({ adaptiveStream: true, dynacast: true })
+// LiveKit's client loads when a Meet Up is joined, not with every page: the
+// provider names its events and the room-deleted reason by value
+// (RoomEvent.Disconnected, RoomEvent.DataReceived, DisconnectReason.ROOM_DELETED).
+const DISCONNECTED = 'disconnected'
+const DATA_RECEIVED = 'dataReceived'
+const ROOM_DELETED = 5
+
+const newRoom = () => import('livekit-client').then(({ Room }) => new Room({ adaptiveStream: true, dynacast: true }))
 
 /**
  * MeetupRoomProvider keeps the member's Meet Up connected while they move
@@ -38,18 +45,18 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
 
   const connect = useCallback(
     async (meeting: Meeting, tok: JoinToken) => {
-      const room = createRoom()
+      const room = await createRoom()
       current.current = room
       setActive({ meeting, room, roomName: tok.room, state: 'connecting' })
-      room.on(RoomEvent.Disconnected, (reason?: DisconnectReason) => {
+      room.on(DISCONNECTED, (reason?: number) => {
         // A room left on purpose (leave, a move) is no longer current.
         if (current.current !== room) return
         current.current = null
         setActive(null)
         setChat([])
-        if (reason === DisconnectReason.ROOM_DELETED) setEnded(true)
+        if (reason === ROOM_DELETED) setEnded(true)
       })
-      room.on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
+      room.on(DATA_RECEIVED, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
         if (topic !== CHAT_TOPIC || !participant) return
         const d = decodeChat(payload)
         if (d) setChat((list) => reduceChat(list, d, participant.identity))
