@@ -23,10 +23,15 @@ async function forum() {
   throw new Error(`${MEMBER} is not in ${FORUM}`)
 }
 
-/** noShells checks that the page has the notifications bell and offers none of the entries whose features are not built. */
+/**
+ * noShells checks that the page has the notifications bell and the upcoming
+ * Meet Ups button, no meetups tab while no Meet Up is on, and none of the
+ * entries whose features are not built.
+ */
 async function noShells(page, where) {
   assert.equal(await page.getByRole('banner').getByRole('button', { name: 'Notifications', exact: true }).count(), 1, `${where}: the notifications bell`)
-  for (const name of ['Upcoming Meet Ups', 'Member network', 'Meet Ups']) {
+  assert.equal(await page.getByRole('banner').getByRole('button', { name: 'Upcoming Meet Ups', exact: true }).count(), 1, `${where}: the upcoming Meet Ups button`)
+  for (const name of ['Member network', 'Meet Ups', 'Meet Up']) {
     assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `${where}: a "${name}" button`)
     assert.equal(await page.getByRole('tab', { name, exact: true }).count(), 0, `${where}: a "${name}" tab`)
   }
@@ -35,7 +40,7 @@ async function noShells(page, where) {
 
 export default [
   {
-    name: 'chrome: the bell, no Meet Ups, wide and narrow; chat and team tabs for every forum member',
+    name: 'chrome: the bell and the upcoming Meet Ups, no meetups tab, wide and narrow; chat and team tabs for every forum member',
     async fn(ctx) {
       const { path } = await forum()
       const page = await signedInPage(ctx, MEMBER)

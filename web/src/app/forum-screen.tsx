@@ -1,14 +1,21 @@
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { AISearchBox } from '@/features/ai-search/components/ai-search-box'
 import { ForumFeed } from '@/features/feed/components/forum-feed'
+import { FeedExtensionsProvider, type FeedExtensions } from '@/features/feed/lib/extensions'
 import { ForumPage, type ForumPageProps } from '@/features/forums/components/forum-page'
+import { meetingOf } from '@/features/meetups/api/types'
+import { MeetupPost } from '@/features/meetups/components/meetup-post'
+import { ScheduleMeetupButton } from '@/features/meetups/components/schedule-button'
+import { UpNextCard } from '@/features/meetups/components/up-next-card'
 
 export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' | 'postId' | 'reason'>
 
 /**
  * ForumScreen is the forum page of the forum routes, joined here with what
- * three other features bring: the feed and, above each channel's feed, the
- * AI search box; and the forum's community from the user's community list.
+ * four other features bring: the feed and, above each channel's feed, the
+ * AI search box; the Meet Ups (the Schedule Meet Up button, the Meet Up
+ * posts, the Up next card); and the forum's community from the user's
+ * community list.
  */
 export function ForumScreen({ seriesId, communityId, postId, reason }: ForumScreenProps) {
   return (
@@ -19,15 +26,27 @@ export function ForumScreen({ seriesId, communityId, postId, reason }: ForumScre
       postId={postId}
       reason={reason}
       feed={(forum) => (
-        <ForumFeed
-          series={forum}
-          postId={postId}
-          reason={reason}
-          search={(channelId) => <AISearchBox key={`ai-search-${channelId}`} channelId={channelId} communityId={forum.context.communityId} seriesId={forum.id} />}
-        />
+        <FeedExtensionsProvider value={meetupExtensions}>
+          {!postId && <UpNextCard series={forum} />}
+          <ForumFeed
+            series={forum}
+            postId={postId}
+            reason={reason}
+            search={(channelId) => <AISearchBox key={`ai-search-${channelId}`} channelId={channelId} communityId={forum.context.communityId} seriesId={forum.id} />}
+          />
+        </FeedExtensionsProvider>
       )}
     />
   )
+}
+
+/** What the Meet Ups feature adds to the feed. */
+const meetupExtensions: FeedExtensions = {
+  composerButtons: (series) => <ScheduleMeetupButton series={series} />,
+  meeting: (thread) => {
+    const m = meetingOf(thread)
+    return m && <MeetupPost meeting={m} series={{ id: m.seriesId, name: m.context.seriesName, role: 'member' }} />
+  },
 }
 
 /**

@@ -6,6 +6,7 @@ import { feed } from './en/feed'
 import { forum } from './en/forum'
 import { insights } from './en/insights'
 import { legal } from './en/legal'
+import { meetups } from './en/meetups'
 import { notifications } from './en/notifications'
 import { notificationSettings } from './en/notification-settings'
 import { profile, team } from './en/people'
@@ -184,6 +185,7 @@ export const translation = {
     collapse: 'Collapse the panel',
     label: 'Side panel',
     chat: 'Chat',
+    meetups: 'Meet Up',
     insights: 'Insights',
     team: 'Team',
     fullscreen: 'Full screen',
@@ -274,6 +276,7 @@ export const translation = {
   team,
   notifications,
   notificationSettings,
+  meetups,
   unsupported: {
     title: 'Your browser is not supported',
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { BarChart3, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimize2, Users } from 'lucide-react'
+import { BarChart3, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimize2, Users, Video } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
@@ -16,15 +16,16 @@ import { TeamAvatars, TeamTab } from '@/features/profile/components/team-tab'
 
 // The Insights tab brings the charts library: it loads when first opened,
 // not with every page.
+// The meetups tab, with LiveKit's client, loads once a Meet Up is joined.
+const MeetupPanel = lazy(() => import('@/features/meetups/room/meetup-panel').then((m) => ({ default: m.MeetupPanel })))
 const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: m.InsightsTab })))
 
 // The right-side panel (spec 002 §2): docked (a 70 px icon column) or
 // expanded (390 px); on wide screens a tab may fill the screen. Its state is
-// a UI setting kept in localStorage, so it survives sign-out. Of the spec's
-// tabs chat, Insights and Team are built: Meet Ups is not offered until its
-// feature lands (an empty tab would promise what is not there).
+// a UI setting kept in localStorage, so it survives sign-out. The meetups
+// tab is offered only while the member is in a Meet Up.
 
-export type PanelTab = 'chat' | 'insights' | 'team'
+export type PanelTab = 'chat' | 'meetups' | 'insights' | 'team'
 type PanelState = { expanded: boolean; tab: PanelTab; fullscreen: boolean }
 const KEY = 'agora.panel'
 const listeners = new Set<() => void>()
@@ -82,15 +83,18 @@ export type PanelContext = {
   forumAdmin: boolean
   /** The forum of the page, for the tabs about it (insights, team). */
   forum?: { seriesId: string; communityId: string }
+  /** The member is in a Meet Up (the meetups tab). */
+  meetupActive?: boolean
 }
 
 /** The tabs that may fill a wide screen (spec 002 §2). */
-const FULLSCREEN_TABS: PanelTab[] = ['insights', 'team']
+const FULLSCREEN_TABS: PanelTab[] = ['meetups', 'insights', 'team']
 
-/** availableTabs: chat always; in a forum, team for every member and insights for its admins. */
-export function availableTabs({ forumSelected, forumAdmin }: Pick<PanelContext, 'forumSelected' | 'forumAdmin'>): PanelTab[] {
-  if (!forumSelected) return ['chat']
-  return forumAdmin ? ['chat', 'insights', 'team'] : ['chat', 'team']
+/** availableTabs: chat always; meetups while in a Meet Up; in a forum, team for every member and insights for its admins. */
+export function availableTabs({ forumSelected, forumAdmin, meetupActive }: Pick<PanelContext, 'forumSelected' | 'forumAdmin' | 'meetupActive'>): PanelTab[] {
+  const first: PanelTab[] = meetupActive ? ['chat', 'meetups'] : ['chat']
+  if (!forumSelected) return first
+  return forumAdmin ? [...first, 'insights', 'team'] : [...first, 'team']
 }
 
 /** shownTab is the stored tab when it is offered, else the first offered one. */
@@ -98,6 +102,7 @@ export const shownTab = (tabs: PanelTab[], stored: PanelTab): PanelTab | undefin
 
 const icons: Record<PanelTab, ReactNode> = {
   chat: <MessageCircle aria-hidden />,
+  meetups: <Video aria-hidden />,
   insights: <BarChart3 aria-hidden />,
   team: <Users aria-hidden />,
 }
@@ -213,6 +218,13 @@ export function PanelBody({
       </div>
       <TabsContent value="chat" className="mt-0 flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
         <ChatPanel peersKey={PEERS_KEY} meControls={<DoNotDisturbToggle />} />
+      </TabsContent>
+      <TabsContent value="meetups" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
+        {tabs.includes('meetups') && (
+          <Suspense fallback={<RowsSkeleton />}>
+            <MeetupPanel />
+          </Suspense>
+        )}
       </TabsContent>
       <TabsContent value="insights" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
         {forum && (

@@ -18,6 +18,7 @@ import { useSignOut } from '@/features/auth/hooks/use-sign-out'
 import { useUnreadChats } from '@/features/chat/components/chat-panel'
 import { NewMessageBubble } from '@/features/chat/components/new-message-bubble'
 import { UnreadDot } from '@/features/chat/components/presence-dot'
+import { UpcomingMeetupsButton } from '@/features/meetups/components/upcoming-button'
 import { NotificationsBell } from '@/features/notifications/components/notifications-bell'
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
@@ -28,12 +29,11 @@ import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, us
 
 /**
  * TopBar (spec 000 §2.2): Home, the Manage menu (for those who manage
- * something), the notifications bell with its unread dot and the avatar
+ * something), the upcoming Meet Ups button with its new-Meet-Up dot, the
+ * notifications bell with its unread dot and the avatar
  * menu; on small screens the chat button with its unread dot and, where the
  * side panel has a forum's tabs (Team, and Insights for its admins), the
- * panel menu. The new-message bubble shows while the panel is closed. What
- * has no feature behind it yet is not offered: upcoming Meet Ups come back
- * with Meet Ups.
+ * panel menu. The new-message bubble shows while the panel is closed.
  */
 export function TopBar({ panel }: { panel: PanelContext }) {
   const { t } = useTranslation()
@@ -68,6 +68,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
         <ManageMenu />
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
+        {me && <UpcomingMeetupsButton />}
         {me && <NotificationsBell />}
         <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
           <MessageCircle aria-hidden />

@@ -6,6 +6,7 @@ import { formatPostDate } from '@/lib/format-date'
 import { cn } from '@/lib/utils'
 import { useDeleteThread } from '../api/delete-thread'
 import { useUpdateThread } from '../api/update-thread'
+import { useFeedExtensions } from '../lib/extensions'
 import type { Thread } from '../lib/thread-cache'
 import { AIChat } from './ai-chat'
 import { AskerButton } from './asker-button'
@@ -51,6 +52,7 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
   const [confirming, setConfirming] = useState(false)
   const update = useUpdateThread(thread.id)
   const remove = useDeleteThread(thread.id)
+  const meeting = useFeedExtensions().meeting
   if (!KINDS.has(thread.type)) return <UnknownPost />
   const anonymous = thread.creatorAs === 'anonymous' || !thread.creator
   const name = anonymous ? t('feed.anonymous') : creatorName(thread.creator)
@@ -88,12 +90,15 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
             {formatPostDate(thread.createdOn)}
           </time>
         </div>
-        {thread.canManage && !editing && (
+        {thread.canManage && !editing && !(thread.meeting && meeting) && (
           <ManageMenu label={t('feed.manage')} onEdit={chat ? undefined : () => setEditing(true)} onDelete={() => setConfirming(true)} />
         )}
       </header>
 
       {thread.type === 'question' && anonymous && isForumAdmin && <AskerButton threadId={thread.id} />}
+
+      {/* A Meet Up post shows its Meet Up, which has its own edit and delete. */}
+      {thread.meeting && meeting?.(thread, { expanded: !!expanded })}
 
       {editing ? (
         <TextEditForm

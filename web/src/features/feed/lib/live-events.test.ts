@@ -35,6 +35,15 @@ describe('readFeedEvent', () => {
   })
 })
 
+describe('reduceThread', () => {
+  it('takes the new meeting of a Meet Up post from thread.updated', () => {
+    const m = { roomId: 'r', name: 'Before' } as never
+    const post = thread('t1', { meeting: m })
+    const e = read('thread.updated', payloadOf({ ...post, meeting: { roomId: 'r', name: 'After' } as never }))
+    expect((reduceThread(post, e, reader, true)?.meeting as { name: string } | null)?.name).toBe('After')
+  })
+})
+
 describe('reduceFeed', () => {
   const data = feed([thread('t2', { createdOn: '2026-11-21T00:00:00.000Z' }), thread('t1')], [thread('t0')])
 

@@ -109,13 +109,17 @@ export function removeReply(thread: Thread, replyId: string): Thread {
   }
 }
 
-/** The fields of a post that an edit changes (spec 001 §4: raw, file, link, image, reactions, hashtags, mentions). */
-export type ThreadEdit = Partial<Pick<Thread, 'raw' | 'file' | 'link' | 'image' | 'reactions' | 'hashtags' | 'mentions' | 'updatedOn'>>
+/**
+ * The fields of a post that an edit changes (spec 001 §4: raw, file, link,
+ * image, reactions, hashtags, mentions), and a Meet Up post's meeting, which
+ * thread.updated carries when the Meet Up changes.
+ */
+export type ThreadEdit = Partial<Pick<Thread, 'raw' | 'file' | 'link' | 'image' | 'reactions' | 'hashtags' | 'mentions' | 'updatedOn' | 'meeting'>>
 
 /** editThread replaces the edited fields present in edit. */
 export function editThread(thread: Thread, edit: ThreadEdit): Thread {
   const next = { ...thread }
-  for (const k of ['raw', 'file', 'link', 'image', 'reactions', 'hashtags', 'mentions', 'updatedOn'] as const) {
+  for (const k of ['raw', 'file', 'link', 'image', 'reactions', 'hashtags', 'mentions', 'updatedOn', 'meeting'] as const) {
     if (edit[k] !== undefined) (next as Record<string, unknown>)[k] = edit[k]
   }
   return next

@@ -115,6 +115,18 @@ describe('NotificationsBell (spec 000 §2.2, §2.5)', () => {
     expect(within(items[1]!).getByRole('button', { name: 'View' })).toBeInTheDocument()
   })
 
+  it('names the Meet Up notifications: an invitation, an open Meet Up, a seat from the waitlist', async () => {
+    serve({ list: [note(1, { type: 'meetup-invite' }), note(2, { type: 'meetup-open' }), note(3, { type: 'meetup-seat' })] })
+    await render()
+    await userEvent.click(bell())
+    const items = await screen.findAllByTestId('notification')
+    expect(items.map((i) => i.getAttribute('aria-label'))).toEqual([
+      'Ada L invited you to a Meet Up',
+      'Ada L scheduled a Meet Up you can register for',
+      'A seat is yours in a Meet Up by Ada L',
+    ])
+  })
+
   it('has no dot when nothing is unread', async () => {
     serve({ list: [note(1)], unread: 0 })
     const r = await render()

@@ -4,6 +4,7 @@ import { MessageCircleQuestion, SquarePen } from 'lucide-react'
 import type { Schemas } from '@/api/client'
 import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
+import { useFeedExtensions } from '../../lib/extensions'
 import type { Thread } from '../../lib/thread-cache'
 import { Composer } from './composer'
 
@@ -18,13 +19,14 @@ export interface ComposerButtonsProps {
 
 /**
  * ComposerButtons are the buttons above the feed (spec 001 §2): write a post
- * and ask a question, each opening the composer dialog. (Scheduling a Meet
- * Up joins them with the Meet Ups feature.)
+ * and ask a question, each opening the composer dialog; and what the app
+ * adds to them (the Meet Ups feature's Schedule Meet Up button).
  */
 export function ComposerButtons({ series, channelId, layout = 'row', onPosted, className }: ComposerButtonsProps) {
   const { t } = useTranslation()
   const [kind, setKind] = useState<'post' | 'question'>('post')
   const [open, setOpen] = useState(false)
+  const extra = useFeedExtensions().composerButtons
   const show = (k: 'post' | 'question') => {
     setKind(k)
     setOpen(true)
@@ -43,6 +45,7 @@ export function ComposerButtons({ series, channelId, layout = 'row', onPosted, c
         <MessageCircleQuestion aria-hidden />
         {t('composer.ask')}
       </Button>
+      {extra?.(series, layout)}
       <Composer series={series} channelId={channelId} kind={kind} variant="dialog" open={open} onOpenChange={setOpen} onPosted={onPosted} />
     </div>
   )

@@ -1,0 +1,105 @@
+import { DURATIONS, type Duration, type InviteeRole, type Meeting, type MeetingForm } from '../api/types'
+
+// The Meet Up form's values and rules (spec 002 §5, §9).
+
+export const LIMITS = { name: 75, agenda: 250, seatsMin: 1, seatsMax: 50, breakouts: 10, breakoutName: 50 } as const
+
+export type Invitee = { userId: string; name: string; role: InviteeRole }
+
+export type FormValues = {
+  name: string
+  agenda: string
+  date: string // yyyy-mm-dd, local
+  time: string // hh:mm, local
+  duration: Duration
+  /** null until chosen, where the member may choose (canDoOpenMeetups). */
+  open: boolean | null
+  seatCount: string
+  invitees: Invitee[]
+  breakouts: string[]
+}
+
+const pad = (n: number) => String(n).padStart(2, '0')
+const localDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+const localTime = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`
+
+/** emptyForm: a new Meet Up starts now (seconds 0), for 15 minutes; private unless the member may choose. */
+export function emptyForm(canOpen: boolean, now = new Date()): FormValues {
+  const d = new Date(now)
+  d.setSeconds(0, 0)
+  return { name: '', agenda: '', date: localDate(d), time: localTime(d), duration: 15, open: canOpen ? null : false, seatCount: '', invitees: [], breakouts: [] }
+}
+
+/** formOf is an existing Meet Up's values, invitees named by names(userId). */
+export function formOf(m: Meeting, names: (userId: string) => string): FormValues {
+  const d = new Date(m.startTime)
+  return {
+    name: m.name,
+    agenda: m.agenda,
+    date: localDate(d),
+    time: localTime(d),
+    duration: DURATIONS.includes(m.duration) ? m.duration : 15,
+    open: m.open,
+    seatCount: m.seatCount == null ? '' : String(m.seatCount),
+    invitees: Object.keys(m.invitees).map((userId) => ({ userId, name: names(userId), role: m.roles[userId] ?? 'member' })),
+    breakouts: Object.entries(m.breakouts.rooms)
+      .sort((a, b) => a[1] - b[1])
+      .map(([name]) => name),
+  }
+}
+
+export type FormErrors = Partial<Record<'name' | 'agenda' | 'start' | 'open' | 'seatCount' | 'invitees', string>>
+
+/** startOf is the chosen start, or null when the date or time is not valid. */
+export function startOf(v: Pick<FormValues, 'date' | 'time'>): Date | null {
+  const d = new Date(`${v.date}T${v.time}`)
+  return Number.isNaN(d.getTime()) ? null : d
+}
+
+/**
+ * validate gives the i18n key of each field's error. The start may not be
+ * before now, a minute's grace given (the form opened with now's minute);
+ * an edited Meet Up keeps its start unchecked when it is unchanged.
+ */
+export function validate(v: FormValues, { now = new Date(), keptStart }: { now?: Date; keptStart?: string } = {}): FormErrors {
+  const e: FormErrors = {}
+  const name = v.name.trim()
+  if (!name) e.name = 'meetups.form.errors.nameRequired'
+  else if (name.length > LIMITS.name) e.name = 'meetups.form.errors.nameTooLong'
+  if (v.agenda.length > LIMITS.agenda) e.agenda = 'meetups.form.errors.agendaTooLong'
+  const start = startOf(v)
+  if (!start) e.start = 'meetups.form.errors.startInvalid'
+  else if (start.toISOString() !== keptStart && start.getTime() < now.getTime() - 60_000) e.start = 'meetups.form.errors.startPast'
+  if (v.open === null) e.open = 'meetups.form.errors.access'
+  if (v.open) {
+    const n = Number(v.seatCount)
+    if (v.seatCount.trim() === '') e.seatCount = 'meetups.form.errors.seatCount'
+    else if (!Number.isInteger(n) || n < LIMITS.seatsMin || n > LIMITS.seatsMax) e.seatCount = 'meetups.form.errors.seatRange'
+  }
+  if (v.open !== true && v.invitees.length === 0) e.invitees = 'meetups.form.errors.invitees'
+  return e
+}
+
+/** breakoutError is the key of what is wrong with adding name, or undefined. */
+export function breakoutError(list: string[], name: string): string | undefined {
+  const n = name.trim()
+  if (!n || n.length > LIMITS.breakoutName) return 'meetups.form.errors.breakoutLength'
+  if (list.some((x) => x.toLowerCase() === n.toLowerCase())) return 'meetups.form.errors.breakoutDuplicate'
+  if (list.length >= LIMITS.breakouts) return 'meetups.form.errors.breakoutMax'
+  return undefined
+}
+
+/** toBody is the MeetingForm the API takes; seatCount is cleared when the Meet Up is not open. */
+export function toBody(v: FormValues): MeetingForm {
+  const open = v.open === true
+  return {
+    name: v.name.trim(),
+    agenda: v.agenda.trim(),
+    startTime: (startOf(v) ?? new Date()).toISOString(),
+    duration: v.duration,
+    open,
+    seatCount: open ? Number(v.seatCount) : null,
+    invitees: Object.fromEntries(v.invitees.map((i) => [i.userId, i.role])),
+    breakouts: v.breakouts,
+  }
+}

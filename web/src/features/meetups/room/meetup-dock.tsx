@@ -1,0 +1,55 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Track } from 'livekit-client'
+import { Maximize2, Mic, MicOff, Video, VideoOff } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { useMeetupRoom } from './context'
+import { MeetupStage } from './meetup-stage'
+import { isOn, useRoomChanges } from './use-room'
+
+/**
+ * MeetupDock shows the member's Meet Up wherever they are: the whole Meet Up
+ * screen on its forum's pages, elsewhere the docked mini bar (its name, the
+ * microphone and camera, and a fullscreen button that opens the screen over
+ * the page). The room stays connected throughout: the provider keeps it.
+ */
+export function MeetupDock({ seriesId }: { /** The forum whose page is shown. */ seriesId?: string }) {
+  const { active } = useMeetupRoom()
+  const [full, setFull] = useState(false)
+  if (!active) return null
+  if (seriesId === active.meeting.seriesId) return <div className="p-4 pb-0">{<MeetupStage active={active} />}</div>
+  if (full)
+    return (
+      <div className="fixed inset-0 z-40 overflow-y-auto bg-background p-4" data-testid="meetup-fullscreen">
+        <MeetupStage active={active} onMinimize={() => setFull(false)} />
+      </div>
+    )
+  return <MiniBar onFullscreen={() => setFull(true)} />
+}
+
+function MiniBar({ onFullscreen }: { onFullscreen: () => void }) {
+  const { t } = useTranslation()
+  const { active } = useMeetupRoom()
+  useRoomChanges(active!.room)
+  const lp = active!.room.localParticipant
+  const mic = isOn(lp, Track.Source.Microphone)
+  const cam = isOn(lp, Track.Source.Camera)
+  return (
+    <section
+      aria-label={t('meetups.room.minimized', { name: active!.meeting.name })}
+      className="fixed bottom-4 right-4 z-40 flex items-center gap-2 rounded-full border bg-zinc-950 py-1.5 pl-4 pr-1.5 text-zinc-50 shadow-lg"
+      data-testid="meetup-minibar"
+    >
+      <span className="max-w-48 truncate text-sm font-medium">{active!.meeting.name}</span>
+      <Button type="button" size="icon" variant={mic ? 'secondary' : 'destructive'} aria-label={t(mic ? 'meetups.room.micOn' : 'meetups.room.micOff')} onClick={() => void lp.setMicrophoneEnabled(!mic).catch(() => undefined)}>
+        {mic ? <Mic aria-hidden /> : <MicOff aria-hidden />}
+      </Button>
+      <Button type="button" size="icon" variant={cam ? 'secondary' : 'destructive'} aria-label={t(cam ? 'meetups.room.cameraOn' : 'meetups.room.cameraOff')} onClick={() => void lp.setCameraEnabled(!cam).catch(() => undefined)}>
+        {cam ? <Video aria-hidden /> : <VideoOff aria-hidden />}
+      </Button>
+      <Button type="button" size="icon" variant="secondary" aria-label={t('meetups.room.fullscreen')} onClick={onFullscreen}>
+        <Maximize2 aria-hidden />
+      </Button>
+    </section>
+  )
+}

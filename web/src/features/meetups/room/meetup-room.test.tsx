@@ -1,0 +1,240 @@
+import { EventEmitter } from 'events'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEventLib from '@testing-library/user-event'
+import { DisconnectReason, RoomEvent, Track, type Room } from 'livekit-client'
+import { Toaster } from '@/components/ui/toast'
+import { json, renderInApp, stubFetch } from '@/test/utils'
+import { MeetupPost } from '../components/meetup-post'
+import type { Meeting } from '../api/types'
+import { BO, ME, meeting, PEOPLE, ROOM, SERIES, signIn } from '../test/fixtures'
+import { MeetupDock } from './meetup-dock'
+import { MeetupRoomProvider } from './provider'
+
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
+afterEach(() => vi.unstubAllGlobals())
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
+/**
+ * FakeRoom stands in for LiveKit's Room: jsdom has no WebRTC. It keeps the
+ * participants and tracks the screens read, and records what they send.
+ */
+const fakeTrack = () => Object.assign(new EventEmitter(), { attach: vi.fn(), detach: vi.fn(), attachedElements: [] as HTMLElement[] })
+
+class FakeParticipant {
+  pubs = new Map<string, { source: string; isMuted: boolean; track: object }>()
+  constructor(
+    public identity: string,
+    public name: string,
+    private room?: FakeRoom,
+  ) {}
+  getTrackPublication(source: string) {
+    return this.pubs.get(source)
+  }
+  private set(source: string, on: boolean) {
+    if (on) this.pubs.set(source, { source, isMuted: false, track: fakeTrack() })
+    else this.pubs.delete(source)
+    this.room?.emit(on ? RoomEvent.LocalTrackPublished : RoomEvent.LocalTrackUnpublished)
+    return Promise.resolve(undefined)
+  }
+  setMicrophoneEnabled = vi.fn((on: boolean) => this.set(Track.Source.Microphone, on))
+  setCameraEnabled = vi.fn((on: boolean) => this.set(Track.Source.Camera, on))
+  setScreenShareEnabled = vi.fn((on: boolean) => this.set(Track.Source.ScreenShare, on))
+  publishData = vi.fn(async () => {})
+}
+class FakeRoom extends EventEmitter {
+  localParticipant = new FakeParticipant(ME, 'Mia Me', this)
+  remoteParticipants = new Map<string, FakeParticipant>()
+  activeSpeakers: FakeParticipant[] = []
+  connect = vi.fn(async () => {})
+  disconnect = vi.fn(async () => {
+    this.emit(RoomEvent.Disconnected, DisconnectReason.CLIENT_INITIATED)
+  })
+  getActiveDevice() {
+    return undefined
+  }
+  switchActiveDevice = vi.fn(async () => true)
+  join(p: FakeParticipant) {
+    this.remoteParticipants.set(p.identity, p)
+    this.emit(RoomEvent.ParticipantConnected, p)
+  }
+}
+
+function serve(m: Meeting, perms: Record<string, boolean> = {}) {
+  const sent: { method: string; path: string; body: unknown }[] = []
+  stubFetch(async (method, path, req) => {
+    const body = method === 'GET' ? undefined : await req.text().then((t) => (t ? JSON.parse(t) : undefined))
+    sent.push({ method, path, body })
+    if (path.startsWith(`/api/series/${SERIES}/members`)) return json(200, { results: PEOPLE, total: 3 })
+    if (path === '/api/meetings/join-token') return json(200, { token: 'tok-main', url: 'ws://sfu.test', room: ROOM, role: 'member' })
+    if (path === `/api/meetings/${ROOM}/leave-breakout-room`) return json(200, { token: 'tok-back', url: 'ws://sfu.test', room: ROOM, role: 'member' })
+    if (path === `/api/live-streams/record/${ROOM}`) return json(200, { ...m, minutes: { state: 'started', content: null, updatedOn: null }, updatedOn: new Date().toISOString() })
+    if (path === `/api/meetings/${ROOM}/minutes/cancel`) return json(200, { ...m, minutes: { state: 'canceled', content: null, updatedOn: null }, updatedOn: new Date(Date.now() + 1000).toISOString() })
+    if (path === `/api/meetings/${ROOM}/join-breakout-room`) return json(200, { token: 'tok-b0', url: 'ws://sfu.test', room: `${ROOM}:0`, role: 'member' })
+    if (path === `/api/meetings/${ROOM}/permissions`)
+      return json(200, { role: 'member', canJoin: true, canEdit: false, canDelete: false, canAddMembers: false, canManageBreakouts: false, canEndRoom: false, canRecord: false, canEditMinutes: false, canSeeMinutes: true, ...perms })
+    if (path === `/api/meetings/${ROOM}/end`) return json(200, { ...m, ended: true, updatedOn: new Date().toISOString() })
+    return json(404, { code: 'notFound', message: path })
+  })
+  return sent
+}
+
+async function setUp(m: Meeting, { seriesId = SERIES, perms = {} }: { seriesId?: string; perms?: Record<string, boolean> } = {}) {
+  const sent = serve(m, perms)
+  const rooms: FakeRoom[] = []
+  const r = await renderInApp(
+    <MeetupRoomProvider
+      createRoom={() => {
+        const room = new FakeRoom()
+        rooms.push(room)
+        return room as unknown as Room
+      }}
+    >
+      <MeetupDock seriesId={seriesId} />
+      <MeetupPost meeting={m} series={{ id: SERIES, name: 'Gardening', role: 'member' }} />
+      <Toaster />
+    </MeetupRoomProvider>,
+  )
+  signIn(r.session)
+  const card = await screen.findByRole('region', { name: m.name })
+  await userEvent.click(within(card).getByRole('button', { name: 'Join' }))
+  const stage = await screen.findByRole('region', { name: `Meet Up ${m.name}` })
+  return { sent, rooms, card, stage, qc: r.queryClient }
+}
+
+describe('the Meet Up screen (spec 002 §2, §4)', () => {
+  it('joins with a token of POST /meetings/join-token, muted, shows the peers, and the post says "In progress"', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5)
+    const { sent, rooms, card, stage } = await setUp(m)
+    expect(sent.find((s) => s.path === '/api/meetings/join-token')?.body).toEqual({ roomId: ROOM, userId: ME })
+    expect(rooms[0]!.connect).toHaveBeenCalledWith('ws://sfu.test', 'tok-main')
+    act(() => rooms[0]!.join(new FakeParticipant(BO, 'Bo Brown')))
+    const peers = await within(stage).findAllByTestId('peer')
+    expect(peers.map((p) => p.getAttribute('aria-label'))).toEqual(['Mia Me (you)', 'Bo Brown'])
+    // Members join with the microphone and the camera off.
+    expect(within(stage).getByRole('button', { name: 'Turn the microphone on' })).toHaveAttribute('aria-pressed', 'false')
+    expect(within(stage).getByRole('button', { name: 'Turn the camera on' })).toBeInTheDocument()
+    expect(rooms[0]!.localParticipant.setMicrophoneEnabled).not.toHaveBeenCalled()
+    await userEvent.click(within(stage).getByRole('button', { name: 'Turn the microphone on' }))
+    expect(await within(stage).findByRole('button', { name: 'Turn the microphone off' })).toBeInTheDocument()
+    expect(within(card).getByTestId('in-progress')).toHaveTextContent('In progress')
+    // The creator's Edit and Delete are not offered to someone in the Meet Up; here the member has none anyway.
+    expect(within(card).queryByRole('button', { name: 'Join' })).toBeNull()
+  })
+
+  it('shows the screen share help after presenting starts', async () => {
+    const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
+    await userEvent.click(within(stage).getByRole('button', { name: 'Share the screen' }))
+    expect(await screen.findByText('You are presenting. Others now see your screen.')).toBeInTheDocument()
+  })
+
+  it('chats in the Meet Up over reliable data messages on the topic chat', async () => {
+    const { rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
+    await userEvent.click(within(stage).getByRole('button', { name: 'Meet Up chat' }))
+    const chat = await screen.findByTestId('meetup-chat')
+    await userEvent.type(within(chat).getByLabelText('Message'), 'Hello all{Enter}')
+    expect(await within(chat).findByText('Hello all')).toBeInTheDocument()
+    const [payload, opts] = rooms[0]!.localParticipant.publishData.mock.calls[0] as unknown as [Uint8Array, object]
+    expect(opts).toEqual({ reliable: true, topic: 'chat' })
+    expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ type: 'create', text: 'Hello all', name: 'Mia Me' })
+    const bo = new FakeParticipant(BO, 'Bo Brown')
+    act(() => {
+      rooms[0]!.emit(RoomEvent.DataReceived, new TextEncoder().encode(JSON.stringify({ type: 'create', id: 'b1', text: 'Hi Mia', at: 'now', name: 'Bo Brown' })), bo, 0, 'chat')
+    })
+    expect(await within(chat).findByText('Hi Mia')).toBeInTheDocument()
+  })
+
+  it('moves to a breakout room with the token of join-breakout-room', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' }, breakouts: { open: true, rooms: { Roses: 0 } } }, 5)
+    const { sent, rooms, stage } = await setUp(m)
+    await userEvent.click(within(stage).getByRole('button', { name: 'Breakout rooms' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Breakout rooms' })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Join Roses' }))
+    await waitFor(() => expect(rooms).toHaveLength(2))
+    expect(sent.find((s) => s.path.endsWith('/join-breakout-room'))?.body).toEqual({ roomName: 'Roses', peerId: ME })
+    expect(rooms[0]!.disconnect).toHaveBeenCalled()
+    expect(rooms[1]!.connect).toHaveBeenCalledWith('ws://sfu.test', 'tok-b0')
+    expect(await screen.findByTestId('breakout-name')).toHaveTextContent('You are in Roses')
+  })
+
+  it('prompts a member in a breakout room when the breakouts close, and takes them back to the main room', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' }, breakouts: { open: true, rooms: { Roses: 0 } } }, 5)
+    const { sent, rooms, stage, qc } = await setUp(m)
+    await userEvent.click(within(stage).getByRole('button', { name: 'Breakout rooms' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Breakout rooms' })).getByRole('button', { name: 'Join Roses' }))
+    await screen.findByTestId('breakout-name')
+    // meeting.breakouts.updated {open: false}, as the live events store it.
+    act(() => qc.setQueryData<Meeting>(['meetings', ROOM], (x) => x && { ...x, breakouts: { ...x.breakouts, open: false } }))
+    const prompt = await screen.findByRole('dialog', { name: 'Breakout rooms are closed' })
+    expect(within(prompt).queryByRole('button', { name: 'Close' })).toBeNull()
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Back to the main room' }))
+    await waitFor(() => expect(rooms).toHaveLength(3))
+    expect(sent.find((s) => s.path.endsWith('/leave-breakout-room'))?.body).toEqual({ peerId: ME })
+    expect(rooms[2]!.connect).toHaveBeenCalledWith('ws://sfu.test', 'tok-back')
+    await waitFor(() => expect(screen.queryByTestId('breakout-name')).toBeNull())
+    expect(screen.queryByRole('dialog', { name: 'Breakout rooms are closed' })).toBeNull()
+  })
+
+  it('turns AI notes on for one who may record, and off after a confirmation', async () => {
+    const { sent, stage } = await setUp(meeting({ invitees: { [ME]: 'yes' }, roles: { [ME]: 'moderator' } }, 5), { perms: { canRecord: true } })
+    await userEvent.click(await within(stage).findByRole('button', { name: 'Turn on AI notes' }))
+    expect(await within(stage).findByRole('button', { name: 'Turn off AI notes' })).toHaveAttribute('aria-pressed', 'true')
+    expect(sent.some((s) => s.method === 'POST' && s.path === `/api/live-streams/record/${ROOM}`)).toBe(true)
+    await userEvent.click(within(stage).getByRole('button', { name: 'Turn off AI notes' }))
+    const confirm = await screen.findByRole('dialog', { name: 'Turn off AI notes?' })
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Turn off' }))
+    expect(await within(stage).findByRole('button', { name: 'Turn on AI notes' })).toBeInTheDocument()
+    expect(sent.some((s) => s.method === 'POST' && s.path === `/api/meetings/${ROOM}/minutes/cancel`)).toBe(true)
+  })
+
+  it('offers no AI notes to a Meet Up of 120 minutes, and warns 5 minutes before the end', async () => {
+    const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes' }, duration: 120 }, -116), { perms: { canRecord: true } })
+    expect(within(stage).getByTestId('ending-soon')).toHaveTextContent('This Meet Up ends in 5 minutes.')
+    await within(stage).findByRole('button', { name: 'Leave' })
+    expect(within(stage).queryByRole('button', { name: /AI notes/ })).toBeNull()
+  })
+
+  it('ends the Meet Up for all after a confirmation, and shows the ended dialog when the room is deleted', async () => {
+    const { sent, rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes' }, roles: { [ME]: 'moderator' } }, 5), { perms: { canEndRoom: true } })
+    await userEvent.click(await within(stage).findByRole('button', { name: 'End for all' }))
+    const confirm = await screen.findByRole('dialog', { name: 'End this Meet Up for everyone?' })
+    await userEvent.click(within(confirm).getByRole('button', { name: 'End for all' }))
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.path === `/api/meetings/${ROOM}/end`)).toBe(true))
+    act(() => void rooms[0]!.emit(RoomEvent.Disconnected, DisconnectReason.ROOM_DELETED))
+    expect(await screen.findByRole('dialog', { name: 'The Meet Up has ended' })).toBeInTheDocument()
+    expect(screen.queryByTestId('meetup-stage')).toBeNull()
+  })
+
+  it('leaves after a confirmation', async () => {
+    const { rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
+    await userEvent.click(within(stage).getByRole('button', { name: 'Leave' }))
+    const confirm = await screen.findByRole('dialog', { name: 'Leave this Meet Up?' })
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Leave' }))
+    await waitFor(() => expect(screen.queryByTestId('meetup-stage')).toBeNull())
+    expect(rooms[0]!.disconnect).toHaveBeenCalled()
+    expect(screen.queryByRole('dialog', { name: 'The Meet Up has ended' })).toBeNull()
+  })
+
+  it('docks in the mini bar away from its forum, with a fullscreen button, still connected', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' } }, 5)
+    serve(m)
+    const rooms: FakeRoom[] = []
+    const r = await renderInApp(
+      <MeetupRoomProvider createRoom={() => (rooms.push(new FakeRoom()), rooms.at(-1) as unknown as Room)}>
+        <MeetupDock seriesId="another-forum" />
+        <MeetupPost meeting={m} series={{ id: SERIES, name: 'Gardening', role: 'member' }} />
+      </MeetupRoomProvider>,
+    )
+    signIn(r.session)
+    await userEvent.click(within(await screen.findByRole('region', { name: m.name })).getByRole('button', { name: 'Join' }))
+    const bar = await screen.findByTestId('meetup-minibar')
+    expect(bar).toHaveAccessibleName('Meet Up in progress: Pruning roses')
+    await userEvent.click(within(bar).getByRole('button', { name: 'Open the Meet Up' }))
+    expect(await screen.findByTestId('meetup-fullscreen')).toBeInTheDocument()
+    expect(rooms[0]!.disconnect).not.toHaveBeenCalled()
+  })
+})

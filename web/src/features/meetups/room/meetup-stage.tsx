@@ -1,0 +1,501 @@
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { RoomContext, VideoTrack } from '@livekit/components-react'
+import { Room, Track, type Participant } from 'livekit-client'
+import { DoorOpen, LogOut, MessageSquare, Mic, MicOff, MonitorUp, PhoneOff, Settings, Sparkles, Users, Video, VideoOff } from 'lucide-react'
+import { PersonAvatar } from '@/components/ui/avatar'
+import { Button } from '@/components/ui/button'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover'
+import { Switch } from '@/components/ui/switch'
+import { toast } from '@/components/ui/toast'
+import { useCurrentUser } from '@/lib/session-context'
+import { cn } from '@/lib/utils'
+import { cancelMinutes, closeBreakouts, endMeeting, joinBreakoutRoom, leaveBreakoutRoom, openBreakouts, startRecording, useMeetingAction, useMeetingOf, usePermissions } from '../api/meetings'
+import type { Meeting } from '../api/types'
+import { endingSoonAt } from '../lib/time'
+import { ChatWindow } from './chat-window'
+import { useMeetupRoom, type ActiveMeetup } from './context'
+import { pageSize, visiblePeers } from './grid'
+import { mediaErrorKey, type MediaSource } from './media-errors'
+import { isOn, MIRROR_KEY, peersOf, readMirror, useRoomChanges, useWidth } from './use-room'
+
+/** SHARE_HELP_DELAY: the screen share help toast shows 250 ms after presenting starts (spec 002 §9). */
+export const SHARE_HELP_DELAY = 250
+
+/**
+ * MeetupStage is the Meet Up screen (spec 002 §2): the peers grid, the
+ * actions row (microphone, camera, screen share, chat, breakouts, AI notes,
+ * device settings, leave or end for all), the chat, the breakout rooms and
+ * their forced prompt, and the ending-soon warning.
+ */
+export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMinimize?: () => void }) {
+  const { t } = useTranslation()
+  const m = useMeetingOf(active.meeting)
+  const { room } = active
+  useRoomChanges(room)
+  const width = useWidth()
+  const [chatOpen, setChatOpen] = useState(false)
+  return (
+    <RoomContext.Provider value={room}>
+      <section aria-label={t('meetups.room.label', { name: m.name })} className="grid gap-3 rounded-lg border bg-zinc-950 p-3 text-zinc-50" data-testid="meetup-stage">
+        <header className="flex items-center gap-2">
+          <h2 className="min-w-0 flex-1 truncate font-semibold">{m.name}</h2>
+          {active.state === 'connecting' && <span role="status">{t('meetups.room.connecting')}</span>}
+          {active.roomName !== m.roomId && (
+            <span className="text-sm" data-testid="breakout-name">
+              {t('meetups.room.breakout.inRoom', { name: breakoutName(m, active.roomName) })}
+            </span>
+          )}
+          {onMinimize && (
+            <Button type="button" size="sm" variant="secondary" onClick={onMinimize}>
+              {t('meetups.room.close')}
+            </Button>
+          )}
+        </header>
+        <EndingSoon meeting={m} />
+        <PeersGrid room={room} width={width} />
+        <ActionsRow active={active} meeting={m} chatOpen={chatOpen} onChat={() => setChatOpen((o) => !o)} />
+        <BreakoutPrompt active={active} meeting={m} />
+      </section>
+      {chatOpen && <ChatWindow wide={width >= 768} onClose={() => setChatOpen(false)} />}
+    </RoomContext.Provider>
+  )
+}
+
+/** breakoutName is the name of breakout room `<roomId>:<i>`. */
+export const breakoutName = (m: Meeting, roomName: string) => {
+  const i = Number(roomName.slice(m.roomId.length + 1))
+  return Object.entries(m.breakouts.rooms).find(([, n]) => n === i)?.[0] ?? roomName
+}
+
+function PeersGrid({ room, width }: { room: Room; width: number }) {
+  const { t } = useTranslation()
+  const peers = peersOf(room)
+  const speakers = room.activeSpeakers.map((p) => p.identity)
+  const size = pageSize(width)
+  const shown = visiblePeers(
+    peers.map((p) => p.identity),
+    speakers,
+    size,
+  )
+  const byId = new Map(peers.map((p) => [p.identity, p]))
+  const columns = width < 640 ? 'grid-cols-2' : width < 1024 ? 'grid-cols-3' : width < 1536 ? 'grid-cols-4' : 'grid-cols-6'
+  return (
+    <ul className={cn('grid gap-2', columns)} aria-label={t('meetups.room.peers')} data-testid="peers-grid">
+      {shown.map((id) => {
+        const p = byId.get(id)!
+        return <PeerTile key={id} participant={p} local={p === room.localParticipant} speaking={speakers.includes(id)} />
+      })}
+    </ul>
+  )
+}
+
+function PeerTile({ participant: p, local, speaking }: { participant: Participant; local: boolean; speaking: boolean }) {
+  const { t } = useTranslation()
+  const name = p.name || p.identity
+  const camera = p.getTrackPublication(Track.Source.Camera)
+  const screen = p.getTrackPublication(Track.Source.ScreenShare)
+  const shown = screen?.track && !screen.isMuted ? screen : camera?.track && !camera.isMuted ? camera : undefined
+  const mirror = local && shown === camera && readMirror()
+  return (
+    <li
+      className={cn('relative aspect-video overflow-hidden rounded-md bg-zinc-800', speaking && 'ring-2 ring-emerald-400')}
+      data-testid="peer"
+      data-identity={p.identity}
+      aria-label={local ? t('meetups.room.you', { name }) : name}
+    >
+      {shown ? (
+        <VideoTrack
+          trackRef={{ participant: p, publication: shown, source: shown.source }}
+          className={cn('size-full object-cover', mirror && '-scale-x-100')}
+          data-testid="peer-video"
+        />
+      ) : (
+        <div className="flex size-full items-center justify-center">
+          <PersonAvatar person={{ id: p.identity, firstName: name.split(' ')[0] ?? '', lastName: name.split(' ').slice(1).join(' ') }} className="size-14" />
+        </div>
+      )}
+      <span className="absolute bottom-1 left-1 flex items-center gap-1 rounded bg-black/60 px-1.5 py-0.5 text-xs">
+        {!isOn(p, Track.Source.Microphone) && <MicOff aria-label={t('meetups.room.micOff')} className="size-3" />}
+        {local ? t('meetups.room.you', { name }) : name}
+      </span>
+    </li>
+  )
+}
+
+function useMediaError() {
+  const { t } = useTranslation()
+  return (e: unknown, source: MediaSource) => {
+    console.warn('Meet Up media', e)
+    const key = mediaErrorKey(e, source)
+    if (key) toast({ title: t(key), variant: 'destructive' })
+  }
+}
+
+type Notes = 'off' | 'starting' | 'running' | 'stopping'
+
+function ActionsRow({ active, meeting: m, chatOpen, onChat }: { active: ActiveMeetup; meeting: Meeting; chatOpen: boolean; onChat: () => void }) {
+  const { t } = useTranslation()
+  const { room } = active
+  const lp = room.localParticipant
+  const ctl = useMeetupRoom()
+  const perms = usePermissions(m.roomId).data
+  const fail = useMediaError()
+  const [confirm, setConfirm] = useState<'leave' | 'end' | 'notes' | null>(null)
+  const [breakouts, setBreakouts] = useState(false)
+  const mic = isOn(lp, Track.Source.Microphone)
+  const cam = isOn(lp, Track.Source.Camera)
+  const sharing = isOn(lp, Track.Source.ScreenShare)
+  const end = useMeetingAction(() => endMeeting(m.roomId))
+  const record = useMeetingAction(() => startRecording(m.roomId))
+  const cancel = useMeetingAction(() => cancelMinutes(m.roomId))
+  const [notes, setNotes] = useState<Notes>(m.minutes.state === 'started' ? 'running' : 'off')
+  // Starting waits until the recording runs (the Meet Up's minutes are started).
+  useEffect(() => {
+    if (notes === 'starting' && m.minutes.state === 'started') {
+      setNotes('running')
+      toast({ title: t('meetups.room.notes.on') })
+    }
+  }, [notes, m.minutes.state, t])
+  const helpTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
+  useEffect(() => () => clearTimeout(helpTimer.current), [])
+
+  const toggle = (source: 'microphone' | 'camera') => {
+    const p = source === 'microphone' ? lp.setMicrophoneEnabled(!mic) : lp.setCameraEnabled(!cam)
+    p.catch((e: unknown) => fail(e, source))
+  }
+  const share = () => {
+    lp.setScreenShareEnabled(!sharing).then(
+      () => {
+        clearTimeout(helpTimer.current)
+        if (!sharing) helpTimer.current = setTimeout(() => toast({ title: t('meetups.room.shareHelp') }), SHARE_HELP_DELAY)
+      },
+      (e: unknown) => fail(e, 'screen'),
+    )
+  }
+  const showNotes = !!perms?.canRecord && m.duration < 120
+  const hasBreakouts = Object.keys(m.breakouts.rooms).length > 0
+  return (
+    <div role="toolbar" aria-label={t('meetups.room.label', { name: m.name })} className="flex flex-wrap items-center justify-center gap-2">
+      <Button type="button" size="icon" variant={mic ? 'secondary' : 'destructive'} aria-label={t(mic ? 'meetups.room.micOn' : 'meetups.room.micOff')} aria-pressed={mic} onClick={() => toggle('microphone')}>
+        {mic ? <Mic aria-hidden /> : <MicOff aria-hidden />}
+      </Button>
+      <Button type="button" size="icon" variant={cam ? 'secondary' : 'destructive'} aria-label={t(cam ? 'meetups.room.cameraOn' : 'meetups.room.cameraOff')} aria-pressed={cam} onClick={() => toggle('camera')}>
+        {cam ? <Video aria-hidden /> : <VideoOff aria-hidden />}
+      </Button>
+      <Button type="button" size="icon" variant="secondary" aria-label={t(sharing ? 'meetups.room.shareOn' : 'meetups.room.shareOff')} aria-pressed={sharing} onClick={share}>
+        <MonitorUp aria-hidden />
+      </Button>
+      <Button type="button" size="icon" variant="secondary" aria-label={t('meetups.room.chat')} aria-pressed={chatOpen} onClick={onChat}>
+        <MessageSquare aria-hidden />
+      </Button>
+      {hasBreakouts && (m.breakouts.open || perms?.canManageBreakouts) && (
+        <Button type="button" size="icon" variant="secondary" aria-label={t('meetups.room.breakouts')} onClick={() => setBreakouts(true)}>
+          <Users aria-hidden />
+        </Button>
+      )}
+      {showNotes && (
+        <Button
+          type="button"
+          size="sm"
+          variant={notes === 'running' ? 'default' : 'secondary'}
+          disabled={notes === 'starting' || notes === 'stopping'}
+          aria-pressed={notes === 'running'}
+          onClick={() => {
+            if (notes === 'running') return setConfirm('notes')
+            setNotes('starting')
+            record.mutate(undefined, { onError: () => setNotes('off') })
+          }}
+        >
+          <Sparkles aria-hidden />
+          {t(`meetups.room.notes.${notes}`)}
+        </Button>
+      )}
+      <DeviceSettings room={room} />
+      <Button type="button" size="sm" variant="destructive" onClick={() => setConfirm('leave')}>
+        <LogOut aria-hidden />
+        {t('meetups.room.leave')}
+      </Button>
+      {perms?.canEndRoom && (
+        <Button type="button" size="sm" variant="destructive" onClick={() => setConfirm('end')}>
+          <PhoneOff aria-hidden />
+          {t('meetups.room.end')}
+        </Button>
+      )}
+      <ConfirmDialog
+        open={confirm === 'leave'}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title={t('meetups.room.leaveTitle')}
+        description={t('meetups.room.leaveBody')}
+        cancelLabel={t('meetups.room.cancel')}
+        confirmLabel={t('meetups.room.leave')}
+        onConfirm={() => {
+          setConfirm(null)
+          void ctl.leave()
+        }}
+      />
+      <ConfirmDialog
+        open={confirm === 'end'}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title={t('meetups.room.endTitle')}
+        description={t('meetups.room.endBody')}
+        cancelLabel={t('meetups.room.cancel')}
+        confirmLabel={t('meetups.room.end')}
+        pending={end.isPending}
+        onConfirm={() => end.mutate(undefined, { onSettled: () => setConfirm(null) })}
+      />
+      <ConfirmDialog
+        open={confirm === 'notes'}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title={t('meetups.room.notes.confirmTitle')}
+        description={t('meetups.room.notes.confirmBody')}
+        cancelLabel={t('meetups.room.cancel')}
+        confirmLabel={t('meetups.room.notes.confirm')}
+        onConfirm={() => {
+          setConfirm(null)
+          setNotes('stopping')
+          cancel.mutate(undefined, { onSettled: () => setNotes('off') })
+        }}
+      />
+      <BreakoutsDialog open={breakouts} onOpenChange={setBreakouts} active={active} meeting={m} canManage={!!perms?.canManageBreakouts} />
+    </div>
+  )
+}
+
+function DeviceSettings({ room }: { room: Room }) {
+  const { t } = useTranslation()
+  const [devices, setDevices] = useState<MediaDeviceInfo[]>([])
+  const [mirror, setMirror] = useState(readMirror)
+  const [open, setOpen] = useState(false)
+  useEffect(() => {
+    if (!open) return
+    Room.getLocalDevices(undefined, false).then(setDevices, (e: unknown) => console.warn('devices', e))
+  }, [open])
+  const select = (kind: MediaDeviceKind, label: string) => (
+    <label className="grid gap-1 text-sm">
+      {label}
+      <select
+        className="h-9 rounded-md border bg-background px-2"
+        value={room.getActiveDevice(kind) ?? ''}
+        onChange={(e) => void room.switchActiveDevice(kind, e.target.value).catch((err: unknown) => console.warn('device', err))}
+      >
+        {devices
+          .filter((d) => d.kind === kind)
+          .map((d) => (
+            <option key={d.deviceId} value={d.deviceId}>
+              {d.label || d.deviceId}
+            </option>
+          ))}
+      </select>
+    </label>
+  )
+  return (
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger asChild>
+        <Button type="button" size="icon" variant="secondary" aria-label={t('meetups.room.settings')}>
+          <Settings aria-hidden />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="grid w-72 gap-3" aria-label={t('meetups.room.settings')}>
+        {select('videoinput', t('meetups.room.camera'))}
+        {select('audioinput', t('meetups.room.microphone'))}
+        {open && <MicMeter deviceId={room.getActiveDevice('audioinput')} />}
+        <label className="flex items-center justify-between gap-2 text-sm">
+          {t('meetups.room.mirror')}
+          <Switch
+            checked={mirror}
+            onCheckedChange={(on) => {
+              localStorage.setItem(MIRROR_KEY, String(on))
+              setMirror(on)
+            }}
+            aria-label={t('meetups.room.mirror')}
+          />
+        </label>
+      </PopoverContent>
+    </Popover>
+  )
+}
+
+/** MIC_FFT_SIZE: the mic test's analyser (spec 002 §9). */
+export const MIC_FFT_SIZE = 512
+
+/** MicMeter shows the microphone's level (an AnalyserNode of FFT size 512), once the microphone is allowed. */
+function MicMeter({ deviceId }: { deviceId?: string }) {
+  const { t } = useTranslation()
+  const [level, setLevel] = useState(0)
+  useEffect(() => {
+    if (!navigator.mediaDevices?.getUserMedia || typeof AudioContext === 'undefined') return
+    let stop = () => {}
+    let cancelled = false
+    navigator.mediaDevices.getUserMedia({ audio: deviceId ? { deviceId } : true }).then(
+      (stream) => {
+        if (cancelled) return stream.getTracks().forEach((tr) => tr.stop())
+        const ctx = new AudioContext()
+        const analyser = ctx.createAnalyser()
+        analyser.fftSize = MIC_FFT_SIZE
+        ctx.createMediaStreamSource(stream).connect(analyser)
+        const data = new Uint8Array(analyser.frequencyBinCount)
+        let frame = 0
+        const read = () => {
+          analyser.getByteFrequencyData(data)
+          setLevel(Math.round((data.reduce((a, b) => a + b, 0) / data.length / 255) * 100))
+          frame = requestAnimationFrame(read)
+        }
+        read()
+        stop = () => {
+          cancelAnimationFrame(frame)
+          stream.getTracks().forEach((tr) => tr.stop())
+          void ctx.close()
+        }
+      },
+      (e: unknown) => console.warn('mic test', e),
+    )
+    return () => {
+      cancelled = true
+      stop()
+    }
+  }, [deviceId])
+  return (
+    <div className="grid gap-1 text-sm">
+      {t('meetups.room.micTest')}
+      <div role="meter" aria-label={t('meetups.room.micTest')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={level} className="h-2 rounded bg-muted">
+        <div className="h-full rounded bg-emerald-500" style={{ width: `${level}%` }} />
+      </div>
+    </div>
+  )
+}
+
+function BreakoutsDialog({
+  open,
+  onOpenChange,
+  active,
+  meeting: m,
+  canManage,
+}: {
+  open: boolean
+  onOpenChange: (o: boolean) => void
+  active: ActiveMeetup
+  meeting: Meeting
+  canManage: boolean
+}) {
+  const { t } = useTranslation()
+  const ctl = useMeetupRoom()
+  const me = useCurrentUser()?.user.id ?? ''
+  const [confirm, setConfirm] = useState<'open' | 'close' | null>(null)
+  const inBreakout = active.roomName !== m.roomId
+  const move = async (tok: Promise<Parameters<typeof ctl.moveTo>[0]>) => {
+    // Joining a room stops a screen share first (spec 002 §4).
+    await active.room.localParticipant.setScreenShareEnabled(false).catch(() => undefined)
+    await ctl.moveTo(await tok)
+    onOpenChange(false)
+  }
+  const toggle = (which: 'open' | 'close') => {
+    setConfirm(null)
+    // Breakout open and close errors are only logged (spec 002 §8).
+    void (which === 'open' ? openBreakouts(m.roomId) : closeBreakouts(m.roomId)).catch((e: unknown) => console.warn('breakouts', e))
+  }
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{t('meetups.room.breakouts')}</DialogTitle>
+          <DialogDescription className="sr-only">{t('meetups.room.breakouts')}</DialogDescription>
+        </DialogHeader>
+        {m.breakouts.open && (
+          <ul className="grid gap-2">
+            {Object.entries(m.breakouts.rooms)
+              .sort((a, b) => a[1] - b[1])
+              .map(([name, i]) => (
+                <li key={name}>
+                  <Button type="button" variant="outline" className="w-full justify-start" disabled={active.roomName === `${m.roomId}:${i}`} onClick={() => void move(joinBreakoutRoom(m.roomId, name, me))}>
+                    <DoorOpen aria-hidden />
+                    {t('meetups.room.breakout.join', { name })}
+                  </Button>
+                </li>
+              ))}
+          </ul>
+        )}
+        <DialogFooter>
+          {inBreakout && (
+            <Button type="button" variant="outline" onClick={() => void move(leaveBreakoutRoom(m.roomId, me))}>
+              {t('meetups.room.breakout.leave')}
+            </Button>
+          )}
+          {canManage && (
+            <Button type="button" onClick={() => setConfirm(m.breakouts.open ? 'close' : 'open')}>
+              {t(m.breakouts.open ? 'meetups.room.breakout.close' : 'meetups.room.breakout.open')}
+            </Button>
+          )}
+        </DialogFooter>
+        <ConfirmDialog
+          open={!!confirm}
+          onOpenChange={(o) => !o && setConfirm(null)}
+          title={t(confirm === 'close' ? 'meetups.room.breakout.closeTitle' : 'meetups.room.breakout.openTitle')}
+          description={t(confirm === 'close' ? 'meetups.room.breakout.closeBody' : 'meetups.room.breakout.openBody')}
+          cancelLabel={t('meetups.room.cancel')}
+          confirmLabel={t(confirm === 'close' ? 'meetups.room.breakout.close' : 'meetups.room.breakout.open')}
+          destructive={confirm === 'close'}
+          onConfirm={() => toggle(confirm!)}
+        />
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+/**
+ * BreakoutPrompt is the forced prompt when breakouts close while the member
+ * is in one (meeting.breakouts.updated with open false, which the app-level
+ * live events write into the Meet Up): its only way out takes them back to
+ * the main room.
+ */
+function BreakoutPrompt({ active, meeting: m }: { active: ActiveMeetup; meeting: Meeting }) {
+  const { t } = useTranslation()
+  const ctl = useMeetupRoom()
+  const me = useCurrentUser()?.user.id ?? ''
+  const [moving, setMoving] = useState(false)
+  const closed = active.roomName !== m.roomId && !m.breakouts.open && !moving
+  const back = async () => {
+    setMoving(true)
+    await active.room.localParticipant.setScreenShareEnabled(false).catch(() => undefined)
+    try {
+      await ctl.moveTo(await leaveBreakoutRoom(m.roomId, me))
+    } finally {
+      setMoving(false)
+    }
+  }
+  return (
+    <Dialog open={closed}>
+      <DialogContent onEscapeKeyDown={(e) => e.preventDefault()} onPointerDownOutside={(e) => e.preventDefault()} hideClose>
+        <DialogHeader>
+          <DialogTitle>{t('meetups.room.breakout.closedTitle')}</DialogTitle>
+          <DialogDescription>{t('meetups.room.breakout.closedBody')}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button type="button" onClick={() => void back()}>
+            {t('meetups.room.breakout.back')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+/** EndingSoon warns from 5 minutes before the Meet Up's end (spec 002 §4). */
+function EndingSoon({ meeting: m }: { meeting: Meeting }) {
+  const { t } = useTranslation()
+  const at = endingSoonAt(m)
+  const [soon, setSoon] = useState(() => Date.now() >= at)
+  useEffect(() => {
+    if (soon) return
+    const id = setTimeout(() => setSoon(true), Math.min(Math.max(0, at - Date.now()), 2 ** 31 - 1))
+    return () => clearTimeout(id)
+  }, [at, soon])
+  if (!soon) return null
+  return (
+    <p role="alert" className="rounded-md bg-amber-500/20 px-3 py-2 text-sm" data-testid="ending-soon">
+      {t('meetups.room.endingSoon')}
+    </p>
+  )
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { decodeChat, encodeChat, reduceChat, type ChatMessage } from './chat'
+import { gridSize, pageSize, visiblePeers } from './grid'
+import { mediaErrorKey } from './media-errors'
+
+describe('peers grid (spec 002 §9)', () => {
+  it('has 2/3/4/6 columns by width, 3 rows on small screens and 2 otherwise, and keeps at most 8 peers', () => {
+    expect([400, 800, 1200, 1600].map(gridSize)).toEqual([
+      { columns: 2, rows: 3 },
+      { columns: 3, rows: 2 },
+      { columns: 4, rows: 2 },
+      { columns: 6, rows: 2 },
+    ])
+    expect([400, 800, 1200, 1600].map(pageSize)).toEqual([6, 6, 8, 8])
+  })
+
+  it('moves the dominant speaker into view', () => {
+    const ids = ['a', 'b', 'c', 'd', 'e']
+    expect(visiblePeers(ids, ['e'], 3)).toEqual(['a', 'b', 'e'])
+    expect(visiblePeers(ids, ['b'], 3)).toEqual(['a', 'b', 'c'])
+    expect(visiblePeers(ids, [], 3)).toEqual(['a', 'b', 'c'])
+  })
+})
+
+describe('media errors (spec 002 §8)', () => {
+  const err = (name: string, message = '') => Object.assign(new Error(message), { name })
+  it('maps the provider codes and the browser errors to their messages', () => {
+    expect(mediaErrorKey({ code: 3003 }, 'camera')).toBe('meetups.errors.3003')
+    expect(mediaErrorKey({ code: 4005 }, 'connection')).toBe('meetups.errors.network')
+    expect(mediaErrorKey({ code: 3008 }, 'camera')).toBeNull()
+    expect(mediaErrorKey(err('NotAllowedError'), 'camera')).toBe('meetups.errors.3001')
+    expect(mediaErrorKey(err('NotAllowedError', 'Permission denied by system'), 'microphone')).toBe('meetups.errors.3002')
+    expect(mediaErrorKey(err('NotReadableError'), 'camera')).toBe('meetups.errors.3003')
+    expect(mediaErrorKey(err('NotFoundError'), 'microphone')).toBe('meetups.errors.micNotFound')
+    expect(mediaErrorKey(err('NotAllowedError'), 'screen')).toBe('meetups.errors.screenShare')
+    expect(mediaErrorKey(err('Weird'), 'camera')).toBe('meetups.errors.unknown')
+  })
+})
+
+describe('in-meeting chat messages', () => {
+  it('creates, edits and deletes only the author’s own message; others react; text is cut at 800', () => {
+    let list: ChatMessage[] = []
+    list = reduceChat(list, decodeChat(encodeChat({ type: 'create', id: '1', text: 'x'.repeat(900), at: 'now', name: 'Bo' }))!, 'bo')
+    expect(list[0]!.text).toHaveLength(800)
+    list = reduceChat(list, { type: 'edit', id: '1', text: 'hacked' }, 'eve')
+    expect(list[0]!.text).toHaveLength(800)
+    list = reduceChat(list, { type: 'edit', id: '1', text: 'hello' }, 'bo')
+    expect(list[0]).toMatchObject({ text: 'hello', edited: true })
+    list = reduceChat(list, { type: 'react', id: '1', reaction: '👍' }, 'me')
+    expect(list[0]!.reactions).toEqual({ me: '👍' })
+    list = reduceChat(list, { type: 'delete', id: '1' }, 'me')
+    expect(list).toHaveLength(1)
+    list = reduceChat(list, { type: 'delete', id: '1' }, 'bo')
+    expect(list).toHaveLength(0)
+    expect(decodeChat(new TextEncoder().encode('not json'))).toBeUndefined()
+  })
+})
