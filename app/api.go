@@ -113,6 +113,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	if a.Registry == nil {
 		a.Registry = NewRegistry()
 	}
+	if o.sfu != nil {
+		a.SFUPublicURL = o.sfu.PublicURL()
+	}
 	c, q := &a.Commands, &a.Queries
 	q.LinkPreviews = linkpreview.New(linkpreview.Options{
 		Fetch:               linkpreview.FetcherOptions{AllowPrivate: cfg.LinkPreview.AllowPrivate},

@@ -64,6 +64,9 @@ type Application struct {
 	// blob URLs point when it is set; empty means the request's host. The
 	// web app's Content-Security-Policy lets its pages load from it.
 	PublicURL string
+	// SFUPublicURL is LiveKit's address for browsers (LIVEKIT_PUBLIC_URL),
+	// which the pages' policy lets the Meet Up screen connect to.
+	SFUPublicURL string
 	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
 	// empty means DefaultInsightsBase.
 	InsightsBase string

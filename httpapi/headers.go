@@ -50,9 +50,11 @@ var safeHost = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]
 //     covers ws: and wss: of the page's origin in current browsers; older
 //     ones (CSP 2) need them named, so the request's host and the public
 //     URL's host are.
+//     The Meet Up screen connects to LiveKit's public URL (its signalling
+//     WebSocket, and HTTP for its checks), which is another origin.
 //   - frame-src: the video players (and this origin). No blob is framed:
 //     the file viewer shows images as images and downloads the rest.
-func appPolicy(c fiber.Ctx, publicURL string) string {
+func appPolicy(c fiber.Ctx, publicURL, sfuURL string) string {
 	hosts := []string{}
 	if h := string(c.RequestCtx().Host()); safeHost.MatchString(h) {
 		hosts = append(hosts, h)
@@ -68,11 +70,29 @@ func appPolicy(c fiber.Ctx, publicURL string) string {
 	for _, h := range hosts {
 		sockets.WriteString(" ws://" + h + " wss://" + h)
 	}
+	sockets.WriteString(sfuOrigins(sfuURL))
 	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' https: http:; font-src 'self'; " +
 		"connect-src 'self'" + sockets.String() + "; " +
 		"frame-src 'self' " + playerOrigins + "; " +
 		"media-src 'self'" + public + "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}
+
+// sfuOrigins are the WebSocket and HTTP origins of LiveKit's public URL
+// (ws or http given, wss and https alike), or "" for none or an unsafe
+// host.
+func sfuOrigins(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || !safeHost.MatchString(u.Host) {
+		return ""
+	}
+	switch u.Scheme {
+	case "ws", "http":
+		return " ws://" + u.Host + " http://" + u.Host
+	case "wss", "https":
+		return " wss://" + u.Host + " https://" + u.Host
+	}
+	return ""
 }
 
 // setSecurityHeaders gives a response the headers every answer carries.

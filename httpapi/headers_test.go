@@ -45,6 +45,8 @@ func wantSecurityHeaders(t *testing.T, what string, h http.Header) {
 func TestSecurityHeaders(t *testing.T) {
 	env := testenv.New(t)
 	host := strings.TrimPrefix(env.URL, "http://")
+	// The Meet Up screen connects to LiveKit, another origin.
+	sfuHost := strings.TrimPrefix(env.SFU(t).PublicURL(), "ws://")
 
 	req, _ := http.NewRequest("GET", env.URL+"/home", nil)
 	req.Header.Set("Accept", "text/html")
@@ -62,7 +64,7 @@ func TestSecurityHeaders(t *testing.T) {
 		"script-src":  {"'self'"},
 		"object-src":  {"'none'"},
 		"base-uri":    {"'none'"},
-		"connect-src": {"'self'", "ws://" + host, "wss://" + host},
+		"connect-src": {"'self'", "ws://" + host, "wss://" + host, "ws://" + sfuHost, "http://" + sfuHost},
 		"img-src":     {"'self'", "https:"},
 		"frame-src":   {"'self'", "https://www.youtube-nocookie.com"},
 	} {

@@ -75,7 +75,7 @@ func New(a *Application) (*fiber.App, error) {
 	// Anything else under /api is a JSON 404, not the web app's fallback.
 	api.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	// The web app and its SPA fallback (static.go), outside /api.
-	if err := mountWebApp(app, a.PublicURL); err != nil {
+	if err := mountWebApp(app, a.PublicURL, a.SFUPublicURL); err != nil {
 		return nil, err
 	}
 	app.Server().Handler = knownMethods(app.Config().RequestMethods, app.Server().Handler)

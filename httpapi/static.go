@@ -43,6 +43,8 @@ type staticSite struct {
 	built bool
 	// publicURL is AGORA_PUBLIC_URL, which the pages' policy lets them load from.
 	publicURL string
+	// sfuURL is LiveKit's public URL, which the Meet Up screen connects to.
+	sfuURL string
 }
 
 // notBuiltPage is what a browser gets when the binary was built without
@@ -127,7 +129,7 @@ func (s *staticSite) handler(c fiber.Ctx) error {
 	if !s.built {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-		c.Set(fiber.HeaderContentSecurityPolicy, appPolicy(c, s.publicURL))
+		c.Set(fiber.HeaderContentSecurityPolicy, appPolicy(c, s.publicURL, s.sfuURL))
 		return c.Status(fiber.StatusServiceUnavailable).SendString(notBuiltPage)
 	}
 	return s.send(c, s.files["/index.html"])
@@ -155,7 +157,7 @@ func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
 	case strings.HasPrefix(f.contentType, "text/html"):
 		// A page of the app; other files keep the API's policy, which
 		// lets an SVG opened on its own run nothing.
-		c.Set(fiber.HeaderContentSecurityPolicy, appPolicy(c, s.publicURL))
+		c.Set(fiber.HeaderContentSecurityPolicy, appPolicy(c, s.publicURL, s.sfuURL))
 	case c.Path() == serviceWorker:
 		c.Set(fiber.HeaderContentSecurityPolicy, workerPolicy)
 	}
@@ -171,12 +173,12 @@ func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
 
 // mountWebApp serves the embedded web app as middleware (app.Use), so the
 // pages are not API operations and the route contract test ignores them.
-func mountWebApp(app *fiber.App, publicURL string) error {
+func mountWebApp(app *fiber.App, publicURL, sfuURL string) error {
 	site, err := newStaticSite(web.Dist())
 	if err != nil {
 		return err
 	}
-	site.publicURL = publicURL
+	site.publicURL, site.sfuURL = publicURL, sfuURL
 	app.Use(site.handler)
 	return nil
 }
