@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"time"
@@ -36,15 +37,17 @@ type Service struct {
 	// rooms is the LiveKit server; nil when none is configured (agora api
 	// without LIVEKIT_URL): Meet Ups are scheduled, but not joined.
 	rooms *sfu.Client
+	log   *slog.Logger
 	now   func() time.Time
 }
 
-// New builds the service over rooms, the LiveKit server (nil: none).
-func New(d *db.DB, rooms *sfu.Client) (*Service, error) {
-	if d == nil || d.Pool == nil {
+// New builds the service over rooms, the LiveKit server (nil: none); log
+// receives what fails after a change is committed (closing rooms).
+func New(d *db.DB, rooms *sfu.Client, log *slog.Logger) (*Service, error) {
+	if d == nil || d.Pool == nil || log == nil {
 		return nil, errors.New("meeting.New: nil dependency")
 	}
-	return &Service{db: d.Pool, rooms: rooms, now: time.Now}, nil
+	return &Service{db: d.Pool, rooms: rooms, log: log, now: time.Now}, nil
 }
 
 // Errors of the Meet Up commands.
