@@ -95,7 +95,7 @@ func TestMatrixMeetings(t *testing.T) {
 
 	// The permissions each role reads (spec 002 §6).
 	type perms struct {
-		Role                                                                        *string
+		Role                                                                       *string
 		CanJoin, CanEdit, CanDelete, CanAddMembers, CanManageBreakouts, CanEndRoom bool
 		CanRecord, CanEditMinutes, CanSeeMinutes                                   bool
 	}
