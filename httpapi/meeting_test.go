@@ -420,3 +420,49 @@ func TestMeetingRegistrationRace(t *testing.T) {
 	// Someone with no place is refused.
 	wantError(t, m.reader.Client.Do("DELETE", "/api/meetings/"+mt.RoomID+"/registration", nil), 403, "forbidden")
 }
+
+// TestMeetingNotifications: invitees of a private Meet Up are told
+// (meetup-invite), every member of the forum of an open one (meetup-open),
+// and a waitlisted member given a seat (meetup-seat); each lists with the
+// Meet Up's post, and a removed invitee's invitation goes.
+func TestMeetingNotifications(t *testing.T) {
+	n := testenv.NewNotifications(t)
+	m := newMatrixForum(t, n.Env)
+	private := schedule(t, m.creator.Client, m.forum.ID, meetingForm(map[string]string{m.reader.UserID: "member"}))
+	open := schedule(t, m.forumAdmin.Client, m.forum.ID, openForm(1))
+	wantStatus(t, m.creator.Client.Do("PUT", "/api/meetings/"+open.RoomID+"/registration", nil), 200)
+	wantStatus(t, m.reader.Client.Do("PUT", "/api/meetings/"+open.RoomID+"/registration", nil), 200)
+	wantStatus(t, m.creator.Client.Do("DELETE", "/api/meetings/"+open.RoomID+"/registration", nil), 200)
+	settle(t, n)
+	kinds := func(c *testenv.Client) map[string]string {
+		out := map[string]string{}
+		for _, it := range listNotifications(t, c, "").Results {
+			if strings.HasPrefix(it.Type, "meetup-") {
+				out[it.Type] = it.PostID
+			}
+		}
+		return out
+	}
+	if got := kinds(m.reader.Client); got["meetup-invite"] != private.PostID || got["meetup-open"] != open.PostID || got["meetup-seat"] != open.PostID {
+		t.Errorf("the invitee, waitlisted then seated: %v", got)
+	}
+	if got := kinds(m.creator.Client); len(got) != 1 || got["meetup-open"] != open.PostID {
+		t.Errorf("a forum member: %v; want the open Meet Up only (not their own invitation list)", got)
+	}
+	if got := kinds(m.forumAdmin.Client); len(got) != 0 {
+		t.Errorf("the open Meet Up's creator: %v; want nothing", got)
+	}
+	if got := kinds(m.nonMember.Client); len(got) != 0 {
+		t.Errorf("not in the forum: %v", got)
+	}
+	// A removed invitee's invitation goes.
+	wantStatus(t, m.creator.Client.Do("PATCH", "/api/meetings/"+private.RoomID+"/invite",
+		map[string]any{"invitees": map[string]any{m.reader.UserID: nil, m.forumAdmin.UserID: "member"}}), 200)
+	settle(t, n)
+	if got := kinds(m.reader.Client); got["meetup-invite"] != "" {
+		t.Errorf("removed, still invited: %v", got)
+	}
+	if got := kinds(m.forumAdmin.Client); got["meetup-invite"] != private.PostID {
+		t.Errorf("added: %v", got)
+	}
+}

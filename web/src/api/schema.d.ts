@@ -1842,7 +1842,8 @@ export interface paths {
         };
         /**
          * The caller's notifications (the bell)
-         * @description Comments on the caller's posts and mentions of the caller, newest
+         * @description Comments on the caller's posts, mentions of the caller and Meet Ups
+         *     (`meetup-invite`, `meetup-open`, `meetup-seat`), newest
          *     first (replies to their comments are not listed; private messages
          *     live in the chat). Left out: the ids in the caller's
          *     `notifications.posts.dismissed`, and those of forums the caller can
