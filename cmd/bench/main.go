@@ -47,6 +47,10 @@
 //	            notifications projection; and GET /api/notifications of a
 //	            member with 10,000 notifications, 4 workers (see
 //	            notifications.go)
+//	meetups-join
+//	            POST /api/meetings/join-token, 4,000 calls from 8 workers
+//	            for a Meet Up within its grace window: p50, p99 (see
+//	            meetups.go; tokens are signed locally, no LiveKit server)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
@@ -74,7 +78,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat", "notifications",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat", "notifications", "meetups-join",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -200,7 +204,11 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 	if err := app.Seed(ctx, d.DB, cfg, log); err != nil {
 		return err
 	}
-	srv, err := app.NewAPI(cfg, d.DB, log)
+	rooms, err := benchSFU()
+	if err != nil {
+		return err
+	}
+	srv, err := app.NewAPI(cfg, d.DB, log, app.WithSFU(rooms))
 	if err != nil {
 		return err
 	}
@@ -291,6 +299,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := notificationsBench(ctx, selected, cfg, d, c, duration, warmup, log); err != nil { // see notifications.go
+		return err
+	}
+	if err := meetupsBench(ctx, selected, c, d.Pool, cfg.DemoPassword); err != nil { // see meetups.go
 		return err
 	}
 	fmt.Println()

@@ -232,7 +232,7 @@ func lock(ctx context.Context, tx pgx.Tx, a auth.Caller, roomID uuid.UUID) (mode
 }
 
 // find is lock, locking the row only when forUpdate.
-func find(ctx context.Context, tx pgx.Tx, a auth.Caller, roomID uuid.UUID, forUpdate bool) (model.Meetings, access.Forum, error) {
+func find(ctx context.Context, tx db.Querier, a auth.Caller, roomID uuid.UUID, forUpdate bool) (model.Meetings, access.Forum, error) {
 	m := table.Meetings
 	stmt := SELECT(m.AllColumns).FROM(m).WHERE(m.ID.EQ(UUID(roomID)))
 	if forUpdate {
@@ -264,7 +264,7 @@ func lockPost(ctx context.Context, tx pgx.Tx, a auth.Caller, threadID uuid.UUID)
 }
 
 // seatOf is user's row of the Meet Up, nil when they have none.
-func seatOf(ctx context.Context, q pgx.Tx, roomID, user uuid.UUID) (*model.MeetingInvitees, error) {
+func seatOf(ctx context.Context, q db.Querier, roomID, user uuid.UUID) (*model.MeetingInvitees, error) {
 	mi := table.MeetingInvitees
 	row, err := db.One[model.MeetingInvitees](ctx, q, SELECT(mi.AllColumns).FROM(mi).
 		WHERE(mi.MeetingID.EQ(UUID(roomID)).AND(mi.UserID.EQ(UUID(user)))))
@@ -278,7 +278,7 @@ func seatOf(ctx context.Context, q pgx.Tx, roomID, user uuid.UUID) (*model.Meeti
 }
 
 // roleIn is what user joins the locked Meet Up m as (access.MeetingRole).
-func roleIn(ctx context.Context, q pgx.Tx, m model.Meetings, user uuid.UUID) (string, error) {
+func roleIn(ctx context.Context, q db.Querier, m model.Meetings, user uuid.UUID) (string, error) {
 	seat, err := seatOf(ctx, q, m.ID, user)
 	if err != nil || seat == nil {
 		return access.MeetingRole(m.CreatorID, user, nil), err
