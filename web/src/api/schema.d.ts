@@ -1299,11 +1299,10 @@ export interface paths {
         /**
          * Upcoming Meet Ups
          * @description Meet Ups not ended whose end is still to come, earliest start first.
-         *     With `seriesId`: that forum's (the caller must read it; its private
-         *     Meet Ups only where the caller is the creator, an invitee or
-         *     administers the forum). Without: the caller's own (created, invited
-         *     and not answering `no`, registered or waitlisted) and the open Meet
-         *     Ups of the forums the caller reads.
+         *     With `seriesId`: that forum's (the caller must read it, as its
+         *     posts). Without: the caller's own (created, invited and not
+         *     answering `no`, registered or waitlisted) and the open Meet Ups of
+         *     the forums the caller reads.
          */
         get: operations["listMeetings"];
         put?: never;
@@ -1929,7 +1928,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a post
-         * @description For the post's creator or a forum admin; its comments and reactions go with it. A refusal is `403 forbidden` (the client shows `feedPostDeleting` for any failure).
+         * @description For the post's creator or a forum admin (a Meet Up's post for its creator alone, and its Meet Up goes with it); its comments and reactions go with it. A refusal is `403 forbidden` (the client shows `feedPostDeleting` for any failure, `feedPostMeetupDeleting` for a Meet Up's).
          */
         delete: operations["deleteThread"];
         options?: never;
@@ -4324,7 +4323,7 @@ export interface components {
             hashtags: string[];
             reactions: components["schemas"]["ReactionStats"];
             myReaction: components["schemas"]["ReactionKind"] | null;
-            /** @description Whether the caller may edit and delete it (creator or forum admin). */
+            /** @description Whether the caller may edit and delete it (creator or forum admin; a Meet Up's post: its creator alone). */
             canManage: boolean;
             /** @description Whether the caller created it, an anonymous question included (the asker's own view). */
             isMine: boolean;
