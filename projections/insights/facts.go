@@ -33,6 +33,15 @@ const (
 	KindVisit          = "visit"           // a forum visit
 	KindAISearch       = "ai_search"       // a question asked of the AI search; post_id: the search; detail: the question
 	KindMember         = "member"          // forum access of a profile; actor: its user; detail: the role
+	// Meet Ups: the Meet Up on the day it starts (post_id: its post;
+	// detail: open or private; n: its length in minutes), each invitation
+	// or registration (post_id: the Meet Up; actor: the invitee), and each
+	// time a participant spent in its rooms (object: the session; post_id:
+	// the Meet Up; actor: the participant; n: seconds, 0 while present).
+	// They are in no channel: a Meet Up is the forum's.
+	KindMeetup         = "meetup"
+	KindMeetupInvited  = "meetup_invited"
+	KindMeetupAttended = "meetup_attended"
 )
 
 // Fact is a row of the facts table: the state of one kind of one object.
@@ -320,5 +329,95 @@ func memberFacts(m membershipRow, user, community uuid.UUID, exists bool, versio
 	return []Fact{{
 		SeriesID: m.SeriesID, Kind: KindMember, CommunityID: community, ObjectID: m.ProfileID,
 		ActorID: user, Occurred: m.AssignedOn, Detail: m.Role, Active: exists && m.Status == "active", Version: version,
+	}}
+}
+
+// meetingRow is a meetings row.
+type meetingRow struct {
+	ID        uuid.UUID `cdc:"id"`
+	ThreadID  uuid.UUID `cdc:"thread_id"`
+	SeriesID  uuid.UUID `cdc:"series_id"`
+	CreatorID uuid.UUID `cdc:"creator_id"`
+	Open      bool      `cdc:"open"`
+	StartTime time.Time `cdc:"start_time"`
+	Duration  int       `cdc:"duration"`
+}
+
+func scanMeeting(r change.Row) (meetingRow, error) {
+	var v meetingRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: meetings: %w", err)
+	}
+	return v, nil
+}
+
+// meetupFacts: a Meet Up counts on the day it starts; moved to another
+// day, its old day's fact is written inactive (the before-image's key).
+func meetupFacts(m meetingRow, community uuid.UUID, exists bool, version uint64) []Fact {
+	detail := "private"
+	if m.Open {
+		detail = "open"
+	}
+	return []Fact{{
+		SeriesID: m.SeriesID, Kind: KindMeetup, CommunityID: community, ObjectID: m.ID, PostID: m.ThreadID,
+		ActorID: m.CreatorID, Occurred: m.StartTime, N: uint32(max(m.Duration, 0)), Detail: detail, Active: exists, Version: version,
+	}}
+}
+
+// inviteeRow is a meeting_invitees row.
+type inviteeRow struct {
+	MeetingID uuid.UUID `cdc:"meeting_id"`
+	UserID    uuid.UUID `cdc:"user_id"`
+	Response  *string   `cdc:"response"`
+	CreatedOn time.Time `cdc:"created_on"`
+}
+
+func scanInvitee(r change.Row) (inviteeRow, error) {
+	var v inviteeRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: meeting_invitees: %w", err)
+	}
+	return v, nil
+}
+
+// inviteeFacts: an invitee counts as invited unless they declined or wait
+// for a seat; one fact per Meet Up and person, on the day they were
+// invited or registered.
+func inviteeFacts(v inviteeRow, p parent, community uuid.UUID, exists bool, version uint64) []Fact {
+	invited := v.Response == nil || (*v.Response != "no" && *v.Response != "waitlisted")
+	return []Fact{{
+		SeriesID: p.series, Kind: KindMeetupInvited, CommunityID: community, ObjectID: uuid.NewSHA1(v.MeetingID, v.UserID[:]),
+		PostID: v.MeetingID, ActorID: v.UserID, Occurred: v.CreatedOn, Active: exists && invited, Version: version,
+	}}
+}
+
+// attendanceRow is a meeting_attendance row: one session in a room.
+type attendanceRow struct {
+	ID        string     `cdc:"id"`
+	MeetingID uuid.UUID  `cdc:"meeting_id"`
+	UserID    uuid.UUID  `cdc:"user_id"`
+	JoinedOn  time.Time  `cdc:"joined_on"`
+	LeftOn    *time.Time `cdc:"left_on"`
+}
+
+func scanAttendance(r change.Row) (attendanceRow, error) {
+	var v attendanceRow
+	if err := r.Scan(&v); err != nil {
+		return v, fmt.Errorf("insights: meeting_attendance: %w", err)
+	}
+	return v, nil
+}
+
+// attendanceFacts: a session, its seconds once it ended. The object is
+// the session (a name-based id of LiveKit's participant sid, which the
+// facts' UUID column cannot hold as it is).
+func attendanceFacts(v attendanceRow, p parent, community uuid.UUID, exists bool, version uint64) []Fact {
+	var seconds uint32
+	if v.LeftOn != nil && v.LeftOn.After(v.JoinedOn) {
+		seconds = uint32(v.LeftOn.Sub(v.JoinedOn) / time.Second)
+	}
+	return []Fact{{
+		SeriesID: p.series, Kind: KindMeetupAttended, CommunityID: community, ObjectID: uuid.NewSHA1(v.MeetingID, []byte(v.ID)),
+		PostID: v.MeetingID, ActorID: v.UserID, Occurred: v.JoinedOn, N: seconds, Active: exists, Version: version,
 	}}
 }

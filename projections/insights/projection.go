@@ -72,6 +72,7 @@ func (p *Projection) Tables() []string {
 		"public.threads", "public.replies", "public.reactions",
 		"public.series_visit_log", "public.ai_searches", "public.ai_search_turns",
 		"public.organizations", "public.communities",
+		"public.meetings", "public.meeting_invitees", "public.meeting_attendance",
 	}
 }
 
@@ -330,6 +331,27 @@ func (b *batch) need(c change.Change, im image) error {
 		}
 		b.wantCommunity[m.SeriesID] = true
 		b.wantUser[m.ProfileID] = true
+	case "meetings":
+		m, err := scanMeeting(r)
+		if err != nil {
+			return err
+		}
+		// A Meet Up is the parent of its invitations and sessions; it is
+		// in no channel (the forum's).
+		b.learnParent(m.ID, parent{series: m.SeriesID, actor: m.CreatorID})
+		b.wantCommunity[m.SeriesID] = true
+	case "meeting_invitees":
+		v, err := scanInvitee(r)
+		if err != nil {
+			return err
+		}
+		b.wantParent[v.MeetingID] = true
+	case "meeting_attendance":
+		v, err := scanAttendance(r)
+		if err != nil {
+			return err
+		}
+		b.wantParent[v.MeetingID] = true
 	}
 	return nil
 }
@@ -427,6 +449,25 @@ func (b *batch) factsOf(im image, log *slog.Logger) []Fact {
 			}
 		}
 		return memberFacts(m, user, b.community[m.SeriesID], im.exists, im.version)
+	case "meetings":
+		m, _ := scanMeeting(r)
+		return meetupFacts(m, b.community[m.SeriesID], im.exists, im.version)
+	case "meeting_invitees":
+		v, _ := scanInvitee(r)
+		p, ok := b.parents[v.MeetingID]
+		if !ok {
+			log.Debug("insights: an invitation's Meet Up is unknown; skipped", "meeting", v.MeetingID)
+			return nil
+		}
+		return inviteeFacts(v, p, b.community[p.series], im.exists, im.version)
+	case "meeting_attendance":
+		v, _ := scanAttendance(r)
+		p, ok := b.parents[v.MeetingID]
+		if !ok {
+			log.Debug("insights: a session's Meet Up is unknown; skipped", "meeting", v.MeetingID, "session", v.ID)
+			return nil
+		}
+		return attendanceFacts(v, p, b.community[p.series], im.exists, im.version)
 	}
 	return nil
 }

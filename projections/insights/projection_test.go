@@ -409,3 +409,53 @@ func TestPrivateChatLeavesNoFacts(t *testing.T) {
 		t.Errorf("%d facts of private chat", n)
 	}
 }
+
+// TestMeetupFactsFollowTheRows writes a Meet Up, its invitations and the
+// sessions of its participants in SQL, moves and deletes it, and checks
+// the facts after each step.
+func TestMeetupFactsFollowTheRows(t *testing.T) {
+	w := newWorld(t)
+	now := time.Now().UTC().Truncate(time.Second)
+	post, meetup := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+	var other uuid.UUID
+	if err := w.ins.DB.Pool.QueryRow(t.Context(), "SELECT id FROM users WHERE id <> $1 ORDER BY created_on LIMIT 1", w.member).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	w.exec(t, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, '', $5, $5)`,
+		post, w.main, w.series, w.member, now)
+	w.exec(t, `INSERT INTO meetings (id, thread_id, series_id, creator_id, name, start_time, duration, open) VALUES ($1, $2, $3, $4, 'Capstone review', $5, 45, false)`,
+		meetup, post, w.series, w.member, now)
+	w.want(t, "the Meet Up's fact", meetup, now, map[string]func(fact) bool{
+		insights.KindMeetup: func(f fact) bool { return f.Post == post && f.Actor == w.member && f.N == 45 && f.Detail == "private" },
+	})
+
+	// An invitee who comes twice, one who declines.
+	invited, declined := uuid.NewSHA1(meetup, w.member[:]), uuid.NewSHA1(meetup, other[:])
+	w.exec(t, `INSERT INTO meeting_invitees (meeting_id, user_id, role, response) VALUES ($1, $2, 'moderator', 'yes'), ($1, $3, 'member', 'no')`,
+		meetup, w.member, other)
+	w.want(t, "the invitation", invited, now, map[string]func(fact) bool{
+		insights.KindMeetupInvited: func(f fact) bool { return f.Post == meetup && f.Actor == w.member },
+	})
+	w.want(t, "the declined invitation", declined, now, nil, insights.KindMeetupInvited)
+	w.exec(t, `INSERT INTO meeting_attendance (id, meeting_id, user_id, room, joined_on, left_on) VALUES ('PA_one', $1, $2, $3, $4, $5), ('PA_two', $1, $2, $3, $6, NULL)`,
+		meetup, w.member, meetup.String(), now, now.Add(10*time.Minute), now.Add(12*time.Minute))
+	first, second := uuid.NewSHA1(meetup, []byte("PA_one")), uuid.NewSHA1(meetup, []byte("PA_two"))
+	w.want(t, "the first session", first, now, map[string]func(fact) bool{
+		insights.KindMeetupAttended: func(f fact) bool { return f.Post == meetup && f.Actor == w.member && f.N == 600 },
+	})
+	w.want(t, "the session still open", second, now, map[string]func(fact) bool{insights.KindMeetupAttended: func(f fact) bool { return f.N == 0 }})
+	w.exec(t, `UPDATE meeting_attendance SET left_on = $1 WHERE id = 'PA_two'`, now.Add(40*time.Minute))
+	w.want(t, "the session ended", second, now, map[string]func(fact) bool{insights.KindMeetupAttended: func(f fact) bool { return f.N == 28*60 }})
+
+	// Moved to another day: the old day's fact goes inactive.
+	later := now.AddDate(0, 0, 3)
+	w.exec(t, `UPDATE meetings SET start_time = $2 WHERE id = $1`, meetup, later)
+	w.want(t, "the moved Meet Up", meetup, later, map[string]func(fact) bool{insights.KindMeetup: nil})
+	w.want(t, "the Meet Up not on its old day", meetup, now, nil, insights.KindMeetup)
+
+	// Deleted with its post: every fact inactive.
+	w.exec(t, `DELETE FROM threads WHERE id = $1`, post)
+	w.want(t, "the deleted Meet Up", meetup, later, nil, insights.KindMeetup)
+	w.want(t, "the deleted invitation", invited, now, nil, insights.KindMeetupInvited)
+	w.want(t, "the deleted session", first, now, nil, insights.KindMeetupAttended)
+}

@@ -105,11 +105,12 @@ func (p *Projection) resolveParents(ctx context.Context, b *batch) error {
 	// Not projected yet (its change is in another partition, or later):
 	// Postgres has it unless it was deleted since, and then so were the
 	// rows that asked, whose deletions follow in the stream.
-	t, ai := table.Threads, table.AiSearches
+	t, ai, m := table.Threads, table.AiSearches, table.Meetings
 	pr, err := db.Query(ctx, p.db, pg.UNION_ALL(
 		pg.SELECT(t.ID, t.SeriesID, t.ChannelID, pg.CASE().WHEN(t.CreatorAs.EQ(pg.String("anonymous"))).THEN(pg.NULL).ELSE(t.CreatorID)).
 			FROM(t).WHERE(db.Any(t.ID, ids)),
-		pg.SELECT(ai.ID, ai.SeriesID, ai.ChannelID, ai.UserID).FROM(ai).WHERE(db.Any(ai.ID, ids))))
+		pg.SELECT(ai.ID, ai.SeriesID, ai.ChannelID, ai.UserID).FROM(ai).WHERE(db.Any(ai.ID, ids)),
+		pg.SELECT(m.ID, m.SeriesID, pg.UUID(uuid.Nil), m.CreatorID).FROM(m).WHERE(db.Any(m.ID, ids))))
 	if err != nil {
 		return fmt.Errorf("insights: read parents: %w", err)
 	}

@@ -88,6 +88,68 @@ func (c *ClickHouse) Daily(ctx context.Context, s Scope, ks ...string) ([]KindDa
 	return out, nil
 }
 
+// Meetups implements Store from the facts, deduplicated: the Meet Ups
+// that start in the period (in no channel: a Meet Up is the forum's),
+// then the invitations and sessions of those.
+func (c *ClickHouse) Meetups(ctx context.Context, s Scope) ([]Meetup, error) {
+	rows, err := c.conn.Query(ctx, `SELECT object_id, argMax(detail, version) AS detail
+		FROM facts WHERE kind = ? AND series_id = ? AND day >= toDate(?) AND day <= toDate(?)
+		GROUP BY day, object_id HAVING argMax(active, version) = 1`, kindMeetup, s.SeriesID, day(s.From), day(s.To))
+	if err != nil {
+		return nil, fmt.Errorf("insights: meetups: %w", err)
+	}
+	defer rows.Close()
+	var out []Meetup
+	at := map[uuid.UUID]int{}
+	for rows.Next() {
+		var m Meetup
+		var detail string
+		if err := rows.Scan(&m.ID, &detail); err != nil {
+			return nil, fmt.Errorf("insights: meetups: %w", err)
+		}
+		m.Private = detail == "private"
+		at[m.ID] = len(out)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("insights: meetups: %w", err)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	ids := make([]uuid.UUID, 0, len(out))
+	for _, m := range out {
+		ids = append(ids, m.ID)
+	}
+	parts, err := c.conn.Query(ctx, `SELECT kind, any(post_id), any(actor_id), argMax(occurred_ms, version), argMax(n, version)
+		FROM facts WHERE kind IN ? AND series_id = ? AND post_id IN ?
+		GROUP BY kind, day, object_id HAVING argMax(active, version) = 1`,
+		kinds(kindMeetupInvited, kindMeetupAttended), s.SeriesID, idSet(ids))
+	if err != nil {
+		return nil, fmt.Errorf("insights: meetups: %w", err)
+	}
+	defer parts.Close()
+	for parts.Next() {
+		var kind string
+		var meetup, actor uuid.UUID
+		var ms uint64
+		var n uint32
+		if err := parts.Scan(&kind, &meetup, &actor, &ms, &n); err != nil {
+			return nil, fmt.Errorf("insights: meetups: %w", err)
+		}
+		m := &out[at[meetup]]
+		if kind == kindMeetupInvited {
+			m.Invited++
+			continue
+		}
+		m.Sessions = append(m.Sessions, Session{UserID: actor, Joined: time.UnixMilli(int64(ms)).UTC(), Seconds: int(n)})
+	}
+	if err := parts.Err(); err != nil {
+		return nil, fmt.Errorf("insights: meetups: %w", err)
+	}
+	return out, nil
+}
+
 // Visits implements Store from the visits aggregate, whose sets of visit
 // ids stay exact under replays (see analytics/README.md).
 func (c *ClickHouse) Visits(ctx context.Context, s Scope) (map[uuid.UUID]int, error) {

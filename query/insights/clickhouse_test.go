@@ -174,3 +174,75 @@ func TestListPages(t *testing.T) {
 		t.Fatalf("the first page without the late question on top: %+v", p.Items)
 	}
 }
+
+// TestMeetupsFromFacts writes the facts of Meet Ups (one before the
+// period, one deleted, one in another forum, a declined invitation turned
+// inactive, a session written twice) and reads the period's Meet Ups.
+func TestMeetupsFromFacts(t *testing.T) {
+	conn, _ := testenv.Warehouse(t)
+	ctx := t.Context()
+	series, other := uuid.New(), uuid.New()
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	scope := insights.Scope{SeriesID: series, MainChannelID: uuid.New(), From: today.AddDate(0, 0, -29), To: today}
+	bt, err := conn.PrepareBatch(ctx, "INSERT INTO facts (series_id, kind, day, object_id, community_id, channel_id, post_id, actor_id, anonymous, occurred_ms, n, detail, active, version)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := uint64(1)
+	add := func(s uuid.UUID, kind string, object, post, actor uuid.UUID, at time.Time, n uint32, detail string, active bool) {
+		t.Helper()
+		version++
+		a := uint8(0)
+		if active {
+			a = 1
+		}
+		if err := bt.Append(s, kind, at.Truncate(24*time.Hour), object, uuid.Nil, uuid.Nil, post, actor, uint8(0), uint64(at.UnixMilli()), n, detail, a, version); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, private, old, gone, elsewhere := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	ada, bo := uuid.New(), uuid.New()
+	start := today.AddDate(0, 0, -2).Add(15 * time.Hour)
+	add(series, "meetup", held, uuid.New(), ada, start, 30, "open", true)
+	add(series, "meetup", private, uuid.New(), ada, start, 60, "open", true)
+	add(series, "meetup", private, uuid.New(), ada, start, 60, "private", true) // edited: the newest wins
+	add(series, "meetup", old, uuid.New(), ada, today.AddDate(0, 0, -40), 30, "open", true)
+	add(series, "meetup", gone, uuid.New(), ada, start, 30, "open", true)
+	add(series, "meetup", gone, uuid.New(), ada, start, 30, "open", false)
+	add(other, "meetup", elsewhere, uuid.New(), ada, start, 30, "open", true)
+	add(series, "meetup_invited", uuid.New(), held, ada, start, 0, "", true)
+	declined := uuid.New()
+	add(series, "meetup_invited", declined, held, bo, start, 0, "", true)
+	add(series, "meetup_invited", declined, held, bo, start, 0, "", false)
+	add(series, "meetup_invited", uuid.New(), old, bo, start, 0, "", true)
+	session := uuid.New()
+	add(series, "meetup_attended", session, held, ada, start, 0, "", true)
+	add(series, "meetup_attended", session, held, ada, start, 600, "", true)
+	add(series, "meetup_attended", uuid.New(), held, bo, start.Add(time.Minute), 300, "", true)
+	if err := bt.Send(); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := insights.NewClickHouse(conn).Meetups(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[uuid.UUID]insights.Meetup{}
+	for _, m := range ms {
+		byID[m.ID] = m
+	}
+	if len(ms) != 2 || len(byID) != 2 {
+		t.Fatalf("Meet Ups %+v: want the held one and the private one", ms)
+	}
+	h, p := byID[held], byID[private]
+	if h.Private || !p.Private || h.Invited != 1 || p.Invited != 0 {
+		t.Errorf("held %+v, private %+v", h, p)
+	}
+	if len(h.Sessions) != 2 || len(p.Sessions) != 0 {
+		t.Fatalf("sessions %+v", h.Sessions)
+	}
+	for _, s := range h.Sessions {
+		if (s.UserID == ada && s.Seconds != 600) || (s.UserID == bo && s.Seconds != 300) {
+			t.Errorf("session %+v", s)
+		}
+	}
+}

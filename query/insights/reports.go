@@ -195,8 +195,8 @@ type MeetupsReport struct {
 	Private       int     `json:"private"`
 }
 
-// Meetups is the Meet Ups report: all zero until Meet Ups are scheduled
-// (no table holds them yet, so the warehouse has no such facts).
+// Meetups is the Meet Ups report over the Meet Ups that start in the
+// period.
 func (q *Queries) Meetups(ctx context.Context, r Request) (MeetupsReport, error) {
 	f, err := q.open(ctx, r, apperr.Fields{})
 	if err != nil {
@@ -206,7 +206,49 @@ func (q *Queries) Meetups(ctx context.Context, r Request) (MeetupsReport, error)
 	if err != nil {
 		return MeetupsReport{}, err
 	}
-	return MeetupsReport{Freshness: fresh}, nil
+	ms, err := q.store.Meetups(ctx, f.scope())
+	if err != nil {
+		return MeetupsReport{}, err
+	}
+	return meetups(fresh, ms), nil
+}
+
+// meetups folds the Meet Ups into the report: invited counts invitations
+// and registrations; attended the people who came, once per Meet Up
+// however often they rejoined; the averages are over the Meet Ups held
+// (someone came), attendance in people and duration in minutes from the
+// first arrival to the last departure.
+func meetups(fresh Freshness, ms []Meetup) MeetupsReport {
+	rep := MeetupsReport{Freshness: fresh, Meetups: len(ms)}
+	held, minutes := 0, 0.0
+	for _, m := range ms {
+		if m.Private {
+			rep.Private++
+		}
+		rep.Invited += m.Invited
+		if len(m.Sessions) == 0 {
+			continue
+		}
+		held++
+		came := map[uuid.UUID]bool{}
+		first, last := m.Sessions[0].Joined, m.Sessions[0].Joined
+		for _, s := range m.Sessions {
+			came[s.UserID] = true
+			if s.Joined.Before(first) {
+				first = s.Joined
+			}
+			if end := s.Joined.Add(time.Duration(s.Seconds) * time.Second); end.After(last) {
+				last = end
+			}
+		}
+		rep.Attended += len(came)
+		minutes += last.Sub(first).Minutes()
+	}
+	if held > 0 {
+		rep.AttendanceAvg = math.Round(float64(rep.Attended)*10/float64(held)) / 10
+		rep.DurationAvg = math.Round(minutes*10/float64(held)) / 10
+	}
+	return rep
 }
 
 // Summary is GET /summary/{seriesId}: the docked panel's figures, the
@@ -264,6 +306,10 @@ func (q *Queries) summary(ctx context.Context, f forum) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	ms, err := q.store.Meetups(ctx, f.scope())
+	if err != nil {
+		return Summary{}, err
+	}
 	var shared []KindDay
 	for _, k := range ks {
 		for _, c := range contentKinds {
@@ -277,6 +323,7 @@ func (q *Queries) summary(ctx context.Context, f forum) (Summary, error) {
 		Interactions:  interactions.report(f, fresh, ks).Total,
 		SharedContent: content(fresh, shared).Total,
 		Members:       m.Counts.Visitors,
+		Meetups:       len(ms),
 		Inquiries: aiSearches.report(f, fresh, ks).Total + askedQuestions.report(f, fresh, ks).Total +
 			inlineQuestions.report(f, fresh, ks).Total,
 	}, nil

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"agora/internal/apperr"
 )
 
@@ -63,5 +65,28 @@ func TestContentReport(t *testing.T) {
 	}
 	if r := content(Freshness{}, nil); r.Total != 0 || len(r.Kinds) != 5 || r.Kinds[0].Percent != 0 {
 		t.Errorf("empty content %+v", r)
+	}
+}
+
+// TestMeetupsReport: attendance counts people once per Meet Up; the
+// averages are over the Meet Ups someone came to.
+func TestMeetupsReport(t *testing.T) {
+	at := time.Date(2026, 3, 30, 15, 0, 0, 0, time.UTC)
+	ada, bo := uuid.New(), uuid.New()
+	r := meetups(Freshness{}, []Meetup{
+		{ID: uuid.New(), Invited: 3, Sessions: []Session{
+			{UserID: ada, Joined: at, Seconds: 600},
+			{UserID: ada, Joined: at.Add(20 * time.Minute), Seconds: 600}, // came back: once
+			{UserID: bo, Joined: at.Add(5 * time.Minute), Seconds: 60},
+		}},
+		{ID: uuid.New(), Private: true, Invited: 2, Sessions: []Session{{UserID: bo, Joined: at, Seconds: 900}}},
+		{ID: uuid.New(), Invited: 4}, // nobody came yet
+	})
+	want := MeetupsReport{Meetups: 3, Invited: 9, Attended: 3, AttendanceAvg: 1.5, DurationAvg: 22.5, Private: 1}
+	if r != want {
+		t.Errorf("report %+v, want %+v", r, want)
+	}
+	if r := meetups(Freshness{}, nil); r != (MeetupsReport{}) {
+		t.Errorf("no Meet Ups: %+v", r)
 	}
 }

@@ -21,6 +21,9 @@ const (
 	kindLink           = "link"
 	kindVideo          = "video"
 	kindAIChat         = "ai_chat"
+	kindMeetup         = "meetup"
+	kindMeetupInvited  = "meetup_invited"
+	kindMeetupAttended = "meetup_attended"
 )
 
 // Store is the warehouse as the reports read it: facts that exist now,
@@ -34,6 +37,9 @@ type Store interface {
 	// List pages the facts of kind, newest first, with their count and
 	// how many of them are anonymous.
 	List(ctx context.Context, s Scope, kind string, offset, limit int) (ListPage, error)
+	// Meetups are the forum's Meet Ups that start in the period, with
+	// their invitations and the sessions spent in their rooms.
+	Meetups(ctx context.Context, s Scope) ([]Meetup, error)
 	// UpdatedOn is the commit time of the newest change the warehouse
 	// holds, nil before the first.
 	UpdatedOn(ctx context.Context) (*time.Time, error)
@@ -71,4 +77,22 @@ type ListPage struct {
 	Items     []Item
 	Total     int
 	Anonymous int
+}
+
+// Meetup is a Meet Up as the warehouse has it.
+type Meetup struct {
+	ID      uuid.UUID
+	Private bool
+	// Invited counts invitations and registrations (not the declined or
+	// the waitlisted).
+	Invited  int
+	Sessions []Session
+}
+
+// Session is a participant's time in a Meet Up's rooms; Seconds is 0 while
+// they are still in.
+type Session struct {
+	UserID  uuid.UUID
+	Joined  time.Time
+	Seconds int
 }

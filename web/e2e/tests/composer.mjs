@@ -440,8 +440,11 @@ export default [
       assert.equal(await edit.inputValue(), `${words} @${other.firstName} ${other.lastName} #e2e_tag`)
       await edit.press('End')
       await edit.pressSequentially(' more')
+      // The card shows the edit before the server answers: wait for the answer, then read.
+      const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/api/threads/${post.id}`))
       await card.getByRole('button', { name: 'Save' }).click()
       await visible(card.getByText(/#e2e_tag more/))
+      assert.equal((await saved).status(), 200)
       const edited = await api('GET', `/api/threads/${post.id}`, { token })
       assert.equal(edited.body.raw, `${post.raw} more`)
     },

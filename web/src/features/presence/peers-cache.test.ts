@@ -61,6 +61,33 @@ describe('applyPresenceEvent', () => {
     uncorrect()
   })
 
+  it('corrects a list read again as the event came, though the event changed the list it had meanwhile', async () => {
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    const key = [...PEERS_KEY, { q: '', criterion: 'all' }]
+    // The first read answers at once; the second is held until after the event, with what the server had before it.
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let reads = 0
+    const queryFn = async () => {
+      if (++reads > 1) await held
+      return { results: [peer('b', 'B', 'away')], total: 1 }
+    }
+    const uncorrect = correctReads(qc)
+    const stop = new QueryObserver(qc, { queryKey: key, queryFn }).subscribe(() => {})
+    await vi.waitFor(() => expect(names(qc.getQueryData<PeerList>(key))).toEqual(['B:away']))
+    void qc.invalidateQueries({ queryKey: PEERS_KEY })
+    await vi.waitFor(() => expect(reads).toBe(2))
+    // The event lands on the list shown while the read is out.
+    applyPresenceEvent(qc, event('user.status', 'b', 'online'), undefined, () => NOW)
+    expect(names(qc.getQueryData<PeerList>(key))).toEqual(['B:online'])
+    release()
+    await vi.waitFor(() => expect(qc.getQueryState(key)?.fetchStatus).toBe('idle'))
+    await Promise.resolve()
+    expect(names(qc.getQueryData<PeerList>(key))).toEqual(['B:online'])
+    stop()
+    uncorrect()
+  })
+
   it('moves a peer who connects among the connected ones, and back when they leave', () => {
     const { qc, read } = cached([peer('b', 'Berg', 'online'), peer('a', 'Adams'), peer('c', 'Cole')])
     expect(applyPresenceEvent(qc, event('user.connected', 'c', 'online'), undefined, () => NOW)).toBe(true)

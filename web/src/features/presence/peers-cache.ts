@@ -125,7 +125,10 @@ export function correctReads(qc: QueryClient, pinned?: (p: Peer) => boolean): ()
   return qc.getQueryCache().subscribe((e) => {
     if (e.type !== 'updated' || e.query.queryKey[0] !== PEERS_KEY[0]) return
     if (e.action.type === 'fetch') started.set(e.query.queryHash, Date.now())
-    if (e.action.type !== 'success') return
+    if (e.action.type === 'error') started.delete(e.query.queryHash)
+    // setQueryData is a success too (manual), the presence events' own
+    // among them: only a read's answer ends the read it corrects.
+    if (e.action.type !== 'success' || e.action.manual) return
     const since = started.get(e.query.queryHash)
     started.delete(e.query.queryHash)
     const missed = since === undefined ? [] : recent.filter((r) => r.at >= since)
