@@ -90,6 +90,7 @@ func TestMatrixMeetings(t *testing.T) {
 		{"unregister", "DELETE", fixed(o + "/registration"), nil, outcomes(200, forbidden, notOpenCreator...)},
 		{"register for a private one", "PUT", fixed(p + "/registration"), nil, outcomes(200, forbidden)},
 		{"end", "POST", func(t *testing.T) string { return "/api/meetings/" + fresh(t).RoomID + "/end" }, nil, outcomes(200, forbidden, runners...)},
+		{"edit its post", "PATCH", fixed("/api/threads/" + private.PostID), map[string]any{"raw": "Bring your numbers"}, outcomes(200, forbidden, "creator")},
 		{"delete", "DELETE", func(t *testing.T) string { return "/api/threads/" + fresh(t).PostID }, nil, outcomes(204, forbidden, "creator")},
 	})
 
