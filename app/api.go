@@ -146,7 +146,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
-		c.Meetings, err = cmdmeeting.New(d, o.sfu)
+		c.Meetings, err = cmdmeeting.New(d, o.sfu, log)
 	}
 	if err == nil {
 		c.Minutes, err = newMinutes(cfg, d, o.sfu, log)

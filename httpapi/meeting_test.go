@@ -1,11 +1,16 @@
 package httpapi_test
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"agora/app/testenv"
+	"agora/internal/auth"
 )
 
 // The Meet Up calls (spec 002 §7 "Meet Ups"): scheduling, the form's
@@ -195,5 +200,269 @@ func wantInvalidField(t *testing.T, r *testenv.Response, field string) {
 	fields, _ := e.Details["fields"].(map[string]any)
 	if _, ok := fields[field]; !ok {
 		t.Errorf("400 without the field %q: %s", field, r.Body)
+	}
+}
+
+// TestMeetingFormLimits: every rule of the Meet Up form (spec 002 §5,
+// §9) is a 400 invalidParameters naming its field, and nothing is written.
+func TestMeetingFormLimits(t *testing.T) {
+	env := testenv.Meetups(t)
+	m := newMatrixForum(t, env)
+	invitee := map[string]string{m.reader.UserID: "member"}
+	with := func(base map[string]any, changes map[string]any) map[string]any {
+		f := map[string]any{}
+		for k, v := range base {
+			f[k] = v
+		}
+		for k, v := range changes {
+			f[k] = v
+		}
+		return f
+	}
+	private, open := meetingForm(invitee), openForm(10)
+	eleven := make([]string, 11)
+	for i := range eleven {
+		eleven[i] = "Room " + string(rune('A'+i))
+	}
+	cases := []struct {
+		name, field string
+		form        map[string]any
+	}{
+		{"no name", "name", with(private, map[string]any{"name": ""})},
+		{"a blank name", "name", with(private, map[string]any{"name": "   "})},
+		{"a name of 76", "name", with(private, map[string]any{"name": strings.Repeat("n", 76)})},
+		{"an agenda of 251", "agenda", with(private, map[string]any{"agenda": strings.Repeat("a", 251)})},
+		{"open without seats", "seatCount", with(open, map[string]any{"seatCount": nil})},
+		{"no seat", "seatCount", with(open, map[string]any{"seatCount": 0})},
+		{"51 seats", "seatCount", with(open, map[string]any{"seatCount": 51})},
+		{"seats of a private one", "seatCount", with(private, map[string]any{"seatCount": 5})},
+		{"private without invitees", "invitees", with(private, map[string]any{"invitees": map[string]string{}})},
+		{"an invitee who is not in the forum", "invitees", with(private, map[string]any{"invitees": map[string]string{m.nonMember.UserID: "member"}})},
+		{"the creator invited", "invitees", with(private, map[string]any{"invitees": map[string]string{m.creator.UserID: "member"}})},
+		{"an unknown role", "invitees", with(private, map[string]any{"invitees": map[string]string{m.reader.UserID: "host"}})},
+		{"a key that is no id", "invitees", with(private, map[string]any{"invitees": map[string]string{"someone": "member"}})},
+		{"a start in the past", "startTime", with(private, map[string]any{"startTime": time.Now().Add(-2 * time.Minute).UTC().Format(time.RFC3339)})},
+		{"no start", "startTime", with(private, map[string]any{"startTime": ""})},
+		{"a duration of 20", "duration", with(private, map[string]any{"duration": 20})},
+		{"no duration", "duration", with(private, map[string]any{"duration": 0})},
+		{"11 breakout rooms", "breakouts", with(private, map[string]any{"breakouts": eleven})},
+		{"a breakout name of 51", "breakouts", with(private, map[string]any{"breakouts": []string{strings.Repeat("b", 51)}})},
+		{"an empty breakout name", "breakouts", with(private, map[string]any{"breakouts": []string{" "}})},
+		{"twice the same room", "breakouts", with(private, map[string]any{"breakouts": []string{"Red", "Red"}})},
+	}
+	before := m.digest(t)
+	meetings := env.Count(t, "meetings", "series_id = $1", m.forum.ID)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			who := m.creator.Client
+			if c.form["open"] == true {
+				who = m.forumAdmin.Client
+			}
+			wantInvalidField(t, who.Do("POST", "/api/series/"+m.forum.ID+"/meetings", c.form), c.field)
+		})
+	}
+	if m.digest(t) != before || env.Count(t, "meetings", "series_id = $1", m.forum.ID) != meetings {
+		t.Error("a refused form wrote")
+	}
+	// The limits themselves pass: 75, 250, 1 and 50 seats, 10 rooms of 50.
+	ten := eleven[:10]
+	ten[0] = strings.Repeat("b", 50)
+	schedule(t, m.creator.Client, m.forum.ID, with(private, map[string]any{"name": strings.Repeat("n", 75), "agenda": strings.Repeat("a", 250), "breakouts": ten, "duration": 120}))
+	schedule(t, m.forumAdmin.Client, m.forum.ID, with(open, map[string]any{"seatCount": 1}))
+	schedule(t, m.forumAdmin.Client, m.forum.ID, with(open, map[string]any{"seatCount": 50, "startTime": time.Now().Add(-30 * time.Second).UTC().Format(time.RFC3339)}))
+	// An edit keeps the same rules, and the seats never go below the registered.
+	mt := schedule(t, m.forumAdmin.Client, m.forum.ID, openForm(3))
+	wantStatus(t, m.creator.Client.Do("PUT", "/api/meetings/"+mt.RoomID+"/registration", nil), 200)
+	wantStatus(t, m.reader.Client.Do("PUT", "/api/meetings/"+mt.RoomID+"/registration", nil), 200)
+	wantInvalidField(t, m.forumAdmin.Client.Do("PUT", "/api/meetings/"+mt.RoomID, with(openForm(1), nil)), "seatCount")
+	wantInvalidField(t, m.forumAdmin.Client.Do("PUT", "/api/meetings/"+mt.RoomID, with(openForm(3), map[string]any{"name": ""})), "name")
+	if got := getMeeting(t, m.forumAdmin.Client, mt.RoomID); *got.SeatCount != 3 || *got.SeatsLeft != 1 {
+		t.Errorf("after refused edits: seats %d, left %d; want 3 and 1", *got.SeatCount, *got.SeatsLeft)
+	}
+	wantStatus(t, m.forumAdmin.Client.Do("PUT", "/api/meetings/"+mt.RoomID, openForm(2)), 200)
+}
+
+// forumMembers makes n people, active members of forum (of community),
+// each with a session, written straight into the database: signing up
+// hundreds through the API would time the password hash, not the test.
+func forumMembers(t *testing.T, env *testenv.Env, community, forum string, n int) []member {
+	t.Helper()
+	prefix := testenv.Unique("crowd")
+	rows, err := env.DB.Pool.Query(context.Background(), `WITH u AS (
+			INSERT INTO users (id, email, email_key, first_name, last_name, password_hash)
+			SELECT gen_random_uuid(), e, lower(e), 'Crowd', 'Member' || i, 'x'
+			FROM generate_series(1, $1::int) i, LATERAL (SELECT $2 || '-' || i || '@example.test' AS e) a RETURNING id, email),
+		p AS (
+			INSERT INTO profiles (id, organization_id, user_id, email, email_key, first_name, last_name)
+			SELECT gen_random_uuid(), c.organization_id, u.id, u.email, lower(u.email), 'Crowd', 'Member'
+			FROM u, communities c WHERE c.id = $3 RETURNING id, user_id),
+		cm AS (INSERT INTO community_memberships (community_id, profile_id, role, status) SELECT $3, p.id, 'member', 'active' FROM p),
+		sm AS (INSERT INTO series_memberships (series_id, profile_id, role, status) SELECT $4, p.id, 'member', 'active' FROM p)
+		SELECT user_id::text, id::text FROM p`, n, prefix, community, forum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []member
+	for rows.Next() {
+		var m member
+		if err := rows.Scan(&m.UserID, &m.ProfileID); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range out {
+		token, hash := auth.NewToken()
+		exec(t, env, `INSERT INTO sessions (id, user_id, token_hash, created_on, expires_on)
+			VALUES (gen_random_uuid(), $1, $2, now(), now() + interval '1 day')`, out[i].UserID, hash)
+		out[i].Client = withToken(t, env, token)
+	}
+	return out
+}
+
+// TestMeetingRegistrationRace: 200 members register at once for an open
+// Meet Up of 50 seats: exactly 50 are registered and 150 waitlisted, no
+// one twice, the waitlist in the order the registrations committed (every
+// registered member's registration committed before every waitlisted
+// one's, and the waitlist is in responded_on order); a member who gives up
+// their seat hands it to the first waitlisted.
+func TestMeetingRegistrationRace(t *testing.T) {
+	env := testenv.Meetups(t)
+	m := newMatrixForum(t, env)
+	mt := schedule(t, m.forumAdmin.Client, m.forum.ID, openForm(50))
+	crowd := forumMembers(t, env, m.community, m.forum.ID, 200)
+	var wg sync.WaitGroup
+	answers := make([]string, len(crowd))
+	start := make(chan struct{})
+	for i, c := range crowd {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			r := c.Client.Do("PUT", "/api/meetings/"+mt.RoomID+"/registration", nil)
+			if r.Status != 200 {
+				answers[i] = fmt.Sprintf("status %d: %s", r.Status, r.Body)
+				return
+			}
+			var v meetingView
+			r.JSON(t, &v)
+			answers[i] = str(v.Invitees[c.UserID])
+		}()
+	}
+	close(start)
+	wg.Wait()
+	count := map[string]int{}
+	for _, a := range answers {
+		count[a]++
+	}
+	if count["registered"] != 50 || count["waitlisted"] != 150 {
+		t.Fatalf("answers: %v; want 50 registered and 150 waitlisted", count)
+	}
+	if n := env.Count(t, "meeting_invitees", "meeting_id = $1", mt.RoomID); n != 200 {
+		t.Fatalf("%d rows, want 200 (no one twice)", n)
+	}
+	// Every registered member committed before every waitlisted one.
+	if late := queryString(t, env, `SELECT count(*)::text FROM meeting_invitees r, meeting_invitees w
+		WHERE r.meeting_id = $1 AND w.meeting_id = $1 AND r.response = 'registered' AND w.response = 'waitlisted'
+		AND r.responded_on >= w.responded_on`, mt.RoomID); late != "0" {
+		t.Errorf("%s registered members responded after a waitlisted one", late)
+	}
+	got := getMeeting(t, m.forumAdmin.Client, mt.RoomID)
+	order := strings.Split(queryString(t, env, `SELECT string_agg(user_id::text, ',' ORDER BY responded_on)
+		FROM meeting_invitees WHERE meeting_id = $1 AND response = 'waitlisted'`, mt.RoomID), ",")
+	if !slices.Equal(got.Waitlist, order) || len(order) != 150 || *got.SeatsLeft != 0 {
+		t.Fatalf("waitlist of %d, seats left %d; want the 150 in responded_on order", len(got.Waitlist), *got.SeatsLeft)
+	}
+	// Asking again changes nothing.
+	byID := map[string]member{}
+	for _, c := range crowd {
+		byID[c.UserID] = c
+	}
+	wantStatus(t, byID[order[3]].Client.Do("PUT", "/api/meetings/"+mt.RoomID+"/registration", nil), 200)
+	if again := getMeeting(t, m.forumAdmin.Client, mt.RoomID); !slices.Equal(again.Waitlist, order) {
+		t.Error("registering again moved a waitlisted member")
+	}
+	// A registered member leaves: the first waitlisted takes the seat.
+	var leaver string
+	for id, r := range got.Invitees {
+		if str(r) == "registered" {
+			leaver = id
+			break
+		}
+	}
+	r := byID[leaver].Client.Do("DELETE", "/api/meetings/"+mt.RoomID+"/registration", nil)
+	wantStatus(t, r, 200)
+	var after meetingView
+	r.JSON(t, &after)
+	if str(after.Invitees[order[0]]) != "registered" || !slices.Equal(after.Waitlist, order[1:]) || *after.SeatsLeft != 0 {
+		t.Errorf("after a seat freed: first waitlisted %s, waitlist of %d", str(after.Invitees[order[0]]), len(after.Waitlist))
+	}
+	if _, ok := after.Invitees[leaver]; ok {
+		t.Error("the member who left is still listed")
+	}
+	// A waitlisted member leaves the queue.
+	wantStatus(t, byID[order[1]].Client.Do("DELETE", "/api/meetings/"+mt.RoomID+"/registration", nil), 200)
+	if final := getMeeting(t, m.forumAdmin.Client, mt.RoomID); !slices.Equal(final.Waitlist, order[2:]) {
+		t.Errorf("after the second left the queue: waitlist of %d", len(final.Waitlist))
+	}
+	// More seats promote the waitlist in order.
+	small := schedule(t, m.forumAdmin.Client, m.forum.ID, openForm(1))
+	for _, c := range crowd[:4] {
+		wantStatus(t, c.Client.Do("PUT", "/api/meetings/"+small.RoomID+"/registration", nil), 200)
+	}
+	wantStatus(t, m.forumAdmin.Client.Do("PUT", "/api/meetings/"+small.RoomID, openForm(3)), 200)
+	if s := getMeeting(t, m.forumAdmin.Client, small.RoomID); str(s.Invitees[crowd[2].UserID]) != "registered" ||
+		!slices.Equal(s.Waitlist, []string{crowd[3].UserID}) || *s.SeatsLeft != 0 {
+		t.Errorf("two more seats: %v, waitlist %v", s.Invitees, s.Waitlist)
+	}
+	// Someone with no place is refused.
+	wantError(t, m.reader.Client.Do("DELETE", "/api/meetings/"+mt.RoomID+"/registration", nil), 403, "forbidden")
+}
+
+// TestMeetingNotifications: invitees of a private Meet Up are told
+// (meetup-invite), every member of the forum of an open one (meetup-open),
+// and a waitlisted member given a seat (meetup-seat); each lists with the
+// Meet Up's post, and a removed invitee's invitation goes.
+func TestMeetingNotifications(t *testing.T) {
+	n := testenv.NewNotifications(t)
+	m := newMatrixForum(t, n.Env)
+	private := schedule(t, m.creator.Client, m.forum.ID, meetingForm(map[string]string{m.reader.UserID: "member"}))
+	open := schedule(t, m.forumAdmin.Client, m.forum.ID, openForm(1))
+	wantStatus(t, m.creator.Client.Do("PUT", "/api/meetings/"+open.RoomID+"/registration", nil), 200)
+	wantStatus(t, m.reader.Client.Do("PUT", "/api/meetings/"+open.RoomID+"/registration", nil), 200)
+	wantStatus(t, m.creator.Client.Do("DELETE", "/api/meetings/"+open.RoomID+"/registration", nil), 200)
+	settle(t, n)
+	kinds := func(c *testenv.Client) map[string]string {
+		out := map[string]string{}
+		for _, it := range listNotifications(t, c, "").Results {
+			if strings.HasPrefix(it.Type, "meetup-") {
+				out[it.Type] = it.PostID
+			}
+		}
+		return out
+	}
+	if got := kinds(m.reader.Client); got["meetup-invite"] != private.PostID || got["meetup-open"] != open.PostID || got["meetup-seat"] != open.PostID {
+		t.Errorf("the invitee, waitlisted then seated: %v", got)
+	}
+	if got := kinds(m.creator.Client); len(got) != 1 || got["meetup-open"] != open.PostID {
+		t.Errorf("a forum member: %v; want the open Meet Up only (not their own invitation list)", got)
+	}
+	if got := kinds(m.forumAdmin.Client); len(got) != 0 {
+		t.Errorf("the open Meet Up's creator: %v; want nothing", got)
+	}
+	if got := kinds(m.nonMember.Client); len(got) != 0 {
+		t.Errorf("not in the forum: %v", got)
+	}
+	// A removed invitee's invitation goes.
+	wantStatus(t, m.creator.Client.Do("PATCH", "/api/meetings/"+private.RoomID+"/invite",
+		map[string]any{"invitees": map[string]any{m.reader.UserID: nil, m.forumAdmin.UserID: "member"}}), 200)
+	settle(t, n)
+	if got := kinds(m.reader.Client); got["meetup-invite"] != "" {
+		t.Errorf("removed, still invited: %v", got)
+	}
+	if got := kinds(m.forumAdmin.Client); got["meetup-invite"] != private.PostID {
+		t.Errorf("added: %v", got)
 	}
 }

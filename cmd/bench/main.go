@@ -51,7 +51,11 @@
 //	            publishers simulated by server-side SDK clients (Opus and
 //	            VP8 at 15 fps each, every one subscribed to all others):
 //	            join-to-first-track p50/p95/max and the SFU's CPU (see
-//	            meetups.go; no Postgres, no API)
+//	            meetups_sfu.go; no Postgres, no API)
+//	meetups-join
+//	            POST /api/meetings/join-token, 4,000 calls from 8 workers
+//	            for a Meet Up within its grace window: p50, p99 (see
+//	            meetups_join.go; tokens are signed locally, no LiveKit server)
 //
 // The sign-in rate limits are raised for the measurement, and the output
 // says so. Everything is stopped and the folder removed at the end. When
@@ -79,7 +83,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat", "notifications",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat", "notifications", "meetups-join",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "meetups-sfu"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -154,7 +158,7 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 	if err := searchBench(ctx, selected); err != nil {
 		return err
 	}
-	return meetupsBench(ctx, selected, verbose)
+	return meetupsSFUBench(ctx, selected, verbose) // see meetups_sfu.go
 }
 
 // quietLog discards the product's logs, or with -v writes its warnings to
@@ -208,7 +212,11 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 	if err := app.Seed(ctx, d.DB, cfg, log); err != nil {
 		return err
 	}
-	srv, err := app.NewAPI(cfg, d.DB, log)
+	rooms, err := benchSFU()
+	if err != nil {
+		return err
+	}
+	srv, err := app.NewAPI(cfg, d.DB, log, app.WithSFU(rooms))
 	if err != nil {
 		return err
 	}
@@ -299,6 +307,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := notificationsBench(ctx, selected, cfg, d, c, duration, warmup, log); err != nil { // see notifications.go
+		return err
+	}
+	if err := meetupsJoinBench(ctx, selected, c, d.Pool, cfg.DemoPassword); err != nil { // see meetups_join.go
 		return err
 	}
 	fmt.Println()

@@ -34,16 +34,9 @@ func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
 		if t.CreatorID != in.Actor.UserID && !f.Admin {
 			return apperr.ErrForbidden
 		}
-		// A Meet Up's post is its creator's alone to delete (spec 002 §6:
-		// edit and delete a Meet Up, creator only); its rows go with it.
-		if t.CreatorID != in.Actor.UserID {
-			n, err := db.Count(ctx, tx, table.Meetings, table.Meetings.ThreadID.EQ(UUID(t.ID)))
-			if err != nil {
-				return fmt.Errorf("feed: meeting of thread: %w", err)
-			}
-			if n > 0 {
-				return apperr.ErrForbidden
-			}
+		// Its Meet Up's rows go with it.
+		if err := onlyCreatorOfMeetup(ctx, tx, t, in.Actor); err != nil {
+			return err
 		}
 		if detached, err = DetachAll(ctx, tx, PostOwner(t.ID)); err != nil {
 			return err

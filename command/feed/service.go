@@ -265,3 +265,20 @@ func loadReply(ctx context.Context, tx pgx.Tx, a auth.Caller, threadID, replyID 
 	}
 	return t, nil
 }
+
+// onlyCreatorOfMeetup refuses anyone but its creator a Meet Up's post
+// (spec 002 §6: edit and delete a Meet Up, creator only), which forum
+// admins otherwise manage as any post.
+func onlyCreatorOfMeetup(ctx context.Context, tx pgx.Tx, t threadRef, a auth.Caller) error {
+	if t.CreatorID == a.UserID {
+		return nil
+	}
+	n, err := db.Count(ctx, tx, table.Meetings, table.Meetings.ThreadID.EQ(UUID(t.ID)))
+	if err != nil {
+		return fmt.Errorf("feed: meeting of thread: %w", err)
+	}
+	if n > 0 {
+		return apperr.ErrForbidden
+	}
+	return nil
+}

@@ -90,6 +90,9 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if t.CreatorID != in.Actor.UserID && !f.Admin {
 			return apperr.ErrForbidden
 		}
+		if err := onlyCreatorOfMeetup(ctx, tx, t, in.Actor); err != nil {
+			return err
+		}
 		var stored Stored
 		th := table.Threads
 		if err := db.QueryRow(ctx, tx, SELECT(th.Raw, th.Image, th.File, th.Link).FROM(th).WHERE(th.ID.EQ(UUID(t.ID))).FOR(UPDATE())).

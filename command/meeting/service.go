@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"time"
@@ -36,15 +37,17 @@ type Service struct {
 	// rooms is the LiveKit server; nil when none is configured (agora api
 	// without LIVEKIT_URL): Meet Ups are scheduled, but not joined.
 	rooms *sfu.Client
+	log   *slog.Logger
 	now   func() time.Time
 }
 
-// New builds the service over rooms, the LiveKit server (nil: none).
-func New(d *db.DB, rooms *sfu.Client) (*Service, error) {
-	if d == nil || d.Pool == nil {
+// New builds the service over rooms, the LiveKit server (nil: none); log
+// receives what fails after a change is committed (closing rooms).
+func New(d *db.DB, rooms *sfu.Client, log *slog.Logger) (*Service, error) {
+	if d == nil || d.Pool == nil || log == nil {
 		return nil, errors.New("meeting.New: nil dependency")
 	}
-	return &Service{db: d.Pool, rooms: rooms, now: time.Now}, nil
+	return &Service{db: d.Pool, rooms: rooms, log: log, now: time.Now}, nil
 }
 
 // Errors of the Meet Up commands.
@@ -229,7 +232,7 @@ func lock(ctx context.Context, tx pgx.Tx, a auth.Caller, roomID uuid.UUID) (mode
 }
 
 // find is lock, locking the row only when forUpdate.
-func find(ctx context.Context, tx pgx.Tx, a auth.Caller, roomID uuid.UUID, forUpdate bool) (model.Meetings, access.Forum, error) {
+func find(ctx context.Context, tx db.Querier, a auth.Caller, roomID uuid.UUID, forUpdate bool) (model.Meetings, access.Forum, error) {
 	m := table.Meetings
 	stmt := SELECT(m.AllColumns).FROM(m).WHERE(m.ID.EQ(UUID(roomID)))
 	if forUpdate {
@@ -261,7 +264,7 @@ func lockPost(ctx context.Context, tx pgx.Tx, a auth.Caller, threadID uuid.UUID)
 }
 
 // seatOf is user's row of the Meet Up, nil when they have none.
-func seatOf(ctx context.Context, q pgx.Tx, roomID, user uuid.UUID) (*model.MeetingInvitees, error) {
+func seatOf(ctx context.Context, q db.Querier, roomID, user uuid.UUID) (*model.MeetingInvitees, error) {
 	mi := table.MeetingInvitees
 	row, err := db.One[model.MeetingInvitees](ctx, q, SELECT(mi.AllColumns).FROM(mi).
 		WHERE(mi.MeetingID.EQ(UUID(roomID)).AND(mi.UserID.EQ(UUID(user)))))
@@ -275,7 +278,7 @@ func seatOf(ctx context.Context, q pgx.Tx, roomID, user uuid.UUID) (*model.Meeti
 }
 
 // roleIn is what user joins the locked Meet Up m as (access.MeetingRole).
-func roleIn(ctx context.Context, q pgx.Tx, m model.Meetings, user uuid.UUID) (string, error) {
+func roleIn(ctx context.Context, q db.Querier, m model.Meetings, user uuid.UUID) (string, error) {
 	seat, err := seatOf(ctx, q, m.ID, user)
 	if err != nil || seat == nil {
 		return access.MeetingRole(m.CreatorID, user, nil), err

@@ -2,7 +2,6 @@ package meeting
 
 import (
 	"context"
-	"log/slog"
 	"time"
 )
 
@@ -18,7 +17,7 @@ func (s *Service) closeRooms(ctx context.Context, rooms []string) {
 	defer cancel()
 	for _, r := range rooms {
 		if err := s.rooms.DeleteRoom(ctx, r); err != nil {
-			slog.Warn("meeting: close LiveKit room", "room", r, "err", err)
+			s.log.Warn("meeting: close LiveKit room", "room", r, "err", err)
 		}
 	}
 }

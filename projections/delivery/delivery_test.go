@@ -268,6 +268,41 @@ func TestMentionIsMailedAndPushedOnce(t *testing.T) {
 	}
 }
 
+// TestMeetupOpenIsMailedAtOnce: an open Meet Up announced to a member of
+// its forum is e-mailed at once (spec 002 §5: the members "will be
+// notified by email") with its post's address and pushed; an invitation
+// and a seat are pushed, not e-mailed.
+func TestMeetupOpenIsMailedAtOnce(t *testing.T) {
+	w := newWorld(t)
+	ada, grace := w.person(t, "Ada", nil), w.person(t, "Grace", nil)
+	sub := w.subscribe(t, grace)
+	w.apply(t, w.notify(t, note{kind: "meetup-open", to: grace, from: &ada, preview: "Quarterly planning"}), change.Create)
+	mails := w.mails(t, grace)
+	if len(mails) != 1 {
+		t.Fatalf("%d e-mails, want 1", len(mails))
+	}
+	m := mails[0]
+	if m.Subject != "Ada Tester scheduled a Meet Up in Welcome & Introductions" || !strings.Contains(m.Body, "Quarterly planning") ||
+		!strings.Contains(m.Body, "/communities/"+w.community.String()+"/series/"+w.series.String()+"/posts/") ||
+		strings.Contains(m.Body, "?reason=") || !strings.Contains(m.Body, m.ListUnsubscribe) {
+		t.Fatalf("e-mail %+v", m)
+	}
+	w.apply(t, w.notify(t, note{kind: "meetup-invite", to: grace, from: &ada}), change.Create)
+	w.apply(t, w.notify(t, note{kind: "meetup-seat", to: grace, from: &ada}), change.Create)
+	if n := len(w.mails(t, grace)); n != 1 {
+		t.Errorf("%d e-mails after an invitation and a seat, want still 1", n)
+	}
+	got := w.pushed(t, sub.Endpoint)
+	titles := map[string]bool{}
+	for _, p := range got {
+		titles[p.Title] = true
+	}
+	if len(got) != 3 || !titles["Ada Tester scheduled a Meet Up in Welcome & Introductions"] ||
+		!titles["Ada Tester invited you to a Meet Up in Welcome & Introductions"] || !titles["A seat is yours at a Meet Up in Welcome & Introductions"] {
+		t.Errorf("pushes: %+v", got)
+	}
+}
+
 // TestSettingsOffSendNothing: with the member's e-mail and push of
 // mentions off nothing is sent; comments are pushed but never e-mailed at
 // once, and not pushed with push.comments off; an anonymous author is

@@ -159,6 +159,12 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 	case "comment", "reply":
 		// Their e-mail is the digest's.
 		push = s.PushComments
+	case "meetup-open":
+		// Sent at once (spec 002 §5: the forum's members "will be
+		// notified by email"), as what is addressed to the member.
+		email, push = s.EmailMentions, s.PushMentions
+	case "meetup-invite", "meetup-seat":
+		push = s.PushMentions
 	}
 	if email && n.Email != "" {
 		if err := p.email(ctx, n); err != nil {
@@ -233,16 +239,19 @@ func postPath(community, series, post *uuid.UUID, kinds []string) string {
 	if community == nil || series == nil || post == nil {
 		return "/home"
 	}
-	reason := "comment"
-	if slices.Contains(kinds, "mention") {
-		reason = "mention"
+	page := fmt.Sprintf("/communities/%s/series/%s/posts/%s", community, series, post)
+	switch {
+	case slices.Contains(kinds, "mention"):
+		return page + "?reason=mention"
+	case slices.Contains(kinds, "comment") || slices.Contains(kinds, "reply"):
+		return page + "?reason=comment"
 	}
-	return fmt.Sprintf("/communities/%s/series/%s/posts/%s?reason=%s", community, series, post, reason)
+	return page // a Meet Up's post: nothing to point at in it
 }
 
 // headline says what happened, for notifications of kinds from one
-// source: a mention first, then a reply, then a comment; a message is its
-// author's name. author is "" for an anonymous asker.
+// source: a mention first, then a reply, then a comment, then a Meet Up's;
+// a message is its author's name. author is "" for an anonymous asker.
 func headline(author string, kinds []string, forum string) string {
 	if author == "" {
 		author = "Someone"
@@ -255,6 +264,12 @@ func headline(author string, kinds []string, forum string) string {
 		h = author + " replied to your comment"
 	case slices.Contains(kinds, "comment"):
 		h = author + " commented on your post"
+	case slices.Contains(kinds, "meetup-open"):
+		h = author + " scheduled a Meet Up"
+	case slices.Contains(kinds, "meetup-invite"):
+		h = author + " invited you to a Meet Up"
+	case slices.Contains(kinds, "meetup-seat"):
+		h = "A seat is yours at a Meet Up"
 	default:
 		return author
 	}
@@ -340,8 +355,12 @@ func (p *Projection) email(ctx context.Context, n notification) error {
 // message is the e-mail of n.
 func (p *Projection) message(ctx context.Context, tx pgx.Tx, n notification) (mail.Message, error) {
 	setting, subject, intro := "notifications.email.mentions", headline(n.Author, []string{n.Kind}, ""), headline(n.Author, []string{n.Kind}, n.Forum)+":"
-	if n.Kind == "message" {
+	switch n.Kind {
+	case "message":
 		setting, subject, intro = "notifications.email.privateChats", headline(n.Author, nil, "")+" sent you a message", headline(n.Author, nil, "")+" sent you a private message:"
+	case "meetup-open":
+		subject = headline(n.Author, []string{n.Kind}, n.Forum)
+		intro = subject + ". Register for one of its seats:"
 	}
 	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, n.UserID, setting)
 	if err != nil {

@@ -8,7 +8,14 @@
 //   - comment: a comment on the recipient's post, to the post's creator;
 //   - reply: a reply to the recipient's comment, to the comment's creator;
 //   - mention: a post, comment or reply that mentions the recipient;
-//   - message: a private message, to the channel's other member.
+//   - message: a private message, to the channel's other member;
+//   - meetup-invite: an invitation to a private Meet Up, to the invitee
+//     (meeting_invitees; removing the invitee removes it);
+//   - meetup-open: an open Meet Up scheduled, to every active member of its
+//     forum (meetings);
+//   - meetup-seat: a waitlisted member given a seat (meeting_invitees), to
+//     them. A Meet Up's notifications have the Meet Up as source and its
+//     post as post.
 //
 // Never to the author of the source, and never to one who cannot read the
 // post's channel when the change is applied (internal/access's

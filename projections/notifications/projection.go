@@ -67,7 +67,7 @@ func (p *Projection) Name() string { return p.name }
 
 // Tables are the sources of notifications.
 func (p *Projection) Tables() []string {
-	return []string{"public.threads", "public.replies", "public.private_messages"}
+	return []string{"public.threads", "public.replies", "public.private_messages", "public.meetings", "public.meeting_invitees"}
 }
 
 // Apply applies one change as a batch of one.
@@ -81,13 +81,17 @@ func (p *Projection) Apply(ctx context.Context, c change.Change) error {
 func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	b := &batch{}
 	for _, c := range cs {
-		if err := b.read(c); err != nil {
+		read := b.read
+		if c.Table == "meetings" || c.Table == "meeting_invitees" {
+			read = b.readMeetup
+		}
+		if err := read(c); err != nil {
 			// A row this projection cannot read will not read better on a
 			// retry: dead-letter it.
 			return projections.Permanent(err)
 		}
 	}
-	if len(b.sources) == 0 && len(b.deleted) == 0 {
+	if len(b.sources) == 0 && len(b.deleted) == 0 && len(b.meetups) == 0 && len(b.meetupsGone) == 0 {
 		return nil
 	}
 	return p.write(ctx, b)
@@ -129,6 +133,10 @@ type batch struct {
 	// deleted are the sources deleted, threads among them marked.
 	deleted       []uuid.UUID
 	deletedThread []uuid.UUID
+	// meetups are the Meet Up notifications asked for (meetups.go), and
+	// meetupsGone the invitees removed.
+	meetups     []meetupNote
+	meetupsGone []meetupGone
 }
 
 type threadRow struct {

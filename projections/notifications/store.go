@@ -201,7 +201,15 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 	if err != nil {
 		return err
 	}
-	rows, err := p.readers(ctx, b.rows(l))
+	all := b.rows(l)
+	meetups, err := p.meetupRows(ctx, b.meetups)
+	if err != nil {
+		return err
+	}
+	for id, n := range meetups {
+		all[id] = n
+	}
+	rows, err := p.readers(ctx, all)
 	if err != nil {
 		return err
 	}
@@ -237,6 +245,9 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 				return fmt.Errorf("notifications: mentions removed: %w", err)
 			}
 		}
+		if err := removeInvitations(ctx, tx, b.meetupsGone); err != nil {
+			return err
+		}
 		if len(b.deleted) > 0 {
 			gone := db.Any(n.SourceID, b.deleted)
 			if len(b.deletedThread) > 0 {
@@ -252,10 +263,11 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 
 // removeOrphans deletes the notifications whose source no longer exists.
 func removeOrphans(ctx context.Context, q db.Querier) error {
-	n, t, r, m := table.Notifications, table.Threads, table.Replies, table.PrivateMessages
+	n, t, r, m, mt := table.Notifications, table.Threads, table.Replies, table.PrivateMessages, table.Meetings
 	_, err := db.Exec(ctx, q, n.DELETE().WHERE(
 		pg.NOT(pg.EXISTS(pg.SELECT(t.ID).FROM(t).WHERE(t.ID.EQ(n.SourceID)))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(r.ID).FROM(r).WHERE(r.ID.EQ(n.SourceID))))).
-			AND(pg.NOT(pg.EXISTS(pg.SELECT(m.ID).FROM(m).WHERE(m.ID.EQ(n.SourceID)))))))
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(m.ID).FROM(m).WHERE(m.ID.EQ(n.SourceID))))).
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(mt.ID).FROM(mt).WHERE(mt.ID.EQ(n.SourceID)))))))
 	return err
 }

@@ -68,4 +68,21 @@
 // channel.thread.reply.created ({id, postId, parentId, parentCreatorId,
 // seriesId}). They come from the table, not from the post or comment, so
 // that the browser refetching its list finds the row.
+//
+// # Meet Up events
+//
+// Meet Ups and their invitees (meeting.go) make, with the context key
+// "meeting:<roomId>", meeting.created, meeting.updated and meeting.ended
+// (the Meet Up as query/meeting reads it at delivery, as each receiver
+// would: their myRole, the minutes' text for its creator and invitees
+// only), meeting.invitees.added, .removed and .responded ({roomId,
+// userIds, response}: an invitation, a registration, an answer, a seat
+// given), meeting.breakouts.updated ({roomId, open}) and
+// meeting.minutes.updated ({roomId, postId, state}); a registration or an
+// answer is also a meeting.updated (the seats changed). An open Meet Up's
+// events reach its forum's readers; a private one's its creator, its
+// invitees and those who administer the forum. meeting.deleted ({roomId,
+// postId, seriesId}) reaches the forum's readers, who saw its post. A
+// change of a Meet Up also sends its post's thread.updated, and a Meet
+// Up's post's thread events carry its meeting, as each receiver reads it.
 package realtime

@@ -104,6 +104,13 @@ const (
 	PrivateMessageMembers
 	// TheUser is the user (by user id) alone.
 	TheUser
+	// MeetingAudience are those who hear a Meet Up's events (by roomId):
+	// its forum's readers for an open one; its creator, its invitees and
+	// those who administer the forum for a private one.
+	MeetingAudience
+	// ForumReaders are the readers of a forum: its active members and
+	// those who administer it.
+	ForumReaders
 )
 
 // Audience is a set of members, named by kind and the id it is about.
@@ -166,6 +173,9 @@ var mappers = map[string]mapper{
 	"public.user_personalization":      personalizationEvents,
 	// Notifications (notifications.go).
 	"public.notifications": notificationEvents,
+	// Meet Ups (meeting.go).
+	"public.meetings":         meetingEvents,
+	"public.meeting_invitees": inviteeEvents,
 }
 
 // Tables are the tables the projection reads, sorted.

@@ -181,7 +181,7 @@ func TestMessageShape(t *testing.T) {
 }
 
 func TestTables(t *testing.T) {
-	want := []string{"public.channel_members", "public.communities", "public.community_memberships", "public.notifications", "public.online_users", "public.organizations",
+	want := []string{"public.channel_members", "public.communities", "public.community_memberships", "public.meeting_invitees", "public.meetings", "public.notifications", "public.online_users", "public.organizations",
 		"public.private_message_reactions", "public.private_messages", "public.profiles",
 		"public.reactions", "public.replies", "public.series_memberships", "public.threads", "public.user_personalization", "public.users"}
 	if got := realtime.Tables(); !reflect.DeepEqual(got, want) {

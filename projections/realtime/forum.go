@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/jsontime"
 	"agora/projections/change"
@@ -54,7 +55,7 @@ type Feed interface {
 // of thread.created and thread.updated is the feed's Post, without the
 // caller's own fields (myReaction, canManage: the browser keeps them); an
 // anonymous question's has creatorId and creator null, as in the feed.
-func complete(ctx context.Context, f Feed, notes Notifications, e *Event) error {
+func complete(ctx context.Context, q DB, f Feed, notes Notifications, e *Event) error {
 	var err error
 	switch p := e.Payload.(type) {
 	case *MentionPayload:
@@ -62,20 +63,12 @@ func complete(ctx context.Context, f Feed, notes Notifications, e *Event) error 
 	case *ReplyNotice:
 		err = p.complete(ctx, notes)
 	case *qfeed.Post:
-		if err := f.SignAttachments(p); err != nil {
+		if err := completePost(ctx, f, e.Type, p); err != nil {
 			return err
 		}
-		if p.CreatorID != nil {
-			c, err := f.Creator(ctx, *p.CreatorID, p.SeriesID)
-			if err != nil {
-				return err
-			}
-			p.Creator = &c
-		}
-		// A new post has no reactions yet.
-		if e.Type != ThreadCreated {
-			p.Reactions, err = f.Counts(ctx, p.ID, nil)
-		}
+		err = completeMeeting(ctx, q, f, e)
+	case *MeetingPayload, *MeetingPost:
+		err = completeMeeting(ctx, q, f, e)
 	case *ReplyPayload:
 		err = p.complete(ctx, f)
 	case *ReactedPayload:
@@ -88,6 +81,31 @@ func complete(ctx context.Context, f Feed, notes Notifications, e *Event) error 
 	}
 	return err
 }
+
+// completePost signs a post's attachments and reads its creator and, but
+// for a new post (which has none), its reaction counts.
+func completePost(ctx context.Context, f Feed, typ string, p *qfeed.Post) error {
+	if err := f.SignAttachments(p); err != nil {
+		return err
+	}
+	if p.CreatorID != nil {
+		c, err := f.Creator(ctx, *p.CreatorID, p.SeriesID)
+		if err != nil {
+			return err
+		}
+		p.Creator = &c
+	}
+	if typ == ThreadCreated {
+		return nil
+	}
+	var err error
+	p.Reactions, err = f.Counts(ctx, p.ID, nil)
+	return err
+}
+
+// errGone is what an event is about, gone before it was delivered: its own
+// event follows.
+var errGone = fmt.Errorf("realtime: gone: %w", pgx.ErrNoRows)
 
 // ThreadRef is the payload of thread.deleted: which post is gone, and
 // where it was.

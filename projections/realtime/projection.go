@@ -157,11 +157,25 @@ func (p *Projection) deliver(ctx context.Context, e Event, read map[uuid.UUID]qc
 	if len(to) == 0 {
 		return nil
 	}
-	if err := complete(ctx, p.feed, p.notes, &e); err != nil {
+	if err := complete(ctx, p.store.db, p.feed, p.notes, &e); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil // what the event is about went meanwhile; its own event follows
 		}
 		return err
+	}
+	if per, ok := e.Payload.(perReceiver); ok {
+		// A Meet Up reads differently for each receiver (their role, the
+		// minutes' text).
+		for u := range to {
+			one := e
+			one.Payload = per.forReceiver(u)
+			msg, err := one.Encode()
+			if err != nil {
+				return err
+			}
+			p.hub.Deliver(msg, []uuid.UUID{u})
+		}
+		return nil
 	}
 	msg, err := e.Encode()
 	if err != nil {

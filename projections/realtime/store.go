@@ -85,6 +85,10 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 		m, cm := table.PrivateMessages.AS("m"), table.ChannelMembers.AS("cm")
 		return pg.SELECT(cm.UserID).FROM(m.INNER_JOIN(cm, cm.ChannelID.EQ(m.ChannelID))).
 			WHERE(m.ID.EQ(about).AND(db.Any(cm.UserID, candidates)))
+	case MeetingAudience:
+		return meetingAudience(about, candidates)
+	case ForumReaders:
+		return forumReaders(about, candidates)
 	case ThreadReaders:
 		t, c, f := table.Threads.AS("t"), table.Channels.AS("c"), table.Series.AS("f")
 		return channelReaders(t.INNER_JOIN(c, c.ID.EQ(t.ChannelID)).INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, t.ID.EQ(about), candidates)

@@ -130,6 +130,8 @@ type Thread struct {
 	Replies []*Reply `json:"replies"`
 
 	creatorID uuid.UUID
+	// hasMeeting: the post is a Meet Up's (threadsSQL's has_meeting).
+	hasMeeting bool
 }
 
 // Reply is a comment, or a reply to a comment (ParentID set).
@@ -207,16 +209,19 @@ func threadsSQL(forum, page string, all bool) string {
 		SELECT 0 AS sec, t.id, t.id AS thread_id, NULL::uuid AS parent_id, t.channel_id, t.series_id, t.type, t.creator_as, t.creator_id,
 			t.raw, t.image, t.file, t.link, t.meeting, t.chat, t.mentions::text[] AS mentions, t.hashtags, t.created_on, t.updated_on,
 			(SELECT count(*) FROM replies c WHERE c.thread_id = t.id)::int AS replies_count,
+			-- Whether the post is a Meet Up's, so that only a page with one
+			-- reads the Meet Ups (withMeetings).
+			EXISTS (SELECT 1 FROM meetings mt WHERE mt.thread_id = t.id) AS has_meeting,
 			'00000000-0000-0000-0000-000000000000'::uuid AS reaction_key
 		FROM page t
 		UNION ALL
 		SELECT 1, r.id, r.thread_id, r.parent_id, NULL, t.series_id, NULL, NULL, r.creator_id,
-			r.raw, NULL, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, r.id
+			r.raw, NULL, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, false, r.id
 		FROM shown r JOIN page t ON t.id = r.thread_id
 	)
 	SELECT acc.series_id, acc.kind, acc.member, acc.admin, i.sec,
 		i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting, i.chat,
-		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count,
+		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count, i.has_meeting,
 		u.first_name, u.last_name, u.avatar,
 		` + isExpertSQL("u.id", "i.series_id") + `,
 		x.liked, x.loved, x.smiled, x.disliked, x.neutral, x.mine
@@ -301,14 +306,19 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 }
 
 // withMeetings sets the meeting of the page's Meet Up posts, composed from
-// the Meet Up tables in one read for the whole page (meeting.Load). A Meet
-// Up's post is its creator's alone to manage (spec 002 §6).
+// the Meet Up tables in one read for the whole page (meeting.Load), made
+// only when the page has one: a read more per page cost the feed a third
+// of its throughput (make bench BENCHFLAGS='-only feed'). A Meet Up's post
+// is its creator's alone to manage (spec 002 §6).
 func (q *Queries) withMeetings(ctx context.Context, v auth.Caller, threads []*Thread) error {
 	ids := make([]uuid.UUID, 0, len(threads))
 	for _, t := range threads {
-		if t.Type == "post" {
+		if t.hasMeeting {
 			ids = append(ids, t.ID)
 		}
+	}
+	if len(ids) == 0 {
+		return nil
 	}
 	meetings, err := meeting.Load(ctx, q.pool, v.UserID, ids)
 	if err != nil {
@@ -344,6 +354,7 @@ type threadRow struct {
 	mentions, hashtags []string
 	created, updated   time.Time
 	repliesCount       int
+	hasMeeting         bool
 	creator            Creator
 	stats              Stats
 	mine               pgtype.Text
@@ -362,7 +373,7 @@ func (r *threadRow) scan(rows pgx.Rows) error {
 		r.all = []any{(*[16]byte)(&r.seriesID), &r.kind, &r.member, &r.admin, &r.sec,
 			(*[16]byte)(&r.id), (*[16]byte)(&r.threadID), &r.parentID, &r.channelID, (*[16]byte)(&r.itemSeriesID),
 			&r.typ, &r.creatorAs, (*[16]byte)(&r.creatorID), &r.raw, &r.image, &r.file, &r.link, &r.meeting, &r.chat,
-			&r.mentions, &r.hashtags, &r.created, &r.updated, &r.repliesCount,
+			&r.mentions, &r.hashtags, &r.created, &r.updated, &r.repliesCount, &r.hasMeeting,
 			&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert,
 			&r.stats.Liked, &r.stats.Loved, &r.stats.Smiled, &r.stats.Disliked, &r.stats.Neutral, &r.mine}
 		r.rights = make([]any, len(r.all))
@@ -399,7 +410,7 @@ func (r *threadRow) thread() *Thread {
 			CreatedOn: jsontime.Of(r.created), UpdatedOn: jsontime.Of(r.updated),
 		},
 		MyReaction: r.myReaction(), RepliesCount: r.repliesCount, Replies: []*Reply{},
-		creatorID: r.creatorID,
+		creatorID: r.creatorID, hasMeeting: r.hasMeeting,
 	}
 	c := r.creator
 	t.SignedBy(r.creatorID, &c)

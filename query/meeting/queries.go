@@ -180,6 +180,19 @@ func LoadAll(ctx context.Context, q db.Querier, threadIDs []uuid.UUID) (map[uuid
 	return out, nil
 }
 
+// LoadRooms is LoadAll of the Meet Ups roomIDs, by roomId.
+func LoadRooms(ctx context.Context, q db.Querier, roomIDs []uuid.UUID) (map[uuid.UUID]*Meeting, error) {
+	all, err := load(ctx, q, table.Meetings.ID, roomIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[uuid.UUID]*Meeting, len(all))
+	for _, m := range all {
+		out[m.RoomID] = m
+	}
+	return out, nil
+}
+
 // load reads the Meet Ups whose column by is one of ids, in the order of
 // their start.
 func load(ctx context.Context, q db.Querier, by ColumnString, ids []uuid.UUID) ([]*Meeting, error) {

@@ -125,7 +125,8 @@ func (q *Queries) seen(ctx context.Context, user uuid.UUID) (seen, error) {
 	return s, nil
 }
 
-// List is GET /notifications: the reader's comments and mentions newest
+// List is GET /notifications: the reader's comments, mentions and Meet Up
+// notifications (invitations, open Meet Ups, seats given) newest
 // first, but those they dismissed and those of forums they can no longer
 // read; replies are not listed (spec 000 §7) and messages live in the chat.
 func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request) (Page, error) {
@@ -141,7 +142,9 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	}
 	me := UUID(reader.UserID)
 	n, fo, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Users.AS("u")
-	listed := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention")))
+	listed := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention"),
+		// Meet Ups (spec 002 §4): invitations, open Meet Ups, seats given.
+		String("meetup-invite"), String("meetup-open"), String("meetup-seat")))
 	newer := Bool(true)
 	if s.lastSeen != nil {
 		newer = n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC()))

@@ -1299,11 +1299,10 @@ export interface paths {
         /**
          * Upcoming Meet Ups
          * @description Meet Ups not ended whose end is still to come, earliest start first.
-         *     With `seriesId`: that forum's (the caller must read it; its private
-         *     Meet Ups only where the caller is the creator, an invitee or
-         *     administers the forum). Without: the caller's own (created, invited
-         *     and not answering `no`, registered or waitlisted) and the open Meet
-         *     Ups of the forums the caller reads.
+         *     With `seriesId`: that forum's (the caller must read it, as its
+         *     posts). Without: the caller's own (created, invited and not
+         *     answering `no`, registered or waitlisted) and the open Meet Ups of
+         *     the forums the caller reads.
          */
         get: operations["listMeetings"];
         put?: never;
@@ -1326,7 +1325,7 @@ export interface paths {
         };
         /**
          * A Meet Up
-         * @description For a reader of its forum (a private Meet Up's `minutes.content` only for its creator and invitees).
+         * @description For a reader of its forum (`minutes.content` only for its creator and invitees, registered members among them).
          */
         get: operations["getMeeting"];
         /**
@@ -1928,7 +1927,8 @@ export interface paths {
         };
         /**
          * The caller's notifications (the bell)
-         * @description Comments on the caller's posts and mentions of the caller, newest
+         * @description Comments on the caller's posts, mentions of the caller and Meet Ups
+         *     (`meetup-invite`, `meetup-open`, `meetup-seat`), newest
          *     first (replies to their comments are not listed; private messages
          *     live in the chat). Left out: the ids in the caller's
          *     `notifications.posts.dismissed`, and those of forums the caller can
@@ -2014,7 +2014,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a post
-         * @description For the post's creator or a forum admin; its comments and reactions go with it. A refusal is `403 forbidden` (the client shows `feedPostDeleting` for any failure).
+         * @description For the post's creator or a forum admin (a Meet Up's post for its creator alone, and its Meet Up goes with it); its comments and reactions go with it. A refusal is `403 forbidden` (the client shows `feedPostDeleting` for any failure, `feedPostMeetupDeleting` for a Meet Up's).
          */
         delete: operations["deleteThread"];
         options?: never;
@@ -4409,7 +4409,7 @@ export interface components {
             hashtags: string[];
             reactions: components["schemas"]["ReactionStats"];
             myReaction: components["schemas"]["ReactionKind"] | null;
-            /** @description Whether the caller may edit and delete it (creator or forum admin). */
+            /** @description Whether the caller may edit and delete it (creator or forum admin; a Meet Up's post: its creator alone). */
             canManage: boolean;
             /** @description Whether the caller created it, an anonymous question included (the asker's own view). */
             isMine: boolean;

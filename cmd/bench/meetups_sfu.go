@@ -47,7 +47,7 @@ var (
 	meetupWindow        = flag.Duration("meetup-window", 15*time.Second, "the window the meetups-sfu CPU is measured over")
 )
 
-func meetupsBench(ctx context.Context, selected map[string]bool, verbose bool) error {
+func meetupsSFUBench(ctx context.Context, selected map[string]bool, verbose bool) error {
 	if !selected["meetups-sfu"] {
 		return nil
 	}
