@@ -36,7 +36,7 @@ async function together(member) {
 }
 
 /** meetupOn is the Meet Up section of the post named name. */
-const meetupOn = (page, name) => page.getByTestId('meetup').filter({ has: page.getByRole('heading', { name, exact: true }) })
+const meetupOn = (page, name) => page.getByTestId('meetup').filter({ has: page.getByTestId('meetup-name').getByText(name, { exact: true }) })
 
 /** stageOf is the Meet Up screen of page. */
 const stageOf = (page) => page.getByTestId('meetup-stage')
@@ -172,6 +172,11 @@ export default [
       const promptA = pa.getByRole('dialog', { name: 'Breakout rooms are closed' })
       await promptA.waitFor({ timeout: LIVE })
       await promptA.getByRole('button', { name: 'Back to the main room' }).click()
+      await promptA.waitFor({ state: 'detached' })
+      // The admin's Breakout rooms dialog, under the prompt, offers to open them again; the admin closes it.
+      await visible(dA2.getByRole('button', { name: 'Open breakout rooms' }))
+      await pa.keyboard.press('Escape')
+      await dA2.waitFor({ state: 'detached' })
       await stageOf(pm).getByTestId('breakout-name').waitFor({ state: 'detached' })
       await stageOf(pa).getByTestId('breakout-name').waitFor({ state: 'detached' })
       await peerTile(pm, a.id).waitFor({ timeout: LIVE })
