@@ -190,9 +190,103 @@ export default [
       await ended.getByRole('button', { name: 'OK' }).click()
       await stageOf(pm).waitFor({ state: 'detached' })
       await stageOf(pa).waitFor({ state: 'detached' })
+      const endedA = pa.getByRole('dialog', { name: 'The Meet Up has ended' })
+      await endedA.waitFor({ timeout: LIVE })
+      await endedA.getByRole('button', { name: 'OK' }).click()
       await visible(postM.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
       await visible(postA.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
       assert.equal(await postM.getByRole('button', { name: 'Join', exact: true }).count(), 0, 'an ended Meet Up cannot be joined')
     },
+  },
+  {
+    name: 'meetups: AI notes of a Meet Up: a member speaks, the host ends it, the post shows it transcribing then the minutes, and the forum search finds it by a spoken word',
+    async fn(ctx) {
+      const { ta, m, series, path } = await together(SPEAKER)
+      const name = `Planning sync ${Date.now().toString(36)}`
+      // The agenda names none of the spoken words: the minutes have them from the transcript only.
+      const agenda = 'Weekly planning'
+      const spoken = 'The capstone proposal is due on March fourteenth. The budget review happens next week.'
+      const dir = mkdtempSync(join(tmpdir(), 'agora-e2e-speech-'))
+      const wav = join(dir, 'speech.wav')
+      execFileSync('flite', ['-voice', 'slt', '-t', spoken, '-o', join(dir, 'flite.wav')])
+      // Chromium's fake microphone reads 16-bit PCM; a second of silence either side.
+      execFileSync('sox', [join(dir, 'flite.wav'), '-r', '48000', '-c', '1', '-b', '16', wav, 'pad', '1', '2'])
+      const seconds = Number(execFileSync('soxi', ['-D', wav]).toString())
+
+      // A private Meet Up of the host and the speaker, starting now.
+      const made = await api('POST', `/api/series/${series.id}/meetings`, {
+        token: ta,
+        body: { name, agenda, startTime: new Date().toISOString(), duration: 15, open: false, seatCount: null, invitees: { [m.id]: 'member' }, breakouts: [] },
+      })
+      assert.equal(made.status, 201, JSON.stringify(made.body))
+      const postId = made.body.id
+
+      const ph = await signedInPage(ctx, ADMIN, undefined, MEDIA)
+      // The speaker's Chromium: its microphone plays the spoken sentences once.
+      const speakerBrowser = await ctx.launch([`--use-file-for-fake-audio-capture=${wav}%noloop`])
+      const ps = await signedInPage(ctx, SPEAKER, undefined, { ...MEDIA, browser: speakerBrowser })
+      await ph.goto(server.url + path)
+      await ps.goto(server.url + path)
+      const postH = meetupOn(ph, name)
+      const postS = meetupOn(ps, name)
+      await postH.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(ph))
+      await postS.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(ps))
+      await peerTile(ph, m.id).waitFor({ timeout: LIVE })
+
+      // The host turns the AI notes on from the actions row.
+      await stageOf(ph).getByRole('button', { name: 'Turn on AI notes' }).click()
+      await visible(stageOf(ph).getByRole('button', { name: 'Turn off AI notes' }))
+      await visible(ph.getByText('AI notes are on.'))
+      await axe(ph, 'the Meet Up screen with AI notes on')
+
+      // The speaker unmutes; the microphone plays the sentences for their length.
+      await stageOf(ps).getByRole('button', { name: 'Turn the microphone on' }).click()
+      await visible(stageOf(ps).getByRole('button', { name: 'Turn the microphone off' }))
+      await peerTile(ph, m.id).getByRole('img', { name: 'Turn the microphone on' }).waitFor({ state: 'detached', timeout: LIVE })
+      await ps.waitForTimeout(seconds * 1000 + 2000)
+
+      // The host ends it; the post says it is transcribing, then shows the minutes.
+      await ph.evaluate(() => {
+        window.__badges = []
+        new MutationObserver(() => {
+          for (const b of document.querySelectorAll('[data-testid="meetup-ended"]')) {
+            if (window.__badges.at(-1) !== b.textContent) window.__badges.push(b.textContent)
+          }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true })
+      })
+      await stageOf(ph).getByRole('button', { name: 'End for all' }).click()
+      await confirm(ph, 'End this Meet Up for everyone?', 'End for all')
+      await stageOf(ph).waitFor({ state: 'detached', timeout: LIVE })
+      // The host is told too, as everyone in the room is, and dismisses it.
+      const endedH = ph.getByRole('dialog', { name: 'The Meet Up has ended' })
+      await endedH.waitFor({ timeout: LIVE })
+      await endedH.getByRole('button', { name: 'OK' }).click()
+      await endedH.waitFor({ state: 'detached' })
+      const minutes = postH.getByTestId('minutes-content')
+      await minutes.waitFor({ timeout: 6 * TIMEOUT })
+      const badges = await ph.evaluate(() => window.__badges)
+      assert.deepEqual(badges.slice(-2), ['Ended and transcribing', 'Ended'], `the post's badge went: ${badges.join(' → ')}`)
+      const text = (await minutes.textContent()).toLowerCase()
+      for (const w of ['capstone', 'proposal', 'march', 'budget', 'review']) assert.ok(text.includes(w), `the minutes hold "${w}":\n${text}`)
+      await shot(ph, 'meetup-minutes')
+
+      // The forum's search finds the Meet Up for the host by a spoken word.
+      const box = ph.getByTestId('ai-search')
+      const ask = async () => {
+        const input = box.getByRole('searchbox', { name: 'Ask the AI about this forum' })
+        await input.fill('What is due about the capstone proposal?')
+        await input.press('Enter')
+        const answer = box.getByTestId('ai-answer').last()
+        await answer.and(ph.locator('[data-done]')).waitFor({ timeout: TIMEOUT })
+        return (await answer.locator(`a[data-testid="ai-citation"][href$="/posts/${postId}"]`).count()) > 0
+      }
+      await poll('the Meet Up in the forum search', async () => {
+        if (await ask()) return true
+        await ph.reload()
+        return false
+      }, 6 * TIMEOUT)
+          },
   },
 ]
