@@ -22,6 +22,9 @@ export const chromiumArgs = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // The Meet Up tests: a fake camera and microphone, allowed without asking.
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
 ]
 
 export function freePort() {
@@ -96,10 +99,11 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
 
 // launchChromium starts the system Chromium. playwright-core refuses a
 // --user-data-dir argument in launch(): it gives every launch a fresh
-// temporary profile of its own, which is what the flag was for.
-export async function launchChromium() {
+// temporary profile of its own, which is what the flag was for. extraArgs
+// are added to chromiumArgs (a microphone that plays a file, say).
+export async function launchChromium(extraArgs = []) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
-  const browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true })
+  const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, ...extraArgs], headless: true })
   return {
     browser,
     async close() {

@@ -136,8 +136,8 @@ export async function axe(page, screen) {
 
 export const shot = (page, name) => page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: false })
 
-export async function signedInPage(ctx, email, viewport = WIDE) {
-  const page = await ctx.newPage(viewport)
+export async function signedInPage(ctx, email, viewport = WIDE, options = {}) {
+  const page = await ctx.newPage(viewport, options)
   await page.goto(server.url + '/login')
   await signIn(page, email)
   await waitPath(page, '/home')

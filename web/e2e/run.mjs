@@ -17,8 +17,9 @@ import people from './tests/people.mjs'
 import chat from './tests/chat.mjs'
 import delivery from './tests/delivery.mjs'
 import notifications from './tests/notifications.mjs'
+import meetups from './tests/meetups.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()
@@ -27,12 +28,15 @@ let ok = false
 try {
   ok = await run(tests, async () => {
     const contexts = []
+    const browsers = []
     const pages = []
     const violations = []
     const ctx = {
       page: undefined,
-      async newPage(viewport = WIDE, options = {}) {
-        const c = await chromium.browser.newContext({ viewport, reducedMotion: 'reduce', ...options })
+      // newPage opens a page in a fresh context of the shared Chromium, or of
+      // options.browser (one from launch).
+      async newPage(viewport = WIDE, { browser = chromium.browser, ...options } = {}) {
+        const c = await browser.newContext({ viewport, reducedMotion: 'reduce', ...options })
         contexts.push(c)
         await watchCSP(c, violations)
         const page = await c.newPage()
@@ -43,6 +47,12 @@ try {
         ctx.page = page
         return page
       },
+      // launch starts another Chromium with extra arguments, closed with the test.
+      async launch(extraArgs) {
+        const b = await launchChromium(extraArgs)
+        browsers.push(b)
+        return b.browser
+      },
       // after fails the test when one of its pages broke the Content-Security-Policy.
       async after() {
         await cspReported(pages)
@@ -50,6 +60,7 @@ try {
       },
       async close() {
         for (const c of contexts) await c.close().catch(() => {})
+        for (const b of browsers) await b.close().catch(() => {})
       },
     }
     return ctx

@@ -1,0 +1,292 @@
+// Meet Ups on LiveKit (issue 18): a forum admin schedules an open Meet Up
+// with a breakout room through the form; a member registers from the post;
+// both join with Chromium's fake camera and see each other's video, chat,
+// move into the breakout room and are called back when it closes; the admin
+// ends the Meet Up for all and the post shows it ended. Then AI notes: a
+// member's fake microphone plays known spoken sentences, the host turns the
+// notes on, ends the Meet Up, and the minutes hold the sentences' words and
+// are found by the forum's search.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible } from '../lib.mjs'
+
+// admin@demo.agora administers every demo forum; the members are people no
+// other browser test signs in as.
+const ADMIN = 'admin@demo.agora'
+const MEMBER = 'elena.petrova@demo.agora'
+const SPEAKER = 'grace.liu@demo.agora'
+const MEDIA = { permissions: ['camera', 'microphone'] }
+// Joining, publishing and the live events go through LiveKit and the change stream.
+const LIVE = 3 * TIMEOUT
+
+/** together finds a forum the admin and member are both in, and each one's user. */
+async function together(member) {
+  const [ta, tm] = [await apiSignIn(ADMIN), await apiSignIn(member)]
+  const who = async (token) => (await api('GET', '/api/tokens/decode', { token })).body.user
+  const [a, m] = [await who(ta), await who(tm)]
+  const forums = async (token) => (await api('GET', '/api/communities?page=1&pageSize=9999', { token })).body.results.flatMap((c) => c.series.map((s) => ({ c, s })))
+  const theirs = new Set((await forums(tm)).map(({ s }) => s.id))
+  const shared = (await forums(ta)).find(({ s }) => theirs.has(s.id))
+  assert.ok(shared, `${ADMIN} and ${member} share a forum`)
+  const series = (await api('GET', `/api/series/${shared.s.id}`, { token: ta })).body
+  return { ta, tm, a, m, series, path: `/communities/${shared.c.id}/series/${shared.s.id}` }
+}
+
+/** meetupOn is the Meet Up section of the post named name. */
+const meetupOn = (page, name) => page.getByTestId('meetup').filter({ has: page.getByTestId('meetup-name').getByText(name, { exact: true }) })
+
+/** stageOf is the Meet Up screen of page. */
+const stageOf = (page) => page.getByTestId('meetup-stage')
+
+/** peerTile is the tile of the participant with that user id on page's Meet Up screen. */
+const peerTile = (page, userId) => stageOf(page).locator(`[data-testid="peer"][data-identity="${userId}"]`)
+
+/** seesVideo waits until page plays the video of userId: a <video> on their tile with frames. */
+async function seesVideo(page, userId) {
+  await poll(
+    `the video of ${userId}`,
+    () => peerTile(page, userId).locator('video').evaluate((v) => v.videoWidth > 0 && !v.paused).catch(() => false),
+    LIVE,
+  )
+}
+
+async function confirm(page, title, button) {
+  const d = page.getByRole('dialog', { name: title })
+  await visible(d)
+  await d.getByRole('button', { name: button, exact: true }).click()
+  await d.waitFor({ state: 'detached' })
+}
+
+/** breakouts opens the Breakout rooms dialog of page's Meet Up screen. */
+async function breakouts(page) {
+  await stageOf(page).getByRole('button', { name: 'Breakout rooms', exact: true }).click()
+  const d = page.getByRole('dialog', { name: 'Breakout rooms' })
+  await visible(d)
+  return d
+}
+
+export default [
+  {
+    name: 'meetups: an admin schedules an open Meet Up with a breakout; a member registers; both see each other’s video, chat, go to the breakout and back; ended for all; axe',
+    async fn(ctx) {
+      const { a, m, path } = await together(MEMBER)
+      const aName = `${a.firstName} ${a.lastName}`
+      const name = `Roadmap review ${Date.now().toString(36)}`
+      const room = 'Pricing corner'
+
+      // The admin schedules it through the form, starting now (the form's default).
+      const pa = await signedInPage(ctx, ADMIN, undefined, MEDIA)
+      await pa.goto(server.url + path)
+      await pa.getByRole('button', { name: 'Schedule Meet Up' }).click()
+      const form = pa.getByRole('dialog', { name: 'Schedule a Meet Up' })
+      await visible(form)
+      await form.getByLabel('Name', { exact: true }).fill(name)
+      await form.getByLabel('Agenda').fill('Walk through the pricing roadmap, then split up to discuss it.')
+      await form.getByRole('radio', { name: /Open registration/ }).check()
+      await form.getByLabel('Seats').fill('10')
+      await form.getByLabel('Breakout room name').fill(room)
+      await form.getByLabel('Breakout room name').press('Enter')
+      await visible(form.getByRole('list', { name: 'Breakout rooms' }).getByText(room))
+      await form.getByRole('button', { name: 'Schedule', exact: true }).click()
+      const notify = pa.getByRole('dialog', { name: 'Members of this Forum will be notified' })
+      await visible(notify.getByText(/members of ".+" will be notified by email/))
+      await notify.getByRole('button', { name: 'Schedule and notify' }).click()
+      await form.waitFor({ state: 'detached' })
+      const postA = meetupOn(pa, name)
+      await visible(postA)
+      await visible(postA.getByText('10 spots left'))
+
+      // The member registers from the post, and takes a seat.
+      const pm = await signedInPage(ctx, MEMBER, undefined, MEDIA)
+      await pm.goto(server.url + path)
+      const postM = meetupOn(pm, name)
+      await visible(postM)
+      await postM.getByRole('button', { name: 'Register', exact: true }).click()
+      await visible(postM.getByRole('button', { name: 'Unregister' }))
+      await visible(postM.getByText('9 spots left'))
+
+      // Both join; members join with the camera off, and turn it on.
+      await postA.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(pa))
+      await postM.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(pm))
+      for (const p of [pa, pm]) {
+        await visible(stageOf(p).getByRole('button', { name: 'Turn the microphone on' }))
+        await stageOf(p).getByRole('button', { name: 'Turn the camera on' }).click()
+        await visible(stageOf(p).getByRole('button', { name: 'Turn the camera off' }))
+      }
+      await seesVideo(pa, m.id)
+      await seesVideo(pm, a.id)
+      await visible(peerTile(pm, a.id).getByText(aName))
+      await shot(pm, 'meetup-screen')
+      await axe(pm, 'the Meet Up screen')
+
+      // The in-meeting chat: the admin writes, the member reads and answers.
+      await stageOf(pa).getByRole('button', { name: 'Meet Up chat' }).click()
+      const chatA = pa.getByTestId('meetup-chat')
+      const hello = `Welcome everyone, the slides are in the forum ${Date.now()}`
+      await chatA.getByRole('textbox', { name: 'Message' }).fill(hello)
+      await chatA.getByRole('textbox', { name: 'Message' }).press('Enter')
+      await visible(chatA.getByText(hello))
+      await stageOf(pm).getByRole('button', { name: 'Meet Up chat' }).click()
+      const chatM = pm.getByTestId('meetup-chat')
+      await visible(chatM.getByText(hello))
+      const thanks = `Thanks, I have them open ${Date.now()}`
+      await chatM.getByRole('textbox', { name: 'Message' }).fill(thanks)
+      await chatM.getByRole('textbox', { name: 'Message' }).press('Enter')
+      await visible(chatA.getByText(thanks))
+      await shot(pa, 'meetup-chat')
+
+      // The admin opens the breakout rooms; both move into the room and see each other there.
+      const dA = await breakouts(pa)
+      await dA.getByRole('button', { name: 'Open breakout rooms' }).click()
+      await confirm(pa, 'Open the breakout rooms?', 'Open breakout rooms')
+      await dA.getByRole('button', { name: `Join ${room}` }).click()
+      await dA.waitFor({ state: 'detached' })
+      await visible(stageOf(pa).getByTestId('breakout-name').getByText(`You are in ${room}`))
+      const dM = await breakouts(pm)
+      await dM.getByRole('button', { name: `Join ${room}` }).click()
+      await dM.waitFor({ state: 'detached' })
+      await visible(stageOf(pm).getByTestId('breakout-name').getByText(`You are in ${room}`))
+      await peerTile(pm, a.id).waitFor({ timeout: LIVE })
+      await peerTile(pa, m.id).waitFor({ timeout: LIVE })
+
+      // The admin closes them: everyone in a breakout room gets the forced prompt and goes back.
+      const dA2 = await breakouts(pa)
+      await dA2.getByRole('button', { name: 'Close breakout rooms' }).click()
+      await confirm(pa, 'Close the breakout rooms?', 'Close breakout rooms')
+      const prompt = pm.getByRole('dialog', { name: 'Breakout rooms are closed' })
+      await prompt.waitFor({ timeout: LIVE })
+      await shot(pm, 'meetup-breakouts-closed')
+      await pm.keyboard.press('Escape')
+      await visible(prompt)
+      await prompt.getByRole('button', { name: 'Back to the main room' }).click()
+      await prompt.waitFor({ state: 'detached' })
+      const promptA = pa.getByRole('dialog', { name: 'Breakout rooms are closed' })
+      await promptA.waitFor({ timeout: LIVE })
+      await promptA.getByRole('button', { name: 'Back to the main room' }).click()
+      await promptA.waitFor({ state: 'detached' })
+      // The admin's Breakout rooms dialog, under the prompt, offers to open them again; the admin closes it.
+      await visible(dA2.getByRole('button', { name: 'Open breakout rooms' }))
+      await pa.keyboard.press('Escape')
+      await dA2.waitFor({ state: 'detached' })
+      await stageOf(pm).getByTestId('breakout-name').waitFor({ state: 'detached' })
+      await stageOf(pa).getByTestId('breakout-name').waitFor({ state: 'detached' })
+      await peerTile(pm, a.id).waitFor({ timeout: LIVE })
+      await peerTile(pa, m.id).waitFor({ timeout: LIVE })
+
+      // The admin ends it for all: the member is told, and the post shows it ended.
+      await stageOf(pa).getByRole('button', { name: 'End for all' }).click()
+      await confirm(pa, 'End this Meet Up for everyone?', 'End for all')
+      const ended = pm.getByRole('dialog', { name: 'The Meet Up has ended' })
+      await ended.waitFor({ timeout: LIVE })
+      await ended.getByRole('button', { name: 'OK' }).click()
+      await stageOf(pm).waitFor({ state: 'detached' })
+      await stageOf(pa).waitFor({ state: 'detached' })
+      const endedA = pa.getByRole('dialog', { name: 'The Meet Up has ended' })
+      await endedA.waitFor({ timeout: LIVE })
+      await endedA.getByRole('button', { name: 'OK' }).click()
+      await visible(postM.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
+      await visible(postA.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
+      assert.equal(await postM.getByRole('button', { name: 'Join', exact: true }).count(), 0, 'an ended Meet Up cannot be joined')
+    },
+  },
+  {
+    name: 'meetups: AI notes of a Meet Up: a member speaks, the host ends it, the post shows it ended (transcribing until the minutes are written) and the minutes, and the forum search finds it by a spoken word',
+    async fn(ctx) {
+      const { ta, m, series, path } = await together(SPEAKER)
+      const name = `Planning sync ${Date.now().toString(36)}`
+      // The agenda names none of the spoken words: the minutes have them from the transcript only.
+      const agenda = 'Weekly planning'
+      const spoken = 'The capstone proposal is due on March fourteenth. The budget review happens next week.'
+      const dir = mkdtempSync(join(tmpdir(), 'agora-e2e-speech-'))
+      const wav = join(dir, 'speech.wav')
+      execFileSync('flite', ['-voice', 'slt', '-t', spoken, '-o', join(dir, 'flite.wav')])
+      // Chromium's fake microphone reads 16-bit PCM; a second of silence either side.
+      execFileSync('sox', [join(dir, 'flite.wav'), '-r', '48000', '-c', '1', '-b', '16', wav, 'pad', '1', '2'])
+      const seconds = Number(execFileSync('soxi', ['-D', wav]).toString())
+
+      // A private Meet Up of the host and the speaker, starting now.
+      const made = await api('POST', `/api/series/${series.id}/meetings`, {
+        token: ta,
+        body: { name, agenda, startTime: new Date().toISOString(), duration: 15, open: false, seatCount: null, invitees: { [m.id]: 'member' }, breakouts: [] },
+      })
+      assert.equal(made.status, 201, JSON.stringify(made.body))
+      const postId = made.body.id
+
+      const ph = await signedInPage(ctx, ADMIN, undefined, MEDIA)
+      // The speaker's Chromium: its microphone plays the spoken sentences once.
+      const speakerBrowser = await ctx.launch([`--use-file-for-fake-audio-capture=${wav}%noloop`])
+      const ps = await signedInPage(ctx, SPEAKER, undefined, { ...MEDIA, browser: speakerBrowser })
+      await ph.goto(server.url + path)
+      await ps.goto(server.url + path)
+      const postH = meetupOn(ph, name)
+      const postS = meetupOn(ps, name)
+      await postH.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(ph))
+      await postS.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(ps))
+      await peerTile(ph, m.id).waitFor({ timeout: LIVE })
+
+      // The host turns the AI notes on from the actions row.
+      await stageOf(ph).getByRole('button', { name: 'Turn on AI notes' }).click()
+      await visible(stageOf(ph).getByRole('button', { name: 'Turn off AI notes' }))
+      await visible(ph.getByText('AI notes are on.'))
+      await axe(ph, 'the Meet Up screen with AI notes on')
+
+      // The speaker unmutes; the microphone plays the sentences for their length.
+      await stageOf(ps).getByRole('button', { name: 'Turn the microphone on' }).click()
+      await visible(stageOf(ps).getByRole('button', { name: 'Turn the microphone off' }))
+      await peerTile(ph, m.id).getByRole('img', { name: 'Turn the microphone on' }).waitFor({ state: 'detached', timeout: LIVE })
+      await ps.waitForTimeout(seconds * 1000 + 2000)
+
+      // The host ends it; the post says it is transcribing, then shows the minutes.
+      await ph.evaluate(() => {
+        window.__badges = []
+        new MutationObserver(() => {
+          for (const b of document.querySelectorAll('[data-testid="meetup-ended"]')) {
+            if (window.__badges.at(-1) !== b.textContent) window.__badges.push(b.textContent)
+          }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true })
+      })
+      await stageOf(ph).getByRole('button', { name: 'End for all' }).click()
+      await confirm(ph, 'End this Meet Up for everyone?', 'End for all')
+      await stageOf(ph).waitFor({ state: 'detached', timeout: LIVE })
+      // The host is told too, as everyone in the room is, and dismisses it.
+      const endedH = ph.getByRole('dialog', { name: 'The Meet Up has ended' })
+      await endedH.waitFor({ timeout: LIVE })
+      await endedH.getByRole('button', { name: 'OK' }).click()
+      await endedH.waitFor({ state: 'detached' })
+      const minutes = postH.getByTestId('minutes-content')
+      await minutes.waitFor({ timeout: 6 * TIMEOUT })
+      const badges = await ph.evaluate(() => window.__badges)
+      // The extractive minutes are written within milliseconds of the end,
+      // often before the page paints the transcribing state: when it showed,
+      // it came before the minutes, and the badge ends at Ended.
+      assert.equal(badges.at(-1), 'Ended', `the post's badge went: ${badges.join(' → ')}`)
+      assert.ok(badges.every((b, i) => b === 'Ended' || (b === 'Ended and transcribing' && !badges.slice(0, i).includes('Ended'))), `the post's badge went: ${badges.join(' → ')}`)
+      const text = (await minutes.textContent()).toLowerCase()
+      for (const w of ['capstone', 'proposal', 'march', 'budget', 'review']) assert.ok(text.includes(w), `the minutes hold "${w}":\n${text}`)
+      await shot(ph, 'meetup-minutes')
+
+      // The forum's search finds the Meet Up for the host by a spoken word.
+      const box = ph.getByTestId('ai-search')
+      const ask = async () => {
+        const input = box.getByRole('searchbox', { name: 'Ask the AI about this forum' })
+        await input.fill('What is due about the capstone proposal?')
+        await input.press('Enter')
+        const answer = box.getByTestId('ai-answer').last()
+        await answer.and(ph.locator('[data-done]')).waitFor({ timeout: TIMEOUT })
+        return (await answer.locator(`a[data-testid="ai-citation"][href$="/posts/${postId}"]`).count()) > 0
+      }
+      await poll('the Meet Up in the forum search', async () => {
+        if (await ask()) return true
+        await ph.reload()
+        return false
+      }, 6 * TIMEOUT)
+          },
+  },
+]
