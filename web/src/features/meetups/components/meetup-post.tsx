@@ -3,11 +3,10 @@ import { useTranslation } from 'react-i18next'
 import { CalendarDays, CalendarPlus, Info, Lock, Pencil, Trash2, UserPlus, Users } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover'
-import { toast } from '@/components/ui/toast'
 import { useCurrentUser } from '@/lib/session-context'
-import { calendarUrl, register, respond, unregister, useDeleteMeetup, useMeetingAction, useMeetingOf } from '../api/meetings'
+import { calendarUrl, register, respond, unregister, useMeetingAction, useMeetingOf } from '../api/meetings'
+import { DeleteMeetupDialog } from './delete-meetup-dialog'
 import type { Meeting } from '../api/types'
 import { timeFrame } from '../lib/time'
 import { useMeetupRoom } from '../room/context'
@@ -41,7 +40,6 @@ export function MeetupPost({ meeting: given, series }: MeetupPostProps) {
   const [deleting, setDeleting] = useState(false)
   const [adding, setAdding] = useState(false)
   const [listing, setListing] = useState(false)
-  const remove = useDeleteMeetup(m)
   const { start, end } = timeFrame(m)
   const transcribing = m.minutes.state === 'started' || m.minutes.state === 'compiling'
   const titleId = `meetup-${m.roomId}-name`
@@ -115,21 +113,7 @@ export function MeetupPost({ meeting: given, series }: MeetupPostProps) {
       {editing && <MeetupFormDialog open onOpenChange={setEditing} series={series} canOpen={series.role === 'admin'} meeting={m} />}
       {adding && <AddMembersDialog open onOpenChange={setAdding} meeting={m} />}
       <InviteesDialog open={listing} onOpenChange={setListing} meeting={m} />
-      <ConfirmDialog
-        open={deleting}
-        onOpenChange={setDeleting}
-        title={t('meetups.banner.deleteTitle')}
-        description={t('meetups.banner.deleteBody')}
-        cancelLabel={t('meetups.form.cancel')}
-        confirmLabel={t('meetups.banner.delete')}
-        pending={remove.isPending}
-        onConfirm={() =>
-          remove.mutate(undefined, {
-            onSettled: () => setDeleting(false),
-            onError: () => toast({ title: t('global:error.feedPostMeetupDeleting'), variant: 'destructive' }),
-          })
-        }
-      />
+      <DeleteMeetupDialog meeting={m} open={deleting} onOpenChange={setDeleting} />
     </section>
   )
 }

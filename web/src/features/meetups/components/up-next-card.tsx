@@ -2,11 +2,10 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Pencil, Trash2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { toast } from '@/components/ui/toast'
 import { useCurrentUser } from '@/lib/session-context'
-import { useDeleteMeetup, useMeetings } from '../api/meetings'
+import { useMeetings } from '../api/meetings'
+import { DeleteMeetupDialog } from './delete-meetup-dialog'
 import type { Meeting } from '../api/types'
 import { timeFrame } from '../lib/time'
 import { MeetupFormDialog } from './meetup-form-dialog'
@@ -27,7 +26,6 @@ export function UpNextCard({ series }: { series: { id: string; name: string; rol
   const [deleting, setDeleting] = useState(false)
   const all = list.data?.results ?? []
   const next: Meeting | undefined = all[0]
-  const remove = useDeleteMeetup(next ?? { roomId: '', postId: '' })
   if (!next) return null
   const { start, end } = timeFrame(next)
   return (
@@ -92,21 +90,7 @@ export function UpNextCard({ series }: { series: { id: string; name: string; rol
         </DialogContent>
       </Dialog>
       {editing && <MeetupFormDialog open onOpenChange={setEditing} series={series} canOpen={series.role === 'admin'} meeting={next} />}
-      <ConfirmDialog
-        open={deleting}
-        onOpenChange={setDeleting}
-        title={t('meetups.banner.deleteTitle')}
-        description={t('meetups.banner.deleteBody')}
-        cancelLabel={t('meetups.form.cancel')}
-        confirmLabel={t('meetups.banner.delete')}
-        pending={remove.isPending}
-        onConfirm={() =>
-          remove.mutate(undefined, {
-            onSettled: () => setDeleting(false),
-            onError: () => toast({ title: t('global:error.feedPostMeetupDeleting'), variant: 'destructive' }),
-          })
-        }
-      />
+      <DeleteMeetupDialog meeting={next ?? { roomId: '', postId: '' }} open={deleting} onOpenChange={setDeleting} />
     </section>
   )
 }

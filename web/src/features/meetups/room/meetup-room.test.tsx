@@ -25,13 +25,16 @@ globalThis.ResizeObserver ??= class {
  */
 const fakeTrack = () => Object.assign(new EventEmitter(), { attach: vi.fn(), detach: vi.fn(), attachedElements: [] as HTMLElement[] })
 
-class FakeParticipant {
+/** FakeParticipant emits as LiveKit's participants do: the components listen to it. */
+class FakeParticipant extends EventEmitter {
   pubs = new Map<string, { source: string; isMuted: boolean; track: object }>()
   constructor(
     public identity: string,
     public name: string,
     private room?: FakeRoom,
-  ) {}
+  ) {
+    super()
+  }
   getTrackPublication(source: string) {
     return this.pubs.get(source)
   }
