@@ -35,7 +35,12 @@ type Counting struct {
 // ("public.t") with its target table projtest.<name>, created if missing.
 func NewCounting(ctx context.Context, pool *pgxpool.Pool, name, source string) (*Counting, error) {
 	c := &Counting{name: name, source: source, target: pgx.Identifier{"projtest", name}.Sanitize(), pool: pool}
-	_, err := pool.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS projtest;
+	// IF NOT EXISTS is no guard against another process creating the
+	// same schema or table at the same moment (a unique violation on the
+	// catalogue): the lock, held to the end of this one transaction,
+	// makes them take turns.
+	_, err := pool.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('projtest', 0));
+		CREATE SCHEMA IF NOT EXISTS projtest;
 		CREATE TABLE IF NOT EXISTS `+c.target+` (
 			id text PRIMARY KEY,
 			applied integer NOT NULL,
@@ -44,7 +49,7 @@ func NewCounting(ctx context.Context, pool *pgxpool.Pool, name, source string) (
 			deleted boolean NOT NULL,
 			val text
 		)`)
-	if err != nil && !strings.Contains(err.Error(), "already exists") {
+	if err != nil {
 		return nil, fmt.Errorf("counting: %w", err)
 	}
 	return c, nil
