@@ -440,15 +440,17 @@ func TestDockerfile(t *testing.T) {
 	}
 	df := string(raw)
 	for _, want := range []string{
-		"FROM golang:",            // the Go build stage
-		"CGO_ENABLED=0",           // a static binary
-		"./cmd/agora",             // of the one binary
-		"web/package.json",        // builds the web app when it exists
-		"npm run build",           //
-		"COPY --from=web",         // and embeds it
-		"FROM gcr.io/distroless/", // a minimal runtime image
-		"USER nonroot",            // not root
-		"AGORA_ADDR=0.0.0.0:8080", // listening beyond the container's loopback
+		"FROM golang:",              // the Go build stage
+		"CGO_ENABLED=1",             // cgo: the recorder's libopus and libpocketsphinx
+		"libpocketsphinx-dev",       // their headers to build with
+		"pocketsphinx-en-us",        // and the libraries and model to run with
+		"./cmd/agora",               // of the one binary
+		"web/package.json",          // builds the web app when it exists
+		"npm run build",             //
+		"COPY --from=web",           // and embeds it
+		"FROM debian:bookworm-slim", // a small runtime image of the build's Debian
+		"USER nonroot",              // not root
+		"AGORA_ADDR=0.0.0.0:8080",   // listening beyond the container's loopback
 		`ENTRYPOINT ["/usr/local/bin/agora"]`,
 	} {
 		if !strings.Contains(df, want) {

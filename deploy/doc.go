@@ -6,7 +6,8 @@
 //     ClickHouse, LiveKit, two `agora api` nodes behind nginx, one
 //     `agora projector`, and the one-shot `agora migrate` and connector
 //     registration;
-//   - Dockerfile: the agora image (web app, then a static Go binary);
+//   - Dockerfile: the agora image (web app, then the Go binary with the
+//     speech libraries the Meet Up recorder links);
 //   - debezium/agora-postgres.json: the connector, with the topic prefix, keys
 //     and converter settings that the built-in relay emulates;
 //   - nginx/agora.conf and livekit/livekit.yaml: the load balancer and SFU
