@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { DisconnectReason, RoomEvent, Track, type Room } from 'livekit-client'
-import { Toaster } from '@/components/ui/toast'
+import { clearToasts, Toaster } from '@/components/ui/toast'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { MeetupPost } from '../components/meetup-post'
 import type { Meeting } from '../api/types'
@@ -12,7 +12,10 @@ import { MeetupDock } from './meetup-dock'
 import { MeetupRoomProvider } from './provider'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  clearToasts()
+})
 globalThis.ResizeObserver ??= class {
   observe() {}
   unobserve() {}
@@ -53,6 +56,16 @@ class FakeRoom extends EventEmitter {
   localParticipant = new FakeParticipant(ME, 'Mia Me', this)
   remoteParticipants = new Map<string, FakeParticipant>()
   activeSpeakers: FakeParticipant[] = []
+  canPlaybackAudio = true
+  startAudio = vi.fn(async () => {
+    this.canPlaybackAudio = true
+    this.emit(RoomEvent.AudioPlaybackStatusChanged, true)
+  })
+  /** blockAudio is the browser refusing to play the room's audio without a gesture. */
+  blockAudio() {
+    this.canPlaybackAudio = false
+    this.emit(RoomEvent.AudioPlaybackStatusChanged, false)
+  }
   connect = vi.fn(async () => {})
   disconnect = vi.fn(async () => {
     this.emit(RoomEvent.Disconnected, DisconnectReason.CLIENT_INITIATED)
@@ -133,6 +146,20 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
     await userEvent.click(within(stage).getByRole('button', { name: 'Share the screen' }))
     expect(await screen.findByText('You are presenting. Others now see your screen.')).toBeInTheDocument()
+  })
+
+  it('asks for a click when the browser blocks the room’s audio, and starts it with room.startAudio()', async () => {
+    const { rooms } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
+    act(() => rooms[0]!.blockAudio())
+    const dialog = await screen.findByRole('dialog', { name: 'Turn on the Meet Up’s sound' })
+    expect(dialog).toHaveAccessibleDescription('Your browser is holding back the sound of the others in this Meet Up until you allow it.')
+    // One way out: its confirm button; no cancel, no close, and Escape keeps it.
+    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Turn on sound'])
+    await userEvent.keyboard('{Escape}')
+    expect(screen.getByRole('dialog', { name: 'Turn on the Meet Up’s sound' })).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Turn on sound' }))
+    expect(rooms[0]!.startAudio).toHaveBeenCalledOnce()
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Turn on the Meet Up’s sound' })).toBeNull())
   })
 
   it('chats in the Meet Up over reliable data messages on the topic chat', async () => {
