@@ -2,7 +2,8 @@
 // with a breakout room through the form; a member registers from the post;
 // both join with Chromium's fake camera and see each other's video, chat,
 // move into the breakout room and are called back when it closes; the admin
-// ends the Meet Up for all and the post shows it ended. Then AI notes: a
+// ends the Meet Up for all and the post shows it ended, and the forum's
+// insights count it with its two attendees. Then AI notes: a
 // member's fake microphone plays known spoken sentences, the host turns the
 // notes on, ends the Meet Up, and the minutes hold the sentences' words and
 // are found by the forum's search.
@@ -60,6 +61,37 @@ async function confirm(page, title, button) {
   await d.waitFor({ state: 'detached' })
 }
 
+/** MEETUP_FIGURES are the Meet Ups report's figures the test follows, by their keys in the panel and the API. */
+const MEETUP_FIGURES = ['meetups', 'invited', 'attended']
+
+/** meetupsReport is the forum's Meet Ups report as the API gives it. */
+async function meetupsReport(token, seriesId, period = 90) {
+  const r = await api('GET', `/api/insights/reports/meetups/${seriesId}?period=${period}`, { token })
+  assert.equal(r.status, 200, JSON.stringify(r.body))
+  return r.body
+}
+
+/** openInsights opens the Insights tab of page's right panel, docked or expanded. */
+async function openInsights(page) {
+  const panel = page.getByTestId('right-panel')
+  await visible(panel)
+  if ((await panel.getAttribute('data-state')) === 'docked') await panel.getByRole('button', { name: 'Insights', exact: true }).click()
+  else await panel.getByRole('tab', { name: 'Insights', exact: true }).click()
+  await visible(page.getByTestId('insights-panel'))
+}
+
+/** shownMeetupFigures reads the Meet Ups report's figures as the Insights tab shows them. */
+async function shownMeetupFigures(page) {
+  const widget = page.getByTestId('insights-meetups')
+  const out = {}
+  for (const k of MEETUP_FIGURES) {
+    const fig = widget.getByTestId(`figure-${k}`)
+    await visible(fig)
+    out[k] = { label: await fig.locator('dt').innerText(), value: Number((await fig.locator('dd').innerText()).replace(/,/g, '')) }
+  }
+  return out
+}
+
 /** breakouts opens the Breakout rooms dialog of page's Meet Up screen. */
 async function breakouts(page) {
   await stageOf(page).getByRole('button', { name: 'Breakout rooms', exact: true }).click()
@@ -72,8 +104,10 @@ export default [
   {
     name: 'meetups: an admin schedules an open Meet Up with a breakout; a member registers; both see each other’s video, chat, go to the breakout and back; ended for all; axe',
     async fn(ctx) {
-      const { a, m, path } = await together(MEMBER)
+      const { ta, a, m, series, path } = await together(MEMBER)
       const aName = `${a.firstName} ${a.lastName}`
+      // The forum's Meet Ups report before this Meet Up, which the end of the test expects it to add.
+      const before = await meetupsReport(ta, series.id)
       const name = `Roadmap review ${Date.now().toString(36)}`
       const room = 'Pricing corner'
 
@@ -192,6 +226,41 @@ export default [
       await visible(postM.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
       await visible(postA.getByTestId('meetup-ended').getByText('Ended', { exact: true }))
       assert.equal(await postM.getByRole('button', { name: 'Join', exact: true }).count(), 0, 'an ended Meet Up cannot be joined')
+
+      // The admin reads the forum's insights: the Meet Ups report counts this
+      // Meet Up, the member's registration and both attendees, whom LiveKit's
+      // webhooks recorded and the change stream carried into the warehouse.
+      await openInsights(pa)
+      assert.equal(await pa.getByTestId('insights-panel').getAttribute('data-period'), '90')
+      const want = { meetups: before.meetups + 1, invited: before.invited + 1, attended: before.attended + 2 }
+      let shown
+      let reloaded = Date.now()
+      try {
+        await poll(
+          'the Meet Up and its attendance in the insights Meet Ups report',
+          async () => {
+            shown = await shownMeetupFigures(pa)
+            if (MEETUP_FIGURES.every((k) => shown[k].value === want[k])) return true
+            // The tab reads its reports again every 30 s; a reload reads them now.
+            if (Date.now() - reloaded > 3000) {
+              await pa.reload()
+              await visible(pa.getByTestId('insights-panel'))
+              reloaded = Date.now()
+            }
+            return false
+          },
+          6 * TIMEOUT,
+        )
+      } catch (e) {
+        const now = await meetupsReport(ta, series.id).catch((err) => String(err))
+        throw new Error(`${e.message}: wanted ${JSON.stringify(want)}; the panel showed ${JSON.stringify(shown)}; the API answers ${JSON.stringify(now)} (before the Meet Up: ${JSON.stringify(before)})`)
+      }
+      assert.deepEqual(
+        MEETUP_FIGURES.map((k) => shown[k].label),
+        ['Meet Ups', 'Invited', 'Attended'],
+      )
+      await pa.getByTestId('insights-meetups').scrollIntoViewIfNeeded()
+      await shot(pa, 'meetup-insights')
     },
   },
   {

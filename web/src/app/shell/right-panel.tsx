@@ -222,7 +222,7 @@ export function PanelBody({
       <TabsContent value="meetups" className="mt-0 min-h-0 flex-1 overflow-y-auto p-4">
         {tabs.includes('meetups') && (
           <Suspense fallback={<RowsSkeleton />}>
-            <MeetupPanel />
+            <MeetupPanel fullscreen={fullscreen} />
           </Suspense>
         )}
       </TabsContent>

@@ -16,9 +16,12 @@ let nextId = 1
 const listeners = new Set<() => void>()
 const emit = () => listeners.forEach((l) => l())
 
-export function toast(input: ToastInput) {
-  items = [...items.filter((t) => t.title !== input.title), { ...input, id: nextId++ }].slice(-3)
+/** toast shows a toast, and gives what takes it away before it hides by itself. */
+export function toast(input: ToastInput): () => void {
+  const id = nextId++
+  items = [...items.filter((t) => t.title !== input.title), { ...input, id }].slice(-3)
   emit()
+  return () => dismiss(id)
 }
 
 function dismiss(id: number) {

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -10,6 +10,7 @@ import { useDeleteReply } from '../api/delete-reply'
 import { useThread } from '../api/get-thread'
 import { useUpdateReply } from '../api/update-reply'
 import { useDraft } from '../lib/drafts'
+import { commentMentions } from '../lib/mentions'
 import type { Reply, Thread } from '../lib/thread-cache'
 import { AuthorAvatar, creatorName } from './author'
 import { MessageEditor } from './composer/message-editor'
@@ -34,13 +35,14 @@ export function Comments({ thread, seriesId, expanded, seen }: { thread: Thread;
   const comments = showAll ? (full.data?.replies ?? thread.replies) : thread.replies.slice(0, 1)
   const shownCount = comments.reduce((n, c) => n + 1 + c.repliesCount, 0)
   const more = thread.repliesCount > shownCount
+  const canMention = useMemo(() => commentMentions(thread.meeting), [thread.meeting])
   return (
     <section aria-label={t('feed.comments.label')} className="grid gap-3">
       {comments.length > 0 && (
         <ul className="grid gap-3">
           {comments.map((c) => (
             <li key={c.id}>
-              <CommentItem comment={c} thread={thread} seriesId={seriesId} seen={seen} openReplies={expanded} />
+              <CommentItem comment={c} thread={thread} seriesId={seriesId} seen={seen} openReplies={expanded} canMention={canMention} />
             </li>
           ))}
         </ul>
@@ -69,7 +71,7 @@ export function Comments({ thread, seriesId, expanded, seen }: { thread: Thread;
           </Button>
         </div>
       )}
-      <CommentBox threadId={thread.id} seriesId={seriesId} onSent={seen.touch} />
+      <CommentBox threadId={thread.id} seriesId={seriesId} onSent={seen.touch} canMention={canMention} />
     </section>
   )
 }
@@ -81,12 +83,15 @@ export function CommentBox({
   seriesId,
   onSent,
   autoFocus,
+  canMention,
 }: {
   threadId: string
   parentId?: string
   seriesId: string
   onSent?: () => void
   autoFocus?: boolean
+  /** Who may be mentioned (a Meet Up post's: commentMentions). */
+  canMention?: (userId: string) => boolean
 }) {
   const { t } = useTranslation()
   // A draft per post commented on, or per comment replied to.
@@ -123,6 +128,7 @@ export function CommentBox({
         label={parentId ? t('feed.comments.addReply') : t('feed.comments.add')}
         placeholder={parentId ? t('feed.comments.addReply') : t('feed.comments.add')}
         maxLength={MAX_POST_TEXT}
+        canMention={canMention}
         rows={1}
         autoFocus={autoFocus}
         disabled={create.isPending}
@@ -148,6 +154,7 @@ function CommentItem({
   seen,
   openReplies,
   nested,
+  canMention,
 }: {
   comment: Reply
   thread: Thread
@@ -155,6 +162,7 @@ function CommentItem({
   seen: Seen
   openReplies?: boolean
   nested?: boolean
+  canMention?: (userId: string) => boolean
 }) {
   const { t } = useTranslation()
   const [editing, setEditing] = useState(false)
@@ -187,6 +195,7 @@ function CommentItem({
               seriesId={seriesId}
               initial={comment.raw}
               label={t('feed.editComment')}
+              canMention={canMention}
               pending={update.isPending}
               onCancel={() => setEditing(false)}
               onSave={(raw) => update.mutate(raw, { onSuccess: () => setEditing(false) })}
@@ -221,7 +230,7 @@ function CommentItem({
           <ul className="grid">
             {comment.replies.map((r) => (
               <li key={r.id}>
-                <CommentItem comment={r} thread={thread} seriesId={seriesId} seen={seen} nested />
+                <CommentItem comment={r} thread={thread} seriesId={seriesId} seen={seen} nested canMention={canMention} />
               </li>
             ))}
           </ul>
@@ -233,6 +242,7 @@ function CommentItem({
               parentId={comment.id}
               seriesId={seriesId}
               autoFocus
+              canMention={canMention}
               onSent={() => {
                 seen.touch()
                 setReplying(false)

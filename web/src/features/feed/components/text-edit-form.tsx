@@ -14,6 +14,7 @@ export function TextEditForm({
   initial,
   label,
   allowEmpty,
+  canMention,
   pending,
   onSave,
   onCancel,
@@ -22,6 +23,8 @@ export function TextEditForm({
   initial: string
   label: string
   allowEmpty?: boolean
+  /** Who may be mentioned (see MessageEditor). */
+  canMention?: (userId: string) => boolean
   pending: boolean
   onSave: (raw: string) => void
   onCancel: () => void
@@ -40,7 +43,7 @@ export function TextEditForm({
       }}
       onKeyDown={(e) => e.key === 'Escape' && onCancel()}
     >
-      <MessageEditor seriesId={seriesId} value={value} onChange={setValue} onSubmit={save} label={label} maxLength={MAX_POST_TEXT} autoFocus rows={3} />
+      <MessageEditor seriesId={seriesId} value={value} onChange={setValue} onSubmit={save} label={label} maxLength={MAX_POST_TEXT} canMention={canMention} autoFocus rows={3} />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="outline" size="sm" onClick={onCancel}>
           {t('feed.cancel')}

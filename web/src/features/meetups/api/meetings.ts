@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '@/api/client'
-import { call } from './request'
 import type { InviteeRole, Meeting, MeetingForm, MeetingList } from './types'
 
 // Every Meet Up call of contract 18, as fetchers, query options and
@@ -43,12 +42,12 @@ export const leaveBreakoutRoom = async (roomId: string, peerId: string) =>
 export const endMeeting = async (roomId: string) => unwrap(await api.POST('/api/meetings/{roomId}/end', room(roomId)))
 export const deleteMeetupPost = async (threadId: string) => unwrap(await api.DELETE('/api/threads/{threadId}', { params: { path: { threadId } } }))
 
-// The AI notes' calls (contract 18's NOTES part), not in the OpenAPI document yet.
-const enc = encodeURIComponent
-export const startRecording = (roomId: string) => call<Meeting>('POST', `/api/live-streams/record/${enc(roomId)}`)
-export const cancelMinutes = (roomId: string) => call<Meeting>('POST', `/api/meetings/${enc(roomId)}/minutes/cancel`)
-export const editMinutes = (threadId: string, content: string) => call<Meeting>('PATCH', `/api/threads/${enc(threadId)}/meeting/minutes`, { body: { content } })
-export const deleteMinutes = (threadId: string) => call<void>('DELETE', `/api/threads/${enc(threadId)}/meeting/minutes`)
+export const startRecording = async (roomId: string) => unwrap(await api.POST('/api/live-streams/record/{roomId}', room(roomId)))
+export const cancelMinutes = async (roomId: string) => unwrap(await api.POST('/api/meetings/{roomId}/minutes/cancel', room(roomId)))
+export const editMinutes = async (threadId: string, content: string) =>
+  unwrap(await api.PATCH('/api/threads/{threadId}/meeting/minutes', { params: { path: { threadId } }, body: { content } }))
+export const deleteMinutes = async (threadId: string) =>
+  unwrap(await api.DELETE('/api/threads/{threadId}/meeting/minutes', { params: { path: { threadId } } }))
 
 /** calendarUrl is the Meet Up's .ics file (Add to calendar). */
 export const calendarUrl = (roomId: string) => `/api/meetings/${encodeURIComponent(roomId)}/calendar.ics`

@@ -1,18 +1,23 @@
 import { EventEmitter } from 'events'
+import { useState, type ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { DisconnectReason, RoomEvent, Track, type Room } from 'livekit-client'
-import { Toaster } from '@/components/ui/toast'
+import { clearToasts, Toaster } from '@/components/ui/toast'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { MeetupPost } from '../components/meetup-post'
 import type { Meeting } from '../api/types'
 import { BO, ME, meeting, PEOPLE, ROOM, SERIES, signIn } from '../test/fixtures'
 import { MeetupDock } from './meetup-dock'
+import { MeetupPanel } from './meetup-panel'
 import { MeetupRoomProvider } from './provider'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  clearToasts()
+})
 globalThis.ResizeObserver ??= class {
   observe() {}
   unobserve() {}
@@ -53,6 +58,16 @@ class FakeRoom extends EventEmitter {
   localParticipant = new FakeParticipant(ME, 'Mia Me', this)
   remoteParticipants = new Map<string, FakeParticipant>()
   activeSpeakers: FakeParticipant[] = []
+  canPlaybackAudio = true
+  startAudio = vi.fn(async () => {
+    this.canPlaybackAudio = true
+    this.emit(RoomEvent.AudioPlaybackStatusChanged, true)
+  })
+  /** blockAudio is the browser refusing to play the room's audio without a gesture. */
+  blockAudio() {
+    this.canPlaybackAudio = false
+    this.emit(RoomEvent.AudioPlaybackStatusChanged, false)
+  }
   connect = vi.fn(async () => {})
   disconnect = vi.fn(async () => {
     this.emit(RoomEvent.Disconnected, DisconnectReason.CLIENT_INITIATED)
@@ -65,6 +80,32 @@ class FakeRoom extends EventEmitter {
     this.remoteParticipants.set(p.identity, p)
     this.emit(RoomEvent.ParticipantConnected, p)
   }
+  /** present is a remote participant starting (or stopping) to share their screen. */
+  present(p: FakeParticipant, on: boolean) {
+    if (on) p.pubs.set(Track.Source.ScreenShare, { source: Track.Source.ScreenShare, isMuted: false, track: fakeTrack() })
+    else p.pubs.delete(Track.Source.ScreenShare)
+    this.emit(on ? RoomEvent.TrackSubscribed : RoomEvent.TrackUnsubscribed)
+  }
+}
+
+/**
+ * PanelHarness stands for the right panel around the meetups tab: another
+ * tab unmounts it (as Radix's tabs do), and full screen is its prop.
+ */
+function PanelHarness() {
+  const [tab, setTab] = useState<'meetups' | 'chat'>('meetups')
+  const [full, setFull] = useState(false)
+  return (
+    <div>
+      <button type="button" onClick={() => setTab(tab === 'meetups' ? 'chat' : 'meetups')}>
+        Switch tab
+      </button>
+      <button type="button" onClick={() => setFull(!full)}>
+        Toggle full screen
+      </button>
+      {tab === 'meetups' && <MeetupPanel fullscreen={full} />}
+    </div>
+  )
 }
 
 function serve(m: Meeting, perms: Record<string, boolean> = {}) {
@@ -86,7 +127,7 @@ function serve(m: Meeting, perms: Record<string, boolean> = {}) {
   return sent
 }
 
-async function setUp(m: Meeting, { seriesId = SERIES, perms = {} }: { seriesId?: string; perms?: Record<string, boolean> } = {}) {
+async function setUp(m: Meeting, { seriesId = SERIES, perms = {}, extra }: { seriesId?: string; perms?: Record<string, boolean>; extra?: ReactNode } = {}) {
   const sent = serve(m, perms)
   const rooms: FakeRoom[] = []
   const r = await renderInApp(
@@ -99,6 +140,7 @@ async function setUp(m: Meeting, { seriesId = SERIES, perms = {} }: { seriesId?:
     >
       <MeetupDock seriesId={seriesId} />
       <MeetupPost meeting={m} series={{ id: SERIES, name: 'Gardening', role: 'member' }} />
+      {extra}
       <Toaster />
     </MeetupRoomProvider>,
   )
@@ -129,10 +171,57 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(within(card).queryByRole('button', { name: 'Join' })).toBeNull()
   })
 
-  it('shows the screen share help after presenting starts', async () => {
+  it('shows the screen share help 250 ms after someone presents while the meetups tab shows, not full screen, and takes it away otherwise', async () => {
+    const { rooms } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5), { extra: <PanelHarness /> })
+    const bo = new FakeParticipant(BO, 'Bo Brown')
+    act(() => rooms[0]!.join(bo))
+    const help = 'Bo Brown is presenting. Choose Full screen to see the shared screen.'
+    act(() => rooms[0]!.present(bo, true))
+    expect(screen.queryByText(help)).toBeNull()
+    expect(await screen.findByText(help)).toBeInTheDocument()
+    // Full screen shows the presentation, and the help goes.
+    await userEvent.click(screen.getByRole('button', { name: 'Toggle full screen' }))
+    await waitFor(() => expect(screen.queryByText(help)).toBeNull())
+    expect(within(screen.getByTestId('meetup-presentation')).getByText('Bo Brown is presenting')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Toggle full screen' }))
+    expect(await screen.findByText(help)).toBeInTheDocument()
+    // Another tab takes it away; back on the meetups tab it shows again.
+    await userEvent.click(screen.getByRole('button', { name: 'Switch tab' }))
+    await waitFor(() => expect(screen.queryByText(help)).toBeNull())
+    await userEvent.click(screen.getByRole('button', { name: 'Switch tab' }))
+    expect(await screen.findByText(help)).toBeInTheDocument()
+    // The presenting ends: it goes.
+    act(() => rooms[0]!.present(bo, false))
+    await waitFor(() => expect(screen.queryByText(help)).toBeNull())
+  })
+
+  it('shows the screen share help when the member presents too', async () => {
+    const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5), { extra: <PanelHarness /> })
+    await userEvent.click(within(stage).getByRole('button', { name: 'Share the screen' }))
+    expect(await screen.findByText('You are presenting. Choose Full screen to see what the others see.')).toBeInTheDocument()
+  })
+
+  it('shows no screen share help without the meetups tab', async () => {
     const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
     await userEvent.click(within(stage).getByRole('button', { name: 'Share the screen' }))
-    expect(await screen.findByText('You are presenting. Others now see your screen.')).toBeInTheDocument()
+    await within(stage).findByRole('button', { name: 'Stop sharing the screen' })
+    // Well past the help's 250 ms.
+    await new Promise((r) => setTimeout(r, 500))
+    expect(screen.queryByTestId('toast')).toBeNull()
+  })
+
+  it('asks for a click when the browser blocks the room’s audio, and starts it with room.startAudio()', async () => {
+    const { rooms } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
+    act(() => rooms[0]!.blockAudio())
+    const dialog = await screen.findByRole('dialog', { name: 'Turn on the Meet Up’s sound' })
+    expect(dialog).toHaveAccessibleDescription('Your browser is holding back the sound of the others in this Meet Up until you allow it.')
+    // One way out: its confirm button; no cancel, no close, and Escape keeps it.
+    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Turn on sound'])
+    await userEvent.keyboard('{Escape}')
+    expect(screen.getByRole('dialog', { name: 'Turn on the Meet Up’s sound' })).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Turn on sound' }))
+    expect(rooms[0]!.startAudio).toHaveBeenCalledOnce()
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Turn on the Meet Up’s sound' })).toBeNull())
   })
 
   it('chats in the Meet Up over reliable data messages on the topic chat', async () => {
@@ -192,6 +281,21 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Turn off' }))
     expect(await within(stage).findByRole('button', { name: 'Turn on AI notes' })).toBeInTheDocument()
     expect(sent.some((s) => s.method === 'POST' && s.path === `/api/meetings/${ROOM}/minutes/cancel`)).toBe(true)
+  })
+
+  it('offers AI notes on a mobile screen to the creator, as an icon', async () => {
+    vi.stubGlobal('innerWidth', 500)
+    const { stage } = await setUp(meeting({ creatorId: ME, invitees: {}, roles: {} }, 5), { perms: { canRecord: true } })
+    const notes = await within(stage).findByRole('button', { name: 'Turn on AI notes' })
+    expect(notes).toHaveTextContent(/^$/)
+  })
+
+  it('offers no AI notes on a mobile screen to a moderator who did not create the Meet Up', async () => {
+    vi.stubGlobal('innerWidth', 500)
+    const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes' }, roles: { [ME]: 'moderator' } }, 5), { perms: { canRecord: true, canEndRoom: true } })
+    // The permissions are read: End for all shows.
+    await within(stage).findByRole('button', { name: 'End for all' })
+    expect(within(stage).queryByRole('button', { name: /AI notes/ })).toBeNull()
   })
 
   it('offers no AI notes to a Meet Up of 120 minutes, and warns 5 minutes before the end', async () => {

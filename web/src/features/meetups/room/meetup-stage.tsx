@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RoomContext, VideoTrack } from '@livekit/components-react'
 import { Room, Track, type Participant } from 'livekit-client'
@@ -20,9 +20,6 @@ import { useMeetupRoom, type ActiveMeetup } from './context'
 import { pageSize, visiblePeers } from './grid'
 import { mediaErrorKey, type MediaSource } from './media-errors'
 import { isOn, MIRROR_KEY, peersOf, readMirror, useRoomChanges, useWidth } from './use-room'
-
-/** SHARE_HELP_DELAY: the screen share help toast shows 250 ms after presenting starts (spec 002 §9). */
-export const SHARE_HELP_DELAY = 250
 
 /**
  * MeetupStage is the Meet Up screen (spec 002 §2): the peers grid, the
@@ -56,13 +53,16 @@ export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMi
         </header>
         <EndingSoon meeting={m} />
         <PeersGrid room={room} width={width} />
-        <ActionsRow active={active} meeting={m} chatOpen={chatOpen} onChat={() => setChatOpen((o) => !o)} />
+        <ActionsRow active={active} meeting={m} mobile={width < MOBILE} chatOpen={chatOpen} onChat={() => setChatOpen((o) => !o)} />
         <BreakoutPrompt active={active} meeting={m} />
       </section>
-      {chatOpen && <ChatWindow wide={width >= 768} onClose={() => setChatOpen(false)} />}
+      {chatOpen && <ChatWindow wide={width >= MOBILE} onClose={() => setChatOpen(false)} />}
     </RoomContext.Provider>
   )
 }
+
+/** Below MOBILE pixels the Meet Up screen is the mobile one: the chat a bottom drawer, AI notes an icon (spec 002 §2, §4). */
+const MOBILE = 768
 
 /** breakoutName is the name of breakout room `<roomId>:<i>`. */
 export const breakoutName = (m: Meeting, roomName: string) => {
@@ -136,11 +136,24 @@ function useMediaError() {
 
 type Notes = 'off' | 'starting' | 'running' | 'stopping'
 
-function ActionsRow({ active, meeting: m, chatOpen, onChat }: { active: ActiveMeetup; meeting: Meeting; chatOpen: boolean; onChat: () => void }) {
+function ActionsRow({
+  active,
+  meeting: m,
+  mobile,
+  chatOpen,
+  onChat,
+}: {
+  active: ActiveMeetup
+  meeting: Meeting
+  mobile: boolean
+  chatOpen: boolean
+  onChat: () => void
+}) {
   const { t } = useTranslation()
   const { room } = active
   const lp = room.localParticipant
   const ctl = useMeetupRoom()
+  const me = useCurrentUser()?.user.id
   const perms = usePermissions(m.roomId).data
   const fail = useMediaError()
   const [confirm, setConfirm] = useState<'leave' | 'end' | 'notes' | null>(null)
@@ -159,23 +172,16 @@ function ActionsRow({ active, meeting: m, chatOpen, onChat }: { active: ActiveMe
       toast({ title: t('meetups.room.notes.on') })
     }
   }, [notes, m.minutes.state, t])
-  const helpTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
-  useEffect(() => () => clearTimeout(helpTimer.current), [])
 
   const toggle = (source: 'microphone' | 'camera') => {
     const p = source === 'microphone' ? lp.setMicrophoneEnabled(!mic) : lp.setCameraEnabled(!cam)
     p.catch((e: unknown) => fail(e, source))
   }
   const share = () => {
-    lp.setScreenShareEnabled(!sharing).then(
-      () => {
-        clearTimeout(helpTimer.current)
-        if (!sharing) helpTimer.current = setTimeout(() => toast({ title: t('meetups.room.shareHelp') }), SHARE_HELP_DELAY)
-      },
-      (e: unknown) => fail(e, 'screen'),
-    )
+    lp.setScreenShareEnabled(!sharing).catch((e: unknown) => fail(e, 'screen'))
   }
-  const showNotes = !!perms?.canRecord && m.duration < 120
+  // The creator or a moderator, under 120 minutes; on mobile only the creator, as an icon (spec 002 §4).
+  const showNotes = !!perms?.canRecord && m.duration < 120 && (!mobile || m.creatorId === me)
   const hasBreakouts = Object.keys(m.breakouts.rooms).length > 0
   return (
     <div role="toolbar" aria-label={t('meetups.room.label', { name: m.name })} className="flex flex-wrap items-center justify-center gap-2">
@@ -199,10 +205,11 @@ function ActionsRow({ active, meeting: m, chatOpen, onChat }: { active: ActiveMe
       {showNotes && (
         <Button
           type="button"
-          size="sm"
+          size={mobile ? 'icon' : 'sm'}
           variant={notes === 'running' ? 'default' : 'secondary'}
           disabled={notes === 'starting' || notes === 'stopping'}
           aria-pressed={notes === 'running'}
+          aria-label={mobile ? t(`meetups.room.notes.${notes}`) : undefined}
           onClick={() => {
             if (notes === 'running') return setConfirm('notes')
             setNotes('starting')
@@ -210,7 +217,7 @@ function ActionsRow({ active, meeting: m, chatOpen, onChat }: { active: ActiveMe
           }}
         >
           <Sparkles aria-hidden />
-          {t(`meetups.room.notes.${notes}`)}
+          {!mobile && t(`meetups.room.notes.${notes}`)}
         </Button>
       )}
       <DeviceSettings room={room} />

@@ -19,9 +19,11 @@ export type MeetupRoomProviderProps = {
 
 // LiveKit's client loads when a Meet Up is joined, not with every page: the
 // provider names its events and the room-deleted reason by value
-// (RoomEvent.Disconnected, RoomEvent.DataReceived, DisconnectReason.ROOM_DELETED).
+// (RoomEvent.Disconnected, RoomEvent.DataReceived, RoomEvent.AudioPlaybackStatusChanged,
+// DisconnectReason.ROOM_DELETED).
 const DISCONNECTED = 'disconnected'
 const DATA_RECEIVED = 'dataReceived'
+const AUDIO_PLAYBACK_CHANGED = 'audioPlaybackChanged'
 const ROOM_DELETED = 5
 
 const newRoom = () => import('livekit-client').then(({ Room }) => new Room({ adaptiveStream: true, dynacast: true }))
@@ -33,7 +35,9 @@ const newRoom = () => import('livekit-client').then(({ Room }) => new Room({ ada
  * names, moves between the main room and breakout rooms, keeps the
  * in-meeting chat, and shows the ended dialog when the room is deleted
  * (the Meet Up was ended for all). Members join with the microphone and
- * camera off: nothing is published until they turn them on.
+ * camera off: nothing is published until they turn them on. When the
+ * browser blocks the room's audio (autoplay without a gesture), a dialog
+ * with one button gives the gesture that starts it (spec 002 §4).
  */
 export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoomProviderProps) {
   const { t } = useTranslation()
@@ -41,6 +45,7 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
   const [active, setActive] = useState<ActiveMeetup | null>(null)
   const [chat, setChat] = useState<ChatMessage[]>([])
   const [ended, setEnded] = useState(false)
+  const [audioBlocked, setAudioBlocked] = useState(false)
   const current = useRef<Room | null>(null)
 
   const connect = useCallback(
@@ -54,7 +59,11 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
         current.current = null
         setActive(null)
         setChat([])
+        setAudioBlocked(false)
         if (reason === ROOM_DELETED) setEnded(true)
+      })
+      room.on(AUDIO_PLAYBACK_CHANGED, () => {
+        if (current.current === room) setAudioBlocked(!room.canPlaybackAudio)
       })
       room.on(DATA_RECEIVED, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
         if (topic !== CHAT_TOPIC || !participant) return
@@ -95,6 +104,7 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
     current.current = null
     setActive(null)
     setChat([])
+    setAudioBlocked(false)
     await room?.disconnect()
   }, [])
 
@@ -126,6 +136,16 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
     if (!me) void current.current?.disconnect()
   }, [me])
 
+  // The click on the dialog's button is the gesture the browser waits for.
+  const startAudio = () => {
+    const room = current.current
+    setAudioBlocked(false)
+    room?.startAudio().then(
+      () => current.current === room && setAudioBlocked(!room.canPlaybackAudio),
+      (e: unknown) => console.warn('Meet Up: audio not started', e),
+    )
+  }
+
   const value = useMemo<MeetupRoomApi>(() => ({ active, join, leave, moveTo, chat, sendChat }), [active, join, leave, moveTo, chat, sendChat])
   return (
     <MeetupRoomContext.Provider value={value}>
@@ -139,6 +159,19 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
           <DialogFooter>
             <Button type="button" onClick={() => setEnded(false)}>
               {t('meetups.ok')}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      <Dialog open={audioBlocked && !!active}>
+        <DialogContent onEscapeKeyDown={(e) => e.preventDefault()} onPointerDownOutside={(e) => e.preventDefault()} hideClose>
+          <DialogHeader>
+            <DialogTitle>{t('meetups.room.audioBlockedTitle')}</DialogTitle>
+            <DialogDescription>{t('meetups.room.audioBlockedBody')}</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button type="button" onClick={startAudio}>
+              {t('meetups.room.audioBlockedConfirm')}
             </Button>
           </DialogFooter>
         </DialogContent>
