@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
@@ -70,7 +71,7 @@ func (s *Service) Webhook(ctx context.Context, body []byte, authHeader string) e
 			}
 			var id uuid.UUID
 			err := db.QueryRow(ctx, tx, SELECT(m.ID).FROM(m).WHERE(m.ID.EQ(UUID(roomID)).AND(m.EndedOn.IS_NULL()).
-				AND(RawTimestampz("meetings.start_time + meetings.duration * interval '1 minute'").LT_EQ(TimestampzT(ev.At)))).
+				AND(access.MeetingEndedBy(m, ev.At))).
 				FOR(UPDATE())).Scan(&id)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return nil // not over yet: members may come back

@@ -1435,8 +1435,9 @@ export interface paths {
          * A LiveKit token to join a Meet Up's room
          * @description For the caller (`userId` must be theirs) when they may join
          *     (`myRole` not null): from 10 minutes before the start until the Meet
-         *     Up ends. Members publish, subscribe and send data; the host and
-         *     moderators also administer the room.
+         *     Up ends, for all or at its `endTime`, whichever is first. Members
+         *     publish, subscribe and send data; the host and moderators also
+         *     administer the room.
          */
         post: operations["meetingJoinToken"];
         delete?: never;
@@ -1602,7 +1603,9 @@ export interface paths {
         put?: never;
         /**
          * End a Meet Up for everyone
-         * @description For the host or a moderator. Closes its LiveKit rooms; ending an ended Meet Up changes nothing.
+         * @description For the host or a moderator. Closes its LiveKit rooms; ending an
+         *     ended Meet Up changes nothing. A Meet Up also ends by itself at its
+         *     `endTime`: the API ends it then as this call does.
          */
         post: operations["endMeeting"];
         delete?: never;
@@ -5062,8 +5065,15 @@ export interface components {
                 /** Format: date-time */
                 updatedOn: string | null;
             };
+            /**
+             * @description Whether the Meet Up has ended: ended for all, or its `endTime`
+             *     has come (it is not held open beyond it). No token is given then.
+             */
             ended: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it ended (ended for all, or `endTime`, whichever was first); null while it has not.
+             */
             endedOn: string | null;
             /** @description The roomId; the key of `reminders.meeting.dismissed`. */
             tag: string;
@@ -5214,7 +5224,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `meetingEnded`: the Meet Up has ended. */
+        /** @description `meetingEnded`: the Meet Up has ended: ended for all, or its `endTime` has come. */
         MeetingEnded: {
             headers: {
                 [name: string]: unknown;
@@ -8477,7 +8487,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             /**
              * @description - `meetingNotYetTime`: more than 10 minutes before the start (`details`: `startTime`, `graceMinutes` 10).
-             *     - `meetingEnded`: the Meet Up has ended.
+             *     - `meetingEnded`: the Meet Up has ended: ended for all, or its `endTime` has come.
              */
             409: {
                 headers: {
