@@ -276,3 +276,46 @@ func TestMeetingEndsAtItsScheduledEnd(t *testing.T) {
 // meetupSweepWait bounds how long a Meet Up past its end waits for an API
 // node's sweep (app's meetupSweepEvery, and the live pipeline after it).
 const meetupSweepWait = 30 * time.Second
+
+// TestMeetingAttendanceSecondDevice: a member who joins again from another
+// device is a second session; LiveKit sends the first device's leave after
+// the second's join (the earlier session is made to leave), and that leave
+// closes the first session alone. The second stays open until its own
+// leave.
+func TestMeetingAttendanceSecondDevice(t *testing.T) {
+	env := testenv.Meetups(t)
+	m := newMatrixForum(t, env)
+	form := meetingForm(map[string]string{m.reader.UserID: "member"})
+	form["startTime"] = time.Now().Add(30 * time.Second).UTC().Format(time.RFC3339)
+	mt := schedule(t, m.creator.Client, m.forum.ID, form)
+	start, _ := time.Parse(time.RFC3339, mt.StartTime)
+	event := func(kind, id, sid string, at time.Duration) {
+		t.Helper()
+		ev := &livekit.WebhookEvent{Event: kind, Id: id, CreatedAt: start.Add(at).Unix(), Room: &livekit.Room{Name: mt.RoomID},
+			Participant: &livekit.ParticipantInfo{Identity: m.reader.UserID, Sid: sid}}
+		if s := webhook(t, env, testenv.SFUSecret, ev); s != 200 {
+			t.Fatalf("%s %s: %d", kind, sid, s)
+		}
+	}
+	open := func(sid string) bool {
+		return env.Count(t, "meeting_attendance", "id = $1 AND meeting_id = $2 AND left_on IS NULL", sid, mt.RoomID) == 1
+	}
+	event("participant_joined", "EV_laptop_in", "PA_laptop", time.Minute)
+	event("participant_joined", "EV_phone_in", "PA_phone", 5*time.Minute)
+	event("participant_left", "EV_laptop_out", "PA_laptop", 5*time.Minute)
+	if open("PA_laptop") || !open("PA_phone") {
+		t.Errorf("after the laptop's leave: laptop open %v, phone open %v; want only the phone open", open("PA_laptop"), open("PA_phone"))
+	}
+	// Delivered again, the laptop's leave still leaves the phone alone.
+	event("participant_left", "EV_laptop_out", "PA_laptop", 5*time.Minute)
+	if !open("PA_phone") {
+		t.Error("a repeated leave of the laptop closed the phone's session")
+	}
+	event("participant_left", "EV_phone_out", "PA_phone", 9*time.Minute)
+	if open("PA_phone") {
+		t.Error("the phone's leave did not close its session")
+	}
+	if n := env.Count(t, "meeting_attendance", "meeting_id = $1 AND user_id = $2", mt.RoomID, m.reader.UserID); n != 2 {
+		t.Errorf("%d attendance rows, want 2 sessions", n)
+	}
+}

@@ -1736,9 +1736,11 @@ export interface paths {
          * LiveKit's webhook
          * @description LiveKit's signed events (the `Authorization` header is its JWT over
          *     the body's hash). `participant_joined` and `participant_left` write
-         *     attendance (one row per participant session, so a repeated delivery
-         *     changes nothing); `room_finished` after the Meet Up's end marks it
-         *     ended. Events of unknown rooms are acknowledged and ignored.
+         *     attendance, one row per participant session (`participant.sid`), so
+         *     a repeated delivery changes nothing and a leave closes that session
+         *     alone (the earlier device's, when a member joined again from
+         *     another); `room_finished` after the Meet Up's end marks it ended.
+         *     Events of unknown rooms are acknowledged and ignored.
          */
         post: operations["livekitWebhook"];
         delete?: never;
