@@ -2078,7 +2078,10 @@ export interface paths {
          * @description For a reader of the post's forum. With `parentId` (a comment of this
          *     post) it is a reply; a reply to a reply is refused (one level of
          *     nesting). The text is trimmed, 1 to 4000 characters; mentions and
-         *     hashtags are read from it.
+         *     hashtags are read from it as in a post. On the post of a private
+         *     Meet Up only its creator and invitees may be mentioned (spec 001
+         *     §5); a mention of anyone else is left as plain words and tells
+         *     nobody.
          */
         post: operations["createReply"];
         delete?: never;
