@@ -63,7 +63,7 @@ func NewAPI(cfg config.Config, d *db.DB, log *slog.Logger, opts ...APIOption) (*
 		return nil, err
 	}
 	runUploadSweep(srv, a.Commands.Uploads, cfg.Blobs.UnattachedTTL, a.Log.With("part", "uploads"))
-	runMinutesSweep(srv, a.Commands.Minutes, a.Log.With("part", "minutes"))
+	runMeetupSweep(srv, a.Commands.Meetings, a.Commands.Minutes, a.Log.With("part", "meetups"))
 	return srv, nil
 }
 

@@ -1,11 +1,13 @@
 package app
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
 
+	cmdmeeting "agora/command/meeting"
 	cmdminutes "agora/command/minutes"
 	"agora/internal/config"
 	"agora/internal/db"
@@ -28,14 +30,28 @@ func newMinutes(cfg config.Config, d *db.DB, rooms *sfu.Client, log *slog.Logger
 	return cmdminutes.New(d, rooms, "", model, log.With("part", "minutes"))
 }
 
-// minutesSweepEvery is how often an API node looks for recordings left by a
-// node that went away (cmdminutes.Sweep).
-const minutesSweepEvery = time.Minute
+// meetupSweepEvery is how often an API node ends the Meet Ups whose
+// scheduled end has come (cmdmeeting.EndOverdue) and looks for recordings
+// left by a node that went away (cmdminutes.Sweep). Reads and join tokens
+// treat a Meet Up as ended from its end on their own; the sweep writes it,
+// which tells the browsers and closes the rooms, so a room outlives its
+// end by at most this.
+const meetupSweepEvery = 15 * time.Second
 
-// runMinutesSweep compiles, while the API serves, the minutes of Meet Ups
-// whose recorder's node stopped before it could.
-func runMinutesSweep(srv *fiber.App, m *cmdminutes.Service, log *slog.Logger) {
-	sweepWhileServing(srv, minutesSweepEvery, m.Sweep, func(n int, err error) {
+// runMeetupSweep ends, while the API serves, the Meet Ups past their
+// scheduled end, then compiles the minutes of Meet Ups whose recorder's
+// node stopped before it could. Every API node sweeps; both are safe to
+// run on several at once.
+func runMeetupSweep(srv *fiber.App, meetings *cmdmeeting.Service, m *cmdminutes.Service, log *slog.Logger) {
+	sweepWhileServing(srv, meetupSweepEvery, func(ctx context.Context) (int, error) {
+		ended, err := meetings.EndOverdue(ctx)
+		if err != nil && ctx.Err() == nil {
+			log.Warn("ending overdue Meet Ups failed", "err", err)
+		} else if ended > 0 {
+			log.Info("ended Meet Ups at their scheduled end", "count", ended)
+		}
+		return m.Sweep(ctx)
+	}, func(n int, err error) {
 		if err != nil {
 			log.Warn("minutes sweep failed", "err", err)
 		} else if n > 0 {

@@ -104,9 +104,14 @@ type matrixCall struct {
 	// path is called once per role, so that a call that consumes its
 	// target (a delete) gets a fresh one each time.
 	path func(t *testing.T) string
+	// body is sent as it is, or when a bodyOf, as what it answers for
+	// the role (a body that names the caller).
 	body any
 	want map[string]outcome
 }
+
+// bodyOf is a call's body that differs by role.
+type bodyOf func(role string) any
 
 // run asks the call as every role; refusals must leave the forum's rows
 // as they were.
@@ -126,9 +131,12 @@ func runMatrix(t *testing.T, roles []matrixRole, digest func(*testing.T) string,
 				t.Fatalf("%s: no outcome for %s", c.name, role.name)
 			}
 			t.Run(c.name+"/"+role.name, func(t *testing.T) {
-				path := c.path(t)
+				path, body := c.path(t), c.body
+				if of, ok := body.(bodyOf); ok {
+					body = of(role.name)
+				}
 				before := digest(t)
-				r := role.c.Do(c.method, path, c.body)
+				r := role.c.Do(c.method, path, body)
 				if w.code == "" {
 					if r.Status != w.status {
 						t.Fatalf("%s %s: %d %s, want %d", c.method, path, r.Status, r.Body, w.status)

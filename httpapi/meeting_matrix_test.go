@@ -67,6 +67,12 @@ func TestMatrixMeetings(t *testing.T) {
 	runners := []string{"creator", "moderator"}
 	notOpenCreator := []string{"super", "org admin", "community admin", "creator", "moderator", "invitee", "member"}
 	withBystander := meetingForm(map[string]string{bystander.UserID: "member"})
+	// The user id each role sends for a join token: their own (a guest is
+	// refused before the body is read).
+	ids := map[string]string{"super": userID(t, env, superEmail), "org admin": userID(t, env, adminEmail),
+		"community admin": m.commAdmin.UserID, "forum admin": m.forumAdmin.UserID, "creator": m.creator.UserID,
+		"moderator": moderator.UserID, "invitee": invitee.UserID, "member": m.reader.UserID,
+		"outsider": userID(t, env, outsiderEmail), "guest": m.reader.UserID}
 
 	runMatrix(t, roles, digest, []matrixCall{
 		{"schedule a private Meet Up", "POST", fixed("/api/series/" + m.forum.ID + "/meetings"), withBystander, outcomes(201, forbidden, everyReader...)},
@@ -78,6 +84,9 @@ func TestMatrixMeetings(t *testing.T) {
 			"invitee": allowed(200), "member": allowed(200), "outsider": allowed(200), "guest": guestRefused}},
 		{"permissions", "GET", fixed(p + "/permissions"), nil, outcomes(200, forbidden, everyReader...)},
 		{"calendar", "GET", fixed(p + "/calendar.ics"), nil, outcomes(200, forbidden, everyReader...)},
+		{"join", "POST", fixed("/api/meetings/join-token"), bodyOf(func(role string) any {
+			return map[string]any{"roomId": private.RoomID, "userId": ids[role]}
+		}), outcomes(200, forbidden, participants...)},
 		{"edit", "PUT", fixed(p), soon(), outcomes(200, forbidden, "creator")},
 		{"invite", "PATCH", fixed(p + "/invite"), map[string]any{"invitees": map[string]any{invitee.UserID: "member"}}, outcomes(200, forbidden, runners...)},
 		{"answer", "PUT", fixed("/api/threads/" + private.PostID + "/meeting/response"), map[string]any{"response": "yes"}, outcomes(200, forbidden, "moderator", "invitee")},

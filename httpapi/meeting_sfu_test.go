@@ -13,6 +13,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"agora/app/testenv"
+	"agora/internal/sfu/sfutest"
+	"agora/projections/realtime"
 )
 
 // joinToken asks c's token for the Meet Up roomID.
@@ -206,5 +208,114 @@ func TestMeetingWebhook(t *testing.T) {
 	if s := webhook(t, env, testenv.SFUSecret, &livekit.WebhookEvent{Event: "participant_joined", Id: "EV_x", Room: &livekit.Room{Name: "lobby"},
 		Participant: &livekit.ParticipantInfo{Identity: "recorder:x"}}); s != 200 {
 		t.Errorf("unknown room: %d", s)
+	}
+}
+
+// TestMeetingEndsAtItsScheduledEnd: a Meet Up that nobody ends is over at
+// its start plus duration. Reads say so at once (ended, endedOn its end, no
+// role) and no token is given, before the API's sweep has written it; the
+// sweep then ends it as "end for all" does: ended_on at the scheduled end,
+// its LiveKit room closed with whoever is in it, meeting.ended on the hub,
+// and the AI notes that were recording compiled.
+func TestMeetingEndsAtItsScheduledEnd(t *testing.T) {
+	pipe := testenv.StartPipeline(t)
+	env := testenv.NewLive(t, testenv.Live{Pipeline: pipe})
+	m := newMatrixForum(t, env)
+	mt := notesSchedule(t, m, "Plans", 15)
+	hub := dial(t, env, "", bearer(m.reader.Client.Token))
+	rec := notesAnswer(t, m.creator.Client.Do("POST", "/api/live-streams/record/"+mt.RoomID, nil), 200)
+	if rec.state() != "started" {
+		t.Fatalf("minutes.state %s after record, want started", rec.state())
+	}
+	r := joinToken(t, m.reader.Client, mt.RoomID, m.reader.UserID)
+	wantStatus(t, r, 200)
+	var jt struct{ Token string }
+	r.JSON(t, &jt)
+	p, err := sfutest.Join(env.SFU(t).URL(), jt.Token, sfutest.JoinOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	// Its end came a minute ago, and nobody ended it.
+	exec(t, env, `UPDATE meetings SET start_time = start_time - interval '16 minutes' WHERE id = $1`, mt.RoomID)
+	var got struct {
+		meetingView
+		EndTime string  `json:"endTime"`
+		EndedOn *string `json:"endedOn"`
+	}
+	r = m.reader.Client.Do("GET", "/api/meetings/"+mt.RoomID, nil)
+	wantStatus(t, r, 200)
+	r.JSON(t, &got)
+	if !got.Ended || got.EndedOn == nil || *got.EndedOn != got.EndTime || got.MyRole != nil {
+		t.Errorf("past its end: ended %v, endedOn %v, endTime %s, myRole %v", got.Ended, got.EndedOn, got.EndTime, got.MyRole)
+	}
+	wantError(t, joinToken(t, m.reader.Client, mt.RoomID, m.reader.UserID), 409, "meetingEnded")
+	var perms struct{ CanJoin, CanEndRoom, CanRecord bool }
+	r = m.reader.Client.Do("GET", "/api/meetings/"+mt.RoomID+"/permissions", nil)
+	wantStatus(t, r, 200)
+	r.JSON(t, &perms)
+	if perms.CanJoin || perms.CanEndRoom || perms.CanRecord {
+		t.Errorf("permissions past the end: %+v", perms)
+	}
+
+	hub.waitFor(2*meetupSweepWait, "meeting.ended from the sweep", is(realtime.MeetingEnded, "meeting:"+mt.RoomID))
+	if s := queryString(t, env, `SELECT (ended_on = start_time + duration * interval '1 minute')::text FROM meetings WHERE id = $1`, mt.RoomID); s != "true" {
+		t.Errorf("ended_on is not the scheduled end")
+	}
+	select {
+	case <-p.Disconnected():
+	case <-time.After(meetupSweepWait):
+		t.Error("the participant is still in the room of the ended Meet Up")
+	}
+	notesWait(t, time.Minute, "the minutes to be compiled", func() bool {
+		return notesGet(t, m.creator.Client, mt.RoomID).state() == "completed"
+	})
+}
+
+// meetupSweepWait bounds how long a Meet Up past its end waits for an API
+// node's sweep (app's meetupSweepEvery, and the live pipeline after it).
+const meetupSweepWait = 30 * time.Second
+
+// TestMeetingAttendanceSecondDevice: a member who joins again from another
+// device is a second session; LiveKit sends the first device's leave after
+// the second's join (the earlier session is made to leave), and that leave
+// closes the first session alone. The second stays open until its own
+// leave.
+func TestMeetingAttendanceSecondDevice(t *testing.T) {
+	env := testenv.Meetups(t)
+	m := newMatrixForum(t, env)
+	form := meetingForm(map[string]string{m.reader.UserID: "member"})
+	form["startTime"] = time.Now().Add(30 * time.Second).UTC().Format(time.RFC3339)
+	mt := schedule(t, m.creator.Client, m.forum.ID, form)
+	start, _ := time.Parse(time.RFC3339, mt.StartTime)
+	event := func(kind, id, sid string, at time.Duration) {
+		t.Helper()
+		ev := &livekit.WebhookEvent{Event: kind, Id: id, CreatedAt: start.Add(at).Unix(), Room: &livekit.Room{Name: mt.RoomID},
+			Participant: &livekit.ParticipantInfo{Identity: m.reader.UserID, Sid: sid}}
+		if s := webhook(t, env, testenv.SFUSecret, ev); s != 200 {
+			t.Fatalf("%s %s: %d", kind, sid, s)
+		}
+	}
+	open := func(sid string) bool {
+		return env.Count(t, "meeting_attendance", "id = $1 AND meeting_id = $2 AND left_on IS NULL", sid, mt.RoomID) == 1
+	}
+	event("participant_joined", "EV_laptop_in", "PA_laptop", time.Minute)
+	event("participant_joined", "EV_phone_in", "PA_phone", 5*time.Minute)
+	event("participant_left", "EV_laptop_out", "PA_laptop", 5*time.Minute)
+	if open("PA_laptop") || !open("PA_phone") {
+		t.Errorf("after the laptop's leave: laptop open %v, phone open %v; want only the phone open", open("PA_laptop"), open("PA_phone"))
+	}
+	// Delivered again, the laptop's leave still leaves the phone alone.
+	event("participant_left", "EV_laptop_out", "PA_laptop", 5*time.Minute)
+	if !open("PA_phone") {
+		t.Error("a repeated leave of the laptop closed the phone's session")
+	}
+	event("participant_left", "EV_phone_out", "PA_phone", 9*time.Minute)
+	if open("PA_phone") {
+		t.Error("the phone's leave did not close its session")
+	}
+	if n := env.Count(t, "meeting_attendance", "meeting_id = $1 AND user_id = $2", mt.RoomID, m.reader.UserID); n != 2 {
+		t.Errorf("%d attendance rows, want 2 sessions", n)
 	}
 }

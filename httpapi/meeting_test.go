@@ -466,3 +466,70 @@ func TestMeetingNotifications(t *testing.T) {
 		t.Errorf("added: %v", got)
 	}
 }
+
+// TestMeetingCommentMentions: on the post of a private Meet Up a comment,
+// a reply or an edit may mention only the Meet Up's creator and invitees
+// (spec 001 §5); a forum member who is not invited is left as plain words
+// and told nothing. On an open Meet Up's post anyone who reads the forum
+// may be mentioned.
+func TestMeetingCommentMentions(t *testing.T) {
+	n := testenv.NewNotifications(t)
+	m := newMatrixForum(t, n.Env)
+	bystander := fresh(t, n.Env, m.community, "Bystander")
+	wantStatus(t, assign(t, m.root, m.forum.ID, "member", bystander.ProfileID), 204)
+	private := schedule(t, m.creator.Client, m.forum.ID, meetingForm(map[string]string{m.reader.UserID: "member"}))
+	open := schedule(t, m.forumAdmin.Client, m.forum.ID, openForm(5))
+	mention := func(id string) string { return "[Someone](" + id + ")" }
+	named := func(id string) string { return "[Fresh Member](" + id + ")" }
+	type written struct {
+		ID       string   `json:"id"`
+		Raw      string   `json:"raw"`
+		Mentions []string `json:"mentions"`
+	}
+	write := func(c *testenv.Client, method, path string, body map[string]any) written {
+		t.Helper()
+		r := c.Do(method, path, body)
+		if r.Status != 200 && r.Status != 201 {
+			t.Fatalf("%s %s: %d %s", method, path, r.Status, r.Body)
+		}
+		var w written
+		r.JSON(t, &w)
+		return w
+	}
+	check := func(what string, got written, raw string, mentions ...string) {
+		t.Helper()
+		if got.Raw != raw || strings.Join(got.Mentions, ",") != strings.Join(mentions, ",") {
+			t.Errorf("%s: raw %q, mentions %v; want %q, %v", what, got.Raw, got.Mentions, raw, mentions)
+		}
+	}
+
+	replies := "/api/threads/" + private.PostID + "/replies"
+	c := write(m.reader.Client, "POST", replies, map[string]any{"raw": "ask " + mention(bystander.UserID) + " and " + mention(m.creator.UserID)})
+	check("a comment on a private Meet Up's post", c, "ask Someone and "+named(m.creator.UserID), m.creator.UserID)
+	r := write(m.creator.Client, "POST", replies, map[string]any{"raw": "thanks " + mention(m.reader.UserID) + ", not " + mention(bystander.UserID), "parentId": c.ID})
+	check("a reply mentioning an invitee", r, "thanks "+named(m.reader.UserID)+", not Someone", m.reader.UserID)
+	e := write(m.reader.Client, "PATCH", replies+"/"+c.ID, map[string]any{"raw": "ask " + mention(bystander.UserID)})
+	check("an edited comment", e, "ask Someone")
+	if got := queryString(t, n.Env, "SELECT raw FROM replies WHERE id = $1", c.ID); got != "ask Someone" {
+		t.Errorf("stored comment %q", got)
+	}
+	o := write(m.reader.Client, "POST", "/api/threads/"+open.PostID+"/replies", map[string]any{"raw": "ask " + mention(bystander.UserID)})
+	check("a comment on an open Meet Up's post", o, "ask "+named(bystander.UserID), bystander.UserID)
+
+	settle(t, n)
+	mentions := func(c *testenv.Client) []string {
+		var out []string
+		for _, it := range listNotifications(t, c, "").Results {
+			if it.Type == "mention" {
+				out = append(out, it.PostID)
+			}
+		}
+		return out
+	}
+	if got := mentions(bystander.Client); len(got) != 1 || got[0] != open.PostID {
+		t.Errorf("the member not invited is told of mentions on %v; want the open Meet Up's post alone", got)
+	}
+	if got := mentions(m.reader.Client); len(got) != 1 || got[0] != private.PostID {
+		t.Errorf("the invitee is told of mentions on %v; want the private Meet Up's post", got)
+	}
+}

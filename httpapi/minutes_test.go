@@ -154,14 +154,22 @@ func notesDigest(t *testing.T, env *testenv.Env, roomID string) string {
 }
 
 // Each AI notes call by every role: the host and the Meet Up's moderator
-// may; a forum or community admin who is not the host or a moderator is
-// refused (403), someone who does not read the forum finds nothing (404)
-// and a guest must sign in (401). A refusal changes nothing.
+// may (spec 002 §6: the AI notes control is the creator's or a Meet Up
+// moderator's; §4: moderators edit the notes); a member invitee, a super
+// user, the organization's admin and a forum or community admin who is not
+// the host or a moderator are refused (403), someone who does not read the
+// forum finds nothing (404) and a guest must sign in (401). A refusal
+// changes nothing.
 func TestMinutesRoleMatrix(t *testing.T) {
 	env := testenv.New(t)
 	m := newMatrixForum(t, env)
 	mt := notesSchedule(t, m, "Plans", 30)
-	refused := map[string]int{"forum admin": 403, "community admin": 403, "non-member": 404, "outsider": 404, "guest": 401}
+	invitee := fresh(t, env, m.community, "Invitee")
+	wantStatus(t, assign(t, m.root, m.forum.ID, "member", invitee.ProfileID), 204)
+	wantStatus(t, m.creator.Client.Do("PATCH", "/api/meetings/"+mt.RoomID+"/invite",
+		map[string]any{"invitees": map[string]any{invitee.UserID: "member"}}), 200)
+	refused := map[string]int{"invitee": 403, "super": 403, "org admin": 403, "forum admin": 403, "community admin": 403,
+		"non-member": 404, "outsider": 404, "guest": 401}
 	calls := []struct {
 		name, method, path string
 		body               any
@@ -174,7 +182,8 @@ func TestMinutesRoleMatrix(t *testing.T) {
 		{"edit", "PATCH", "/api/threads/" + mt.PostID + "/meeting/minutes", map[string]any{"content": "Decided: ship it."}, []string{"creator", "member"}, 200, "completed"},
 		{"delete", "DELETE", "/api/threads/" + mt.PostID + "/meeting/minutes", nil, []string{"member", "creator"}, 204, "null"},
 	}
-	roles := map[string]*testenv.Client{}
+	// The forum's reader is the Meet Up's moderator (notesSchedule).
+	roles := map[string]*testenv.Client{"invitee": invitee.Client, "super": env.As(t, superEmail), "org admin": m.root}
 	for _, r := range m.roles() {
 		roles[r.name] = r.c
 	}

@@ -63,7 +63,11 @@ func (s *Service) CreateReply(ctx context.Context, in CreateReply) (uuid.UUID, e
 		if err := fields.Err(); err != nil {
 			return err
 		}
-		text, mentions, hashtags, err := parse(ctx, tx, t.SeriesID, raw)
+		who, err := commentsOn(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		text, mentions, hashtags, err := parse(ctx, tx, who, raw)
 		if err != nil {
 			return err
 		}

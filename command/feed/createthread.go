@@ -95,7 +95,7 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if len(fields) > 0 {
 			return ErrPostCreating.With("fields", map[string]string(fields))
 		}
-		text, mentions, hashtags, err := parse(ctx, tx, in.SeriesID, in.Raw)
+		text, mentions, hashtags, err := parse(ctx, tx, mentionable{seriesID: in.SeriesID}, in.Raw)
 		if err != nil {
 			return err
 		}

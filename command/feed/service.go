@@ -183,14 +183,56 @@ func loadThread(ctx context.Context, q pgx.Tx, a auth.Caller, id uuid.UUID) (thr
 	return t, f, nil
 }
 
+// mentionable is who a text may mention: the readers of the forum
+// seriesID and, in the comments of a private Meet Up's post, only the Meet
+// Up's creator and invitees among them (spec 001 §5 "Mentions and
+// hashtags"). Anyone else mentioned becomes plain words (parse).
+type mentionable struct {
+	seriesID uuid.UUID
+	// meetup is the private Meet Up whose post is commented on; nil for a
+	// post itself, and for the comments of other posts and of open Meet
+	// Ups' posts.
+	meetup *uuid.UUID
+}
+
+// commentsOn is who the comments and replies of post t may mention.
+func commentsOn(ctx context.Context, q pgx.Tx, t threadRef) (mentionable, error) {
+	m := table.Meetings
+	ids, err := db.Values[uuid.UUID](ctx, q, SELECT(m.ID).FROM(m).WHERE(m.ThreadID.EQ(UUID(t.ID)).AND(m.Open.IS_FALSE())))
+	if err != nil {
+		return mentionable{}, fmt.Errorf("feed: Meet Up of the post: %w", err)
+	}
+	w := mentionable{seriesID: t.SeriesID}
+	if len(ids) == 1 {
+		w.meetup = &ids[0]
+	}
+	return w, nil
+}
+
+// allows reports whether user, a reader of the forum, may be mentioned.
+func (w mentionable) allows(ctx context.Context, q pgx.Tx, user uuid.UUID) (bool, error) {
+	if w.meetup == nil {
+		return true, nil
+	}
+	m, mi := table.Meetings, table.MeetingInvitees
+	n, err := db.Count(ctx, q, m, m.ID.EQ(UUID(*w.meetup)).AND(m.CreatorID.EQ(UUID(user)).OR(EXISTS(
+		SELECT(mi.UserID).FROM(mi).WHERE(mi.MeetingID.EQ(m.ID).AND(mi.UserID.EQ(UUID(user))))))))
+	if err != nil {
+		return false, fmt.Errorf("feed: mention in a Meet Up: %w", err)
+	}
+	return n > 0, nil
+}
+
 // parse reads the mentions and hashtags of a text, keeping only mentions of
-// people who may read the forum: a mention of anyone else would leak the
+// people who may read the forum, and of those only the ones who may be
+// mentioned there (mentionable): a mention of anyone else would leak the
 // post to them through notifications. It answers the text to store: each
 // kept mention shows the name the server knows for its id, and any other
-// mention (an unknown id, someone who cannot read the forum, one past the
-// most kept) becomes plain words, so that no mention shows a name its
-// writer made up for someone (spec 001 §4 "Reading text").
-func parse(ctx context.Context, q pgx.Tx, seriesID uuid.UUID, raw string) (text string, mentions, hashtags []string, err error) {
+// mention (an unknown id, someone who cannot read the forum or be
+// mentioned there, one past the most kept) becomes plain words, so that no
+// mention shows a name its writer made up for someone (spec 001 §4
+// "Reading text").
+func parse(ctx context.Context, q pgx.Tx, who mentionable, raw string) (text string, mentions, hashtags []string, err error) {
 	p := richtext.Parse(raw)
 	hashtags = p.Hashtags
 	mentions = []string{}
@@ -208,11 +250,18 @@ func parse(ctx context.Context, q pgx.Tx, seriesID uuid.UUID, raw string) (text 
 		if err != nil {
 			return "", nil, nil, fmt.Errorf("feed: mention: %w", err)
 		}
-		f, err := access.InForum(ctx, q, id, auth.Role(role), seriesID)
+		f, err := access.InForum(ctx, q, id, auth.Role(role), who.seriesID)
 		if err != nil {
 			return "", nil, nil, err
 		}
-		if f.Read() {
+		if !f.Read() {
+			continue
+		}
+		ok, err := who.allows(ctx, q, id)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		if ok {
 			mentions = append(mentions, id.String())
 			names[id] = first + " " + last
 		}

@@ -37,7 +37,11 @@ func (s *Service) UpdateReply(ctx context.Context, in UpdateReply) error {
 		if err := fields.Err(); err != nil {
 			return err
 		}
-		text, mentions, hashtags, err := parse(ctx, tx, t.SeriesID, raw)
+		who, err := commentsOn(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		text, mentions, hashtags, err := parse(ctx, tx, who, raw)
 		if err != nil {
 			return err
 		}

@@ -115,7 +115,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if len(fields) > 0 {
 			return ErrPostUpdating.With("fields", map[string]string(fields))
 		}
-		text, mentions, hashtags, err := parse(ctx, tx, t.SeriesID, c.Raw)
+		text, mentions, hashtags, err := parse(ctx, tx, mentionable{seriesID: t.SeriesID}, c.Raw)
 		if err != nil {
 			return err
 		}

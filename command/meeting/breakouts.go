@@ -34,7 +34,7 @@ func (s *Service) SetBreakouts(ctx context.Context, a auth.Caller, roomID uuid.U
 		if !access.MeetingRuns(role) || len(row.Breakouts) == 0 {
 			return apperr.ErrForbidden
 		}
-		if row.EndedOn != nil {
+		if s.over(row) {
 			return ErrEnded
 		}
 		m, bm := table.Meetings, table.MeetingBreakoutMembers
@@ -94,7 +94,7 @@ func (s *Service) Move(ctx context.Context, in Move) (JoinToken, error) {
 				return apperr.ErrForbidden
 			}
 		}
-		if row.EndedOn != nil {
+		if s.over(row) {
 			return ErrEnded
 		}
 		room = row.ID.String()

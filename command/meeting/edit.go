@@ -35,7 +35,7 @@ func (s *Service) Edit(ctx context.Context, in Edit) error {
 		if row.CreatorID != in.Actor.UserID {
 			return apperr.ErrForbidden
 		}
-		if row.EndedOn != nil {
+		if s.over(row) {
 			return ErrEnded
 		}
 		bad := apperr.Fields{}

@@ -19,7 +19,9 @@ import (
 
 // End is POST /meetings/{roomId}/end: its host or a moderator ends the Meet
 // Up for everyone; its breakouts close and its LiveKit rooms are closed
-// (the participants are sent away). Ending it again changes nothing.
+// (the participants are sent away). Ending it again changes nothing; one
+// past its scheduled end that the sweep has not reached yet is ended as
+// the sweep would.
 func (s *Service) End(ctx context.Context, a auth.Caller, roomID uuid.UUID) error {
 	var rooms []string
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -47,11 +49,12 @@ func (s *Service) End(ctx context.Context, a auth.Caller, roomID uuid.UUID) erro
 	return nil
 }
 
-// end marks the Meet Up ended at now and closes its breakouts.
+// end marks the Meet Up ended at now, or at its scheduled end when that
+// came first (access.MeetingEndedOn), and closes its breakouts.
 func end(ctx context.Context, tx pgx.Tx, roomID uuid.UUID, now time.Time) error {
 	m, bm := table.Meetings, table.MeetingBreakoutMembers
 	if _, err := db.Exec(ctx, tx, m.UPDATE(m.EndedOn, m.BreakoutsOpen, m.UpdatedOn).
-		SET(TimestampzT(now), Bool(false), TimestampzT(now)).
+		SET(LEAST(TimestampzT(now), access.MeetingEndSQL(m)), Bool(false), TimestampzT(now)).
 		WHERE(m.ID.EQ(UUID(roomID)).AND(m.EndedOn.IS_NULL()))); err != nil {
 		return fmt.Errorf("meeting: end: %w", err)
 	}

@@ -38,7 +38,7 @@ func (s *Service) Invite(ctx context.Context, in Invite) error {
 		if !access.MeetingRuns(role) || row.Open {
 			return apperr.ErrForbidden
 		}
-		if row.EndedOn != nil {
+		if s.over(row) {
 			return ErrEnded
 		}
 		bad := apperr.Fields{}

@@ -34,7 +34,8 @@ type JoinToken struct {
 
 // JoinToken is POST /meetings/join-token: a token for the caller (userID
 // must be theirs) to join the Meet Up's room as what they are in it, from
-// the grace window before its start until it ends.
+// the grace window before its start until it ends: ended for all, or its
+// scheduled end come.
 func (s *Service) JoinToken(ctx context.Context, a auth.Caller, roomID, userID uuid.UUID) (JoinToken, error) {
 	if userID != a.UserID {
 		return JoinToken{}, invalid(apperr.Fields{"userId": "must be the caller"})
@@ -51,7 +52,7 @@ func (s *Service) JoinToken(ctx context.Context, a auth.Caller, roomID, userID u
 	if role == "" {
 		return JoinToken{}, apperr.ErrForbidden
 	}
-	if row.EndedOn != nil {
+	if s.over(row.Meetings) {
 		return JoinToken{}, ErrEnded
 	}
 	if opens := row.StartTime.Add(-access.MeetingGrace); s.now().Before(opens) {

@@ -30,7 +30,7 @@ func (s *Service) Register(ctx context.Context, a auth.Caller, roomID uuid.UUID)
 		if !row.Open || row.CreatorID == a.UserID {
 			return apperr.ErrForbidden
 		}
-		if row.EndedOn != nil {
+		if s.over(row) {
 			return ErrEnded
 		}
 		seat, err := seatOf(ctx, tx, roomID, a.UserID)
@@ -76,7 +76,7 @@ func (s *Service) Unregister(ctx context.Context, a auth.Caller, roomID uuid.UUI
 		if seat == nil || seat.Response == nil || (*seat.Response != responseReg && *seat.Response != responseWaitlist) {
 			return apperr.ErrForbidden
 		}
-		if row.EndedOn != nil {
+		if s.over(row) {
 			return ErrEnded
 		}
 		mi := table.MeetingInvitees

@@ -39,7 +39,7 @@ func (s *Service) Respond(ctx context.Context, in Respond) error {
 		if seat == nil || (seat.Response != nil && (*seat.Response == responseReg || *seat.Response == responseWaitlist)) {
 			return apperr.ErrForbidden
 		}
-		if row.EndedOn != nil {
+		if s.over(row) {
 			return ErrEnded
 		}
 		mi := table.MeetingInvitees

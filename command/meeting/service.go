@@ -54,7 +54,8 @@ func New(d *db.DB, rooms *sfu.Client, log *slog.Logger) (*Service, error) {
 var (
 	// ErrInvalid is a form or body that breaks a rule; details.fields say which.
 	ErrInvalid = apperr.New(apperr.BadInput, "invalidParameters", "some parameters are not valid")
-	// ErrEnded is a change to a Meet Up that has ended.
+	// ErrEnded is a change to, or a join of, a Meet Up that has ended
+	// (Service.over).
 	ErrEnded = apperr.New(apperr.Conflict, "meetingEnded", "the Meet Up has ended")
 	// ErrNotYetTime is a join before the grace window opens.
 	ErrNotYetTime = apperr.New(apperr.Conflict, "meetingNotYetTime", "it is not time to join the Meet Up yet")
@@ -312,6 +313,13 @@ func promote(ctx context.Context, tx pgx.Tx, m model.Meetings) error {
 		return fmt.Errorf("meeting: promote: %w", err)
 	}
 	return nil
+}
+
+// over reports whether the Meet Up m has ended by now: ended for all, or
+// past its scheduled end (access.MeetingEndedOn) even before the sweep
+// wrote it. What changes a Meet Up, or joins it, is refused then.
+func (s *Service) over(m model.Meetings) bool {
+	return access.MeetingEndedOn(m.EndedOn, m.StartTime, int(m.Duration), s.now()) != nil
 }
 
 // touch marks the Meet Up changed, so that its row's change (and the

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/internal/access"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
@@ -33,10 +34,10 @@ func (s *Service) Record(ctx context.Context, in Record) error {
 		switch {
 		case s.sfu == nil:
 			return ErrNoSFU
-		case m.EndedOn != nil || !now.Before(m.StartTime.Add(time.Duration(m.Duration)*time.Minute)):
+		case access.MeetingEndedOn(m.EndedOn, m.StartTime, int(m.Duration), now) != nil:
 			return ErrMeetingEnded
-		case now.Before(m.StartTime.Add(-GraceMinutes * time.Minute)):
-			return ErrNotYetTime.With("startTime", m.StartTime.UTC().Format(time.RFC3339)).With("graceMinutes", GraceMinutes)
+		case now.Before(m.StartTime.Add(-access.MeetingGrace)):
+			return ErrNotYetTime.With("startTime", m.StartTime.UTC().Format(time.RFC3339)).With("graceMinutes", int(access.MeetingGrace/time.Minute))
 		case m.Duration > MaxDuration:
 			return ErrTooLong
 		}

@@ -14,6 +14,7 @@ import (
 	lksdk "github.com/livekit/server-sdk-go/v2"
 	"github.com/pion/webrtc/v4"
 
+	"agora/internal/access"
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
@@ -38,10 +39,6 @@ const (
 // RecorderIdentity is the recorder's participant identity in a Meet Up's
 // room (the contract's name; hidden from the other participants).
 func RecorderIdentity(roomID uuid.UUID) string { return "recorder:" + roomID.String() }
-
-// overrun is how long after its scheduled end a recorder stays in a Meet Up
-// that nobody ended and whose room did not close.
-const overrun = 30 * time.Minute
 
 // silenceFlush is how long a track may send nothing before what it said
 // is taken as an utterance: a muted microphone sends no packets, so no
@@ -290,8 +287,8 @@ func (r *recorder) run() {
 }
 
 // watch returns when the recorder is stopped, or stops it when its Meet Up
-// ended, its recording was canceled elsewhere (another node) or it ran past
-// its end.
+// ended (for all, or at its scheduled end) or its recording was canceled
+// elsewhere (another node).
 func (r *recorder) watch() {
 	t := time.NewTicker(r.s.poll)
 	defer t.Stop()
@@ -314,7 +311,9 @@ func (r *recorder) watch() {
 			}
 		case m.MinutesState == nil || *m.MinutesState != StateStarted:
 			r.stop(stopCanceled)
-		case m.EndedOn != nil, r.s.now().After(m.StartTime.Add(time.Duration(m.Duration)*time.Minute + overrun)):
+		case access.MeetingEndedOn(m.EndedOn, m.StartTime, int(m.Duration), r.s.now()) != nil:
+			// Ended for all, or its scheduled end came: the Meet Up
+			// is over whether or not the sweep has written it.
 			r.stop(stopEnded)
 		}
 	}

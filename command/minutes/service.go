@@ -36,10 +36,6 @@ const (
 // spec allows them under 120 minutes only.
 const MaxDuration = 119
 
-// GraceMinutes is how long before its start a Meet Up may be joined, and
-// recorded (the contract's grace).
-const GraceMinutes = 10
-
 // The refusals of this package's calls.
 var (
 	ErrMeetingEnded   = apperr.New(apperr.Conflict, "meetingEnded", "the Meet Up has ended")

@@ -8,6 +8,7 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
+	"agora/internal/access"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 )
@@ -19,17 +20,14 @@ import (
 const SweepAfter = 2 * time.Minute
 
 // Sweep compiles the minutes of the Meet Ups whose recording was left
-// started by a node that went away: ended (or past their end and the
-// recorder's overrun) at least SweepAfter ago. Every node may sweep: each
-// minutes is compiled once, by whichever moves it from started first. It
-// returns how many it compiled.
+// started by a node that went away: ended (for all, or at their scheduled
+// end) at least SweepAfter ago. Every node may sweep: each minutes is
+// compiled once, by whichever moves it from started first. It returns how
+// many it compiled.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	m := table.Meetings
-	cutoff := s.now().Add(-SweepAfter)
-	end := m.StartTime.ADD(INTERVALd(time.Minute).MUL(m.Duration)).ADD(INTERVALd(overrun))
 	ids, err := db.Values[uuid.UUID](ctx, s.db, SELECT(m.ID).FROM(m).WHERE(
-		m.MinutesState.EQ(String(StateStarted)).AND(
-			m.EndedOn.LT(TimestampzT(cutoff)).OR(end.LT(TimestampzT(cutoff))))))
+		m.MinutesState.EQ(String(StateStarted)).AND(access.MeetingEndedBy(m, s.now().Add(-SweepAfter)))))
 	if err != nil {
 		return 0, fmt.Errorf("minutes: sweep: %w", err)
 	}

@@ -3,7 +3,10 @@ package access
 import (
 	"time"
 
+	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+
+	"agora/internal/db/gen/table"
 )
 
 // Meet Up roles (spec 002 §6): what a person joins a Meet Up's room as.
@@ -16,6 +19,47 @@ const (
 // MeetingGrace is how long before its start a Meet Up's room may be joined
 // (spec 002 §4 "Meet Up lifecycle").
 const MeetingGrace = 10 * time.Minute
+
+// MeetingEnd is a Meet Up's scheduled end: its start plus its duration in
+// minutes (spec 002 §4: "the end (start plus duration)").
+func MeetingEnd(start time.Time, minutes int) time.Time {
+	return start.Add(time.Duration(minutes) * time.Minute)
+}
+
+// MeetingEndedOn is when the Meet Up ended, as of now: when it was ended
+// for all (endedOn), or its scheduled end once that has come, whichever
+// is first; nil while it has not ended. The scheduled end ends a Meet Up
+// whether or not anyone ended it or the sweep has written it (command
+// meeting's EndOverdue), so that reads, join tokens and the commands
+// agree to the second.
+//
+// The end is not held open for a Meet Up in progress: the spec puts it at
+// start plus duration and warns everyone 5 minutes before it, and a room
+// that outlived its end would make that warning, the Meet Up's endTime
+// and the reads disagree. A host who needs longer schedules a longer Meet
+// Up.
+func MeetingEndedOn(endedOn *time.Time, start time.Time, minutes int, now time.Time) *time.Time {
+	end := MeetingEnd(start, minutes)
+	if endedOn != nil && endedOn.Before(end) {
+		return endedOn
+	}
+	if endedOn != nil || !now.Before(end) {
+		return &end
+	}
+	return nil
+}
+
+// MeetingEndSQL is MeetingEnd of the Meet Up m in SQL.
+func MeetingEndSQL(m *table.MeetingsTable) TimestampzExpression {
+	return m.StartTime.ADD(INTERVALd(time.Minute).MUL(m.Duration))
+}
+
+// MeetingEndedBy is MeetingEndedOn in SQL: whether the Meet Up m had
+// ended by at. It is never null (LEAST passes over a null ended_on), so it
+// may be negated.
+func MeetingEndedBy(m *table.MeetingsTable, at time.Time) BoolExpression {
+	return TimestampzExp(LEAST(m.EndedOn, MeetingEndSQL(m))).LT_EQ(TimestampzT(at))
+}
 
 // MeetingSeat is a person's row of a Meet Up (meeting_invitees): an
 // invitee's role and answer, or a registration of an open Meet Up.

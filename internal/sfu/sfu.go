@@ -293,6 +293,10 @@ type Event struct {
 	// Room is the room's name; Identity and Name the participant's, for
 	// participant and track events.
 	Room, Identity, Name string
+	// ParticipantSID is the participant's session id, for participant
+	// and track events: one identity joining from two devices is two
+	// sessions.
+	ParticipantSID string
 	// At is when LiveKit made the event.
 	At time.Time
 	// ID is the event's unique id: LiveKit retries a delivery that failed,
@@ -325,6 +329,8 @@ func (c *Client) ReceiveWebhook(body []byte, authHeader string) (Event, error) {
 		Name:     ev.GetParticipant().GetName(),
 		At:       time.Unix(ev.CreatedAt, 0).UTC(),
 		ID:       ev.Id,
+
+		ParticipantSID: ev.GetParticipant().GetSid(),
 	}, nil
 }
 

@@ -386,8 +386,8 @@ func TestRemoveParticipant(t *testing.T) {
 }
 
 // TestWebhook: the server's own participant_joined webhook verifies and
-// decodes; the same post with its body changed, or checked with another
-// secret, is refused.
+// decodes, with the participant's session id; the same post with its body
+// changed, or checked with another secret, is refused.
 func TestWebhook(t *testing.T) {
 	c := newClient(t)
 	room := roomName(t)
@@ -403,7 +403,7 @@ func TestWebhook(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ev.Kind != sfu.EventParticipantJoined || ev.Room != room || ev.Identity != "carol" || ev.Name != "carol" || ev.ID == "" ||
-		ev.At.IsZero() || time.Since(ev.At) > time.Minute {
+		!strings.HasPrefix(ev.ParticipantSID, "PA_") || ev.At.IsZero() || time.Since(ev.At) > time.Minute {
 		t.Errorf("event %+v", ev)
 	}
 	started := hooks.wait(t, func(p hookPost) bool {

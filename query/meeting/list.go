@@ -39,9 +39,8 @@ func (q *Queries) List(ctx context.Context, in List) (paging.Page[*Meeting], err
 	m, s, mi := table.Meetings, table.Series, table.MeetingInvitees
 	me := UUID(in.Viewer.UserID)
 	member, admin := access.ForumRules(m.SeriesID, s.CommunityID, me, Bool(in.Viewer.Role == auth.RoleSuper))
-	// The end (start + duration minutes) is still to come.
-	upcoming := m.EndedOn.IS_NULL().AND(
-		RawTimestampz("meetings.start_time + meetings.duration * interval '1 minute'").GT(TimestampzT(q.now())))
+	now := q.now()
+	upcoming := NOT(access.MeetingEndedBy(m, now))
 	var where BoolExpression
 	if in.SeriesID != nil {
 		if _, err := access.ReadForum(ctx, q.pool, in.Viewer.UserID, in.Viewer.Role, *in.SeriesID); err != nil {
@@ -63,7 +62,7 @@ func (q *Queries) List(ctx context.Context, in List) (paging.Page[*Meeting], err
 	if page.Total, err = db.Count(ctx, q.pool, from, where); err != nil {
 		return page, fmt.Errorf("meeting: count: %w", err)
 	}
-	all, err := load(ctx, q.pool, m.ID, ids)
+	all, err := load(ctx, q.pool, m.ID, ids, now)
 	if err != nil {
 		return page, err
 	}

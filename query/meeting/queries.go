@@ -133,7 +133,7 @@ func (m *Meeting) SeesMinutes(user uuid.UUID) bool {
 	return user == m.CreatorID || invited
 }
 
-// HasEnded reports whether the Meet Up was ended.
+// HasEnded reports whether the Meet Up has ended.
 func (m *Meeting) HasEnded() bool { return m.ended }
 
 // Audience lists who hears a private Meet Up's events besides those who
@@ -154,7 +154,7 @@ type meetingRow struct {
 // of posts. Posts without a Meet Up are not in the map. The reader's
 // rights in the forum are the caller's to check.
 func Load(ctx context.Context, q db.Querier, reader uuid.UUID, threadIDs []uuid.UUID) (map[uuid.UUID]*Meeting, error) {
-	all, err := load(ctx, q, table.Meetings.ThreadID, threadIDs)
+	all, err := load(ctx, q, table.Meetings.ThreadID, threadIDs, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func Load(ctx context.Context, q db.Querier, reader uuid.UUID, threadIDs []uuid.
 // threadIDs as nobody in particular sees them, each to be told apart for
 // its receivers with For (the live events).
 func LoadAll(ctx context.Context, q db.Querier, threadIDs []uuid.UUID) (map[uuid.UUID]*Meeting, error) {
-	all, err := load(ctx, q, table.Meetings.ThreadID, threadIDs)
+	all, err := load(ctx, q, table.Meetings.ThreadID, threadIDs, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func LoadAll(ctx context.Context, q db.Querier, threadIDs []uuid.UUID) (map[uuid
 
 // LoadRooms is LoadAll of the Meet Ups roomIDs, by roomId.
 func LoadRooms(ctx context.Context, q db.Querier, roomIDs []uuid.UUID) (map[uuid.UUID]*Meeting, error) {
-	all, err := load(ctx, q, table.Meetings.ID, roomIDs)
+	all, err := load(ctx, q, table.Meetings.ID, roomIDs, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +194,8 @@ func LoadRooms(ctx context.Context, q db.Querier, roomIDs []uuid.UUID) (map[uuid
 }
 
 // load reads the Meet Ups whose column by is one of ids, in the order of
-// their start.
-func load(ctx context.Context, q db.Querier, by ColumnString, ids []uuid.UUID) ([]*Meeting, error) {
+// their start, as they are at now.
+func load(ctx context.Context, q db.Querier, by ColumnString, ids []uuid.UUID, now time.Time) ([]*Meeting, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -214,7 +214,7 @@ func load(ctx context.Context, q db.Querier, by ColumnString, ids []uuid.UUID) (
 	roomIDs := make([]uuid.UUID, len(rows))
 	out := make([]*Meeting, len(rows))
 	for i, r := range rows {
-		out[i] = compose(r)
+		out[i] = compose(r, now)
 		byID[r.ID] = out[i]
 		roomIDs[i] = r.ID
 	}
@@ -251,24 +251,29 @@ func load(ctx context.Context, q db.Querier, by ColumnString, ids []uuid.UUID) (
 	return out, nil
 }
 
-func compose(r meetingRow) *Meeting {
+// compose is the Meet Up of row r at now. It has ended once it was ended
+// for all or its scheduled end has come (access.MeetingEndedOn), whether
+// or not the sweep has written it yet: endedOn is then the moment it
+// ended, as the sweep will write it.
+func compose(r meetingRow, now time.Time) *Meeting {
 	start := r.StartTime
+	endedOn := access.MeetingEndedOn(r.EndedOn, start, int(r.Duration), now)
 	m := &Meeting{
 		RoomID: r.ID, PostID: r.ThreadID, SeriesID: r.SeriesID, CreatorID: r.CreatorID,
 		Name: r.Name, Agenda: r.Agenda,
-		StartTime: jsontime.Of(start), EndTime: jsontime.Of(EndTime(start, int(r.Duration))),
+		StartTime: jsontime.Of(start), EndTime: jsontime.Of(access.MeetingEnd(start, int(r.Duration))),
 		CreatedOn: jsontime.Of(r.CreatedOn), UpdatedOn: jsontime.Of(r.UpdatedOn),
 		Duration: int(r.Duration), Open: r.Open,
 		Invitees: map[string]*string{}, Roles: map[string]string{}, Waitlist: []uuid.UUID{},
 		Breakouts: BreakoutRooms{Open: r.BreakoutsOpen, Rooms: map[string]int{}},
 		Minutes:   Minutes{State: r.MinutesState, UpdatedOn: jsontime.Ptr(r.MinutesOn)},
-		Ended:     r.EndedOn != nil, EndedOn: jsontime.Ptr(r.EndedOn),
+		Ended:     endedOn != nil, EndedOn: jsontime.Ptr(endedOn),
 		Tag:        r.ID.String(),
 		ReminderAt: jsontime.Of(start.Add(-reminderBefore)),
 		Context:    Context{CommunityID: r.CommunityID, SeriesID: r.SeriesID, SeriesName: r.SeriesName},
 		content:    r.MinutesContent,
 		seats:      map[uuid.UUID]access.MeetingSeat{},
-		ended:      r.EndedOn != nil,
+		ended:      endedOn != nil,
 	}
 	if r.SeatCount != nil {
 		n := int(*r.SeatCount)
@@ -282,16 +287,10 @@ func compose(r meetingRow) *Meeting {
 	return m
 }
 
-// EndTime is a Meet Up's scheduled end: its start plus its duration in
-// minutes.
-func EndTime(start time.Time, duration int) time.Time {
-	return start.Add(time.Duration(duration) * time.Minute)
-}
-
 // read finds the Meet Up roomID for reader v, who must read its forum; an
 // unknown Meet Up and one the reader may not read are both 404.
 func (q *Queries) read(ctx context.Context, v auth.Caller, roomID uuid.UUID) (*Meeting, access.Forum, error) {
-	all, err := load(ctx, q.pool, table.Meetings.ID, []uuid.UUID{roomID})
+	all, err := load(ctx, q.pool, table.Meetings.ID, []uuid.UUID{roomID}, q.now())
 	if err != nil {
 		return nil, access.Forum{}, err
 	}
@@ -317,7 +316,7 @@ func (q *Queries) Get(ctx context.Context, v auth.Caller, roomID uuid.UUID) (*Me
 // OfPost is the Meet Up of post threadID (PUT /threads/{id}/meeting/response
 // answers it).
 func (q *Queries) OfPost(ctx context.Context, v auth.Caller, threadID uuid.UUID) (*Meeting, error) {
-	all, err := load(ctx, q.pool, table.Meetings.ThreadID, []uuid.UUID{threadID})
+	all, err := load(ctx, q.pool, table.Meetings.ThreadID, []uuid.UUID{threadID}, q.now())
 	if err != nil {
 		return nil, err
 	}

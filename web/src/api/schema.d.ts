@@ -1435,8 +1435,9 @@ export interface paths {
          * A LiveKit token to join a Meet Up's room
          * @description For the caller (`userId` must be theirs) when they may join
          *     (`myRole` not null): from 10 minutes before the start until the Meet
-         *     Up ends. Members publish, subscribe and send data; the host and
-         *     moderators also administer the room.
+         *     Up ends, for all or at its `endTime`, whichever is first. Members
+         *     publish, subscribe and send data; the host and moderators also
+         *     administer the room.
          */
         post: operations["meetingJoinToken"];
         delete?: never;
@@ -1602,7 +1603,9 @@ export interface paths {
         put?: never;
         /**
          * End a Meet Up for everyone
-         * @description For the host or a moderator. Closes its LiveKit rooms; ending an ended Meet Up changes nothing.
+         * @description For the host or a moderator. Closes its LiveKit rooms; ending an
+         *     ended Meet Up changes nothing. A Meet Up also ends by itself at its
+         *     `endTime`: the API ends it then as this call does.
          */
         post: operations["endMeeting"];
         delete?: never;
@@ -1733,9 +1736,11 @@ export interface paths {
          * LiveKit's webhook
          * @description LiveKit's signed events (the `Authorization` header is its JWT over
          *     the body's hash). `participant_joined` and `participant_left` write
-         *     attendance (one row per participant session, so a repeated delivery
-         *     changes nothing); `room_finished` after the Meet Up's end marks it
-         *     ended. Events of unknown rooms are acknowledged and ignored.
+         *     attendance, one row per participant session (`participant.sid`), so
+         *     a repeated delivery changes nothing and a leave closes that session
+         *     alone (the earlier device's, when a member joined again from
+         *     another); `room_finished` after the Meet Up's end marks it ended.
+         *     Events of unknown rooms are acknowledged and ignored.
          */
         post: operations["livekitWebhook"];
         delete?: never;
@@ -2073,7 +2078,10 @@ export interface paths {
          * @description For a reader of the post's forum. With `parentId` (a comment of this
          *     post) it is a reply; a reply to a reply is refused (one level of
          *     nesting). The text is trimmed, 1 to 4000 characters; mentions and
-         *     hashtags are read from it.
+         *     hashtags are read from it as in a post. On the post of a private
+         *     Meet Up only its creator and invitees may be mentioned (spec 001
+         *     §5); a mention of anyone else is left as plain words and tells
+         *     nobody.
          */
         post: operations["createReply"];
         delete?: never;
@@ -5062,8 +5070,15 @@ export interface components {
                 /** Format: date-time */
                 updatedOn: string | null;
             };
+            /**
+             * @description Whether the Meet Up has ended: ended for all, or its `endTime`
+             *     has come (it is not held open beyond it). No token is given then.
+             */
             ended: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it ended (ended for all, or `endTime`, whichever was first); null while it has not.
+             */
             endedOn: string | null;
             /** @description The roomId; the key of `reminders.meeting.dismissed`. */
             tag: string;
@@ -5214,7 +5229,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `meetingEnded`: the Meet Up has ended. */
+        /** @description `meetingEnded`: the Meet Up has ended: ended for all, or its `endTime` has come. */
         MeetingEnded: {
             headers: {
                 [name: string]: unknown;
@@ -8477,7 +8492,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             /**
              * @description - `meetingNotYetTime`: more than 10 minutes before the start (`details`: `startTime`, `graceMinutes` 10).
-             *     - `meetingEnded`: the Meet Up has ended.
+             *     - `meetingEnded`: the Meet Up has ended: ended for all, or its `endTime` has come.
              */
             409: {
                 headers: {
