@@ -52,12 +52,8 @@ func (s *Service) JoinToken(ctx context.Context, a auth.Caller, roomID, userID u
 	if role == "" {
 		return JoinToken{}, apperr.ErrForbidden
 	}
-	if s.over(row.Meetings) {
-		return JoinToken{}, ErrEnded
-	}
-	if opens := row.StartTime.Add(-access.MeetingGrace); s.now().Before(opens) {
-		return JoinToken{}, ErrNotYetTime.With("startTime", row.StartTime.UTC().Format(time.RFC3339Nano)).
-			With("graceMinutes", int(access.MeetingGrace/time.Minute))
+	if err := access.MeetingRoomOpen(row.EndedOn, row.StartTime, int(row.Duration), s.now()); err != nil {
+		return JoinToken{}, err
 	}
 	return s.token(row.ID.String(), a.UserID, row.name, role)
 }

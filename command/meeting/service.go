@@ -54,11 +54,8 @@ func New(d *db.DB, rooms *sfu.Client, log *slog.Logger) (*Service, error) {
 var (
 	// ErrInvalid is a form or body that breaks a rule; details.fields say which.
 	ErrInvalid = apperr.New(apperr.BadInput, "invalidParameters", "some parameters are not valid")
-	// ErrEnded is a change to, or a join of, a Meet Up that has ended
-	// (Service.over).
-	ErrEnded = apperr.New(apperr.Conflict, "meetingEnded", "the Meet Up has ended")
-	// ErrNotYetTime is a join before the grace window opens.
-	ErrNotYetTime = apperr.New(apperr.Conflict, "meetingNotYetTime", "it is not time to join the Meet Up yet")
+	// ErrEnded is a change to a Meet Up that has ended (access's rule).
+	ErrEnded = access.ErrMeetingEnded
 	// ErrBreakoutsClosed is a move into a breakout room while they are closed.
 	ErrBreakoutsClosed = apperr.New(apperr.Conflict, "meetingBreakoutsClosed", "the breakout rooms are not open")
 )

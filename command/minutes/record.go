@@ -2,7 +2,6 @@ package minutes
 
 import (
 	"context"
-	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -31,14 +30,13 @@ func (s *Service) Record(ctx context.Context, in Record) error {
 			return err
 		}
 		now := s.now()
-		switch {
-		case s.sfu == nil:
+		if s.sfu == nil {
 			return ErrNoSFU
-		case access.MeetingEndedOn(m.EndedOn, m.StartTime, int(m.Duration), now) != nil:
-			return ErrMeetingEnded
-		case now.Before(m.StartTime.Add(-access.MeetingGrace)):
-			return ErrNotYetTime.With("startTime", m.StartTime.UTC().Format(time.RFC3339)).With("graceMinutes", int(access.MeetingGrace/time.Minute))
-		case m.Duration > MaxDuration:
+		}
+		if err := access.MeetingRoomOpen(m.EndedOn, m.StartTime, int(m.Duration), now); err != nil {
+			return err
+		}
+		if m.Duration > MaxDuration {
 			return ErrTooLong
 		}
 		if m.MinutesState != nil && (*m.MinutesState == StateStarted || *m.MinutesState == StateCompiling) {

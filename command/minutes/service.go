@@ -38,8 +38,6 @@ const MaxDuration = 119
 
 // The refusals of this package's calls.
 var (
-	ErrMeetingEnded   = apperr.New(apperr.Conflict, "meetingEnded", "the Meet Up has ended")
-	ErrNotYetTime     = apperr.New(apperr.Conflict, "meetingNotYetTime", "the Meet Up has not started yet")
 	ErrTooLong        = apperr.New(apperr.Conflict, "minutesUnavailable", "AI notes are only for Meet Ups shorter than 120 minutes").With("maxDuration", MaxDuration)
 	ErrNotRecording   = apperr.New(apperr.Conflict, "minutesNotRecording", "AI notes are not being recorded")
 	ErrStillRecording = apperr.New(apperr.Conflict, "minutesRecording", "the AI notes are still being recorded or compiled")

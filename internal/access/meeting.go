@@ -3,6 +3,8 @@ package access
 import (
 	"time"
 
+	"agora/internal/apperr"
+
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
@@ -45,6 +47,31 @@ func MeetingEndedOn(endedOn *time.Time, start time.Time, minutes int, now time.T
 	}
 	if endedOn != nil || !now.Before(end) {
 		return &end
+	}
+	return nil
+}
+
+// The refusals of a Meet Up's room outside its time window, shared by the
+// join token and the AI notes recording.
+var (
+	// ErrMeetingEnded is a change to, or a join of, a Meet Up that has
+	// ended (for all, or at its scheduled end).
+	ErrMeetingEnded = apperr.New(apperr.Conflict, "meetingEnded", "the Meet Up has ended")
+	// ErrMeetingNotYetTime is a join before the grace window opens; its
+	// details give the start and the grace minutes the client shows.
+	ErrMeetingNotYetTime = apperr.New(apperr.Conflict, "meetingNotYetTime", "it is not time to join the Meet Up yet")
+)
+
+// MeetingRoomOpen is nil when a Meet Up's room may be entered at now: from
+// MeetingGrace before its start until it ends (MeetingEndedOn); otherwise
+// ErrMeetingEnded or ErrMeetingNotYetTime with the start and grace.
+func MeetingRoomOpen(endedOn *time.Time, start time.Time, minutes int, now time.Time) error {
+	if MeetingEndedOn(endedOn, start, minutes, now) != nil {
+		return ErrMeetingEnded
+	}
+	if now.Before(start.Add(-MeetingGrace)) {
+		return ErrMeetingNotYetTime.With("startTime", start.UTC().Format(time.RFC3339Nano)).
+			With("graceMinutes", int(MeetingGrace/time.Minute))
 	}
 	return nil
 }
