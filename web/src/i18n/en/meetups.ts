@@ -163,6 +163,7 @@ export const meetups = {
     endingSoon: 'This Meet Up ends in 5 minutes.',
     endedTitle: 'The Meet Up has ended',
     endedBody: 'The host ended this Meet Up for everyone.',
+    otherDevice: 'You joined this Meet Up from another device, so it was closed here.',
     audioBlockedTitle: 'Turn on the Meet Up’s sound',
     audioBlockedBody: 'Your browser is holding back the sound of the others in this Meet Up until you allow it.',
     audioBlockedConfirm: 'Turn on sound',

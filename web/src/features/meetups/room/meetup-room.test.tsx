@@ -316,6 +316,14 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(screen.queryByTestId('meetup-stage')).toBeNull()
   })
 
+  it('says so when the member joins from another device, which closes the Meet Up here', async () => {
+    const { rooms } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
+    act(() => void rooms[0]!.emit(RoomEvent.Disconnected, DisconnectReason.DUPLICATE_IDENTITY))
+    expect(await screen.findByText('You joined this Meet Up from another device, so it was closed here.')).toBeInTheDocument()
+    expect(screen.queryByTestId('meetup-stage')).toBeNull()
+    expect(screen.queryByRole('dialog', { name: 'The Meet Up has ended' })).toBeNull()
+  })
+
   it('leaves after a confirmation', async () => {
     const { rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
     await userEvent.click(within(stage).getByRole('button', { name: 'Leave' }))

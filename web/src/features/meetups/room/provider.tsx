@@ -20,10 +20,11 @@ export type MeetupRoomProviderProps = {
 // LiveKit's client loads when a Meet Up is joined, not with every page: the
 // provider names its events and the room-deleted reason by value
 // (RoomEvent.Disconnected, RoomEvent.DataReceived, RoomEvent.AudioPlaybackStatusChanged,
-// DisconnectReason.ROOM_DELETED).
+// DisconnectReason.DUPLICATE_IDENTITY and ROOM_DELETED).
 const DISCONNECTED = 'disconnected'
 const DATA_RECEIVED = 'dataReceived'
 const AUDIO_PLAYBACK_CHANGED = 'audioPlaybackChanged'
+const DUPLICATE_IDENTITY = 2
 const ROOM_DELETED = 5
 
 const newRoom = () => import('livekit-client').then(({ Room }) => new Room({ adaptiveStream: true, dynacast: true }))
@@ -34,7 +35,9 @@ const newRoom = () => import('livekit-client').then(({ Room }) => new Room({ ada
  * token of POST /meetings/join-token and connects to the LiveKit URL it
  * names, moves between the main room and breakout rooms, keeps the
  * in-meeting chat, and shows the ended dialog when the room is deleted
- * (the Meet Up was ended for all). Members join with the microphone and
+ * (the Meet Up was ended for all). Joining from another device makes
+ * LiveKit drop this one (spec 002 §4), which then says so rather than
+ * vanishing without a word. Members join with the microphone and
  * camera off: nothing is published until they turn them on. When the
  * browser blocks the room's audio (autoplay without a gesture), a dialog
  * with one button gives the gesture that starts it (spec 002 §4).
@@ -61,6 +64,7 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
         setChat([])
         setAudioBlocked(false)
         if (reason === ROOM_DELETED) setEnded(true)
+        if (reason === DUPLICATE_IDENTITY) toast({ title: t('meetups.room.otherDevice') })
       })
       room.on(AUDIO_PLAYBACK_CHANGED, () => {
         if (current.current === room) setAudioBlocked(!room.canPlaybackAudio)
