@@ -166,7 +166,12 @@ class VirtualBackground implements TrackProcessor<Track.Kind.Video>, BackgroundP
           if (done || !frame) return
           try {
             if (await this.frame(frame, frame.displayWidth, frame.displayHeight)) {
-              await writer.write(new VideoFrame(this.output, { timestamp: frame.timestamp }))
+              const out = new VideoFrame(this.output, { timestamp: frame.timestamp })
+              // A writer closed meanwhile (the processor destroyed) ends the loop.
+              await writer.write(out).catch(() => {
+                out.close()
+                stopped = true
+              })
             }
           } finally {
             frame.close()
