@@ -136,17 +136,18 @@ function solidPng(w, h, [r, g, b]) {
 
 /**
  * videoLook reads the frame page shows of userId's video, drawn into a
- * canvas at its own size: its sharpness (the mean difference of luminance
- * between neighbouring pixels: edges make it high, a blur low) and the
- * share of its pixels near colour.
+ * 320×180 canvas (LiveKit's adaptive stream sends another size as the
+ * tile or the network changes; one size keeps the figures comparable):
+ * its sharpness (the mean difference of luminance between neighbouring
+ * pixels: edges make it high, a blur low) and the share of its pixels near
+ * colour.
  */
 function videoLook(page, userId, color = [0, 0, 0]) {
   return peerTile(page, userId)
     .locator('video')
     .evaluate((v, [cr, cg, cb]) => {
-      const w = v.videoWidth
-      const h = v.videoHeight
-      if (!w || !h) return null
+      if (!v.videoWidth || !v.videoHeight) return null
+      const [w, h] = [320, 180]
       const c = document.createElement('canvas')
       c.width = w
       c.height = h
@@ -162,7 +163,7 @@ function videoLook(page, userId, color = [0, 0, 0]) {
       }
       let edges = 0
       for (let y = 0; y < h - 1; y++) for (let x = 0; x < w - 1; x++) edges += Math.abs(lum[y * w + x] - lum[y * w + x + 1]) + Math.abs(lum[y * w + x] - lum[(y + 1) * w + x])
-      return { size: `${w}×${h}`, sharpness: edges / ((w - 1) * (h - 1)), near: near / (w * h) }
+      return { size: `${v.videoWidth}×${v.videoHeight}`, sharpness: edges / ((w - 1) * (h - 1)), near: near / (w * h) }
     }, color)
     .catch(() => null)
 }
@@ -479,14 +480,14 @@ export default [
       const pop = await background(pp)
       await pop.getByRole('radio', { name: 'Blur' }).check()
       const blurred = await lookUntil('the presenter’s video, blurred', pa, m.id, (l) => l.sharpness < sharp.sharpness / 2)
-      console.log(`    sharpness of the presenter's video as the admin receives it: ${sharp.sharpness.toFixed(2)} (${sharp.size}) without a background, ${blurred.sharpness.toFixed(2)} (${blurred.size}) blurred`)
+      console.log(`    sharpness of the presenter's video as the admin receives it, drawn at 320×180: ${sharp.sharpness.toFixed(2)} without a background (received at ${sharp.size}), ${blurred.sharpness.toFixed(2)} blurred (received at ${blurred.size})`)
       await shot(pa, 'meetup-background-blur')
 
       // An image: a solid colour fills what the admin sees, but for what the model takes for a person.
       await pop.getByTestId('background-image-input').setInputFiles({ name: 'magenta.png', mimeType: 'image/png', buffer: solidPng(320, 180, color) })
       await visible(pop.getByRole('radio', { name: 'Image' }).and(pp.locator(':checked')))
       const imaged = await lookUntil('the presenter’s video, the image behind', pa, m.id, (l) => l.near > 0.6, color)
-      console.log(`    share of the presenter's video near rgb(${color}): ${(sharp.near * 100).toFixed(1)}% without a background, ${(imaged.near * 100).toFixed(1)}% with the image (${imaged.size})`)
+      console.log(`    share of the presenter's video near rgb(${color}): ${(sharp.near * 100).toFixed(1)}% without a background, ${(imaged.near * 100).toFixed(1)}% with the image (received at ${imaged.size})`)
       await pp.keyboard.press('Escape')
       await shot(pa, 'meetup-background-image')
 
