@@ -30,7 +30,11 @@ var safeHost = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]
 //
 //   - script-src 'self': every script is a file of the build (index.html
 //     has no inline script; the theme and browser checks are src/boot/*.js,
-//     built into assets/ by vite.config.ts).
+//     built into assets/ by vite.config.ts). 'wasm-unsafe-eval' lets a page
+//     compile WebAssembly, and nothing else that 'unsafe-eval' would (no
+//     eval, no new Function): the Meet Up's virtual background runs
+//     MediaPipe's person segmentation, a .wasm file of the build; without
+//     it the browser refuses WebAssembly.instantiate.
 //   - style-src 'unsafe-inline': the app's CSS is files, but the UI
 //     renders style elements that no hash can name and no nonce can reach
 //     (index.html is one static, cached file): Radix's ScrollArea and
@@ -71,7 +75,7 @@ func appPolicy(c fiber.Ctx, publicURL, sfuURL string) string {
 		sockets.WriteString(" ws://" + h + " wss://" + h)
 	}
 	sockets.WriteString(sfuOrigins(sfuURL))
-	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	return "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' https: http:; font-src 'self'; " +
 		"connect-src 'self'" + sockets.String() + "; " +
 		"frame-src 'self' " + playerOrigins + "; " +

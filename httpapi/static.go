@@ -9,6 +9,7 @@ import (
 	"mime"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -26,16 +27,40 @@ import (
 //     page or its 404. API clients that do not ask for HTML keep getting the
 //     JSON 404 of x-unmatched, and /api/* never falls back.
 //
-// Text files are gzipped once at start-up and sent compressed to clients
-// that accept it. index.html carries the build's id (web.BuildID) in a
+// Text files (and WebAssembly) are gzipped once, when first asked for, and
+// sent compressed to clients that accept it: not at start-up, where the
+// virtual background's two .wasm builds alone would take a third of a
+// second of every server's start (every test server's too) for files most
+// sessions never load. index.html carries the build's id (web.BuildID) in a
 // <meta name="agora-build">, which the app compares with the id the hub
 // announces, to offer a reload after a deployment.
 
 type staticFile struct {
-	body, gzipped []byte
-	contentType   string
-	etag          string
-	immutable     bool
+	body        []byte
+	contentType string
+	etag        string
+	immutable   bool
+
+	gzipOnce sync.Once
+	gzipped  []byte // nil when not worth it
+}
+
+// compressed is f's body gzipped, made on the first call, or nil when f is
+// not compressible or gzip would not make it smaller.
+func (f *staticFile) compressed() []byte {
+	f.gzipOnce.Do(func() {
+		if !compressible(f.contentType) || len(f.body) <= 512 {
+			return
+		}
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		_, _ = zw.Write(f.body)
+		_ = zw.Close()
+		if b.Len() < len(f.body) {
+			f.gzipped = b.Bytes()
+		}
+	})
+	return f.gzipped
 }
 
 type staticSite struct {
@@ -79,15 +104,6 @@ func newStaticSite(dist fs.FS, built bool) (*staticSite, error) {
 		}
 		if f.contentType == "" {
 			f.contentType = "application/octet-stream"
-		}
-		if compressible(f.contentType) && len(body) > 512 {
-			var b bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-			_, _ = zw.Write(body)
-			_ = zw.Close()
-			if b.Len() < len(body) {
-				f.gzipped = b.Bytes()
-			}
 		}
 		s.files["/"+p] = f
 		return nil
@@ -164,9 +180,11 @@ func (s *staticSite) send(c fiber.Ctx, f *staticFile) error {
 	if c.Get(fiber.HeaderIfNoneMatch) == f.etag {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
-	if f.gzipped != nil && strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
-		c.Set(fiber.HeaderContentEncoding, "gzip")
-		return c.Send(f.gzipped)
+	if strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip") {
+		if gz := f.compressed(); gz != nil {
+			c.Set(fiber.HeaderContentEncoding, "gzip")
+			return c.Send(gz)
+		}
 	}
 	return c.Send(f.body)
 }

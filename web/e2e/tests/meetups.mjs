@@ -6,12 +6,15 @@
 // insights count it with its two attendees. Then AI notes: a
 // member's fake microphone plays known spoken sentences, the host turns the
 // notes on, ends the Meet Up, and the minutes hold the sentences' words and
-// are found by the forum's search.
+// are found by the forum's search. Then the virtual background: a member
+// blurs their background, then replaces it with an image, and the other
+// sees it in the video they receive.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { deflateSync } from 'node:zlib'
 import { api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible } from '../lib.mjs'
 
 // admin@demo.agora administers every demo forum; the members are people no
@@ -19,6 +22,7 @@ import { api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible
 const ADMIN = 'admin@demo.agora'
 const MEMBER = 'elena.petrova@demo.agora'
 const SPEAKER = 'grace.liu@demo.agora'
+const PRESENTER = 'hiroshi.tanaka@demo.agora'
 const MEDIA = { permissions: ['camera', 'microphone'] }
 // Joining, publishing and the live events go through LiveKit and the change stream.
 const LIVE = 3 * TIMEOUT
@@ -98,6 +102,89 @@ async function breakouts(page) {
   const d = page.getByRole('dialog', { name: 'Breakout rooms' })
   await visible(d)
   return d
+}
+
+
+/** crc32 of PNG chunks (node:zlib has one only from Node 20.15). */
+function crc32(buf) {
+  let c = ~0
+  for (const b of buf) {
+    c ^= b
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1))
+  }
+  return ~c >>> 0
+}
+
+/** solidPng is a w×h PNG of one colour [r, g, b]. */
+function solidPng(w, h, [r, g, b]) {
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4)
+    len.writeUInt32BE(data.length)
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(body))
+    return Buffer.concat([len, body, crc])
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(w, 0)
+  ihdr.writeUInt32BE(h, 4)
+  ihdr.set([8, 2, 0, 0, 0], 8) // 8 bits, RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => [r, g, b]).flat())])
+  const pixels = Buffer.concat(Array.from({ length: h }, () => row))
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))])
+}
+
+/**
+ * videoLook reads the frame page shows of userId's video, drawn into a
+ * 320×180 canvas (LiveKit's adaptive stream sends another size as the
+ * tile or the network changes; one size keeps the figures comparable):
+ * its sharpness (the mean difference of luminance between neighbouring
+ * pixels: edges make it high, a blur low) and the share of its pixels near
+ * colour.
+ */
+function videoLook(page, userId, color = [0, 0, 0]) {
+  return peerTile(page, userId)
+    .locator('video')
+    .evaluate((v, [cr, cg, cb]) => {
+      if (!v.videoWidth || !v.videoHeight) return null
+      const [w, h] = [320, 180]
+      const c = document.createElement('canvas')
+      c.width = w
+      c.height = h
+      const g = c.getContext('2d', { willReadFrequently: true })
+      g.drawImage(v, 0, 0, w, h)
+      const d = g.getImageData(0, 0, w, h).data
+      const lum = new Float32Array(w * h)
+      let near = 0
+      for (let i = 0; i < w * h; i++) {
+        const [r, gr, b] = [d[4 * i], d[4 * i + 1], d[4 * i + 2]]
+        lum[i] = 0.299 * r + 0.587 * gr + 0.114 * b
+        if (Math.hypot(r - cr, gr - cg, b - cb) < 80) near++
+      }
+      let edges = 0
+      for (let y = 0; y < h - 1; y++) for (let x = 0; x < w - 1; x++) edges += Math.abs(lum[y * w + x] - lum[y * w + x + 1]) + Math.abs(lum[y * w + x] - lum[(y + 1) * w + x])
+      return { size: `${v.videoWidth}×${v.videoHeight}`, sharpness: edges / ((w - 1) * (h - 1)), near: near / (w * h) }
+    }, color)
+    .catch(() => null)
+}
+
+/** lookUntil polls videoLook until ok(look), and gives the look; on timeout it says what it last saw. */
+async function lookUntil(what, page, userId, ok, color) {
+  let last = null
+  try {
+    await poll(what, async () => ok((last = await videoLook(page, userId, color)) ?? { sharpness: NaN, near: NaN }), 6 * TIMEOUT)
+  } catch (e) {
+    throw new Error(`${e.message}: last seen ${JSON.stringify(last)}`)
+  }
+  return last
+}
+
+/** background opens page's Virtual background popover. */
+async function background(page) {
+  await stageOf(page).getByRole('button', { name: 'Virtual background', exact: true }).click()
+  const pop = page.getByRole('dialog', { name: 'Virtual background' })
+  await visible(pop)
+  return pop
 }
 
 export default [
@@ -357,5 +444,72 @@ export default [
         return false
       }, 6 * TIMEOUT)
           },
+  },
+  {
+    name: 'meetups: virtual background: a member blurs their background, then puts an image behind them, and the other member sees it in their video, through the camera turned off and on and a new join',
+    async fn(ctx) {
+      const { ta, m, series, path } = await together(PRESENTER)
+      const name = `Design review ${Date.now().toString(36)}`
+      const made = await api('POST', `/api/series/${series.id}/meetings`, {
+        token: ta,
+        body: { name, agenda: 'Screens of the new checkout', startTime: new Date().toISOString(), duration: 15, open: false, seatCount: null, invitees: { [m.id]: 'member' }, breakouts: [] },
+      })
+      assert.equal(made.status, 201, JSON.stringify(made.body))
+      // The admin watches; the presenter's camera is Chromium's fake one: a
+      // pattern of sharp edges, and no person, so the model leaves nearly
+      // all of it to the background.
+      const pa = await signedInPage(ctx, ADMIN, undefined, MEDIA)
+      const pp = await signedInPage(ctx, PRESENTER, undefined, MEDIA)
+      const join = async (p) => {
+        await p.goto(server.url + path)
+        await meetupOn(p, name).getByRole('button', { name: 'Join', exact: true }).click()
+        await visible(stageOf(p))
+      }
+      await join(pa)
+      await join(pp)
+      const camera = async (on) => {
+        await stageOf(pp).getByRole('button', { name: on ? 'Turn the camera on' : 'Turn the camera off' }).click()
+        await visible(stageOf(pp).getByRole('button', { name: on ? 'Turn the camera off' : 'Turn the camera on' }))
+      }
+      const color = [230, 40, 170]
+      await camera(true)
+      await seesVideo(pa, m.id)
+      const sharp = await lookUntil('the presenter’s video, sharp', pa, m.id, (l) => l.sharpness > 0, color)
+
+      // Blur: the model loads (from this server) and the video the admin receives loses its edges.
+      const pop = await background(pp)
+      await pop.getByRole('radio', { name: 'Blur' }).check()
+      const blurred = await lookUntil('the presenter’s video, blurred', pa, m.id, (l) => l.sharpness < sharp.sharpness / 2)
+      console.log(`    sharpness of the presenter's video as the admin receives it, drawn at 320×180: ${sharp.sharpness.toFixed(2)} without a background (received at ${sharp.size}), ${blurred.sharpness.toFixed(2)} blurred (received at ${blurred.size})`)
+      await shot(pa, 'meetup-background-blur')
+
+      // An image: a solid colour fills what the admin sees, but for what the model takes for a person.
+      await pop.getByTestId('background-image-input').setInputFiles({ name: 'magenta.png', mimeType: 'image/png', buffer: solidPng(320, 180, color) })
+      await visible(pop.getByRole('radio', { name: 'Image' }).and(pp.locator(':checked')))
+      const imaged = await lookUntil('the presenter’s video, the image behind', pa, m.id, (l) => l.near > 0.6, color)
+      console.log(`    share of the presenter's video near rgb(${color}): ${(sharp.near * 100).toFixed(1)}% without a background, ${(imaged.near * 100).toFixed(1)}% with the image (received at ${imaged.size})`)
+      await pp.keyboard.press('Escape')
+      await shot(pa, 'meetup-background-image')
+
+      // The camera turned off and on: LiveKit restarts the processor on the new camera track.
+      await camera(false)
+      await camera(true)
+      await seesVideo(pa, m.id)
+      const again = await lookUntil('the presenter’s video, the image behind after the camera came back', pa, m.id, (l) => l.near > 0.6, color)
+      console.log(`    after the camera was turned off and on: ${(again.near * 100).toFixed(1)}%`)
+
+      // A new join: the setting kept in this browser is applied to the new camera.
+      await pp.reload()
+      await stageOf(pa).locator(`[data-testid="peer"][data-identity="${m.id}"]`).waitFor({ state: 'detached', timeout: LIVE })
+      await join(pp)
+      await camera(true)
+      await seesVideo(pa, m.id)
+      const rejoined = await lookUntil('the presenter’s video, the image behind after joining again', pa, m.id, (l) => l.near > 0.6, color)
+      console.log(`    after joining again: ${(rejoined.near * 100).toFixed(1)}%`)
+
+      await stageOf(pa).getByRole('button', { name: 'End for all' }).click()
+      await confirm(pa, 'End this Meet Up for everyone?', 'End for all')
+      await stageOf(pa).waitFor({ state: 'detached', timeout: LIVE })
+    },
   },
 ]

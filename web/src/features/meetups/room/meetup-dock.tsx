@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Track } from 'livekit-client'
 import { Maximize2, Mic, MicOff, Video, VideoOff } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { enableCamera } from './background'
 import { useMeetupRoom } from './context'
 import { MeetupStage } from './meetup-stage'
 import { isOn, useRoomChanges } from './use-room'
@@ -44,7 +45,7 @@ function MiniBar({ onFullscreen }: { onFullscreen: () => void }) {
       <Button type="button" size="icon" variant={mic ? 'secondary' : 'destructive'} aria-label={t(mic ? 'meetups.room.micOn' : 'meetups.room.micOff')} onClick={() => void lp.setMicrophoneEnabled(!mic).catch(() => undefined)}>
         {mic ? <Mic aria-hidden /> : <MicOff aria-hidden />}
       </Button>
-      <Button type="button" size="icon" variant={cam ? 'secondary' : 'destructive'} aria-label={t(cam ? 'meetups.room.cameraOn' : 'meetups.room.cameraOff')} onClick={() => void lp.setCameraEnabled(!cam).catch(() => undefined)}>
+      <Button type="button" size="icon" variant={cam ? 'secondary' : 'destructive'} aria-label={t(cam ? 'meetups.room.cameraOn' : 'meetups.room.cameraOff')} onClick={() => void enableCamera(lp, !cam).catch(() => undefined)}>
         {cam ? <Video aria-hidden /> : <VideoOff aria-hidden />}
       </Button>
       <Button type="button" size="icon" variant="secondary" aria-label={t('meetups.room.fullscreen')} onClick={onFullscreen}>

@@ -15,6 +15,8 @@ import { cn } from '@/lib/utils'
 import { cancelMinutes, closeBreakouts, endMeeting, joinBreakoutRoom, leaveBreakoutRoom, openBreakouts, startRecording, useMeetingAction, useMeetingOf, usePermissions } from '../api/meetings'
 import type { Meeting } from '../api/types'
 import { endingSoonAt } from '../lib/time'
+import { enableCamera } from './background'
+import { BackgroundSettings } from './background-settings'
 import { ChatWindow } from './chat-window'
 import { useMeetupRoom, type ActiveMeetup } from './context'
 import { pageSize, visiblePeers } from './grid'
@@ -174,7 +176,7 @@ function ActionsRow({
   }, [notes, m.minutes.state, t])
 
   const toggle = (source: 'microphone' | 'camera') => {
-    const p = source === 'microphone' ? lp.setMicrophoneEnabled(!mic) : lp.setCameraEnabled(!cam)
+    const p = source === 'microphone' ? lp.setMicrophoneEnabled(!mic) : enableCamera(lp, !cam)
     p.catch((e: unknown) => fail(e, source))
   }
   const share = () => {
@@ -221,6 +223,7 @@ function ActionsRow({
         </Button>
       )}
       <DeviceSettings room={room} />
+      <BackgroundSettings participant={lp} />
       <Button type="button" size="sm" variant="destructive" onClick={() => setConfirm('leave')}>
         <LogOut aria-hidden />
         {t('meetups.room.leave')}
