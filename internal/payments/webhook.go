@@ -64,7 +64,7 @@ type Change struct {
 	ProductIDs []uuid.UUID
 	// Items are the subscription's lines by product, when the event
 	// carries them (the subscription's own events).
-	Items map[uuid.UUID]ItemState
+	Items  map[uuid.UUID]ItemState
 	Status string
 	// PeriodEnd is the end of the period paid for (the latest of its
 	// items'); nil when the event does not say.
