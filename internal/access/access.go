@@ -122,7 +122,7 @@ func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 		manager.AS("manager"),
 		// The membership's access, when it has one (billing.go).
 		ForumPaidUp(table.Series.ID, me, BoolExp(COALESCE(sm.IsSubscribed, Bool(false)))).
-			AND(communityPaidUpOf(table.Series.CommunityID, me)).AS("paid_up"),
+			AND(CommunityPaidUpOf(table.Series.CommunityID, me)).AS("paid_up"),
 	).FROM(table.Series.
 		LEFT_JOIN(p, p.UserID.EQ(me)).
 		LEFT_JOIN(sm, sm.SeriesID.EQ(table.Series.ID).AND(sm.ProfileID.EQ(p.ID)))).

@@ -41,9 +41,9 @@ func CommunityPaidUp(communityID, user StringExpression, complimentary BoolExpre
 	return free.OR(complimentary).OR(Subscribed(user, communityID))
 }
 
-// communityPaidUpOf is CommunityPaidUp for user's own active membership of
-// the community, if any, as the complimentary one.
-func communityPaidUpOf(communityID, user StringExpression) BoolExpression {
+// CommunityPaidUpOf is CommunityPaidUp for user's own active membership
+// of the community, if any, as the complimentary one.
+func CommunityPaidUpOf(communityID, user StringExpression) BoolExpression {
 	bcm, bp := table.CommunityMemberships.AS("bcm"), table.Profiles.AS("bp")
 	complimentary := EXISTS(SELECT(bcm.ProfileID).FROM(bcm.INNER_JOIN(bp, bp.ID.EQ(bcm.ProfileID))).
 		WHERE(bcm.CommunityID.EQ(communityID).AND(bp.UserID.EQ(user)).AND(bcm.Status.EQ(String("active"))).AND(bcm.IsSubscribed)))
@@ -63,7 +63,7 @@ func Subscribed(user, product StringExpression) BoolExpression {
 // when super is true), or they are an active member with access.
 func CommunityAccess(communityID, user StringExpression, super BoolExpression) BoolExpression {
 	member, admin := CommunityRules(communityID, user, super)
-	return admin.OR(member.AND(communityPaidUpOf(communityID, user)))
+	return admin.OR(member.AND(CommunityPaidUpOf(communityID, user)))
 }
 
 // ForumMembership is the condition that user has an active membership of
@@ -74,4 +74,13 @@ func ForumMembership(seriesID, user StringExpression) BoolExpression {
 	lsm, lp := table.SeriesMemberships.AS("lsm"), table.Profiles.AS("lp")
 	return EXISTS(SELECT(lsm.ProfileID).FROM(lsm.INNER_JOIN(lp, lp.ID.EQ(lsm.ProfileID))).
 		WHERE(lsm.SeriesID.EQ(seriesID).AND(lp.UserID.EQ(user)).AND(lsm.Status.EQ(String("active")))))
+}
+
+// ForumPaidUpOf is ForumPaidUp for user's own active membership of the
+// forum, if any, as the complimentary one.
+func ForumPaidUpOf(seriesID, user StringExpression) BoolExpression {
+	lsm, lp := table.SeriesMemberships.AS("lsm"), table.Profiles.AS("lp")
+	complimentary := EXISTS(SELECT(lsm.ProfileID).FROM(lsm.INNER_JOIN(lp, lp.ID.EQ(lsm.ProfileID))).
+		WHERE(lsm.SeriesID.EQ(seriesID).AND(lp.UserID.EQ(user)).AND(lsm.Status.EQ(String("active"))).AND(lsm.IsSubscribed)))
+	return ForumPaidUp(seriesID, user, complimentary)
 }

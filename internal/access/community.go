@@ -193,7 +193,7 @@ func ForumRules(seriesID, communityID, user StringExpression, super BoolExpressi
 	// access to both (billing.go); ForumMembership is the membership alone.
 	member = EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).
 		WHERE(memberOf.AND(ForumPaidUp(seriesID, user, xsm.IsSubscribed)))).
-		AND(communityPaidUpOf(communityID, user))
+		AND(CommunityPaidUpOf(communityID, user))
 	_, manager := CommunityRules(communityID, user, super)
 	admin = manager.
 		OR(EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).
