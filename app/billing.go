@@ -39,7 +39,8 @@ func StartStripe(ctx context.Context, cfg *config.Config, log *slog.Logger) (*St
 	}
 	cfg.Stripe.SecretKey, cfg.Stripe.APIURL = stripemock.SecretKey, srv.URL()
 	cfg.Stripe.WebhookSecret = "whsec_" + childproc.RandomHex(24)
-	log.Info("STRIPE_SECRET_KEY is not set: payments run on a local stripe-mock, and checkouts go to the dev checkout page",
+	// A warning, as SMTP's: nothing is charged, which nobody should miss.
+	log.Warn("STRIPE_SECRET_KEY is not set: payments run on a local stripe-mock, and checkouts go to the dev checkout page",
 		"stripeMock", srv.URL(), "devCheckout", "/api/dev/checkout/{id}")
 	return &Stripe{Mock: srv}, nil
 }
