@@ -48,23 +48,24 @@ build: web ## build bin/agora (with the web app when it exists)
 	$(GO) build -o $(BIN) ./cmd/agora
 
 # agora dev starts a local ClickHouse (the insights warehouse) from
-# Debian's clickhouse-server, installed when missing, and a local LiveKit
-# (the SFU of Meet Ups), built once into ~/.cache/agora when missing; the
-# Meet Up recorder transcribes with Debian's pocketsphinx (speech).
+# Debian's clickhouse-server, installed when missing, a local LiveKit
+# (the SFU of Meet Ups), built once into ~/.cache/agora when missing, and
+# without STRIPE_SECRET_KEY a local stripe-mock (Stripe's API), built there
+# too; the Meet Up recorder transcribes with Debian's pocketsphinx (speech).
 dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo data
-	@bash scripts/install-deps.sh clickhouse livekit speech
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech
 	./$(BIN) dev $(DEV_FLAGS)
 
 # Go first, then the web app: Vitest, then the browser tests (Playwright
 # with the system Chromium, installed from Debian when missing) against a
 # real `agora dev` started from bin/agora by web/e2e/run.mjs. The Go tests
 # and agora dev start a local ClickHouse, installed from Debian when missing,
-# and a local LiveKit, built once into ~/.cache/agora when missing; the
-# recorder's tests need Debian's speech packages; deploy/'s tests run nginx
+# and a local LiveKit and stripe-mock, built once into ~/.cache/agora when
+# missing; the recorder's tests need Debian's speech packages; deploy/'s tests run nginx
 # (Debian's nginx-light) over the load balancer's configuration.
 test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, then the browser tests
 	@$(MAKE) --no-print-directory lint
-	@bash scripts/install-deps.sh clickhouse livekit speech nginx
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test
@@ -107,7 +108,7 @@ gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 	$(GO) run ./internal/db/jetgen/cmd
 
 bench: deps build ## run the benchmark programs and print their figures
-	@bash scripts/install-deps.sh clickhouse livekit
+	@bash scripts/install-deps.sh clickhouse livekit stripe
 	$(GO) run ./cmd/bench $(BENCHFLAGS)
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench

@@ -29,6 +29,7 @@ import (
 	"agora/internal/linkpreview"
 	"agora/internal/mail"
 	qaccount "agora/query/account"
+	qbilling "agora/query/billing"
 	qchat "agora/query/chat"
 	qcommunity "agora/query/community"
 	qfeed "agora/query/feed"
@@ -109,6 +110,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		TrustedProxies: cfg.TrustedProxyList(),
 		PublicURL:      cfg.PublicURL,
 		Hub:            newHub(cfg, d, log, o),
+		Dev:            cfg.Dev,
 	}
 	if a.Registry == nil {
 		a.Registry = NewRegistry()
@@ -162,6 +164,12 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	if err == nil {
 		c.Uploads, q.Uploads, err = newUploads(cfg, d, links)
+	}
+	if err == nil {
+		c.Billing, err = newBilling(cfg, d, log)
+	}
+	if err == nil {
+		q.Billing, err = qbilling.New(d, cfg.DevCheckout())
 	}
 	if err == nil {
 		q.Accounts, err = qaccount.New(d)

@@ -44,7 +44,11 @@ func (s *SFU) Close() error {
 
 // WebhookURL is where a local SFU posts its webhooks to the API listening
 // on addr: over loopback, whatever address the API listens on.
-func WebhookURL(addr string) string {
+func WebhookURL(addr string) string { return loopbackURL(addr, sfu.WebhookPath) }
+
+// loopbackURL is path of the API listening on addr, as this machine
+// reaches it: over loopback when it listens on every address.
+func loopbackURL(addr, path string) string {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return ""
@@ -52,7 +56,7 @@ func WebhookURL(addr string) string {
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + sfu.WebhookPath
+	return "http://" + net.JoinHostPort(host, port) + path
 }
 
 // NewSFUClient is the LiveKit client of cfg.LiveKit; nil (and no error)

@@ -11,6 +11,7 @@ import (
 
 	cmdaccount "agora/command/account"
 	cmdaisearch "agora/command/aisearch"
+	cmdbilling "agora/command/billing"
 	cmdchat "agora/command/chat"
 	cmdcommunity "agora/command/community"
 	cmddelivery "agora/command/delivery"
@@ -27,6 +28,7 @@ import (
 	"agora/internal/mail"
 	"agora/live"
 	qaccount "agora/query/account"
+	qbilling "agora/query/billing"
 	qchat "agora/query/chat"
 	qcommunity "agora/query/community"
 	qfeed "agora/query/feed"
@@ -70,6 +72,9 @@ type Application struct {
 	// InsightsBase is where the insights routes are (AGORA_INSIGHTS_BASE);
 	// empty means DefaultInsightsBase.
 	InsightsBase string
+	// Dev is agora dev (and the test servers): it serves the dev-only
+	// routes beside the mailbox, such as the dev checkout page.
+	Dev bool
 }
 
 // Commands are the write side's use cases, one service per area.
@@ -96,6 +101,8 @@ type Commands struct {
 	// Delivery keeps the browsers' push subscriptions and follows the
 	// e-mails' unsubscribe links.
 	Delivery *cmddelivery.Service
+	// Billing is checkout, the customer portal and Stripe's webhook.
+	Billing *cmdbilling.Service
 }
 
 // Queries are the read side, one per area.
@@ -113,6 +120,8 @@ type Queries struct {
 	Chat          *qchat.Queries
 	// Notifications are the bell's list.
 	Notifications *qnotifications.Queries
+	// Billing is a member's subscriptions.
+	Billing *qbilling.Queries
 }
 
 // check refuses an application with a use case missing: a route would

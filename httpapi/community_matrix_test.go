@@ -221,7 +221,9 @@ func TestMatrixCommunity(t *testing.T) {
 				if got != w.role || p.CanManage != w.manage || p.CanShare != w.manage || p.CanUploadMembers != w.manage {
 					t.Errorf("role %q permissions %+v, want role %q and all %v", got, p, w.role, w.manage)
 				}
-				if (v.AssignedOn == nil) != (w.role == "") || (w.role == "" && v.IsSubscribed) {
+				// The community is free: everyone who sees it has access,
+				// a manager who is not a member too (isSubscribed is access).
+				if (v.AssignedOn == nil) != (w.role == "") || !v.IsSubscribed {
 					t.Errorf("assignedOn %v isSubscribed %v for role %q", v.AssignedOn, v.IsSubscribed, got)
 				}
 				if v.NumShares != 2 || v.Organization.ID != m.org || v.Organization.Name != organizationName {

@@ -47,6 +47,8 @@ type forumForm struct {
 	Image        nullable.Field[string] `json:"image"`
 	Exclusivity  *string                `json:"exclusivity"`
 	ShareEnabled *bool                  `json:"shareEnabled"`
+	Price        *int                   `json:"price"`
+	IsFree       *bool                  `json:"isFree"`
 }
 
 func (h *forumHandlers) create(c fiber.Ctx) error {
@@ -59,7 +61,8 @@ func (h *forumHandlers) create(c fiber.Ctx) error {
 		return err
 	}
 	seriesID, err := h.cmd.Create(c.Context(), cmdforum.Create{Caller: caller(c), CommunityID: id, Name: in.Name,
-		Description: in.Description, Image: in.Image.Value, Exclusivity: in.Exclusivity, ShareEnabled: in.ShareEnabled})
+		Description: in.Description, Image: in.Image.Value, Exclusivity: in.Exclusivity, ShareEnabled: in.ShareEnabled,
+		Price: in.Price, IsFree: in.IsFree})
 	if err != nil {
 		return err
 	}
@@ -81,6 +84,8 @@ func (h *forumHandlers) update(c fiber.Ctx) error {
 		Image        nullable.Field[string] `json:"image"`
 		Exclusivity  nullable.Field[string] `json:"exclusivity"`
 		ShareEnabled nullable.Field[bool]   `json:"shareEnabled"`
+		Price        nullable.Field[int]    `json:"price"`
+		IsFree       nullable.Field[bool]   `json:"isFree"`
 	}
 	if err := decode(c, &in); err != nil {
 		return err
@@ -89,11 +94,13 @@ func (h *forumHandlers) update(c fiber.Ctx) error {
 	if err := notNull(map[string]bool{
 		"name": in.Name.Cleared(), "description": in.Description.Cleared(),
 		"exclusivity": in.Exclusivity.Cleared(), "shareEnabled": in.ShareEnabled.Cleared(),
+		"price": in.Price.Cleared(), "isFree": in.IsFree.Cleared(),
 	}); err != nil {
 		return err
 	}
 	if err := h.cmd.Update(c.Context(), cmdforum.Update{Caller: caller(c), SeriesID: id, Name: in.Name.Value, Description: in.Description.Value,
-		Image: in.Image, Exclusivity: in.Exclusivity.Value, ShareEnabled: in.ShareEnabled.Value}); err != nil {
+		Image: in.Image, Exclusivity: in.Exclusivity.Value, ShareEnabled: in.ShareEnabled.Value,
+		Price: in.Price.Value, IsFree: in.IsFree.Value}); err != nil {
 		return err
 	}
 	f, err := h.q.Get(c.Context(), caller(c), id)

@@ -69,6 +69,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.aiSearchRoutes(api)
 	s.insightsRoutes(app, api)
 	s.ssoRoutes(api)
+	s.billingRoutes(api)
 	if a.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)
 	}

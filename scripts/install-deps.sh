@@ -116,6 +116,33 @@ need_livekit() {
 	"$livekit_dir/livekit-server" --version >/dev/null 2>&1 || die "livekit-server built but does not run: $livekit_dir/livekit-server --version"
 }
 
+# --- stripe-mock -------------------------------------------------------------
+# Stripe's API answered from its fixtures, for agora dev and the tests when
+# no STRIPE_SECRET_KEY is set. No distribution packages it: it is built from
+# the Go module proxy (a few seconds), like LiveKit, into
+# ${XDG_CACHE_HOME:-~/.cache}/agora/stripe-mock-<version>/stripe-mock, which
+# internal/stripemock looks in, then for stripe-mock on PATH.
+STRIPE_MOCK_VERSION=v0.203.0
+stripe_mock_dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/stripe-mock-$STRIPE_MOCK_VERSION"
+
+need_stripe_mock() {
+	if [ -x "$stripe_mock_dir/stripe-mock" ]; then
+		return 0
+	fi
+	echo "installing stripe-mock $STRIPE_MOCK_VERSION into $stripe_mock_dir: agora dev and the tests stand it in for Stripe's API when no STRIPE_SECRET_KEY is set (built with go install, once)"
+	mkdir -p "$stripe_mock_dir"
+	local tmp
+	tmp=$(mktemp -d "$stripe_mock_dir/build.XXXXXX")
+	# Outside any module, so go install builds stripe-mock's own module graph.
+	if ! (cd / && GOWORK=off GOFLAGS= GOBIN="$tmp" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION"); then
+		rm -rf "$tmp"
+		die "building stripe-mock $STRIPE_MOCK_VERSION failed (see above)"
+	fi
+	mv "$tmp/stripe-mock" "$stripe_mock_dir/stripe-mock"
+	rm -rf "$tmp"
+	installed_any=1
+}
+
 # --- Optional components --------------------------------------------------
 # Later issues add their components here: one case per name, each a need_apt
 # (or another check-then-install) call. `all-extras` may list them together.
@@ -142,6 +169,9 @@ optional_component() {
 		;;
 	livekit)
 		need_livekit
+		;;
+	stripe)
+		need_stripe_mock
 		;;
 	speech)
 		# The Meet Up recorder decodes Opus (libopus, libopusfile) and

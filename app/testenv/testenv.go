@@ -4,7 +4,9 @@
 // local ClickHouse per test binary, with a migrated warehouse database per
 // test (Warehouse); and one local LiveKit server (the SFU of Meet Ups) per
 // test binary, which every API server uses unless a test sets its own
-// LIVEKIT_URL (Env.SFU is a client of it). Tests are
+// LIVEKIT_URL (Env.SFU is a client of it); and one stripe-mock per test
+// binary, the Stripe of every API server unless a test sets its own
+// STRIPE_SECRET_KEY (Env.Config.Stripe has its webhook secret). Tests are
 // isolated by unique names (new addresses, new communities) rather than by
 // cleaning up.
 package testenv
@@ -62,6 +64,7 @@ func Main(m *testing.M) {
 	}
 	stopWarehouse()
 	stopSFU()
+	stopStripe()
 	os.Exit(code)
 }
 
@@ -151,6 +154,11 @@ func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Conf
 	sharedLiveKit := !cfg.LiveKit.Enabled()
 	if sharedLiveKit {
 		cfg.LiveKit = sharedSFU(t)
+	}
+	// Payments run on the test binary's stripe-mock unless the test names
+	// a Stripe account; checkouts go to the dev checkout page.
+	if !cfg.Stripe.Enabled() {
+		cfg.Stripe = sharedStripe(t, cfg.Stripe.GracePeriod)
 	}
 	// The server's own address is its public URL unless a test sets one.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -88,6 +88,10 @@ func dataDir(t *testing.T) string {
 		stopOrphanedPostgres(t, dir)
 		stopOrphanedClickHouse(t, dir)
 		stopOrphanedLiveKit(t, dir)
+		if pid := stripeMockPid(dir); pid > 0 && processAlive(pid) {
+			t.Logf("cleanup: killing stripe-mock pid %d left on %s", pid, dir)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 		_ = os.RemoveAll(dir)
 	})
 	return dir
@@ -157,6 +161,16 @@ func liveKitPid(dir string) int {
 	return pid
 }
 
+// stripeMockPid is the pid of the local stripe-mock on dir, or 0.
+func stripeMockPid(dir string) int {
+	data, err := os.ReadFile(filepath.Join(dir, "stripe-mock", "stripe-mock.pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
+
 // stopOrphanedLiveKit kills a livekit-server left on dir (it keeps no
 // state to flush).
 func stopOrphanedLiveKit(t *testing.T, dir string) {
@@ -212,7 +226,7 @@ func testEnv(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "AGORA_") || strings.HasPrefix(k, "SMTP_") || k == "DATABASE_URL" {
+		if strings.HasPrefix(k, "AGORA_") || strings.HasPrefix(k, "SMTP_") || strings.HasPrefix(k, "STRIPE_") || k == "DATABASE_URL" {
 			continue
 		}
 		env = append(env, kv)
@@ -468,7 +482,8 @@ func TestDevFirstAndLaterStart(t *testing.T) {
 
 	// The banner is printed as the listener opens, which may be a moment
 	// after /readyz first answers.
-	want := append([]string{"http://" + s.addr, "LiveKit (Meet Ups): ws://127.0.0.1:"}, seed.Logins()...)
+	want := append([]string{"http://" + s.addr, "LiveKit (Meet Ups): ws://127.0.0.1:", "Payments: a local stripe-mock at http://127.0.0.1:",
+		"/api/dev/checkout/{id}"}, seed.Logins()...)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		out := p.stdout.String()
@@ -513,7 +528,19 @@ func TestDevFirstAndLaterStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Without STRIPE_SECRET_KEY, a local stripe-mock stands in for Stripe,
+	// and the log says so.
+	smPid := stripeMockPid(s.data)
+	if smPid <= 0 || !processAlive(smPid) {
+		t.Fatalf("no local stripe-mock running on %s (pid %d)", s.data, smPid)
+	}
+	if !strings.Contains(p.stderr.String(), "STRIPE_SECRET_KEY is not set: payments run on a local stripe-mock") {
+		t.Errorf("the log does not say payments run on stripe-mock:\n%s", p.stderr.String())
+	}
 	s.stop(p)
+	if processAlive(smPid) || stripeMockPid(s.data) != 0 {
+		t.Fatalf("stripe-mock %d outlived agora dev", smPid)
+	}
 	if processAlive(chPid) || clickHousePid(s.data) != 0 {
 		t.Fatalf("clickhouse-server %d outlived agora dev", chPid)
 	}

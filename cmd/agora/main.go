@@ -196,6 +196,13 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer lk.Close() //nolint:errcheck
+		// Payments: STRIPE_SECRET_KEY's Stripe account, or a local
+		// stripe-mock under the data folder, which cfg then names.
+		payments, err := app.StartStripe(ctx, &cfg, log)
+		if err != nil {
+			return err
+		}
+		defer payments.Close() //nolint:errcheck
 		// The change pipeline runs in process: the embedded broker (unless
 		// KAFKA_BROKERS is set), the relay and the projections; the API
 		// serves the metrics of all of them.
@@ -244,6 +251,12 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 				fmt.Printf("LiveKit (Meet Ups): %s, a local livekit-server (pid %d, data in %s)\n", cfg.LiveKit.URL, lk.Local.PID(), cfg.SFUDir())
 			} else {
 				fmt.Printf("LiveKit (Meet Ups): %s (LIVEKIT_URL)\n", cfg.LiveKit.URL)
+			}
+			if payments.Mock != nil {
+				fmt.Printf("Payments: a local stripe-mock at %s (no STRIPE_SECRET_KEY); checkouts go to the dev checkout page at http://%s/api/dev/checkout/{id}\n",
+					cfg.Stripe.APIURL, a)
+			} else {
+				fmt.Printf("Payments: Stripe (STRIPE_SECRET_KEY); its webhook endpoint is %s%s\n", cfg.BaseURL(), app.StripeWebhookPath)
 			}
 			fmt.Printf("Stop with Ctrl-C.\n\n")
 		})

@@ -28,6 +28,10 @@ type Create struct {
 	Image        *string
 	Exclusivity  *string
 	ShareEnabled *bool
+	// Price is a month in US cents (default 0); IsFree defaults to true.
+	// The forum is paid when it is not free and its price is above 0.
+	Price  *int
+	IsFree *bool
 }
 
 // Create adds a forum at the end of its community's order, for the
@@ -52,8 +56,16 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 	if excl == "" {
 		excl = InviteOnly
 	}
+	price(f, in.Price)
 	if err := f.Err(); err != nil {
 		return uuid.Nil, err
+	}
+	cents, free := 0, true
+	if in.Price != nil {
+		cents = *in.Price
+	}
+	if in.IsFree != nil {
+		free = *in.IsFree
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -69,10 +81,11 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		}
 		now := s.now()
 		s, sm, p := table.Series, table.SeriesMemberships, table.Profiles
-		if _, err := db.Exec(ctx, tx, s.INSERT(s.ID, s.CommunityID, s.Name, s.Description, s.Image, s.Exclusivity, s.ShareEnabled, s.Position, s.CreatedOn, s.UpdatedOn).
+		if _, err := db.Exec(ctx, tx, s.INSERT(s.ID, s.CommunityID, s.Name, s.Description, s.Image, s.Exclusivity, s.ShareEnabled, s.Position,
+			s.PriceCents, s.IsFree, s.CreatedOn, s.UpdatedOn).
 			QUERY(SELECT(UUID(id), UUID(in.CommunityID), String(name), String(desc), textOrNull(img), String(excl),
 				Bool(in.ShareEnabled != nil && *in.ShareEnabled), COALESCE(MAXi(s.Position).ADD(Int(1)), Int(0)),
-				TimestampzT(now), TimestampzT(now)).
+				Int(int64(cents)), Bool(free), TimestampzT(now), TimestampzT(now)).
 				FROM(s).WHERE(s.CommunityID.EQ(UUID(in.CommunityID))))); err != nil {
 			return fmt.Errorf("forum: create: %w", err)
 		}

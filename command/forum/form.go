@@ -1,6 +1,8 @@
 package forum
 
 import (
+	"strconv"
+
 	"agora/internal/apperr"
 	"agora/internal/plaintext"
 )
@@ -32,4 +34,15 @@ func exclusivity(f apperr.Fields, s *string) string {
 		f.Add("exclusivity", "must be inviteOnly or open")
 	}
 	return *s
+}
+
+// PriceMax is the highest price a month, in US cents (spec 000 §5, §9: a
+// forum's price follows the community's rule).
+const PriceMax = 9999900
+
+// price checks a price in cents; nil is not sent.
+func price(f apperr.Fields, p *int) {
+	if p != nil && (*p < 0 || *p > PriceMax) {
+		f.Add("price", "must be 0 to "+strconv.Itoa(PriceMax)+" cents")
+	}
 }

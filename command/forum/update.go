@@ -27,6 +27,10 @@ type Update struct {
 	Image        nullable.Field[string] // null clears the image
 	Exclusivity  *string
 	ShareEnabled *bool
+	// Price and IsFree change what new subscriptions pay; existing
+	// subscribers keep the Stripe Price they subscribed at.
+	Price  *int
+	IsFree *bool
 }
 
 // Update changes a forum's form, for its admins. An open forum stays open
@@ -36,6 +40,7 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 	name, desc := text(f, "name", in.Name, 90), text(f, "description", in.Description, 1000)
 	img := linkpreview.FormLink(f, "image", in.Image.Value)
 	excl := exclusivity(f, in.Exclusivity)
+	price(f, in.Price)
 	if err := f.Err(); err != nil {
 		return err
 	}
@@ -69,6 +74,12 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 		}
 		if in.ShareEnabled != nil {
 			set = append(set, s.ShareEnabled.SET(Bool(*in.ShareEnabled)))
+		}
+		if in.Price != nil {
+			set = append(set, s.PriceCents.SET(Int(int64(*in.Price))))
+		}
+		if in.IsFree != nil {
+			set = append(set, s.IsFree.SET(Bool(*in.IsFree)))
 		}
 		_, err := db.Exec(ctx, tx, s.UPDATE().SET(set[0], anys(set[1:])...).WHERE(s.ID.EQ(UUID(in.SeriesID))))
 		if err != nil {

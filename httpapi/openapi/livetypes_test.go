@@ -50,6 +50,7 @@ func TestLivePayloadsMatchSchemas(t *testing.T) {
 		{"a deleted comment", "LiveReply", deleted},
 		{"a reaction on a post", "LiveReaction", realtime.ReactedPayload{ThreadID: id, ChannelID: ch, SeriesID: se, UserID: user, Reaction: &liked, Reactions: counts}},
 		{"a reaction on a comment cleared", "LiveReaction", realtime.ReactedPayload{ThreadID: id, ReplyID: &replyID, ChannelID: ch, SeriesID: se, UserID: user, Reactions: &realtime.Reactions{}}},
+		{"a subscription that gives access", "LiveSubscriptionCreated", realtime.SubscriptionPayload{UserID: user, ProductID: se, Kind: "forum", CommunityID: uuid.New(), SubscriptionID: "sub_1"}},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.v)

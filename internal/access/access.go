@@ -26,8 +26,14 @@ type Forum struct {
 	// ProfileID is the user's profile holding the membership (uuid.Nil
 	// when the user is not a member).
 	ProfileID uuid.UUID
-	// Member is an active membership of the forum.
+	// Member is an active membership of the forum with access to it: the
+	// forum and its community are each free, complimentary or paid for
+	// (billing.go).
 	Member bool
+	// Unpaid is an active membership of a paid forum (or of a forum of a
+	// paid community) without access: the member is shown the forum, to
+	// subscribe (spec 000 §4), but not its content.
+	Unpaid bool
 	// Admin is a forum admin, an admin of its community or organization,
 	// or a super user.
 	Admin bool
@@ -54,9 +60,9 @@ func InForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role
 		ProfileID             *uuid.UUID
 		Role, Status          *string
 		IsExpert              *bool
-		Manager               bool
+		Manager, PaidUp       bool
 	}
-	err := r.Scan(&row.SeriesID, &row.CommunityID, &row.ProfileID, &row.Role, &row.Status, &row.IsExpert, &row.Manager)
+	err := r.Scan(&row.SeriesID, &row.CommunityID, &row.ProfileID, &row.Role, &row.Status, &row.IsExpert, &row.Manager, &row.PaidUp)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Forum{}, ErrForumNotFound
 	}
@@ -72,7 +78,22 @@ func InForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role
 	if role == auth.RoleSuper || row.Manager {
 		f.Admin = true
 	}
+	if f.Member && !f.Admin && !row.PaidUp {
+		// Admins never pay; a member who has not paid sees the forum only.
+		f.Member, f.Unpaid, f.ProfileID = false, true, uuid.Nil
+	}
 	return f, nil
+}
+
+// ViewForum is InForum for a forum the user must see, its reader or a
+// member who has not paid for it (GET /series/{id}, with isSubscribed
+// false: the subscribe prompt); any other is ErrForumNotFound.
+func ViewForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
+	f, err := InForum(ctx, q, userID, role, seriesID)
+	if err == nil && !f.Read() && !f.Unpaid {
+		return Forum{}, ErrForumNotFound
+	}
+	return f, err
 }
 
 // ReadForum is InForum for a forum the user must read: one they may not
@@ -99,6 +120,9 @@ func forumStmt(userID, seriesID uuid.UUID) SelectStatement {
 		sm.Status.AS("status"),
 		sm.IsExpert.AS("is_expert"),
 		manager.AS("manager"),
+		// The membership's access, when it has one (billing.go).
+		ForumPaidUp(table.Series.ID, me, BoolExp(COALESCE(sm.IsSubscribed, Bool(false)))).
+			AND(CommunityPaidUpOf(table.Series.CommunityID, me)).AS("paid_up"),
 	).FROM(table.Series.
 		LEFT_JOIN(p, p.UserID.EQ(me)).
 		LEFT_JOIN(sm, sm.SeriesID.EQ(table.Series.ID).AND(sm.ProfileID.EQ(p.ID)))).

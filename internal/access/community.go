@@ -179,7 +179,9 @@ func ActiveMemberOfAny(user StringExpression, communities []uuid.UUID) BoolExpre
 
 // ForumRules returns two conditions on a forum, given its id and community
 // columns and the user, for lists of forums and audiences of users: member
-// is true when the user is an active member of it, and admin when they
+// is true when the user is an active member of it with access to it (a
+// member of a paid forum or community who has not paid is not, see
+// billing.go), and admin when they
 // administer it (a forum admin, an admin of its community or organization,
 // or a super user when super is true). A reader is member OR admin, as
 // Forum.Read. They mirror InForum, the rule for one forum; ForumSQL is the
@@ -187,7 +189,11 @@ func ActiveMemberOfAny(user StringExpression, communities []uuid.UUID) BoolExpre
 func ForumRules(seriesID, communityID, user StringExpression, super BoolExpression) (member, admin BoolExpression) {
 	xsm, xp := table.SeriesMemberships.AS("xsm"), table.Profiles.AS("xp")
 	memberOf := xsm.SeriesID.EQ(seriesID).AND(xp.UserID.EQ(user)).AND(xsm.Status.EQ(String("active")))
-	member = EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).WHERE(memberOf))
+	// A member reads a paid forum, or one of a paid community, only with
+	// access to both (billing.go); ForumMembership is the membership alone.
+	member = EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).
+		WHERE(memberOf.AND(ForumPaidUp(seriesID, user, xsm.IsSubscribed)))).
+		AND(CommunityPaidUpOf(communityID, user))
 	_, manager := CommunityRules(communityID, user, super)
 	admin = manager.
 		OR(EXISTS(SELECT(xsm.ProfileID).FROM(xsm.INNER_JOIN(xp, xp.ID.EQ(xsm.ProfileID))).

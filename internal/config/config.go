@@ -78,6 +78,45 @@ type Config struct {
 
 	// LiveKit places the SFU of Meet Ups.
 	LiveKit LiveKitConfig
+
+	// Stripe is the account paid communities and forums are billed on.
+	Stripe StripeConfig
+}
+
+// StripeConfig is the Stripe account that bills paid communities and
+// forums. With neither key set, agora dev (and the test harness) start a
+// local stripe-mock and fill these in; agora api then has no payments:
+// checkout answers that payments are unavailable.
+type StripeConfig struct {
+	// SecretKey is STRIPE_SECRET_KEY (sk_live_…, sk_test_… or a restricted
+	// rk_… key): products, prices, checkout and portal sessions.
+	SecretKey string
+	// WebhookSecret is STRIPE_WEBHOOK_SECRET (whsec_…), the signing secret
+	// of the webhook endpoint registered in Stripe for
+	// AGORA_PUBLIC_URL/api/stripe/webhook.
+	WebhookSecret string
+	// APIURL is STRIPE_API_URL, the base URL of the Stripe API the server
+	// calls; empty is Stripe's own (https://api.stripe.com). agora dev and
+	// the tests point it at their stripe-mock.
+	APIURL string
+	// GracePeriod is AGORA_BILLING_GRACE_PERIOD: how long a past-due
+	// subscription (a renewal whose payment failed, which Stripe retries)
+	// keeps giving access.
+	GracePeriod time.Duration
+}
+
+// Enabled reports whether a Stripe account (or stripe-mock) is configured.
+func (s StripeConfig) Enabled() bool { return s.SecretKey != "" }
+
+// DevCheckout reports whether checkout sessions send the browser to the
+// dev checkout page of agora dev rather than to Stripe's hosted page: in
+// agora dev (and the tests) against an API other than Stripe's own, whose
+// sessions' pages cannot be reached.
+func (c Config) DevCheckout() bool { return c.Dev && c.Stripe.Enabled() && c.Stripe.APIURL != "" }
+
+// StripeMockDir is the folder of the local stripe-mock: DataDir/stripe-mock.
+func (c Config) StripeMockDir() string {
+	return filepath.Join(c.DataDir, "stripe-mock")
 }
 
 // LiveKitConfig places the LiveKit server (the SFU) that Meet Ups run on.
@@ -355,6 +394,10 @@ func Default() Config {
 		AI:          AIConfig{SearchesPerAccountPerMinute: 10},
 
 		InsightsBase: "/api/insights",
+
+		// Stripe retries a failed renewal over about a week (its default
+		// smart retries); access stays while it does.
+		Stripe: StripeConfig{GracePeriod: 7 * 24 * time.Hour},
 	}
 }
 
@@ -461,6 +504,10 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("LIVEKIT_PUBLIC_URL", &c.LiveKit.PublicURL)
 	str("LIVEKIT_API_KEY", &c.LiveKit.APIKey)
 	str("LIVEKIT_API_SECRET", &c.LiveKit.APISecret)
+	str("STRIPE_SECRET_KEY", &c.Stripe.SecretKey)
+	str("STRIPE_WEBHOOK_SECRET", &c.Stripe.WebhookSecret)
+	str("STRIPE_API_URL", &c.Stripe.APIURL)
+	duration("AGORA_BILLING_GRACE_PERIOD", &c.Stripe.GracePeriod)
 	return errs
 }
 
@@ -585,6 +632,7 @@ func (c Config) Validate() error {
 	c.AI.validate(bad)
 	c.Push.validate(bad)
 	c.LiveKit.validate(bad)
+	c.Stripe.validate(bad)
 	return errors.Join(errs...)
 }
 
@@ -632,6 +680,32 @@ func (l LiveKitConfig) validate(bad func(format string, args ...any)) {
 	// livekit-server refuses to start with a shorter secret.
 	if len(l.APISecret) < 32 {
 		bad("LIVEKIT_API_SECRET: required with LIVEKIT_URL, at least 32 characters")
+	}
+}
+
+// validate reports Stripe settings that are not a key pair of an account
+// and a URL. The secrets are never echoed.
+func (s StripeConfig) validate(bad func(format string, args ...any)) {
+	switch {
+	case s.SecretKey == "" && s.WebhookSecret != "":
+		bad("STRIPE_WEBHOOK_SECRET: set without STRIPE_SECRET_KEY")
+	case s.SecretKey != "" && s.WebhookSecret == "":
+		// Without it no webhook verifies, and nobody who pays gets access.
+		bad("STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint, whsec_…)")
+	}
+	if s.SecretKey != "" && !strings.HasPrefix(s.SecretKey, "sk_") && !strings.HasPrefix(s.SecretKey, "rk_") {
+		bad("STRIPE_SECRET_KEY: not a Stripe secret key (sk_… or rk_…)")
+	}
+	if s.APIURL != "" {
+		if s.SecretKey == "" {
+			bad("STRIPE_API_URL: set without STRIPE_SECRET_KEY")
+		}
+		if u, err := url.Parse(s.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("STRIPE_API_URL: %q is not an http(s) URL", s.APIURL)
+		}
+	}
+	if s.GracePeriod < 0 {
+		bad("AGORA_BILLING_GRACE_PERIOD: must not be negative")
 	}
 }
 

@@ -102,6 +102,11 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"LIVEKIT_PUBLIC_URL": "wss://agora.example.org/livekit",
 		"LIVEKIT_API_KEY":    "agora",
 		"LIVEKIT_API_SECRET": "0123456789abcdef0123456789abcdef",
+
+		"STRIPE_SECRET_KEY":          "sk_test_abc",
+		"STRIPE_WEBHOOK_SECRET":      "whsec_abc",
+		"STRIPE_API_URL":             "http://127.0.0.1:12111",
+		"AGORA_BILLING_GRACE_PERIOD": "48h",
 	})
 	if len(msgs) != 0 {
 		t.Fatalf("unexpected problems: %q", msgs)
@@ -137,6 +142,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		AI:           AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512, SearchesPerAccountPerMinute: 4},
 		Push:         PushConfig{PublicKey: testVAPIDPublic, PrivateKey: testVAPIDPrivate, Subject: "mailto:ops@example.org", AllowPrivate: true},
 		LiveKit:      LiveKitConfig{URL: "http://livekit:7880", PublicURL: "wss://agora.example.org/livekit", APIKey: "agora", APISecret: "0123456789abcdef0123456789abcdef"},
+		Stripe:       StripeConfig{SecretKey: "sk_test_abc", WebhookSecret: "whsec_abc", APIURL: "http://127.0.0.1:12111", GracePeriod: 48 * time.Hour},
 	}
 	if c != want {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
@@ -225,6 +231,12 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"livekit short secret", map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 31)}, "LIVEKIT_API_SECRET: required with LIVEKIT_URL, at least 32 characters"},
 		{"livekit keys without url", map[string]string{"LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, "set without LIVEKIT_URL"},
 		{"ai max tokens negative", map[string]string{"AGORA_AI_MODEL_URL": "http://m/v1", "AGORA_AI_MODEL": "m", "AGORA_AI_MAX_TOKENS": "-1"}, "AGORA_AI_MAX_TOKENS: must not be negative"},
+		{"stripe key without webhook secret", map[string]string{"STRIPE_SECRET_KEY": "sk_test_x"}, "STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY"},
+		{"stripe webhook secret without key", map[string]string{"STRIPE_WEBHOOK_SECRET": "whsec_x"}, "STRIPE_WEBHOOK_SECRET: set without STRIPE_SECRET_KEY"},
+		{"stripe publishable key", map[string]string{"STRIPE_SECRET_KEY": "pk_test_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "STRIPE_SECRET_KEY: not a Stripe secret key"},
+		{"stripe api url scheme", map[string]string{"STRIPE_SECRET_KEY": "sk_test_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "STRIPE_API_URL": "127.0.0.1:12111"}, "STRIPE_API_URL"},
+		{"stripe api url without key", map[string]string{"STRIPE_API_URL": "http://127.0.0.1:12111"}, "STRIPE_API_URL: set without STRIPE_SECRET_KEY"},
+		{"billing grace negative", map[string]string{"AGORA_BILLING_GRACE_PERIOD": "-1h"}, "AGORA_BILLING_GRACE_PERIOD: must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,6 +272,8 @@ func TestValidValuesAreAccepted(t *testing.T) {
 		{"ai anthropic", map[string]string{"AGORA_AI_PROVIDER": "anthropic", "AGORA_AI_MODEL": "claude-sonnet-4-5", "AGORA_AI_API_KEY": "sk-ant"}},
 		{"livekit over wss with a public url", map[string]string{"LIVEKIT_URL": "wss://lk.example.org", "LIVEKIT_PUBLIC_URL": "wss://lk.example.org", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}},
 		{"demo password of 64", map[string]string{"AGORA_DEMO_PASSWORD": strings.Repeat("x", 64)}},
+		{"stripe live keys", map[string]string{"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"}},
+		{"stripe restricted key and no grace", map[string]string{"STRIPE_SECRET_KEY": "rk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "AGORA_BILLING_GRACE_PERIOD": "0s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -437,5 +451,32 @@ func TestLiveKitSecretIsNotEchoed(t *testing.T) {
 	_, msgs := load(map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": "hunter2-short"})
 	if len(msgs) != 1 || strings.Contains(msgs[0], "hunter2") {
 		t.Errorf("problems %q", msgs)
+	}
+}
+
+func TestStripeSecretsAreNotEchoed(t *testing.T) {
+	_, msgs := load(map[string]string{"STRIPE_SECRET_KEY": "pk_live_hunter2", "STRIPE_WEBHOOK_SECRET": "whsec_hunter3"})
+	if len(msgs) != 1 || strings.Contains(msgs[0], "hunter") {
+		t.Errorf("problems %q", msgs)
+	}
+}
+
+func TestDevCheckout(t *testing.T) {
+	c := Default()
+	c.DataDir = "/srv/agora"
+	if c.Stripe.Enabled() || c.DevCheckout() || c.StripeMockDir() != "/srv/agora/stripe-mock" {
+		t.Fatalf("default: enabled %v, dev checkout %v, dir %q", c.Stripe.Enabled(), c.DevCheckout(), c.StripeMockDir())
+	}
+	c.Stripe = StripeConfig{SecretKey: "sk_test_x", WebhookSecret: "whsec_x", APIURL: "http://127.0.0.1:12111"}
+	if c.DevCheckout() {
+		t.Error("agora api runs the dev checkout page")
+	}
+	c.Dev = true
+	if !c.DevCheckout() {
+		t.Error("agora dev on stripe-mock has no dev checkout page")
+	}
+	c.Stripe.APIURL = ""
+	if c.DevCheckout() {
+		t.Error("agora dev on Stripe's own API runs the dev checkout page")
 	}
 }

@@ -176,6 +176,8 @@ var mappers = map[string]mapper{
 	// Meet Ups (meeting.go).
 	"public.meetings":         meetingEvents,
 	"public.meeting_invitees": inviteeEvents,
+	// Subscriptions (billing.go).
+	"public.subscriptions": subscriptionEvents,
 }
 
 // Tables are the tables the projection reads, sorted.

@@ -43,6 +43,21 @@ func community(name string) string {
 		`","description":"d","image":null,"video":null,"video_cover":null,"price_cents":3995,"is_free":true}`
 }
 
+func subscription(status string) string {
+	return `{"id":"sub_1","product_id":"` + sid.String() + `","user_id":"` + uid.String() + `","kind":"forum","community_id":"` + cid.String() +
+		`","name":"F","customer_id":"cus_1","stripe_price_id":"price_1","amount_cents":3995,"currency":"USD","status":"` + status +
+		`","current_period_end":"2026-12-22T08:27:03Z","cancel_at_period_end":false,"past_due_since":null,"ended_on":null,` +
+		`"access_until":"2026-12-29T08:27:03Z","event_created":"2026-11-22T08:27:03Z","event_rank":2}`
+}
+
+// subscribed is the one event of a subscription that starts giving access:
+// to its member alone, with the product, never the customer or the price.
+var subscribed = []realtime.Event{{
+	Type: realtime.SubscriptionCreated, ContextKey: "user:" + uid.String(),
+	Payload: realtime.SubscriptionPayload{UserID: uid, ProductID: sid, Kind: "forum", CommunityID: cid, SubscriptionID: "sub_1"},
+	To:      []realtime.Audience{{Kind: realtime.TheUser, ID: uid}},
+}}
+
 func TestEvents(t *testing.T) {
 	cm := `{"community_id":"` + cid.String() + `","profile_id":"` + pid.String() + `","role":"member","status":"active"}`
 	sm := `{"series_id":"` + sid.String() + `","profile_id":"` + pid.String() + `","role":"member","status":"active"}`
@@ -106,6 +121,14 @@ func TestEvents(t *testing.T) {
 		{"a table without events", "sessions", change.Update, `{"id":"x"}`, `{"id":"x"}`, nil},
 		{"a truncate", "users", change.Truncate, "", "", nil},
 		{"a forum membership deleted", "series_memberships", change.Delete, sm, "", nil /* checked below */},
+		{"a subscription paid at checkout", "subscriptions", change.Create, "", subscription("active"), subscribed},
+		{"a subscription whose first payment went through", "subscriptions", change.Update, subscription("incomplete"), subscription("active"), subscribed},
+		{"a trial", "subscriptions", change.Create, "", subscription("trialing"), subscribed},
+		{"a renewal is not a new subscription", "subscriptions", change.Update, subscription("active"), subscription("active"), nil},
+		{"a recovery from past due is not a new subscription", "subscriptions", change.Update, subscription("past_due"), subscription("active"), nil},
+		{"a subscription not paid yet", "subscriptions", change.Create, "", subscription("incomplete"), nil},
+		{"a canceled subscription", "subscriptions", change.Update, subscription("active"), subscription("canceled"), nil},
+		{"a subscription row removed", "subscriptions", change.Delete, subscription("active"), "", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,7 +150,7 @@ func TestEvents(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, secret := range []string{"password", "hash", "email", "h1"} {
+				for _, secret := range []string{"password", "hash", "email", "h1", "cus_1", "price_1"} {
 					if strings.Contains(string(b), secret) {
 						t.Errorf("message %s contains %q", b, secret)
 					}
@@ -183,7 +206,7 @@ func TestMessageShape(t *testing.T) {
 func TestTables(t *testing.T) {
 	want := []string{"public.channel_members", "public.communities", "public.community_memberships", "public.meeting_invitees", "public.meetings", "public.notifications", "public.online_users", "public.organizations",
 		"public.private_message_reactions", "public.private_messages", "public.profiles",
-		"public.reactions", "public.replies", "public.series_memberships", "public.threads", "public.user_personalization", "public.users"}
+		"public.reactions", "public.replies", "public.series_memberships", "public.subscriptions", "public.threads", "public.user_personalization", "public.users"}
 	if got := realtime.Tables(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Tables() = %v, want %v", got, want)
 	}

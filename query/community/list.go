@@ -94,13 +94,15 @@ type Event struct {
 
 // MyForum is a forum the caller may open.
 type MyForum struct {
-	ID          uuid.UUID     `json:"id"`
-	Name        string        `json:"name"`
-	Description string        `json:"description"`
-	Image       *string       `json:"image"`
-	Role        *string       `json:"role"`
-	IsExpert    bool          `json:"isExpert"`
-	CreatedOn   jsontime.Time `json:"createdOn"`
+	ID          uuid.UUID `json:"id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Image       *string   `json:"image"`
+	Role        *string   `json:"role"`
+	IsExpert    bool      `json:"isExpert"`
+	// IsSubscribed is access to the forum's content (the Forum's).
+	IsSubscribed bool          `json:"isSubscribed"`
+	CreatedOn    jsontime.Time `json:"createdOn"`
 }
 
 // Queries reads communities from Postgres (the read pool).
@@ -131,14 +133,17 @@ var lc, lo = table.Communities.AS("c"), table.Organizations.AS("o")
 
 func viewOf(c auth.Caller) view {
 	m, p := table.CommunityMemberships.AS("m"), table.Profiles.AS("p")
-	mine := LATERAL(SELECT(m.Role, m.IsSubscribed, m.AssignedOn, m.LastVisitedOn).
+	mine := LATERAL(SELECT(m.Role, m.AssignedOn, m.LastVisitedOn).
 		FROM(m.INNER_JOIN(p, p.ID.EQ(m.ProfileID))).
 		WHERE(m.CommunityID.EQ(lc.ID).AND(p.UserID.EQ(UUID(c.UserID))).AND(m.Status.EQ(String("active")))).
 		ORDER_BY(m.Role).LIMIT(1)).AS("mine")
 	v := view{
-		from: lc.INNER_JOIN(lo, lo.ID.EQ(lc.OrganizationID)).LEFT_JOIN(mine, Bool(true)),
-		role: m.Role.From(mine), isSubscribed: m.IsSubscribed.From(mine),
+		from:       lc.INNER_JOIN(lo, lo.ID.EQ(lc.OrganizationID)).LEFT_JOIN(mine, Bool(true)),
+		role:       m.Role.From(mine),
 		assignedOn: m.AssignedOn.From(mine), lastVisitedOn: m.LastVisitedOn.From(mine),
+		// Access, not the membership's complimentary flag: a manager has
+		// it, a member of a paid community who has not paid does not.
+		isSubscribed: access.CommunityAccess(lc.ID, UUID(c.UserID), Bool(c.Role == auth.RoleSuper)),
 	}
 	v.member, v.admin = access.CommunityRules(lc.ID, UUID(c.UserID), Bool(c.Role == auth.RoleSuper))
 	return v
@@ -152,7 +157,7 @@ func (v view) selectCommunities(where BoolExpression, order []OrderByClause, lim
 	numShares := SELECT(COUNT(STAR)).FROM(n).WHERE(n.CommunityID.EQ(lc.ID))
 	stmt := SELECT(lc.ID, lc.Name, lc.Description, lc.Image, lc.Video, lc.VideoCover, lc.SsoAccess, lc.MembershipType,
 		lc.OrganizationID, lo.Name, lc.IsFree, lc.PriceCents, lc.Currency, lc.CreatedOn,
-		v.role, COALESCE(v.isSubscribed, Bool(false)), v.assignedOn, v.lastVisitedOn, numShares, v.admin, COUNT(STAR).OVER()).
+		v.role, v.isSubscribed, v.assignedOn, v.lastVisitedOn, numShares, v.admin, COUNT(STAR).OVER()).
 		FROM(v.from).WHERE(where).ORDER_BY(order...)
 	if limit > 0 {
 		stmt = stmt.LIMIT(limit).OFFSET(offset)
@@ -204,7 +209,8 @@ func (q *Queries) read(ctx context.Context, c auth.Caller, stmt SelectStatement)
 }
 
 // forums calls add with each forum of the communities that the caller may
-// open (access.ForumRules: a reader of it), in each community's order.
+// open (access.ForumRules: a reader of it) or is a member of without having
+// paid for it (isSubscribed false), in each community's order.
 func (q *Queries) forums(ctx context.Context, c auth.Caller, communities []uuid.UUID, add func(uuid.UUID, MyForum)) error {
 	s, x, p := table.Series, table.SeriesMemberships.AS("x"), table.Profiles.AS("p")
 	sm := LATERAL(SELECT(x.Role, x.IsExpert).FROM(x.INNER_JOIN(p, p.ID.EQ(x.ProfileID))).
@@ -212,9 +218,10 @@ func (q *Queries) forums(ctx context.Context, c auth.Caller, communities []uuid.
 		ORDER_BY(x.Role).LIMIT(1)).AS("sm")
 	role, expert := x.Role.From(sm), x.IsExpert.From(sm)
 	member, admin := access.ForumRules(s.ID, s.CommunityID, UUID(c.UserID), Bool(c.Role == auth.RoleSuper))
-	forums, err := db.Query(ctx, q.db, SELECT(s.ID, s.CommunityID, s.Name, s.Description, s.Image, s.CreatedOn, role, COALESCE(expert, Bool(false))).
+	forums, err := db.Query(ctx, q.db, SELECT(s.ID, s.CommunityID, s.Name, s.Description, s.Image, s.CreatedOn, role, COALESCE(expert, Bool(false)),
+		member.OR(admin)).
 		FROM(s.LEFT_JOIN(sm, Bool(true))).
-		WHERE(s.CommunityID.IN(db.UUIDs(communities)...).AND(member.OR(admin))).
+		WHERE(s.CommunityID.IN(db.UUIDs(communities)...).AND(access.ForumMembership(s.ID, UUID(c.UserID)).OR(admin))).
 		ORDER_BY(s.CommunityID, s.Position, s.Name, s.ID))
 	if err != nil {
 		return fmt.Errorf("community: forums: %w", err)
@@ -224,7 +231,7 @@ func (q *Queries) forums(ctx context.Context, c auth.Caller, communities []uuid.
 		var f MyForum
 		var community uuid.UUID
 		var created time.Time
-		if err := forums.Scan(&f.ID, &community, &f.Name, &f.Description, &f.Image, &created, &f.Role, &f.IsExpert); err != nil {
+		if err := forums.Scan(&f.ID, &community, &f.Name, &f.Description, &f.Image, &created, &f.Role, &f.IsExpert, &f.IsSubscribed); err != nil {
 			return fmt.Errorf("community: forums: %w", err)
 		}
 		f.CreatedOn = jsontime.Of(created)

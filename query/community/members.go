@@ -54,11 +54,15 @@ var (
 	memberFrom  = mcm.INNER_JOIN(mp, mp.ID.EQ(mcm.ProfileID)).LEFT_JOIN(mu, mu.ID.EQ(mp.UserID))
 	firstName   = StringExp(COALESCE(mu.FirstName, mp.FirstName))
 	lastName    = StringExp(COALESCE(mu.LastName, mp.LastName))
+	// paidUp is a member's access to the community (isSubscribed): a
+	// manager's, complimentary, free, or paid for; not the complimentary
+	// flag alone.
+	paidUp = mcm.Role.IN(String("admin"), String("cascadingAdmin")).OR(access.CommunityPaidUp(mcm.CommunityID, mp.UserID, mcm.IsSubscribed))
 )
 
 func memberColumns() []Projection {
 	return []Projection{mp.ID, mp.UserID, firstName, lastName, COALESCE(mu.Avatar, mp.Avatar), COALESCE(mu.JobTitle, mp.JobTitle),
-		COALESCE(mu.Company, mp.Company), mcm.IsSubscribed, mp.IsExpert, mcm.Status, mcm.Role}
+		COALESCE(mu.Company, mp.Company), paidUp, mp.IsExpert, mcm.Status, mcm.Role}
 }
 
 func scanMember(row pgx.Row, extra ...any) (Member, error) {

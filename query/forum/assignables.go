@@ -8,6 +8,7 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
+	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
@@ -86,7 +87,9 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	if in.IsAssigned != nil {
 		where = where.AND(sm.ProfileID.IS_NOT_NULL().EQ(Bool(*in.IsAssigned)))
 	}
-	cols := append(membership.PersonColumns(mp, mu), sm.AssignedOn, COALESCE(sm.IsSubscribed, Bool(false)), COALESCE(sm.IsExpert, Bool(false)), sm.Role)
+	// isSubscribed is a member's access to the forum itself (members.go).
+	paidUp := sm.ProfileID.IS_NOT_NULL().AND(sm.Role.EQ(String("admin")).OR(access.ForumPaidUp(sm.SeriesID, mp.UserID, sm.IsSubscribed)))
+	cols := append(membership.PersonColumns(mp, mu), sm.AssignedOn, paidUp, COALESCE(sm.IsExpert, Bool(false)), sm.Role)
 	stmt := SELECT(cols[0], cols[1:]...).FROM(from)
 	if matched != nil {
 		ids := make([]uuid.UUID, len(matched))

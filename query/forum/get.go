@@ -13,10 +13,12 @@ import (
 	"agora/internal/db/gen/table"
 )
 
-// Get is GET /series/{id}: a forum its reader opens. An unknown forum, and
-// one the caller may not read, is access.ErrForumNotFound.
+// Get is GET /series/{id}: a forum its reader opens, or a member who has
+// not paid for it (isSubscribed false: the client's subscribe prompt). An
+// unknown forum, and one the caller may not see, is
+// access.ErrForumNotFound.
 func (q *Queries) Get(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (Forum, error) {
-	if _, err := q.reader(ctx, c, seriesID); err != nil {
+	if _, err := access.ViewForum(ctx, q.db, c.UserID, c.Role, seriesID); err != nil {
 		return Forum{}, err
 	}
 	rows, err := db.Query(ctx, q.db, forumSelect(c, table.Series.ID.EQ(UUID(seriesID))))

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
@@ -109,7 +110,10 @@ func (q *Queries) memberPage(ctx context.Context, where BoolExpression, order []
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(memberFrom).WHERE(where)).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: members: %w", err)
 	}
-	cols := append(membership.PersonColumns(mp, mu), msm.AssignedOn, msm.IsSubscribed, msm.IsExpert, msm.Role)
+	// isSubscribed is the member's access to the forum itself (an admin's,
+	// complimentary, free, or paid for), not the complimentary flag alone.
+	paidUp := msm.Role.EQ(String("admin")).OR(access.ForumPaidUp(msm.SeriesID, mp.UserID, msm.IsSubscribed))
+	cols := append(membership.PersonColumns(mp, mu), msm.AssignedOn, paidUp, msm.IsExpert, msm.Role)
 	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
 		ORDER_BY(order...).LIMIT(int64(p.PageSize)).OFFSET(int64(p.Offset())))
 	if err != nil {

@@ -41,18 +41,25 @@ func New(d *db.DB, members search.Index[search.Member]) (*Queries, error) {
 
 // Forum is a forum as the caller sees it (spec 001 §3).
 type Forum struct {
-	ID           uuid.UUID     `json:"id"`
-	Name         string        `json:"name"`
-	Description  string        `json:"description"`
-	Image        *string       `json:"image"`
-	Exclusivity  string        `json:"exclusivity"`
-	ShareEnabled bool          `json:"shareEnabled"`
-	Position     int           `json:"position"`
-	Context      Context       `json:"context"`
-	Role         string        `json:"role"`
-	IsSubscribed bool          `json:"isSubscribed"`
-	CreatedOn    jsontime.Time `json:"createdOn"`
-	UpdatedOn    jsontime.Time `json:"updatedOn"`
+	ID           uuid.UUID `json:"id"`
+	Name         string    `json:"name"`
+	Description  string    `json:"description"`
+	Image        *string   `json:"image"`
+	Exclusivity  string    `json:"exclusivity"`
+	ShareEnabled bool      `json:"shareEnabled"`
+	Position     int       `json:"position"`
+	Context      Context   `json:"context"`
+	Role         string    `json:"role"`
+	// IsSubscribed is access to the forum's content: false for a member
+	// who has not paid for a paid forum or community (access.ForumRules).
+	IsSubscribed bool `json:"isSubscribed"`
+	// IsFree and Price (a month, in US cents) make the forum paid when it
+	// is not free and its price is above 0.
+	IsFree    bool          `json:"isFree"`
+	Price     int           `json:"price"`
+	Currency  string        `json:"currency"`
+	CreatedOn jsontime.Time `json:"createdOn"`
+	UpdatedOn jsontime.Time `json:"updatedOn"`
 	// MainChannelID is the forum's feed; AdminChannelID its admins' channel,
 	// given to admins only.
 	MainChannelID  uuid.UUID  `json:"mainChannelId"`
@@ -64,23 +71,21 @@ type Context struct {
 	CommunityID uuid.UUID `json:"communityId"`
 }
 
-// forumSelect reads Forum rows of the forums c reads that match where;
-// callers add ORDER BY and paging.
+// forumSelect reads Forum rows of the forums c reads, or is a member of
+// without having paid for them (shown with isSubscribed false, the
+// subscribe prompt's case), that match where; callers add ORDER BY and
+// paging.
 func forumSelect(c auth.Caller, where BoolExpression) SelectStatement {
 	s := table.Series
-	member, admin := access.ForumRules(s.ID, s.CommunityID, UUID(c.UserID), Bool(c.Role == auth.RoleSuper))
-	x, p := table.SeriesMemberships.AS("x"), table.Profiles.AS("p")
-	me := LATERAL(SELECT(x.IsSubscribed).FROM(x.INNER_JOIN(p, p.ID.EQ(x.ProfileID))).
-		WHERE(x.SeriesID.EQ(s.ID).AND(p.UserID.EQ(UUID(c.UserID))).AND(x.Status.EQ(String("active")))).
-		LIMIT(1)).AS("me")
+	me := UUID(c.UserID)
+	member, admin := access.ForumRules(s.ID, s.CommunityID, me, Bool(c.Role == auth.RoleSuper))
 	mc, ac := table.Channels.AS("mc"), table.Channels.AS("ac")
 	return SELECT(s.ID, s.Name, s.Description, s.Image, s.Exclusivity, s.ShareEnabled, s.Position, s.CommunityID,
-		s.CreatedOn, s.UpdatedOn, admin, COALESCE(x.IsSubscribed.From(me), Bool(false)), mc.ID, ac.ID).
+		s.CreatedOn, s.UpdatedOn, admin, member.OR(admin), s.IsFree, s.PriceCents, mc.ID, ac.ID).
 		FROM(s.
-			LEFT_JOIN(me, Bool(true)).
 			INNER_JOIN(mc, mc.SeriesID.EQ(s.ID).AND(mc.Kind.EQ(String("main")))).
 			INNER_JOIN(ac, ac.SeriesID.EQ(s.ID).AND(ac.Kind.EQ(String("admin"))))).
-		WHERE(member.OR(admin).AND(where))
+		WHERE(access.ForumMembership(s.ID, me).OR(admin).AND(where))
 }
 
 func scanForums(rows pgx.Rows) ([]Forum, error) {
@@ -92,9 +97,10 @@ func scanForums(rows pgx.Rows) ([]Forum, error) {
 		var created, updated time.Time
 		var adminChannel uuid.UUID
 		if err := rows.Scan(&f.ID, &f.Name, &f.Description, &f.Image, &f.Exclusivity, &f.ShareEnabled, &f.Position,
-			&f.Context.CommunityID, &created, &updated, &admin, &f.IsSubscribed, &f.MainChannelID, &adminChannel); err != nil {
+			&f.Context.CommunityID, &created, &updated, &admin, &f.IsSubscribed, &f.IsFree, &f.Price, &f.MainChannelID, &adminChannel); err != nil {
 			return nil, err
 		}
+		f.Currency = "USD"
 		f.CreatedOn, f.UpdatedOn = jsontime.Of(created), jsontime.Of(updated)
 		f.Role = "member"
 		if admin {
