@@ -3,19 +3,25 @@ package answer
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
+
+	"agora/search"
 )
 
 // NoAnswer is the extractive answer when no retrieved post shares a word
 // with the question.
 const NoAnswer = "No post in this forum answers that yet."
 
-// Extractive answers with no model: it picks the sentences of the posts that
-// share the most words with the question and streams them, each followed by
-// its citation marker. It is deterministic, so that the feature works, and
-// can be tested, with no model configured.
+// Extractive answers with no model. It scores every sentence of the posts
+// by the question's words it holds, leaves out what answers nothing (a
+// greeting, a sign-off, a question, a sentence another one already says),
+// keeps the few best, and writes them grouped by post, each post's
+// sentences in their own order followed by its one citation marker. It is
+// deterministic, so that the feature works, and can be tested, with no
+// model configured.
 type Extractive struct {
 	// MaxPassages is how many sentences the answer holds at most; 0 means 3.
 	MaxPassages int
@@ -23,8 +29,9 @@ type Extractive struct {
 
 type passage struct {
 	text  string
-	post  int // index in the request's posts
-	pos   int // sentence index within the post
+	words map[string]bool // its meaningful words, for near-duplicates
+	post  int             // index in the request's posts
+	pos   int             // sentence index within the post
 	score int
 }
 
@@ -34,12 +41,45 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 	if limit <= 0 {
 		limit = 3
 	}
-	terms := queryTerms(req.Question)
+	picked := pick(queryTerms(req.Question), req.Posts, limit)
+	if len(picked) == 0 {
+		if err := emit(NoAnswer); err != nil {
+			return "", err
+		}
+		return NoAnswer, nil
+	}
+	var b strings.Builder
+	for i, c := range picked {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		piece := c.text
+		if i+1 == len(picked) || picked[i+1].post != c.post {
+			piece += fmt.Sprintf(" [%d]", c.post+1)
+		}
+		if i > 0 {
+			piece = " " + piece
+		}
+		if err := emit(piece); err != nil {
+			return "", err
+		}
+		b.WriteString(piece)
+	}
+	return b.String(), nil
+}
+
+// pick returns the answer's sentences in the order they are written: at
+// most limit of the best-scoring ones, grouped by post (the post of the
+// best sentence first), each group in the post's own order.
+func pick(terms []string, posts []search.Post, limit int) []passage {
 	var cands []passage
-	for i, p := range req.Posts {
+	for i, p := range posts {
 		for j, sent := range sentences(p.Text) {
+			if chatter(sent) {
+				continue
+			}
 			if sc := overlap(terms, sent); sc > 0 {
-				cands = append(cands, passage{text: sent, post: i, pos: j, score: sc})
+				cands = append(cands, passage{text: sent, words: contentWords(sent), post: i, pos: j, score: sc})
 			}
 		}
 	}
@@ -53,30 +93,94 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 		}
 		return cands[a].pos < cands[b].pos
 	})
-	if len(cands) > limit {
-		cands = cands[:limit]
+	var picked []passage
+	rank := map[int]int{} // post → rank of its best sentence
+	for _, c := range cands {
+		if len(picked) == limit {
+			break
+		}
+		dup := false
+		for _, p := range picked {
+			if nearDuplicate(c.words, p.words) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if _, ok := rank[c.post]; !ok {
+			rank[c.post] = len(rank)
+		}
+		picked = append(picked, c)
 	}
-	if len(cands) == 0 {
-		if err := emit(NoAnswer); err != nil {
-			return "", err
+	sort.SliceStable(picked, func(a, b int) bool {
+		if picked[a].post != picked[b].post {
+			return rank[picked[a].post] < rank[picked[b].post]
 		}
-		return NoAnswer, nil
+		return picked[a].pos < picked[b].pos
+	})
+	return picked
+}
+
+// Greetings, self-introductions and sign-offs open or close a post and say
+// nothing about its subject; a question asks rather than answers. Greetings
+// and sign-offs are recognised only in short sentences, so that "Best
+// practice is to…" or "Thanks to the new runner, builds take 5 minutes"
+// stay.
+var (
+	greetingRE = regexp.MustCompile(`^(hi|hello|hey|hiya|howdy|greetings|dear|welcome|good (morning|afternoon|evening|day)|morning|evening)\b`)
+	signoffRE  = regexp.MustCompile(`^(thanks|thank you|thank u|thx|ty|cheers|regards|best|all the best|best regards|kind regards|warm regards|warmly|sincerely|many thanks|hope (this|that|it) helps|looking forward|talk soon|see you)\b`)
+	hereRE     = regexp.MustCompile(`^[\p{L}'’-]+( [\p{L}'’-]+)? here\b`)
+)
+
+// chatter reports a sentence that answers nothing: a greeting, a
+// self-introduction ("Chris here."), a sign-off, or a question.
+func chatter(sentence string) bool {
+	s := strings.ToLower(strings.TrimSpace(sentence))
+	if strings.HasSuffix(s, "?") {
+		return true
 	}
-	var b strings.Builder
-	for i, c := range cands {
-		if err := ctx.Err(); err != nil {
-			return "", err
-		}
-		piece := fmt.Sprintf("%s [%d]", c.text, c.post+1)
-		if i > 0 {
-			piece = " " + piece
-		}
-		if err := emit(piece); err != nil {
-			return "", err
-		}
-		b.WriteString(piece)
+	n := len(words(s))
+	switch {
+	case greetingRE.MatchString(s) && n <= 8:
+		return true
+	case signoffRE.MatchString(s) && n <= 6:
+		return true
+	case hereRE.MatchString(s) && n <= 6:
+		return true
 	}
-	return b.String(), nil
+	return false
+}
+
+// contentWords returns the sentence's words without stopwords.
+func contentWords(sentence string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range words(sentence) {
+		if !stopwords[w] {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// nearDuplicate reports two sentences that say the same: most of the
+// shorter one's words are in the other.
+func nearDuplicate(a, b map[string]bool) bool {
+	small, large := a, b
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	if len(small) == 0 {
+		return true
+	}
+	shared := 0
+	for w := range small {
+		if large[w] {
+			shared++
+		}
+	}
+	return float64(shared) >= 0.8*float64(len(small))
 }
 
 // stopwords are left out of the overlap: they match everything.

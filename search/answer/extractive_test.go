@@ -1,0 +1,81 @@
+package answer_test
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"agora/search"
+	"agora/search/answer"
+)
+
+// chattyPosts are posts as members write them: a greeting, the facts, a
+// sign-off, and a second post repeating the first one's fact.
+var chattyPosts = []search.Post{
+	{ID: "a", Kind: "post", Text: "Hi all, Chris here. The zephyr checklist lives in the shared drive, under Operations. " +
+		"It takes about 42 minutes to run the zephyr checklist. Thanks!"},
+	{ID: "b", Kind: "comment", Text: "Hello! Where is the zephyr checklist? Cheers, Ana"},
+	{ID: "c", Kind: "comment", Text: "Good morning. The zephyr checklist lives in the shared drive under Operations. " +
+		"Ask Dana Reyes, the zephyr team lead, for access to the zephyr checklist.\nCheers, Ana"},
+	{ID: "d", Kind: "post", Text: "Lunch on Friday is pizza."},
+}
+
+func extract(t *testing.T, req answer.Request) string {
+	t.Helper()
+	var pieces []string
+	text, err := answer.Extractive{}.Answer(context.Background(), req, func(s string) error {
+		pieces = append(pieces, s)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(pieces, "") != text {
+		t.Errorf("pieces %q do not make the answer %q", pieces, text)
+	}
+	return text
+}
+
+// TestExtractiveSynthesis: the extractive answer takes the few most relevant
+// sentences across posts, never a greeting, a sign-off, a question or a
+// sentence another post already said, keeps each post's sentences together
+// in the post's order, and cites each post once, after its last sentence.
+func TestExtractiveSynthesis(t *testing.T) {
+	got := extract(t, answer.Request{Question: "Where is the zephyr checklist and who gives access?", Posts: chattyPosts})
+	for _, bad := range []string{"Hi all", "Chris here", "Thanks", "Cheers", "Hello", "Good morning", "Where is", "pizza"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("answer %q holds %q", got, bad)
+		}
+	}
+	if n := strings.Count(got, "lives in the shared drive"); n != 1 {
+		t.Errorf("answer %q says where the checklist lives %d times, want once", got, n)
+	}
+	if !strings.Contains(got, "Ask Dana Reyes") {
+		t.Errorf("answer %q misses who gives access", got)
+	}
+	markers := regexp.MustCompile(`\[\d+\]`).FindAllString(got, -1)
+	seen := map[string]bool{}
+	for _, m := range markers {
+		if seen[m] {
+			t.Errorf("answer %q cites %s more than once", got, m)
+		}
+		seen[m] = true
+	}
+	// Post a's sentences come in its own order, then its single marker.
+	if i, j := strings.Index(got, "lives in the shared drive"), strings.Index(got, "42 minutes"); i < 0 || j < i {
+		t.Errorf("answer %q does not keep post a's order", got)
+	}
+	if !strings.HasSuffix(got, "]") {
+		t.Errorf("answer %q does not end with a citation", got)
+	}
+}
+
+// TestExtractiveOnlyChatter: a post that holds the question's words only in
+// a greeting, a sign-off or a question answers nothing.
+func TestExtractiveOnlyChatter(t *testing.T) {
+	posts := []search.Post{{ID: "q", Kind: "post", Text: "Hi all, Chris here. Where is the zephyr checklist? Thanks, Chris"}}
+	if got := extract(t, answer.Request{Question: "Where is the zephyr checklist? Is Chris around?", Posts: posts}); got != answer.NoAnswer {
+		t.Errorf("answer %q, want %q", got, answer.NoAnswer)
+	}
+}
