@@ -13,7 +13,27 @@ import (
 
 // retrieve finds the posts an answer is written from: the best
 // RetrieveLimit posts of the forum that the asker may read (the channels
-// given, or posts naming the asker as a reader), for the question.
+// given, or posts naming the asker as a reader), for the question. A
+// Meet Up's minutes come back as their post.
+func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string) ([]search.Post, error) {
+	hits, err := findSources(ctx, s.posts, sourceFilter(userID, forumID, channels), question)
+	if err != nil {
+		return nil, err
+	}
+	return s.meetupPosts(ctx, hits)
+}
+
+// sourceFilter is what a source must pass: a post of the forum that the
+// asker may read, and no shared AI chat. A shared chat holds earlier
+// questions and answers, not what members wrote, so as a source it would
+// answer a question with itself; the posts it cites are sources of their
+// own. The forum's post index keeps shared chats (they are posts of the
+// feed); only the AI search leaves them out.
+func sourceFilter(userID, forumID string, channels []string) search.Filter {
+	return search.Filter{search.In("forumId", forumID), search.ReadableBy(userID, channels...), search.NotIn("kind", KindSharedChat)}
+}
+
+// findSources searches the posts under the filter for the question.
 //
 // The search store matches a post only when it holds every word of the
 // text, which a question in plain words rarely meets ("how do we deploy
@@ -23,16 +43,15 @@ import (
 // "deploy" of "deploying"), then with only its longest words (three, two,
 // then one: the longest are the rarest and say most of what is asked),
 // then each other word alone; at most maxQueries queries. The first query
-// that finds anything wins. A Meet Up's minutes come back as their post.
-func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string) ([]search.Post, error) {
-	filter := search.Filter{search.In("forumId", forumID), search.ReadableBy(userID, channels...)}
+// that finds anything wins.
+func findSources(ctx context.Context, posts search.Index[search.Post], filter search.Filter, question string) ([]search.Post, error) {
 	for _, text := range queries(question) {
-		res, err := s.posts.Search(ctx, search.Query{Text: text, Filter: filter, Limit: RetrieveLimit})
+		res, err := posts.Search(ctx, search.Query{Text: text, Filter: filter, Limit: RetrieveLimit})
 		if err != nil {
 			return nil, fmt.Errorf("aisearch: retrieve: %w", err)
 		}
 		if len(res.Hits) > 0 {
-			return s.meetupPosts(ctx, res.Hits)
+			return res.Hits, nil
 		}
 	}
 	return []search.Post{}, nil

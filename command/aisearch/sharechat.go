@@ -18,6 +18,10 @@ import (
 	"agora/internal/jsontime"
 )
 
+// KindSharedChat is the type of a post that shares an AI search
+// conversation.
+const KindSharedChat = "shared-ai-chat"
+
 // ShareChat is POST /ai-response/share-chat.
 type ShareChat struct {
 	Viewer    auth.Caller
@@ -39,7 +43,8 @@ type ChatMessage struct {
 // the post's id. The viewer must still read the channel (403); the search
 // must be the viewer's own in that channel (404) and have an answer (400
 // validationFailed). The post's text is the first question, which the
-// feed shows where it cannot show a chat, and the forum's search indexes.
+// feed shows where it cannot show a chat; the post index keeps it, and the
+// AI search never takes it as a source (sourceFilter).
 // Its mentions and hashtags are empty: sharing notifies no one.
 func (s *Service) ShareChat(ctx context.Context, in ShareChat) (uuid.UUID, error) {
 	id := newID()
@@ -82,7 +87,7 @@ func (s *Service) ShareChat(ctx context.Context, in ShareChat) (uuid.UUID, error
 		_, err = db.Exec(ctx, tx, t.INSERT(t.ID, t.ChannelID, t.SeriesID, t.CreatorID, t.CreatorAs, t.Type, t.Raw, t.Chat,
 			t.Mentions, t.Hashtags, t.CreatedOn, t.UpdatedOn).
 			MODEL(model.Threads{ID: id, ChannelID: ch.ID, SeriesID: ch.SeriesID, CreatorID: in.Viewer.UserID, CreatorAs: "author",
-				Type: "shared-ai-chat", Raw: turns[0].Question, Chat: &chatJSON, Mentions: []string{}, Hashtags: []string{},
+				Type: KindSharedChat, Raw: turns[0].Question, Chat: &chatJSON, Mentions: []string{}, Hashtags: []string{},
 				CreatedOn: now, UpdatedOn: now}))
 		if err != nil {
 			return fmt.Errorf("aisearch: share: %w", err)
