@@ -63,7 +63,8 @@ type Asking struct {
 //     with Retry-After);
 //   - a follow-up's search must be the asker's own in that channel (404),
 //     and its earlier turns become the answerer's history, oldest first;
-//   - the posts are retrieved (see retrieve).
+//   - the posts are retrieved (see retrieve), a follow-up's with its
+//     conversation.
 func (s *Service) Prepare(ctx context.Context, v auth.Caller, channelID uuid.UUID, searchID *uuid.UUID, question string) (*Asking, error) {
 	q, problem := CheckQuestion(question)
 	if problem != "" {
@@ -88,7 +89,7 @@ func (s *Service) Prepare(ctx context.Context, v auth.Caller, channelID uuid.UUI
 			return nil, err
 		}
 	}
-	a.posts, err = s.retrieve(ctx, v.UserID.String(), ch.SeriesID.String(), ch.readable(), q)
+	a.posts, err = s.retrieve(ctx, v.UserID.String(), ch.SeriesID.String(), ch.readable(), q, a.history)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func (s *Service) history(ctx context.Context, v auth.Caller, channelID, searchI
 	}
 	out := make([]answer.Turn, len(turns))
 	for i, t := range turns {
-		out[i] = answer.Turn{Question: t.Question, Answer: t.Answer}
+		out[i] = answer.Turn{Question: t.Question, Answer: t.Answer, Cited: t.Cited}
 	}
 	return out, nil
 }
@@ -112,6 +113,7 @@ func (s *Service) history(ctx context.Context, v auth.Caller, channelID, searchI
 // turn is a stored question and its answer.
 type turn struct {
 	Question, Answer string
+	Cited            []string
 	CreatedOn        time.Time
 }
 
@@ -128,7 +130,7 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 	if !found {
 		return nil, apperr.ErrNotFound
 	}
-	rows, err := db.Query(ctx, q, SELECT(t.Question, t.Answer, t.CreatedOn).FROM(t).
+	rows, err := db.Query(ctx, q, SELECT(t.Question, t.Answer, t.Cited, t.CreatedOn).FROM(t).
 		WHERE(t.SearchID.EQ(UUID(searchID))).ORDER_BY(t.CreatedOn, t.ID))
 	if err != nil {
 		return nil, fmt.Errorf("aisearch: turns: %w", err)
@@ -137,7 +139,7 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 	var out []turn
 	for rows.Next() {
 		var t turn
-		if err := rows.Scan(&t.Question, &t.Answer, &t.CreatedOn); err != nil {
+		if err := rows.Scan(&t.Question, &t.Answer, &t.Cited, &t.CreatedOn); err != nil {
 			return nil, fmt.Errorf("aisearch: turns: %w", err)
 		}
 		out = append(out, t)

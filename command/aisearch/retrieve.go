@@ -15,12 +15,81 @@ import (
 // RetrieveLimit posts of the forum that the asker may read (the channels
 // given, or posts naming the asker as a reader), for the question. A
 // Meet Up's minutes come back as their post.
-func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string) ([]search.Post, error) {
-	hits, err := findSources(ctx, s.posts, sourceFilter(userID, forumID, channels), question)
+//
+// A follow-up ("Who did he mention in that post?") rarely names its
+// subject: it carries the conversation. The posts the previous answer
+// cited, and their comments, come first (conversationSources), then the
+// posts found for the question with the previous question's words added.
+// Both pass the same filter: a post the asker may no longer read is not
+// one of them.
+func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string, history []answer.Turn) ([]search.Post, error) {
+	filter := sourceFilter(userID, forumID, channels)
+	var earlier []search.Post
+	if n := len(history); n > 0 {
+		last := history[n-1]
+		threads, err := s.threadsOf(ctx, last.Cited)
+		if err != nil {
+			return nil, err
+		}
+		if earlier, err = conversationSources(ctx, s.posts, filter, threads, last.Cited); err != nil {
+			return nil, err
+		}
+		question = strings.Join(append([]string{question}, answer.QueryTerms(last.Question)...), " ")
+	}
+	hits, err := findSources(ctx, s.posts, filter, question)
 	if err != nil {
 		return nil, err
 	}
-	return s.meetupPosts(ctx, hits)
+	return s.meetupPosts(ctx, mergeSources(earlier, hits))
+}
+
+// conversationSources returns the documents of the given threads that
+// pass the filter: the cited ones first, in the order given, then their
+// posts' other comments, oldest first; at most RetrieveLimit/2, so that
+// the question's own hits keep room.
+func conversationSources(ctx context.Context, posts search.Index[search.Post], filter search.Filter, threads, cited []string) ([]search.Post, error) {
+	if len(threads) == 0 {
+		return nil, nil
+	}
+	res, err := posts.Search(ctx, search.Query{
+		Filter: append(append(search.Filter{}, filter...), search.In("threadId", threads...)),
+		Sort:   []search.Sort{{Field: "createdAt"}}, Limit: 100,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("aisearch: conversation: %w", err)
+	}
+	rank := map[string]int{}
+	for i, id := range cited {
+		if _, ok := rank[id]; !ok {
+			rank[id] = i
+		}
+	}
+	out := res.Hits
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, iok := rank[out[i].ID]
+		rj, jok := rank[out[j].ID]
+		if iok != jok {
+			return iok
+		}
+		return iok && ri < rj
+	})
+	return out[:min(len(out), RetrieveLimit/2)], nil
+}
+
+// mergeSources is a's posts then b's, each once, at most RetrieveLimit.
+func mergeSources(a, b []search.Post) []search.Post {
+	out := make([]search.Post, 0, RetrieveLimit)
+	seen := map[string]bool{}
+	for _, p := range append(append([]search.Post{}, a...), b...) {
+		if len(out) == RetrieveLimit {
+			break
+		}
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // sourceFilter is what a source must pass: a post of the forum that the

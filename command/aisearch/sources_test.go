@@ -2,6 +2,7 @@ package aisearch
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"agora/search"
@@ -31,5 +32,45 @@ func TestSharedChatIsNoSource(t *testing.T) {
 	}
 	if len(got) != 1 || got[0].ID != "answer" {
 		t.Errorf("sources %+v, want the answer post alone", got)
+	}
+}
+
+// TestConversationSources: a follow-up's candidates are the posts the
+// previous answer cited, first, then their comments, each still under the
+// asker's filter; the follow-up's own words find neither.
+func TestConversationSources(t *testing.T) {
+	store, err := search.OpenEmbedded(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	ctx := context.Background()
+	docs := []search.Post{
+		{ID: "c1", Kind: "comment", ThreadID: "b1", ChannelID: "main", ForumID: "f", Text: "Dana is out on Fridays.", CreatedAt: 2},
+		{ID: "b1", Kind: "post", ThreadID: "b1", ChannelID: "main", ForumID: "f", Text: "Ask Dana Reyes for the zephyr checklist.", CreatedAt: 1},
+		{ID: "m1", Kind: search.KindMinutes, ThreadID: "b1", ReaderIDs: []string{"someone"}, ForumID: "f", Text: "Minutes: Dana Reyes.", CreatedAt: 3},
+		{ID: "x", Kind: "post", ThreadID: "x", ChannelID: "main", ForumID: "f", Text: "Lunch is pizza.", CreatedAt: 4},
+	}
+	if err := store.Posts().Upsert(ctx, docs...); err != nil {
+		t.Fatal(err)
+	}
+	filter := sourceFilter("asker", "f", []string{"main"})
+	if got, err := findSources(ctx, store.Posts(), filter, "Who did he mention in that post?"); err != nil || len(got) != 0 {
+		t.Fatalf("the follow-up alone finds %+v, %v", got, err)
+	}
+	got, err := conversationSources(ctx, store.Posts(), filter, []string{"b1"}, []string{"b1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range got {
+		ids = append(ids, p.ID)
+	}
+	if strings.Join(ids, ",") != "b1,c1" {
+		t.Errorf("conversation sources %v, want b1,c1", ids)
+	}
+	merged := mergeSources(got, []search.Post{docs[3], docs[1]})
+	if len(merged) != 3 || merged[2].ID != "x" {
+		t.Errorf("merged %+v", merged)
 	}
 }

@@ -250,7 +250,7 @@ func TestModelStreams(t *testing.T) {
 		t.Errorf("history sent as %+v", got.Messages[1:3])
 	}
 	prompt := got.Messages[3].Content
-	for _, want := range []string{"[1] Welcome to the forum!", "[2] Thanks.", "Question: How do we deploy the migrations?"} {
+	for _, want := range []string{"[1] Welcome to the forum!", "[2] Thanks.", "Question: How do we deploy the migrations?", "follows the conversation above"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt %q lacks %q", prompt, want)
 		}

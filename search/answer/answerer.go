@@ -27,6 +27,8 @@ type Request struct {
 type Turn struct {
 	Question string
 	Answer   string
+	// Cited are the ids of the posts the answer cited, in order.
+	Cited []string
 }
 
 // Answerer writes an answer to a request from its posts.

@@ -41,7 +41,7 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 	if limit <= 0 {
 		limit = 3
 	}
-	picked := pick(queryTerms(req.Question), req.Posts, limit)
+	picked := pick(conversationTerms(req), req.Posts, limit)
 	if len(picked) == 0 {
 		if err := emit(NoAnswer); err != nil {
 			return "", err
@@ -68,17 +68,57 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 	return b.String(), nil
 }
 
+// weights are how much a sentence's word counts: a word of the question
+// most, a word of the previous question (what "it" or "that post" of a
+// follow-up stands for) less; a sentence of a post the previous answer
+// cited gains conversationBonus, once it holds a word of either.
+type weights struct {
+	question, previous []string
+	cited              map[string]bool
+}
+
+const conversationBonus = 2
+
+// conversationTerms are the words a request's sentences are scored by.
+func conversationTerms(req Request) weights {
+	w := weights{question: queryTerms(req.Question), cited: map[string]bool{}}
+	if n := len(req.History); n > 0 {
+		last := req.History[n-1]
+		have := map[string]bool{}
+		for _, t := range w.question {
+			have[t] = true
+		}
+		for _, t := range queryTerms(last.Question) {
+			if !have[t] {
+				w.previous = append(w.previous, t)
+			}
+		}
+		for _, id := range last.Cited {
+			w.cited[id] = true
+		}
+	}
+	return w
+}
+
+func (w weights) score(p search.Post, sentence string) int {
+	sc := 2*overlap(w.question, sentence) + overlap(w.previous, sentence)
+	if sc > 0 && (w.cited[p.ID] || w.cited[p.ThreadID]) {
+		sc += conversationBonus
+	}
+	return sc
+}
+
 // pick returns the answer's sentences in the order they are written: at
 // most limit of the best-scoring ones, grouped by post (the post of the
 // best sentence first), each group in the post's own order.
-func pick(terms []string, posts []search.Post, limit int) []passage {
+func pick(terms weights, posts []search.Post, limit int) []passage {
 	var cands []passage
 	for i, p := range posts {
 		for j, sent := range sentences(p.Text) {
 			if chatter(sent) {
 				continue
 			}
-			if sc := overlap(terms, sent); sc > 0 {
+			if sc := terms.score(p, sent); sc > 0 {
 				cands = append(cands, passage{text: sent, words: contentWords(sent), post: i, pos: j, score: sc})
 			}
 		}

@@ -79,3 +79,24 @@ func TestExtractiveOnlyChatter(t *testing.T) {
 		t.Errorf("answer %q, want %q", got, answer.NoAnswer)
 	}
 }
+
+// TestExtractiveFollowUp: a follow-up that names its subject only by a
+// pronoun is answered from the post the previous answer cited, with the
+// previous question's words, and cites that post.
+func TestExtractiveFollowUp(t *testing.T) {
+	posts := []search.Post{
+		{ID: "noise", Kind: "post", Text: "Please mention your browser when you report a bug."},
+		{ID: "b1", Kind: "post", Text: "The zephyr checklist lives in the shared drive. Ask Dana Reyes, the zephyr team lead, for access."},
+	}
+	req := answer.Request{
+		Question: "Who did he mention in that post?", Posts: posts,
+		History: []answer.Turn{{Question: "Where is the zephyr checklist?", Answer: "The zephyr checklist lives in the shared drive. [1]", Cited: []string{"b1"}}},
+	}
+	got := extract(t, req)
+	if !strings.Contains(got, "Ask Dana Reyes") || !strings.Contains(got, "[2]") {
+		t.Errorf("answer %q does not answer from the cited post b1 ([2])", got)
+	}
+	if !strings.HasPrefix(got, "The zephyr checklist") {
+		t.Errorf("answer %q does not start with the conversation's post", got)
+	}
+}

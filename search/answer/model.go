@@ -142,6 +142,12 @@ func Prompt(req Request) string {
 	for i, p := range req.Posts {
 		fmt.Fprintf(&b, "[%d] %s\n", i+1, strings.Join(strings.Fields(p.Text), " "))
 	}
+	if len(req.History) > 0 {
+		// The earlier turns precede this message; their numbers named
+		// the posts of their own lists.
+		b.WriteString("\nThis question follows the conversation above: read words such as he, she, it, they or that post as referring to it. " +
+			"Numbers in the earlier answers named other lists; cite only the numbers of the posts above.\n")
+	}
 	fmt.Fprintf(&b, "\nQuestion: %s", strings.TrimSpace(req.Question))
 	return b.String()
 }
