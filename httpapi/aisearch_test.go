@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -452,12 +453,35 @@ func TestShareChat(t *testing.T) {
 		CreatorID *string `json:"creatorId"`
 		Raw       string  `json:"raw"`
 		Chat      []struct {
-			Role      string `json:"role"`
-			Content   string `json:"content"`
+			Role    string `json:"role"`
+			Content string `json:"content"`
+			Sources []struct {
+				N  int    `json:"n"`
+				ID string `json:"id"`
+			} `json:"sources"`
 			CreatedOn string `json:"createdOn"`
 		} `json:"chat"`
 	}
 	r.JSON(t, &th)
+	// Each answer keeps the posts it cites, under the numbers its markers use.
+	for i, m := range th.Chat {
+		if m.Role != "other" {
+			continue
+		}
+		var cited []string
+		for _, src := range m.Sources {
+			if !strings.Contains(m.Content, fmt.Sprintf("[%d]", src.N)) {
+				t.Errorf("chat[%d] source %+v is not cited by %q", i, src, m.Content)
+			}
+			cited = append(cited, src.ID)
+		}
+		want := []aiEvent{s1.last(), s2.last()}[i/2].Citations
+		slices.Sort(cited)
+		want = slices.Sorted(slices.Values(want))
+		if len(want) == 0 || !slices.Equal(cited, want) {
+			t.Errorf("chat[%d] sources %+v, want the citations %v", i, m.Sources, want)
+		}
+	}
 	if th.Type != "shared-ai-chat" || th.ChannelID != f.welcomeMain || th.CreatorID == nil || *th.CreatorID != f.user(t, seed.MemberEmail) || th.Raw != q1 {
 		t.Errorf("shared post %+v", th)
 	}

@@ -2,8 +2,10 @@ package aisearch
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -114,7 +116,10 @@ func (s *Service) history(ctx context.Context, v auth.Caller, channelID, searchI
 type turn struct {
 	Question, Answer string
 	Cited            []string
-	CreatedOn        time.Time
+	// Sources are the cited posts with the numbers the answer's markers
+	// use, as the asker saw them.
+	Sources   []answer.Source
+	CreatedOn time.Time
 }
 
 // loadTurns reads the turns of the viewer's own search in the channel,
@@ -130,7 +135,7 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 	if !found {
 		return nil, apperr.ErrNotFound
 	}
-	rows, err := db.Query(ctx, q, SELECT(t.Question, t.Answer, t.Cited, t.CreatedOn).FROM(t).
+	rows, err := db.Query(ctx, q, SELECT(t.Question, t.Answer, t.Cited, t.Sources, t.CreatedOn).FROM(t).
 		WHERE(t.SearchID.EQ(UUID(searchID))).ORDER_BY(t.CreatedOn, t.ID))
 	if err != nil {
 		return nil, fmt.Errorf("aisearch: turns: %w", err)
@@ -139,8 +144,12 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 	var out []turn
 	for rows.Next() {
 		var t turn
-		if err := rows.Scan(&t.Question, &t.Answer, &t.Cited, &t.CreatedOn); err != nil {
+		var sources []byte
+		if err := rows.Scan(&t.Question, &t.Answer, &t.Cited, &sources, &t.CreatedOn); err != nil {
 			return nil, fmt.Errorf("aisearch: turns: %w", err)
+		}
+		if err := json.Unmarshal(sources, &t.Sources); err != nil {
+			return nil, fmt.Errorf("aisearch: turn sources: %w", err)
 		}
 		out = append(out, t)
 	}
@@ -167,6 +176,10 @@ func (a *Asking) Stream(ctx context.Context, w io.Writer) error {
 func (a *Asking) store(ctx context.Context, res answer.Result) error {
 	cited := make([]string, len(res.Citations))
 	copy(cited, res.Citations)
+	sources, err := json.Marshal(citedSources(a.posts, res.Citations))
+	if err != nil {
+		return fmt.Errorf("aisearch: sources: %w", err)
+	}
 	now := a.s.timestamp()
 	s, t := table.AiSearches, table.AiSearchTurns
 	return db.InTx(ctx, a.s.db, func(tx pgx.Tx) error {
@@ -177,10 +190,22 @@ func (a *Asking) store(ctx context.Context, res answer.Result) error {
 			}
 		}
 		_, err := db.Exec(ctx, tx, t.INSERT(t.AllColumns).MODEL(model.AiSearchTurns{
-			ID: newID(), SearchID: a.SearchID, Question: a.question, Answer: res.Answer, Cited: cited, Answerer: a.s.name, CreatedOn: now}))
+			ID: newID(), SearchID: a.SearchID, Question: a.question, Answer: res.Answer, Cited: cited, Sources: string(sources), Answerer: a.s.name, CreatedOn: now}))
 		if err != nil {
 			return fmt.Errorf("aisearch: store turn: %w", err)
 		}
 		return nil
 	})
+}
+
+// citedSources are the retrieved posts the answer cites, numbered as the
+// answer's markers name them: what a shared chat needs to keep its links.
+func citedSources(posts []search.Post, cited []string) []answer.Source {
+	out := []answer.Source{}
+	for _, src := range answer.Sources(posts) {
+		if slices.Contains(cited, src.ID) {
+			out = append(out, src)
+		}
+	}
+	return out
 }

@@ -16,6 +16,7 @@ import (
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
 	"agora/internal/jsontime"
+	"agora/search/answer"
 )
 
 // KindSharedChat is the type of a post that shares an AI search
@@ -31,11 +32,13 @@ type ShareChat struct {
 
 // ChatMessage is one message of a shared chat (the contract's
 // AIChatMessage): the asker's question (role user) or the answer (role
-// other).
+// other), with the posts its markers cite, so the shared post keeps its
+// citation links and its Sources list.
 type ChatMessage struct {
-	Role      string        `json:"role"`
-	Content   string        `json:"content"`
-	CreatedOn jsontime.Time `json:"createdOn"`
+	Role      string          `json:"role"`
+	Content   string          `json:"content"`
+	Sources   []answer.Source `json:"sources,omitempty"`
+	CreatedOn jsontime.Time   `json:"createdOn"`
 }
 
 // ShareChat posts the viewer's search to its channel as a shared-ai-chat
@@ -64,7 +67,7 @@ func (s *Service) ShareChat(ctx context.Context, in ShareChat) (uuid.UUID, error
 		for _, t := range turns {
 			chat = append(chat,
 				ChatMessage{Role: "user", Content: t.Question, CreatedOn: jsontime.Of(t.CreatedOn)},
-				ChatMessage{Role: "other", Content: t.Answer, CreatedOn: jsontime.Of(t.CreatedOn)})
+				ChatMessage{Role: "other", Content: t.Answer, Sources: t.Sources, CreatedOn: jsontime.Of(t.CreatedOn)})
 		}
 		b, err := json.Marshal(chat)
 		if err != nil {

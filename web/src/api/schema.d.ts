@@ -4559,6 +4559,13 @@ export interface components {
             /** @enum {string} */
             role: "user" | "other";
             content: string;
+            /**
+             * @description On an answer: the posts its `[n]` markers cite, each with the `n`
+             *     the marker uses, as the asker saw them when it was answered (a
+             *     post the reader may not open answers 404 when followed). Absent
+             *     on questions and on chats shared before sources were kept.
+             */
+            sources?: components["schemas"]["AISearchSource"][];
             createdOn: components["schemas"]["Timestamp"];
         };
         /** @description The conversation of a `shared-ai-chat` post, oldest first; null for other posts. */

@@ -20,4 +20,5 @@ type AiSearchTurns struct {
 	Cited     []string  `db:"ai_search_turns.cited"`
 	Answerer  string    `db:"ai_search_turns.answerer"`
 	CreatedOn time.Time `db:"ai_search_turns.created_on"`
+	Sources   string    `db:"ai_search_turns.sources"`
 }

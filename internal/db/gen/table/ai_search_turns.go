@@ -24,6 +24,7 @@ type aiSearchTurnsTable struct {
 	Cited     postgres.ColumnString
 	Answerer  postgres.ColumnString
 	CreatedOn postgres.ColumnTimestampz
+	Sources   postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -72,9 +73,10 @@ func newAiSearchTurnsTableImpl(schemaName, tableName, alias string) aiSearchTurn
 		CitedColumn     = postgres.StringColumn("cited")
 		AnswererColumn  = postgres.StringColumn("answerer")
 		CreatedOnColumn = postgres.TimestampzColumn("created_on")
-		allColumns      = postgres.ColumnList{IDColumn, SearchIDColumn, QuestionColumn, AnswerColumn, CitedColumn, AnswererColumn, CreatedOnColumn}
-		mutableColumns  = postgres.ColumnList{SearchIDColumn, QuestionColumn, AnswerColumn, CitedColumn, AnswererColumn, CreatedOnColumn}
-		defaultColumns  = postgres.ColumnList{CitedColumn, CreatedOnColumn}
+		SourcesColumn   = postgres.StringColumn("sources")
+		allColumns      = postgres.ColumnList{IDColumn, SearchIDColumn, QuestionColumn, AnswerColumn, CitedColumn, AnswererColumn, CreatedOnColumn, SourcesColumn}
+		mutableColumns  = postgres.ColumnList{SearchIDColumn, QuestionColumn, AnswerColumn, CitedColumn, AnswererColumn, CreatedOnColumn, SourcesColumn}
+		defaultColumns  = postgres.ColumnList{CitedColumn, CreatedOnColumn, SourcesColumn}
 	)
 
 	return aiSearchTurnsTable{
@@ -88,6 +90,7 @@ func newAiSearchTurnsTableImpl(schemaName, tableName, alias string) aiSearchTurn
 		Cited:     CitedColumn,
 		Answerer:  AnswererColumn,
 		CreatedOn: CreatedOnColumn,
+		Sources:   SourcesColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

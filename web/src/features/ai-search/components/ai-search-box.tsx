@@ -10,7 +10,7 @@ import { cn } from '@/lib/utils'
 import { aiSearchQuery, type Answer, type Question } from '../api/ai-search'
 import { useShareChat } from '../api/share-chat'
 import { useConversation } from '../hooks/use-conversation'
-import { AnswerText, Sources, type ForumPlace } from './answer-text'
+import { AnswerText, Sources, type ForumPlace } from '@/components/ai-answer'
 
 export type AISearchBoxProps = ForumPlace & {
   /** The channel searched and shared to: the feed's current one. */

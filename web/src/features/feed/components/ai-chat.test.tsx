@@ -4,6 +4,7 @@ import { json, renderInApp, stubFetch } from '@/test/utils'
 import { formatPostDate } from '@/lib/format-date'
 import { thread } from '../test/fixtures'
 import { PostCard } from './post-card'
+import { AIChat } from './ai-chat'
 
 afterEach(() => vi.unstubAllGlobals())
 
@@ -42,6 +43,20 @@ describe('the AI chat post (spec 001 §4 "Post kind")', () => {
     expect(time).toHaveAttribute('datetime', chat[3]!.createdOn)
     // The conversation replaces the post's text (its first question), shown once.
     expect(within(card).getAllByText('When are design reviews?')).toHaveLength(1)
+  })
+
+  it('keeps the citation links and the Sources list of a shared answer', async () => {
+    const cited = '0190a000-0000-7000-8000-0000000000p1'
+    const answered = [
+      chat[0]!,
+      { ...chat[1]!, content: 'On Fridays [2].', sources: [{ n: 2, id: cited, threadId: cited, channelId: 'c1', kind: 'post' as const, excerpt: 'Design reviews are on Fridays.' }] },
+    ]
+    await renderInApp(<AIChat chat={answered} asker="Olga" place={{ communityId: 'c0', seriesId: 's1' }} />)
+    const link = screen.getByRole('link', { name: 'Source 2' })
+    expect(link).toHaveAttribute('href', `/communities/c0/series/s1/posts/${cited}`)
+    expect(link).toHaveTextContent('[2]')
+    const sources = screen.getByTestId('ai-sources')
+    expect(within(sources).getByRole('link', { name: /Design reviews are on Fridays/ })).toHaveAttribute('href', `/communities/c0/series/s1/posts/${cited}`)
   })
 
   it('shows a plain post as before', async () => {

@@ -3,6 +3,7 @@ import { Sparkles } from 'lucide-react'
 import type { Schemas } from '@/api/client'
 import { formatPostDate } from '@/lib/format-date'
 import { cn } from '@/lib/utils'
+import { AnswerText, Sources, type ForumPlace } from '@/components/ai-answer'
 
 export type AIChatMessage = Schemas['AIChatMessage']
 
@@ -10,10 +11,12 @@ export type AIChatMessage = Schemas['AIChatMessage']
  * AIChat is the view of a shared AI search conversation (spec 001 §3 "AI
  * chat message", §4 "Post kind"): the AI's answers (role other) on the
  * left, the asker's questions (role user) on the right, each with its date
- * (spec 001 §9). The answers' [n] markers stay as written: the sources they
- * named belong to the search, not to the post.
+ * (spec 001 §9). An answer keeps its citation links and its Sources list,
+ * from the sources the post kept (issue 20); where the forum's place is not
+ * known, or a chat was shared before sources were kept, its [n] markers
+ * stay text.
  */
-export function AIChat({ chat, asker }: { chat: AIChatMessage[]; asker: string }) {
+export function AIChat({ chat, asker, place }: { chat: AIChatMessage[]; asker: string; place?: ForumPlace | null }) {
   const { t } = useTranslation()
   return (
     <ol className="grid gap-3" aria-label={t('feed.aiChat.label')} data-testid="ai-chat">
@@ -29,14 +32,21 @@ export function AIChat({ chat, asker }: { chat: AIChatMessage[]; asker: string }
                 {formatPostDate(m.createdOn)}
               </time>
             </span>
-            <p
-              className={cn(
-                'max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm',
-                mine ? 'bg-primary text-primary-foreground' : 'bg-muted text-foreground',
-              )}
-            >
-              {m.content}
-            </p>
+            {mine || !place ? (
+              <p
+                className={cn(
+                  'max-w-[85%] whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm',
+                  mine ? 'bg-primary text-primary-foreground' : 'bg-muted text-foreground',
+                )}
+              >
+                {m.content}
+              </p>
+            ) : (
+              <div className="grid max-w-[85%] gap-2 rounded-lg bg-muted px-3 py-2 text-foreground">
+                <AnswerText text={m.content} posts={m.sources} place={place} />
+                {m.sources && <Sources posts={m.sources} place={place} />}
+              </div>
+            )}
           </li>
         )
       })}

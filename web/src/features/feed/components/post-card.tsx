@@ -1,5 +1,6 @@
 import { Component, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useParams } from '@tanstack/react-router'
 import { MessageSquare, Sparkles, TriangleAlert } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { formatPostDate } from '@/lib/format-date'
@@ -47,6 +48,8 @@ export function PostCard(props: PostCardProps) {
 }
 
 function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCardProps) {
+  // A shared AI chat's citations open posts of this forum, whose community the route names.
+  const { communityId } = useParams({ strict: false }) as { communityId?: string }
   const { t } = useTranslation()
   const [editing, setEditing] = useState(false)
   const [confirming, setConfirming] = useState(false)
@@ -113,7 +116,7 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
       ) : (
         thread.raw && !chat && <RichText raw={thread.raw} className={cn(thread.type === 'question' && 'text-base font-medium')} />
       )}
-      {chat && !editing && <AIChat chat={chat} asker={name} />}
+      {chat && !editing && <AIChat chat={chat} asker={name} place={communityId ? { communityId, seriesId } : null} />}
 
       {thread.image && <PostImage image={thread.image} />}
       {thread.file && <PostFile file={thread.file} />}

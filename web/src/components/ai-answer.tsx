@@ -1,8 +1,15 @@
 import { Fragment, useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from '@tanstack/react-router'
-import type { AISearchSource } from '../api/ai-search'
+import type { Schemas } from '@/api/client'
 
+/** AISearchSource is a post an AI answer's [n] marker cites. */
+export type AISearchSource = Schemas['AISearchSource']
+
+/**
+ * The AI search's answer as text with citation links and its Sources list:
+ * shared by the AI search box and the shared AI chat post of the feed.
+ */
 export type ForumPlace = { communityId: string; seriesId: string }
 
 /** postOf is the post a source opens: a comment or reply opens its post. */
