@@ -57,6 +57,8 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
       AGORA_SIGNIN_PER_IP_PER_MINUTE: '100000',
       AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE: '100000',
       AGORA_RESET_PER_ACCOUNT_PER_HOUR: '100000',
+      // The search test polls the AI search until new posts are indexed.
+      AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE: '100000',
       // The composer test previews a page it serves on loopback.
       AGORA_LINK_PREVIEW_ALLOW_PRIVATE: 'true',
       // The notifications test's push service listens on loopback.

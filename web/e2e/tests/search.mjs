@@ -46,7 +46,7 @@ export default [
 
       // B writes a post whose sentences all name a word nobody else uses.
       const word = `zephyr${Date.now().toString(36)}`
-      const raw = `The ${word} checklist lives in the shared drive. The ${word} checklist takes about 42 minutes. Ask the ${word} team lead for access.`
+      const raw = `Hi all, Chris here. The ${word} checklist lives in the shared drive. The ${word} checklist takes about 42 minutes. Ask Dana Reyes, the ${word} team lead, for access. Thanks!`
       const posted = await api('POST', `/api/series/${series.id}/threads`, { token: b, body: { channelId: channel, raw } })
       assert.equal(posted.status, 201, JSON.stringify(posted.body))
       const postId = posted.body.id
@@ -109,6 +109,10 @@ export default [
       assert.equal(states.at(-1), final)
       for (const s of states) assert.ok(final.startsWith(s), `${JSON.stringify(s)} leads to the answer`)
 
+      // The answer leaves out the greeting and the sign-off and cites B's post once.
+      assert.doesNotMatch(final, /Hi all|Chris here|Thanks/)
+      assert.equal(final.split('[1]').length - 1, 1, `cites [1] once: ${final}`)
+
       // The citation opens B's post.
       const citation = answer.locator(`a[data-testid="ai-citation"][href$="/posts/${postId}"]`).first()
       await visible(citation)
@@ -120,30 +124,63 @@ export default [
 
       await citation.click()
       await waitPath(page, `${path}/posts/${postId}`)
-      await visible(page.getByTestId('single-post').getByText(`Ask the ${word} team lead`, { exact: false }))
+      await visible(page.getByTestId('single-post').getByText(`Ask Dana Reyes, the ${word} team lead`, { exact: false }))
 
-      // Back in the forum the conversation is still there; a follow-up continues the same search.
+      // Back in the forum the conversation is still there; a follow-up
+      // that names its subject only by pronouns continues the same search
+      // and is answered from the post the first answer cited.
       await page.goBack()
       await visible(box.getByTestId('ai-turn'))
       const followUp = box.getByRole('textbox', { name: 'Ask a follow-up question' })
       const second = page.waitForRequest((r) => r.url().includes(`/api/ai/search/${channel}/`))
-      await followUp.fill(`How long does the ${word} checklist take?`)
+      const pronoun = 'Who did he mention in that post?'
+      await followUp.fill(pronoun)
       await followUp.press('Enter')
       assert.equal(new URL((await second).url()).pathname, `/api/ai/search/${channel}/${searchId}`)
-      await box.getByTestId('ai-answer').nth(1).and(page.locator('[data-done]')).waitFor({ timeout: TIMEOUT })
+      const answer2 = box.getByTestId('ai-answer').nth(1)
+      await answer2.and(page.locator('[data-done]')).waitFor({ timeout: TIMEOUT })
       assert.equal(await box.getByTestId('ai-question').count(), 2)
+      const text2 = await answer2.getByTestId('ai-answer-text').textContent()
+      assert.doesNotMatch(text2, /No post in this forum answers that yet/)
+      assert.match(text2, /Dana Reyes/)
+      await visible(answer2.locator(`a[data-testid="ai-citation"][href$="/posts/${postId}"]`).first())
 
       // Sharing posts the conversation to the feed and clears the search.
       await box.getByRole('button', { name: 'Share to the forum' }).click()
       await visible(page.getByTestId('toast').getByText('The conversation was shared to the forum.'))
       await box.getByTestId('ai-conversation').waitFor({ state: 'detached', timeout: TIMEOUT })
       assert.equal(await input.inputValue(), '')
-      const shared = page.locator('[data-testid="post-card"][data-kind="shared-ai-chat"]').filter({ hasText: `How long does the ${word} checklist take?` })
+      const shared = page.locator('[data-testid="post-card"][data-kind="shared-ai-chat"]').filter({ hasText: question })
       await visible(shared)
       const messages = shared.getByTestId('ai-chat-message')
       assert.equal(await messages.count(), 4)
       assert.deepEqual(await messages.evaluateAll((els) => els.map((e) => e.dataset.role)), ['user', 'other', 'user', 'other'])
+      // Each shared answer keeps its citation links and its Sources list.
+      for (const i of [1, 3]) {
+        const m = messages.nth(i)
+        await visible(m.locator(`a[data-testid="ai-citation"][href$="/posts/${postId}"]`).first())
+        await visible(m.getByTestId('ai-sources').locator(`a[href$="/posts/${postId}"]`).first())
+      }
       await shot(page, 'ai-search-shared')
+      await axe(page, 'shared AI chat with sources')
+      const sharedId = await shared.getAttribute('data-id')
+
+      // A later question does not cite the shared chat (whose text is the
+      // first question): it is never a source. A post written after the
+      // share being searchable says the share has reached the index too.
+      const later = `quasar${Date.now().toString(36)}`
+      const after = await api('POST', `/api/series/${series.id}/threads`, { token: b, body: { channelId: channel, raw: `The ${later} board meets on Mondays.` } })
+      assert.equal(after.status, 201, JSON.stringify(after.body))
+      await poll('the later post in the AI search', async () =>
+        (await ask(b, channel, `When does the ${later} board meet?`)).some((e) => e.type === 'threads' && (e.posts ?? []).some((p) => p.id === after.body.id)),
+        INDEXED,
+      )
+      const again = await ask(a, channel, question)
+      const sources = again.find((e) => e.type === 'threads').posts
+      assert.ok(!sources.some((p) => p.id === sharedId || p.kind === 'shared-ai-chat'), `the shared chat is a source: ${JSON.stringify(sources)}`)
+      const end = again.at(-1)
+      assert.ok(end.citations.includes(postId) && !end.citations.includes(sharedId), JSON.stringify(end))
+      assert.doesNotMatch(end.answer, /Where is the/)
     },
   },
   {
