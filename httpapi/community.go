@@ -20,6 +20,28 @@ func (s *server) communityRoutes(api fiber.Router) {
 	api.Patch("/communities/:communityId", authed, s.updateCommunity)
 	api.Delete("/communities/:communityId", authed, s.deleteCommunity)
 	api.Get("/communities/:communityId/members", authed, s.communityMembers)
+	api.Put("/communities/:communityId/profiles/:profileId/complimentary", authed, s.communityComplimentary(true))
+	api.Delete("/communities/:communityId/profiles/:profileId/complimentary", authed, s.communityComplimentary(false))
+}
+
+// communityComplimentary gives (PUT) or takes (DELETE) a member's
+// complimentary access to a paid community.
+func (s *server) communityComplimentary(given bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := pathUUID(c, "communityId")
+		if err != nil {
+			return err
+		}
+		profileID, err := pathUUID(c, "profileId")
+		if err != nil {
+			return err
+		}
+		if err := s.Commands.Communities.Complimentary(c.Context(), community.Complimentary{Caller: caller(c),
+			CommunityID: id, ProfileID: profileID, Given: given}); err != nil {
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
 }
 
 func (s *server) addCommunityProfile(c fiber.Ctx) error {

@@ -155,6 +155,12 @@ func TestMatrixCommunity(t *testing.T) {
 				"member": allowed(200), "outsider": allowed(200), "guest": guestRefused}},
 		{"edit", "PATCH", func(*testing.T) (string, string) { return c, "/api/communities/" + c }, map[string]any{"description": testenv.Unique("edited")}, managersOnly(204)},
 		{"delete", "DELETE", func(t *testing.T) (string, string) { id := fresh(t); return id, "/api/communities/" + id }, nil, managersOnly(204)},
+		{"give complimentary access", "PUT", func(*testing.T) (string, string) {
+			return c, "/api/communities/" + c + "/profiles/" + m.memberM.ProfileID + "/complimentary"
+		}, nil, managersOnly(204)},
+		{"take complimentary access", "DELETE", func(*testing.T) (string, string) {
+			return c, "/api/communities/" + c + "/profiles/" + m.memberM.ProfileID + "/complimentary"
+		}, nil, managersOnly(204)},
 		{"create", "POST", func(*testing.T) (string, string) { return c, "/api/organizations/" + m.org + "/communities" },
 			map[string]any{"name": testenv.Unique("Made"), "description": "A community made by the matrix"},
 			// The community admin, the member and the outsider have profiles
@@ -349,6 +355,16 @@ func TestCommunityBadInput(t *testing.T) {
 		wantInvalid(t, m.commAdmin.Do("PATCH", "/api/communities/x", ok(nil)), "communityId")
 		wantInvalid(t, m.commAdmin.Do("DELETE", "/api/communities/x", nil), "communityId")
 		wantInvalid(t, m.commAdmin.Do("GET", "/api/communities/x", nil), "communityId")
+		complimentary := "/api/communities/" + c + "/profiles/"
+		wantInvalid(t, m.commAdmin.Do("PUT", "/api/communities/x/profiles/"+m.memberM.ProfileID+"/complimentary", nil), "communityId")
+		wantInvalid(t, m.commAdmin.Do("PUT", complimentary+"x/complimentary", nil), "profileId")
+		wantInvalid(t, m.commAdmin.Do("DELETE", complimentary+"x/complimentary", nil), "profileId")
+		// Someone who is no member, or no one, is unknown; one's own
+		// access is not one's to give.
+		wantError(t, m.commAdmin.Do("PUT", complimentary+m.orgAdminM.ProfileID+"/complimentary", nil), 404, "notFound")
+		wantError(t, m.commAdmin.Do("PUT", complimentary+unknownID+"/complimentary", nil), 404, "notFound")
+		wantError(t, m.commAdmin.Do("PUT", "/api/communities/"+unknownID+"/profiles/"+m.memberM.ProfileID+"/complimentary", nil), 404, "notFound")
+		wantError(t, m.commAdmin.Do("PUT", complimentary+m.commAdminM.ProfileID+"/complimentary", nil), 400, "ownAssignment")
 	})
 	if m.digest(t, c) != before {
 		t.Error("refused calls wrote")

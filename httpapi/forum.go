@@ -31,6 +31,8 @@ func (s *server) forumRoutes(api fiber.Router) {
 	api.Post("/series/:id/admin-count", authed, h.adminCount)
 	api.Post("/series/:id/assignments-invitations-preview", authed, h.preview)
 	api.Post("/series/:id/assignments", authed, h.assign)
+	api.Put("/series/:id/profiles/:profileId/complimentary", authed, h.complimentary(true))
+	api.Delete("/series/:id/profiles/:profileId/complimentary", authed, h.complimentary(false))
 	api.Post("/series/:id/invitations", authed, invitations("id", func(ctx context.Context, c auth.Caller, id uuid.UUID, ids []string) (membership.Invited, error) {
 		return h.cmd.Invite(ctx, cmdforum.Invite{Caller: c, SeriesID: id, ProfileIDs: ids})
 	}))
@@ -303,4 +305,24 @@ func (h *forumHandlers) assign(c fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// complimentary gives (PUT) or takes (DELETE) a member's complimentary
+// access to a paid forum.
+func (h *forumHandlers) complimentary(given bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := pathUUID(c, "id")
+		if err != nil {
+			return err
+		}
+		profileID, err := pathUUID(c, "profileId")
+		if err != nil {
+			return err
+		}
+		if err := h.cmd.Complimentary(c.Context(), cmdforum.Complimentary{Caller: caller(c), SeriesID: id,
+			ProfileID: profileID, Given: given}); err != nil {
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
 }

@@ -64,6 +64,8 @@ func TestMatrixForum(t *testing.T) {
 		{"assignments preview", "POST", fixed(f + "/assignments-invitations-preview"),
 			map[string]any{"assignments": []map[string]any{{"roleId": "member", "assigneeIds": []string{m.nonMember.ProfileID}}}}, adminsOnly(200, forbidden)},
 		{"invitations", "POST", fixed(f + "/invitations"), map[string]any{"profileIds": []string{pending.ID}}, adminsOnly(200, forbidden)},
+		{"give complimentary access", "PUT", fixed(f + "/profiles/" + m.creator.ProfileID + "/complimentary"), nil, adminsOnly(204, forbidden)},
+		{"take complimentary access", "DELETE", fixed(f + "/profiles/" + m.creator.ProfileID + "/complimentary"), nil, adminsOnly(204, forbidden)},
 	})
 	// Assignments need a fresh assignee per role, so the body is built here.
 	for _, role := range m.roles() {
@@ -168,6 +170,13 @@ func TestMatrixForumBadInput(t *testing.T) {
 		{"a name with a NUL character", "PATCH", f, map[string]any{"name": "a\x00b"}, 400, "invalidBody"},
 		{"a new forum with a NUL character", "POST", "/api/communities/" + m.community + "/series", map[string]any{"name": "a", "description": "\x00"}, 400, "invalidBody"},
 		{"a keyword with a NUL character", "GET", f + "/assignables?keyword=a%00b", nil, 400, "validationFailed"},
+		{"complimentary access in a non-UUID forum", "PUT", "/api/series/x/profiles/" + m.reader.ProfileID + "/complimentary", nil, 400, "validationFailed"},
+		{"complimentary access of a non-UUID profile", "PUT", f + "/profiles/x/complimentary", nil, 400, "validationFailed"},
+		{"take complimentary access of a non-UUID profile", "DELETE", f + "/profiles/x/complimentary", nil, 400, "validationFailed"},
+		{"complimentary access in an unknown forum", "PUT", "/api/series/" + unknown + "/profiles/" + m.reader.ProfileID + "/complimentary", nil, 404, "notFound"},
+		{"complimentary access of an unknown profile", "PUT", f + "/profiles/" + unknown + "/complimentary", nil, 404, "notFound"},
+		{"complimentary access of someone not in the forum", "PUT", f + "/profiles/" + m.nonMember.ProfileID + "/complimentary", nil, 404, "notFound"},
+		{"complimentary access of oneself", "PUT", f + "/profiles/" + m.forumAdmin.ProfileID + "/complimentary", nil, 400, "ownAssignment"},
 	}
 	before := m.digest(t)
 	for _, tc := range cases {

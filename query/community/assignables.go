@@ -49,6 +49,9 @@ type Assignable struct {
 	// IsMe is the caller's own profile, which the dialog shows without a
 	// menu.
 	IsMe bool `json:"isMe"`
+	// IsComplimentary is the membership's complimentary access (its
+	// is_subscribed), which a manager gives or takes; false until assigned.
+	IsComplimentary bool `json:"isComplimentary"`
 }
 
 // Assignables is GET /communities/{id}/assignables.
@@ -127,7 +130,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	}
 	p, u, cm := membership.SelProfile, membership.SelUser, membership.SelMembership
 	order, _ := in.order(c.ProfileID)
-	cols := append(membership.PersonColumns(p, u), cm.Status, cm.Role, cm.AssignedOn)
+	cols := append(membership.PersonColumns(p, u), cm.Status, cm.Role, cm.AssignedOn, COALESCE(cm.IsSubscribed, Bool(false)))
 	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(from).WHERE(where).
 		ORDER_BY(order...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
 	if err != nil {
@@ -138,7 +141,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		var a Assignable
 		var role *string
 		var assigned *time.Time
-		if err := rows.Scan(a.Person.Scan(&a.AssignmentStatus, &role, &assigned)...); err != nil {
+		if err := rows.Scan(a.Person.Scan(&a.AssignmentStatus, &role, &assigned, &a.IsComplimentary)...); err != nil {
 			return page, fmt.Errorf("community: assignables: %w", err)
 		}
 		a.AssignedOn, a.IsMe = jsontime.Ptr(assigned), c.ProfileID != uuid.Nil && a.ID == c.ProfileID

@@ -28,6 +28,9 @@ type Assignable struct {
 	IsExpert     bool           `json:"isExpert"`
 	Role         *string        `json:"role"`
 	IsAssigned   bool           `json:"isAssigned"`
+	// IsComplimentary is the membership's complimentary access (its
+	// is_subscribed), which the admin gives or takes; false until assigned.
+	IsComplimentary bool `json:"isComplimentary"`
 }
 
 // Assignables is GET /series/{id}/assignables.
@@ -89,7 +92,8 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	}
 	// isSubscribed is a member's access to the forum itself (members.go).
 	paidUp := sm.ProfileID.IS_NOT_NULL().AND(sm.Role.EQ(String("admin")).OR(access.ForumPaidUp(sm.SeriesID, mp.UserID, sm.IsSubscribed)))
-	cols := append(membership.PersonColumns(mp, mu), sm.AssignedOn, paidUp, COALESCE(sm.IsExpert, Bool(false)), sm.Role)
+	cols := append(membership.PersonColumns(mp, mu), sm.AssignedOn, paidUp, COALESCE(sm.IsExpert, Bool(false)), sm.Role,
+		COALESCE(sm.IsSubscribed, Bool(false)))
 	stmt := SELECT(cols[0], cols[1:]...).FROM(from)
 	if matched != nil {
 		ids := make([]uuid.UUID, len(matched))
@@ -118,7 +122,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		var a Assignable
 		var assigned *time.Time
 		var role *string
-		if err := rows.Scan(a.Person.Scan(&assigned, &a.IsSubscribed, &a.IsExpert, &role)...); err != nil {
+		if err := rows.Scan(a.Person.Scan(&assigned, &a.IsSubscribed, &a.IsExpert, &role, &a.IsComplimentary)...); err != nil {
 			return page, fmt.Errorf("forum: assignables: %w", err)
 		}
 		a.AssignedOn, a.IsAssigned = jsontime.Ptr(assigned), role != nil
