@@ -97,6 +97,8 @@ export const communities = {
     allAs: 'All as {{role}}',
     inviteAs: 'Invite as',
     inviteAsFor: '{{name}}: {{role}}',
+    complimentary: 'Complimentary',
+    complimentaryFor: 'Complimentary access for {{name}}',
     remove: 'No access',
     noAccess: 'No access',
     reset: 'Reset selection',

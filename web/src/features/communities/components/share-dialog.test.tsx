@@ -14,7 +14,7 @@ const community = {
   permissions: { canManage: true, canShare: true, canUploadMembers: true },
 } as Community
 
-const person = (id: string, firstName: string, role: 'admin' | 'member' | null, isMe = false): CommunityAssignable => ({
+const person = (id: string, firstName: string, role: 'admin' | 'member' | null, isMe = false, isComplimentary = false): CommunityAssignable => ({
   id,
   userId: null,
   firstName,
@@ -27,6 +27,7 @@ const person = (id: string, firstName: string, role: 'admin' | 'member' | null, 
   role: role && { id: role, name: role === 'admin' ? 'Admin' : 'Member' },
   assignedOn: null,
   isMe,
+  isComplimentary,
 })
 
 function serve() {
@@ -114,4 +115,52 @@ describe('the community share dialog', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Update' }))
     await waitFor(() => expect(sent).toEqual([{ path: '/api/communities/c1/assignments/bulk', body: { roleId: 'member' } }]))
   }, 30_000)
+})
+
+describe('complimentary access in the share dialog', () => {
+  const paid = { ...community, isFree: false, price: 2500 } as Community
+
+  function servePaid() {
+    const calls: string[] = []
+    let annComplimentary = false
+    stubFetch(async (method, path) => {
+      if (method === 'GET' && path.startsWith('/api/communities/c1/assignables'))
+        return json(200, {
+          results: [person('me', 'Me', 'admin', true), person('p1', 'Ann', 'member', false, annComplimentary), person('p3', 'Cy', 'admin'), person('p2', 'Bob', null)],
+          total: 4,
+        })
+      if (method === 'GET' && path === '/api/communities/c1/roles') return json(200, [{ id: 'admin', name: 'Admin' }, { id: 'member', name: 'Member' }])
+      if ((method === 'PUT' || method === 'DELETE') && path === '/api/communities/c1/profiles/p1/complimentary') {
+        calls.push(`${method} ${path}`)
+        annComplimentary = method === 'PUT'
+        return new Response(null, { status: 204 })
+      }
+      return json(404, { code: 'notFound', message: 'not found' })
+    })
+    return calls
+  }
+
+  it('lets the admin give and take a member’s complimentary access in a paid community', async () => {
+    const calls = servePaid()
+    await renderInApp(<ShareDialog community={paid} open onOpenChange={() => {}} />)
+    const ann = await screen.findByRole('switch', { name: 'Complimentary access for Ann Lee' })
+    expect(ann).not.toBeChecked()
+    // Not for the admin themselves, another admin (admins never pay) or someone without access.
+    expect(screen.getAllByRole('switch')).toHaveLength(1)
+
+    await userEvent.click(ann)
+    await waitFor(() => expect(calls).toEqual(['PUT /api/communities/c1/profiles/p1/complimentary']))
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Complimentary access for Ann Lee' })).toBeChecked())
+
+    await userEvent.click(screen.getByRole('switch', { name: 'Complimentary access for Ann Lee' }))
+    await waitFor(() => expect(calls[1]).toBe('DELETE /api/communities/c1/profiles/p1/complimentary'))
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Complimentary access for Ann Lee' })).not.toBeChecked())
+  })
+
+  it('shows no switch in a free community', async () => {
+    servePaid()
+    await renderInApp(<ShareDialog community={{ ...community, isFree: true, price: 0 } as Community} open onOpenChange={() => {}} />)
+    expect(await screen.findByText('4 people')).toBeInTheDocument()
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument()
+  })
 })

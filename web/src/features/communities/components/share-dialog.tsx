@@ -15,6 +15,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { Input } from '@/components/ui/input'
+import { Switch } from '@/components/ui/switch'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
@@ -22,6 +23,7 @@ import { toast } from '@/components/ui/toast'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { useCommunityAssignables, type AssignablesFilter } from '../api/get-community-assignables'
 import { useCommunityRoles } from '../api/get-community-roles'
+import { useSetCommunityComplimentary } from '../api/set-community-complimentary'
 import { useShareCommunity } from '../api/share-community'
 import type { Community, CommunityAssignable, CommunityRole } from '../api/types'
 import {
@@ -191,7 +193,7 @@ function ShareBody({ community, onClose }: { community: Community; onClose: () =
         ) : (
           <ul className="divide-y">
             {people.map((a) => (
-              <AssignableRow key={a.id} a={a} sel={sel} roles={roleNames} onChoose={(r) => setSel((s) => chooseRow(s, a.id, r))} onReset={() => setSel((s) => resetRow(s, a.id))} />
+              <AssignableRow key={a.id} a={a} community={community} sel={sel} roles={roleNames} onChoose={(r) => setSel((s) => chooseRow(s, a.id, r))} onReset={() => setSel((s) => resetRow(s, a.id))} />
             ))}
           </ul>
         )}
@@ -235,12 +237,14 @@ const choiceName = (r: Choice, roles: CommunityRole[], t: T) => (r === null ? t(
 
 function AssignableRow({
   a,
+  community,
   sel,
   roles,
   onChoose,
   onReset,
 }: {
   a: CommunityAssignable
+  community: Community
   sel: ShareSelection
   roles: CommunityRole[]
   onChoose: (r: Choice) => void
@@ -259,6 +263,10 @@ function AssignableRow({
         </p>
         <p className="truncate text-xs text-muted-foreground">{a.email}</p>
       </div>
+      {/* Admins never pay: complimentary access is for the members of a paid community. */}
+      {isPaid(community) && !a.isMe && a.assignmentStatus !== null && a.role?.id !== 'admin' && (
+        <ComplimentarySwitch communityId={community.id} a={a} />
+      )}
       {a.isMe ? (
         // The user's own row shows their role and no menu: no one changes their own access.
         <span className="text-sm text-muted-foreground">{choiceName(role, roles, t)}</span>
@@ -266,6 +274,33 @@ function AssignableRow({
         <RoleMenu label={choiceName(role, roles, t)} roles={roles} chosen={isChosen(sel, a.id)} onChoose={onChoose} onReset={onReset} name={`${a.firstName} ${a.lastName}`} />
       )}
     </li>
+  )
+}
+
+/** isPaid: a community members pay for (spec 000 §2.6). */
+const isPaid = (c: Community) => !c.isFree && c.price > 0
+
+/**
+ * ComplimentarySwitch gives or takes a member's complimentary access at
+ * once (not with Save): the member is spared the community's payment.
+ */
+function ComplimentarySwitch({ communityId, a }: { communityId: string; a: CommunityAssignable }) {
+  const { t } = useTranslation()
+  const set = useSetCommunityComplimentary(communityId, a.id)
+  const id = `complimentary-${a.id}`
+  return (
+    <div className="flex items-center gap-2">
+      <Switch
+        id={id}
+        checked={set.isPending ? set.variables : a.isComplimentary}
+        disabled={set.isPending}
+        onCheckedChange={(given) => set.mutate(given)}
+        aria-label={t('communities.share.complimentaryFor', { name: `${a.firstName} ${a.lastName}` })}
+      />
+      <label htmlFor={id} className="text-xs text-muted-foreground" aria-hidden>
+        {t('communities.share.complimentary')}
+      </label>
+    </div>
   )
 }
 
