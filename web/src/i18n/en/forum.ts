@@ -112,6 +112,8 @@ export const forum = {
       description: 'Change roles, then confirm. Your own access cannot be changed here.',
       you: 'You',
       roleOf: 'Role of {{name}}',
+      complimentary: 'Complimentary',
+      complimentaryFor: 'Complimentary access for {{name}}',
       lastAdmin: 'The last admin keeps an admin role.',
       changed: 'Changed',
       changes_one: '{{count}} change',

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
+import { Switch } from '@/components/ui/switch'
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { useCurrentUser } from '@/lib/session-context'
@@ -9,6 +10,7 @@ import { useAssignables, type Assignable } from '../../api/get-assignables'
 import { useAdminCount } from '../../api/count-admins'
 import { useForumAdmins } from '../../api/get-forum-members'
 import type { Forum } from '../../api/get-forum'
+import { useSetForumComplimentary } from '../../api/set-forum-complimentary'
 import {
   canConfirm,
   EXISTING_PAGE_SIZE,
@@ -111,6 +113,8 @@ export function ExistingStep({
                     <span className="block text-xs text-muted-foreground">{t('forum.access.existing.lastAdmin')}</span>
                   )}
                 </span>
+                {/* Admins never pay: complimentary access is for the members of a paid forum. */}
+                {isPaid(forum) && menu.kind !== 'self' && !a.role?.startsWith('admin') && <ComplimentarySwitch forumId={forum.id} a={a} />}
                 {menu.kind === 'self' ? (
                   <span className="text-sm text-muted-foreground" data-testid="own-row">
                     {t(`forum.access.roles.${a.role ?? 'member'}`)} · {t('forum.access.existing.you')}
@@ -152,5 +156,32 @@ export function ExistingStep({
         </Button>
       </DialogFooter>
     </div>
+  )
+}
+
+/** isPaid: a forum its members pay for (spec 000 §2.6). */
+const isPaid = (f: Forum) => !f.isFree && f.price > 0
+
+/**
+ * ComplimentarySwitch gives or takes a member's complimentary access at
+ * once (not with Confirm): the member is spared the forum's payment.
+ */
+function ComplimentarySwitch({ forumId, a }: { forumId: string; a: Assignable }) {
+  const { t } = useTranslation()
+  const set = useSetForumComplimentary(forumId, a.id)
+  const id = `complimentary-${a.id}`
+  return (
+    <span className="flex items-center gap-2">
+      <Switch
+        id={id}
+        checked={set.isPending ? set.variables : a.isComplimentary}
+        disabled={set.isPending}
+        onCheckedChange={(given) => set.mutate(given)}
+        aria-label={t('forum.access.existing.complimentaryFor', { name: fullName(a) })}
+      />
+      <label htmlFor={id} className="text-xs text-muted-foreground" aria-hidden>
+        {t('forum.access.existing.complimentary')}
+      </label>
+    </span>
   )
 }

@@ -19,6 +19,9 @@ const forum = (o: Partial<Schemas['Forum']> = {}): Schemas['Forum'] => ({
   context: { communityId: 'c1' },
   role: 'admin',
   isSubscribed: false,
+  isFree: true,
+  price: 0,
+  currency: 'USD',
   createdOn: '2026-01-01T00:00:00.000Z',
   updatedOn: '2026-01-01T00:00:00.000Z',
   mainChannelId: 'ch1',
@@ -40,6 +43,7 @@ const person = (id: string, role: Schemas['ForumAssignableRole'] | null, o: Part
   isExpert: role?.endsWith('expert') ?? false,
   role,
   isAssigned: role !== null,
+  isComplimentary: false,
   ...o,
 })
 
@@ -183,6 +187,41 @@ describe('Manage Access: existing members (spec 001 §4, §5, §6)', () => {
     expect(confirm).toBeEnabled()
     await userEvent.click(confirm)
     expect(await screen.findByText('1 person loses access.')).toBeInTheDocument()
+  })
+
+  it('switches a member’s complimentary access at once in a paid forum, not an admin’s or the user’s own', async () => {
+    let bobComplimentary = false
+    const sent: string[] = []
+    const base = respond(members)
+    await open(forum({ isFree: false, price: 1500 }), (method, path, req) => {
+      if (path.startsWith('/api/series/f1/assignables'))
+        return json(200, { results: members.map((m) => (m.id === 'bob' ? { ...m, isComplimentary: bobComplimentary } : m)), total: 3 })
+      if ((method === 'PUT' || method === 'DELETE') && path === '/api/series/f1/profiles/bob/complimentary') {
+        sent.push(method)
+        bobComplimentary = method === 'PUT'
+        return new Response(null, { status: 204 })
+      }
+      return base(method, path, req)
+    })
+    await userEvent.click(screen.getByRole('button', { name: /Existing members/ }))
+    const bob = await screen.findByRole('switch', { name: 'Complimentary access for BOB Person' })
+    expect(screen.getAllByRole('switch')).toHaveLength(1)
+    expect(bob).not.toBeChecked()
+    await userEvent.click(bob)
+    await waitFor(() => expect(sent).toEqual(['PUT']))
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Complimentary access for BOB Person' })).toBeChecked())
+    // Nothing was staged: Confirm stays off.
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled()
+    await userEvent.click(screen.getByRole('switch', { name: 'Complimentary access for BOB Person' }))
+    await waitFor(() => expect(sent).toEqual(['PUT', 'DELETE']))
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Complimentary access for BOB Person' })).not.toBeChecked())
+  })
+
+  it('shows no complimentary switch in a free forum', async () => {
+    await open(forum(), respond(members))
+    await userEvent.click(screen.getByRole('button', { name: /Existing members/ }))
+    await screen.findAllByTestId('existing-row')
+    expect(screen.queryByRole('switch')).toBeNull()
   })
 
   it('hides removal and shows the notice when the forum is open', async () => {
