@@ -93,7 +93,7 @@ fuzz: ## run each fuzz target for its number of inputs (FUZZTIME=1m overrides)
 # The layering guard (layers_test.go) checks the Go packages' imports over
 # go list; ESLint checks the web app's layers (web/eslint.config.js): shared
 # code imports no feature, features import no other feature, src/app composes.
-lint: web-deps ## go vet, a gofmt check, the Go layering guard, and ESLint's import rules between the web app's layers
+lint: web-deps ## go vet, a gofmt check, the Go layering guard, ESLint's import rules between the web app's layers, and the web app's API types against the OpenAPI document
 	@bash scripts/install-deps.sh speech
 	$(GO) vet ./...
 	$(GO) test -count=1 -run '^TestLayers' .
@@ -103,6 +103,7 @@ lint: web-deps ## go vet, a gofmt check, the Go layering guard, and ESLint's imp
 		echo "gofmt: these files need formatting (run gofmt -w):"; echo "$$unformatted"; exit 1; \
 	fi; echo "gofmt: ok"
 	@$(NPM) --prefix web run --silent lint && echo "eslint: ok"
+	@$(NPM) --prefix web run --silent check:api
 
 gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 	$(GO) run ./internal/db/jetgen/cmd
