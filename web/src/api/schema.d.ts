@@ -3016,6 +3016,14 @@ export interface paths {
          *     `LiveReaction` for `thread.reacted`. An anonymous question's events
          *     carry no `creatorId` or `creator`, to anyone.
          *
+         *     Subscriptions: when a member's subscription starts giving them
+         *     access to a community or a forum (Stripe's webhook, after
+         *     checkout), their tabs hear `user.subscription.created`
+         *     (`LiveSubscriptionCreated`, context key `user:<userId>`, that
+         *     member alone), once per community or forum, so that the subscribe
+         *     flow completes without a reload; the tab then refetches the
+         *     communities, forums, notifications and Meet Ups.
+         *
          *     Meet Ups: with the context key `meeting:<roomId>`,
          *     `meeting.created`, `meeting.updated` and `meeting.ended` carry the
          *     `Meeting` as its receiver would read it, `meeting.deleted`
@@ -3168,6 +3176,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/checkout-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start paying for a community or a forum
+         * @description Makes a Stripe Checkout Session in subscription mode (monthly, USD)
+         *     for the paid community or forum `productId`, of which the caller is
+         *     a member without access, and answers where to send the browser
+         *     (`url`). A forum whose community is paid too, and to which the
+         *     caller has no access either, is one session with two line items,
+         *     the community's and the forum's (`items` lists both): one payment
+         *     page and one subscription, so that a member cannot end up paying
+         *     for the forum without its community. Where the spec's client asks
+         *     for the community and the forum in parallel, this client asks for
+         *     the forum alone.
+         *
+         *     Checkout ends on the success URL, the product's page with
+         *     `?checkout=success&session_id=…` (`/communities/{communityId}` or
+         *     `/communities/{communityId}/series/{seriesId}`), or, when the
+         *     member goes back, on the same page with `?checkout=canceled`.
+         *     Access comes with Stripe's signed webhook, not with the redirect:
+         *     the member's browser then hears `user.subscription.created` (see
+         *     `GET /api/hub`), once per product.
+         *
+         *     In `agora dev` on stripe-mock (no `STRIPE_SECRET_KEY`), `url` is a
+         *     page of the server itself, `GET /api/dev/checkout/{id}`, which
+         *     stands in for Stripe's hosted page.
+         */
+        post: operations["createCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's subscriptions
+         * @description The caller's paid subscriptions, one entry per community or forum
+         *     (a checkout of a forum with its community makes two entries of one
+         *     Stripe subscription), newest first, canceled ones included.
+         *     Complimentary access is not a subscription and is not listed.
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing-portal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open Stripe's customer portal
+         * @description A Stripe customer portal session for the caller, where they cancel
+         *     a subscription or change their card; the portal's way back is the
+         *     app's `/subscriptions` page. What they change there reaches Agora
+         *     through the webhook. No body. In `agora dev` on stripe-mock, whose
+         *     portal is not reachable, `url` is the `/subscriptions` page itself.
+         */
+        post: operations["createBillingPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's webhook
+         * @description Stripe's events, signed with the endpoint's secret
+         *     (`STRIPE_WEBHOOK_SECRET`) in the `Stripe-Signature` header and
+         *     checked with stripe-go's `webhook.ConstructEvent` (a signature over
+         *     another body, with another secret, or older than 5 minutes is
+         *     refused; the endpoint must be registered with stripe-go's API
+         *     version, `2026-03-25.dahlia`). Each event is applied once: its id is
+         *     kept in the transaction that applies it, so a redelivery answers
+         *     `duplicate` and changes nothing. The state of each subscription
+         *     follows its newest event (by the event's `created`, then by status,
+         *     a canceled subscription staying canceled), so an event delivered
+         *     after a newer one is recorded and answered `stale`.
+         *
+         *     - `checkout.session.completed`: notes the member's Stripe customer;
+         *       when the subscription's own events have not come yet and the
+         *       session is paid, grants access for one month (the prices'
+         *       interval) until they come.
+         *     - `customer.subscription.created`, `customer.subscription.updated`,
+         *       `customer.subscription.deleted`: the subscription's status,
+         *       period end and cancellation for each community and forum it
+         *       covers (its metadata names the member and the products).
+         *     - `invoice.payment_failed`: the subscription is past due; access
+         *       stays for `AGORA_BILLING_GRACE_PERIOD` from then.
+         *
+         *     Other event types are acknowledged (`ignored`). The handler reads
+         *     only the signed event, never Stripe, so that it works against
+         *     stripe-mock, which keeps no state.
+         */
+        post: operations["stripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dev/mailbox": {
         parameters: {
             query?: never;
@@ -3184,6 +3325,44 @@ export interface paths {
         get: operations["listDevMailbox"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dev/checkout/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The dev checkout page (agora dev on stripe-mock only)
+         * @description Stands in for Stripe's hosted checkout page, which stripe-mock's
+         *     sessions point to but which is not reachable without Stripe: an
+         *     HTML page listing the session's items (name, kind, price a month)
+         *     and their total, with a **Pay** button (a form posting to this
+         *     same path) and a **Cancel** link (the cancel URL). Served only by
+         *     `agora dev` running on stripe-mock (no `STRIPE_SECRET_KEY`);
+         *     elsewhere, and for an unknown id, `404 notFound`.
+         */
+        get: operations["showDevCheckout"];
+        put?: never;
+        /**
+         * Pay on the dev checkout page
+         * @description What Stripe does when a customer pays: the server signs, with the
+         *     dev webhook secret, the events Stripe would send
+         *     (`checkout.session.completed`, then `customer.subscription.created`
+         *     with status `active` and a period ending in a month), posts them to
+         *     its own `POST /api/stripe/webhook`, and redirects to the session's
+         *     success URL. Paying twice redirects again and changes nothing.
+         */
+        post: operations["payDevCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3426,7 +3605,21 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "member";
+            /**
+             * @description Whether the caller has access to the forum's content: true for
+             *     those who administer it, and for a member when the forum and
+             *     its community are each free, given to them (complimentary
+             *     access) or paid for by a subscription that gives access. False
+             *     is the subscribe prompt's case (spec 000 §4): the forum is
+             *     listed and read here, but its posts, Meet Ups and search answer
+             *     as for a forum the caller may not read (`404 notFound`).
+             */
             isSubscribed: boolean;
+            isFree: boolean;
+            /** @description A month, in US cents; the forum is paid when `isFree` is false and this is above 0. */
+            price: number;
+            /** @constant */
+            currency: "USD";
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
             /**
@@ -3459,6 +3652,13 @@ export interface components {
             exclusivity: "inviteOnly" | "open";
             /** @default false */
             shareEnabled: boolean;
+            /**
+             * @description A month, in US cents.
+             * @default 0
+             */
+            price: number;
+            /** @default true */
+            isFree: boolean;
         };
         /** @description Changes to a forum; absent fields stay as they are. */
         ForumPatch: {
@@ -3474,6 +3674,9 @@ export interface components {
              */
             exclusivity?: "inviteOnly" | "open";
             shareEnabled?: boolean;
+            /** @description A month, in US cents. A new price is for new subscriptions; existing subscribers keep the price they subscribed at. */
+            price?: number;
+            isFree?: boolean;
         };
         ForumOrder: {
             /** @description Every forum of the community, once each, in the new order. */
@@ -4084,10 +4287,17 @@ export interface components {
              * @enum {string|null}
              */
             role: "admin" | "cascadingAdmin" | "member" | null;
-            /** @description False for a non-member. */
+            /**
+             * @description Whether the caller has access to the community: true for those
+             *     who manage it, and for a member when it is free, was given to
+             *     them (complimentary access), or is paid for by a subscription
+             *     that gives access; false for a non-member. Without it, the
+             *     community's forums are closed to the member (their
+             *     `isSubscribed` is false) until they subscribe.
+             */
             isSubscribed: boolean;
             isFree: boolean;
-            /** @description In cents. */
+            /** @description A month, in US cents; the community is paid when `isFree` is false and this is above 0. */
             price: number;
             /** @constant */
             currency: "USD";
@@ -4140,7 +4350,7 @@ export interface components {
             /** @description An http(s) URL; null or empty for none. */
             videoCover?: string | null;
             ssoAccess?: boolean;
-            /** @description In cents; default 3995. */
+            /** @description A month, in US cents; default 3995. A new price is for new subscriptions; existing subscribers keep the price they subscribed at. */
             price?: number;
             isFree?: boolean;
         };
@@ -4193,6 +4403,8 @@ export interface components {
              */
             role: "admin" | "member" | null;
             isExpert: boolean;
+            /** @description Whether the caller has access to the forum's content (`Forum.isSubscribed`). */
+            isSubscribed: boolean;
             createdOn: components["schemas"]["Timestamp"];
         };
         /**
@@ -5149,6 +5361,103 @@ export interface components {
             room: string;
             /** @enum {string} */
             role: "host" | "moderator" | "member";
+        };
+        CheckoutSessionRequest: {
+            /**
+             * Format: uuid
+             * @description A paid community's or forum's id.
+             */
+            productId: string;
+        };
+        /** @description A Stripe Checkout Session in subscription mode. */
+        CheckoutSession: {
+            /** @description Stripe's session id (`cs_…`). */
+            id: string;
+            /** @description Where to send the browser (Stripe's hosted page; in `agora dev` on stripe-mock, `GET /api/dev/checkout/{id}` of this server). */
+            url: string;
+            /** @description What the session subscribes to, the community first when it is there. */
+            items: components["schemas"]["CheckoutItem"][];
+        };
+        CheckoutItem: {
+            /** Format: uuid */
+            productId: string;
+            /** @enum {string} */
+            kind: "community" | "forum";
+            name: string;
+            /** @description A month */
+            price: number;
+            /** @constant */
+            currency: "USD";
+        };
+        /** @description One community or forum of one of the caller's Stripe subscriptions. */
+        Subscription: {
+            /** @description Stripe's subscription id (`sub_…`). */
+            id: string;
+            /** Format: uuid */
+            productId: string;
+            /** @enum {string} */
+            kind: "community" | "forum";
+            /** @description The community's or forum's name (as it was when last paid for */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The community itself
+             */
+            communityId: string;
+            /**
+             * @description Stripe's status of the subscription.
+             * @enum {string}
+             */
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled" | "paused";
+            /** @description Whether it gives access now. */
+            hasAccess: boolean;
+            /** @description When the period paid for ends (the renewal date, or the end of access once canceled); null until Stripe has said. */
+            currentPeriodEnd: components["schemas"]["Timestamp"] | null;
+            /** @description The member canceled; access ends with the period. */
+            cancelAtPeriodEnd: boolean;
+            /** @description A month */
+            price: number;
+            /** @constant */
+            currency: "USD";
+            createdOn: components["schemas"]["Timestamp"];
+        };
+        SubscriptionList: {
+            results: components["schemas"]["Subscription"][];
+            total: number;
+        };
+        BillingPortalSession: {
+            /** @description Stripe's customer portal for the caller. */
+            url: string;
+        };
+        StripeWebhookAck: {
+            eventId: string;
+            /**
+             * @description `applied`: the event changed the state; `stale`: a newer event
+             *     of the same subscription was applied before it (recorded, no
+             *     change); `duplicate`: this event id was received before;
+             *     `ignored`: a type, or a product, the server does not act on.
+             * @enum {string}
+             */
+            result: "applied" | "stale" | "duplicate" | "ignored";
+        };
+        /** @description The payload of `user.subscription.created`. */
+        LiveSubscriptionCreated: {
+            /** Format: uuid */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The community or forum now open to the member.
+             */
+            productId: string;
+            /** @enum {string} */
+            kind: "community" | "forum";
+            /**
+             * Format: uuid
+             * @description The community itself
+             */
+            communityId: string;
+            /** @description Stripe's subscription id. */
+            subscriptionId: string;
         };
         /** @description The payload of `meeting.deleted`. */
         LiveMeetingRef: {
@@ -11488,6 +11797,209 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    createCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `productId` is missing (`details.missing`).
+             *     - `validationFailed`: `productId` is not a UUID (`details.fields.productId`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /**
+             * @description - `notFound`: there is no community or forum `productId` of which the caller is a member (or that the caller administers).
+             *     - `paymentsUnavailable`: no Stripe account is configured (`agora api` without `STRIPE_SECRET_KEY`).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `alreadySubscribed`: the caller already has access (they administer it, were given complimentary access, or their subscription gives it).
+             *     - `productFree`: the community or forum is free: there is nothing to pay.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `checkoutCreating`: Stripe refused or did not answer (logged); no session was made. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBillingPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalSession"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["RoleForbidden"];
+            /** @description `paymentsUnavailable`: no Stripe account is configured (`agora api` without `STRIPE_SECRET_KEY`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `noBillingAccount`: the caller never checked out, so Stripe has no customer for them. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `billingPortalCreating`: Stripe refused or did not answer (logged). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    stripeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix time>,v1=<hex HMAC-SHA256>`. */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StripeWebhookAck"];
+                };
+            };
+            /** @description `invalidBody`: the signed body is not a Stripe event of the expected shape (or of another API version). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `tokenInvalid`: the `Stripe-Signature` header is missing, malformed, too old, or does not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `paymentsUnavailable`: no webhook secret is configured. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listDevMailbox: {
         parameters: {
             query?: {
@@ -11511,6 +12023,89 @@ export interface operations {
             };
             401: components["responses"]["BadBearer"];
             /** @description `notFound`: not in dev mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    showDevCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `validationFailed`: `id` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: not agora dev on stripe-mock, or no such checkout. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    payDevCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the success URL. */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `id` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: not agora dev on stripe-mock, or no such checkout. */
             404: {
                 headers: {
                     [name: string]: unknown;
