@@ -13,6 +13,7 @@ import { useMeetingsLive } from '@/features/meetups/hooks/use-meetings-live'
 import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
+import { useSubscriptionsLive } from '@/features/subscriptions/hooks/use-subscriptions-live'
 import { useAdminLive } from './admin-live'
 import { Footer } from './footer'
 import { DeploymentNotice } from './deployment-notice'
@@ -26,7 +27,7 @@ const MeetupDock = lazy(() => import('@/features/meetups/room/meetup-dock').then
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
  * right-side panel, with the one profile dialog; and it applies the live
- * community, organization, person, private chat, presence, notification and Meet Up events wherever
+ * community, organization, person, private chat, presence, notification, Meet Up and subscription events wherever
  * the user is, and tells them when a new version of the app is deployed.
  */
 export function AppShell() {
@@ -46,6 +47,7 @@ function Shell() {
   usePeopleLive()
   useNotificationsLive()
   useMeetingsLive()
+  useSubscriptionsLive()
   const meetup = useMeetupRoom().active
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()

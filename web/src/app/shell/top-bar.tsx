@@ -25,11 +25,12 @@ import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
 import { ManageMenu } from './manage-menu'
+import { SubscriptionsLink } from './subscriptions-link'
 import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, usePanel, useSheetOpen, WIDE, type PanelContext, type PanelTab } from './right-panel'
 
 /**
- * TopBar (spec 000 §2.2): Home, the Manage menu (for those who manage
- * something), the upcoming Meet Ups button with its new-Meet-Up dot, the
+ * TopBar (spec 000 §2.2): Home, Subscriptions (for those who have or
+ * could have one), the Manage menu (for those who manage something), the upcoming Meet Ups button with its new-Meet-Up dot, the
  * notifications bell with its unread dot and the avatar
  * menu; on small screens the chat button with its unread dot and, where the
  * side panel has a forum's tabs (Team, and Insights for its admins), the
@@ -65,6 +66,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
             <span className="sr-only sm:not-sr-only">{t('nav.home')}</span>
           </Link>
         </Button>
+        {me && <SubscriptionsLink />}
         <ManageMenu />
       </nav>
       <div className="ml-auto flex items-center gap-0.5">

@@ -22,6 +22,7 @@ export const forum = {
     loadFailed: 'The members could not be loaded.',
     invited: 'Invited',
   },
+  locked: 'The posts of this forum open once you join it.',
   form: {
     title: 'Edit forum',
     description: 'Change how the forum is presented and who can join it.',
@@ -157,23 +158,5 @@ export const forum = {
       forbidden: 'You may not change the access to this forum.',
       failed: 'The access could not be changed.',
     },
-  },
-  subscribe: {
-    title: 'Join the Forum',
-    description: 'Subscribe to take part in {{name}}.',
-    later: 'Later',
-    features: {
-      peerLearning: 'Peer Learning',
-      expertCoaching: 'Expert Coaching',
-      videoMeetUps: 'Video Meet Ups',
-      exclusiveContent: 'Exclusive Content',
-      socialFeatures: 'Social Features',
-      accessible: 'Accessible 24x7',
-    },
-    eligible: 'You are now eligible to subscribe to these forums',
-    partOf: 'This forum is part of the {{community}} community.',
-    partOfUnnamed: 'This forum is part of a community.',
-    complimentary: 'Complimentary access is included with your membership, a {{value}} monthly value.',
-    complimentaryFree: 'Complimentary access is included with your membership.',
   },
 } as const
