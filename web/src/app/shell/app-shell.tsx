@@ -15,6 +15,7 @@ import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useSubscriptionsLive } from '@/features/subscriptions/hooks/use-subscriptions-live'
 import { useAdminLive } from './admin-live'
+import { useForumAccess } from './forum-access'
 import { Footer } from './footer'
 import { DeploymentNotice } from './deployment-notice'
 import { usePeopleLive } from './people-live'
@@ -51,6 +52,7 @@ function Shell() {
   const meetup = useMeetupRoom().active
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()
+  const forumAccess = useForumAccess()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
   const forum = params.seriesId
     ? communities.data?.results.flatMap((c) => c.series.map((f) => ({ f, admin: manageable(c) || f.role === 'admin' }))).find((x) => x.f.id === params.seriesId)
@@ -97,7 +99,7 @@ function Shell() {
         </div>
         {!panel.beside && <Footer />}
         <DeploymentNotice />
-        <MeetupReminder seriesId={params.seriesId} />
+        <MeetupReminder seriesId={params.seriesId} access={forumAccess} />
       </ProfileDialogHost>
     </TooltipProvider>
   )

@@ -24,6 +24,7 @@ import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
+import { useForumAccess } from './forum-access'
 import { ManageMenu } from './manage-menu'
 import { SubscriptionsLink } from './subscriptions-link'
 import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, usePanel, useSheetOpen, WIDE, type PanelContext, type PanelTab } from './right-panel'
@@ -52,6 +53,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
   }
   const wide = useMediaQuery(WIDE)
   const { unread } = useUnreadChats()
+  const forumAccess = useForumAccess()
 
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
@@ -70,7 +72,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
         <ManageMenu />
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
-        {me && <UpcomingMeetupsButton />}
+        {me && <UpcomingMeetupsButton access={forumAccess} />}
         {me && <NotificationsBell />}
         <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
           <MessageCircle aria-hidden />
