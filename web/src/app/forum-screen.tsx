@@ -24,7 +24,7 @@ export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' |
  * community list; and the subscribe flow for a member without access.
  */
 export function ForumScreen({ seriesId, communityId, postId, reason, checkout }: ForumScreenProps) {
-  const community = useForumCommunity(communityId)
+  const { community, pending: communityPending } = useForumCommunity(communityId)
   const navigate = useNavigate()
   // Checkout's return is said once: a reload does not wait again.
   const forget = useCallback(
@@ -49,16 +49,21 @@ export function ForumScreen({ seriesId, communityId, postId, reason, checkout }:
           />
         </FeedExtensionsProvider>
       )}
-      subscribe={(forum, recheck) => (
-        <SubscribeFlow
-          product={{ id: forum.id, kind: 'forum', name: forum.name, price: forum.price, currency: forum.currency, isFree: forum.isFree }}
-          community={community?.product}
-          subscribed={forum.isSubscribed}
-          checkout={postId ? undefined : checkout}
-          recheck={recheck}
-          onCheckoutSeen={forget}
-        />
-      )}
+      subscribe={(forum, recheck) =>
+        // The prompt waits for the community list, which says whether the
+        // community comes with the forum: its items and total do not change
+        // under the member's eyes.
+        !communityPending && (
+          <SubscribeFlow
+            product={{ id: forum.id, kind: 'forum', name: forum.name, price: forum.price, currency: forum.currency, isFree: forum.isFree }}
+            community={community?.product}
+            subscribed={forum.isSubscribed}
+            checkout={postId ? undefined : checkout}
+            recheck={recheck}
+            onCheckoutSeen={forget}
+          />
+        )
+      }
     />
   )
 }
@@ -79,9 +84,9 @@ const meetupExtensions: FeedExtensions = {
  * lists it when the member pays for it with the forum).
  */
 function useForumCommunity(communityId: string) {
-  const { data } = useMyCommunities()
+  const { data, isPending } = useMyCommunities()
   const c = data?.results.find((x) => x.id === communityId)
-  if (!c) return undefined
+  if (!c) return { pending: isPending, community: undefined }
   const product: SubscribeFlowProps['community'] = {
     id: c.id,
     kind: 'community',
@@ -91,5 +96,5 @@ function useForumCommunity(communityId: string) {
     isFree: c.isFree,
     isSubscribed: c.isSubscribed,
   }
-  return { name: c.name, forums: c.series.map((f) => ({ id: f.id, name: f.name })), product }
+  return { pending: false, community: { name: c.name, forums: c.series.map((f) => ({ id: f.id, name: f.name })), product } }
 }
