@@ -18,8 +18,9 @@ import chat from './tests/chat.mjs'
 import delivery from './tests/delivery.mjs'
 import notifications from './tests/notifications.mjs'
 import meetups from './tests/meetups.mjs'
+import subscriptions from './tests/subscriptions.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups, ...subscriptions]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()

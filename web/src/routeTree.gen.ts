@@ -18,6 +18,7 @@ import { Route as TermsRouteImport } from './routes/terms'
 import { Route as UnsupportedRouteImport } from './routes/unsupported'
 import { Route as AuthenticatedHomeRouteImport } from './routes/_authenticated/home'
 import { Route as AuthenticatedProfileRouteImport } from './routes/_authenticated/profile'
+import { Route as AuthenticatedSubscriptionsRouteImport } from './routes/_authenticated/subscriptions'
 import { Route as GuestChangePasswordRouteImport } from './routes/_guest/change-password'
 import { Route as GuestForgotPasswordRouteImport } from './routes/_guest/forgot-password'
 import { Route as GuestLoginRouteImport } from './routes/_guest/login'
@@ -82,6 +83,12 @@ const AuthenticatedProfileRoute = AuthenticatedProfileRouteImport.update({
   path: '/profile',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedSubscriptionsRoute =
+  AuthenticatedSubscriptionsRouteImport.update({
+    id: '/subscriptions',
+    path: '/subscriptions',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const GuestChangePasswordRoute = GuestChangePasswordRouteImport.update({
   id: '/change-password',
   path: '/change-password',
@@ -203,6 +210,7 @@ export interface FileRoutesByFullPath {
   '/unsupported': typeof UnsupportedRoute
   '/home': typeof AuthenticatedHomeRoute
   '/profile': typeof AuthenticatedProfileRoute
+  '/subscriptions': typeof AuthenticatedSubscriptionsRoute
   '/change-password': typeof GuestChangePasswordRoute
   '/forgot-password': typeof GuestForgotPasswordRoute
   '/login': typeof GuestLoginRoute
@@ -232,6 +240,7 @@ export interface FileRoutesByTo {
   '/unsupported': typeof UnsupportedRoute
   '/home': typeof AuthenticatedHomeRoute
   '/profile': typeof AuthenticatedProfileRoute
+  '/subscriptions': typeof AuthenticatedSubscriptionsRoute
   '/change-password': typeof GuestChangePasswordRoute
   '/forgot-password': typeof GuestForgotPasswordRoute
   '/login': typeof GuestLoginRoute
@@ -264,6 +273,7 @@ export interface FileRoutesById {
   '/unsupported': typeof UnsupportedRoute
   '/_authenticated/home': typeof AuthenticatedHomeRoute
   '/_authenticated/profile': typeof AuthenticatedProfileRoute
+  '/_authenticated/subscriptions': typeof AuthenticatedSubscriptionsRoute
   '/_guest/change-password': typeof GuestChangePasswordRoute
   '/_guest/forgot-password': typeof GuestForgotPasswordRoute
   '/_guest/login': typeof GuestLoginRoute
@@ -295,6 +305,7 @@ export interface FileRouteTypes {
     | '/unsupported'
     | '/home'
     | '/profile'
+    | '/subscriptions'
     | '/change-password'
     | '/forgot-password'
     | '/login'
@@ -324,6 +335,7 @@ export interface FileRouteTypes {
     | '/unsupported'
     | '/home'
     | '/profile'
+    | '/subscriptions'
     | '/change-password'
     | '/forgot-password'
     | '/login'
@@ -355,6 +367,7 @@ export interface FileRouteTypes {
     | '/unsupported'
     | '/_authenticated/home'
     | '/_authenticated/profile'
+    | '/_authenticated/subscriptions'
     | '/_guest/change-password'
     | '/_guest/forgot-password'
     | '/_guest/login'
@@ -456,6 +469,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof AuthenticatedProfileRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/subscriptions': {
+      id: '/_authenticated/subscriptions'
+      path: '/subscriptions'
+      fullPath: '/subscriptions'
+      preLoaderRoute: typeof AuthenticatedSubscriptionsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_guest/change-password': {
@@ -604,6 +624,7 @@ declare module '@tanstack/react-router' {
 interface AuthenticatedRouteChildren {
   AuthenticatedHomeRoute: typeof AuthenticatedHomeRoute
   AuthenticatedProfileRoute: typeof AuthenticatedProfileRoute
+  AuthenticatedSubscriptionsRoute: typeof AuthenticatedSubscriptionsRoute
   AuthenticatedAccountsIndexRoute: typeof AuthenticatedAccountsIndexRoute
   AuthenticatedAccountsAccountIdViewRoute: typeof AuthenticatedAccountsAccountIdViewRoute
   AuthenticatedAccountsAccountIdIndexRoute: typeof AuthenticatedAccountsAccountIdIndexRoute
@@ -616,6 +637,7 @@ interface AuthenticatedRouteChildren {
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedHomeRoute: AuthenticatedHomeRoute,
   AuthenticatedProfileRoute: AuthenticatedProfileRoute,
+  AuthenticatedSubscriptionsRoute: AuthenticatedSubscriptionsRoute,
   AuthenticatedAccountsIndexRoute: AuthenticatedAccountsIndexRoute,
   AuthenticatedAccountsAccountIdViewRoute:
     AuthenticatedAccountsAccountIdViewRoute,

@@ -131,7 +131,13 @@ export default [
       await guest.getByLabel('Confirm password').fill('nina-Newcomer-1')
       await guest.getByRole('button', { name: 'Create account' }).click()
       await waitPath(guest, `/communities/${communityId}`)
-      await visible(guest.getByRole('heading', { name }))
+      // The community is paid (the form's default price, 39.95) and a member
+      // invited now is not complimentary: its page asks them to join it.
+      await visible(guest.locator('h1', { hasText: name }))
+      const join = guest.getByRole('dialog', { name: 'Join the Community' })
+      await visible(join)
+      assert.match((await join.getByTestId('subscribe-items').innerText()).replace(/\s+/g, ' '), new RegExp(`${name} \\$39\\.95 a month`))
+      await axe(guest, 'join the community')
     },
   },
 ]

@@ -21,6 +21,9 @@ const forum: Schemas['Forum'] = {
   context: { communityId: 'c1' },
   role: 'member',
   isSubscribed: true,
+  isFree: true,
+  price: 0,
+  currency: 'USD',
   createdOn: '2026-01-01T00:00:00.000Z',
   updatedOn: '2026-01-01T00:00:00.000Z',
   mainChannelId: 'ch1',
@@ -33,6 +36,7 @@ const myForum = (id: string, name: string): Schemas['MyForum'] => ({
   image: null,
   role: 'member',
   isExpert: false,
+  isSubscribed: true,
   createdOn: '2026-01-01T00:00:00.000Z',
 })
 const community: Schemas['Community'] = {

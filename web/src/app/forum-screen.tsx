@@ -1,3 +1,5 @@
+import { useCallback } from 'react'
+import { useNavigate } from '@tanstack/react-router'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
 import { AISearchBox } from '@/features/ai-search/components/ai-search-box'
 import { ForumFeed } from '@/features/feed/components/forum-feed'
@@ -7,22 +9,33 @@ import { meetingOf } from '@/features/meetups/api/types'
 import { MeetupPost } from '@/features/meetups/components/meetup-post'
 import { ScheduleMeetupButton } from '@/features/meetups/components/schedule-button'
 import { UpNextCard } from '@/features/meetups/components/up-next-card'
+import { SubscribeFlow, type CheckoutReturn, type SubscribeFlowProps } from '@/features/subscriptions/components/subscribe-flow'
 
-export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' | 'postId' | 'reason'>
+export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' | 'postId' | 'reason'> & {
+  /** What checkout's return says (`?checkout=`), on the forum's page. */
+  checkout?: CheckoutReturn
+}
 
 /**
  * ForumScreen is the forum page of the forum routes, joined here with what
- * four other features bring: the feed and, above each channel's feed, the
+ * five other features bring: the feed and, above each channel's feed, the
  * AI search box; the Meet Ups (the Schedule Meet Up button, the Meet Up
- * posts, the Up next card); and the forum's community from the user's
- * community list.
+ * posts, the Up next card); the forum's community from the user's
+ * community list; and the subscribe flow for a member without access.
  */
-export function ForumScreen({ seriesId, communityId, postId, reason }: ForumScreenProps) {
+export function ForumScreen({ seriesId, communityId, postId, reason, checkout }: ForumScreenProps) {
+  const { community, pending: communityPending } = useForumCommunity(communityId)
+  const navigate = useNavigate()
+  // Checkout's return is said once: a reload does not wait again.
+  const forget = useCallback(
+    () => void navigate({ to: '/communities/$communityId/series/$seriesId', params: { communityId, seriesId }, search: {}, replace: true }),
+    [navigate, communityId, seriesId],
+  )
   return (
     <ForumPage
       seriesId={seriesId}
       communityId={communityId}
-      community={useForumCommunity(communityId)}
+      community={community && { name: community.name, forums: community.forums }}
       postId={postId}
       reason={reason}
       feed={(forum) => (
@@ -36,6 +49,21 @@ export function ForumScreen({ seriesId, communityId, postId, reason }: ForumScre
           />
         </FeedExtensionsProvider>
       )}
+      subscribe={(forum, recheck) =>
+        // The prompt waits for the community list, which says whether the
+        // community comes with the forum: its items and total do not change
+        // under the member's eyes.
+        !communityPending && (
+          <SubscribeFlow
+            product={{ id: forum.id, kind: 'forum', name: forum.name, price: forum.price, currency: forum.currency, isFree: forum.isFree }}
+            community={community?.product}
+            subscribed={forum.isSubscribed}
+            checkout={postId ? undefined : checkout}
+            recheck={recheck}
+            onCheckoutSeen={forget}
+          />
+        )
+      }
     />
   )
 }
@@ -52,11 +80,21 @@ const meetupExtensions: FeedExtensions = {
 /**
  * useForumCommunity is the forum's community from the user's community list
  * (its name for the page and the post tagline, its forums for the side nav,
- * its price for the subscribe prompt): the API has no single-community read
- * yet.
+ * its price and the member's access to it for the subscribe prompt, which
+ * lists it when the member pays for it with the forum).
  */
-function useForumCommunity(communityId: string): ForumPageProps['community'] {
-  const { data } = useMyCommunities()
+function useForumCommunity(communityId: string) {
+  const { data, isPending } = useMyCommunities()
   const c = data?.results.find((x) => x.id === communityId)
-  return c && { name: c.name, price: c.price, currency: c.currency, forums: c.series.map((f) => ({ id: f.id, name: f.name })) }
+  if (!c) return { pending: isPending, community: undefined }
+  const product: SubscribeFlowProps['community'] = {
+    id: c.id,
+    kind: 'community',
+    name: c.name,
+    price: c.price,
+    currency: c.currency,
+    isFree: c.isFree,
+    isSubscribed: c.isSubscribed,
+  }
+  return { pending: false, community: { name: c.name, forums: c.series.map((f) => ({ id: f.id, name: f.name })), product } }
 }

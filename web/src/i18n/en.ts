@@ -10,6 +10,7 @@ import { meetups } from './en/meetups'
 import { notifications } from './en/notifications'
 import { notificationSettings } from './en/notification-settings'
 import { profile, team } from './en/people'
+import { subscriptions } from './en/subscriptions'
 
 // English strings. Keys named by the spec keep their names and namespaces
 // (global:error.seriesForbidden, accessToken.invalid, …).
@@ -277,6 +278,7 @@ export const translation = {
   notifications,
   notificationSettings,
   meetups,
+  subscriptions,
   unsupported: {
     title: 'Your browser is not supported',
     body: 'Agora needs a recent browser. Please use a newer version of Chrome, Firefox or Edge.',

@@ -13,7 +13,9 @@ import { useMeetingsLive } from '@/features/meetups/hooks/use-meetings-live'
 import { useNotificationsLive } from '@/features/notifications/hooks/use-notifications-live'
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
+import { useSubscriptionsLive } from '@/features/subscriptions/hooks/use-subscriptions-live'
 import { useAdminLive } from './admin-live'
+import { useForumAccess } from './forum-access'
 import { Footer } from './footer'
 import { DeploymentNotice } from './deployment-notice'
 import { usePeopleLive } from './people-live'
@@ -26,7 +28,7 @@ const MeetupDock = lazy(() => import('@/features/meetups/room/meetup-dock').then
 /**
  * AppShell frames the authenticated pages: the top bar, the page, and the
  * right-side panel, with the one profile dialog; and it applies the live
- * community, organization, person, private chat, presence, notification and Meet Up events wherever
+ * community, organization, person, private chat, presence, notification, Meet Up and subscription events wherever
  * the user is, and tells them when a new version of the app is deployed.
  */
 export function AppShell() {
@@ -46,9 +48,11 @@ function Shell() {
   usePeopleLive()
   useNotificationsLive()
   useMeetingsLive()
+  useSubscriptionsLive()
   const meetup = useMeetupRoom().active
   const pathname = useLocation({ select: (l) => l.pathname })
   const communities = useMyCommunities()
+  const forumAccess = useForumAccess()
   const params = useParams({ strict: false }) as { seriesId?: string; communityId?: string }
   const forum = params.seriesId
     ? communities.data?.results.flatMap((c) => c.series.map((f) => ({ f, admin: manageable(c) || f.role === 'admin' }))).find((x) => x.f.id === params.seriesId)
@@ -95,7 +99,7 @@ function Shell() {
         </div>
         {!panel.beside && <Footer />}
         <DeploymentNotice />
-        <MeetupReminder seriesId={params.seriesId} />
+        <MeetupReminder seriesId={params.seriesId} access={forumAccess} />
       </ProfileDialogHost>
     </TooltipProvider>
   )

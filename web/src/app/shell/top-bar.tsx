@@ -24,12 +24,14 @@ import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { setTheme, useTheme, type Theme } from '@/lib/theme'
+import { useForumAccess } from './forum-access'
 import { ManageMenu } from './manage-menu'
+import { SubscriptionsLink } from './subscriptions-link'
 import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, usePanel, useSheetOpen, WIDE, type PanelContext, type PanelTab } from './right-panel'
 
 /**
- * TopBar (spec 000 §2.2): Home, the Manage menu (for those who manage
- * something), the upcoming Meet Ups button with its new-Meet-Up dot, the
+ * TopBar (spec 000 §2.2): Home, Subscriptions (for those who have or
+ * could have one), the Manage menu (for those who manage something), the upcoming Meet Ups button with its new-Meet-Up dot, the
  * notifications bell with its unread dot and the avatar
  * menu; on small screens the chat button with its unread dot and, where the
  * side panel has a forum's tabs (Team, and Insights for its admins), the
@@ -51,6 +53,7 @@ export function TopBar({ panel }: { panel: PanelContext }) {
   }
   const wide = useMediaQuery(WIDE)
   const { unread } = useUnreadChats()
+  const forumAccess = useForumAccess()
 
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
@@ -65,10 +68,11 @@ export function TopBar({ panel }: { panel: PanelContext }) {
             <span className="sr-only sm:not-sr-only">{t('nav.home')}</span>
           </Link>
         </Button>
+        {me && <SubscriptionsLink />}
         <ManageMenu />
       </nav>
       <div className="ml-auto flex items-center gap-0.5">
-        {me && <UpcomingMeetupsButton />}
+        {me && <UpcomingMeetupsButton access={forumAccess} />}
         {me && <NotificationsBell />}
         <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
           <MessageCircle aria-hidden />

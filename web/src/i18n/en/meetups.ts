@@ -130,6 +130,8 @@ export const meetups = {
     dismiss: 'Dismiss',
   },
   timeFrame: '{{start}} – {{end}}',
+  subscribe: 'Subscribe',
+  subscribeTo: 'Subscribe to {{forum}}',
   room: {
     label: 'Meet Up {{name}}',
     connecting: 'Connecting…',

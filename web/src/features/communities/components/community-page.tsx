@@ -18,15 +18,22 @@ import { CommunityCover } from './community-media'
 import { ShareDialog } from './share-dialog'
 
 export type CreateForumSlot = (p: { communityId: string; open: boolean; onOpenChange: (o: boolean) => void }) => ReactNode
+/**
+ * SubscribeSlot is the subscribe flow of a paid community, for a member who
+ * does not manage it (the app layer brings it from the subscriptions
+ * feature); recheck reads the community again.
+ */
+export type SubscribeSlot = (c: CommunityWithForums, recheck: () => void) => ReactNode
 
 /**
  * CommunityPage is /communities/{id}: the community's picture or video,
  * description, forums in order (managers drag them into a new order), its
  * highlighted members, and for managers Share, the admin menu and Create
  * forum (the forum form, which the app layer brings as createForum). A
- * community that cannot be read sends the user home.
+ * member without access to a paid community is offered to join it
+ * (subscribe). A community that cannot be read sends the user home.
  */
-export function CommunityPage({ communityId, createForum }: { communityId: string; createForum?: CreateForumSlot }) {
+export function CommunityPage({ communityId, createForum, subscribe }: { communityId: string; createForum?: CreateForumSlot; subscribe?: SubscribeSlot }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const community = useCommunity(communityId)
@@ -38,7 +45,12 @@ export function CommunityPage({ communityId, createForum }: { communityId: strin
   }, [community.isError, community.error, navigate, t])
 
   if (!community.data) return <CommunityPageSkeleton />
-  return <CommunityView c={community.data} createForum={createForum} />
+  return (
+    <>
+      <CommunityView c={community.data} createForum={createForum} />
+      {!community.data.permissions?.canManage && subscribe?.(community.data, () => void community.refetch())}
+    </>
+  )
 }
 
 function CommunityPageSkeleton() {

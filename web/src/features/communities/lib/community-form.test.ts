@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { communityFormValues, isVideoLink, priceCents, toCommunityBody, validateCommunityForm } from './community-form'
+import { priceCents } from '@/lib/price'
+import { communityFormValues, isVideoLink, toCommunityBody, validateCommunityForm } from './community-form'
 
 const valid = { ...communityFormValues(), name: 'Leaders', description: 'For leaders.' }
 

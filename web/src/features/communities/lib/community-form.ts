@@ -1,5 +1,6 @@
 import { isHttpUrl } from '@/lib/forms'
 import { embedFor } from '@/lib/media'
+import { dollars, PRICE_DEFAULT_CENTS, priceCents } from '@/lib/price'
 import type { Community, CommunityForm } from '../api/types'
 
 // The community form (spec 000 §2.7, §5, §9): the rules of POST
@@ -9,8 +10,6 @@ import type { Community, CommunityForm } from '../api/types'
 
 export const NAME_MAX = 75
 export const DESCRIPTION_MAX = 750
-export const PRICE_MAX_CENTS = 9_999_900
-export const PRICE_DEFAULT_CENTS = 3995
 
 /** The form's values as typed: the price in dollars with cents ("39.95"). */
 export type CommunityFormValues = {
@@ -27,8 +26,6 @@ export type CommunityFormValues = {
 export type CommunityFormError = 'required' | 'tooLong' | 'invalidUrl' | 'invalidVideo' | 'invalidPrice'
 export type CommunityFormErrors = Partial<Record<keyof CommunityFormValues, CommunityFormError>>
 
-const dollars = (cents: number) => (cents / 100).toFixed(2)
-
 /** communityFormValues are the starting values: a community's, or the defaults of a new one. */
 export function communityFormValues(c?: Community): CommunityFormValues {
   return {
@@ -41,14 +38,6 @@ export function communityFormValues(c?: Community): CommunityFormValues {
     isFree: c?.isFree ?? false,
     ssoAccess: c?.ssoAccess ?? false,
   }
-}
-
-/** priceCents reads a price in dollars (at most two decimals) as whole cents, or undefined. */
-export function priceCents(s: string): number | undefined {
-  const m = /^\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(s)
-  if (!m) return undefined
-  const cents = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'))
-  return cents <= PRICE_MAX_CENTS ? cents : undefined
 }
 
 /** isVideoLink is a YouTube or Vimeo link whose video can be played (its id can be read). */

@@ -127,7 +127,9 @@ function ChannelFeed({
   const q = useChannelThreads(channelId)
   const marker = useRef<HTMLDivElement>(null)
   const canLoad = !!q.hasNextPage && !q.isFetchingNextPage && !q.isFetchNextPageError
-  useScrollLoad(marker, () => void q.fetchNextPage(), canLoad, q.data?.pages.length ?? 0)
+  // cancelRefetch: false: a refetch in flight (a new post's) is waited for, not
+  // dropped, or the pages would stay as they were before it.
+  useScrollLoad(marker, () => void q.fetchNextPage({ cancelRefetch: false }), canLoad, q.data?.pages.length ?? 0)
   const threads = q.data?.pages.flatMap((p) => p.results) ?? []
 
   if (q.isPending) return <FeedSkeleton />

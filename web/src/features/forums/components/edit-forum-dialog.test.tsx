@@ -25,6 +25,9 @@ const forum = (o: Partial<Schemas['Forum']> = {}): Schemas['Forum'] => ({
   context: { communityId: 'c1' },
   role: 'admin',
   isSubscribed: true,
+  isFree: true,
+  price: 0,
+  currency: 'USD',
   createdOn: '2026-01-01T00:00:00.000Z',
   updatedOn: '2026-01-01T00:00:00.000Z',
   mainChannelId: 'ch1',
@@ -49,7 +52,7 @@ describe('EditForumDialog (spec 001 §4, §5)', () => {
     await userEvent.type(screen.getByLabelText('Name'), ' New name ')
     await userEvent.clear(screen.getByLabelText('Image URL'))
     await userEvent.click(screen.getByRole('radio', { name: /Open/ }))
-    await userEvent.click(screen.getByRole('switch'))
+    await userEvent.click(screen.getByRole('switch', { name: 'Members may share posts of this forum' }))
     await userEvent.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false))
     expect(calls[0]!.method).toBe('PATCH')
@@ -59,7 +62,37 @@ describe('EditForumDialog (spec 001 §4, §5)', () => {
       image: null,
       exclusivity: 'open',
       shareEnabled: true,
+      isFree: true,
+      price: 3995,
     })
+  })
+
+  it("makes a forum paid at a price a month, with the community form's limits (spec 000 §2.7, §5)", async () => {
+    const calls = stubFetch((_m, _p, req) => req.clone().json().then((b) => json(200, forum(b as Partial<Schemas['Forum']>))))
+    const onOpenChange = vi.fn()
+    await renderInApp(<EditForumDialog forum={forum()} open onOpenChange={onOpenChange} />)
+    // Free: no price asked.
+    expect(screen.queryByLabelText('Price a month (USD)')).toBeNull()
+    await userEvent.click(screen.getByRole('switch', { name: 'Free forum' }))
+    const price = screen.getByLabelText('Price a month (USD)')
+    expect(price).toHaveValue('39.95')
+    await userEvent.clear(price)
+    await userEvent.type(price, '100000')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(screen.getByText('Enter a price from 0 to 99,999.00, with at most two decimals.')).toBeInTheDocument()
+    expect(calls).toHaveLength(0)
+    await userEvent.clear(price)
+    await userEvent.type(price, '15')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false))
+    expect(await calls[0]!.clone().json()).toMatchObject({ isFree: false, price: 1500 })
+  })
+
+  it('starts from the price of a paid forum', async () => {
+    stubFetch(() => json(500))
+    await renderInApp(<EditForumDialog forum={forum({ isFree: false, price: 2500 })} open onOpenChange={() => {}} />)
+    expect(screen.getByRole('switch', { name: 'Free forum' })).not.toBeChecked()
+    expect(screen.getByLabelText('Price a month (USD)')).toHaveValue('25.00')
   })
 
   it('keeps an open forum open, with the notice', async () => {

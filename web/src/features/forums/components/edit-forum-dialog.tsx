@@ -180,6 +180,17 @@ function ForumForm({
         <Label htmlFor="forum-share">{t('forum.form.shareEnabled')}</Label>
         <Switch id="forum-share" checked={v.shareEnabled} onCheckedChange={(c) => set('shareEnabled', c)} />
       </div>
+      <div className="flex items-center justify-between gap-3">
+        <Label htmlFor="forum-free">{t('forum.form.isFree')}</Label>
+        <Switch id="forum-free" checked={v.isFree} onCheckedChange={(c) => set('isFree', c)} />
+      </div>
+      {!v.isFree && (
+        <FormField label={t('forum.form.price')} description={t('forum.form.priceHint')} error={errors.price ? t('forum.form.errors.invalidPrice') : undefined}>
+          <FieldControl>
+            <Input name="price" inputMode="decimal" value={v.price} onChange={(e) => set('price', e.target.value)} />
+          </FieldControl>
+        </FormField>
+      )}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel}>
           {t('forum.form.cancel')}

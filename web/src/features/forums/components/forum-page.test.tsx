@@ -22,6 +22,9 @@ const forum = (o: Partial<Schemas['Forum']> = {}): Schemas['Forum'] => ({
   context: { communityId: 'c1' },
   role: 'member',
   isSubscribed: true,
+  isFree: true,
+  price: 0,
+  currency: 'USD',
   createdOn: '2026-01-01T00:00:00.000Z',
   updatedOn: '2026-01-01T00:00:00.000Z',
   mainChannelId: 'ch1',
@@ -124,22 +127,26 @@ describe('ForumPage (spec 001 §2, §8)', () => {
     expect(screen.queryByTestId('subscribe-prompt')).toBeNull()
   })
 
-  it('asks an unsubscribed member to join; closing it goes home', async () => {
+  it('keeps the posts of a forum the member has no access to, and gives it to the subscribe flow', async () => {
     api(forum({ isSubscribed: false }))
-    const { router } = await render({ community: { name: 'Builders', price: 2500, currency: 'USD', forums: [] } })
-    const prompt = await screen.findByTestId('subscribe-prompt')
-    expect(prompt).toHaveTextContent('Join the Forum')
-    expect(prompt).toHaveTextContent('This forum is part of the Builders community.')
-    expect(prompt).toHaveTextContent('a $25.00 monthly value')
-    for (const f of ['Peer Learning', 'Expert Coaching', 'Video Meet Ups', 'Exclusive Content', 'Social Features', 'Accessible 24x7'])
-      expect(prompt).toHaveTextContent(f)
-    await userEvent.keyboard('{Escape}')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/home'))
+    const subscribe = vi.fn((f: Schemas['Forum']) => <p data-testid="subscribe">{f.name}</p>)
+    await render({ subscribe })
+    expect(await screen.findByTestId('subscribe')).toHaveTextContent('Design Forum')
+    expect(screen.getByTestId('forum-locked')).toHaveTextContent('The posts of this forum open once you join it.')
+    expect(screen.queryByTestId('feed')).toBeNull()
+  })
+
+  it('gives the subscribe flow no forum admin', async () => {
+    api(forum({ role: 'admin', isSubscribed: false }))
+    const subscribe = vi.fn(() => <p data-testid="subscribe" />)
+    await render({ subscribe })
+    expect(await screen.findByTestId('feed')).toBeInTheDocument()
+    expect(subscribe).not.toHaveBeenCalled()
   })
 
   it('shows the single-post tagline', async () => {
     api(forum())
-    await render({ postId: 'p1', reason: 'mention', community: { name: 'Builders', price: 0, currency: 'USD', forums: [] } })
+    await render({ postId: 'p1', reason: 'mention', community: { name: 'Builders', forums: [] } })
     expect(await screen.findByTestId('post-tagline')).toHaveTextContent('in Design Forum in Builders')
     expect(screen.getByRole('link', { name: 'Back to the forum' })).toBeInTheDocument()
   })

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { ArrowLeft } from 'lucide-react'
+import { ArrowLeft, Lock } from 'lucide-react'
 import { isApiError } from '@/api/client'
 import { PageGrid } from '@/components/layout/page-grid'
 import { Skeleton } from '@/components/ui/skeleton'
@@ -10,13 +10,12 @@ import { cn } from '@/lib/utils'
 import { useForum, type Forum } from '../api/get-forum'
 import { useRecordVisit } from '../api/record-visit'
 import { ForumHeader } from './forum-header'
-import { SubscribePrompt, type CommunityInfo } from './subscribe-prompt'
 
 export type ForumPageProps = {
   seriesId: string
   communityId: string
   /** The forum's community and its forums, when the user's community list has them. */
-  community?: CommunityInfo & { forums: { id: string; name: string }[] }
+  community?: { name: string; forums: { id: string; name: string }[] }
   /** The single-post view: the post to open, and why (a notification link). */
   postId?: string
   reason?: 'comment' | 'mention'
@@ -26,13 +25,22 @@ export type ForumPageProps = {
    * other).
    */
   feed: (forum: Forum) => ReactNode
+  /**
+   * The subscribe flow, for a member who is not the forum's admin (the app
+   * layer brings it from the subscriptions feature): the prompt while they
+   * have no access, and what checkout's return says. recheck reads the
+   * forum again.
+   */
+  subscribe?: (forum: Forum, recheck: () => void) => ReactNode
 }
 
 /**
  * needsSubscription: the subscribe prompt opens for a member who is not
- * subscribed (spec 001 §2). Forum admins are not asked: the admins of the
- * community or organization read every forum without being members of it,
- * so they have no subscription, and the page is theirs to manage.
+ * subscribed (spec 001 §2), and the forum's posts are not asked for (the
+ * server answers them 404 until the member has access). Forum admins are
+ * not asked: the admins of the community or organization read every forum
+ * without being members of it, so they have no subscription, and the page
+ * is theirs to manage.
  */
 export const needsSubscription = (f: Forum) => !f.isSubscribed && f.role !== 'admin'
 
@@ -44,7 +52,7 @@ export const needsSubscription = (f: Forum) => !f.isSubscribed && f.role !== 'ad
  * one, so that ids cannot be probed) or global:error.seriesLoading
  * (anything else).
  */
-export function ForumPage({ seriesId, communityId, community, postId, reason, feed }: ForumPageProps) {
+export function ForumPage({ seriesId, communityId, community, postId, reason, feed, subscribe }: ForumPageProps) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const q = useForum(seriesId)
@@ -119,8 +127,15 @@ export function ForumPage({ seriesId, communityId, community, postId, reason, fe
           </span>
         </div>
       )}
-      {feed(forum)}
-      {needsSubscription(forum) && <SubscribePrompt forumName={forum.name} community={community} />}
+      {needsSubscription(forum) ? (
+        <p className="flex items-center gap-2 rounded-xl border border-dashed p-6 text-sm text-muted-foreground" data-testid="forum-locked">
+          <Lock aria-hidden className="size-4" />
+          {t('forum.locked')}
+        </p>
+      ) : (
+        feed(forum)
+      )}
+      {forum.role !== 'admin' && subscribe?.(forum, () => void q.refetch())}
     </PageGrid>
   )
 }

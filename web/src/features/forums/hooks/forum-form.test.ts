@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { toPatch, validateForumForm, type ForumFormValues } from './forum-form'
+import { formValues, toPatch, validateForumForm, type ForumFormValues } from './forum-form'
 
-const ok: ForumFormValues = { name: 'Forum', description: 'About', image: '', exclusivity: 'inviteOnly', shareEnabled: false }
+const ok: ForumFormValues = { name: 'Forum', description: 'About', image: '', exclusivity: 'inviteOnly', shareEnabled: false, isFree: true, price: '39.95' }
 
 describe('forum form rules (spec 001 §5)', () => {
   it('accepts a valid form', () => {
@@ -39,6 +39,18 @@ describe('forum form rules (spec 001 §5)', () => {
       image: null,
       exclusivity: 'inviteOnly',
       shareEnabled: false,
+      isFree: true,
+      price: 3995,
     })
+  })
+
+  it("offers free or paid with the community form's price rules (spec 000 §2.7, §5)", () => {
+    expect(formValues()).toMatchObject({ isFree: true, price: '39.95' })
+    expect(validateForumForm({ ...ok, isFree: false, price: '12.5' })).toEqual({})
+    expect(toPatch({ ...ok, isFree: false, price: '12.5' })).toMatchObject({ isFree: false, price: 1250 })
+    expect(validateForumForm({ ...ok, isFree: false, price: '99999.01' })).toEqual({ price: 'invalidPrice' })
+    expect(validateForumForm({ ...ok, isFree: false, price: 'abc' })).toEqual({ price: 'invalidPrice' })
+    // A free forum's price is not checked.
+    expect(validateForumForm({ ...ok, isFree: true, price: 'abc' })).toEqual({})
   })
 })

@@ -8,6 +8,7 @@ import { idList, personalizationQuery, usePersonalization, useUpdatePersonalizat
 import { useCurrentUser } from '@/lib/session-context'
 import { useMeetings } from '../api/meetings'
 import type { Meeting } from '../api/types'
+import type { ForumAccess } from './meetup-summary'
 import { timeFrame } from '../lib/time'
 
 /** The personalization key of the dismissed Meet Up reminders (their tags; spec 002 §3). */
@@ -22,9 +23,11 @@ export function due(list: Meeting[], dismissed: string[], seriesId: string | und
  * MeetupReminder is the upcoming-Meet-Up alert (spec 002 §4 "Reminders"):
  * from 15 minutes before a Meet Up the member may join (reminderAt) until
  * its end, unless they are on its forum's page; Dismiss stores its tag in
- * reminders.meeting.dismissed.
+ * reminders.meeting.dismissed. For a forum the member has no access to
+ * (access), Subscribe replaces Go (spec 000 §6) and opens the forum's page,
+ * whose subscribe prompt takes it from there.
  */
-export function MeetupReminder({ seriesId }: { /** The forum whose page is shown. */ seriesId?: string }) {
+export function MeetupReminder({ seriesId, access }: { /** The forum whose page is shown. */ seriesId?: string; access?: ForumAccess }) {
   const { t } = useTranslation()
   const userId = useCurrentUser()?.user.id ?? ''
   const qc = useQueryClient()
@@ -66,9 +69,15 @@ export function MeetupReminder({ seriesId }: { /** The forum whose page is shown
           {t('meetups.reminder.dismiss')}
         </Button>
         <Button asChild size="sm">
-          <Link to="/communities/$communityId/series/$seriesId/posts/$postId" params={{ communityId: m.context.communityId, seriesId: m.seriesId, postId: m.postId }}>
-            {t('meetups.reminder.go')}
-          </Link>
+          {access?.(m.seriesId) === false ? (
+            <Link to="/communities/$communityId/series/$seriesId" params={{ communityId: m.context.communityId, seriesId: m.seriesId }}>
+              {t('meetups.subscribe')}
+            </Link>
+          ) : (
+            <Link to="/communities/$communityId/series/$seriesId/posts/$postId" params={{ communityId: m.context.communityId, seriesId: m.seriesId, postId: m.postId }}>
+              {t('meetups.reminder.go')}
+            </Link>
+          )}
         </Button>
       </div>
     </section>

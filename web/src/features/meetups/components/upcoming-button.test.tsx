@@ -44,6 +44,18 @@ describe('UpcomingMeetupsButton (spec 000 §2.2)', () => {
     await waitFor(() => expect(within(button()).queryByRole('img')).toBeNull())
   })
 
+  it('offers Subscribe instead of Go for a forum the member has no access to (spec 000 §6)', async () => {
+    const paid = meeting({ roomId: 'r2', name: 'Paid talk', seriesId: 'paid-forum', context: { communityId: 'c1', seriesId: 'paid-forum', seriesName: 'Paid Forum' } })
+    serve([meeting(), paid])
+    const r = await renderInApp(<UpcomingMeetupsButton access={(id) => (id === 'paid-forum' ? false : undefined)} />)
+    signIn(r.session)
+    await userEvent.click(button())
+    const [open, closed] = await screen.findAllByTestId('meetup-summary')
+    expect(within(open!).getByRole('link', { name: 'Pruning roses' })).toHaveAttribute('href', expect.stringContaining('/posts/'))
+    expect(within(closed!).queryByRole('link', { name: 'Paid talk' })).toBeNull()
+    expect(within(closed!).getByRole('link', { name: 'Subscribe to Paid Forum' })).toHaveAttribute('href', '/communities/c1/series/paid-forum')
+  })
+
   it('opens a full-screen dialog on small screens, and says when nothing is upcoming', async () => {
     screenSize(false)
     serve([])
@@ -67,6 +79,16 @@ describe('MeetupReminder (spec 002 §4 "Reminders")', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }))
     await waitFor(() => expect(screen.queryByTestId('meetup-reminder')).toBeNull())
     expect(patches).toEqual([{ 'reminders.meeting.dismissed': [soon.tag] }])
+  })
+
+  it('offers Subscribe instead of Go for a forum the member has no access to (spec 000 §6)', async () => {
+    const soon = meeting({ name: 'Soon' }, 10)
+    serve([soon])
+    const r = await renderInApp(<MeetupReminder access={() => false} />)
+    signIn(r.session)
+    const alert = await screen.findByRole('alert', { name: 'Soon starts soon' })
+    expect(within(alert).queryByRole('link', { name: 'Go to the Meet Up' })).toBeNull()
+    expect(within(alert).getByRole('link', { name: 'Subscribe' })).toHaveAttribute('href', `/communities/${soon.context.communityId}/series/${soon.seriesId}`)
   })
 
   it('does not alert on that forum’s page, nor for a dismissed one', async () => {

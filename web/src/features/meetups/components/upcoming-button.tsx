@@ -12,7 +12,7 @@ import { personalizationQuery, usePersonalization, useUpdatePersonalization } fr
 import { useCurrentUser } from '@/lib/session-context'
 import { useMeetings } from '../api/meetings'
 import type { Meeting } from '../api/types'
-import { MeetupSummary } from './meetup-summary'
+import { MeetupSummary, type ForumAccess } from './meetup-summary'
 
 /** The personalization key of the upcoming Meet Ups' seen time (spec 000 §3). */
 export const MEETUPS_LAST_SEEN = 'notifications.meetups.lastSeenAt'
@@ -29,9 +29,10 @@ export function hasNew(list: Meeting[], lastSeenAt: unknown): boolean {
  * UpcomingMeetupsButton is the top bar's upcoming Meet Ups button (spec 000
  * §2.2) with its new-Meet-Up dot; it opens the list as a popover on wide
  * screens and a full-screen dialog on small ones. Closing the list marks it
- * seen (notifications.meetups.lastSeenAt), as the bell does its own.
+ * seen (notifications.meetups.lastSeenAt), as the bell does its own. A Meet
+ * Up of a forum the member has no access to (access) offers Subscribe.
  */
-export function UpcomingMeetupsButton() {
+export function UpcomingMeetupsButton({ access }: { access?: ForumAccess }) {
   const { t } = useTranslation()
   const userId = useCurrentUser()?.user.id ?? ''
   const qc = useQueryClient()
@@ -55,7 +56,7 @@ export function UpcomingMeetupsButton() {
       {fresh && <span role="img" aria-label={t('meetups.upcoming.new')} className="absolute right-1.5 top-1.5 size-2.5 rounded-full bg-red-500" />}
     </Button>
   )
-  const body = open && <UpcomingList onGo={close} />
+  const body = open && <UpcomingList onGo={close} access={access} />
   if (wide)
     return (
       <Popover open={open} onOpenChange={onOpenChange}>
@@ -80,7 +81,7 @@ export function UpcomingMeetupsButton() {
   )
 }
 
-function UpcomingList({ onGo }: { onGo: () => void }) {
+function UpcomingList({ onGo, access }: { onGo: () => void; access?: ForumAccess }) {
   const { t } = useTranslation()
   const list = useMeetings()
   if (list.isPending)
@@ -96,7 +97,7 @@ function UpcomingList({ onGo }: { onGo: () => void }) {
     <ul className="min-h-0 flex-1 divide-y overflow-y-auto" aria-label={t('meetups.upcoming.title')} data-testid="upcoming-list">
       {list.data.results.map((m) => (
         <li key={m.roomId} className="px-4 py-3">
-          <MeetupSummary meeting={m} onGo={onGo} />
+          <MeetupSummary meeting={m} onGo={onGo} subscribe={access?.(m.seriesId) === false} />
         </li>
       ))}
     </ul>

@@ -1,8 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { ForumScreen } from '@/app/forum-screen'
 import { forumQuery } from '@/features/forums/api/get-forum'
+import { checkoutSearch, type CheckoutSearch } from '@/features/subscriptions/lib/checkout-search'
 
 export const Route = createFileRoute('/_authenticated/communities/$communityId/series/$seriesId/')({
+  // Checkout comes back here with ?checkout=success&session_id=… or ?checkout=canceled.
+  validateSearch: (s: Record<string, unknown>): CheckoutSearch => checkoutSearch(s),
   // Start the read early; the page shows its skeleton, and sends the user
   // home itself when the forum cannot be read (spec 001 §2).
   loader: ({ context, params }) => {
@@ -10,7 +13,7 @@ export const Route = createFileRoute('/_authenticated/communities/$communityId/s
   },
   component: function ForumRoute() {
     const { communityId, seriesId } = Route.useParams()
-    return <ForumScreen communityId={communityId} seriesId={seriesId} />
+    const { checkout } = Route.useSearch()
+    return <ForumScreen communityId={communityId} seriesId={seriesId} checkout={checkout} />
   },
 })
-

@@ -1,0 +1,48 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
+import type { Schemas } from '@/api/client'
+import { useHubEvents, type HubMessage } from '@/lib/hub'
+import { useCurrentUser } from '@/lib/session-context'
+
+/** SUBSCRIPTION_CREATED is the event the member's tabs hear when a subscription starts giving access (spec 000 §7). */
+export const SUBSCRIPTION_CREATED = 'user.subscription.created'
+
+export type SubscriptionCreated = Schemas['LiveSubscriptionCreated']
+
+/** subscriptionCreated is m's payload when m is user.subscription.created for the member me. */
+export function subscriptionCreated(m: HubMessage, me: string | undefined): SubscriptionCreated | undefined {
+  if (m.event !== SUBSCRIPTION_CREATED || !me) return undefined
+  const p = m.data?.payload as Partial<SubscriptionCreated> | null | undefined
+  return p && p.userId === me && typeof p.productId === 'string' ? (p as SubscriptionCreated) : undefined
+}
+
+/**
+ * refreshAfterSubscription reads again what a new subscription changes
+ * (spec 000 §4): the communities (the list and each one), the forums
+ * (everything under ['series'], their members among them), the
+ * notifications, the Meet Ups, and the subscriptions page.
+ */
+export function refreshAfterSubscription(qc: QueryClient) {
+  return Promise.all(
+    ['communities', 'community', 'series', 'notifications', 'meetings', 'subscriptions'].map((key) => qc.invalidateQueries({ queryKey: [key] })),
+  )
+}
+
+/**
+ * useSubscriptionsLive refreshes those caches whenever one of the member's
+ * subscriptions starts giving access (spec 000 §4, §7), wherever they are:
+ * back from checkout, the refreshed forum or community opens by itself and
+ * completes the subscribe flow (SubscribeFlow), and another tab's checkout
+ * or a renewal after a failed payment shows too. After a lost connection
+ * the subscriptions are read again.
+ */
+export function useSubscriptionsLive() {
+  const qc = useQueryClient()
+  const me = useCurrentUser()?.user.id
+  useHubEvents(
+    me ? `user:${me}` : undefined,
+    (m) => {
+      if (subscriptionCreated(m, me)) void refreshAfterSubscription(qc)
+    },
+    () => void qc.invalidateQueries({ queryKey: ['subscriptions'] }),
+  )
+}
