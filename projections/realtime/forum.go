@@ -67,7 +67,7 @@ func complete(ctx context.Context, q DB, f Feed, notes Notifications, e *Event) 
 			return err
 		}
 		err = completeMeeting(ctx, q, f, e)
-	case *MeetingPayload, *MeetingPost:
+	case *MeetingPayload, *MeetingPost, *MinutesPayload:
 		err = completeMeeting(ctx, q, f, e)
 	case *ReplyPayload:
 		err = p.complete(ctx, f)

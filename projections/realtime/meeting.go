@@ -68,7 +68,11 @@ type BreakoutsPayload struct {
 	Open   bool      `json:"open"`
 }
 
-// MinutesPayload is the payload of meeting.minutes.updated.
+// MinutesPayload is the payload of meeting.minutes.updated. Its state is
+// read at delivery, as the Meet Up payloads are: the row's own state may
+// be older than a meeting.ended read just before it (which already held
+// the written minutes), and would take the post back from Ended to
+// transcribing.
 type MinutesPayload struct {
 	RoomID uuid.UUID `json:"roomId"`
 	PostID uuid.UUID `json:"postId"`
@@ -205,8 +209,9 @@ func str(s *string) string {
 	return *s
 }
 
-// completeMeeting reads a Meet Up payload's Meet Up, and a post's when it
-// is a Meet Up's post (then e's payload becomes a MeetingPost).
+// completeMeeting reads a Meet Up payload's Meet Up (or its minutes'
+// state), and a post's when it is a Meet Up's post (then e's payload
+// becomes a MeetingPost).
 func completeMeeting(ctx context.Context, q DB, f Feed, e *Event) error {
 	switch p := e.Payload.(type) {
 	case *MeetingPayload:
@@ -217,6 +222,13 @@ func completeMeeting(ctx context.Context, q DB, f Feed, e *Event) error {
 		if p.m = all[p.RoomID]; p.m == nil {
 			return errGone
 		}
+	case *MinutesPayload:
+		m := table.Meetings
+		row, err := db.One[model.Meetings](ctx, q, pg.SELECT(m.MinutesState).FROM(m).WHERE(m.ID.EQ(pg.UUID(p.RoomID))))
+		if err != nil {
+			return err
+		}
+		p.State = row.MinutesState
 	case *MeetingPost:
 		t := table.Threads
 		row, err := db.One[model.Threads](ctx, q, pg.SELECT(t.AllColumns).FROM(t).WHERE(t.ID.EQ(pg.UUID(p.ThreadID))))

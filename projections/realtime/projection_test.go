@@ -353,3 +353,69 @@ func TestCommunityEventAudiences(t *testing.T) {
 		})
 	}
 }
+
+// TestMinutesStateReadAtDelivery: meeting.minutes.updated carries the
+// minutes' state as the Meet Up holds it when the event is delivered, as
+// meeting.ended does, not the state of the change that caused it: a
+// meeting.ended read after the minutes were written, then the older
+// change's "compiling", took a post from Ended back to transcribing (the
+// AI notes browser test saw Ended → Ended and transcribing → Ended).
+func TestMinutesStateReadAtDelivery(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	admin := env.As(t, "admin@demo.agora")
+	var adminID, memberID, series string
+	if err := env.DB.Pool.QueryRow(ctx, `SELECT a.id::text, m.id::text, s.id::text FROM users a, users m, series s
+		WHERE a.email = 'admin@demo.agora' AND m.email = 'member@demo.agora' AND s.name = 'Welcome & Introductions'`).Scan(&adminID, &memberID, &series); err != nil {
+		t.Fatal(err)
+	}
+	r := admin.Do("POST", "/api/series/"+series+"/meetings", map[string]any{
+		"name": "Notes", "agenda": "", "startTime": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
+		"duration": 30, "open": false, "seatCount": nil, "invitees": map[string]string{memberID: "member"}, "breakouts": []string{},
+	})
+	if r.Status != 201 {
+		t.Fatalf("schedule: %d %s", r.Status, r.Body)
+	}
+	var post struct {
+		Meeting struct{ RoomID, PostID string }
+	}
+	r.JSON(t, &post)
+	if _, err := env.DB.Pool.Exec(ctx, `UPDATE meetings SET minutes_state = 'completed' WHERE id = $1`, post.Meeting.RoomID); err != nil {
+		t.Fatal(err)
+	}
+	hub, p := newNode(t, env)
+	c, err := hub.Register(uuid.MustParse(adminID), uuid.New(), time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The change of an earlier moment: started → compiling.
+	meeting := func(state string) change.Row {
+		return row(t, `{"id":"`+post.Meeting.RoomID+`","thread_id":"`+post.Meeting.PostID+`","minutes_state":"`+state+`","breakouts_open":false}`)
+	}
+	ch := change.Change{Op: change.Update, Schema: "public", Table: "meetings", Source: change.Source{TsMs: time.Now().UnixMilli()},
+		Before: meeting("started"), After: meeting("compiling")}
+	if err := p.Apply(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	var states []string
+	for done := false; !done; {
+		select {
+		case b := <-c.Messages():
+			var m struct {
+				Event string
+				Data  struct{ Payload struct{ State string } }
+			}
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			if m.Event == realtime.MinutesUpdated {
+				states = append(states, m.Data.Payload.State)
+			}
+		default:
+			done = true
+		}
+	}
+	if len(states) != 1 || states[0] != "completed" {
+		t.Fatalf("meeting.minutes.updated delivered the states %q, want the Meet Up's state at delivery, [completed]", states)
+	}
+}
