@@ -158,7 +158,8 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 
 // Stream answers the question into w (answer.Run: the threads event, the
 // completions, the answer event), storing the turn, and the search with
-// it for a first question, before the answer event. A cancelled ctx (the client went away) stops the
+// it for a first question, and an answer that cites no post as a content
+// gap of the forum, before the answer event. A cancelled ctx (the client went away) stops the
 // answerer, and with it a model's upstream request; an answer that did not
 // finish is not stored. w is flushed after every line when it can be.
 func (a *Asking) Stream(ctx context.Context, w io.Writer) error {
@@ -193,6 +194,9 @@ func (a *Asking) store(ctx context.Context, res answer.Result) error {
 			ID: newID(), SearchID: a.SearchID, Question: a.question, Answer: res.Answer, Cited: cited, Sources: string(sources), Answerer: a.s.name, CreatedOn: now}))
 		if err != nil {
 			return fmt.Errorf("aisearch: store turn: %w", err)
+		}
+		if Unanswered(res) {
+			return recordGap(ctx, tx, a.ch.SeriesID, a.question, now)
 		}
 		return nil
 	})

@@ -106,6 +106,19 @@ func ReadForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Ro
 	return f, err
 }
 
+// AdminForum is ReadForum for what only a forum's admins may do (a forum
+// admin, an admin of its community or organization, or a super user):
+// a reader who does not administer it is apperr.ErrForbidden, one who may
+// not read it is ErrForumNotFound. The Insights panel's reports and its
+// content gaps are behind it.
+func AdminForum(ctx context.Context, q db.Querier, userID uuid.UUID, role auth.Role, seriesID uuid.UUID) (Forum, error) {
+	f, err := ReadForum(ctx, q, userID, role, seriesID)
+	if err == nil && !f.Admin {
+		return Forum{}, apperr.ErrForbidden
+	}
+	return f, err
+}
+
 // forumStmt reads the user's membership of the forum and whether they
 // manage its community (CommunityRules).
 func forumStmt(userID, seriesID uuid.UUID) SelectStatement {

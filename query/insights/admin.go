@@ -8,7 +8,6 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/access"
-	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
@@ -18,12 +17,8 @@ import (
 // it: 404 when they may not read it either (as for an unknown forum), 403
 // when they may.
 func (q *Queries) admin(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (forum, error) {
-	rights, err := access.ReadForum(ctx, q.db, c.UserID, c.Role, seriesID)
-	if err != nil {
+	if _, err := access.AdminForum(ctx, q.db, c.UserID, c.Role, seriesID); err != nil {
 		return forum{}, err
-	}
-	if !rights.Admin {
-		return forum{}, apperr.ErrForbidden
 	}
 	f := forum{id: seriesID}
 	var main, admin *uuid.UUID
@@ -31,7 +26,7 @@ func (q *Queries) admin(ctx context.Context, c auth.Caller, seriesID uuid.UUID) 
 	channel := func(kind string) Expression {
 		return SELECT(ch.ID).FROM(ch).WHERE(ch.SeriesID.EQ(UUID(seriesID)).AND(ch.Kind.EQ(String(kind))))
 	}
-	err = db.QueryRow(ctx, q.db, SELECT(channel("main"), channel("admin"))).Scan(&main, &admin)
+	err := db.QueryRow(ctx, q.db, SELECT(channel("main"), channel("admin"))).Scan(&main, &admin)
 	if err != nil {
 		return forum{}, fmt.Errorf("insights: channels: %w", err)
 	}

@@ -24,6 +24,7 @@ func UseSchema(schema string) {
 	CheckoutSessions = CheckoutSessions.FromSchema(schema)
 	Communities = Communities.FromSchema(schema)
 	CommunityMemberships = CommunityMemberships.FromSchema(schema)
+	ContentGaps = ContentGaps.FromSchema(schema)
 	DevMail = DevMail.FromSchema(schema)
 	DigestRuns = DigestRuns.FromSchema(schema)
 	IdentityClients = IdentityClients.FromSchema(schema)
