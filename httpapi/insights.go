@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	cmdaisearch "agora/command/aisearch"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	qinsights "agora/query/insights"
@@ -30,7 +31,7 @@ func (s *server) insightsRoutes(app *fiber.App, api fiber.Router) {
 	} else {
 		r = app.Group(base, s.authenticate, refuseNULQuery)
 	}
-	h := &insightsHandlers{q: q}
+	h := &insightsHandlers{q: q, gaps: s.Commands.AISearch}
 	authed := only(auth.GroupAuthenticated)
 	for name, report := range map[string]func(fiber.Ctx) error{
 		"interactions":     h.daily(q.Interactions),
@@ -49,10 +50,14 @@ func (s *server) insightsRoutes(app *fiber.App, api fiber.Router) {
 	r.Get("/list/ai-searches/:seriesId", authed, h.aiSearches)
 	r.Post("/series/:seriesId/mia-members", authed, h.missing)
 	r.Get("/series/:seriesId/admin-channel", authed, h.adminChannel)
+	r.Get("/list/content-gaps/:seriesId", authed, h.contentGaps)
+	r.Delete("/series/:seriesId/content-gaps/:gapId", authed, h.dismissGap)
 }
 
 type insightsHandlers struct {
 	q *qinsights.Queries
+	// gaps dismisses content gaps, which the AI search records.
+	gaps *cmdaisearch.Service
 }
 
 // insightsRequest reads the forum and the period.
@@ -179,4 +184,33 @@ func (h *insightsHandlers) adminChannel(c fiber.Ctx) error {
 	}
 	ch, err := h.q.AdminChannel(c.Context(), caller(c), id)
 	return sendReport(c, ch, err)
+}
+
+func (h *insightsHandlers) contentGaps(c fiber.Ctx) error {
+	id, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	page := pageRequest(c, qinsights.DefaultPageSize, bad)
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	l, err := h.q.ContentGaps(c.Context(), qinsights.GapsRequest{Caller: caller(c), SeriesID: id, Sort: c.Query("sort"), Page: page})
+	return sendReport(c, l, err)
+}
+
+func (h *insightsHandlers) dismissGap(c fiber.Ctx) error {
+	seriesID, err := pathUUID(c, "seriesId")
+	if err != nil {
+		return err
+	}
+	gapID, err := pathUUID(c, "gapId")
+	if err != nil {
+		return err
+	}
+	if err := h.gaps.DismissGap(c.Context(), caller(c), seriesID, gapID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
 }
