@@ -822,6 +822,27 @@ func TestInsightsPermissions(t *testing.T) {
 			}
 		}
 	}
+	// The content gaps take no period: the list answers those who read
+	// insights, and a dismissal of an unknown gap is refused as the
+	// reports refuse the others.
+	gaps, gap := "/api/insights/list/content-gaps/"+f.id, "/api/insights/series/"+f.id+"/content-gaps/"+uuid.NewString()
+	for who, c := range map[string]*testenv.Client{"forum admin": f.forumAdmin.Client, "organization admin": f.orgAdmin} {
+		if r := c.Do("GET", gaps, nil); r.Status != 200 {
+			t.Errorf("%s: content gaps: %d %s", who, r.Status, r.Body)
+		}
+		wantError(t, c.Do("DELETE", gap, nil), 404, "notFound")
+	}
+	for who, c := range map[string]struct {
+		c      *testenv.Client
+		status int
+		code   string
+	}{"forum member": {f.a.Client, 403, "forbidden"}, "community member": {f.communityMember.Client, 404, "notFound"},
+		"outsider": {outsider, 404, "notFound"}, "guest": {anonymous, 401, "authenticationRequired"}} {
+		t.Run(who+" content gaps", func(t *testing.T) {
+			wantError(t, c.c.Do("GET", gaps, nil), c.status, c.code)
+			wantError(t, c.c.Do("DELETE", gap, nil), c.status, c.code)
+		})
+	}
 	mia := "/api/insights/series/" + f.id + "/mia-members"
 	wantError(t, f.forumAdmin.Client.Do("POST", mia, map[string]any{"visitorIds": []string{"nope"}}), 400, "validationFailed")
 	wantError(t, f.forumAdmin.Client.Do("POST", mia, map[string]any{}), 400, "validationFailed")
