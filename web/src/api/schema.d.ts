@@ -2776,6 +2776,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/insights/list/content-gaps/{seriesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The questions the forum's AI search could not answer
+         * @description Content gaps (issue 20): each question whose AI search answer cited
+         *     no post, once however it was cased, spaced or punctuated, with how
+         *     many times it was asked; a later answer does not remove it, a
+         *     dismissal does. Who asked is not kept. Read from Postgres, so no
+         *     period and no warehouse. Forum admins only.
+         */
+        get: operations["listContentGaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/insights/series/{seriesId}/content-gaps/{gapId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+                /** @description The content gap. */
+                gapId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Dismiss one of the forum's content gaps
+         * @description Removes it; the same question asked again is a new gap. Forum admins only.
+         */
+        delete: operations["dismissContentGap"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/insights/series/{seriesId}/admin-channel": {
         parameters: {
             query?: never;
@@ -3649,6 +3701,22 @@ export interface components {
                 /** Format: date-time */
                 createdOn: string;
             }[];
+        };
+        ContentGapPage: {
+            total: number;
+            results: components["schemas"]["ContentGap"][];
+        };
+        /** @description A question the forum's AI search could not answer. Who asked is not kept. */
+        ContentGap: {
+            /** Format: uuid */
+            id: string;
+            /** @description The latest wording asked. */
+            question: string;
+            askedCount: number;
+            /** Format: date-time */
+            firstAskedOn: string;
+            /** Format: date-time */
+            lastAskedOn: string;
         };
         /** @description A forum (series) as the caller sees it (spec 001 §3). */
         Forum: {
@@ -11252,6 +11320,92 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsightsForbidden"];
             404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listContentGaps: {
+        parameters: {
+            query?: {
+                /** @description `latest` (the most recently asked first) or `mostAsked`. */
+                sort?: "latest" | "mostAsked";
+                /** @description The page, from 1. */
+                page?: components["parameters"]["ForumPage"];
+                pageSize?: components["parameters"]["InsightsPageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentGapPage"];
+                };
+            };
+            /** @description `validationFailed`: `seriesId` is not a UUID, or `sort`, `page` or `pageSize` is out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            404: components["responses"]["InsightsNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    dismissContentGap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The forum (series). */
+                seriesId: components["parameters"]["InsightsSeriesId"];
+                /** @description The content gap. */
+                gapId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dismissed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `seriesId` or `gapId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsightsForbidden"];
+            /** @description `notFound`: there is no forum `seriesId` the caller may read, or no gap `gapId` in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
