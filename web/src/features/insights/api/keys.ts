@@ -17,7 +17,12 @@ export const insightsKeys = {
   summary: (seriesId: string, period: Period) => ['insights', seriesId, 'summary', { period }] as const,
   list: (seriesId: string, name: string, period: Period) => ['insights', seriesId, 'list', name, { period }] as const,
   adminChannel: (seriesId: string) => ['insights', seriesId, 'admin-channel'] as const,
+  contentGaps: (seriesId: string) => ['insights', seriesId, 'content-gaps'] as const,
+  contentGapsPage: (seriesId: string, sort: ContentGapSort) => ['insights', seriesId, 'content-gaps', { sort }] as const,
 }
+
+/** ContentGapSort orders the content gaps: the most recently asked, or the most asked, first. */
+export type ContentGapSort = 'latest' | 'mostAsked'
 
 /**
  * The figures are live (the warehouse follows the change stream within

@@ -11,6 +11,7 @@ import { useNow } from '../hooks/use-now'
 import { setPeriod, usePeriod } from '../hooks/use-period'
 import { newest, relativeTime } from '../lib/format'
 import { MeetupFigures, MembersAccess, SharedContent } from './breakdown'
+import { ContentGaps } from './content-gaps'
 import { Overview } from './overview'
 import { PeriodSlider } from './period-slider'
 import { QuestionsBreakdown } from './questions'
@@ -29,7 +30,8 @@ export interface InsightsPanelProps {
 /**
  * InsightsPanel is the forum admins' Insights tab (spec 002 §2, §3): the
  * period slider, the interactions overview, the breakdown (shared content,
- * Meet Ups, members access), the questions breakdown and the admin
+ * Meet Ups, members access), the questions breakdown, the content gaps
+ * (questions the AI search could not answer) and the admin
  * channel's feed. Every widget reads its own report for the period and
  * fails alone. The figures are live, so the panel says how fresh they are
  * rather than "updated nightly". It lays itself out in columns when the
@@ -74,6 +76,7 @@ export function InsightsPanel({ seriesId, communityId, feed }: InsightsPanelProp
         </div>
       </section>
       <QuestionsBreakdown seriesId={seriesId} communityId={communityId} period={period} />
+      <ContentGaps seriesId={seriesId} />
       {feed && <AdminChannel seriesId={seriesId} feed={feed} />}
     </div>
   )
