@@ -2,8 +2,6 @@ package community
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -31,28 +29,13 @@ type Complimentary struct {
 // own is membership.ErrOwnAssignment; a person who is no member of it is
 // access.ErrCommunityNotFound, as an unknown community is.
 func (s *Service) Complimentary(ctx context.Context, in Complimentary) error {
-	cm, p := table.CommunityMemberships, table.Profiles
-	of := cm.CommunityID.EQ(UUID(in.CommunityID)).AND(cm.ProfileID.EQ(UUID(in.ProfileID)))
+	m := table.CommunityMemberships
+	of := membership.Membership{Table: m, ProfileID: m.ProfileID, Complimentary: m.IsSubscribed,
+		Row: m.CommunityID.EQ(UUID(in.CommunityID)).AND(m.ProfileID.EQ(UUID(in.ProfileID)))}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if _, err := manager(ctx, tx, in.Caller, in.CommunityID); err != nil {
 			return err
 		}
-		var owner *uuid.UUID
-		err := db.QueryRow(ctx, tx, SELECT(p.UserID).FROM(cm.INNER_JOIN(p, p.ID.EQ(cm.ProfileID))).WHERE(of)).Scan(&owner)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			return access.ErrCommunityNotFound
-		case err != nil:
-			return fmt.Errorf("community: complimentary: %w", err)
-		case owner != nil && *owner == in.UserID:
-			return membership.ErrOwnAssignment
-		}
-		// Only a change is written: the change stream carries no row that
-		// changed nothing.
-		if _, err := db.Exec(ctx, tx, cm.UPDATE(cm.IsSubscribed).SET(Bool(in.Given)).
-			WHERE(of.AND(cm.IsSubscribed.IS_DISTINCT_FROM(Bool(in.Given))))); err != nil {
-			return fmt.Errorf("community: complimentary: %w", err)
-		}
-		return nil
+		return membership.SetComplimentary(ctx, tx, of, in.UserID, in.Given, access.ErrCommunityNotFound)
 	})
 }

@@ -2,18 +2,20 @@
 // belongs to them (spec 000 §2.7, §4; spec 001 §4–§6): the staged
 // assignments a share dialog sends, the list of people an invitation names
 // and the mailing of those who have no account yet, the person fields of a
-// profile and its account, and which of an organization's people a
-// community's share dialog lists. The forum and community commands and
+// profile and its account, which of an organization's people a
+// community's share dialog lists, and a membership's complimentary access. The forum and community commands and
 // queries use it, so that each rule is written once.
 package membership
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"agora/internal/apperr"
 	"agora/internal/db"
@@ -247,4 +249,40 @@ func PersonColumns(p *table.ProfilesTable, u *table.UsersTable) []Projection {
 // ByName orders people by last name, first name, then profile.
 func ByName(p *table.ProfilesTable, u *table.UsersTable) []OrderByClause {
 	return []OrderByClause{LOWER(StringExp(COALESCE(u.LastName, p.LastName))), LOWER(StringExp(COALESCE(u.FirstName, p.FirstName))), p.ID}
+}
+
+// A Membership names one membership row of a community's or forum's
+// memberships table: its table, its profile and complimentary-access
+// (is_subscribed) columns, and the condition that picks the row.
+type Membership struct {
+	Table         Table
+	ProfileID     ColumnString
+	Complimentary ColumnBool
+	Row           BoolExpression
+}
+
+// SetComplimentary gives (given) or takes the complimentary access of the
+// membership m (access's billing rule: it spares its member the payment),
+// in tx, once the caller is known to manage the place. The caller's own
+// membership is ErrOwnAssignment; a row that does not exist is notFound,
+// the place's own not-found error, so that a member cannot be probed.
+func SetComplimentary(ctx context.Context, tx db.Querier, m Membership, callerID uuid.UUID, given bool, notFound error) error {
+	p := table.Profiles
+	var owner *uuid.UUID
+	err := db.QueryRow(ctx, tx, SELECT(p.UserID).FROM(m.Table.INNER_JOIN(p, p.ID.EQ(m.ProfileID))).WHERE(m.Row)).Scan(&owner)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return notFound
+	case err != nil:
+		return fmt.Errorf("membership: complimentary: %w", err)
+	case owner != nil && *owner == callerID:
+		return ErrOwnAssignment
+	}
+	// Only a change is written: the change stream carries no row that
+	// changed nothing.
+	if _, err := db.Exec(ctx, tx, m.Table.UPDATE(m.Complimentary).SET(Bool(given)).
+		WHERE(m.Row.AND(m.Complimentary.IS_DISTINCT_FROM(Bool(given))))); err != nil {
+		return fmt.Errorf("membership: complimentary: %w", err)
+	}
+	return nil
 }
