@@ -1,7 +1,9 @@
 // Package childproc holds what the embedded servers (pgserver, chserver,
-// sfuserver) share about running a database server as a child process: free loopback
-// ports, a start that ties the child's life to this process, and a check of
-// whether a pid read from a lock or pid file is still that server.
+// sfuserver, stripemock) share about running a server as a child process: free loopback
+// ports, a start that ties the child's life to this process, a check of
+// whether a pid read from a lock or pid file is still that server, the
+// stopping of one a killed earlier run left, and the finding of a binary
+// that scripts/install-deps.sh builds into the cache folder.
 package childproc
 
 import (
@@ -9,10 +11,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 )
 
 // FreePorts returns n distinct loopback ports that were free a moment ago.
@@ -97,4 +105,39 @@ func RandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// CachedBinary finds the program name that scripts/install-deps.sh
+// installs into ($XDG_CACHE_HOME or ~/.cache)/agora/<name>-<version>/, else
+// on PATH; ok is false when neither has it.
+func CachedBinary(name, version string) (path string, ok bool) {
+	if cache, err := os.UserCacheDir(); err == nil {
+		if p := filepath.Join(cache, "agora", name+"-"+version, name); IsExecutable(p) {
+			return p, true
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, true
+	}
+	return "", false
+}
+
+// StopOrphan kills the server that a killed earlier run left, named in
+// pidFile and recognised by marker on its command line (see Running),
+// waits up to 5 s for it to go, and removes the pid file. A pid file of a
+// process that is gone, or is something else, is only removed.
+func StopOrphan(pidFile, marker string, log *slog.Logger) {
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		return
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if Running(pid, marker) {
+		log.Warn("stopping an orphaned server left by an earlier run", "pid", pid, "pidFile", pidFile)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		for i := 0; i < 100 && Running(pid, marker); i++ {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	_ = os.Remove(pidFile)
 }

@@ -100,12 +100,7 @@ func Start(ctx context.Context, dir, webhookURL string, log *slog.Logger) (*Serv
 // builds it into ($XDG_CACHE_HOME or ~/.cache)/agora/livekit-server-<Version>/,
 // else on PATH.
 func Binary() (string, error) {
-	if cache, err := os.UserCacheDir(); err == nil {
-		if p := filepath.Join(cache, "agora", "livekit-server-"+Version, "livekit-server"); childproc.IsExecutable(p) {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath("livekit-server"); err == nil {
+	if p, ok := childproc.CachedBinary("livekit-server", Version); ok {
 		return p, nil
 	}
 	return "", ErrNoServerBinary
@@ -163,21 +158,7 @@ func (s *Server) choosePorts() error {
 // clearOrphan stops a livekit-server that a killed earlier run left on this
 // folder (named in the pid file, with this folder's config on its command
 // line), and removes a stale pid file.
-func (s *Server) clearOrphan() {
-	data, err := os.ReadFile(s.pidFile())
-	if err != nil {
-		return
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if childproc.Running(pid, s.configFile()) {
-		s.log.Warn("stopping an orphaned livekit-server left by an earlier run", "pid", pid)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		for i := 0; i < 100 && childproc.Running(pid, s.configFile()); i++ {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
-	_ = os.Remove(s.pidFile())
-}
+func (s *Server) clearOrphan() { childproc.StopOrphan(s.pidFile(), s.configFile(), s.log) }
 
 // launch writes the configuration for the chosen ports, starts the server
 // and waits until its signalling port answers.

@@ -88,12 +88,7 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 // installs it into ($XDG_CACHE_HOME or ~/.cache)/agora/stripe-mock-<Version>/,
 // else on PATH.
 func Binary() (string, error) {
-	if cache, err := os.UserCacheDir(); err == nil {
-		if p := filepath.Join(cache, "agora", "stripe-mock-"+Version, "stripe-mock"); childproc.IsExecutable(p) {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath("stripe-mock"); err == nil {
+	if p, ok := childproc.CachedBinary("stripe-mock", Version); ok {
 		return p, nil
 	}
 	return "", ErrNoBinary
@@ -105,21 +100,7 @@ func (s *Server) logFile() string { return filepath.Join(s.dir, "stripe-mock.log
 // clearOrphan stops a stripe-mock that a killed earlier run left on this
 // folder (named in its pid file, with the binary's name on its command
 // line), and removes a stale pid file.
-func (s *Server) clearOrphan() {
-	data, err := os.ReadFile(s.pidFile())
-	if err != nil {
-		return
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if childproc.Running(pid, "stripe-mock") {
-		s.log.Warn("stopping an orphaned stripe-mock left by an earlier run", "pid", pid)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		for i := 0; i < 100 && childproc.Running(pid, "stripe-mock"); i++ {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
-	_ = os.Remove(s.pidFile())
-}
+func (s *Server) clearOrphan() { childproc.StopOrphan(s.pidFile(), "stripe-mock", s.log) }
 
 // launch starts stripe-mock on the chosen ports and waits until it answers
 // an authenticated call.
