@@ -8,6 +8,7 @@ package childproc
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -140,4 +141,19 @@ func StopOrphan(pidFile, marker string, log *slog.Logger) {
 		}
 	}
 	_ = os.Remove(pidFile)
+}
+
+// StartRetrying runs start, which chooses the server's ports and launches
+// it, up to five times, waiting pause between tries: a port chosen free can
+// be taken before the server binds it. It answers start's last error, or
+// the first one once ctx is done.
+func StartRetrying(ctx context.Context, log *slog.Logger, name string, pause time.Duration, start func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := start()
+		if err == nil || attempt == 4 || ctx.Err() != nil {
+			return err
+		}
+		log.Warn(name+" start failed, retrying", "err", err)
+		time.Sleep(pause)
+	}
 }

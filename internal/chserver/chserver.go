@@ -81,24 +81,19 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 	if err := s.clearOrphan(); err != nil {
 		return nil, err
 	}
-	// A port can be taken between choosing and binding it; try a few.
-	for attempt := 0; ; attempt++ {
+	err = childproc.StartRetrying(ctx, log, "clickhouse", 300*time.Millisecond, func() error {
 		ports, err := childproc.FreePorts(2)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.tcpPort, s.httpPort = ports[0], ports[1]
-		err = s.launch(ctx, time.Minute)
-		if err == nil {
-			go s.watch()
-			return s, nil
-		}
-		if attempt == 4 || ctx.Err() != nil {
-			return nil, err
-		}
-		log.Warn("clickhouse start failed, retrying", "err", err)
-		time.Sleep(300 * time.Millisecond)
+		return s.launch(ctx, time.Minute)
+	})
+	if err != nil {
+		return nil, err
 	}
+	go s.watch()
+	return s, nil
 }
 
 // Binary finds the server: clickhouse-server on PATH or in /usr/sbin

@@ -79,21 +79,16 @@ func Start(ctx context.Context, dir, webhookURL string, log *slog.Logger) (*Serv
 		return nil, err
 	}
 	s.clearOrphan()
-	// A port can be taken between choosing and binding it; try a few.
-	for attempt := 0; ; attempt++ {
+	err = childproc.StartRetrying(ctx, log, "livekit-server", 200*time.Millisecond, func() error {
 		if err := s.choosePorts(); err != nil {
-			return nil, err
+			return err
 		}
-		err := s.launch(ctx, bin)
-		if err == nil {
-			return s, nil
-		}
-		if attempt == 4 || ctx.Err() != nil {
-			return nil, err
-		}
-		log.Warn("livekit-server start failed, retrying", "err", err)
-		time.Sleep(200 * time.Millisecond)
+		return s.launch(ctx, bin)
+	})
+	if err != nil {
+		return nil, err
 	}
+	return s, nil
 }
 
 // Binary finds livekit-server: in the cache folder scripts/install-deps.sh

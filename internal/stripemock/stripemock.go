@@ -65,23 +65,18 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 	}
 	s := &Server{dir: dir, log: log}
 	s.clearOrphan()
-	// A port can be taken between choosing and binding it; try a few.
-	for attempt := 0; ; attempt++ {
+	err = childproc.StartRetrying(ctx, log, "stripe-mock", 200*time.Millisecond, func() error {
 		ports, err := childproc.FreePorts(2)
 		if err != nil {
-			return nil, fmt.Errorf("stripemock: %w", err)
+			return fmt.Errorf("stripemock: %w", err)
 		}
 		s.httpPort, s.httpsPort = ports[0], ports[1]
-		err = s.launch(ctx, bin)
-		if err == nil {
-			return s, nil
-		}
-		if attempt == 4 || ctx.Err() != nil {
-			return nil, err
-		}
-		log.Warn("stripe-mock start failed, retrying", "err", err)
-		time.Sleep(200 * time.Millisecond)
+		return s.launch(ctx, bin)
+	})
+	if err != nil {
+		return nil, err
 	}
+	return s, nil
 }
 
 // Binary finds stripe-mock: in the cache folder scripts/install-deps.sh
