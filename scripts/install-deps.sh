@@ -95,24 +95,34 @@ fi
 LIVEKIT_VERSION=v1.13.5
 livekit_dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/livekit-server-$LIVEKIT_VERSION"
 
-need_livekit() {
-	if [ -x "$livekit_dir/livekit-server" ]; then
+# go_install_cached NAME VERSION PACKAGE BUILT WHY: builds PACKAGE@VERSION with
+# go install into ${XDG_CACHE_HOME:-~/.cache}/agora/NAME-VERSION/NAME, once
+# (BUILT is the binary go install names, after the package's folder), saying
+# WHY. Outside any module (GOWORK=off, from /), so go install builds the
+# program's own module graph, not this repository's.
+go_install_cached() {
+	local name=$1 version=$2 pkg=$3 built=$4 why=$5
+	local dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/$name-$version"
+	if [ -x "$dir/$name" ]; then
 		return 0
 	fi
-	echo "installing livekit-server $LIVEKIT_VERSION into $livekit_dir: agora dev, the tests and the benchmark start a local LiveKit SFU for Meet Ups (built with go install, about 2.5 minutes, once)"
-	mkdir -p "$livekit_dir"
+	echo "installing $name $version into $dir: $why"
+	mkdir -p "$dir"
 	local tmp
-	tmp=$(mktemp -d "$livekit_dir/build.XXXXXX")
-	# Outside any module (GOWORK=off, from /), so go install builds the SFU's
-	# own module graph, not this repository's; the binary is named server
-	# after its package folder (cmd/server).
-	if ! (cd / && GOWORK=off GOFLAGS= GOBIN="$tmp" go install "github.com/livekit/livekit-server/cmd/server@$LIVEKIT_VERSION"); then
+	tmp=$(mktemp -d "$dir/build.XXXXXX")
+	if ! (cd / && GOWORK=off GOFLAGS= GOBIN="$tmp" go install "$pkg@$version"); then
 		rm -rf "$tmp"
-		die "building livekit-server $LIVEKIT_VERSION failed (see above)"
+		die "building $name $version failed (see above)"
 	fi
-	mv "$tmp/server" "$livekit_dir/livekit-server"
+	mv "$tmp/$built" "$dir/$name"
 	rm -rf "$tmp"
 	installed_any=1
+}
+
+need_livekit() {
+	[ -x "$livekit_dir/livekit-server" ] && return 0
+	go_install_cached livekit-server "$LIVEKIT_VERSION" github.com/livekit/livekit-server/cmd/server server \
+		"agora dev, the tests and the benchmark start a local LiveKit SFU for Meet Ups (built with go install, about 2.5 minutes, once)"
 	"$livekit_dir/livekit-server" --version >/dev/null 2>&1 || die "livekit-server built but does not run: $livekit_dir/livekit-server --version"
 }
 
@@ -123,24 +133,10 @@ need_livekit() {
 # ${XDG_CACHE_HOME:-~/.cache}/agora/stripe-mock-<version>/stripe-mock, which
 # internal/stripemock looks in, then for stripe-mock on PATH.
 STRIPE_MOCK_VERSION=v0.203.0
-stripe_mock_dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/stripe-mock-$STRIPE_MOCK_VERSION"
 
 need_stripe_mock() {
-	if [ -x "$stripe_mock_dir/stripe-mock" ]; then
-		return 0
-	fi
-	echo "installing stripe-mock $STRIPE_MOCK_VERSION into $stripe_mock_dir: agora dev and the tests stand it in for Stripe's API when no STRIPE_SECRET_KEY is set (built with go install, once)"
-	mkdir -p "$stripe_mock_dir"
-	local tmp
-	tmp=$(mktemp -d "$stripe_mock_dir/build.XXXXXX")
-	# Outside any module, so go install builds stripe-mock's own module graph.
-	if ! (cd / && GOWORK=off GOFLAGS= GOBIN="$tmp" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION"); then
-		rm -rf "$tmp"
-		die "building stripe-mock $STRIPE_MOCK_VERSION failed (see above)"
-	fi
-	mv "$tmp/stripe-mock" "$stripe_mock_dir/stripe-mock"
-	rm -rf "$tmp"
-	installed_any=1
+	go_install_cached stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock stripe-mock \
+		"agora dev and the tests stand it in for Stripe's API when no STRIPE_SECRET_KEY is set (built with go install, once)"
 }
 
 # --- Optional components --------------------------------------------------
