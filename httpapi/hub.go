@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -207,7 +208,11 @@ func (s *server) openHub(c fiber.Ctx) error {
 func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, build string, log *slog.Logger) {
 	client, err := hub.Register(p.UserID, p.SessionID, p.ExpiresOn)
 	if err != nil {
-		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "shutting down"), time.Now().Add(hubWriteWait))
+		code, text := closeFrame(live.ShuttingDown)
+		if errors.Is(err, live.ErrSessionEnded) {
+			code, text = closeFrame(live.SessionEnded)
+		}
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(hubWriteWait))
 		_ = conn.Close()
 		return
 	}

@@ -99,6 +99,17 @@ const (
 // ErrClosed is returned by Register once the hub has shut down.
 var ErrClosed = errors.New("live: hub closed")
 
+// ErrSessionEnded is returned by Register for a session that EndSession
+// ended a moment ago.
+var ErrSessionEnded = errors.New("live: session ended")
+
+// endedMemory is how long the hub remembers an ended session, to refuse
+// its connections that register after EndSession: a WebSocket's handshake
+// is answered before its connection registers, and another node may
+// accept a session for up to a second after its sign-out (the sessions'
+// cache), so a sign-out can come between the two.
+const endedMemory = time.Minute
+
 // Client is one connection of a member. The transport writes what
 // Messages yields and closes the connection when Done is closed.
 type Client struct {
@@ -137,7 +148,8 @@ type Hub struct {
 
 	mu     sync.Mutex
 	users  map[uuid.UUID]map[*Client]struct{}
-	dirty  map[uuid.UUID]bool // members whose presence row may be wrong
+	dirty  map[uuid.UUID]bool      // members whose presence row may be wrong
+	ended  map[uuid.UUID]time.Time // sessions EndSession ended, and when
 	closed bool
 	wake   chan struct{}
 
@@ -155,7 +167,7 @@ func NewHub(db DB, o HubOptions) *Hub {
 	return &Hub{
 		opts: o, presence: presence{db}, started: time.Now(),
 		users: map[uuid.UUID]map[*Client]struct{}{}, dirty: map[uuid.UUID]bool{},
-		wake: make(chan struct{}, 1), inDB: map[uuid.UUID]bool{},
+		ended: map[uuid.UUID]time.Time{}, wake: make(chan struct{}, 1), inDB: map[uuid.UUID]bool{},
 	}
 }
 
@@ -179,6 +191,9 @@ func (h *Hub) Register(userID, sessionID uuid.UUID, expiresOn time.Time) (*Clien
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, ErrClosed
+	}
+	if _, ok := h.ended[sessionID]; ok {
+		return nil, ErrSessionEnded
 	}
 	cs := h.users[userID]
 	if cs == nil {
@@ -252,6 +267,13 @@ func (h *Hub) idleLocked(u uuid.UUID) bool {
 func (h *Hub) EndSession(sessionID uuid.UUID) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	now := time.Now()
+	for id, at := range h.ended {
+		if now.Sub(at) > endedMemory {
+			delete(h.ended, id)
+		}
+	}
+	h.ended[sessionID] = now
 	n := 0
 	for _, cs := range h.users {
 		for c := range cs {

@@ -3,6 +3,7 @@ package live_test
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -193,5 +194,25 @@ func TestSessionCheckSparesTabsOpenedDuringIt(t *testing.T) {
 	case <-early.Done():
 		t.Errorf("the other member's tab was closed too (reason %v)", early.Reason())
 	default:
+	}
+}
+
+// TestSessionEndedBeforeItsConnectionRegisters: a sign-out that comes
+// between a WebSocket's handshake and its connection's registration (or a
+// connection another node accepted from its sessions' cache) must not
+// leave that connection open: Register refuses a session ended a moment
+// ago, and the session's other users are unaffected.
+func TestSessionEndedBeforeItsConnectionRegisters(t *testing.T) {
+	hub := live.NewHub(nil, live.HubOptions{})
+	user, ended, other := uuid.New(), uuid.New(), uuid.New()
+	exp := time.Now().Add(time.Hour)
+	if n := hub.EndSession(ended); n != 0 {
+		t.Fatalf("ended %d connections of a session with none", n)
+	}
+	if c, err := hub.Register(user, ended, exp); !errors.Is(err, live.ErrSessionEnded) {
+		t.Fatalf("a connection of an ended session registered (%v, %v)", c, err)
+	}
+	if _, err := hub.Register(user, other, exp); err != nil {
+		t.Fatalf("another session of the member: %v", err)
 	}
 }
