@@ -183,7 +183,7 @@ func (e *embedded) delete(ctx context.Context, s *schema, ids []string) error {
 
 func (e *embedded) deleteWhere(ctx context.Context, s *schema, f Filter) error {
 	return e.with(s, func(bi *bleveIndex) error {
-		q := bleveQuery(ctx, bi, s, "", nil, f)
+		q := bleveQuery(ctx, bi, s, "", nil, false, f)
 		// Delete a page at a time until nothing matches; the bound stops a
 		// loop should a delete not take.
 		for range 1_000_000 {

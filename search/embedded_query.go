@@ -15,7 +15,7 @@ import (
 
 func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.RawMessage, total int, err error) {
 	err = e.with(s, func(bi *bleveIndex) error {
-		bq := bleveQuery(ctx, bi, s, q.Text, q.Fields, q.Filter)
+		bq := bleveQuery(ctx, bi, s, q.Text, q.Fields, q.AnyWord, q.Filter)
 		req := bleve.NewSearchRequestOptions(bq, q.Limit, q.Offset, false)
 		// The source is loaded for the page's hits only, after collection.
 		req.Fields = []string{sourceField}
@@ -63,7 +63,12 @@ func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.
 // scoring them means visiting every document of the forum; as a bitmap
 // they cost an intersection. When every word is common, the rarest one is
 // still scored, so that the order stays by relevance.
-func bleveQuery(ctx context.Context, bi *bleveIndex, s *schema, text string, fields []string, f Filter) query.Query {
+//
+// With anyWord, the words are alternatives (a disjunction, scored as the
+// sum of those that match), each matched as a word start too from
+// anyWordStem letters; a common word would only add every document of
+// the forum to the candidates, so it is dropped instead of filtering.
+func bleveQuery(ctx context.Context, bi *bleveIndex, s *schema, text string, fields []string, anyWord bool, f Filter) query.Query {
 	var scored, unscoredWords []query.Query
 	if text != "" {
 		if len(fields) == 0 {
@@ -77,7 +82,8 @@ func bleveQuery(ctx context.Context, bi *bleveIndex, s *schema, text string, fie
 		common := bi.commonWords(ctx, words, fields)
 		rarest := -1
 		for i, w := range words {
-			q := wordQuery(s, w, i == len(words)-1, fields, bi.starts)
+			prefix := i == len(words)-1 || anyWord && utf8.RuneCountInString(w) >= anyWordStem
+			q := wordQuery(s, w, prefix, fields, bi.starts)
 			if common[i] == 0 {
 				scored = append(scored, q)
 				continue
@@ -90,6 +96,12 @@ func bleveQuery(ctx context.Context, bi *bleveIndex, s *schema, text string, fie
 		if len(scored) == 0 && rarest >= 0 {
 			scored = append(scored, unscoredWords[rarest])
 			unscoredWords = append(unscoredWords[:rarest], unscoredWords[rarest+1:]...)
+		}
+		if anyWord {
+			unscoredWords = nil
+			if len(scored) > 1 {
+				scored = []query.Query{bleve.NewDisjunctionQuery(scored...)}
+			}
 		}
 	}
 	filter := unscoredWords
@@ -128,6 +140,11 @@ func bleveQuery(ctx context.Context, bi *bleveIndex, s *schema, text string, fie
 	}
 	return bleve.NewConjunctionQuery(must...)
 }
+
+// anyWordStem is the shortest word an AnyWord search also matches as the
+// start of longer words: shorter ones ("ai", "ux", "sql") would match
+// unrelated words.
+const anyWordStem = 4
 
 // Common words: held by at least commonShare of an index's documents, and
 // by commonMin of them, so that in a small index every word is scored.

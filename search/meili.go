@@ -200,6 +200,11 @@ func (m *meili) search(ctx context.Context, s *schema, q Query) ([]json.RawMessa
 		MatchingStrategy:     meilisearch.All,
 		AttributesToSearchOn: q.Fields,
 	}
+	if q.AnyWord {
+		// Documents with every word first, then those missing the most
+		// frequent words, which say least.
+		req.MatchingStrategy = meilisearch.Frequency
+	}
 	if f := meiliFilter(q.Filter); f != "" {
 		req.Filter = f
 	}

@@ -218,6 +218,14 @@ func TestMeiliSearchSendsTheQueryAndDecodesHits(t *testing.T) {
 	}
 	rs = f.Take()
 	sameJSON(t, "blank search", rs[0].Body, `{"q":"","limit":20,"matchingStrategy":"all","hybrid":null}`)
+
+	// AnyWord lets Meilisearch drop the most frequent words first.
+	f.SetSearchAnswer(`{"hits":[],"query":"deploy migrations","processingTimeMs":0,"limit":20,"offset":0,"estimatedTotalHits":0}`)
+	if _, err := s.Posts().Search(context.Background(), search.Query{Text: "deploy migrations", AnyWord: true, Filter: search.Filter{search.ReadableBy("u1")}}); err != nil {
+		t.Fatal(err)
+	}
+	rs = f.Take()
+	sameJSON(t, "any word", rs[0].Body, `{"q":"deploy migrations","limit":20,"matchingStrategy":"frequency","filter":"readerIds IN [\"u1\"]","hybrid":null}`)
 }
 
 func TestMeiliRefusesBeforeSending(t *testing.T) {

@@ -69,6 +69,14 @@ type Query struct {
 	// Fields restricts the text to these searchable fields (the peer search
 	// criteria); empty searches them all.
 	Fields []string
+	// AnyWord makes every word of Text optional: a document matches when
+	// it holds one of them (each word also as the start of a longer word,
+	// from four letters: "deploy" finds "deployment"), and ranks by how
+	// many, and how rare, the words it holds. It gathers the candidates an
+	// answer is ranked from; a question in plain words rarely has a post
+	// holding every one of its words. Words so common that they tell
+	// nothing (see Search) are left out of it.
+	AnyWord bool
 	// Filter keeps only the documents that pass it.
 	Filter Filter
 	// Sort orders the results; empty means by relevance.
@@ -147,3 +155,12 @@ var (
 	// ErrBadDocument is returned for a document without an id.
 	ErrBadDocument = errors.New("search: document without an id")
 )
+
+// Embedder turns texts into vectors, one per text, all of one dimension,
+// whose cosine similarity says how close two texts are in meaning: a
+// configured embedding model (or agora dev's local word vectors). Posts
+// are indexed with theirs, so that a question finds the posts that say
+// the same in other words.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}

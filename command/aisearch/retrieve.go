@@ -5,25 +5,33 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"agora/search"
 	"agora/search/answer"
+	"agora/search/rank"
+	"agora/search/words"
 )
 
 // retrieve finds the posts an answer is written from: the best
-// RetrieveLimit posts of the forum that the asker may read (the channels
-// given, or posts naming the asker as a reader), for the question. A
-// Meet Up's minutes come back as their post.
+// RetrieveLimit passages (threads, comments, replies, Meet Up minutes) of
+// the forum that the asker may read (the channels given, or posts naming
+// the asker as a reader), for the question. A Meet Up's minutes come back
+// as their post.
+//
+// Candidates are the posts holding any meaningful word of the question
+// (findSources), ranked by package rank; the comments of the best threads
+// join them, as a comment often holds the answer to the thread's question
+// in words of its own.
 //
 // A follow-up ("Who did he mention in that post?") rarely names its
 // subject: it carries the conversation. The posts the previous answer
 // cited, and their comments, come first (conversationSources), then the
-// posts found for the question with the previous question's words added.
-// Both pass the same filter: a post the asker may no longer read is not
-// one of them.
+// posts found for the question with the previous question's words added,
+// weighted less. Both pass the same filter: a post the asker may no
+// longer read is not one of them.
 func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string, history []answer.Turn) ([]search.Post, error) {
 	filter := sourceFilter(userID, forumID, channels)
+	q := rank.Question{Text: question, Now: s.now()}
 	var earlier []search.Post
 	if n := len(history); n > 0 {
 		last := history[n-1]
@@ -34,9 +42,9 @@ func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels
 		if earlier, err = conversationSources(ctx, s.posts, filter, threads, last.Cited); err != nil {
 			return nil, err
 		}
-		question = strings.Join(append([]string{question}, answer.QueryTerms(last.Question)...), " ")
+		q.Earlier = last.Question
 	}
-	hits, err := findSources(ctx, s.posts, filter, question)
+	hits, err := findSources(ctx, s.posts, filter, q)
 	if err != nil {
 		return nil, err
 	}
@@ -102,65 +110,93 @@ func sourceFilter(userID, forumID string, channels []string) search.Filter {
 	return search.Filter{search.In("forumId", forumID), search.ReadableBy(userID, channels...), search.NotIn("kind", KindSharedChat)}
 }
 
-// findSources searches the posts under the filter for the question.
-//
-// The search store matches a post only when it holds every word of the
-// text, which a question in plain words rarely meets ("how do we deploy
-// the migrations?"). So the question is tried as typed, then without its
-// stopwords (as asked, then longest word first: the store matches the last
-// word as a prefix too, and the shortest word is the likeliest stem, as
-// "deploy" of "deploying"), then with only its longest words (three, two,
-// then one: the longest are the rarest and say most of what is asked),
-// then each other word alone; at most maxQueries queries. The first query
-// that finds anything wins.
-func findSources(ctx context.Context, posts search.Index[search.Post], filter search.Filter, question string) ([]search.Post, error) {
-	for _, text := range queries(question) {
-		res, err := posts.Search(ctx, search.Query{Text: text, Filter: filter, Limit: RetrieveLimit})
-		if err != nil {
-			return nil, fmt.Errorf("aisearch: retrieve: %w", err)
-		}
-		if len(res.Hits) > 0 {
-			return res.Hits, nil
-		}
+// findSources ranks the posts under the filter for the question: the
+// candidateLimit that the store finds for any of its words (and the
+// earlier question's), ranked by package rank, then the comments of the
+// expandThreads best threads ranked with them, a comment inheriting a
+// share of its thread's score. At most perThread passages of one thread
+// are kept, so that the answer can draw on several.
+func findSources(ctx context.Context, posts search.Index[search.Post], filter search.Filter, q rank.Question) ([]search.Post, error) {
+	terms := words.Terms(q.Text + " " + q.Earlier)
+	if len(terms) == 0 {
+		return []search.Post{}, nil
 	}
-	return []search.Post{}, nil
+	res, err := posts.Search(ctx, search.Query{Text: strings.Join(terms, " "), AnyWord: true, Filter: filter, Limit: candidateLimit})
+	if err != nil {
+		return nil, fmt.Errorf("aisearch: retrieve: %w", err)
+	}
+	ranked := rank.Passages(q, res.Hits)
+	if ranked, err = withComments(ctx, posts, filter, q, ranked); err != nil {
+		return nil, err
+	}
+	out := make([]search.Post, 0, RetrieveLimit)
+	per := map[string]int{}
+	for _, r := range ranked {
+		if len(out) == RetrieveLimit {
+			break
+		}
+		if per[threadOf(r.Post)] == perThread {
+			continue
+		}
+		per[threadOf(r.Post)]++
+		out = append(out, r.Post)
+	}
+	return out, nil
 }
 
-// queries are the texts retrieve tries, in order, without repeats.
-func queries(question string) []string {
-	var out []string
-	add := func(words ...string) {
-		q := strings.Join(words, " ")
-		if strings.TrimSpace(q) == "" {
-			return
+// withComments adds to the ranked passages the other passages of the
+// expandThreads best threads, each scored as itself plus inherited of its
+// thread's best, and ranks them all again.
+func withComments(ctx context.Context, posts search.Index[search.Post], filter search.Filter, q rank.Question, ranked []rank.Scored) ([]rank.Scored, error) {
+	best := map[string]float64{}
+	var threads []string
+	have := map[string]bool{}
+	for _, r := range ranked {
+		have[r.Post.ID] = true
+		t := threadOf(r.Post)
+		if _, ok := best[t]; !ok && len(threads) < expandThreads {
+			best[t] = r.Score
+			threads = append(threads, t)
 		}
-		for _, o := range out {
-			if o == q {
-				return
-			}
-		}
-		out = append(out, q)
 	}
-	add(strings.TrimSpace(question))
-	terms := answer.QueryTerms(question)
-	add(terms...)
-	// Longest first; a stable sort keeps the question's order among equals.
-	longest := append([]string(nil), terms...)
-	sort.SliceStable(longest, func(i, j int) bool {
-		return utf8.RuneCountInString(longest[i]) > utf8.RuneCountInString(longest[j])
+	if len(threads) == 0 {
+		return ranked, nil
+	}
+	res, err := posts.Search(ctx, search.Query{
+		Filter: append(append(search.Filter{}, filter...), search.In("threadId", threads...)),
+		Sort:   []search.Sort{{Field: "createdAt"}}, Limit: 100,
 	})
-	add(longest...)
-	for k := min(3, len(longest)-1); k >= 1; k-- {
-		add(longest[:k]...)
+	if err != nil {
+		return nil, fmt.Errorf("aisearch: comments: %w", err)
 	}
-	for _, w := range longest[min(1, len(longest)):] {
-		add(w)
+	own := map[string]float64{}
+	for _, r := range rank.Passages(q, res.Hits) {
+		own[r.Post.ID] = r.Score
 	}
-	if len(out) > maxQueries {
-		out = out[:maxQueries]
+	for _, p := range res.Hits {
+		if have[p.ID] {
+			continue
+		}
+		ranked = append(ranked, rank.Scored{Post: p, Score: own[p.ID] + inherited*best[threadOf(p)]})
 	}
-	return out
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Score > ranked[j].Score })
+	return ranked, nil
 }
 
-// maxQueries bounds the search store queries of one retrieval.
-const maxQueries = 8
+// threadOf is the thread a passage belongs to: its own id for a thread.
+func threadOf(p search.Post) string {
+	if p.ThreadID != "" {
+		return p.ThreadID
+	}
+	return p.ID
+}
+
+// Retrieval's bounds: the candidates asked of the store, the threads whose
+// comments join them, the share of a thread's score its comments inherit,
+// and the passages of one thread an answer draws on.
+const (
+	candidateLimit = 60
+	expandThreads  = 3
+	inherited      = 0.5
+	perThread      = 2
+)

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"agora/search/answer"
+	"agora/search/words"
 )
 
 // MaxContent is the longest minutes text, in characters (the contract's
@@ -78,7 +78,7 @@ func Extractive(agenda string, lines []Line) string {
 		return b.String()
 	}
 	agendaTerms := map[string]bool{}
-	for _, w := range answer.QueryTerms(agenda) {
+	for _, w := range words.Terms(agenda) {
 		agendaTerms[w] = true
 	}
 	// A word is frequent when several utterances say it: what the meeting
@@ -86,7 +86,7 @@ func Extractive(agenda string, lines []Line) string {
 	terms := make([][]string, len(lines))
 	spread := map[string]int{}
 	for i, l := range lines {
-		terms[i] = answer.QueryTerms(l.Text)
+		terms[i] = words.Terms(l.Text)
 		for _, w := range terms[i] {
 			spread[w]++
 		}

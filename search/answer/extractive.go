@@ -3,25 +3,30 @@ package answer
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 
 	"agora/search"
+	"agora/search/words"
 )
 
-// NoAnswer is the extractive answer when no retrieved post shares a word
-// with the question.
+// NoAnswer is the extractive answer when no retrieved post says enough
+// about the question.
 const NoAnswer = "No post in this forum answers that yet."
 
 // Extractive answers with no model. It scores every sentence of the posts
-// by the question's words it holds, leaves out what answers nothing (a
-// greeting, a sign-off, a question, a sentence another one already says),
-// keeps the few best, and writes them grouped by post, each post's
-// sentences in their own order followed by its one citation marker. It is
-// deterministic, so that the feature works, and can be tested, with no
-// model configured.
+// by the question's words it holds (their stems, a misspelt word read as
+// the posts' nearest, rare words weighing more, the retrieval's best posts
+// first), leaves out what answers nothing (a greeting, a sign-off, a
+// question, a sentence another one already says), keeps the best sentence
+// and the few others nearly as good, and writes them grouped by post, each
+// post's sentences in their own order followed by its one citation marker.
+// When even the best sentence holds too little of the question, it says
+// that no post answers. It is deterministic, so that the feature works,
+// and can be tested, with no model configured.
 type Extractive struct {
 	// MaxPassages is how many sentences the answer holds at most; 0 means 3.
 	MaxPassages int
@@ -30,9 +35,12 @@ type Extractive struct {
 type passage struct {
 	text  string
 	words map[string]bool // its meaningful words, for near-duplicates
+	stems map[string]bool // their stems, for scoring
 	post  int             // index in the request's posts
 	pos   int             // sentence index within the post
-	score int
+	score float64
+	// covers is the share of the question's weight the sentence holds.
+	covers float64
 }
 
 // Answer implements Answerer.
@@ -41,7 +49,7 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 	if limit <= 0 {
 		limit = 3
 	}
-	picked := pick(conversationTerms(req), req.Posts, limit)
+	picked := pick(req, limit)
 	if len(picked) == 0 {
 		if err := emit(NoAnswer); err != nil {
 			return "", err
@@ -68,60 +76,102 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 	return b.String(), nil
 }
 
-// weights are how much a sentence's word counts: a word of the question
-// most, a word of the previous question (what "it" or "that post" of a
-// follow-up stands for) less; a sentence of a post the previous answer
-// cited gains conversationBonus, once it holds a word of either.
-type weights struct {
-	question, previous []string
-	cited              map[string]bool
+// How the sentences are weighed: a word of the previous question (what
+// "it" or "that post" of a follow-up stands for) counts earlierWeight of
+// one of this question; a sentence of the thread ranked r (by its best
+// post) counts 1/(1+threadDecay*r); one of a post the previous answer
+// cited gains citedBonus. The answer keeps the sentences scoring at least
+// keepShare of the best one, or sameShare for a sentence of the best
+// one's thread or of a post the conversation points back at; it answers
+// at all only when the best holds minCovers of the question's weight (or
+// continues the conversation).
+const (
+	earlierWeight = 0.4
+	threadDecay   = 0.35
+	citedBonus    = 1.5
+	keepShare     = 0.6
+	sameShare     = 0.3
+	minCovers     = 0.3
+)
+
+// term is a question word as the posts read it, with its weight.
+type term struct {
+	stem     string
+	weight   float64
+	question bool
 }
 
-const conversationBonus = 2
-
-// conversationTerms are the words a request's sentences are scored by.
-func conversationTerms(req Request) weights {
-	w := weights{question: queryTerms(req.Question), cited: map[string]bool{}}
-	if n := len(req.History); n > 0 {
-		last := req.History[n-1]
-		have := map[string]bool{}
-		for _, t := range w.question {
-			have[t] = true
-		}
-		for _, t := range queryTerms(last.Question) {
-			if !have[t] {
-				w.previous = append(w.previous, t)
-			}
-		}
-		for _, id := range last.Cited {
-			w.cited[id] = true
-		}
-	}
-	return w
-}
-
-func (w weights) score(p search.Post, sentence string) int {
-	sc := 2*overlap(w.question, sentence) + overlap(w.previous, sentence)
-	if sc > 0 && (w.cited[p.ID] || w.cited[p.ThreadID]) {
-		sc += conversationBonus
-	}
-	return sc
-}
-
-// pick returns the answer's sentences in the order they are written: at
-// most limit of the best-scoring ones, grouped by post (the post of the
-// best sentence first), each group in the post's own order.
-func pick(terms weights, posts []search.Post, limit int) []passage {
-	var cands []passage
-	for i, p := range posts {
+// pick returns the answer's sentences in the order they are written: the
+// best-scoring one and at most limit-1 others scoring nearly as well,
+// grouped by post (the post of the best sentence first), each group in the
+// post's own order; none when nothing answers.
+func pick(req Request, limit int) []passage {
+	var all []passage
+	df, vocab := map[string]int{}, map[string]int{}
+	for i, p := range req.Posts {
 		for j, sent := range sentences(p.Text) {
 			if chatter(sent) {
 				continue
 			}
-			if sc := terms.score(p, sent); sc > 0 {
-				cands = append(cands, passage{text: sent, words: contentWords(sent), post: i, pos: j, score: sc})
+			c := passage{text: sent, words: contentWords(sent), stems: map[string]bool{}, post: i, pos: j}
+			for w := range c.words {
+				c.stems[words.Stem(w)] = true
+				vocab[w]++
+			}
+			for st := range c.stems {
+				df[st]++
+			}
+			all = append(all, c)
+		}
+	}
+	terms := readTerms(req, df, vocab)
+	// Every sentence here was retrieved for the question, so its subject's
+	// words are in most of them: their weight falls gently with how many
+	// hold them, not to nothing.
+	n := float64(len(all))
+	idf := func(st string) float64 { return math.Log(1 + n/float64(df[st])) }
+	asked := 0.0
+	for _, t := range terms {
+		if t.question {
+			asked += idf(t.stem)
+		}
+	}
+	cited := map[string]bool{}
+	if h := len(req.History); h > 0 {
+		for _, id := range req.History[h-1].Cited {
+			cited[id] = true
+		}
+	}
+	isCited := func(c passage) bool { p := req.Posts[c.post]; return cited[p.ID] || cited[p.ThreadID] }
+	threads := map[string]int{}
+	for _, p := range req.Posts {
+		if _, ok := threads[threadOf(p)]; !ok {
+			threads[threadOf(p)] = len(threads)
+		}
+	}
+	var cands []passage
+	for _, c := range all {
+		held := 0.0
+		for _, t := range terms {
+			if c.stems[t.stem] {
+				c.score += t.weight * idf(t.stem)
+				if t.question {
+					held += idf(t.stem)
+				}
 			}
 		}
+		if c.score == 0 {
+			continue
+		}
+		if asked > 0 {
+			c.covers = held / asked
+		}
+		c.score /= 1 + threadDecay*float64(threads[threadOf(req.Posts[c.post])])
+		if isCited(c) {
+			c.score *= citedBonus
+			c.covers = 1 // it goes on with what was answered
+		}
+		cands = append(cands, c)
 	}
 	// Best first; ties go to the better-ranked post, then the earlier sentence.
 	sort.SliceStable(cands, func(a, b int) bool {
@@ -133,11 +183,36 @@ func pick(terms weights, posts []search.Post, limit int) []passage {
 		}
 		return cands[a].pos < cands[b].pos
 	})
+	// "Who did he mention in that post?" is about the posts the previous
+	// answer cited: when they say anything to it, the answer is theirs.
+	referred := false
+	if len(cited) > 0 && refersBack(req.Question) {
+		var theirs []passage
+		for _, c := range cands {
+			if isCited(c) {
+				theirs = append(theirs, c)
+			}
+		}
+		if len(theirs) > 0 {
+			cands, referred = theirs, true
+		}
+	}
+	if len(cands) == 0 || cands[0].covers < minCovers {
+		return nil
+	}
+	best := cands[0]
 	var picked []passage
 	rank := map[int]int{} // post → rank of its best sentence
 	for _, c := range cands {
 		if len(picked) == limit {
 			break
+		}
+		share := keepShare
+		if referred || threadOf(req.Posts[c.post]) == threadOf(req.Posts[best.post]) {
+			share = sameShare
+		}
+		if c.score < share*best.score {
+			continue
 		}
 		dup := false
 		for _, p := range picked {
@@ -163,6 +238,57 @@ func pick(terms weights, posts []search.Post, limit int) []passage {
 	return picked
 }
 
+// threadOf is the thread a post belongs to: its own id for a thread.
+func threadOf(p search.Post) string {
+	if p.ThreadID != "" {
+		return p.ThreadID
+	}
+	return p.ID
+}
+
+// refersBack reports a question that points at what was said before: a
+// pronoun or a demonstrative ("he", "that post", "it").
+func refersBack(q string) bool {
+	for _, w := range words.Split(q) {
+		if anaphora[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var anaphora = map[string]bool{"he": true, "she": true, "they": true, "him": true, "her": true, "them": true,
+	"his": true, "hers": true, "their": true, "theirs": true, "it": true, "its": true, "that": true,
+	"this": true, "those": true, "these": true, "there": true, "then": true}
+
+// readTerms are the question's stems, then the previous question's that it
+// does not hold; a word no sentence holds is read as the posts' nearest
+// word within a typo or two.
+func readTerms(req Request, df, vocab map[string]int) []term {
+	var out []term
+	seen := map[string]bool{}
+	add := func(text string, weight float64, question bool) {
+		for _, w := range words.Terms(text) {
+			st := words.Stem(w)
+			if df[st] == 0 {
+				if near := words.Nearest(w, vocab); near != "" {
+					st = words.Stem(near)
+				}
+			}
+			if df[st] == 0 || seen[st] {
+				continue
+			}
+			seen[st] = true
+			out = append(out, term{stem: st, weight: weight, question: question})
+		}
+	}
+	add(req.Question, 1, true)
+	if h := len(req.History); h > 0 {
+		add(req.History[h-1].Question, earlierWeight, false)
+	}
+	return out
+}
+
 // Greetings, self-introductions and sign-offs open or close a post and say
 // nothing about its subject; a question asks rather than answers. Greetings
 // and sign-offs are recognised only in short sentences, so that "Best
@@ -181,7 +307,7 @@ func chatter(sentence string) bool {
 	if strings.HasSuffix(s, "?") {
 		return true
 	}
-	n := len(words(s))
+	n := len(words.Split(s))
 	switch {
 	case greetingRE.MatchString(s) && n <= 8:
 		return true
@@ -196,8 +322,8 @@ func chatter(sentence string) bool {
 // contentWords returns the sentence's words without stopwords.
 func contentWords(sentence string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range words(sentence) {
-		if !stopwords[w] {
+	for _, w := range words.Split(sentence) {
+		if !words.IsStop(w) {
 			out[w] = true
 		}
 	}
@@ -221,66 +347,6 @@ func nearDuplicate(a, b map[string]bool) bool {
 		}
 	}
 	return float64(shared) >= 0.8*float64(len(small))
-}
-
-// stopwords are left out of the overlap: they match everything.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an the and or but of to in on at for with by from as is are was
-		were be been being it its this that these those i you he she we they me my our your their
-		do does did how what when where which who whom why can could should would will shall may
-		might must has have had not no so if then than there here about into over any some all
-		just also more most very too up out get got`) {
-		stopwords[w] = true
-	}
-}
-
-// words splits text into lower-cased words of letters and digits.
-func words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
-
-// QueryTerms returns the question's words that carry meaning: lower-cased,
-// without stopwords or one-letter words, each once, in order. Retrieval
-// falls back to them when no post holds every word of a question.
-func QueryTerms(q string) []string { return queryTerms(q) }
-
-func queryTerms(q string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range words(q) {
-		if len([]rune(w)) < 2 || stopwords[w] || seen[w] {
-			continue
-		}
-		seen[w] = true
-		out = append(out, w)
-	}
-	return out
-}
-
-// overlap counts the question terms the sentence holds. Words of five
-// letters or more match on their first five, a crude stem, so that
-// "deploying" meets "deployment".
-func overlap(terms []string, sentence string) int {
-	have := map[string]bool{}
-	for _, w := range words(sentence) {
-		have[w] = true
-		if r := []rune(w); len(r) >= 5 {
-			have["~"+string(r[:5])] = true
-		}
-	}
-	n := 0
-	for _, t := range terms {
-		if have[t] {
-			n++
-		} else if r := []rune(t); len(r) >= 5 && have["~"+string(r[:5])] {
-			n++
-		}
-	}
-	return n
 }
 
 // sentences splits a post into sentences, at ., ! or ? followed by a space,

@@ -34,6 +34,7 @@ func Run(t *testing.T, open Open) {
 		{"sort", sortOrder},
 		{"hashtags", hashtags},
 		{"a post outside the readable set never comes back", postPermissions},
+		{"any word", anyWord},
 		{"post search needs a readable clause", postUnscoped},
 		{"peer criteria", peerCriteria},
 		{"bad queries", badQueries},
@@ -349,6 +350,7 @@ func postPermissions(t *testing.T, s search.Store) {
 	check("sorted", search.Query{Text: "rollout", Filter: search.Filter{asker}, Sort: []search.Sort{{Field: "createdAt", Desc: true}}})
 	// A wider second clause cannot widen the first: clauses are AND-ed.
 	check("other clauses narrow", search.Query{Text: "notes", Filter: search.Filter{asker, search.In("channelId", "cA", "cB", "dm1", "dm2")}})
+	check("any word", search.Query{Text: "kubernetes sandwiches", AnyWord: true, Filter: search.Filter{asker}})
 
 	r := find(t, s.Posts(), search.Query{Text: "kubernetes", Filter: search.Filter{asker}, Limit: 100})
 	want := []string{}
@@ -358,6 +360,26 @@ func postPermissions(t *testing.T, s search.Store) {
 	sameSet(t, "every readable post", r, want...)
 	sameSet(t, "readable and in fB", find(t, s.Posts(), search.Query{Text: "kubernetes", Filter: search.Filter{asker, search.In("forumId", "fB")}}))
 	sameSet(t, "no channels, not a reader", find(t, s.Posts(), search.Query{Text: "kubernetes", Filter: search.Filter{search.ReadableBy("u9")}}))
+}
+
+// anyWord: with AnyWord a post holding one word of the text comes back,
+// a word also matches as the start of a longer one, and a post holding
+// more of the words ranks above one holding fewer.
+func anyWord(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "We deploy the schema migrations on Tuesdays"},
+		search.Post{ID: "p2", ChannelID: "c", Text: "Deployment freezes start in December"},
+		search.Post{ID: "p3", ChannelID: "c", Text: "Lunch is at noon"},
+		search.Post{ID: "p4", ChannelID: "other", Text: "We deploy migrations nightly"},
+	)
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	sameSet(t, "every word", find(t, s.Posts(), search.Query{Text: "deploy migrations", Filter: f}), "p1")
+	r := find(t, s.Posts(), search.Query{Text: "deploy migrations", AnyWord: true, Filter: f})
+	sameSet(t, "any word", r, "p1", "p2")
+	if ids(r)[0] != "p1" {
+		t.Errorf("any word: %v; want p1, which holds both words, first", ids(r))
+	}
+	sameSet(t, "no word", find(t, s.Posts(), search.Query{Text: "sandwiches", AnyWord: true, Filter: f}))
 }
 
 func postUnscoped(t *testing.T, s search.Store) {
