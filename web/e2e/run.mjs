@@ -9,6 +9,7 @@ import forum from './tests/forum.mjs'
 import feed from './tests/feed.mjs'
 import search from './tests/search.mjs'
 import insights from './tests/insights.mjs'
+import gaps from './tests/gaps.mjs'
 import chrome from './tests/chrome.mjs'
 import sso from './tests/sso.mjs'
 import communities from './tests/communities.mjs'
@@ -20,7 +21,7 @@ import notifications from './tests/notifications.mjs'
 import meetups from './tests/meetups.mjs'
 import subscriptions from './tests/subscriptions.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups, ...subscriptions]
+const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...gaps, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups, ...subscriptions]
 
 Object.assign(server, await startAgora())
 const chromium = await launchChromium()
