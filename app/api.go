@@ -160,7 +160,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Delivery, err = cmddelivery.New(d, cmddelivery.Options{PushPublicKey: cfg.Push.PublicKey, AllowPrivate: cfg.Push.AllowPrivate})
 	}
 	if err == nil {
-		c.AISearch, err = cmdaisearch.New(d, store, answerer, cfg.AI.SearchesPerAccountPerMinute)
+		c.AISearch, err = cmdaisearch.New(d, store, answerer, nil, cfg.AI.SearchesPerAccountPerMinute)
 	}
 	if err == nil {
 		c.Uploads, q.Uploads, err = newUploads(cfg, d, links)

@@ -44,7 +44,7 @@ func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels
 		}
 		q.Earlier = last.Question
 	}
-	hits, err := findSources(ctx, s.posts, filter, q)
+	hits, err := findSources(ctx, s.posts, s.embed, filter, q)
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +114,13 @@ func sourceFilter(userID, forumID string, channels []string) search.Filter {
 // candidateLimit that the store finds for any of its words (and the
 // earlier question's), ranked by package rank, then the comments of the
 // expandThreads best threads ranked with them, a comment inheriting a
-// share of its thread's score. At most perThread passages of one thread
+// share of its thread's score. With an embedder, the nearestLimit posts
+// nearest the question in meaning are candidates too, and the keyword
+// ranking is fused with theirs (rank.Fuse): "when do teams retire
+// functionality nobody uses?" shares no word with "we kill features that
+// miss their adoption target". At most perThread passages of one thread
 // are kept, so that the answer can draw on several.
-func findSources(ctx context.Context, posts search.Index[search.Post], filter search.Filter, q rank.Question) ([]search.Post, error) {
+func findSources(ctx context.Context, posts search.Index[search.Post], embed search.Embedder, filter search.Filter, q rank.Question) ([]search.Post, error) {
 	terms := words.Terms(q.Text + " " + q.Earlier)
 	if len(terms) == 0 {
 		return []search.Post{}, nil
@@ -125,9 +129,16 @@ func findSources(ctx context.Context, posts search.Index[search.Post], filter se
 	if err != nil {
 		return nil, fmt.Errorf("aisearch: retrieve: %w", err)
 	}
-	ranked := rank.Passages(q, res.Hits)
+	nearest, err := nearestPosts(ctx, posts, embed, filter, q)
+	if err != nil {
+		return nil, err
+	}
+	ranked := rank.Passages(q, append(res.Hits, nearest...))
 	if ranked, err = withComments(ctx, posts, filter, q, ranked); err != nil {
 		return nil, err
+	}
+	if embed != nil {
+		ranked = rank.Fuse(ranked, nearest)
 	}
 	out := make([]search.Post, 0, RetrieveLimit)
 	per := map[string]int{}
@@ -142,6 +153,27 @@ func findSources(ctx context.Context, posts search.Index[search.Post], filter se
 		out = append(out, r.Post)
 	}
 	return out, nil
+}
+
+// nearestPosts are the nearestLimit posts under the filter nearest the
+// question (with a follow-up's earlier question) in meaning; none without
+// an embedder.
+func nearestPosts(ctx context.Context, posts search.Index[search.Post], embed search.Embedder, filter search.Filter, q rank.Question) ([]search.Post, error) {
+	if embed == nil {
+		return nil, nil
+	}
+	vs, err := embed.Embed(ctx, []string{strings.TrimSpace(q.Text + " " + q.Earlier)})
+	if err != nil {
+		return nil, fmt.Errorf("aisearch: embed the question: %w", err)
+	}
+	if len(vs) != 1 {
+		return nil, fmt.Errorf("aisearch: embed the question: %d vectors for one text", len(vs))
+	}
+	res, err := posts.Search(ctx, search.Query{Vector: vs[0], Filter: filter, Limit: nearestLimit})
+	if err != nil {
+		return nil, fmt.Errorf("aisearch: nearest posts: %w", err)
+	}
+	return res.Hits, nil
 }
 
 // withComments adds to the ranked passages the other passages of the
@@ -191,11 +223,13 @@ func threadOf(p search.Post) string {
 	return p.ID
 }
 
-// Retrieval's bounds: the candidates asked of the store, the threads whose
+// Retrieval's bounds: the candidates asked of the store by word and by
+// meaning, the threads whose
 // comments join them, the share of a thread's score its comments inherit,
 // and the passages of one thread an answer draws on.
 const (
 	candidateLimit = 60
+	nearestLimit   = 30
 	expandThreads  = 3
 	inherited      = 0.5
 	perThread      = 2

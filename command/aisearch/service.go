@@ -36,8 +36,11 @@ const RetrieveLimit = 8
 
 // Service runs the AI search commands.
 type Service struct {
-	db       *pgxpool.Pool
-	posts    search.Index[search.Post]
+	db    *pgxpool.Pool
+	posts search.Index[search.Post]
+	// embed, when set, makes retrieval hybrid: the posts nearest the
+	// question in meaning join the keyword matches (see findSources).
+	embed    search.Embedder
 	answerer answer.Answerer
 	name     string
 	now      func() time.Time
@@ -50,14 +53,16 @@ var ErrTooMany = apperr.New(apperr.TooMany, "tooManyRequests", "too many AI sear
 
 // New builds the service over the database, the search store's posts and
 // the answerer; one account may ask perAccountPerMinute searches a minute.
-func New(d *db.DB, store search.Store, a answer.Answerer, perAccountPerMinute int) (*Service, error) {
+// embed is the embedder the search projection indexes posts with, or nil
+// when none is configured (keyword retrieval alone).
+func New(d *db.DB, store search.Store, a answer.Answerer, embed search.Embedder, perAccountPerMinute int) (*Service, error) {
 	if d == nil || d.Pool == nil || store == nil || a == nil {
 		return nil, errors.New("aisearch.New: nil dependency")
 	}
 	if perAccountPerMinute < 1 {
 		return nil, errors.New("aisearch.New: the searches an account may ask a minute must be 1 or more")
 	}
-	return &Service{db: d.Pool, posts: store.Posts(), answerer: a, name: answererName(a), now: time.Now,
+	return &Service{db: d.Pool, posts: store.Posts(), embed: embed, answerer: a, name: answererName(a), now: time.Now,
 		limit: ratelimit.New(perAccountPerMinute, time.Minute)}, nil
 }
 

@@ -27,7 +27,7 @@ func TestSharedChatIsNoSource(t *testing.T) {
 	if err := store.Posts().Upsert(ctx, posts...); err != nil {
 		t.Fatal(err)
 	}
-	got, err := findSources(ctx, store.Posts(), sourceFilter("asker", "f", []string{"main"}), rank.Question{Text: "Where is the zephyr checklist?"})
+	got, err := findSources(ctx, store.Posts(), nil, sourceFilter("asker", "f", []string{"main"}), rank.Question{Text: "Where is the zephyr checklist?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestConversationSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	filter := sourceFilter("asker", "f", []string{"main"})
-	if got, err := findSources(ctx, store.Posts(), filter, rank.Question{Text: "Who did he mention in that post?"}); err != nil || len(got) != 0 {
+	if got, err := findSources(ctx, store.Posts(), nil, filter, rank.Question{Text: "Who did he mention in that post?"}); err != nil || len(got) != 0 {
 		t.Fatalf("the follow-up alone finds %+v, %v", got, err)
 	}
 	got, err := conversationSources(ctx, store.Posts(), filter, []string{"b1"}, []string{"b1"})

@@ -36,6 +36,9 @@ type Question struct {
 type Scored struct {
 	Post  search.Post
 	Score float64
+	// Covers is the share of the question's words (by weight) the
+	// passage holds.
+	Covers float64
 }
 
 // Weights of the signals. BM25's k1 and b are the usual ones; an earlier
@@ -109,10 +112,11 @@ func Passages(q Question, cands []search.Post) []Scored {
 	}
 	var out []Scored
 	for i, p := range read {
-		score, matched, asked := 0.0, 0, 0
+		score, matched, asked, held, all := 0.0, 0, 0, 0.0, 0.0
 		for _, t := range terms {
 			if t.weight == 1 {
 				asked++
+				all += idf(t.stem)
 			}
 			tf := p.tf[t.stem]
 			if tf == 0 {
@@ -120,6 +124,7 @@ func Passages(q Question, cands []search.Post) []Scored {
 			}
 			if t.weight == 1 {
 				matched++
+				held += idf(t.stem)
 			}
 			dl := float64(len(p.stems))
 			score += t.weight * idf(t.stem) * tf * (k1 + 1) / (tf + k1*(1-b+b*dl/avg))
@@ -134,7 +139,11 @@ func Passages(q Question, cands []search.Post) []Scored {
 			score *= math.Sqrt(float64(max(matched, 1)) / float64(asked))
 		}
 		score *= 1 + recencyWeight*recency(q.Now, cands[i].CreatedAt)
-		out = append(out, Scored{Post: cands[i], Score: score})
+		covers := 0.0
+		if all > 0 {
+			covers = held / all
+		}
+		out = append(out, Scored{Post: cands[i], Score: score, Covers: covers})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
@@ -217,4 +226,48 @@ func recency(now time.Time, createdAt int64) float64 {
 		days = 0
 	}
 	return math.Exp(-days / recencyDays)
+}
+
+// fuseK is reciprocal rank fusion's constant (Cormack et al., 2009): a
+// passage's fused score is the sum over the rankings of 1/(fuseK + rank),
+// so that the top of either ranking counts, and agreement counts most.
+const fuseK = 60
+
+// Fuse merges the keyword ranking with the posts nearest the question in
+// meaning (best first, as the store found them by vector): reciprocal rank
+// fusion, which needs no common scale between BM25 scores and cosine
+// similarities. A post in one ranking only keeps that ranking's share.
+//
+// The nearest posts weigh more when the best keyword match holds little of
+// the question: then the question is worded unlike the posts, and meaning
+// is the better guide.
+func Fuse(keyword []Scored, nearest []search.Post) []Scored {
+	weight := 1.0
+	if len(keyword) > 0 {
+		weight += 1 - keyword[0].Covers
+	} else {
+		weight = 2
+	}
+	score := map[string]float64{}
+	post := map[string]search.Post{}
+	var order []string
+	add := func(p search.Post, r int, w float64) {
+		if _, ok := post[p.ID]; !ok {
+			post[p.ID] = p
+			order = append(order, p.ID)
+		}
+		score[p.ID] += w / float64(fuseK+r+1)
+	}
+	for r, s := range keyword {
+		add(s.Post, r, 1)
+	}
+	for r, p := range nearest {
+		add(p, r, weight)
+	}
+	out := make([]Scored, len(order))
+	for i, id := range order {
+		out[i] = Scored{Post: post[id], Score: score[id]}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
 }

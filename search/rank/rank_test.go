@@ -93,3 +93,16 @@ func TestHashtagsCount(t *testing.T) {
 		t.Errorf("ranked %v; want tagged first", got)
 	}
 }
+
+func TestFuse(t *testing.T) {
+	kw := []Scored{{Post: post("a", "")}, {Post: post("b", "")}, {Post: post("c", "")}}
+	near := []search.Post{post("d", ""), post("b", "")}
+	got := ids(Fuse(kw, near))
+	// b is in both rankings; a tops one, d tops the other.
+	if want := []string{"b", "a", "d", "c"}; len(got) != 4 || got[0] != want[0] || got[3] != want[3] {
+		t.Errorf("fused %v, want %v", got, want)
+	}
+	if got := ids(Fuse(kw, nil)); got[0] != "a" || got[2] != "c" {
+		t.Errorf("keyword alone: %v", got)
+	}
+}
