@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"agora/command/demo"
 	"agora/internal/auth"
+	"agora/internal/blob"
 	"agora/internal/config"
 	"agora/internal/db"
 	"agora/internal/pgserver"
@@ -75,14 +77,58 @@ func Migrate(ctx context.Context, d *db.DB, log *slog.Logger) error {
 	return nil
 }
 
+// SeedOptions choose what Seed writes besides the demo organization.
+type SeedOptions struct {
+	// Discussions adds the demo forums' discussions (command/demo), in the
+	// organization's transaction: agora dev's, not agora seed's nor the
+	// test harness's, whose tests count the posts of the demo forums.
+	Discussions bool
+}
+
 // Seed writes the demo data unless it is there already.
-func Seed(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger) error {
-	created, err := seed.Seed(ctx, d.Pool, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), cfg.DemoPassword)
+func Seed(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger, opt SeedOptions) error {
+	var so seed.Options
+	if opt.Discussions {
+		w, err := discussions(cfg)
+		if err != nil {
+			return err
+		}
+		so.Discussions = w.Write
+	}
+	created, err := seed.Seed(ctx, d.Pool, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), cfg.DemoPassword, so)
 	if err != nil {
 		return err
 	}
 	if created {
-		log.Info("demo data seeded")
+		log.Info("demo data seeded", "discussions", opt.Discussions)
 	}
 	return nil
+}
+
+// SeedDiscussions adds the demo discussions to a database Seed wrote
+// without them (the benchmark's), once; seed.DiscussionThreadIDs then maps
+// their keys to their posts.
+func SeedDiscussions(ctx context.Context, d *db.DB, cfg config.Config, log *slog.Logger) error {
+	w, err := discussions(cfg)
+	if err != nil {
+		return err
+	}
+	created, err := seed.SeedDiscussions(ctx, d.Pool, w.Write)
+	if err != nil {
+		return err
+	}
+	if created {
+		log.Info("demo discussions seeded")
+	}
+	return nil
+}
+
+// discussions is the writer of the demo discussions, whose charts go to
+// the blob store the API serves uploads from.
+func discussions(cfg config.Config) (*demo.Writer, error) {
+	store, err := blob.New(cfg.BlobDir(), cfg.Blobs.Secret)
+	if err != nil {
+		return nil, err
+	}
+	return demo.New(store)
 }

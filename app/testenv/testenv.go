@@ -95,7 +95,7 @@ func start() (*cluster, error) {
 	if err := app.Migrate(ctx, d, log); err != nil {
 		return nil, err
 	}
-	if err := app.Seed(ctx, d, cfg, log); err != nil {
+	if err := app.Seed(ctx, d, cfg, log, app.SeedOptions{}); err != nil {
 		return nil, err
 	}
 	store, err := search.OpenEmbedded(dir + "/search")

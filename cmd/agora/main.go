@@ -1,8 +1,8 @@
 // Command agora is Agora's one binary. Subcommands:
 //
 //	agora dev      everything on one machine: a private Postgres, a local
-//	               ClickHouse, migrations, demo data and the API (flags
-//	               --addr, --data)
+//	               ClickHouse, migrations, demo data with the demo forums'
+//	               discussions and the API (flags --addr, --data)
 //	agora api      the production API role, configured by the environment
 //	agora migrate  apply pending migrations (and the warehouse's, with
 //	               CLICKHOUSE_URL) and exit
@@ -86,7 +86,7 @@ func main() {
 			if err := app.Migrate(ctx, d.DB, log); err != nil {
 				return err
 			}
-			return app.Seed(ctx, d.DB, cfg, log)
+			return app.Seed(ctx, d.DB, cfg, log, app.SeedOptions{})
 		})
 	case "relay":
 		if len(cfg.Kafka.BrokerList()) == 0 {
@@ -179,7 +179,8 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err := app.Migrate(ctx, d.DB, log); err != nil {
 			return err
 		}
-		if err := app.Seed(ctx, d.DB, cfg, log); err != nil {
+		// Only agora dev opens on forums with months of discussions.
+		if err := app.Seed(ctx, d.DB, cfg, log, app.SeedOptions{Discussions: true}); err != nil {
 			return err
 		}
 		// The insights warehouse: CLICKHOUSE_URL, or a local ClickHouse

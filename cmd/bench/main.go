@@ -209,7 +209,7 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 	if err := app.Migrate(ctx, d.DB, log); err != nil {
 		return err
 	}
-	if err := app.Seed(ctx, d.DB, cfg, log); err != nil {
+	if err := app.Seed(ctx, d.DB, cfg, log, app.SeedOptions{}); err != nil {
 		return err
 	}
 	rooms, err := benchSFU()

@@ -87,6 +87,14 @@ func (a Attachments) ids() []uuid.UUID {
 	return ids
 }
 
+// ImageAttachment is the complete image upload id, named name, as a post
+// keeps it: what a post written outside these commands (the demo
+// discussions, command/demo) stores (Stored) and binds (Bind), so that
+// its image reads like any other.
+func ImageAttachment(id uuid.UUID, name string) Attachments {
+	return Attachments{image: &storedImage{ID: id, Name: name}}
+}
+
 // uploadID is the upload an attachment names: its id, else the blob its URL
 // is; msg says why there is none.
 func uploadID(id *string, url string) (uuid.UUID, string) {

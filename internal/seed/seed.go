@@ -58,9 +58,7 @@ const OrganizationName = "Northwind Learning"
 // one.
 var OrganizationID = uuid.MustParse("01000000-0000-7000-8000-00000000a901")
 
-// seedLock is the advisory lock key that serializes concurrent Seed calls
-// (two app instances starting at once) so the loser sees the winner's
-// organization instead of failing on a unique violation.
+// seedLock is the advisory lock key of the seed's transactions (locked).
 const seedLock int64 = 0x61676f7261_5eed
 
 // Logins returns the five demo emails in a fixed order: super, admin, expert,
@@ -178,6 +176,19 @@ const expertForum = 1
 // belongs to.
 var memberForums = []int{0, 1}
 
+// Options choose what Seed writes besides the demo organization.
+type Options struct {
+	// Discussions, when set, writes the demo forums' discussions
+	// (command/demo's writer) in the organization's transaction, so that a
+	// failed seed leaves neither behind; now is the seed's clock. Only agora
+	// dev sets it: the test harness counts the posts of the demo forums, and
+	// a deployment's forums start empty.
+	Discussions Writer
+}
+
+// Writer writes rows in the seed's transaction, at the seed's clock now.
+type Writer func(ctx context.Context, tx pgx.Tx, now time.Time) error
+
 // Seed writes the demo data once. It returns (false, nil) without writing
 // when the demo organization (OrganizationID) already exists, so it is safe
 // to call on every start. Everything is written in one transaction: a failed
@@ -186,7 +197,7 @@ var memberForums = []int{0, 1}
 // The password is hashed once and the same hash is stored for every seeded
 // user; argon2id is deliberately slow and 35 hashes would add a second to
 // each start for no benefit.
-func Seed(ctx context.Context, pool *pgxpool.Pool, hasher *auth.Hasher, password string) (created bool, err error) {
+func Seed(ctx context.Context, pool *pgxpool.Pool, hasher *auth.Hasher, password string, opt Options) (created bool, err error) {
 	if exists, err := orgExists(ctx, pool); err != nil || exists {
 		return false, err
 	}
@@ -194,6 +205,54 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, hasher *auth.Hasher, password
 	if err != nil {
 		return false, fmt.Errorf("seed: hash password: %w", err)
 	}
+	return locked(ctx, pool, func(tx pgx.Tx) (bool, error) {
+		// Checked again under the lock: another instance may have seeded
+		// while this one was hashing.
+		if exists, err := orgExists(ctx, tx); err != nil || exists {
+			return false, err
+		}
+		now := time.Now().UTC()
+		d, err := build(hash, now)
+		if err != nil {
+			return false, err
+		}
+		if err := d.insert(ctx, tx); err != nil {
+			return false, err
+		}
+		if opt.Discussions != nil {
+			if err := opt.Discussions(ctx, tx, now); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+}
+
+// SeedDiscussions writes the demo discussions with write into a database
+// that holds the demo organization (Seed) but not yet the discussions, as
+// the benchmark's does; it returns (false, nil) when they are there
+// already. It is one transaction, under Seed's lock.
+func SeedDiscussions(ctx context.Context, pool *pgxpool.Pool, write Writer) (created bool, err error) {
+	return locked(ctx, pool, func(tx pgx.Tx) (bool, error) {
+		if exists, err := orgExists(ctx, tx); err != nil || !exists {
+			if err == nil {
+				err = errors.New("seed: discussions: the demo organization is not seeded")
+			}
+			return false, err
+		}
+		ids, err := DiscussionThreadIDs(ctx, tx)
+		if err != nil || len(ids) > 0 {
+			return false, err
+		}
+		return true, write(ctx, tx, time.Now().UTC())
+	})
+}
+
+// locked runs fn in a transaction holding the seed's advisory lock, which
+// serializes concurrent seeds (two app instances starting at once) so the
+// loser sees the winner's rows instead of failing on a unique violation,
+// and commits when fn reports it wrote.
+func locked(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) (bool, error)) (bool, error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return false, fmt.Errorf("seed: %w", err)
@@ -204,16 +263,8 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, hasher *auth.Hasher, password
 	if _, err = db.Exec(ctx, tx, SELECT(Func("pg_advisory_xact_lock", Int(seedLock)))); err != nil {
 		return false, fmt.Errorf("seed: lock: %w", err)
 	}
-	// Checked again under the lock: another instance may have seeded while
-	// this one was hashing.
-	if exists, err := orgExists(ctx, tx); err != nil || exists {
-		return false, err
-	}
-	d, err := build(hash, time.Now().UTC())
-	if err != nil {
-		return false, err
-	}
-	if err = d.insert(ctx, tx); err != nil {
+	wrote, err := fn(tx)
+	if err != nil || !wrote {
 		return false, err
 	}
 	if err = tx.Commit(ctx); err != nil {

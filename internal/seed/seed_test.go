@@ -64,7 +64,7 @@ func TestSeed(t *testing.T) {
 	d := openDB(t)
 	hasher := auth.NewHasher(2)
 
-	created, err := seed.Seed(ctx, d, hasher, password)
+	created, err := seed.Seed(ctx, d, hasher, password, seed.Options{})
 	if err != nil {
 		t.Fatalf("first seed: %v", err)
 	}
@@ -82,7 +82,7 @@ func TestSeed(t *testing.T) {
 	}
 
 	t.Run("second seed writes nothing", func(t *testing.T) {
-		created, err := seed.Seed(ctx, d, hasher, password)
+		created, err := seed.Seed(ctx, d, hasher, password, seed.Options{})
 		if err != nil {
 			t.Fatalf("second seed: %v", err)
 		}
@@ -216,7 +216,7 @@ func TestSeed(t *testing.T) {
 func TestEveryForumHasItsChannels(t *testing.T) {
 	ctx := context.Background()
 	d := openDB(t)
-	if _, err := seed.Seed(ctx, d, auth.NewHasher(2), password); err != nil {
+	if _, err := seed.Seed(ctx, d, auth.NewHasher(2), password, seed.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	series := count(t, d, "SELECT count(*) FROM series")
