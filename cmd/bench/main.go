@@ -20,6 +20,9 @@
 //	            highest sustained changes/s (see pipeline.go)
 //	feed        the feed page on a forum of 100,000 posts, API (open loop
 //	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
+//	ai-quality  the AI search's evaluation: the team's questions over the
+//	            demo discussions, recall@5, MRR@10, citation precision,
+//	            leaks and latency, per answerer (see aiquality.go)
 //	import      the member import of 10,000 CSV rows into a community
 //	            and into the organization, in rows/s (see memberimport.go)
 //	insights-ingest, insights-reports
@@ -83,7 +86,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "import", "organizations", "chat", "notifications", "meetups-join",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "ai-quality", "import", "organizations", "chat", "notifications", "meetups-join",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "meetups-sfu"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -295,6 +298,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := aiSearchBench(ctx, selected, cfg, d, log); err != nil { // see aisearch.go
+		return err
+	}
+	if err := aiQualityBench(ctx, selected, cfg, d, log); err != nil { // see aiquality.go
 		return err
 	}
 	if err := memberImportBench(ctx, selected, c, d.Pool, cfg.DemoPassword); err != nil { // see memberimport.go
