@@ -30,10 +30,6 @@ const NoAnswer = "No post in this forum answers that yet."
 type Extractive struct {
 	// MaxPassages is how many sentences the answer holds at most; 0 means 3.
 	MaxPassages int
-	// Embedder, when set, also weighs each sentence by how near it is to
-	// the question in meaning, so that a post saying the same in other
-	// words can answer.
-	Embedder search.Embedder
 }
 
 type passage struct {
@@ -53,10 +49,7 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 	if limit <= 0 {
 		limit = 3
 	}
-	picked, err := e.pick(ctx, req, limit)
-	if err != nil {
-		return "", err
-	}
+	picked := pick(req, limit)
 	if len(picked) == 0 {
 		if err := emit(NoAnswer); err != nil {
 			return "", err
@@ -99,8 +92,6 @@ const (
 	keepShare     = 0.75
 	sameShare     = 0.3
 	minCovers     = 0.3
-	nearWeight    = 0.5
-	nearCovers    = 0.5
 )
 
 // term is a question word as the posts read it, with its weight.
@@ -114,7 +105,7 @@ type term struct {
 // best-scoring one and at most limit-1 others scoring nearly as well,
 // grouped by post (the post of the best sentence first), each group in the
 // post's own order; none when nothing answers.
-func (e Extractive) pick(ctx context.Context, req Request, limit int) ([]passage, error) {
+func pick(req Request, limit int) []passage {
 	var all []passage
 	df, vocab := map[string]int{}, map[string]int{}
 	for i, p := range req.Posts {
@@ -158,10 +149,6 @@ func (e Extractive) pick(ctx context.Context, req Request, limit int) ([]passage
 			threads[threadOf(p)] = len(threads)
 		}
 	}
-	near, err := e.nearness(ctx, req, all)
-	if err != nil {
-		return nil, err
-	}
 	best := 0.0
 	for i := range all {
 		c := &all[i]
@@ -180,13 +167,9 @@ func (e Extractive) pick(ctx context.Context, req Request, limit int) ([]passage
 		best = max(best, c.score)
 	}
 	var cands []passage
-	for i, c := range all {
+	for _, c := range all {
 		if best > 0 {
 			c.score /= best
-		}
-		if near != nil {
-			c.score += nearWeight * near[i]
-			c.covers = max(c.covers, near[i]*nearCovers)
 		}
 		if c.score == 0 {
 			continue
@@ -223,7 +206,7 @@ func (e Extractive) pick(ctx context.Context, req Request, limit int) ([]passage
 		}
 	}
 	if len(cands) == 0 || cands[0].covers < minCovers {
-		return nil, nil
+		return nil
 	}
 	top := cands[0]
 	var picked []passage
@@ -260,59 +243,7 @@ func (e Extractive) pick(ctx context.Context, req Request, limit int) ([]passage
 		}
 		return picked[a].pos < picked[b].pos
 	})
-	return picked, nil
-}
-
-// nearness is, for each sentence, how near it is to the question in
-// meaning, from 0 for the median sentence (or below) to 1 for the nearest;
-// nil without an embedder. Relative, not the raw cosine, because what
-// counts as near differs from one embedding model to another.
-func (e Extractive) nearness(ctx context.Context, req Request, all []passage) ([]float64, error) {
-	if e.Embedder == nil || len(all) == 0 {
-		return nil, nil
-	}
-	q := req.Question
-	if h := len(req.History); h > 0 {
-		q += " " + req.History[h-1].Question
-	}
-	texts := []string{q}
-	for _, c := range all {
-		texts = append(texts, c.text)
-	}
-	vs, err := e.Embedder.Embed(ctx, texts)
-	if err != nil {
-		return nil, fmt.Errorf("answer: embed: %w", err)
-	}
-	if len(vs) != len(texts) {
-		return nil, fmt.Errorf("answer: embed: %d vectors for %d texts", len(vs), len(texts))
-	}
-	cos := make([]float64, len(all))
-	for i := range all {
-		cos[i] = cosine(vs[0], vs[i+1])
-	}
-	sorted := append([]float64(nil), cos...)
-	sort.Float64s(sorted)
-	median, top := sorted[len(sorted)/2], sorted[len(sorted)-1]
-	out := make([]float64, len(all))
-	for i, c := range cos {
-		if top > median {
-			out[i] = max(0, (c-median)/(top-median))
-		}
-	}
-	return out, nil
-}
-
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range min(len(a), len(b)) {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
+	return picked
 }
 
 // threadOf is the thread a post belongs to: its own id for a thread.
