@@ -209,6 +209,13 @@ func pick(req Request, limit int) []passage {
 		return nil
 	}
 	top := cands[0]
+	// What the previous answer said is not said again.
+	var said []map[string]bool
+	if h := len(req.History); h > 0 {
+		for _, sent := range sentences(req.History[h-1].Answer) {
+			said = append(said, contentWords(sent))
+		}
+	}
 	var picked []passage
 	rank := map[int]int{} // post → rank of its best sentence
 	for _, c := range cands {
@@ -224,10 +231,10 @@ func pick(req Request, limit int) []passage {
 		}
 		dup := false
 		for _, p := range picked {
-			if nearDuplicate(c.words, p.words) {
-				dup = true
-				break
-			}
+			dup = dup || nearDuplicate(c.words, p.words)
+		}
+		for _, w := range said {
+			dup = dup || nearDuplicate(c.words, w)
 		}
 		if dup {
 			continue
@@ -379,8 +386,21 @@ func sentences(text string) []string {
 
 func appendSentence(out []string, s string) []string {
 	s = strings.Join(strings.Fields(s), " ")
+	// A list item's dash, and a greeting that opens a longer sentence
+	// ("Hi Hiroshi, there is a program for this"), are not part of what
+	// it says; a short one ("Thanks, Chris") stays whole for chatter.
+	s = strings.TrimLeft(s, "-*• ")
+	if m := openingRE.FindStringIndex(s); m != nil && len(strings.Fields(s[m[1]:])) >= 4 {
+		rest := []rune(s[m[1]:])
+		rest[0] = unicode.ToUpper(rest[0])
+		s = string(rest)
+	}
 	if s == "" {
 		return out
 	}
 	return append(out, s)
 }
+
+// openingRE is a greeting opening a sentence, with up to two names and its
+// comma: "Hi all, ", "Hello Maya, ", "Hey Chris Morgan, ".
+var openingRE = regexp.MustCompile(`^(?i:hi|hello|hey|hiya|dear|good (?:morning|afternoon|evening)|morning|thanks|thank you)(?: [\p{L}'’-]+){0,2}, `)

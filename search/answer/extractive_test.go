@@ -82,7 +82,8 @@ func TestExtractiveOnlyChatter(t *testing.T) {
 
 // TestExtractiveFollowUp: a follow-up that names its subject only by a
 // pronoun is answered from the post the previous answer cited, with the
-// previous question's words, and cites that post.
+// previous question's words, and cites that post; what the previous
+// answer said is not said again.
 func TestExtractiveFollowUp(t *testing.T) {
 	posts := []search.Post{
 		{ID: "noise", Kind: "post", Text: "Please mention your browser when you report a bug."},
@@ -96,7 +97,41 @@ func TestExtractiveFollowUp(t *testing.T) {
 	if !strings.Contains(got, "Ask Dana Reyes") || !strings.Contains(got, "[2]") {
 		t.Errorf("answer %q does not answer from the cited post b1 ([2])", got)
 	}
-	if !strings.HasPrefix(got, "The zephyr checklist") {
-		t.Errorf("answer %q does not start with the conversation's post", got)
+	if strings.Contains(got, "browser") || strings.Contains(got, "lives in the shared drive") {
+		t.Errorf("answer %q answers from the noise, or repeats the previous answer", got)
+	}
+}
+
+// TestExtractiveFollowUpSaysSomethingNew: a follow-up's answer does not
+// repeat a sentence the previous answer said; when the posts hold nothing
+// else, it says so rather than repeat itself.
+func TestExtractiveFollowUpSaysSomethingNew(t *testing.T) {
+	posts := []search.Post{{ID: "b1", Kind: "post", Text: "The zephyr checklist lives in the shared drive. Ask Dana Reyes, the zephyr team lead, for access."}}
+	first := extract(t, answer.Request{Question: "Where is the zephyr checklist?", Posts: posts})
+	if !strings.Contains(first, "lives in the shared drive") {
+		t.Fatalf("first answer %q", first)
+	}
+	req := answer.Request{Question: "Who else can help with it?", Posts: posts,
+		History: []answer.Turn{{Question: "Where is the zephyr checklist?", Answer: first, Cited: []string{"b1"}}}}
+	got := extract(t, req)
+	if strings.Contains(got, "lives in the shared drive") {
+		t.Errorf("follow-up %q repeats the previous answer %q", got, first)
+	}
+	if !strings.Contains(got, "Ask Dana Reyes") && got != answer.NoAnswer {
+		t.Errorf("follow-up %q", got)
+	}
+}
+
+// TestExtractiveDropsOpeningsAndDashes: a greeting opening a sentence and a
+// list item's dash are left out of the answer; the rest of the sentence
+// stays.
+func TestExtractiveDropsOpeningsAndDashes(t *testing.T) {
+	posts := []search.Post{{ID: "p", Kind: "post", Text: "Hi Hiroshi, there is a mentoring program called Mentor Match for this.\n- Mentor Match pairings last six weeks."}}
+	got := extract(t, answer.Request{Question: "How does Mentor Match work and how long do pairings last?", Posts: posts})
+	if strings.Contains(got, "Hi Hiroshi") || strings.Contains(got, "- ") {
+		t.Errorf("answer %q keeps the greeting or the dash", got)
+	}
+	if !strings.Contains(got, "There is a mentoring program called Mentor Match") || !strings.Contains(got, "six weeks") {
+		t.Errorf("answer %q lost what the post says", got)
 	}
 }
