@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"agora/search"
 	"agora/search/words"
@@ -62,6 +63,11 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 			return "", err
 		}
 		piece := c.text
+		// A line without its full stop (a list item, a figure on a line
+		// of its own) gets one, so that the next sentence does not run on.
+		if r, _ := utf8.DecodeLastRuneInString(piece); !strings.ContainsRune(".!?:;)\"'”’", r) {
+			piece += "."
+		}
 		if i+1 == len(picked) || picked[i+1].post != c.post {
 			piece += fmt.Sprintf(" [%d]", c.post+1)
 		}

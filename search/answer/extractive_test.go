@@ -124,14 +124,14 @@ func TestExtractiveFollowUpSaysSomethingNew(t *testing.T) {
 
 // TestExtractiveDropsOpeningsAndDashes: a greeting opening a sentence and a
 // list item's dash are left out of the answer; the rest of the sentence
-// stays.
+// stays, and a list item gets its full stop.
 func TestExtractiveDropsOpeningsAndDashes(t *testing.T) {
-	posts := []search.Post{{ID: "p", Kind: "post", Text: "Hi Hiroshi, there is a mentoring program called Mentor Match for this.\n- Mentor Match pairings last six weeks."}}
+	posts := []search.Post{{ID: "p", Kind: "post", Text: "Hi Hiroshi, there is a mentoring program called Mentor Match for this.\n- Mentor Match pairings last six weeks"}}
 	got := extract(t, answer.Request{Question: "How does Mentor Match work and how long do pairings last?", Posts: posts})
 	if strings.Contains(got, "Hi Hiroshi") || strings.Contains(got, "- ") {
 		t.Errorf("answer %q keeps the greeting or the dash", got)
 	}
-	if !strings.Contains(got, "There is a mentoring program called Mentor Match") || !strings.Contains(got, "six weeks") {
-		t.Errorf("answer %q lost what the post says", got)
+	if !strings.Contains(got, "There is a mentoring program called Mentor Match") || !strings.Contains(got, "six weeks.") {
+		t.Errorf("answer %q lost what the post says, or the list item's full stop", got)
 	}
 }
