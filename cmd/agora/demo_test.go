@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"agora/internal/seed"
+	"agora/search/answer"
+)
+
+// demoQuestion is a row of the README's demo questions: a forum and a
+// question, or a follow-up of the row before it.
+type demoQuestion struct {
+	forum, question string
+	followUp        bool
+}
+
+// readmeDemoQuestions reads the table between the README's demo questions
+// markers.
+func readmeDemoQuestions(t *testing.T) []demoQuestion {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "<!-- demo questions -->")
+	table, _, ok2 := strings.Cut(rest, "<!-- /demo questions -->")
+	if !ok || !ok2 {
+		t.Fatal("README.md has no demo questions table")
+	}
+	var out []demoQuestion
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if len(cells) != 2 {
+			continue
+		}
+		forum, q := strings.TrimSpace(cells[0]), strings.TrimSpace(cells[1])
+		if forum == "forum" || strings.HasPrefix(forum, "---") {
+			continue
+		}
+		d := demoQuestion{forum: forum, question: q, followUp: forum == "↳"}
+		if d.followUp {
+			if len(out) == 0 {
+				t.Fatal("the README's demo questions start with a follow-up")
+			}
+			d.forum = out[len(out)-1].forum
+		}
+		out = append(out, d)
+	}
+	if len(out) < 3 {
+		t.Fatalf("README.md lists %d demo questions", len(out))
+	}
+	return out
+}
+
+// TestDevAnswersTheREADMEDemoQuestions: a fresh agora dev answers each of
+// the README's demo questions, asked by the demo member in its forum, as
+// a member reads it: with text that cites at least one post, each once,
+// says no sentence twice, opens with no greeting, and is not the "no post
+// answers" reply. The discussions reach the AI search through the relay,
+// the broker and the search projection, so the first question waits for
+// them.
+func TestDevAnswersTheREADMEDemoQuestions(t *testing.T) {
+	t.Parallel()
+	questions := readmeDemoQuestions(t)
+	agoraBinary(t)
+	s := newDevServer(t)
+	p, _ := s.start(90 * time.Second)
+	defer s.stop(p)
+	token := s.signIn(seed.MemberEmail)
+
+	var communities struct {
+		Results []struct {
+			ID string `json:"id"`
+		} `json:"results"`
+	}
+	if code := s.do("GET", "/api/communities", token, nil, &communities); code != http.StatusOK {
+		t.Fatalf("GET /api/communities: %d", code)
+	}
+	channel := map[string]string{}
+	for _, c := range communities.Results {
+		var forums struct {
+			Results []struct {
+				Name          string `json:"name"`
+				MainChannelID string `json:"mainChannelId"`
+			} `json:"results"`
+		}
+		if code := s.do("GET", "/api/series?communityId="+c.ID, token, nil, &forums); code != http.StatusOK {
+			t.Fatalf("GET /api/series: %d", code)
+		}
+		for _, f := range forums.Results {
+			channel[f.Name] = f.MainChannelID
+		}
+	}
+
+	marker := regexp.MustCompile(`\[\d+\]`)
+	greeting := regexp.MustCompile(`(?i)^(hi|hello|hey|thanks)\b`)
+	searchID := ""
+	for i, q := range questions {
+		ch, ok := channel[q.forum]
+		if !ok {
+			t.Fatalf("the demo member reads no forum named %q (reads %v)", q.forum, channel)
+		}
+		if !q.followUp {
+			searchID = ""
+		}
+		var a demoAnswer
+		// The first answer waits for the discussions to be indexed.
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			a = s.ask(token, ch, searchID, q.question)
+			if len(a.Citations) > 0 || i > 0 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		searchID = a.SearchID
+		t.Logf("%s: %q\n  %s", q.forum, q.question, a.Answer)
+		if a.Answer == answer.NoAnswer || len(a.Citations) == 0 {
+			t.Errorf("%q: answer %q cites no post", q.question, a.Answer)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, m := range marker.FindAllString(a.Answer, -1) {
+			if seen[m] {
+				t.Errorf("%q: answer %q cites %s twice", q.question, a.Answer, m)
+			}
+			seen[m] = true
+		}
+		said := map[string]bool{}
+		for _, sentence := range strings.SplitAfter(marker.ReplaceAllString(a.Answer, ""), ". ") {
+			sentence = strings.TrimSpace(sentence)
+			if sentence != "" && said[sentence] {
+				t.Errorf("%q: answer %q says %q twice", q.question, a.Answer, sentence)
+			}
+			said[sentence] = true
+		}
+		if greeting.MatchString(a.Answer) {
+			t.Errorf("%q: answer %q opens with a greeting", q.question, a.Answer)
+		}
+	}
+}
+
+// demoAnswer is the last event of an AI search stream.
+type demoAnswer struct {
+	SearchID  string   `json:"searchId"`
+	Answer    string   `json:"answer"`
+	Citations []string `json:"citations"`
+}
+
+// ask asks the AI search (a follow-up when searchID is set) and returns
+// its answer event.
+func (s *devServer) ask(token, channelID, searchID, q string) demoAnswer {
+	s.t.Helper()
+	path := "/api/ai/search/" + channelID
+	if searchID != "" {
+		path += "/" + searchID
+	}
+	req, err := http.NewRequest("GET", s.url(path+"?q="+url.QueryEscape(q)), nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := s.http.Do(req)
+	if err != nil {
+		s.t.Fatalf("GET %s: %v", path, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		s.t.Fatalf("GET %s: %d", path, res.StatusCode)
+	}
+	var last demoAnswer
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var e struct {
+			Type string `json:"type"`
+			demoAnswer
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			s.t.Fatalf("GET %s: line %q: %v", path, sc.Bytes(), err)
+		}
+		if e.Type == "answer" {
+			last = e.demoAnswer
+		}
+	}
+	if err := sc.Err(); err != nil {
+		s.t.Fatalf("GET %s: %v", path, err)
+	}
+	if last.SearchID == "" {
+		s.t.Fatalf("GET %s: no answer event", path)
+	}
+	return last
+}
