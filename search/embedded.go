@@ -151,7 +151,7 @@ func (bi *bleveIndex) read(fn func(bi *bleveIndex) error) error {
 func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []json.RawMessage, vectors [][]float32) error {
 	return e.with(s, func(bi *bleveIndex) error {
 		b := bi.idx.NewBatch()
-		units := make([][]float32, len(docs))
+		entries := make([]vectorEntry, len(docs))
 		for i, raw := range docs {
 			var m map[string]any
 			if err := json.Unmarshal(raw, &m); err != nil {
@@ -159,8 +159,9 @@ func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []j
 			}
 			m[sourceField] = string(raw)
 			if vectors != nil && vectors[i] != nil && bi.layout.vectors {
-				units[i] = unit(vectors[i])
-				m[vectorField] = string(encodeVector(units[i]))
+				newer, _ := m[s.newest].(float64)
+				entries[i] = vectorEntry{v: unit(vectors[i]), newer: newer}
+				m[vectorField] = encodeEntry(entries[i])
 			}
 			if bi.numbersAsText {
 				for _, f := range s.numeric {
@@ -179,7 +180,7 @@ func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []j
 		if err := bi.write(b); err != nil {
 			return fmt.Errorf("search: write %s: %w", s.name, err)
 		}
-		bi.vectors.set(ids, units)
+		bi.vectors.set(ids, entries)
 		return nil
 	})
 }
