@@ -25,7 +25,7 @@ const (
 	edgeFilter     = "agora_edge"
 	// sourceField stores each document's JSON, which a hit is decoded from.
 	sourceField = "_src"
-	// vectorField stores a document's vector (encodeVector), apart from
+	// vectorField stores a document's vector (encodeEntry), apart from
 	// its source so that a hit never loads it.
 	vectorField = "_vec"
 	// keywordPrefix names the exact-value twin of a field that is both

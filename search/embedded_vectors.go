@@ -33,6 +33,7 @@ type vectorSet struct {
 	byID map[string]vectorEntry
 }
 
+// vectorEntry is a document's unit vector and its newest field's value.
 type vectorEntry struct {
 	v     []float32
 	newer float64
