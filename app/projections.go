@@ -22,7 +22,9 @@ import (
 // The realtime projection is not among them: every API node runs its own
 // (realtime.go).
 func Projections(cfg config.Config, d *Database, store search.Store, w *Warehouse, log *slog.Logger) ([]projections.Handler, error) {
-	searchProjection, err := searchindex.New(store, d.Pool, log.With("part", "search"))
+	// No embedder is configured yet: posts are indexed without vectors.
+	var embedder search.Embedder
+	searchProjection, err := searchindex.New(store, d.Pool, log.With("part", "search"), searchindex.WithEmbedder(embedder))
 	if err != nil {
 		return nil, err
 	}

@@ -16,4 +16,10 @@
 // (an AND of ORs of "field has one of these values"); a post search must
 // carry a ReadableBy clause, so a search that forgets permissions fails
 // (ErrUnscoped) instead of leaking a post the asker may not read.
+//
+// Posts may carry a vector (Post.Vector, from an Embedder): a Query.Vector
+// then finds the posts that pass the filter nearest first, by cosine
+// similarity. Meilisearch keeps them as user-provided embeddings; the
+// embedded engine beside each document and in memory
+// (embedded_vectors.go).
 package search

@@ -80,10 +80,18 @@ type Post struct {
 	// CreatedAt is milliseconds since the Unix epoch: sortable by number in
 	// both engines (a timestamp string would not be, in Meilisearch).
 	CreatedAt int64 `json:"createdAt"`
+	// Vector is the post's text as an Embedder saw it, for a Query.Vector
+	// search; nil for a post indexed without one. It is written with the
+	// document but never comes back in hits (nothing that reads hits needs
+	// it, and it is larger than the rest of the document): the engines keep
+	// it apart from the document's JSON.
+	Vector []float32 `json:"-"`
 }
 
 // DocID is the post's id.
 func (p Post) DocID() string { return p.ID }
+
+func (p Post) vector() []float32 { return p.Vector }
 
 // Peer is someone a member may chat with privately: they share a community.
 type Peer struct {
@@ -140,6 +148,17 @@ type schema struct {
 	numeric  []string
 	// scoped means every search needs a ReadableBy clause.
 	scoped bool
+	// vectors means documents may carry a vector (see vectored) and
+	// queries may ask for the nearest ones; newest is the numeric sortable
+	// field whose highest values are the newest documents, which the
+	// embedded engine scores first (MaxVectorCandidates).
+	vectors bool
+	newest  string
+}
+
+// vectored is a document that may carry a vector.
+type vectored interface {
+	vector() []float32
 }
 
 var (
@@ -163,6 +182,8 @@ var (
 		sortable:   []string{"createdAt"},
 		numeric:    []string{"createdAt"},
 		scoped:     true,
+		vectors:    true,
+		newest:     "createdAt",
 	}
 	peerSchema = &schema{
 		name:       "peers",

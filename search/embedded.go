@@ -42,6 +42,9 @@ type bleveIndex struct {
 	// m is the current mapping, which a new or rebuilt index gets.
 	m *mapping.IndexMappingImpl
 	layout
+	// vectors are the documents' vectors (see embedded_vectors.go); an
+	// index whose layout has no vector field keeps none.
+	vectors *vectorSet
 
 	// unpersisted holds a channel for each batch that is searchable but
 	// not yet on disk; Bleve's persisted callback sends its error and
@@ -83,7 +86,14 @@ func openBleve(path string, s *schema) (*bleveIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: open %s: %w", path, err)
 	}
-	return &bleveIndex{idx: idx, path: path, m: m, layout: layoutOf(idx), unpersisted: map[uint64]chan error{}}, nil
+	bi := &bleveIndex{idx: idx, path: path, m: m, layout: layoutOf(idx), vectors: newVectorSet(), unpersisted: map[uint64]chan error{}}
+	if bi.layout.vectors {
+		if bi.vectors, err = loadVectors(idx); err != nil {
+			_ = idx.Close()
+			return nil, fmt.Errorf("search: open %s: vectors: %w", path, err)
+		}
+	}
+	return bi, nil
 }
 
 // newBleve creates an index with the mapping, then opens it again with
@@ -138,15 +148,21 @@ func (bi *bleveIndex) read(fn func(bi *bleveIndex) error) error {
 	return fn(bi)
 }
 
-func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []json.RawMessage) error {
+func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []json.RawMessage, vectors [][]float32) error {
 	return e.with(s, func(bi *bleveIndex) error {
 		b := bi.idx.NewBatch()
+		entries := make([]vectorEntry, len(docs))
 		for i, raw := range docs {
 			var m map[string]any
 			if err := json.Unmarshal(raw, &m); err != nil {
 				return fmt.Errorf("search: %s %s: %w", s.name, ids[i], err)
 			}
 			m[sourceField] = string(raw)
+			if vectors != nil && vectors[i] != nil && bi.layout.vectors {
+				newer, _ := m[s.newest].(float64)
+				entries[i] = vectorEntry{v: unit(vectors[i]), newer: newer}
+				m[vectorField] = encodeEntry(entries[i])
+			}
 			if bi.numbersAsText {
 				for _, f := range s.numeric {
 					if v, ok := m[f].(float64); ok {
@@ -164,6 +180,7 @@ func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []j
 		if err := bi.write(b); err != nil {
 			return fmt.Errorf("search: write %s: %w", s.name, err)
 		}
+		bi.vectors.set(ids, entries)
 		return nil
 	})
 }
@@ -177,6 +194,7 @@ func (e *embedded) delete(ctx context.Context, s *schema, ids []string) error {
 		if err := bi.write(b); err != nil {
 			return fmt.Errorf("search: delete from %s: %w", s.name, err)
 		}
+		bi.vectors.drop(ids...)
 		return nil
 	})
 }
@@ -196,12 +214,15 @@ func (e *embedded) deleteWhere(ctx context.Context, s *schema, f Filter) error {
 				return nil
 			}
 			b := bi.idx.NewBatch()
-			for _, h := range res.Hits {
+			ids := make([]string, len(res.Hits))
+			for i, h := range res.Hits {
 				b.Delete(h.ID)
+				ids[i] = h.ID
 			}
 			if err := bi.write(b); err != nil {
 				return fmt.Errorf("search: delete from %s: %w", s.name, err)
 			}
+			bi.vectors.drop(ids...)
 		}
 		return fmt.Errorf("search: delete from %s did not finish", s.name)
 	})
@@ -239,6 +260,6 @@ func (e *embedded) rebuild(ctx context.Context, s *schema) error {
 	if err != nil {
 		return fmt.Errorf("search: rebuild %s: %w", s.name, err)
 	}
-	bi.idx, bi.layout = idx, layoutOf(idx)
+	bi.idx, bi.layout, bi.vectors = idx, layoutOf(idx), newVectorSet()
 	return nil
 }

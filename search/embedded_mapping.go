@@ -25,6 +25,9 @@ const (
 	edgeFilter     = "agora_edge"
 	// sourceField stores each document's JSON, which a hit is decoded from.
 	sourceField = "_src"
+	// vectorField stores a document's vector (encodeEntry), apart from
+	// its source so that a hit never loads it.
+	vectorField = "_vec"
 	// keywordPrefix names the exact-value twin of a field that is both
 	// searched as text and filtered or sorted.
 	keywordPrefix = "kw_"
@@ -59,22 +62,34 @@ type layout struct {
 	// numbersAsText says numbers are kept as sortable text (see
 	// sortableNumber), not as Bleve numbers.
 	numbersAsText bool
+	// vectors says the index stores vectors. One created before it kept
+	// them keeps none: its documents are found by words only, until a
+	// Rebuild (agora projector rebuild search) recreates it.
+	vectors bool
 }
 
 // layoutOf reads an index's layout from its mapping.
 func layoutOf(idx bleve.Index) layout {
 	im, ok := idx.Mapping().(*mapping.IndexMappingImpl)
-	if !ok || im.CustomAnalysis == nil || im.CustomAnalysis.Analyzers[prefixAnalyzer] == nil {
+	if !ok {
 		return layout{}
 	}
+	var l layout
+	if im.DefaultMapping != nil {
+		_, l.vectors = im.DefaultMapping.Properties[vectorField]
+	}
+	if im.CustomAnalysis == nil || im.CustomAnalysis.Analyzers[prefixAnalyzer] == nil {
+		return l
+	}
 	n, _ := im.CustomAnalysis.TokenFilters[edgeFilter]["max"].(float64)
-	return layout{starts: int(n), numbersAsText: true}
+	l.starts, l.numbersAsText = int(n), true
+	return l
 }
 
 // bleveMapping is the schema as a static Bleve mapping: text fields with
 // textAnalyzer and their prefix twins, exact-value (keyword) fields for
 // filters and sorts (numbers among them, as sortable text), doc values for
-// the sorted ones, and the stored source.
+// the sorted ones, and the stored source (and vector).
 func bleveMapping(s *schema) (*mapping.IndexMappingImpl, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = "bm25" // bleve_index_api.BM25Scoring; TF-IDF otherwise
@@ -130,9 +145,15 @@ func bleveMapping(s *schema) (*mapping.IndexMappingImpl, error) {
 		fm.DocValues = has(s.sortable, f)
 		fields[f] = append(fields[f], fm)
 	}
-	src := bleve.NewTextFieldMapping()
-	src.Index, src.Store, src.IncludeInAll, src.IncludeTermVectors, src.DocValues = false, true, false, false, false
-	fields[sourceField] = append(fields[sourceField], src)
+	stored := func() *mapping.FieldMapping {
+		fm := bleve.NewTextFieldMapping()
+		fm.Index, fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, true, false, false, false
+		return fm
+	}
+	fields[sourceField] = append(fields[sourceField], stored())
+	if s.vectors {
+		fields[vectorField] = append(fields[vectorField], stored())
+	}
 	for path, fms := range fields {
 		dm.AddFieldMappingsAt(path, fms...)
 	}

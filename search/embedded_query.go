@@ -15,6 +15,10 @@ import (
 
 func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.RawMessage, total int, err error) {
 	err = e.with(s, func(bi *bleveIndex) error {
+		if len(q.Vector) > 0 {
+			raws, total, err = bi.nearest(ctx, s, q)
+			return err
+		}
 		bq := bleveQuery(ctx, bi, s, q.Text, q.Fields, q.AnyWord, q.Filter)
 		req := bleve.NewSearchRequestOptions(bq, q.Limit, q.Offset, false)
 		// The source is loaded for the page's hits only, after collection.
@@ -24,11 +28,7 @@ func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.
 		// would load the id of every match, not only of the page's hits.
 		var order bsearch.SortOrder
 		for _, o := range q.Sort {
-			sf := &bsearch.SortField{Field: s.keywordField(o.Field), Desc: o.Desc}
-			if bi.numbersAsText {
-				sf.Type = bsearch.SortFieldAsString
-			}
-			order = append(order, sf)
+			order = append(order, bi.sortField(s, o))
 		}
 		req.SortByCustom(append(order, &bsearch.SortScore{Desc: true}))
 		res, err := bi.idx.SearchInContext(ctx, req)
@@ -46,6 +46,15 @@ func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.
 		return nil
 	})
 	return raws, total, err
+}
+
+// sortField is the Bleve sort of one Sort.
+func (bi *bleveIndex) sortField(s *schema, o Sort) *bsearch.SortField {
+	sf := &bsearch.SortField{Field: s.keywordField(o.Field), Desc: o.Desc}
+	if bi.numbersAsText {
+		sf.Type = bsearch.SortFieldAsString
+	}
+	return sf
 }
 
 // bleveQuery builds the query of a search: every word of text must match

@@ -60,6 +60,50 @@ func TestEmbeddedKeepsItsIndexesOnDisk(t *testing.T) {
 	}
 }
 
+// TestEmbeddedKeepsVectorsOnDisk: the vectors in memory are loaded again
+// when the store reopens, without the ones deleted or replaced.
+func TestEmbeddedKeepsVectorsOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	s, err := search.OpenEmbedded(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Posts().Upsert(ctx,
+		search.Post{ID: "p1", ChannelID: "c1", Text: "one", Vector: []float32{1, 0}},
+		search.Post{ID: "p2", ChannelID: "c1", Text: "two", Vector: []float32{1, 1}},
+		search.Post{ID: "p3", ChannelID: "c1", Text: "three", Vector: []float32{0, 1}},
+		search.Post{ID: "p4", ChannelID: "c1", Text: "four", Vector: []float32{1, 0.1}},
+	); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Posts().Delete(ctx, "p1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Posts().Upsert(ctx, search.Post{ID: "p4", ChannelID: "c1", Text: "four, no vector"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = search.OpenEmbedded(dir)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer s.Close()
+	r, err := s.Posts().Search(ctx, search.Query{Vector: []float32{1, 0}, Filter: search.Filter{search.ReadableBy("u", "c1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range r.Hits {
+		got = append(got, h.ID)
+	}
+	if fmt.Sprint(got) != "[p2 p3]" {
+		t.Errorf("after reopen: %v, want [p2 p3]", got)
+	}
+}
+
 func TestEmbeddedIsSafeForConcurrentUse(t *testing.T) {
 	s, err := search.OpenEmbedded(t.TempDir())
 	if err != nil {

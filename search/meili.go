@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,10 @@ type MeiliConfig struct {
 	// PollInterval is how often a task's status is read while waiting;
 	// 50 ms by default.
 	PollInterval time.Duration
+	// VectorDimensions, when set, is the length of the posts' vectors, for
+	// the posts index's embedder setting; without it the setting is made
+	// when the first vectors arrive, from their length.
+	VectorDimensions int
 }
 
 // DefaultIndexPrefix starts the index names of a store opened with Open.
@@ -55,6 +60,9 @@ type meili struct {
 	mu sync.Mutex
 	// pending holds, per index, the tasks enqueued since the last wait.
 	pending map[string][]int64
+	// dimensions is the vectors' length once known (VectorDimensions, or
+	// the first vectors written): the embedder setting has been sent.
+	dimensions int
 }
 
 // OpenMeili connects to Meilisearch, creates the indexes that are missing
@@ -76,6 +84,8 @@ func OpenMeili(ctx context.Context, cfg MeiliConfig) (Store, error) {
 		prefix:   cfg.Prefix,
 		interval: cfg.PollInterval,
 		pending:  map[string][]int64{},
+
+		dimensions: cfg.VectorDimensions,
 	}
 	if m.prefix == "" {
 		m.prefix = DefaultIndexPrefix
@@ -99,10 +109,21 @@ func (m *meili) Posts() Index[Post]       { return index[Post]{postSchema, m} }
 func (m *meili) Peers() Index[Peer]       { return index[Peer]{peerSchema, m} }
 func (m *meili) Close() error             { m.client.Close(); return nil }
 
-// settings are the index settings of s.
-func settings(s *schema) *meilisearch.Settings {
+// vectorEmbedder names the embedder setting of an index that holds
+// vectors. Agora computes them (search.Embedder) and hands them over:
+// Meilisearch only stores and compares them.
+const vectorEmbedder = "default"
+
+// embedders is the embedder setting for vectors of that many dimensions.
+func embedders(dimensions int) map[string]meilisearch.Embedder {
+	return map[string]meilisearch.Embedder{vectorEmbedder: {Source: "userProvided", Dimensions: dimensions}}
+}
+
+// settings are the index settings of s; with the embedder when s holds
+// vectors and their dimensions are known.
+func settings(s *schema, dimensions int) *meilisearch.Settings {
 	tt := typoTolerance
-	return &meilisearch.Settings{
+	set := &meilisearch.Settings{
 		RankingRules:         rankingRules,
 		SearchableAttributes: s.searchable,
 		FilterableAttributes: s.filterable,
@@ -112,6 +133,10 @@ func settings(s *schema) *meilisearch.Settings {
 		// decodable into the document types.
 		DisplayedAttributes: []string{"*"},
 	}
+	if s.vectors && dimensions > 0 {
+		set.Embedders = embedders(dimensions)
+	}
+	return set
 }
 
 // setUp creates the index (an existing one answers index_already_exists,
@@ -122,7 +147,10 @@ func (m *meili) setUp(ctx context.Context, s *schema) error {
 	if err != nil {
 		return fmt.Errorf("search: create index %s: %w", uid, err)
 	}
-	set, err := m.client.Index(uid).UpdateSettingsWithContext(ctx, settings(s))
+	m.mu.Lock()
+	dimensions := m.dimensions
+	m.mu.Unlock()
+	set, err := m.client.Index(uid).UpdateSettingsWithContext(ctx, settings(s, dimensions))
 	if err != nil {
 		return fmt.Errorf("search: settings of %s: %w", uid, err)
 	}
@@ -155,7 +183,13 @@ func (m *meili) enqueued(s *schema, t *meilisearch.TaskInfo) {
 	m.pending[s.name] = append(m.pending[s.name], t.TaskUID)
 }
 
-func (m *meili) upsert(ctx context.Context, s *schema, ids []string, docs []json.RawMessage) error {
+func (m *meili) upsert(ctx context.Context, s *schema, ids []string, docs []json.RawMessage, vectors [][]float32) error {
+	if vectors != nil {
+		var err error
+		if docs, err = m.withVectors(ctx, s, docs, vectors); err != nil {
+			return err
+		}
+	}
 	// Adding replaces a document with the same id whole, which is what an
 	// upsert of a projection means (an update would merge fields).
 	t, err := m.client.Index(m.uid(s)).AddDocumentsWithContext(ctx, docs, nil)
@@ -163,6 +197,50 @@ func (m *meili) upsert(ctx context.Context, s *schema, ids []string, docs []json
 		return fmt.Errorf("search: write %s: %w", m.uid(s), err)
 	}
 	m.enqueued(s, t)
+	return nil
+}
+
+// withVectors adds each vector to its document as Meilisearch takes it,
+// {"_vectors": {"default": [...]}, ...}. The first vectors of the process
+// send the embedder setting when VectorDimensions did not: Meilisearch
+// applies an index's tasks in order, so the setting is in place before the
+// documents are.
+func (m *meili) withVectors(ctx context.Context, s *schema, docs []json.RawMessage, vectors [][]float32) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(docs))
+	for i, doc := range docs {
+		v := vectors[i]
+		if v == nil {
+			out[i] = doc
+			continue
+		}
+		if err := m.knowDimensions(ctx, s, len(v)); err != nil {
+			return nil, err
+		}
+		vj, err := json.Marshal(map[string][]float32{vectorEmbedder: v})
+		if err != nil {
+			return nil, fmt.Errorf("search: encode a vector: %w", err)
+		}
+		// doc is a JSON object with fields: "{" opens it.
+		out[i] = slices.Concat([]byte(`{"_vectors":`), vj, []byte(","), doc[1:])
+	}
+	return out, nil
+}
+
+// knowDimensions sends the embedder setting for vectors of n dimensions,
+// unless it was sent. The lock is held through the request (once a
+// process), so that no write's documents are enqueued before it.
+func (m *meili) knowDimensions(ctx context.Context, s *schema, n int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.dimensions > 0 {
+		return nil
+	}
+	t, err := m.client.Index(m.uid(s)).UpdateEmbeddersWithContext(ctx, embedders(n))
+	if err != nil {
+		return fmt.Errorf("search: embedder of %s: %w", m.uid(s), err)
+	}
+	m.dimensions = n
+	m.pending[s.name] = append(m.pending[s.name], t.TaskUID)
 	return nil
 }
 
@@ -199,6 +277,12 @@ func (m *meili) search(ctx context.Context, s *schema, q Query) ([]json.RawMessa
 		// §5 asks of the peer search; Meilisearch's default drops words.
 		MatchingStrategy:     meilisearch.All,
 		AttributesToSearchOn: q.Fields,
+	}
+	if len(q.Vector) > 0 {
+		// Only the vectors rank (the text is blank): a semantic search.
+		// Hits come without their vectors, as retrieveVectors is not set.
+		req.Vector = q.Vector
+		req.Hybrid = &meilisearch.SearchRequestHybrid{Embedder: vectorEmbedder, SemanticRatio: 1}
 	}
 	if q.AnyWord {
 		// Documents with every word first, then those missing the most

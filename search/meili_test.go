@@ -271,3 +271,104 @@ func TestMeiliRebuildDropsAndRecreates(t *testing.T) {
 	}
 	samePaths(t, "wait after rebuild", f.Take())
 }
+
+func TestMeiliVectorsGoWithTheirEmbedder(t *testing.T) {
+	f, srv := newFakeMeili(t)
+	s := openFake(t, srv)
+	f.Take()
+	ctx := context.Background()
+	err := s.Posts().Upsert(ctx,
+		search.Post{ID: "p1", ChannelID: "c1", Text: "with", Vector: []float32{0.5, -1, 2}},
+		search.Post{ID: "p2", ChannelID: "c1", Text: "without"},
+		search.Post{ID: "p3", ChannelID: "c1", Text: "zeros", Vector: []float32{0, 0, 0}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := f.Take()
+	// The first vectors set the embedder up, before their documents.
+	samePaths(t, "first vectors", rs, "PATCH /indexes/t_posts/settings/embedders", "POST /indexes/t_posts/documents")
+	sameJSON(t, "embedder", rs[0].Body, `{"default":{"source":"userProvided","dimensions":3}}`)
+	const rest = `"threadId":"","parentId":"","channelId":"c1","forumId":"","communityId":"","authorId":"","hashtags":null,"readerIds":null,"createdAt":0`
+	sameJSON(t, "documents", rs[1].Body, `[
+		{"_vectors":{"default":[0.5,-1,2]},"id":"p1","kind":"","text":"with",`+rest+`},
+		{"id":"p2","kind":"","text":"without",`+rest+`},
+		{"id":"p3","kind":"","text":"zeros",`+rest+`}]`)
+
+	if err := s.Posts().Upsert(ctx, search.Post{ID: "p4", ChannelID: "c1", Text: "later", Vector: []float32{1, 2, 3}}); err != nil {
+		t.Fatal(err)
+	}
+	samePaths(t, "later vectors", f.Take(), "POST /indexes/t_posts/documents")
+	if err := s.Posts().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	samePaths(t, "wait", f.Take(), "GET /tasks/9", "GET /tasks/10", "GET /tasks/11")
+
+	// A rebuilt index gets the embedder with its other settings.
+	if err := s.Posts().Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rs = f.Take()
+	samePaths(t, "rebuild", rs, "DELETE /indexes/t_posts", "GET /tasks/12",
+		"POST /indexes", "PATCH /indexes/t_posts/settings", "GET /tasks/13", "GET /tasks/14")
+	var set struct {
+		Embedders json.RawMessage `json:"embedders"`
+	}
+	if err := json.Unmarshal([]byte(rs[3].Body), &set); err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, "rebuilt settings' embedders", string(set.Embedders), `{"default":{"source":"userProvided","dimensions":3}}`)
+}
+
+func TestMeiliVectorDimensionsSetUpThePostsIndex(t *testing.T) {
+	f, srv := newFakeMeili(t)
+	s, err := search.OpenMeili(context.Background(), search.MeiliConfig{URL: srv.URL, Prefix: "t_", PollInterval: time.Millisecond, VectorDimensions: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rs := f.Take()
+	for _, i := range []int{1, 5, 9, 13} {
+		var set map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(rs[i].Body), &set); err != nil {
+			t.Fatal(err)
+		}
+		emb, ok := set["embedders"]
+		switch {
+		case rs[i].Path == "/indexes/t_posts/settings":
+			sameJSON(t, "posts embedders", string(emb), `{"default":{"source":"userProvided","dimensions":100}}`)
+		case ok:
+			t.Errorf("%s: embedders %s; only posts hold vectors", rs[i], emb)
+		}
+	}
+	// Vectors then need no setting of their own.
+	if err := s.Posts().Upsert(context.Background(), search.Post{ID: "p1", Vector: []float32{1}}); err != nil {
+		t.Fatal(err)
+	}
+	samePaths(t, "vectors", f.Take(), "POST /indexes/t_posts/documents")
+}
+
+func TestMeiliVectorSearchIsSemantic(t *testing.T) {
+	f, srv := newFakeMeili(t)
+	s := openFake(t, srv)
+	f.Take()
+	f.SetSearchAnswer(`{"hits":[{"id":"p7","kind":"thread","channelId":"c1","text":"Rolling out"}],
+		"query":"","processingTimeMs":1,"limit":5,"offset":5,"estimatedTotalHits":12,"semanticHitCount":1}`)
+	r, err := s.Posts().Search(context.Background(), search.Query{
+		Vector: []float32{0.25, -0.5}, Filter: search.Filter{search.ReadableBy("u1", "c1"), search.In("forumId", "f1")}, Limit: 5, Offset: 5,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := f.Take()
+	samePaths(t, "search", rs, "POST /indexes/t_posts/search")
+	// No retrieveVectors: hits come without their vectors.
+	sameJSON(t, "search", rs[0].Body, `{
+		"q":"","limit":5,"offset":5,"matchingStrategy":"all",
+		"filter":"(readerIds IN [\"u1\"] OR channelId IN [\"c1\"]) AND forumId IN [\"f1\"]",
+		"vector":[0.25,-0.5],
+		"hybrid":{"embedder":"default","semanticRatio":1}}`)
+	if len(r.Hits) != 1 || r.Hits[0].ID != "p7" || r.Hits[0].Vector != nil || r.Total != 12 {
+		t.Errorf("result = %+v", r)
+	}
+}

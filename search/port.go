@@ -28,7 +28,9 @@ type Store interface {
 
 // Index is one index of documents of type D, keyed by D's DocID.
 type Index[D Document] interface {
-	// Upsert adds the documents or replaces those with the same id, whole.
+	// Upsert adds the documents or replaces those with the same id, whole
+	// (with its vector: a document upserted without one has none). A
+	// vector of zeros is kept as none, as it is near nothing.
 	Upsert(ctx context.Context, docs ...D) error
 	// Delete removes the documents with these ids; missing ids are no error.
 	Delete(ctx context.Context, ids ...string) error
@@ -90,6 +92,13 @@ type Query struct {
 	Limit int
 	// Offset skips that many hits, for paging.
 	Offset int
+	// Vector, when set, asks for the documents nearest to it: those that
+	// pass the filter and have a vector come back by cosine similarity,
+	// nearest first (Limit and Offset apply). Text and Sort must then be
+	// empty (ErrBadQuery); only the post index holds vectors. A vector of
+	// zeros is near nothing and finds nothing. The embedded engine scores
+	// the newest MaxVectorCandidates of the documents that pass the filter.
+	Vector []float32
 }
 
 // Limits of a query's page.
@@ -97,6 +106,13 @@ const (
 	DefaultLimit = 20
 	MaxLimit     = 1000
 )
+
+// MaxVectorCandidates bounds how many documents the embedded engine scores
+// for a Vector query: the newest of those that pass the filter. Scoring is
+// a pass over every candidate's vector, so the bound keeps a query on a
+// large forum within tens of milliseconds; a forum's older posts beyond it
+// are still found by words.
+const MaxVectorCandidates = 50_000
 
 // Sort orders results by one sortable field.
 type Sort struct {

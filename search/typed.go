@@ -11,10 +11,13 @@ import (
 // JSON, queries already validated against the schema. index[D] adds the
 // types and the checks, so both adapters refuse the same things.
 type engine interface {
-	upsert(ctx context.Context, s *schema, ids []string, docs []json.RawMessage) error
+	// upsert writes the documents; vectors, when not nil, holds each
+	// document's vector (nil for one without), never one of zeros.
+	upsert(ctx context.Context, s *schema, ids []string, docs []json.RawMessage, vectors [][]float32) error
 	delete(ctx context.Context, s *schema, ids []string) error
 	deleteWhere(ctx context.Context, s *schema, f Filter) error
-	// search answers the hits' JSON sources, in order, and the total.
+	// search answers the hits' JSON sources, in order, and the total;
+	// for a Vector query, nearest first.
 	search(ctx context.Context, s *schema, q Query) ([]json.RawMessage, int, error)
 	wait(ctx context.Context, s *schema) error
 	rebuild(ctx context.Context, s *schema) error
@@ -31,6 +34,7 @@ func (x index[D]) Upsert(ctx context.Context, docs ...D) error {
 	}
 	ids := make([]string, len(docs))
 	raws := make([]json.RawMessage, len(docs))
+	var vectors [][]float32
 	for i, d := range docs {
 		if ids[i] = d.DocID(); strings.TrimSpace(ids[i]) == "" {
 			return fmt.Errorf("%w (%s, position %d)", ErrBadDocument, x.s.name, i)
@@ -40,8 +44,14 @@ func (x index[D]) Upsert(ctx context.Context, docs ...D) error {
 			return fmt.Errorf("search: encode %s %s: %w", x.s.name, ids[i], err)
 		}
 		raws[i] = b
+		if v, ok := any(d).(vectored); ok && x.s.vectors && norm(v.vector()) > 0 {
+			if vectors == nil {
+				vectors = make([][]float32, len(docs))
+			}
+			vectors[i] = v.vector()
+		}
 	}
-	return x.eng.upsert(ctx, x.s, ids, raws)
+	return x.eng.upsert(ctx, x.s, ids, raws, vectors)
 }
 
 func (x index[D]) Delete(ctx context.Context, ids ...string) error {
@@ -78,6 +88,9 @@ func (x index[D]) Search(ctx context.Context, q Query) (Result[D], error) {
 		return Result[D]{Hits: []D{}}, nil
 	}
 	q.Filter = f
+	if len(q.Vector) > 0 && norm(q.Vector) == 0 {
+		return Result[D]{Hits: []D{}}, nil
+	}
 	raws, total, err := x.eng.search(ctx, x.s, q)
 	if err != nil {
 		return Result[D]{}, err
@@ -123,6 +136,16 @@ func (s *schema) normalize(q Query) (Query, error) {
 		q.Limit = MaxLimit
 	}
 	q.Text = strings.TrimSpace(q.Text)
+	if len(q.Vector) > 0 {
+		switch {
+		case !s.vectors:
+			return q, fmt.Errorf("%w: %s holds no vectors", ErrBadQuery, s.name)
+		case q.Text != "":
+			return q, fmt.Errorf("%w: a vector query with text", ErrBadQuery)
+		case len(q.Sort) > 0:
+			return q, fmt.Errorf("%w: a vector query is ordered by nearness, not sorted", ErrBadQuery)
+		}
+	}
 	return q, nil
 }
 

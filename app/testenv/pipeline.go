@@ -56,12 +56,19 @@ func NewLive(t testing.TB, live Live, options ...func(*config.Config)) *Env {
 // server runs live events on the same pipeline.
 func NewSearch(t testing.TB, options ...func(*config.Config)) (*Env, search.Store) {
 	t.Helper()
+	return NewSearchEmbedding(t, nil, options...)
+}
+
+// NewSearchEmbedding is NewSearch with the search projection giving posts
+// their vectors from embedder (nil: none).
+func NewSearchEmbedding(t testing.TB, embedder search.Embedder, options ...func(*config.Config)) (*Env, search.Store) {
+	t.Helper()
 	p := StartPipeline(t)
 	store, err := search.OpenEmbedded(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := searchindex.New(store, shared.db.Pool, projectiontest.Logger())
+	h, err := searchindex.New(store, shared.db.Pool, projectiontest.Logger(), searchindex.WithEmbedder(embedder))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package searchindex
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -109,10 +110,75 @@ func (p *Projection) peers(ctx context.Context, k *keys) error {
 	return sync(ctx, p.store.Peers(), wanted, found)
 }
 
-// posts rewrites the documents of the changed posts, comments and replies.
+// posts rewrites the post documents the batch touches: threads, comments
+// and replies, and Meet Up minutes (minutes.go), embedded together (one
+// call to the embedder for the batch).
 func (p *Projection) posts(ctx context.Context, k *keys) error {
-	if len(k.threads) == 0 && len(k.replies) == 0 {
+	wanted, found, err := p.threadsAndReplies(ctx, k)
+	if err != nil {
+		return err
+	}
+	minutesWanted, minutes, err := p.minutes(ctx, k)
+	if err != nil {
+		return err
+	}
+	for id := range minutesWanted {
+		wanted[id] = true
+	}
+	found = append(found, minutes...)
+	if err := p.embed(ctx, found); err != nil {
+		return err
+	}
+	return sync(ctx, p.store.Posts(), wanted, found)
+}
+
+// embed sets the vector of every post with words, in one call to the
+// embedder; without an embedder it does nothing.
+//
+// A post's vector is of its own text only: a comment or reply is embedded
+// without its thread's. It then says what the comment says, and the AI
+// search's retrieval already brings a found thread's comments along (and
+// a found comment leads to its thread); with the thread's text prepended,
+// every comment of a thread would sit near the thread's question and crowd
+// out the other threads, and editing a thread would re-embed each of its
+// comments.
+//
+// An embedder's error fails the batch as a store error does: the runner
+// retries it, and it is not marked permanent (a model that is down is no
+// bad change).
+func (p *Projection) embed(ctx context.Context, posts []search.Post) error {
+	if p.embedder == nil {
 		return nil
+	}
+	var texts []string
+	var at []int
+	for i, d := range posts {
+		if strings.TrimSpace(d.Text) != "" {
+			texts, at = append(texts, d.Text), append(at, i)
+		}
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vectors, err := p.embedder.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed %d posts: %w", len(texts), err)
+	}
+	if len(vectors) != len(texts) {
+		return fmt.Errorf("embed %d posts: the embedder returned %d vectors", len(texts), len(vectors))
+	}
+	for j, i := range at {
+		posts[i].Vector = vectors[j]
+	}
+	return nil
+}
+
+// threadsAndReplies reads the documents of the changed posts, comments and
+// replies: the ids wanted, and the documents of those that exist.
+func (p *Projection) threadsAndReplies(ctx context.Context, k *keys) (ids, []search.Post, error) {
+	wanted := ids{}
+	if len(k.threads) == 0 && len(k.replies) == 0 {
+		return wanted, nil, nil
 	}
 	t, r, f := table.Threads.AS("t"), table.Replies.AS("r"), table.Series.AS("s")
 	rows, err := db.Query(ctx, p.db, pg.UNION_ALL(
@@ -126,7 +192,7 @@ func (p *Projection) posts(ctx context.Context, k *keys) error {
 			FROM(r.INNER_JOIN(t, t.ID.EQ(r.ThreadID)).INNER_JOIN(f, f.ID.EQ(t.SeriesID))).
 			WHERE(db.Any(r.ID, k.replies.list()))))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (search.Post, error) {
 		var d search.Post
@@ -137,16 +203,15 @@ func (p *Projection) posts(ctx context.Context, k *keys) error {
 		return d, err
 	})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	wanted := ids{}
 	for id := range k.threads {
 		wanted[id] = true
 	}
 	for id := range k.replies {
 		wanted[id] = true
 	}
-	return sync(ctx, p.store.Posts(), wanted, found)
+	return wanted, found, nil
 }
 
 // hashtags recounts the changed (forum, name) pairs, and every name of the

@@ -20,7 +20,8 @@ var minutesSpace = uuid.MustParse("6f1f6d1e-4a53-4bb4-9a4e-6d696e757465")
 // MinutesDocID is the id of the minutes document of a Meet Up post.
 func MinutesDocID(threadID uuid.UUID) uuid.UUID { return uuid.NewSHA1(minutesSpace, threadID[:]) }
 
-// minutes rewrites the minutes documents of the changed Meet Ups. The
+// minutes reads the minutes documents of the changed Meet Ups: the ids
+// wanted, and the documents of those with minutes. The
 // minutes are a document of their own, beside the Meet Up post's: the post
 // is for every reader of its channel, the minutes only for the Meet Up's
 // creator and invitees (spec 002 §4: only an invited user sees the AI
@@ -28,7 +29,7 @@ func MinutesDocID(threadID uuid.UUID) uuid.UUID { return uuid.NewSHA1(minutesSpa
 // readers: search.ReadableBy then finds it for them alone, in every post
 // search (the AI search's retrieval) without a change to the searches. Its
 // threadId is the Meet Up post, where a hit leads.
-func (p *Projection) minutes(ctx context.Context, k *keys) error {
+func (p *Projection) minutes(ctx context.Context, k *keys) (ids, []search.Post, error) {
 	threads := ids{}
 	for id := range k.threads {
 		threads[id] = true
@@ -40,21 +41,22 @@ func (p *Projection) minutes(ctx context.Context, k *keys) error {
 	if len(k.meetings) > 0 {
 		more, err := db.Values[uuid.UUID](ctx, p.db, pg.SELECT(m.ThreadID).FROM(m).WHERE(db.Any(m.ID, k.meetings.list())))
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		for _, id := range more {
 			threads[id] = true
 		}
 	}
+	wanted := ids{}
 	if len(threads) == 0 {
-		return nil
+		return wanted, nil, nil
 	}
 	rows, err := db.Query(ctx, p.db, pg.SELECT(m.ThreadID, m.SeriesID, s.CommunityID, m.CreatorID, m.MinutesContent, m.MinutesOn,
 		array(pg.SELECT(text(mi.UserID)).FROM(mi).WHERE(mi.MeetingID.EQ(m.ID)).ORDER_BY(mi.UserID))).
 		FROM(m.INNER_JOIN(s, s.ID.EQ(m.SeriesID))).
 		WHERE(db.Any(m.ThreadID, threads.list()).AND(m.MinutesContent.IS_NOT_NULL())))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (search.Post, error) {
 		var thread, series, community, creator uuid.UUID
@@ -75,11 +77,10 @@ func (p *Projection) minutes(ctx context.Context, k *keys) error {
 		return d, nil
 	})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	wanted := ids{}
 	for id := range threads {
 		wanted[MinutesDocID(id)] = true
 	}
-	return sync(ctx, p.store.Posts(), wanted, found)
+	return wanted, found, nil
 }

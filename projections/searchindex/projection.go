@@ -22,20 +22,34 @@ var (
 
 // Projection fills a search.Store from the change stream.
 type Projection struct {
-	store search.Store
-	db    *pgxpool.Pool
-	log   *slog.Logger
+	store    search.Store
+	db       *pgxpool.Pool
+	log      *slog.Logger
+	embedder search.Embedder
+}
+
+// Option sets an optional dependency of the projection.
+type Option func(*Projection)
+
+// WithEmbedder gives every post document its vector, computed by e (see
+// embed); nil indexes posts without vectors.
+func WithEmbedder(e search.Embedder) Option {
+	return func(p *Projection) { p.embedder = e }
 }
 
 // New is the search projection writing to store, reading documents from db.
-func New(store search.Store, db *pgxpool.Pool, log *slog.Logger) (*Projection, error) {
+func New(store search.Store, db *pgxpool.Pool, log *slog.Logger, opts ...Option) (*Projection, error) {
 	if store == nil || db == nil {
 		return nil, errors.New("searchindex.New: nil dependency")
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{store: store, db: db, log: log}, nil
+	p := &Projection{store: store, db: db, log: log}
+	for _, o := range opts {
+		o(p)
+	}
+	return p, nil
 }
 
 // Name is the projection's consumer group: "search".
@@ -210,7 +224,7 @@ func (p *Projection) refresh(ctx context.Context, k *keys) error {
 		name string
 		run  func(context.Context, *keys) error
 	}{
-		{"members", p.members}, {"peers", p.peers}, {"posts", p.posts}, {"minutes", p.minutes}, {"hashtags", p.hashtags},
+		{"members", p.members}, {"peers", p.peers}, {"posts", p.posts}, {"hashtags", p.hashtags},
 	}
 	for _, s := range steps {
 		if err := s.run(ctx, k); err != nil {

@@ -29,7 +29,13 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	env, store := testenv.NewSearch(t)
+	return newWorldEmbedding(t, nil)
+}
+
+// newWorldEmbedding is newWorld with posts given vectors by embedder.
+func newWorldEmbedding(t *testing.T, embedder search.Embedder) *world {
+	t.Helper()
+	env, store := testenv.NewSearchEmbedding(t, embedder)
 	w := &world{env: env, store: store}
 	w.series = w.id(t, "SELECT id FROM series WHERE name = 'Welcome & Introductions'")
 	w.main = w.id(t, "SELECT id FROM channels WHERE series_id = $1 AND kind = 'main'", w.series)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -39,6 +40,11 @@ func Run(t *testing.T, open Open) {
 		{"peer criteria", peerCriteria},
 		{"bad queries", badQueries},
 		{"rebuild empties", rebuild},
+		{"vector: nearest first", vectorNearest},
+		{"vector: filter and permissions hold", vectorPermissions},
+		{"vector: writes replace and delete vectors", vectorWrites},
+		{"vector: rebuild empties", vectorRebuild},
+		{"vector: bad queries", vectorBadQueries},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -475,4 +481,124 @@ func rebuild(t *testing.T, s search.Store) {
 	put(t, s.Members(), member("m2", "Alan", "Turing"))
 	sameSet(t, "written after rebuild", find(t, s.Members(), search.Query{Text: "turing"}), "m2")
 	sameSet(t, "other indexes untouched", find(t, s.Hashtags(), search.Query{Text: "kept"}), "h")
+}
+
+// at is a unit vector of the plane at deg degrees: the nearer two angles,
+// the nearer their vectors.
+func at(deg float64) []float32 {
+	r := deg * math.Pi / 180
+	return []float32{float32(math.Cos(r)), float32(math.Sin(r)), 0}
+}
+
+// vectorNearest: a Vector query returns the posts with a vector, nearest
+// first, paged; a post without a vector never comes back.
+func vectorNearest(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "far", ChannelID: "c", Text: "far", Vector: at(80)},
+		search.Post{ID: "near", ChannelID: "c", Text: "near", Vector: at(10)},
+		search.Post{ID: "opposite", ChannelID: "c", Text: "opposite", Vector: at(180)},
+		search.Post{ID: "mid", ChannelID: "c", Text: "mid", Vector: at(45)},
+		search.Post{ID: "long", ChannelID: "c", Text: "a longer vector, the same way", Vector: []float32{0, 5, 0}},
+		search.Post{ID: "none", ChannelID: "c", Text: "no vector"},
+	)
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: f})
+	if got, want := ids(r), []string{"near", "mid", "far", "long", "opposite"}; !slices.Equal(got, want) {
+		t.Errorf("nearest first: got %v, want %v (cosine: a vector's length does not count)", got, want)
+	}
+	if r.Total != 5 {
+		t.Errorf("Total = %d, want 5: the posts with a vector", r.Total)
+	}
+	for _, p := range r.Hits {
+		if p.Vector != nil || p.Text == "" {
+			t.Errorf("hit %+v: want the document without its vector", p)
+		}
+	}
+	first := find(t, s.Posts(), search.Query{Vector: at(0), Filter: f, Limit: 2})
+	rest := find(t, s.Posts(), search.Query{Vector: at(0), Filter: f, Limit: 2, Offset: 2})
+	if got := append(ids(first), ids(rest)...); !slices.Equal(got, []string{"near", "mid", "far", "long"}) {
+		t.Errorf("two pages: got %v", got)
+	}
+}
+
+// vectorPermissions: a nearer post the asker may not read, or outside the
+// filter, never comes back.
+func vectorPermissions(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "mine", ForumID: "fA", ChannelID: "cA", Text: "mine", Vector: at(30)},
+		search.Post{ID: "dm", ChannelID: "dm1", ReaderIDs: []string{"u1", "u2"}, Text: "dm", Vector: at(20)},
+		search.Post{ID: "other forum", ForumID: "fB", ChannelID: "cB", Text: "other", Vector: at(0)},
+		search.Post{ID: "others' dm", ChannelID: "dm2", ReaderIDs: []string{"u2", "u3"}, Text: "theirs", Vector: at(1)},
+		search.Post{ID: "fA elsewhere", ForumID: "fA", ChannelID: "cA2", Text: "admins", Vector: at(2)},
+	)
+	asker := search.ReadableBy("u1", "cA")
+	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: search.Filter{asker}})
+	if got := ids(r); !slices.Equal(got, []string{"dm", "mine"}) {
+		t.Errorf("readable, nearest first: got %v, want [dm mine]", got)
+	}
+	sameSet(t, "readable and in fA", find(t, s.Posts(), search.Query{Vector: at(0), Filter: search.Filter{asker, search.In("forumId", "fA")}}), "mine")
+	sameSet(t, "not a reader", find(t, s.Posts(), search.Query{Vector: at(0), Filter: search.Filter{search.ReadableBy("u9")}}))
+	if _, err := s.Posts().Search(context.Background(), search.Query{Vector: at(0), Filter: search.Filter{search.In("forumId", "fB")}}); !errors.Is(err, search.ErrUnscoped) {
+		t.Errorf("unscoped vector query: %v, want ErrUnscoped", err)
+	}
+}
+
+// vectorWrites: an upsert replaces a post's vector (or drops it, without
+// one), a delete and a delete-where remove it.
+func vectorWrites(t *testing.T, s search.Store) {
+	ctx := context.Background()
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ForumID: "fA", ChannelID: "c", Text: "one", Vector: at(0)},
+		search.Post{ID: "p2", ForumID: "fA", ChannelID: "c", Text: "two", Vector: at(90)},
+		search.Post{ID: "p3", ForumID: "fB", ChannelID: "c", Text: "three", Vector: at(45)},
+		search.Post{ID: "p4", ForumID: "fA", ChannelID: "c", Text: "four", Vector: at(60)},
+	)
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	put(t, s.Posts(), search.Post{ID: "p2", ForumID: "fA", ChannelID: "c", Text: "two, edited", Vector: at(-5)})
+	if got := ids(find(t, s.Posts(), search.Query{Vector: at(0), Filter: f, Limit: 2})); !slices.Equal(got, []string{"p1", "p2"}) {
+		t.Errorf("after re-embedding p2: got %v, want [p1 p2]", got)
+	}
+	put(t, s.Posts(), search.Post{ID: "p2", ForumID: "fA", ChannelID: "c", Text: "two, without a vector"})
+	if err := s.Posts().Delete(ctx, "p1"); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if err := s.Posts().DeleteWhere(ctx, search.Filter{search.In("forumId", "fB")}); err != nil {
+		t.Fatalf("DeleteWhere: %v", err)
+	}
+	if err := s.Posts().Wait(ctx); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	sameSet(t, "after the writes", find(t, s.Posts(), search.Query{Vector: at(0), Filter: f}), "p4")
+	sameSet(t, "by words, p2 is still there", find(t, s.Posts(), search.Query{Text: "two", Filter: f}), "p2")
+}
+
+func vectorRebuild(t *testing.T, s search.Store) {
+	put(t, s.Posts(), search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: at(0)})
+	if err := s.Posts().Rebuild(context.Background()); err != nil {
+		t.Fatalf("Rebuild: %v", err)
+	}
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	sameSet(t, "after rebuild", find(t, s.Posts(), search.Query{Vector: at(0), Filter: f}))
+	put(t, s.Posts(), search.Post{ID: "p2", ChannelID: "c", Text: "two", Vector: at(10)})
+	sameSet(t, "written after rebuild", find(t, s.Posts(), search.Query{Vector: at(0), Filter: f}), "p2")
+}
+
+func vectorBadQueries(t *testing.T, s search.Store) {
+	ctx := context.Background()
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	for _, q := range []search.Query{
+		{Vector: at(0), Text: "words too", Filter: f},
+		{Vector: at(0), Sort: []search.Sort{{Field: "createdAt"}}, Filter: f},
+	} {
+		if _, err := s.Posts().Search(ctx, q); !errors.Is(err, search.ErrBadQuery) {
+			t.Errorf("Search(%+v) = %v, want ErrBadQuery", q, err)
+		}
+	}
+	if _, err := s.Members().Search(ctx, search.Query{Vector: at(0)}); !errors.Is(err, search.ErrBadQuery) {
+		t.Errorf("vector query of members = %v, want ErrBadQuery", err)
+	}
+	put(t, s.Posts(), search.Post{ID: "zero", ChannelID: "c", Text: "zero", Vector: make([]float32, 3)},
+		search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: at(0)})
+	sameSet(t, "a vector of zeros is none", find(t, s.Posts(), search.Query{Vector: at(0), Filter: f}), "p1")
+	sameSet(t, "a query of zeros finds nothing", find(t, s.Posts(), search.Query{Vector: make([]float32, 3), Filter: f}))
 }
