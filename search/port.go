@@ -79,10 +79,6 @@ type Query struct {
 	// holding every one of its words. Words so common that they tell
 	// nothing (see Search) are left out of it.
 	AnyWord bool
-	// Vector, when set, ranks the documents that pass the filter by the
-	// cosine similarity of their vectors to it, nearest first; Text must
-	// be blank.
-	Vector []float32
 	// Filter keeps only the documents that pass it.
 	Filter Filter
 	// Sort orders the results; empty means by relevance.
