@@ -215,40 +215,27 @@ func pick(req Request, limit int) []passage {
 		return nil
 	}
 	top := cands[0]
-	// What the previous answer said is not said again.
+	// What the previous answer said is not said again, unless the posts
+	// hold nothing else for the question ("Who did he mention in that
+	// post?" about a post the answer quoted whole).
 	var said []map[string]bool
 	if h := len(req.History); h > 0 {
 		for _, sent := range sentences(req.History[h-1].Answer) {
 			said = append(said, contentWords(sent))
 		}
 	}
-	var picked []passage
+	sameThread := func(c passage) bool {
+		return referred || threadOf(req.Posts[c.post]) == threadOf(req.Posts[top.post])
+	}
+	picked := choose(cands, top, limit, sameThread, said)
+	if len(picked) == 0 {
+		picked = choose(cands, top, limit, sameThread, nil)
+	}
 	rank := map[int]int{} // post → rank of its best sentence
-	for _, c := range cands {
-		if len(picked) == limit {
-			break
-		}
-		share := keepShare
-		if referred || threadOf(req.Posts[c.post]) == threadOf(req.Posts[top.post]) {
-			share = sameShare
-		}
-		if c.score < share*top.score {
-			continue
-		}
-		dup := false
-		for _, p := range picked {
-			dup = dup || nearDuplicate(c.words, p.words)
-		}
-		for _, w := range said {
-			dup = dup || nearDuplicate(c.words, w)
-		}
-		if dup {
-			continue
-		}
+	for _, c := range picked {
 		if _, ok := rank[c.post]; !ok {
 			rank[c.post] = len(rank)
 		}
-		picked = append(picked, c)
 	}
 	sort.SliceStable(picked, func(a, b int) bool {
 		if picked[a].post != picked[b].post {
@@ -281,6 +268,36 @@ func refersBack(q string) bool {
 var anaphora = map[string]bool{"he": true, "she": true, "they": true, "him": true, "her": true, "them": true,
 	"his": true, "hers": true, "their": true, "theirs": true, "it": true, "its": true, "that": true,
 	"this": true, "those": true, "these": true, "there": true, "then": true}
+
+// choose takes, best first, at most limit sentences scoring at least
+// keepShare of top's (sameShare for those sameThread keeps), none nearly
+// the same as one taken or one said.
+func choose(cands []passage, top passage, limit int, sameThread func(passage) bool, said []map[string]bool) []passage {
+	var picked []passage
+	for _, c := range cands {
+		if len(picked) == limit {
+			break
+		}
+		share := keepShare
+		if sameThread(c) {
+			share = sameShare
+		}
+		if c.score < share*top.score {
+			continue
+		}
+		dup := false
+		for _, p := range picked {
+			dup = dup || nearDuplicate(c.words, p.words)
+		}
+		for _, w := range said {
+			dup = dup || nearDuplicate(c.words, w)
+		}
+		if !dup {
+			picked = append(picked, c)
+		}
+	}
+	return picked
+}
 
 // readTerms are the question's stems, then the previous question's that it
 // does not hold; a word no sentence holds is read as the posts' nearest
