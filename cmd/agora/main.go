@@ -1,8 +1,8 @@
 // Command agora is Agora's one binary. Subcommands:
 //
 //	agora dev      everything on one machine: a private Postgres, a local
-//	               ClickHouse, migrations, demo data and the API (flags
-//	               --addr, --data)
+//	               ClickHouse, local word vectors for the AI search,
+//	               migrations, demo data and the API (flags --addr, --data)
 //	agora api      the production API role, configured by the environment
 //	agora migrate  apply pending migrations (and the warehouse's, with
 //	               CLICKHOUSE_URL) and exit
@@ -215,6 +215,14 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer payments.Close() //nolint:errcheck
+		// The AI search's embeddings: AGORA_EMBEDDINGS_URL's API, or the
+		// word vectors served on loopback behind the same API, which cfg
+		// then names for the API and the search projection alike.
+		embeddings, err := app.StartEmbeddings(&cfg, log)
+		if err != nil {
+			return err
+		}
+		defer embeddings.Close() //nolint:errcheck
 		// The change pipeline runs in process: the embedded broker (unless
 		// KAFKA_BROKERS is set), the relay and the projections; the API
 		// serves the metrics of all of them.
@@ -269,6 +277,14 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 					cfg.Stripe.APIURL, a)
 			} else {
 				fmt.Printf("Payments: Stripe (STRIPE_SECRET_KEY); its webhook endpoint is %s%s\n", cfg.BaseURL(), app.StripeWebhookPath)
+			}
+			switch {
+			case embeddings.Local != "":
+				fmt.Printf("Embeddings (AI search): %s, local word vectors (%d words, model %s)\n", embeddings.Local, embeddings.Words, cfg.Embeddings.Model)
+			case cfg.Embeddings.Enabled():
+				fmt.Printf("Embeddings (AI search): %s, model %s (AGORA_EMBEDDINGS_URL)\n", cfg.Embeddings.URL, cfg.Embeddings.Model)
+			default:
+				fmt.Printf("Embeddings (AI search): none, keyword ranking only (scripts/install-deps.sh wordvectors installs word vectors)\n")
 			}
 			fmt.Printf("Stop with Ctrl-C.\n\n")
 		})
