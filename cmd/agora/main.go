@@ -386,9 +386,11 @@ func wordVectors(args []string) int {
 		defer os.Remove(w.Name()) //nolint:errcheck
 		n, err := wordvec.Import(bufio.NewReaderSize(r, 1<<20), w)
 		if err == nil {
-			err = w.Close()
-		} else {
-			_ = w.Close()
+			// CreateTemp's file is the owner's only; this one is data.
+			err = w.Chmod(0o644)
+		}
+		if cerr := w.Close(); err == nil {
+			err = cerr
 		}
 		if err != nil {
 			return err
