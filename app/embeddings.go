@@ -66,7 +66,7 @@ func StartEmbeddings(cfg *config.Config, log *slog.Logger) (*Embeddings, error) 
 	base := "http://" + l.Addr().String() + "/v1"
 	cfg.Embeddings.URL, cfg.Embeddings.Model = base, wordvec.Model
 	log.Info("AI search embeds with local word vectors, served on loopback by the embeddings API (no AGORA_EMBEDDINGS_URL)",
-		"url", base, "model", wordvec.Model, "file", path, "words", vecs.Len(), "loaded", time.Since(start).Round(time.Millisecond))
+		"url", base, "model", wordvec.Model, "file", path, "words", vecs.Len(), "took", time.Since(start).Round(time.Millisecond))
 	return &Embeddings{Local: base, Words: vecs.Len(), srv: srv}, nil
 }
 
