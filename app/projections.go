@@ -22,8 +22,11 @@ import (
 // The realtime projection is not among them: every API node runs its own
 // (realtime.go).
 func Projections(cfg config.Config, d *Database, store search.Store, w *Warehouse, log *slog.Logger) ([]projections.Handler, error) {
-	// No embedder is configured yet: posts are indexed without vectors.
-	var embedder search.Embedder
+	// Posts get vectors when an embedder is configured (NewEmbedder).
+	embedder, err := NewEmbedder(cfg)
+	if err != nil {
+		return nil, err
+	}
 	searchProjection, err := searchindex.New(store, d.Pool, log.With("part", "search"), searchindex.WithEmbedder(embedder))
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"agora/internal/config"
 	"agora/search"
 	"agora/search/answer"
+	"agora/search/embedding"
 )
 
 // OpenSearch opens the search store of the configuration: Meilisearch when
@@ -55,4 +56,21 @@ func newModel(cfg config.Config) (*answer.Model, error) {
 		Provider: provider, BaseURL: cfg.AI.ModelURL, Model: cfg.AI.Model,
 		Token: cfg.AI.APIKey, MaxTokens: cfg.AI.MaxTokens,
 	}, nil)
+}
+
+// NewEmbedder is what embeds posts and AI search questions: the
+// configured embeddings API (AGORA_EMBEDDINGS_*, or agora dev's local word
+// vectors, which StartEmbeddings names in cfg), or nil when there is none
+// and the AI search ranks by keywords only. The search projection and the
+// API build theirs from the same cfg, so that posts and questions are
+// embedded by one model.
+func NewEmbedder(cfg config.Config) (search.Embedder, error) {
+	if !cfg.Embeddings.Enabled() {
+		return nil, nil
+	}
+	c, err := embedding.New(embedding.Config{BaseURL: cfg.Embeddings.URL, Model: cfg.Embeddings.Model, Token: cfg.Embeddings.APIKey}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }

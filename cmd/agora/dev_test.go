@@ -482,7 +482,7 @@ func TestDevFirstAndLaterStart(t *testing.T) {
 
 	// The banner is printed as the listener opens, which may be a moment
 	// after /readyz first answers.
-	want := append([]string{"http://" + s.addr, "LiveKit (Meet Ups): ws://127.0.0.1:", "Payments: a local stripe-mock at http://127.0.0.1:",
+	want := append([]string{"http://" + s.addr, "LiveKit (Meet Ups): ws://127.0.0.1:", "Payments: a local stripe-mock at http://127.0.0.1:", "Embeddings (AI search): ",
 		"/api/dev/checkout/{id}"}, seed.Logins()...)
 	deadline := time.Now().Add(5 * time.Second)
 	for {

