@@ -1,7 +1,9 @@
 // Package demo writes the demo forums' discussions (internal/seed's
 // discussion files) into a freshly seeded demo organization, so that agora
 // dev opens on forums with months of posts, comments, reactions, charts,
-// links, past Meet Ups with their minutes and shared AI chats.
+// links, past Meet Ups with their minutes and shared AI chats, and an
+// Insights panel with content gaps, questions the AI search could not
+// answer.
 //
 // The rows are the ones the product's own commands write (command/feed,
 // command/meeting, command/aisearch's ShareChat, command/upload), with the
@@ -82,6 +84,7 @@ type rows struct {
 	meetings   []model.Meetings
 	invitees   []model.MeetingInvitees
 	attendance []model.MeetingAttendance
+	gaps       []model.ContentGaps
 }
 
 // Write inserts the discussions in tx, their times counted back from now
@@ -111,6 +114,9 @@ func (w *Writer) Write(ctx context.Context, tx pgx.Tx, now time.Time) error {
 			if err := b.thread(f, t); err != nil {
 				return err
 			}
+		}
+		if err := b.contentGaps(f.series, d.Gaps); err != nil {
+			return err
 		}
 	}
 	// Chats cite posts of any file, so they are written once every post
@@ -550,6 +556,31 @@ func (b *builder) chat(t seed.Thread) error {
 	return nil
 }
 
+// contentGaps lays out a forum's gaps as command/aisearch records them
+// after their askings: one row per normalized question, counted, with the
+// first and last time it was asked. Two gaps that normalize alike would
+// be one row there, so here they are an error.
+func (b *builder) contentGaps(series uuid.UUID, gaps []seed.Gap) error {
+	seen := map[string]string{} // normalized question → its gap's place
+	for _, g := range gaps {
+		norm := aisearch.NormalizeQuestion(g.Question)
+		switch prev, dup := seen[norm]; {
+		case norm == "":
+			return fmt.Errorf("demo: %s: the question has no letters or digits", g.Pos)
+		case dup:
+			return fmt.Errorf("demo: %s: the same question as the gap at %s, once normalized", g.Pos, prev)
+		}
+		seen[norm] = g.Pos
+		last := g.At.From(b.day)
+		first := g.FirstAsked(last)
+		// The id is made when the question is first asked, as recordGap's.
+		b.rows.gaps = append(b.rows.gaps, model.ContentGaps{ID: seed.DiscussionID(series.String()+"#gap/"+norm, first),
+			SeriesID: series, Normalized: norm, Question: g.Question, AskedCount: int32(g.Asked),
+			FirstAskedOn: first, LastAskedOn: last})
+	}
+	return nil
+}
+
 // insert writes the rows in foreign-key order, one multi-row INSERT per
 // table, and binds the charts to their posts as command/feed does.
 func (b *builder) insert(ctx context.Context, tx pgx.Tx) error {
@@ -566,6 +597,7 @@ func (b *builder) insert(ctx context.Context, tx pgx.Tx) error {
 		{"meetings", len(r.meetings), table.Meetings.INSERT(table.Meetings.AllColumns).MODELS(r.meetings)},
 		{"meeting invitees", len(r.invitees), table.MeetingInvitees.INSERT(table.MeetingInvitees.AllColumns).MODELS(r.invitees)},
 		{"meeting attendance", len(r.attendance), table.MeetingAttendance.INSERT(table.MeetingAttendance.AllColumns).MODELS(r.attendance)},
+		{"content gaps", len(r.gaps), table.ContentGaps.INSERT(table.ContentGaps.AllColumns).MODELS(r.gaps)},
 	}
 	for _, s := range steps {
 		if s.n == 0 {

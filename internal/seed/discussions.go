@@ -42,6 +42,7 @@ type Discussion struct {
 	// File is the file's name, e.g. "welcome.txt"; Forum the forum's name.
 	File, Forum string
 	Threads     []Thread
+	Gaps        []Gap
 }
 
 // Ago is a time given as whole days before the seed runs and a UTC time of
@@ -105,6 +106,26 @@ type Thread struct {
 type Comment struct {
 	Entry
 	Replies []Entry
+}
+
+// Gap is a content gap: a question members asked the forum's AI search
+// that its posts do not answer, Asked times, the last one At.
+type Gap struct {
+	// Pos is "file:line" of the entry's header, for errors.
+	Pos      string
+	At       Ago
+	Asked    int
+	Question string
+}
+
+// FirstAsked is when the gap was first asked, given when it was last: for
+// a question asked more than once, Asked+1 days before, so a few days for
+// the demo's counts and longer the more it was asked.
+func (g Gap) FirstAsked(last time.Time) time.Time {
+	if g.Asked == 1 {
+		return last
+	}
+	return last.AddDate(0, 0, -(g.Asked + 1))
 }
 
 // Chart is an image the seeder draws: bars or a line of Values under the
@@ -228,14 +249,14 @@ func ParseDiscussions(fsys fs.FS, dir string) ([]Discussion, error) {
 }
 
 var (
-	header   = regexp.MustCompile(`^(===|---|----) (post|question|meetup|shared-chat|comment|reply|minutes)(?: ([a-z0-9-]+))?\s*$`)
+	header   = regexp.MustCompile(`^(===|---|----) (post|question|meetup|shared-chat|comment|reply|minutes|gap)(?: ([a-z0-9-]+))?\s*$`)
 	field    = regexp.MustCompile(`^([a-z]+): (.*)$`)
 	agoRE    = regexp.MustCompile(`^(\d+)d (\d\d):(\d\d)$`)
 	reactRE  = regexp.MustCompile(`^(liked|loved|smiled|disliked|neutral) (\d+)$`)
 	imageRE  = regexp.MustCompile(`^(bars|line) "([^"]{1,60})" (\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?){1,11})$`)
 	linkRE   = regexp.MustCompile(`^(https?://\S+) \| ([^|]+) \| ([^|]+)$`)
 	durOK    = []int{15, 30, 45, 60, 90, 120}
-	mark     = map[string]string{"post": "===", "question": "===", "meetup": "===", "shared-chat": "===", "comment": "---", "reply": "----", "minutes": "---"}
+	mark     = map[string]string{"post": "===", "question": "===", "meetup": "===", "shared-chat": "===", "comment": "---", "reply": "----", "minutes": "---", "gap": "==="}
 	fieldsOf = map[string][]string{
 		KindPost:       {"by", "at", "reactions", "image", "link"},
 		KindQuestion:   {"by", "at", "reactions", "image", "link", "anonymous"},
@@ -244,6 +265,7 @@ var (
 		"comment":      {"by", "at", "reactions"},
 		"reply":        {"by", "at", "reactions"},
 		"minutes":      {},
+		"gap":          {"at", "asked"},
 	}
 )
 
@@ -330,6 +352,13 @@ func parseFile(name, text string, keys map[string]string) (Discussion, []string)
 			thread.Meetup.Minutes, thread.Meetup.MinutesPos = body, r.pos
 			continue
 		}
+		if r.kind == "gap" {
+			d.Gaps = append(d.Gaps, parseGap(r, body, func(format string, a ...any) { bad(r.pos, format, a...) }))
+			// A gap is no thread: comments and minutes below it have
+			// nothing to belong to.
+			thread, comment = nil, nil
+			continue
+		}
 		e := Entry{Pos: r.pos, Key: r.key, By: r.fields["by"], Body: body}
 		switch prev, dup := keys[r.key]; {
 		case r.key == "":
@@ -360,7 +389,7 @@ func parseFile(name, text string, keys map[string]string) (Discussion, []string)
 		switch r.kind {
 		case "comment":
 			if thread == nil {
-				bad(r.pos, "comment before any thread")
+				bad(r.pos, "comment without a thread above")
 				continue
 			}
 			if ok && !thread.At.before(e.At) {
@@ -385,6 +414,29 @@ func parseFile(name, text string, keys map[string]string) (Discussion, []string)
 		}
 	}
 	return d, errs
+}
+
+// parseGap reads a gap entry, whose body is the question.
+func parseGap(r *raw, body string, bad func(string, ...any)) Gap {
+	g := Gap{Pos: r.pos, Question: body}
+	if r.key != "" {
+		bad("a gap takes no key")
+	}
+	if n := utf8.RuneCountInString(body); n > 1000 {
+		// The limit of content_gaps.question.
+		bad("question longer than 1000 characters (%d)", n)
+	}
+	var ok bool
+	if g.At, ok = parseAgo(r.fields["at"]); !ok {
+		bad("at %q is not like '12d 10:30'", r.fields["at"])
+	}
+	// 32 bits: content_gaps.asked_count is an integer.
+	n, err := strconv.ParseInt(r.fields["asked"], 10, 32)
+	if err != nil || n < 1 {
+		bad("asked %q is not a whole number of at least 1", r.fields["asked"])
+	}
+	g.Asked = int(n)
+	return g
 }
 
 // parseThreadFields reads the fields only threads have.
@@ -512,24 +564,26 @@ func KeySuffix(key string) string {
 // to come, so that everything seeded has happened.
 func Day(ds []Discussion, now time.Time) time.Time {
 	day := now.UTC().Truncate(24 * time.Hour)
+	var times []time.Time
 	for _, d := range ds {
 		for _, t := range d.Threads {
-			latest := []time.Time{t.At.From(day)}
+			times = append(times, t.At.From(day))
 			if t.Meetup != nil {
-				latest = append(latest, t.Meetup.Starts.From(day).Add(time.Duration(t.Meetup.Duration)*time.Minute))
+				times = append(times, t.Meetup.Starts.From(day).Add(time.Duration(t.Meetup.Duration)*time.Minute))
 			}
 			for _, c := range t.Comments {
-				latest = append(latest, c.At.From(day))
+				times = append(times, c.At.From(day))
 				for _, r := range c.Replies {
-					latest = append(latest, r.At.From(day))
-				}
-			}
-			for _, l := range latest {
-				if l.After(now) {
-					return day.AddDate(0, 0, -1)
+					times = append(times, r.At.From(day))
 				}
 			}
 		}
+		for _, g := range d.Gaps {
+			times = append(times, g.At.From(day))
+		}
+	}
+	if slices.ContainsFunc(times, func(t time.Time) bool { return t.After(now) }) {
+		return day.AddDate(0, 0, -1)
 	}
 	return day
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -33,6 +34,15 @@ func TestDiscussionsParse(t *testing.T) {
 		if len(d.Threads) == 0 {
 			t.Errorf("%s has no threads", d.File)
 		}
+		// The Insights panel of every demo forum shows a few recent gaps.
+		if n := len(d.Gaps); n < 3 || n > 5 {
+			t.Errorf("%s has %d content gaps, want 3 to 5", d.File, n)
+		}
+		for _, g := range d.Gaps {
+			if g.At.Days > 30 || g.Asked < 1 || g.Asked > 6 {
+				t.Errorf("%s: gap asked %d times, last %d days ago: want 1 to 6 times in the last 30 days", g.Pos, g.Asked, g.At.Days)
+			}
+		}
 	}
 }
 
@@ -54,6 +64,14 @@ func TestDiscussionsParseErrors(t *testing.T) {
 		{"minutes without meetup", post + "\n--- minutes\n\nNotes.\n", "welcome.txt:7: minutes must follow their meetup"},
 		{"meetup without title", "=== meetup m1\nby: admin\nat: 10d 10:00\nagenda: a\nstarts: 9d 10:00\nduration: 60\nopen: yes\n\nCome.\n", "welcome.txt:1: meetup needs title"},
 		{"text before entries", "hello\n" + post, "welcome.txt:1: text before the first entry"},
+		{"gap without question", post + "\n=== gap\nat: 3d 10:00\nasked: 2\n\n", "welcome.txt:7: empty body"},
+		{"gap asked 0", post + "\n=== gap\nat: 3d 10:00\nasked: 0\n\nWhere?\n", "welcome.txt:7: asked \"0\" is not a whole number"},
+		{"gap without asked", post + "\n=== gap\nat: 3d 10:00\n\nWhere?\n", "welcome.txt:7: asked \"\" is not a whole number"},
+		{"gap bad at", post + "\n=== gap\nat: 3 days ago\nasked: 1\n\nWhere?\n", "welcome.txt:7: at \"3 days ago\""},
+		{"gap with a key", post + "\n=== gap g1\nat: 3d 10:00\nasked: 1\n\nWhere?\n", "welcome.txt:7: a gap takes no key"},
+		{"gap with an author", post + "\n=== gap\nby: admin\nat: 3d 10:00\nasked: 1\n\nWhere?\n", "welcome.txt:8: field by not allowed on gap"},
+		{"gap question too long", post + "\n=== gap\nat: 3d 10:00\nasked: 1\n\n" + strings.Repeat("why ", 251) + "\n", "welcome.txt:7: question longer than 1000"},
+		{"comment after a gap", post + "\n=== gap\nat: 3d 10:00\nasked: 1\n\nWhere?\n\n--- comment c1\nby: admin\nat: 2d 10:00\n\nHi.\n", "welcome.txt:13: comment without a thread above"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := seed.ParseDiscussions(fstest.MapFS{"d/welcome.txt": {Data: []byte(c.text)}}, "d")
@@ -64,6 +82,14 @@ func TestDiscussionsParseErrors(t *testing.T) {
 	}
 	if _, err := seed.ParseDiscussions(fstest.MapFS{"d/welcome.txt": {Data: []byte("// a comment\n" + post)}}, "d"); err != nil {
 		t.Errorf("a well-formed file: %v", err)
+	}
+	ds, err := seed.ParseDiscussions(fstest.MapFS{"d/welcome.txt": {Data: []byte(post + "\n=== gap\nat: 3d 10:05\nasked: 4\n\nIs there a Slack?\n")}}, "d")
+	if err != nil {
+		t.Fatalf("a file with a gap: %v", err)
+	}
+	want := seed.Gap{Pos: "welcome.txt:7", At: seed.Ago{Days: 3, Hour: 10, Minute: 5}, Asked: 4, Question: "Is there a Slack?"}
+	if len(ds[0].Gaps) != 1 || ds[0].Gaps[0] != want {
+		t.Errorf("gaps = %+v, want [%+v]", ds[0].Gaps, want)
 	}
 }
 
@@ -339,8 +365,60 @@ func TestSeedDiscussions(t *testing.T) {
 		}
 	})
 
+	t.Run("content gaps", func(t *testing.T) {
+		// The seed's day, from any gap: every gap's times count back from it.
+		var day time.Time
+		for _, f := range ds {
+			type row struct {
+				question    string
+				asked       int
+				first, last time.Time
+			}
+			got := map[string]row{}
+			rows, err := d.Query(ctx, `SELECT g.normalized, g.question, g.asked_count, g.first_asked_on, g.last_asked_on
+				FROM content_gaps g JOIN series s ON s.id = g.series_id WHERE s.name = $1`, f.Forum)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var norm string
+				var r row
+				if err := rows.Scan(&norm, &r.question, &r.asked, &r.first, &r.last); err != nil {
+					t.Fatal(err)
+				}
+				got[norm] = r
+			}
+			if len(got) != len(f.Gaps) {
+				t.Errorf("%s: %d content gaps, want %d", f.Forum, len(got), len(f.Gaps))
+			}
+			for _, g := range f.Gaps {
+				r, ok := got[aisearch.NormalizeQuestion(g.Question)]
+				if !ok {
+					t.Errorf("%s: no content gap %q", g.Pos, g.Question)
+					continue
+				}
+				if day.IsZero() {
+					day = r.last.UTC().AddDate(0, 0, g.At.Days).Truncate(24 * time.Hour)
+				}
+				last := g.At.From(day)
+				if r.question != g.Question || r.asked != g.Asked || !r.last.Equal(last) || !r.first.Equal(g.FirstAsked(last)) {
+					t.Errorf("%s: gap %+v, want %q asked %d times, %v to %v", g.Pos, r, g.Question, g.Asked, g.FirstAsked(last), last)
+				}
+				if g.Asked > 1 && !r.first.Before(r.last) {
+					t.Errorf("%s: asked %d times, first on %v, not before last on %v", g.Pos, g.Asked, r.first, r.last)
+				}
+			}
+		}
+		if today := time.Now().UTC().Truncate(24 * time.Hour); !day.Equal(today) && !day.Equal(today.AddDate(0, 0, -1)) {
+			t.Errorf("gaps count back from %v, not today or yesterday", day)
+		}
+		if n := count(t, d, "SELECT count(*) FROM content_gaps WHERE last_asked_on > now()"); n != 0 {
+			t.Errorf("%d gaps last asked in the future", n)
+		}
+	})
+
 	t.Run("seeding twice writes nothing", func(t *testing.T) {
-		tables := []string{"threads", "replies", "reactions", "uploads", "meetings", "meeting_invitees", "meeting_attendance"}
+		tables := []string{"threads", "replies", "reactions", "uploads", "meetings", "meeting_invitees", "meeting_attendance", "content_gaps"}
 		before := map[string]int{}
 		for _, tbl := range tables {
 			before[tbl] = count(t, d, "SELECT count(*) FROM "+tbl)
