@@ -42,9 +42,12 @@ import (
 //	                    its end, p95
 //
 // The discussions go into the search store the way agora dev fills it:
-// the relay's snapshot, the embedded broker and the search projection.
-// The answers are the extractive answerer's and, when AGORA_AI_* names a
-// model, the model's too.
+// the relay's snapshot, the embedded broker and the search projection,
+// with agora dev's embedder (AGORA_EMBEDDINGS_URL, else the local word
+// vectors when installed). The questions are asked with keyword retrieval
+// alone, then with hybrid retrieval when there is an embedder; the answers
+// are the extractive answerer's and, when AGORA_AI_* names a model, the
+// model's too (hybrid when there is an embedder).
 //
 //go:embed aiquality/*.txt
 var aiQuestionFiles embed.FS
@@ -131,6 +134,12 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	for k, id := range ids {
 		threads[k] = id.String()
 	}
+	// Embeddings as agora dev has them (cfg then names the local server).
+	emb, err := app.StartEmbeddings(&cfg, log)
+	if err != nil {
+		return fmt.Errorf("ai-quality: %w", err)
+	}
+	defer emb.Close()
 	store, err := search.OpenEmbedded(filepath.Join(cfg.DataDir, "ai-quality-search"))
 	if err != nil {
 		return fmt.Errorf("ai-quality: %w", err)
@@ -140,22 +149,34 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	if err != nil {
 		return fmt.Errorf("ai-quality: %w", err)
 	}
-	fmt.Printf("ai-quality data: the demo discussions (%d threads) seeded and %d documents indexed by the search projection in %.1f s; %d questions\n",
-		len(threads), docs, time.Since(start).Seconds(), len(questions))
+	embedder := "none (AGORA_EMBEDDINGS_URL unset and no word vectors installed: scripts/install-deps.sh wordvectors)"
+	if cfg.Embeddings.Enabled() {
+		embedder = cfg.Embeddings.Model + " at " + cfg.Embeddings.URL
+	}
+	fmt.Printf("ai-quality data: the demo discussions (%d threads) seeded and %d documents indexed by the search projection in %.1f s; embedder: %s; %d questions\n",
+		len(threads), docs, time.Since(start).Seconds(), embedder, len(questions))
 
-	answerers := []struct {
+	keyword := cfg
+	keyword.Embeddings.URL, keyword.Embeddings.Model = "", ""
+	runs := []struct {
 		name string
 		cfg  config.Config
-	}{{"extractive", cfg}}
-	if model := aiModelConfig(cfg); model.AI.ModelProvider() != "" {
-		answerers = append(answerers, struct {
+	}{{"extractive answerer, keyword retrieval", keyword}}
+	if cfg.Embeddings.Enabled() {
+		runs = append(runs, struct {
 			name string
 			cfg  config.Config
-		}{model.AI.ModelProvider() + ":" + model.AI.Model, model})
+		}{"extractive answerer, hybrid retrieval", cfg})
 	}
-	for _, a := range answerers {
-		if err := aiEvaluate(ctx, a.name, a.cfg, d, store, log, questions, threads); err != nil {
-			return fmt.Errorf("ai-quality: %s: %w", a.name, err)
+	if model := aiModelConfig(cfg); model.AI.ModelProvider() != "" {
+		runs = append(runs, struct {
+			name string
+			cfg  config.Config
+		}{model.AI.ModelProvider() + ":" + model.AI.Model + " answerer", model})
+	}
+	for _, r := range runs {
+		if err := aiEvaluate(ctx, r.name, r.cfg, d, store, log, questions, threads); err != nil {
+			return fmt.Errorf("ai-quality: %s: %w", r.name, err)
 		}
 	}
 	return nil
@@ -180,7 +201,11 @@ func aiFillStore(ctx context.Context, cfg config.Config, d *app.Database, store 
 		return 0, err
 	}
 	defer pipe.Close()
-	h, err := searchindex.New(store, d.Pool, log)
+	embed, err := app.NewEmbedder(cfg)
+	if err != nil {
+		return 0, err
+	}
+	h, err := searchindex.New(store, d.Pool, log, searchindex.WithEmbedder(embed))
 	if err != nil {
 		return 0, err
 	}
@@ -356,7 +381,7 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 		}
 		return float64(t.citedRight) / float64(t.cited)
 	}
-	fmt.Printf("\nAI search quality, %s answerer, %d questions (%d with answering threads):\n", name, total.all, total.n)
+	fmt.Printf("\nAI search quality, %s, %d questions (%d with answering threads):\n", name, total.all, total.n)
 	fmt.Printf("  %-34s %5.3f   (target >= 0.9: %s)\n", "recall@5:", total.recall/float64(total.n), verdict(total.recall/float64(total.n) >= 0.9))
 	fmt.Printf("  %-34s %5.3f\n", "MRR@10:", total.rr/float64(total.n))
 	fmt.Printf("  %-34s %5.3f   (%d of %d cited sources; target >= 0.9: %s)\n", "citation precision:", precision(total), total.citedRight, total.cited, verdict(precision(total) >= 0.9))
@@ -408,9 +433,11 @@ func aiForumChannels(ctx context.Context, d *app.Database) (map[string]string, e
 }
 
 // aiLeaks counts the cited posts the asker may not read: a thread or reply
-// of a forum the asker is no active member (nor admin) of, or a Meet Up
-// post whose minutes were cited, when the Meet Up is not open to them
-// (neither its creator nor invited).
+// of a forum the asker is no active member of, or a Meet Up post with
+// minutes the asker may not read (neither its creator nor invited). The
+// answer names minutes by their Meet Up post, which every member of the
+// forum sees, so such a post counts as a leak whether its own text or its
+// minutes were cited: the count errs on the side of a leak.
 func aiLeaks(ctx context.Context, d *app.Database, email string, cited []string) (int, error) {
 	if len(cited) == 0 {
 		return 0, nil

@@ -267,7 +267,7 @@ func refersBack(q string) bool {
 
 var anaphora = map[string]bool{"he": true, "she": true, "they": true, "him": true, "her": true, "them": true,
 	"his": true, "hers": true, "their": true, "theirs": true, "it": true, "its": true, "that": true,
-	"this": true, "those": true, "these": true, "there": true, "then": true}
+	"this": true, "those": true, "these": true, "there": true, "then": true, "one": true, "ones": true}
 
 // choose takes, best first, at most limit sentences scoring at least
 // keepShare of top's (sameShare for those sameThread keeps), none nearly
