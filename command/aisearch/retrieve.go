@@ -232,5 +232,5 @@ const (
 	nearestLimit   = 30
 	expandThreads  = 3
 	inherited      = 0.5
-	perThread      = 2
+	perThread      = 3
 )
