@@ -1,6 +1,6 @@
 // The forum page and access management (spec 001 §2, §4, §5, §6, §8).
 import assert from 'node:assert/strict'
-import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, poll, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
 
 // The demo forums used here: an open forum with an expert, which the demo
 // member is in, and the invite-only one the member is not in, whose access
@@ -140,8 +140,14 @@ export default [
       await visible(page.getByTestId('toast').getByText('Access updated for 1 person.'))
       await dialog.waitFor({ state: 'detached', timeout: TIMEOUT })
 
-      // She is a member of the forum now, invited (no account yet), and was mailed.
-      const members = await api('GET', `/api/series/${seriesId}/assignables?isAssigned=true&keyword=${encodeURIComponent(email)}`, { token })
+      // She is a member of the forum now, invited (no account yet), and was
+      // mailed. A keyword searches the member index, which the change
+      // stream fills: it may be a moment behind (more so while agora dev
+      // indexes its demo discussions at start).
+      const members = await poll('the new member in the member index', async () => {
+        const r = await api('GET', `/api/series/${seriesId}/assignables?isAssigned=true&keyword=${encodeURIComponent(email)}`, { token })
+        return r.body.results?.length ? r : null
+      }, 30_000)
       assert.equal(members.body.results.length, 1)
       assert.equal(members.body.results[0].role, 'member')
       const mail = await api('GET', `/api/dev/mailbox?to=${encodeURIComponent(email)}`)
