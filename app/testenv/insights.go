@@ -26,8 +26,15 @@ type Insights struct {
 // projection and the server.
 func NewInsights(t testing.TB, options ...func(*config.Config)) *Insights {
 	t.Helper()
-	p := StartPipeline(t)
 	conn, _ := Warehouse(t)
+	return NewInsightsOn(t, conn, options...)
+}
+
+// NewInsightsOn is NewInsights over the warehouse database conn (one on
+// the test's OwnWarehouse, say).
+func NewInsightsOn(t testing.TB, conn driver.Conn, options ...func(*config.Config)) *Insights {
+	t.Helper()
+	p := StartPipeline(t)
 	proj, err := insights.New(conn, shared.db.Pool, projectiontest.Logger())
 	if err != nil {
 		t.Fatal(err)
