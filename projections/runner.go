@@ -119,7 +119,6 @@ func Run(ctx context.Context, cfg Config, handlers ...Handler) error {
 		if s, ok := h.(Scheduled); ok {
 			wg.Go(func() { s.Schedule(ctx) })
 		}
-		wg.Go(func() { measureLag(ctx, cfg, h) })
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -167,6 +166,11 @@ func runOne(ctx context.Context, cfg Config, h Handler) error {
 	if err := kafka.EnsureTopics(ctx, cfg.Brokers, cfg.Partitions, append(append([]string{}, topics...), dlqTopic)...); err != nil {
 		return err
 	}
+	var measuring sync.WaitGroup
+	defer measuring.Wait()
+	lagCtx, stopMeasuring := context.WithCancel(ctx)
+	defer stopMeasuring()
+	measuring.Go(func() { measureLag(lagCtx, cfg, h) })
 	r := kafkago.NewReader(kafkago.ReaderConfig{
 		Brokers:           cfg.Brokers,
 		GroupID:           GroupID(cfg.TopicPrefix, h.Name()),

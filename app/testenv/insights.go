@@ -7,6 +7,7 @@ import (
 
 	"agora/app"
 	"agora/internal/config"
+	"agora/projections"
 	"agora/projections/insights"
 	"agora/projections/projectiontest"
 )
@@ -40,9 +41,13 @@ func NewInsightsOn(t testing.TB, conn driver.Conn, options ...func(*config.Confi
 		t.Fatal(err)
 	}
 	i := &Insights{Warehouse: conn, Projector: newProjector(p), Projection: proj}
+	// The API serves the projector's metrics, and its /readyz the
+	// projection's state, as in agora dev.
+	reg := app.NewRegistry()
+	i.Runner.Metrics = projections.NewMetrics(reg)
 	i.Run(t, proj)
 	t.Cleanup(i.Stop)
-	i.Env = serve(t, []app.APIOption{app.WithWarehouse(conn)}, options)
+	i.Env = serve(t, []app.APIOption{app.WithWarehouse(conn), app.WithRegistry(reg)}, options)
 	return i
 }
 

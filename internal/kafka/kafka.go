@@ -141,16 +141,19 @@ func committed(ctx context.Context, brokers []string, group, topic string, range
 	for p := range ranges {
 		parts = append(parts, p)
 	}
+	out := map[int]int64{}
+	for p, r := range ranges {
+		out[p] = r.FirstOffset
+	}
 	res, err := Client(brokers).OffsetFetch(ctx, &kafkago.OffsetFetchRequest{GroupID: group, Topics: map[string][]int{topic: parts}})
 	if err == nil {
 		err = res.Error
 	}
+	if errors.Is(err, kafkago.GroupIdNotFound) {
+		return out, nil // a group that never committed (the embedded broker says so; Kafka answers -1)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("kafka: committed offsets of %s on %s: %w", group, topic, err)
-	}
-	out := map[int]int64{}
-	for p, r := range ranges {
-		out[p] = r.FirstOffset
 	}
 	for _, p := range res.Topics[topic] {
 		if p.Error != nil {
