@@ -84,6 +84,7 @@ func StartPipeline(ctx context.Context, cfg config.Config, databaseURL string, l
 func ProjectorConfig(cfg config.Config, brokers []string, reg prometheus.Registerer, log *slog.Logger) projections.Config {
 	return projections.Config{
 		Brokers: brokers, TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions,
+		MaxBackoff: cfg.Kafka.RetryMaxBackoff, StallAfter: cfg.Kafka.StallAfter,
 		Metrics: projections.NewMetrics(reg), Log: log.With("part", "projector"),
 	}
 }
