@@ -116,6 +116,9 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	if a.Registry == nil {
 		a.Registry = NewRegistry()
 	}
+	// The states of the projections of this process: its realtime one,
+	// and in agora dev the pipeline's, whose runner registered them first.
+	a.Projections = sharedMetrics(a.Registry).Health
 	if o.sfu != nil {
 		a.SFUPublicURL = o.sfu.PublicURL()
 	}

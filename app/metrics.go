@@ -60,6 +60,7 @@ func sharedMetrics(reg *prometheus.Registry) *projections.Metrics {
 	m.Changes = register(reg, m.Changes)
 	m.Retries = register(reg, m.Retries)
 	m.DeadLetters = register(reg, m.DeadLetters)
+	m.Health = register(reg, m.Health)
 	return m
 }
 

@@ -84,6 +84,7 @@ func StartPipeline(ctx context.Context, cfg config.Config, databaseURL string, l
 func ProjectorConfig(cfg config.Config, brokers []string, reg prometheus.Registerer, log *slog.Logger) projections.Config {
 	return projections.Config{
 		Brokers: brokers, TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions,
+		MaxBackoff: cfg.Kafka.RetryMaxBackoff, StallAfter: cfg.Kafka.StallAfter,
 		Metrics: projections.NewMetrics(reg), Log: log.With("part", "projector"),
 	}
 }
@@ -157,23 +158,53 @@ func Rebuild(ctx context.Context, cfg config.Config, d *Database, handlers []pro
 	if len(brokers) == 0 {
 		return ErrNoBrokers
 	}
+	h, err := handlerNamed(handlers, name)
+	if err != nil {
+		return err
+	}
+	rb, ok := h.(projections.Rebuilder)
+	if !ok {
+		return fmt.Errorf("projection %s cannot be rebuilt (it keeps no target of its own)", name)
+	}
+	start := time.Now()
+	rows, err := projections.Rebuild(ctx, ProjectorConfig(cfg, brokers, nil, log), projections.RebuildOptions{DatabaseURL: d.URL, Slot: cfg.Kafka.RelaySlot}, rb)
+	if err != nil {
+		return err
+	}
+	log.Info("projection rebuilt", "projection", name, "rows", rows, "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// Replay is agora projector replay NAME: it applies the dead letters of
+// the projection named name again, after a fix (see projections.Replay),
+// and reports how many applied and how many failed again (those are back
+// in the dead-letter topic, for the next replay).
+func Replay(ctx context.Context, cfg config.Config, handlers []projections.Handler, name string, log *slog.Logger) (applied, failed int, err error) {
+	brokers := cfg.Kafka.BrokerList()
+	if len(brokers) == 0 {
+		return 0, 0, ErrNoBrokers
+	}
+	h, err := handlerNamed(handlers, name)
+	if err != nil {
+		return 0, 0, err
+	}
+	start := time.Now()
+	applied, failed, err = projections.Replay(ctx, ProjectorConfig(cfg, brokers, nil, log), h)
+	if err != nil {
+		return applied, failed, err
+	}
+	log.Info("dead letters replayed", "projection", name, "applied", applied, "failed", failed, "took", time.Since(start).Round(time.Millisecond))
+	return applied, failed, nil
+}
+
+// handlerNamed is the projection of handlers named name.
+func handlerNamed(handlers []projections.Handler, name string) (projections.Handler, error) {
 	var names []string
 	for _, h := range handlers {
+		if h.Name() == name {
+			return h, nil
+		}
 		names = append(names, h.Name())
-		if h.Name() != name {
-			continue
-		}
-		rb, ok := h.(projections.Rebuilder)
-		if !ok {
-			return fmt.Errorf("projection %s cannot be rebuilt (it keeps no target of its own)", name)
-		}
-		start := time.Now()
-		rows, err := projections.Rebuild(ctx, ProjectorConfig(cfg, brokers, nil, log), projections.RebuildOptions{DatabaseURL: d.URL, Slot: cfg.Kafka.RelaySlot}, rb)
-		if err != nil {
-			return err
-		}
-		log.Info("projection rebuilt", "projection", name, "rows", rows, "took", time.Since(start).Round(time.Millisecond))
-		return nil
 	}
-	return fmt.Errorf("no projection named %q (have %v)", name, names)
+	return nil, fmt.Errorf("no projection named %q (have %v)", name, names)
 }

@@ -27,6 +27,7 @@ import (
 	"agora/internal/linkpreview"
 	"agora/internal/mail"
 	"agora/live"
+	"agora/projections"
 	qaccount "agora/query/account"
 	qbilling "agora/query/billing"
 	qchat "agora/query/chat"
@@ -54,6 +55,9 @@ type Application struct {
 	DB *db.DB
 	// Registry receives the HTTP metrics and is served at /metrics.
 	Registry *prometheus.Registry
+	// Projections tells /readyz the state and lag of the projections
+	// this process runs; nil: none.
+	Projections ProjectionStates
 	// Hub holds this node's live connections (GET /api/hub); nil answers
 	// the route with hubUnavailable.
 	Hub *live.Hub
@@ -75,6 +79,12 @@ type Application struct {
 	// Dev is agora dev (and the test servers): it serves the dev-only
 	// routes beside the mailbox, such as the dev checkout page.
 	Dev bool
+}
+
+// ProjectionStates are the states of a process's projections (a
+// projections.Health).
+type ProjectionStates interface {
+	States() []projections.State
 }
 
 // Commands are the write side's use cases, one service per area.

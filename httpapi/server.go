@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"agora/internal/db"
+	"agora/internal/jsontime"
 	"agora/web"
 )
 
@@ -94,18 +95,43 @@ func (s *server) healthz(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"status": "ok"})
 }
 
-// readyz answers 200 only when Postgres answers and every migration is applied.
+// readyz answers 200 only when Postgres answers and every migration is
+// applied. Its details show each projection's state and lag, but a
+// projection retrying (or stalled on) a target that is down keeps the node
+// ready: the node still serves reads and writes, taking it out of the load
+// balancer would not bring the target back, and taking every node out
+// would turn a warehouse outage into an outage of the whole product.
 func (s *server) readyz(c fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
 	defer cancel()
+	states := []projectionState{}
+	if s.Projections != nil {
+		for _, p := range s.Projections.States() {
+			st := projectionState{Projection: p.Projection, State: p.State, LastError: p.LastError, Lag: p.Lag}
+			if !p.Since.IsZero() {
+				since := jsontime.Of(p.Since)
+				st.Since = &since
+			}
+			states = append(states, st)
+		}
+	}
 	if err := s.DB.Pool.Ping(ctx); err != nil {
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "postgres": err.Error()})
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "postgres": err.Error(), "projections": states})
 	}
 	pending, err := db.Pending(ctx, s.DB.Pool)
 	if err != nil || len(pending) > 0 {
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "pendingMigrations": pending})
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "pendingMigrations": pending, "projections": states})
 	}
-	return c.JSON(fiber.Map{"status": "ready"})
+	return c.JSON(fiber.Map{"status": "ready", "projections": states})
+}
+
+// projectionState is a projection's state in /readyz's details.
+type projectionState struct {
+	Projection string         `json:"projection"`
+	State      string         `json:"state"`
+	Since      *jsontime.Time `json:"since,omitempty"`
+	LastError  string         `json:"lastError,omitempty"`
+	Lag        int64          `json:"lag"`
 }
 
 func (s *server) devMailbox(c fiber.Ctx) error {

@@ -8,13 +8,17 @@
 // change), dispatches it to the projection, and commits the offset only
 // after the projection returned, so delivery is at least once and every
 // projection is idempotent: it upserts by primary key and ignores a change
-// whose change.Position is not newer than what it holds. A failing change
-// is retried with backoff; one that keeps failing (or cannot be decoded)
-// goes to the projection's dead-letter topic with the error, and the runner
-// goes on. Rebuild re-reads the projection's tables from a Postgres
+// whose change.Position is not newer than what it holds. A change whose
+// target is unavailable (IsUnavailable: down, restarting, overloaded) is
+// retried with backoff for as long as it takes, nothing after it committed;
+// a poison change (Permanent, or not a change event) goes to the
+// projection's dead-letter topic at once, and one failing otherwise after
+// MaxAttempts, and the runner goes on. Each projection's state (healthy,
+// retrying, stalled) and lag are kept in a Health, which /readyz and
+// /metrics show. Replay applies the dead letters again after a fix. Rebuild re-reads the projection's tables from a Postgres
 // snapshot into a fresh target and moves the consumer group to exactly
-// where that snapshot ends. Consumer lag and apply latency are Prometheus
-// metrics (NewMetrics).
+// where that snapshot ends. Consumer lag, apply latency and the states are
+// Prometheus metrics (NewMetrics).
 //
 // One package per projection lives beside this one (search, analytics,
 // realtime, notifications, delivery, reminders).

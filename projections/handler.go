@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"errors"
 
 	"agora/projections/change"
 )
@@ -25,7 +24,10 @@ type Handler interface {
 	// rebalance, and an older change may follow a snapshot read of the
 	// same row; compare change.Position with what the target holds. An
 	// error makes the runner retry with backoff, then dead-letter the
-	// change; wrap an error with Permanent to dead-letter it at once.
+	// change; wrap an error with Permanent to dead-letter it at once, and
+	// one saying the target is down with Unavailable (IsUnavailable knows
+	// the network's and Postgres's own) to retry it until the target is
+	// back.
 	Apply(ctx context.Context, c change.Change) error
 }
 
@@ -59,25 +61,4 @@ type Swapper interface {
 type Scheduled interface {
 	Handler
 	Schedule(ctx context.Context)
-}
-
-// permanent marks an error that retrying cannot fix.
-type permanent struct{ err error }
-
-func (p permanent) Error() string { return p.err.Error() }
-func (p permanent) Unwrap() error { return p.err }
-
-// Permanent wraps err so the runner dead-letters the change without
-// retrying it.
-func Permanent(err error) error {
-	if err == nil {
-		return nil
-	}
-	return permanent{err}
-}
-
-// IsPermanent reports whether err was wrapped with Permanent.
-func IsPermanent(err error) bool {
-	var p permanent
-	return errors.As(err, &p)
 }

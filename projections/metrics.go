@@ -4,8 +4,10 @@ import "github.com/prometheus/client_golang/prometheus"
 
 // Metrics are the runner's Prometheus metrics, labelled by projection.
 type Metrics struct {
-	// Lag is the messages of a partition not yet applied (its high
-	// watermark minus the next offset), as of the last batch.
+	// Lag is the messages of a partition not yet applied: its end offset
+	// minus the consumer group's committed offset, measured every
+	// Config.LagInterval (by every projector that runs the projection, so
+	// take the max across them, not the sum).
 	Lag *prometheus.GaugeVec
 	// Apply is how long applying a batch took.
 	Apply *prometheus.HistogramVec
@@ -18,6 +20,10 @@ type Metrics struct {
 	Retries *prometheus.CounterVec
 	// DeadLetters counts changes sent to the dead-letter topic.
 	DeadLetters *prometheus.CounterVec
+	// Health is each projection's state (healthy, retrying, stalled) and
+	// lag, for /readyz; it collects agora_projection_state and
+	// agora_projection_retrying_seconds.
+	Health *Health
 }
 
 // NewMetrics creates the metrics and registers them with reg (when not nil).
@@ -25,7 +31,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		Lag: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "agora_projection_consumer_lag",
-			Help: "Messages of a partition not yet applied by a projection.",
+			Help: "Messages of a partition not yet applied by a projection: the end offset minus its committed offset.",
 		}, []string{"projection", "topic", "partition"}),
 		Apply: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "agora_projection_apply_seconds",
@@ -49,9 +55,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "agora_projection_dead_letters_total",
 			Help: "Changes sent to a projection's dead-letter topic.",
 		}, []string{"projection"}),
+		Health: NewHealth(),
 	}
 	if reg != nil {
-		reg.MustRegister(m.Lag, m.Apply, m.Delay, m.Changes, m.Retries, m.DeadLetters)
+		reg.MustRegister(m.Lag, m.Apply, m.Delay, m.Changes, m.Retries, m.DeadLetters, m.Health)
 	}
 	return m
 }

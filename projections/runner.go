@@ -26,10 +26,19 @@ type Config struct {
 	Partitions int
 	// MaxBatch bounds the changes handed to ApplyBatch at once (500).
 	MaxBatch int
-	// MaxAttempts is how often a change is tried before it is
-	// dead-lettered (6), with exponential backoff from Backoff (100 ms).
+	// MaxAttempts is how often a change that fails with an error of no
+	// known kind is tried before it is dead-lettered (6), with exponential
+	// backoff from Backoff (100 ms). A change whose target is unavailable
+	// (IsUnavailable) is retried for as long as it takes, the backoff
+	// doubling up to MaxBackoff (30 s).
 	MaxAttempts int
 	Backoff     time.Duration
+	MaxBackoff  time.Duration
+	// StallAfter is how long a projection retries before its state is
+	// stalled (a minute).
+	StallAfter time.Duration
+	// LagInterval is how often each projection's lag is measured (5 s).
+	LagInterval time.Duration
 	// SessionTimeout is the consumer-group session: how long a killed
 	// projector keeps its partitions before another takes them (6 s).
 	SessionTimeout time.Duration
@@ -53,6 +62,15 @@ func (c *Config) defaults() {
 	}
 	if c.Backoff <= 0 {
 		c.Backoff = 100 * time.Millisecond
+	}
+	if c.MaxBackoff < c.Backoff {
+		c.MaxBackoff = max(c.Backoff, 30*time.Second)
+	}
+	if c.StallAfter <= 0 {
+		c.StallAfter = time.Minute
+	}
+	if c.LagInterval <= 0 {
+		c.LagInterval = 5 * time.Second
 	}
 	if c.SessionTimeout <= 0 {
 		c.SessionTimeout = 6 * time.Second
@@ -97,6 +115,7 @@ func Run(ctx context.Context, cfg Config, handlers ...Handler) error {
 	}
 	var wg sync.WaitGroup
 	for _, h := range handlers {
+		cfg.Metrics.Health.track(h.Name(), cfg.StallAfter)
 		if s, ok := h.(Scheduled); ok {
 			wg.Go(func() { s.Schedule(ctx) })
 		}
@@ -147,6 +166,11 @@ func runOne(ctx context.Context, cfg Config, h Handler) error {
 	if err := kafka.EnsureTopics(ctx, cfg.Brokers, cfg.Partitions, append(append([]string{}, topics...), dlqTopic)...); err != nil {
 		return err
 	}
+	var measuring sync.WaitGroup
+	defer measuring.Wait()
+	lagCtx, stopMeasuring := context.WithCancel(ctx)
+	defer stopMeasuring()
+	measuring.Go(func() { measureLag(lagCtx, cfg, h) })
 	r := kafkago.NewReader(kafkago.ReaderConfig{
 		Brokers:           cfg.Brokers,
 		GroupID:           GroupID(cfg.TopicPrefix, h.Name()),
@@ -169,12 +193,50 @@ func runOne(ctx context.Context, cfg Config, h Handler) error {
 	defer r.Close()
 	w := kafka.NewWriter(cfg.Brokers)
 	defer w.Close()
-	c := &consumer{cfg: cfg, h: h, reader: r, dlq: w, tables: map[string]bool{}}
+	c := newConsumer(cfg, h, w)
+	c.reader = r
+	return c.loop(ctx)
+}
+
+// newConsumer applies h's changes, dead-lettering with w.
+func newConsumer(cfg Config, h Handler, w *kafkago.Writer) *consumer {
+	c := &consumer{cfg: cfg, h: h, dlq: w, tables: map[string]bool{}}
 	c.batch, _ = h.(BatchHandler)
 	for _, t := range h.Tables() {
 		c.tables[t] = true
 	}
-	return c.loop(ctx)
+	return c
+}
+
+// measureLag measures h's lag every LagInterval until ctx ends: from the
+// consumer group's committed offsets, so it grows while a target is down
+// and no batch completes.
+func measureLag(ctx context.Context, cfg Config, h Handler) {
+	group := GroupID(cfg.TopicPrefix, h.Name())
+	for {
+		var total int64
+		var err error
+		for _, topic := range Topics(cfg.TopicPrefix, h) {
+			var lag map[int]int64
+			if lag, err = kafka.Lag(ctx, cfg.Brokers, group, topic); err != nil {
+				break
+			}
+			for p, n := range lag {
+				cfg.Metrics.Lag.WithLabelValues(h.Name(), topic, strconv.Itoa(p)).Set(float64(n))
+				total += n
+			}
+		}
+		if err == nil {
+			cfg.Metrics.Health.setLag(h.Name(), total)
+		} else if ctx.Err() == nil {
+			cfg.Log.Debug("projection lag not measured", "projection", h.Name(), "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(cfg.LagInterval):
+		}
+	}
 }
 
 func (c *consumer) loop(ctx context.Context) error {
@@ -215,7 +277,7 @@ func (c *consumer) loop(ctx context.Context) error {
 				break fill
 			}
 		}
-		if err := c.process(ctx, batch); err != nil {
+		if _, err := c.process(ctx, batch); err != nil {
 			return err
 		}
 		if err := c.reader.CommitMessages(ctx, batch...); err != nil {
@@ -226,19 +288,7 @@ func (c *consumer) loop(ctx context.Context) error {
 			// uncommitted changes again, which the projection tolerates.
 			c.cfg.Log.Warn("offset commit failed", "projection", c.h.Name(), "err", err)
 		}
-		m := c.cfg.Metrics
-		for _, msg := range lastPerPartition(batch) {
-			m.Lag.WithLabelValues(c.h.Name(), msg.Topic, strconv.Itoa(msg.Partition)).Set(float64(max(0, msg.HighWaterMark-msg.Offset-1)))
-		}
 	}
-}
-
-func lastPerPartition(batch []kafkago.Message) map[string]kafkago.Message {
-	out := map[string]kafkago.Message{}
-	for _, m := range batch {
-		out[m.Topic+"/"+strconv.Itoa(m.Partition)] = m
-	}
-	return out
 }
 
 // decoded is a message and its change (ok false: nothing to apply).
@@ -248,9 +298,12 @@ type decoded struct {
 	ok  bool
 }
 
-// process applies a batch; it returns an error only when ctx ended or the
+// process applies a batch, dead-lettering the changes that fail for good
+// (failed says how many); it returns an error only when ctx ended or the
 // dead-letter topic cannot be written, so the batch must not be committed.
-func (c *consumer) process(ctx context.Context, batch []kafkago.Message) error {
+// While the target is unavailable it retries, never returning: a batch is
+// applied again from its first change not applied yet.
+func (c *consumer) process(ctx context.Context, batch []kafkago.Message) (failed int, err error) {
 	ds := make([]decoded, 0, len(batch))
 	var todo []change.Change
 	for _, m := range batch {
@@ -259,9 +312,11 @@ func (c *consumer) process(ctx context.Context, batch []kafkago.Message) error {
 		case errors.Is(err, change.ErrTombstone):
 			continue
 		case err != nil:
+			// Not a change event: no retry makes it one.
 			if err := c.deadLetter(ctx, m, err, 1); err != nil {
-				return err
+				return failed, err
 			}
+			failed++
 			continue
 		}
 		if !c.tables[ch.QualifiedTable()] {
@@ -272,31 +327,44 @@ func (c *consumer) process(ctx context.Context, batch []kafkago.Message) error {
 		todo = append(todo, ch)
 	}
 	if len(todo) == 0 {
-		return nil
+		return failed, nil
 	}
 	start := time.Now()
 	if c.batch != nil && len(todo) > 1 {
-		if err := c.batch.ApplyBatch(ctx, todo); err == nil {
-			c.applied(todo, start)
-			return nil
-		} else if ctx.Err() != nil {
-			return ctx.Err()
-		} else {
-			c.cfg.Log.Warn("batch apply failed; applying one by one", "projection", c.h.Name(), "changes", len(todo), "err", err)
+		backoff := c.cfg.Backoff
+		for {
+			err := c.batch.ApplyBatch(ctx, todo)
+			if err == nil {
+				c.cfg.Metrics.Health.healthy(c.h.Name())
+				c.applied(todo, start)
+				return failed, nil
+			}
+			if ctx.Err() != nil {
+				return failed, ctx.Err()
+			}
+			if !IsUnavailable(err) {
+				c.cfg.Log.Warn("batch apply failed; applying one by one", "projection", c.h.Name(), "changes", len(todo), "err", err)
+				break
+			}
+			if err := c.wait(ctx, ds[0].msg, err, 0, &backoff); err != nil {
+				return failed, err
+			}
 		}
 	}
 	done := todo[:0]
 	for _, d := range ds {
 		ok, err := c.applyOne(ctx, d)
 		if err != nil {
-			return err
+			return failed, err
 		}
 		if ok {
 			done = append(done, d.c)
+		} else {
+			failed++
 		}
 	}
 	c.applied(done, start)
-	return nil
+	return failed, nil
 }
 
 func (c *consumer) applied(cs []change.Change, start time.Time) {
@@ -313,35 +381,56 @@ func (c *consumer) applied(cs []change.Change, start time.Time) {
 	}
 }
 
-// applyOne applies one change with retries, dead-lettering it when it keeps
-// failing; applied says which happened.
+// applyOne applies one change with retries, dead-lettering it when it is
+// poison or keeps failing; applied says which happened. A change whose
+// target is unavailable is retried until it applies or ctx ends.
 func (c *consumer) applyOne(ctx context.Context, d decoded) (applied bool, err error) {
 	backoff := c.cfg.Backoff
-	attempt := 1
-	for ; attempt <= c.cfg.MaxAttempts; attempt++ {
+	for attempt := 1; ; {
 		if err = c.h.Apply(ctx, d.c); err == nil {
+			c.cfg.Metrics.Health.healthy(c.h.Name())
 			return true, nil
 		}
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		if IsPermanent(err) || attempt == c.cfg.MaxAttempts {
-			break
+		switch {
+		case IsPermanent(err):
+			return false, c.deadLetter(ctx, d.msg, err, attempt)
+		case IsUnavailable(err):
+			// Not the change's fault: it does not use up its attempts.
+		case attempt == c.cfg.MaxAttempts:
+			return false, c.deadLetter(ctx, d.msg, err, attempt)
+		default:
+			attempt++
 		}
-		c.cfg.Metrics.Retries.WithLabelValues(c.h.Name()).Inc()
-		c.cfg.Log.Warn("apply failed; retrying", "projection", c.h.Name(), "topic", d.msg.Topic, "partition", d.msg.Partition, "offset", d.msg.Offset, "attempt", attempt, "err", err)
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(backoff):
+		if err := c.wait(ctx, d.msg, err, attempt, &backoff); err != nil {
+			return false, err
 		}
-		backoff = min(2*backoff, 10*time.Second)
 	}
-	return false, c.deadLetter(ctx, d.msg, err, attempt)
+}
+
+// wait records a failed attempt at m (attempt 0: of its batch) and sleeps
+// for the backoff, which it doubles up to MaxBackoff.
+func (c *consumer) wait(ctx context.Context, m kafkago.Message, cause error, attempt int, backoff *time.Duration) error {
+	name := c.h.Name()
+	c.cfg.Metrics.Retries.WithLabelValues(name).Inc()
+	c.cfg.Metrics.Health.retrying(name, cause)
+	c.cfg.Log.Warn("apply failed; retrying", "projection", name, "topic", m.Topic, "partition", m.Partition, "offset", m.Offset,
+		"attempt", attempt, "unavailable", IsUnavailable(cause), "after", *backoff, "err", cause)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(*backoff):
+	}
+	*backoff = min(2**backoff, c.cfg.MaxBackoff)
+	return nil
 }
 
 // deadLetter writes m to the projection's dead-letter topic with the error.
 func (c *consumer) deadLetter(ctx context.Context, m kafkago.Message, cause error, attempts int) error {
+	// The projection goes on past it.
+	c.cfg.Metrics.Health.healthy(c.h.Name())
 	c.cfg.Log.Error("change sent to the dead-letter topic", "projection", c.h.Name(), "topic", m.Topic, "partition", m.Partition, "offset", m.Offset, "err", cause)
 	c.cfg.Metrics.DeadLetters.WithLabelValues(c.h.Name()).Inc()
 	dl := kafkago.Message{
@@ -357,7 +446,7 @@ func (c *consumer) deadLetter(ctx context.Context, m kafkago.Message, cause erro
 		},
 	}
 	// The dead letter must be safe before the offset moves past it.
-	for backoff := c.cfg.Backoff; ; backoff = min(2*backoff, 10*time.Second) {
+	for backoff := c.cfg.Backoff; ; backoff = min(2*backoff, c.cfg.MaxBackoff) {
 		err := c.dlq.WriteMessages(ctx, dl)
 		if err == nil {
 			return nil

@@ -145,18 +145,18 @@ func (m *meili) setUp(ctx context.Context, s *schema) error {
 	uid := m.uid(s)
 	created, err := m.client.CreateIndexWithContext(ctx, &meilisearch.IndexConfig{Uid: uid, PrimaryKey: "id"})
 	if err != nil {
-		return fmt.Errorf("search: create index %s: %w", uid, err)
+		return fmt.Errorf("search: create index %s: %w", uid, meiliError(err))
 	}
 	m.mu.Lock()
 	dimensions := m.dimensions
 	m.mu.Unlock()
 	set, err := m.client.Index(uid).UpdateSettingsWithContext(ctx, settings(s, dimensions))
 	if err != nil {
-		return fmt.Errorf("search: settings of %s: %w", uid, err)
+		return fmt.Errorf("search: settings of %s: %w", uid, meiliError(err))
 	}
 	task, err := m.client.WaitForTaskWithContext(ctx, created.TaskUID, m.interval)
 	if err != nil {
-		return fmt.Errorf("search: create index %s: %w", uid, err)
+		return fmt.Errorf("search: create index %s: %w", uid, meiliError(err))
 	}
 	if task.Status != meilisearch.TaskStatusSucceeded && task.Error.Code != "index_already_exists" {
 		return fmt.Errorf("search: create index %s: %s: %s", uid, task.Error.Code, task.Error.Message)
@@ -168,7 +168,7 @@ func (m *meili) setUp(ctx context.Context, s *schema) error {
 func (m *meili) await(ctx context.Context, uid string, taskUID int64) error {
 	task, err := m.client.WaitForTaskWithContext(ctx, taskUID, m.interval)
 	if err != nil {
-		return fmt.Errorf("search: task %d of %s: %w", taskUID, uid, err)
+		return fmt.Errorf("search: task %d of %s: %w", taskUID, uid, meiliError(err))
 	}
 	if task.Status != meilisearch.TaskStatusSucceeded {
 		return fmt.Errorf("search: task %d of %s %s: %s: %s", taskUID, uid, task.Status, task.Error.Code, task.Error.Message)
@@ -194,7 +194,7 @@ func (m *meili) upsert(ctx context.Context, s *schema, ids []string, docs []json
 	// upsert of a projection means (an update would merge fields).
 	t, err := m.client.Index(m.uid(s)).AddDocumentsWithContext(ctx, docs, nil)
 	if err != nil {
-		return fmt.Errorf("search: write %s: %w", m.uid(s), err)
+		return fmt.Errorf("search: write %s: %w", m.uid(s), meiliError(err))
 	}
 	m.enqueued(s, t)
 	return nil
@@ -247,7 +247,7 @@ func (m *meili) knowDimensions(ctx context.Context, s *schema, n int) error {
 func (m *meili) delete(ctx context.Context, s *schema, ids []string) error {
 	t, err := m.client.Index(m.uid(s)).DeleteDocumentsWithContext(ctx, ids, nil)
 	if err != nil {
-		return fmt.Errorf("search: delete from %s: %w", m.uid(s), err)
+		return fmt.Errorf("search: delete from %s: %w", m.uid(s), meiliError(err))
 	}
 	m.enqueued(s, t)
 	return nil
@@ -256,7 +256,7 @@ func (m *meili) delete(ctx context.Context, s *schema, ids []string) error {
 func (m *meili) deleteWhere(ctx context.Context, s *schema, f Filter) error {
 	t, err := m.client.Index(m.uid(s)).DeleteDocumentsByFilterWithContext(ctx, meiliFilter(f), nil)
 	if err != nil {
-		return fmt.Errorf("search: delete from %s: %w", m.uid(s), err)
+		return fmt.Errorf("search: delete from %s: %w", m.uid(s), meiliError(err))
 	}
 	m.enqueued(s, t)
 	return nil
@@ -301,7 +301,7 @@ func (m *meili) search(ctx context.Context, s *schema, q Query) ([]json.RawMessa
 	}
 	raw, err := m.client.Index(m.uid(s)).SearchRawWithContext(ctx, q.Text, req)
 	if err != nil {
-		return nil, 0, fmt.Errorf("search: %s: %w", m.uid(s), err)
+		return nil, 0, fmt.Errorf("search: %s: %w", m.uid(s), meiliError(err))
 	}
 	var a meiliAnswer
 	if err := json.Unmarshal(*raw, &a); err != nil {
@@ -331,11 +331,11 @@ func (m *meili) rebuild(ctx context.Context, s *schema) error {
 	uid := m.uid(s)
 	t, err := m.client.DeleteIndexWithContext(ctx, uid)
 	if err != nil {
-		return fmt.Errorf("search: rebuild %s: %w", uid, err)
+		return fmt.Errorf("search: rebuild %s: %w", uid, meiliError(err))
 	}
 	task, err := m.client.WaitForTaskWithContext(ctx, t.TaskUID, m.interval)
 	if err != nil {
-		return fmt.Errorf("search: rebuild %s: %w", uid, err)
+		return fmt.Errorf("search: rebuild %s: %w", uid, meiliError(err))
 	}
 	if task.Status != meilisearch.TaskStatusSucceeded && task.Error.Code != "index_not_found" {
 		return fmt.Errorf("search: rebuild %s: %s: %s", uid, task.Error.Code, task.Error.Message)
@@ -376,4 +376,20 @@ func meiliFilter(f Filter) string {
 // quote and a backslash are escaped with a backslash.
 func meiliQuote(v string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
+}
+
+// meiliError marks err with ErrUnavailable when it says Meilisearch could
+// not be reached, timed out, or answered with a server error (5xx) or a
+// 429: the request was fine, the server could not take it now.
+func meiliError(err error) error {
+	var me *meilisearch.Error
+	if !errors.As(err, &me) {
+		return err
+	}
+	switch {
+	case me.ErrCode == meilisearch.MeilisearchCommunicationError, me.ErrCode == meilisearch.MeilisearchTimeoutError,
+		me.ErrCode == meilisearch.MeilisearchMaxRetriesExceeded, me.StatusCode >= 500, me.StatusCode == 429:
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return err
 }

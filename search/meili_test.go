@@ -372,3 +372,19 @@ func TestMeiliVectorSearchIsSemantic(t *testing.T) {
 		t.Errorf("result = %+v", r)
 	}
 }
+
+// TestMeiliDownIsUnavailable: a write to a Meilisearch that no longer
+// answers says ErrUnavailable, so the search projection waits for it
+// rather than dead-letter the change; a refused document does not.
+func TestMeiliDownIsUnavailable(t *testing.T) {
+	_, srv := newFakeMeili(t)
+	s := openFake(t, srv)
+	if err := s.Posts().Upsert(context.Background(), search.Post{}); err == nil || errors.Is(err, search.ErrUnavailable) {
+		t.Fatalf("a document without an id: %v, want an error that is not ErrUnavailable", err)
+	}
+	srv.Close()
+	err := s.Posts().Upsert(context.Background(), search.Post{ID: "p1", Kind: "thread", Text: "t"})
+	if !errors.Is(err, search.ErrUnavailable) {
+		t.Fatalf("a write to a closed server: %v, want ErrUnavailable", err)
+	}
+}

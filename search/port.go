@@ -170,6 +170,10 @@ var (
 	ErrUnscoped = errors.New("search: post search without a readable-by clause")
 	// ErrBadDocument is returned for a document without an id.
 	ErrBadDocument = errors.New("search: document without an id")
+	// ErrUnavailable wraps the error of a search server that cannot be
+	// reached or cannot serve now (down, restarting, overloaded), so a
+	// caller can retry later rather than give up on the request.
+	ErrUnavailable = errors.New("search: the search server is unavailable")
 )
 
 // Embedder turns texts into vectors, one per text, all of one dimension,

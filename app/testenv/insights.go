@@ -7,6 +7,7 @@ import (
 
 	"agora/app"
 	"agora/internal/config"
+	"agora/projections"
 	"agora/projections/insights"
 	"agora/projections/projectiontest"
 )
@@ -26,16 +27,27 @@ type Insights struct {
 // projection and the server.
 func NewInsights(t testing.TB, options ...func(*config.Config)) *Insights {
 	t.Helper()
-	p := StartPipeline(t)
 	conn, _ := Warehouse(t)
+	return NewInsightsOn(t, conn, options...)
+}
+
+// NewInsightsOn is NewInsights over the warehouse database conn (one on
+// the test's OwnWarehouse, say).
+func NewInsightsOn(t testing.TB, conn driver.Conn, options ...func(*config.Config)) *Insights {
+	t.Helper()
+	p := StartPipeline(t)
 	proj, err := insights.New(conn, shared.db.Pool, projectiontest.Logger())
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := &Insights{Warehouse: conn, Projector: newProjector(p), Projection: proj}
+	// The API serves the projector's metrics, and its /readyz the
+	// projection's state, as in agora dev.
+	reg := app.NewRegistry()
+	i.Runner.Metrics = projections.NewMetrics(reg)
 	i.Run(t, proj)
 	t.Cleanup(i.Stop)
-	i.Env = serve(t, []app.APIOption{app.WithWarehouse(conn)}, options)
+	i.Env = serve(t, []app.APIOption{app.WithWarehouse(conn), app.WithRegistry(reg)}, options)
 	return i
 }
 

@@ -62,6 +62,36 @@ func Warehouse(t testing.TB) (driver.Conn, string) {
 	if warehouseErr != nil {
 		t.Fatalf("testenv: warehouse: %v", warehouseErr)
 	}
+	return warehouseOn(t, warehouseServer)
+}
+
+// OwnWarehouse starts a ClickHouse server for t alone (stopped when t
+// ends), for a test that stops and starts it, and gives a fresh, migrated
+// database on it as Warehouse does.
+func OwnWarehouse(t testing.TB) (*chserver.Server, driver.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "agora-test-clickhouse-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := chserver.Start(ctx, dir, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		t.Fatalf("testenv: warehouse: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = s.Stop()
+		_ = os.RemoveAll(dir)
+	})
+	conn, _ := warehouseOn(t, s)
+	return s, conn
+}
+
+// warehouseOn makes t's database on s.
+func warehouseOn(t testing.TB, s *chserver.Server) (driver.Conn, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	// The test's name, made an identifier, and a unique tail (kept when a
@@ -71,10 +101,10 @@ func Warehouse(t testing.TB) (driver.Conn, string) {
 		name = name[len(name)-80:]
 	}
 	name = "test_" + strings.Trim(name, "_")
-	if err := warehouseServer.CreateDatabase(ctx, name); err != nil {
+	if err := s.CreateDatabase(ctx, name); err != nil {
 		t.Fatalf("testenv: warehouse: %v", err)
 	}
-	url := warehouseServer.URL(name)
+	url := s.URL(name)
 	conn, err := analytics.Open(ctx, url)
 	if err != nil {
 		t.Fatalf("testenv: warehouse: %v", err)

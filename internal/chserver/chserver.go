@@ -358,6 +358,20 @@ func (s *Server) Stop() error {
 	return halt(cmd, exited)
 }
 
+// Restart starts a server that Stop stopped again, on the same ports and
+// with the same password, so the clients made before carry on (the fault
+// tests stop the warehouse under writes and bring it back).
+func (s *Server) Restart(ctx context.Context) error {
+	s.mu.Lock()
+	s.stopping = false
+	s.mu.Unlock()
+	if err := s.launch(ctx, time.Minute); err != nil {
+		return err
+	}
+	go s.watch()
+	return nil
+}
+
 // halt asks the server process cmd to shut down and waits for it; after
 // 30 s it is killed.
 func halt(cmd *exec.Cmd, exited <-chan struct{}) error {

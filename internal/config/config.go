@@ -332,6 +332,12 @@ type KafkaConfig struct {
 	RelaySlot string
 	// MetricsAddr is where agora relay and agora projector serve /metrics.
 	MetricsAddr string
+	// RetryMaxBackoff bounds the wait between two tries of a change whose
+	// target is unavailable, which a projection retries until it is back.
+	RetryMaxBackoff time.Duration
+	// StallAfter is how long a projection retries before /readyz and
+	// /metrics call it stalled.
+	StallAfter time.Duration
 }
 
 // BrokerList is Brokers split at commas, without blanks.
@@ -416,8 +422,9 @@ func Default() Config {
 			ResetPerAccountPerHour:    3,
 			MaxConcurrentHashes:       4,
 		},
-		SMTP:  SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
-		Kafka: KafkaConfig{TopicPrefix: "agora", Partitions: 8, RelaySlot: "agora_relay", MetricsAddr: "127.0.0.1:9464"},
+		SMTP: SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
+		Kafka: KafkaConfig{TopicPrefix: "agora", Partitions: 8, RelaySlot: "agora_relay", MetricsAddr: "127.0.0.1:9464",
+			RetryMaxBackoff: 30 * time.Second, StallAfter: time.Minute},
 		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 2 * time.Hour, UploadQuota: 200 << 20, UnattachedTTL: 24 * time.Hour},
 
 		LinkPreview: LinkPreviewConfig{PerAccountPerMinute: 30},
@@ -501,6 +508,8 @@ func (c *Config) FromEnv(lookup Env) []error {
 	integer("AGORA_KAFKA_PARTITIONS", &c.Kafka.Partitions)
 	str("AGORA_RELAY_SLOT", &c.Kafka.RelaySlot)
 	str("AGORA_METRICS_ADDR", &c.Kafka.MetricsAddr)
+	duration("AGORA_PROJECTION_RETRY_MAX_BACKOFF", &c.Kafka.RetryMaxBackoff)
+	duration("AGORA_PROJECTION_STALL_AFTER", &c.Kafka.StallAfter)
 	str("AGORA_BLOB_DIR", &c.Blobs.Dir)
 	str("AGORA_BLOB_SECRET", &c.Blobs.Secret)
 	duration("AGORA_UPLOAD_URL_TTL", &c.Blobs.UploadURLTTL)
@@ -622,6 +631,12 @@ func (c Config) Validate() error {
 	}
 	if !slotName.MatchString(c.Kafka.RelaySlot) {
 		bad("AGORA_RELAY_SLOT: %q is not a slot name (lower-case letters, digits, _)", c.Kafka.RelaySlot)
+	}
+	if c.Kafka.RetryMaxBackoff < 100*time.Millisecond {
+		bad("AGORA_PROJECTION_RETRY_MAX_BACKOFF: %v is under 100ms", c.Kafka.RetryMaxBackoff)
+	}
+	if c.Kafka.StallAfter <= 0 {
+		bad("AGORA_PROJECTION_STALL_AFTER: %v is not positive", c.Kafka.StallAfter)
 	}
 	if _, _, err := net.SplitHostPort(c.Kafka.MetricsAddr); err != nil {
 		bad("AGORA_METRICS_ADDR: %q is not host:port", c.Kafka.MetricsAddr)

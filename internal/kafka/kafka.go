@@ -82,6 +82,20 @@ func EnsureTopics(ctx context.Context, brokers []string, partitions int, topics 
 // EndOffsets returns the next offset (high watermark) of every partition of
 // topic.
 func EndOffsets(ctx context.Context, brokers []string, topic string) (map[int]int64, error) {
+	ranges, err := offsetRanges(ctx, brokers, topic)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]int64{}
+	for p, r := range ranges {
+		out[p] = r.LastOffset
+	}
+	return out, nil
+}
+
+// offsetRanges returns the first and the next offset of every partition of
+// topic.
+func offsetRanges(ctx context.Context, brokers []string, topic string) (map[int]kafkago.PartitionOffsets, error) {
 	c := Client(brokers)
 	meta, err := c.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{topic}})
 	if err != nil {
@@ -95,18 +109,77 @@ func EndOffsets(ctx context.Context, brokers []string, topic string) (map[int]in
 	}
 	var reqs []kafkago.OffsetRequest
 	for _, p := range meta.Topics[0].Partitions {
-		reqs = append(reqs, kafkago.LastOffsetOf(p.ID))
+		reqs = append(reqs, kafkago.FirstOffsetOf(p.ID), kafkago.LastOffsetOf(p.ID))
 	}
 	res, err := c.ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{topic: reqs}})
 	if err != nil {
 		return nil, fmt.Errorf("kafka: list offsets %s: %w", topic, err)
 	}
-	out := map[int]int64{}
+	out := map[int]kafkago.PartitionOffsets{}
 	for _, p := range res.Topics[topic] {
 		if p.Error != nil {
 			return nil, fmt.Errorf("kafka: list offsets %s/%d: %w", topic, p.Partition, p.Error)
 		}
-		out[p.Partition] = p.LastOffset
+		out[p.Partition] = p
+	}
+	return out, nil
+}
+
+// CommittedOffsets returns the offset group has committed in every
+// partition of topic, where it goes on reading; a partition it has
+// committed nothing in yet is at its first offset.
+func CommittedOffsets(ctx context.Context, brokers []string, group, topic string) (map[int]int64, error) {
+	ranges, err := offsetRanges(ctx, brokers, topic)
+	if err != nil {
+		return nil, err
+	}
+	return committed(ctx, brokers, group, topic, ranges)
+}
+
+func committed(ctx context.Context, brokers []string, group, topic string, ranges map[int]kafkago.PartitionOffsets) (map[int]int64, error) {
+	parts := make([]int, 0, len(ranges))
+	for p := range ranges {
+		parts = append(parts, p)
+	}
+	out := map[int]int64{}
+	for p, r := range ranges {
+		out[p] = r.FirstOffset
+	}
+	res, err := Client(brokers).OffsetFetch(ctx, &kafkago.OffsetFetchRequest{GroupID: group, Topics: map[string][]int{topic: parts}})
+	if err == nil {
+		err = res.Error
+	}
+	if errors.Is(err, kafkago.GroupIdNotFound) {
+		return out, nil // a group that never committed (the embedded broker says so; Kafka answers -1)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kafka: committed offsets of %s on %s: %w", group, topic, err)
+	}
+	for _, p := range res.Topics[topic] {
+		if p.Error != nil {
+			return nil, fmt.Errorf("kafka: committed offsets of %s on %s/%d: %w", group, topic, p.Partition, p.Error)
+		}
+		if p.CommittedOffset >= 0 {
+			out[p.Partition] = max(p.CommittedOffset, ranges[p.Partition].FirstOffset)
+		}
+	}
+	return out, nil
+}
+
+// Lag returns, for every partition of topic, how many messages group has
+// not committed yet: the end offset minus the committed one.
+func Lag(ctx context.Context, brokers []string, group, topic string) (map[int]int64, error) {
+	ranges, err := offsetRanges(ctx, brokers, topic)
+	if err != nil {
+		return nil, err
+	}
+	at, err := committed(ctx, brokers, group, topic, ranges)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]int64{}
+	for p, r := range ranges {
+		out[p] = max(0, r.LastOffset-at[p])
 	}
 	return out, nil
 }

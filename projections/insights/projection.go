@@ -2,11 +2,14 @@ package insights
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync/atomic"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -95,10 +98,40 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 		}
 	}
 	if err := p.resolve(ctx, b); err != nil {
-		return err
+		return unavailable(err)
 	}
 	b.build(p.log)
-	return p.write(ctx, b)
+	return unavailable(p.write(ctx, b))
+}
+
+// Exception codes of a ClickHouse that is overloaded, shutting down or out
+// of space: the batch is fine, the warehouse cannot take it now.
+var busyCodes = map[int32]bool{
+	159: true, // TIMEOUT_EXCEEDED
+	202: true, // TOO_MANY_SIMULTANEOUS_QUERIES
+	203: true, // NO_FREE_CONNECTION
+	209: true, // SOCKET_TIMEOUT
+	210: true, // NETWORK_ERROR
+	241: true, // MEMORY_LIMIT_EXCEEDED
+	242: true, // TABLE_IS_READ_ONLY
+	243: true, // NOT_ENOUGH_SPACE
+	252: true, // TOO_MANY_PARTS
+	394: true, // QUERY_WAS_CANCELLED (by a shutdown)
+}
+
+// unavailable marks err for the runner as the warehouse's being down, when
+// clickhouse-go or the server says so in words of their own; the network's
+// errors (refused, reset) the runner knows already.
+func unavailable(err error) error {
+	var ex *clickhouse.Exception
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, clickhouse.ErrAcquireConnTimeout), errors.Is(err, clickhouse.ErrConnectionClosed), errors.Is(err, io.EOF),
+		errors.As(err, &ex) && busyCodes[ex.Code]:
+		return projections.Unavailable(err)
+	}
+	return err
 }
 
 // Reset empties the warehouse, for a rebuild from a snapshot: every table

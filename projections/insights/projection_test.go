@@ -50,7 +50,13 @@ func newWorld(t *testing.T) *world {
 // statement community returns (and may make).
 func newWorldIn(t *testing.T, community string, args ...any) *world {
 	t.Helper()
-	w := &world{ins: testenv.NewInsights(t)}
+	return newWorldOn(t, testenv.NewInsights(t), community, args...)
+}
+
+// newWorldOn is newWorldIn over ins.
+func newWorldOn(t *testing.T, ins *testenv.Insights, community string, args ...any) *world {
+	t.Helper()
+	w := &world{ins: ins}
 	db := w.ins.DB.Pool
 	ctx := t.Context()
 	if err := db.QueryRow(ctx, community, args...).Scan(&w.community); err != nil {

@@ -80,7 +80,12 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 			return projections.Permanent(err)
 		}
 	}
-	return p.refresh(ctx, k)
+	err := p.refresh(ctx, k)
+	if errors.Is(err, search.ErrUnavailable) {
+		// Meilisearch down or overloaded: retried until it is back.
+		return projections.Unavailable(err)
+	}
+	return err
 }
 
 // Reset empties the four indexes, for a rebuild from a snapshot.

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 only when Postgres answers and every migration is applied.
+         * @description Answers 200 only when Postgres answers and every migration is applied. `projections` shows the state and lag of each projection the process runs; one that is retrying or stalled on a target that is down (the warehouse, say) keeps the process ready, as the process still serves.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -4213,6 +4213,26 @@ export interface components {
         Ready: {
             /** @constant */
             status: "ready";
+            /** @description The projections this process runs, by name. */
+            projections: components["schemas"]["ProjectionState"][];
+        };
+        ProjectionState: {
+            /** @description The projection's name (its consumer group is agora.projection.<name>). */
+            projection: string;
+            /**
+             * @description `retrying`: a change keeps failing and is retried; `stalled`: retrying for longer than the stall threshold (a minute).
+             * @enum {string}
+             */
+            state: "healthy" | "retrying" | "stalled";
+            /**
+             * Format: date-time
+             * @description When the change now retried first failed.
+             */
+            since?: string;
+            /** @description The latest failure of that change. */
+            lastError?: string;
+            /** @description Messages of the projection's topics not yet committed; -1 before the first measure. */
+            lag: number;
         };
         Unready: {
             /** @constant */
@@ -4221,6 +4241,8 @@ export interface components {
             postgres?: string;
             /** @description The migrations not yet applied (null when they could not be read). */
             pendingMigrations?: string[] | null;
+            /** @description The projections this process runs, by name. */
+            projections?: components["schemas"]["ProjectionState"][];
         };
         Message: {
             message: string;
