@@ -162,7 +162,11 @@ func (p *Projection) embed(ctx context.Context, posts []search.Post) error {
 	}
 	vectors, err := p.embedder.Embed(ctx, texts)
 	if err != nil {
-		return fmt.Errorf("embed %d posts: %w", len(texts), err)
+		// The embedder is a service like the store: down, overloaded or
+		// rate-limited, it is waited for (ErrUnavailable); the posts' text
+		// is no poison, and embeds once it is back. The wait shows in the
+		// projection's state.
+		return fmt.Errorf("embed %d posts: %w: %w", len(texts), search.ErrUnavailable, err)
 	}
 	if len(vectors) != len(texts) {
 		return fmt.Errorf("embed %d posts: the embedder returned %d vectors", len(texts), len(vectors))
