@@ -11,6 +11,8 @@ import (
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"agora/search/words"
 )
 
 func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.RawMessage, total int, err error) {
@@ -217,13 +219,7 @@ func (u unscored) Searcher(ctx context.Context, i bindex.IndexReader, m mapping.
 // longest word start the index keeps as a term.
 func wordQuery(s *schema, word string, last bool, fields []string, starts int) query.Query {
 	n := utf8.RuneCountInString(word)
-	fuzziness := 0
-	switch {
-	case n >= 9:
-		fuzziness = 2
-	case n >= 5:
-		fuzziness = 1
-	}
+	fuzziness := words.Typos(word)
 	ranked := s.searchable
 	var anyOf []query.Query
 	for _, f := range fields {

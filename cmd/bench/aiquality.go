@@ -19,7 +19,6 @@ import (
 	"agora/app"
 	"agora/internal/config"
 	"agora/internal/seed"
-	"agora/projections"
 	"agora/projections/searchindex"
 	"agora/search"
 )
@@ -209,13 +208,7 @@ func aiFillStore(ctx context.Context, cfg config.Config, d *app.Database, store 
 	if err != nil {
 		return 0, err
 	}
-	pctx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = projections.Run(pctx, app.ProjectorConfig(cfg, pipe.Brokers(), nil, log), h)
-	}()
-	defer func() { stop(); <-done }()
+	defer runProjection(ctx, cfg, pipe, log, h)()
 	var want int
 	var channels []string
 	if err := d.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM threads t JOIN channels c ON c.id = t.channel_id WHERE c.series_id IS NOT NULL)

@@ -61,13 +61,7 @@ func pipelineBench(ctx context.Context, selected map[string]bool, cfg config.Con
 		}
 		applied := newAppliedLog()
 		h.OnApplied = applied.record
-		pctx, stop := context.WithCancel(ctx)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_ = projections.Run(pctx, app.ProjectorConfig(cfg, pipe.Brokers(), nil, log), h)
-		}()
-		defer func() { stop(); <-done }()
+		defer runProjection(ctx, cfg, pipe, log, h)()
 		// The consumer group joins before the clock starts.
 		if err := warmUp(ctx, pool, table, applied); err != nil {
 			return err
@@ -278,4 +272,16 @@ func waitForSnapshot(ctx context.Context, pool *pgxpool.Pool, slot string) error
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// runProjection runs h on the pipeline's broker until the returned stop
+// is called, which waits for it to end.
+func runProjection(ctx context.Context, cfg config.Config, pipe *app.Pipeline, log *slog.Logger, h projections.Handler) (stop func()) {
+	pctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = projections.Run(pctx, app.ProjectorConfig(cfg, pipe.Brokers(), nil, log), h)
+	}()
+	return func() { cancel(); <-done }
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/openai"
+
+	agorallm "agora/search/llm"
 )
 
 // Providers of Config.Provider.
@@ -100,21 +102,7 @@ func NewModel(cfg Config, client *http.Client) (*Model, error) {
 		}
 		llm, err = anthropic.New(opts...)
 	default:
-		token := cfg.Token
-		if token == "" {
-			// langchaingo refuses an empty token (and would then read
-			// OPENAI_API_KEY); servers without auth ignore this one.
-			token = "no-token"
-		}
-		opts := []openai.Option{
-			openai.WithBaseURL(strings.TrimSuffix(cfg.BaseURL, "/")),
-			openai.WithModel(cfg.Model),
-			openai.WithToken(token),
-		}
-		if client != nil {
-			opts = append(opts, openai.WithHTTPClient(client))
-		}
-		llm, err = openai.New(opts...)
+		llm, err = agorallm.OpenAI(cfg.BaseURL, cfg.Token, client, openai.WithModel(cfg.Model))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("answer: model client: %w", err)

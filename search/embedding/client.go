@@ -15,6 +15,8 @@ import (
 
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/llms/openai"
+
+	"agora/search/llm"
 )
 
 // Config names an OpenAI-compatible embeddings API. It is parsed once by
@@ -59,27 +61,13 @@ func New(cfg Config, client *http.Client) (*Client, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	token := cfg.Token
-	if token == "" {
-		// langchaingo refuses an empty token (and would then read
-		// OPENAI_API_KEY); servers without auth ignore this one.
-		token = "no-token"
-	}
-	opts := []openai.Option{
-		openai.WithBaseURL(strings.TrimSuffix(cfg.BaseURL, "/")),
-		openai.WithEmbeddingModel(cfg.Model),
-		openai.WithToken(token),
-	}
-	if client != nil {
-		opts = append(opts, openai.WithHTTPClient(client))
-	}
-	llm, err := openai.New(opts...)
+	c, err := llm.OpenAI(cfg.BaseURL, cfg.Token, client, openai.WithEmbeddingModel(cfg.Model))
 	if err != nil {
 		return nil, fmt.Errorf("embedding: client: %w", err)
 	}
 	// Line breaks stay: langchaingo would replace them in the caller's
 	// slice itself, and current models read them as any space.
-	emb, err := embeddings.NewEmbedder(llm, embeddings.WithBatchSize(BatchSize), embeddings.WithStripNewLines(false))
+	emb, err := embeddings.NewEmbedder(c, embeddings.WithBatchSize(BatchSize), embeddings.WithStripNewLines(false))
 	if err != nil {
 		return nil, fmt.Errorf("embedding: client: %w", err)
 	}

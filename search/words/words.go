@@ -51,14 +51,7 @@ func Stem(w string) string {
 // store allows (one from five letters, two from nine, the first letter
 // right), the most frequent of equals; "" when there is none.
 func Nearest(s string, vocab map[string]int) string {
-	n := utf8.RuneCountInString(s)
-	allowed := 0
-	switch {
-	case n >= 9:
-		allowed = 2
-	case n >= 5:
-		allowed = 1
-	}
+	allowed := Typos(s)
 	if allowed == 0 {
 		return ""
 	}
@@ -116,6 +109,19 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// Typos is how many typos a word may hold and still match: none up to four
+// letters, one from five, two from nine, as Meilisearch allows (and the
+// embedded engine, and the AI search's ranking, after it).
+func Typos(w string) int {
+	switch n := utf8.RuneCountInString(w); {
+	case n >= 9:
+		return 2
+	case n >= 5:
+		return 1
+	}
+	return 0
 }
 
 var stopwords = map[string]bool{}
