@@ -93,11 +93,9 @@ func TestDiscussionsParseErrors(t *testing.T) {
 	}
 }
 
-// TestSeedDiscussions writes the demo discussions with the organization
-// and checks the rows are those the product's commands write.
-func TestSeedDiscussions(t *testing.T) {
-	ctx := context.Background()
-	d := openDB(t)
+// newWriter is the demo discussions' writer over a blob store of the test's.
+func newWriter(t *testing.T) (*demo.Writer, *blob.Store) {
+	t.Helper()
 	store, err := blob.New(t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +104,15 @@ func TestSeedDiscussions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, store
+}
+
+// TestSeedDiscussions writes the demo discussions with the organization
+// and checks the rows are those the product's commands write.
+func TestSeedDiscussions(t *testing.T) {
+	ctx := context.Background()
+	d := openDB(t)
+	w, store := newWriter(t)
 	hasher := auth.NewHasher(2)
 	if created, err := seed.Seed(ctx, d, hasher, password, seed.Options{Discussions: w.Write}); err != nil || !created {
 		t.Fatalf("seed: created %v, %v", created, err)
@@ -442,14 +449,7 @@ func TestSeedDiscussions(t *testing.T) {
 func TestSeedDiscussionsLater(t *testing.T) {
 	ctx := context.Background()
 	d := openDB(t)
-	store, err := blob.New(t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := demo.New(store)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, _ := newWriter(t)
 	if created, err := seed.SeedDiscussions(ctx, d, w.Write); err == nil || created {
 		t.Errorf("discussions without the organization: created %v, %v; want an error", created, err)
 	}

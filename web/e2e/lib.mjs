@@ -143,3 +143,17 @@ export async function signedInPage(ctx, email, viewport = WIDE, options = {}) {
   await waitPath(page, '/home')
   return page
 }
+
+/** demoForum finds a demo forum by name as email sees it: their token, the
+ * forum, and its page's path. */
+export async function demoForum(email, name) {
+  const token = await apiSignIn(email)
+  const r = await api('GET', '/api/communities?page=1&pageSize=9999', { token })
+  for (const c of r.body.results) {
+    const f = c.series.find((s) => s.name === name)
+    if (!f) continue
+    const series = (await api('GET', `/api/series/${f.id}`, { token })).body
+    return { token, series, path: `/communities/${c.id}/series/${f.id}` }
+  }
+  throw new Error(`no demo forum ${name} for ${email}`)
+}

@@ -3,7 +3,7 @@
 // among the content gaps of the forum's Insights panel and dismisses it.
 // The member sees no Insights and the API refuses them the gaps.
 import assert from 'node:assert/strict'
-import { TIMEOUT, api, apiSignIn, axe, poll, server, shot, signedInPage, visible } from '../lib.mjs'
+import { TIMEOUT, api, axe, demoForum, poll, server, shot, signedInPage, visible } from '../lib.mjs'
 
 const ADMIN = 'admin@demo.agora'
 const MEMBER = 'member@demo.agora'
@@ -11,19 +11,6 @@ const MEMBER = 'member@demo.agora'
 const FORUM = 'Roadmaps & Prioritization'
 // The extractive answerer's answer when no post shares a word with the question.
 const NO_ANSWER = 'No post in this forum answers that yet.'
-
-/** forum finds the demo forum as the admin sees it. */
-async function forum() {
-  const token = await apiSignIn(ADMIN)
-  const r = await api('GET', '/api/communities?page=1&pageSize=9999', { token })
-  for (const c of r.body.results) {
-    const f = c.series.find((s) => s.name === FORUM)
-    if (!f) continue
-    const series = (await api('GET', `/api/series/${f.id}`, { token })).body
-    return { token, series, path: `/communities/${c.id}/series/${f.id}` }
-  }
-  throw new Error(`no demo forum ${FORUM}`)
-}
 
 async function openForum(page, path) {
   await page.goto(server.url + path)
@@ -51,7 +38,7 @@ export default [
   {
     name: 'content gaps: a question the AI search cannot answer reaches the admin’s Insights, not the member’s; the admin dismisses it; axe',
     async fn(ctx) {
-      const { token: admin, series, path } = await forum()
+      const { token: admin, series, path } = await demoForum(ADMIN, FORUM)
       // Every word of the question that carries meaning is one no post
       // holds, so that no post of the forum, seeded or written by another
       // test, can answer it.

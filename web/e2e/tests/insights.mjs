@@ -5,7 +5,7 @@
 // the docked, expanded, full-screen and narrow panels; a plain member of
 // the forum has no Insights at all.
 import assert from 'node:assert/strict'
-import { NARROW, TIMEOUT, api, apiSignIn, axe, poll, server, setTheme, shot, signedInPage, visible } from '../lib.mjs'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, demoForum, poll, server, setTheme, shot, signedInPage, visible } from '../lib.mjs'
 
 const ADMIN = 'admin@demo.agora'
 const MEMBER = 'member@demo.agora'
@@ -13,19 +13,6 @@ const MEMBER = 'member@demo.agora'
 const FORUM = 'Roadmaps & Prioritization'
 // A post reaches the insights warehouse through the change stream.
 const WAREHOUSE = 30_000
-
-/** forum finds the demo forum as the admin sees it. */
-async function forum() {
-  const token = await apiSignIn(ADMIN)
-  const r = await api('GET', '/api/communities?page=1&pageSize=9999', { token })
-  for (const c of r.body.results) {
-    const f = c.series.find((s) => s.name === FORUM)
-    if (!f) continue
-    const series = (await api('GET', `/api/series/${f.id}`, { token })).body
-    return { token, series, path: `/communities/${c.id}/series/${f.id}` }
-  }
-  throw new Error(`no demo forum ${FORUM}`)
-}
 
 /** shown reads a figure of the panel: the last number of its text. */
 async function shown(locator) {
@@ -43,7 +30,7 @@ export default [
   {
     name: 'insights: the forum admin reads the figures, sees a new question counted, moves the period, opens Details; screenshots; axe',
     async fn(ctx) {
-      const { token, series, path } = await forum()
+      const { token, series, path } = await demoForum(ADMIN, FORUM)
       const report = async (name, period = 90) => {
         const r = await api('GET', `/api/insights/reports/${name}/${series.id}?period=${period}`, { token })
         assert.equal(r.status, 200, `${name}: ${JSON.stringify(r.body)}`)
@@ -161,7 +148,7 @@ export default [
   {
     name: 'insights: a plain member of the forum has no Insights tab',
     async fn(ctx) {
-      const { series, path } = await forum()
+      const { series, path } = await demoForum(ADMIN, FORUM)
       const page = await signedInPage(ctx, MEMBER)
       await openForum(page, path)
       // A member's side panel has the chat and Team, not Insights.
