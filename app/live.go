@@ -59,8 +59,7 @@ func runLiveEvents(srv *fiber.App, a *httpapi.Application, cfg config.Config, d 
 			a.Log.Error("live events are off: the realtime projection did not start", "err", err)
 			return
 		}
-		pc := ProjectorConfig(cfg, brokers, nil, a.Log)
-		pc.Metrics = sharedMetrics(a.Registry)
+		pc := ProjectorConfig(cfg, brokers, a.Registry, a.Log)
 		spawn(func() {
 			defer own.Close()
 			_ = projections.Run(ctx, pc, p)

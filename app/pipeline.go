@@ -80,12 +80,21 @@ func StartPipeline(ctx context.Context, cfg config.Config, databaseURL string, l
 	return p, nil
 }
 
-// ProjectorConfig is the runner configuration of cfg.
+// ProjectorConfig is the runner configuration of cfg. The runner's
+// metrics on a registry are shared with every other runner of the process
+// (agora dev's projector and each API node's realtime projection register
+// the same collectors, in whichever order they start).
 func ProjectorConfig(cfg config.Config, brokers []string, reg prometheus.Registerer, log *slog.Logger) projections.Config {
+	m := projections.NewMetrics(nil)
+	if r, ok := reg.(*prometheus.Registry); ok {
+		m = sharedMetrics(r)
+	} else if reg != nil {
+		m = projections.NewMetrics(reg)
+	}
 	return projections.Config{
 		Brokers: brokers, TopicPrefix: cfg.Kafka.TopicPrefix, Partitions: cfg.Kafka.Partitions,
 		MaxBackoff: cfg.Kafka.RetryMaxBackoff, StallAfter: cfg.Kafka.StallAfter,
-		Metrics: projections.NewMetrics(reg), Log: log.With("part", "projector"),
+		Metrics: m, Log: log.With("part", "projector"),
 	}
 }
 
