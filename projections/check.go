@@ -51,22 +51,26 @@ func (r Report) String() string {
 	return s
 }
 
+// Scratch makes the projection over a fresh, temporary target of its own,
+// and drop removes that target.
+type Scratch func(ctx context.Context) (h Checked, drop func(context.Context) error, err error)
+
 // examplesKept bounds Report.Examples.
 const examplesKept = 5
 
 // Check compares live's target with what a rebuild from a Postgres
-// snapshot gives. It fills scratch — the same projection over a fresh,
-// temporary target of its own — from a snapshot as Rebuild does (Reset,
-// then every row as op r), waits until live has applied every change
-// committed before that snapshot, and compares the two targets' Records.
-// The projection's own code computes both sides: nothing here knows what
-// a document or a fact is.
+// snapshot gives. It exports a snapshot, waits until live has applied
+// every change committed before it, then makes a scratch target (the same
+// projection over a fresh, temporary target: Scratch), fills it from the
+// snapshot as Rebuild does (Reset, then every row as op r) and compares
+// the two targets' Records. The projection's own code computes both
+// sides: nothing here knows what a document or a fact is.
 //
 // A change committed after the snapshot that live has already applied
 // shows as a difference, so check while writes pause (or check again).
-func Check(ctx context.Context, cfg Config, o RebuildOptions, live, scratch Checked) (Report, error) {
+func Check(ctx context.Context, cfg Config, o RebuildOptions, live Checked, scratch Scratch) (r Report, err error) {
 	cfg.defaults()
-	r := Report{Projection: live.Name()}
+	r.Projection = live.Name()
 	exp, err := relay.ExportSnapshot(ctx, o.DatabaseURL)
 	if err != nil {
 		return r, err
@@ -77,24 +81,34 @@ func Check(ctx context.Context, cfg Config, o RebuildOptions, live, scratch Chec
 		return r, err
 	}
 	defer pool.Close()
-	if _, err := fill(ctx, cfg, pool, exp, scratch); err != nil {
-		return r, err
-	}
-	if s, ok := scratch.(Swapper); ok {
-		if err := s.Swap(ctx); err != nil {
-			return r, fmt.Errorf("projections: swap %s: %w", scratch.Name(), err)
-		}
-	}
 	// Every change before the snapshot is in Kafka once the slot has
 	// confirmed its position; live has it once its group has committed
-	// the topics' ends as they are then.
+	// the topics' ends as they are then. The scratch target is made after
+	// that, as it may start from live's (notifications).
 	if err := waitForSlot(ctx, pool, o.Slot, exp.LSN); err != nil {
 		return r, err
 	}
 	if err := WaitApplied(ctx, cfg, live, 2*time.Minute); err != nil {
 		return r, err
 	}
-	want, err := records(ctx, scratch)
+	h, drop, err := scratch(ctx)
+	if err != nil {
+		return r, fmt.Errorf("projections: scratch target of %s: %w", live.Name(), err)
+	}
+	defer func() {
+		if derr := drop(context.WithoutCancel(ctx)); err == nil && derr != nil {
+			err = fmt.Errorf("projections: drop the scratch target of %s: %w", live.Name(), derr)
+		}
+	}()
+	if _, err := fill(ctx, cfg, pool, exp, h); err != nil {
+		return r, err
+	}
+	if s, ok := h.(Swapper); ok {
+		if err := s.Swap(ctx); err != nil {
+			return r, fmt.Errorf("projections: swap %s: %w", h.Name(), err)
+		}
+	}
+	want, err := records(ctx, h)
 	if err != nil {
 		return r, err
 	}
