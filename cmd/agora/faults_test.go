@@ -210,6 +210,10 @@ func (s *faultStack) check() {
 		}
 	}
 	caught := time.Since(start)
+	// Each process rode out the fault rather than being started again.
+	if s.relay.exited() || s.projector.exited() {
+		t.Fatalf("the relay or the projector exited:\n%s\n%s", s.relay.stderr.String(), s.projector.stderr.String())
+	}
 	_ = s.projector.cmd.Process.Signal(syscall.SIGTERM)
 	s.projector.waitExit(t, 30*time.Second)
 	p := startAgora(t, s.env, "projector", "check")

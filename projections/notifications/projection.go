@@ -97,6 +97,11 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	if len(b.sources) == 0 && len(b.deleted) == 0 && len(b.meetups) == 0 && len(b.meetupsGone) == 0 {
 		return nil
 	}
+	// Recipients and readers are read from Postgres as it is now, which
+	// must include the changes.
+	if err := projections.WaitVisible(ctx, p.db, cs); err != nil {
+		return err
+	}
 	return p.write(ctx, b)
 }
 
