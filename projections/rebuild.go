@@ -71,6 +71,50 @@ func Rebuild(ctx context.Context, cfg Config, o RebuildOptions, h Rebuilder) (ro
 		return 0, err
 	}
 	defer pool.Close()
+	if rows, err = fill(ctx, cfg, pool, exp, h); err != nil {
+		return rows, err
+	}
+	if s, ok := h.(Swapper); ok {
+		if err := s.Swap(ctx); err != nil {
+			return rows, fmt.Errorf("projections: swap %s: %w", h.Name(), err)
+		}
+	}
+	if err := waitForSlot(ctx, pool, o.Slot, exp.LSN); err != nil {
+		return rows, err
+	}
+	commit := map[string][]kafkago.OffsetCommit{}
+	for _, t := range topics {
+		end, err := kafka.EndOffsets(ctx, cfg.Brokers, t)
+		if err != nil {
+			return rows, err
+		}
+		for p, hw := range end {
+			split, err := findSplit(ctx, cfg.Brokers, t, p, start[t][p], hw, uint64(exp.LSN))
+			if err != nil {
+				return rows, err
+			}
+			commit[t] = append(commit[t], kafkago.OffsetCommit{Partition: p, Offset: split})
+		}
+	}
+	res, err := kafka.Client(cfg.Brokers).OffsetCommit(ctx, &kafkago.OffsetCommitRequest{
+		GroupID: GroupID(cfg.TopicPrefix, h.Name()), GenerationID: -1, Topics: commit,
+	})
+	if err != nil {
+		return rows, fmt.Errorf("projections: commit offsets: %w", err)
+	}
+	for _, ps := range res.Topics {
+		for _, p := range ps {
+			if p.Error != nil {
+				return rows, fmt.Errorf("%w (%v)", ErrGroupActive, p.Error)
+			}
+		}
+	}
+	return rows, nil
+}
+
+// fill makes h's fresh target (Reset) and applies every row of the
+// snapshot exp to it as op r, in batches as the runner would.
+func fill(ctx context.Context, cfg Config, pool *pgxpool.Pool, exp *relay.Exported, h Rebuilder) (rows int, err error) {
 	if err := h.Reset(ctx); err != nil {
 		return 0, fmt.Errorf("projections: reset %s: %w", h.Name(), err)
 	}
@@ -108,41 +152,6 @@ func Rebuild(ctx context.Context, cfg Config, o RebuildOptions, h Rebuilder) (ro
 	}
 	if err != nil {
 		return rows, fmt.Errorf("projections: rebuild %s: %w", h.Name(), err)
-	}
-	if s, ok := h.(Swapper); ok {
-		if err := s.Swap(ctx); err != nil {
-			return rows, fmt.Errorf("projections: swap %s: %w", h.Name(), err)
-		}
-	}
-	if err := waitForSlot(ctx, pool, o.Slot, exp.LSN); err != nil {
-		return rows, err
-	}
-	commit := map[string][]kafkago.OffsetCommit{}
-	for _, t := range topics {
-		end, err := kafka.EndOffsets(ctx, cfg.Brokers, t)
-		if err != nil {
-			return rows, err
-		}
-		for p, hw := range end {
-			split, err := findSplit(ctx, cfg.Brokers, t, p, start[t][p], hw, uint64(exp.LSN))
-			if err != nil {
-				return rows, err
-			}
-			commit[t] = append(commit[t], kafkago.OffsetCommit{Partition: p, Offset: split})
-		}
-	}
-	res, err := kafka.Client(cfg.Brokers).OffsetCommit(ctx, &kafkago.OffsetCommitRequest{
-		GroupID: GroupID(cfg.TopicPrefix, h.Name()), GenerationID: -1, Topics: commit,
-	})
-	if err != nil {
-		return rows, fmt.Errorf("projections: commit offsets: %w", err)
-	}
-	for _, ps := range res.Topics {
-		for _, p := range ps {
-			if p.Error != nil {
-				return rows, fmt.Errorf("%w (%v)", ErrGroupActive, p.Error)
-			}
-		}
 	}
 	return rows, nil
 }

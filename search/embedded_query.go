@@ -50,6 +50,48 @@ func (e *embedded) search(ctx context.Context, s *schema, q Query) (raws []json.
 	return raws, total, err
 }
 
+// allPage is how many documents all reads at a time.
+const allPage = 500
+
+// all pages through every document by id. Each page is a search of its
+// own, so a long read does not hold the index against writes throughout.
+func (e *embedded) all(ctx context.Context, s *schema, fn func(json.RawMessage) error) error {
+	var after []string
+	for {
+		var raws []json.RawMessage
+		err := e.with(s, func(bi *bleveIndex) error {
+			req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), allPage, 0, false)
+			req.Fields = []string{sourceField}
+			req.SortBy([]string{"_id"})
+			req.SearchAfter = after
+			res, err := bi.idx.SearchInContext(ctx, req)
+			if err != nil {
+				return fmt.Errorf("search: %s: %w", s.name, err)
+			}
+			for _, h := range res.Hits {
+				src, _ := h.Fields[sourceField].(string)
+				if src == "" {
+					return fmt.Errorf("search: %s: document %s has no source", s.name, h.ID)
+				}
+				raws = append(raws, json.RawMessage(src))
+				after = []string{h.ID}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range raws {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if len(raws) < allPage {
+			return nil
+		}
+	}
+}
+
 // sortField is the Bleve sort of one Sort.
 func (bi *bleveIndex) sortField(s *schema, o Sort) *bsearch.SortField {
 	sf := &bsearch.SortField{Field: s.keywordField(o.Field), Desc: o.Desc}

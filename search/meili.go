@@ -310,6 +310,30 @@ func (m *meili) search(ctx context.Context, s *schema, q Query) ([]json.RawMessa
 	return a.Hits, a.EstimatedTotalHits, nil
 }
 
+// meiliAllPage is how many documents all reads at a time.
+const meiliAllPage = 1000
+
+func (m *meili) all(ctx context.Context, s *schema, fn func(json.RawMessage) error) error {
+	for offset := int64(0); ; offset += meiliAllPage {
+		var res meilisearch.DocumentsResult
+		if err := m.client.Index(m.uid(s)).GetDocumentsWithContext(ctx, &meilisearch.DocumentsQuery{Offset: offset, Limit: meiliAllPage}, &res); err != nil {
+			return fmt.Errorf("search: read %s: %w", m.uid(s), meiliError(err))
+		}
+		for _, h := range res.Results {
+			raw, err := json.Marshal(h)
+			if err != nil {
+				return fmt.Errorf("search: read %s: %w", m.uid(s), err)
+			}
+			if err := fn(raw); err != nil {
+				return err
+			}
+		}
+		if len(res.Results) < meiliAllPage {
+			return nil
+		}
+	}
+}
+
 func (m *meili) wait(ctx context.Context, s *schema) error {
 	m.mu.Lock()
 	tasks := m.pending[s.name]

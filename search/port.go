@@ -56,6 +56,10 @@ type Index[D Document] interface {
 	// Rebuild drops the index and recreates it empty with its settings, for
 	// a projection that replays a snapshot into it.
 	Rebuild(ctx context.Context) error
+	// All calls fn with every document of the index (without its vector),
+	// in no promised order: the whole index, which agora projector check
+	// compares with a rebuild. Writes during the call may or may not show.
+	All(ctx context.Context, fn func(D) error) error
 }
 
 // Document is what an index holds: a JSON-encodable struct with an id.

@@ -21,6 +21,8 @@ type engine interface {
 	search(ctx context.Context, s *schema, q Query) ([]json.RawMessage, int, error)
 	wait(ctx context.Context, s *schema) error
 	rebuild(ctx context.Context, s *schema) error
+	// all calls fn with the JSON of every document.
+	all(ctx context.Context, s *schema, fn func(json.RawMessage) error) error
 }
 
 type index[D Document] struct {
@@ -108,6 +110,16 @@ func (x index[D]) Search(ctx context.Context, q Query) (Result[D], error) {
 
 func (x index[D]) Wait(ctx context.Context) error    { return x.eng.wait(ctx, x.s) }
 func (x index[D]) Rebuild(ctx context.Context) error { return x.eng.rebuild(ctx, x.s) }
+
+func (x index[D]) All(ctx context.Context, fn func(D) error) error {
+	return x.eng.all(ctx, x.s, func(raw json.RawMessage) error {
+		var d D
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return fmt.Errorf("search: decode a %s document: %w", x.s.name, err)
+		}
+		return fn(d)
+	})
+}
 
 // normalize checks a query against the schema and fills in the defaults.
 func (s *schema) normalize(q Query) (Query, error) {

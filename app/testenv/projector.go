@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	kafkago "github.com/segmentio/kafka-go"
-
-	"agora/internal/kafka"
 	"agora/projections"
 	"agora/projections/projectiontest"
 )
@@ -65,54 +62,9 @@ func (i *Projector) Stop() {
 // change its topics hold now: everything written so far is applied.
 func (i *Projector) WaitCaughtUp(t testing.TB, h projections.Handler, within time.Duration) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), within)
-	defer cancel()
-	topics := projections.Topics(prefix(i.Runner), h)
-	end := map[string]map[int]int64{}
-	req := &kafkago.OffsetFetchRequest{GroupID: projections.GroupID(prefix(i.Runner), h.Name()), Topics: map[string][]int{}}
-	for _, tp := range topics {
-		offs, err := kafka.EndOffsets(ctx, i.Pipeline.Brokers, tp)
-		if err != nil {
-			t.Fatalf("end offsets of %s: %v", tp, err)
-		}
-		end[tp] = offs
-		for p := range offs {
-			req.Topics[tp] = append(req.Topics[tp], p)
-		}
+	if err := projections.WaitApplied(context.Background(), i.Runner, h, within); err != nil {
+		t.Fatal(err)
 	}
-	client := kafka.Client(i.Pipeline.Brokers)
-	for {
-		res, err := client.OffsetFetch(ctx, req)
-		behind := 0
-		if err == nil {
-			for tp, offs := range end {
-				committed := map[int]int64{}
-				for _, p := range res.Topics[tp] {
-					committed[p.Partition] = p.CommittedOffset
-				}
-				for p, hw := range offs {
-					if hw > 0 && committed[p] < hw {
-						behind++
-					}
-				}
-			}
-		}
-		if err == nil && behind == 0 {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("projection %s has not caught up within %v (%d partitions behind, %v)", h.Name(), within, behind, err)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-func prefix(c projections.Config) string {
-	if c.TopicPrefix == "" {
-		return "agora"
-	}
-	return c.TopicPrefix
 }
 
 // WaitRelayed waits until the relay has published every change committed

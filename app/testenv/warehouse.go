@@ -62,7 +62,7 @@ func Warehouse(t testing.TB) (driver.Conn, string) {
 	if warehouseErr != nil {
 		t.Fatalf("testenv: warehouse: %v", warehouseErr)
 	}
-	return warehouseOn(t, warehouseServer)
+	return WarehouseOn(t, warehouseServer)
 }
 
 // OwnWarehouse starts a ClickHouse server for t alone (stopped when t
@@ -85,12 +85,14 @@ func OwnWarehouse(t testing.TB) (*chserver.Server, driver.Conn) {
 		_ = s.Stop()
 		_ = os.RemoveAll(dir)
 	})
-	conn, _ := warehouseOn(t, s)
+	conn, _ := WarehouseOn(t, s)
 	return s, conn
 }
 
-// warehouseOn makes t's database on s.
-func warehouseOn(t testing.TB, s *chserver.Server) (driver.Conn, string) {
+// WarehouseOn makes a fresh, migrated database on s for t (another one
+// each call: a scratch warehouse beside the test's, say), dropped when t
+// ends, and gives it as Warehouse does.
+func WarehouseOn(t testing.TB, s *chserver.Server) (driver.Conn, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

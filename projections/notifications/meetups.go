@@ -177,9 +177,8 @@ func forumMembers(ctx context.Context, q db.Querier, series uuid.UUID) ([]uuid.U
 	return ids, nil
 }
 
-// removeInvitations deletes the invitations of invitees removed.
-func removeInvitations(ctx context.Context, tx pgx.Tx, gone []meetupGone) error {
-	n := table.Notifications
+// removeInvitations deletes the invitations of invitees removed from n.
+func removeInvitations(ctx context.Context, tx pgx.Tx, n *table.NotificationsTable, gone []meetupGone) error {
 	for _, g := range gone {
 		if _, err := db.Exec(ctx, tx, n.DELETE().WHERE(n.SourceID.EQ(pg.UUID(g.meeting)).AND(n.UserID.EQ(pg.UUID(g.user))).
 			AND(n.Kind.EQ(pg.String(KindMeetupInvite))))); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"agora/internal/db/gen/table"
 	"agora/internal/richtext"
 	"agora/projections"
 	"agora/projections/change"
@@ -40,6 +41,8 @@ type Projection struct {
 	db   *pgxpool.Pool
 	log  *slog.Logger
 	name string
+	// n is the table written: notifications, or a scratch copy (Scratch).
+	n *table.NotificationsTable
 }
 
 // New is the notifications projection over db, which it reads what a change
@@ -51,7 +54,7 @@ func New(db *pgxpool.Pool, log *slog.Logger) (*Projection, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{db: db, log: log, name: Name}, nil
+	return &Projection{db: db, log: log, name: Name, n: table.Notifications}, nil
 }
 
 // Named is the same projection under another consumer group, which reads
@@ -94,13 +97,18 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	if len(b.sources) == 0 && len(b.deleted) == 0 && len(b.meetups) == 0 && len(b.meetupsGone) == 0 {
 		return nil
 	}
+	// Recipients and readers are read from Postgres as it is now, which
+	// must include the changes.
+	if err := projections.WaitVisible(ctx, p.db, cs); err != nil {
+		return err
+	}
 	return p.write(ctx, b)
 }
 
 // Reset removes the rows whose source is gone and keeps the others (see
 // the package doc: who could read a forum then is not in the snapshot).
 func (p *Projection) Reset(ctx context.Context) error {
-	if err := removeOrphans(ctx, p.db); err != nil {
+	if err := removeOrphans(ctx, p.db, p.n); err != nil {
 		return fmt.Errorf("notifications: reset: %w", err)
 	}
 	return nil

@@ -219,7 +219,7 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 			edited[s.id] = s
 		}
 	}
-	n := table.Notifications
+	n := p.n
 	return db.InTx(ctx, p.db, func(tx pgx.Tx) error {
 		for i := 0; i < len(rows); i += insertChunk {
 			chunk := rows[i:min(i+insertChunk, len(rows))]
@@ -245,7 +245,7 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 				return fmt.Errorf("notifications: mentions removed: %w", err)
 			}
 		}
-		if err := removeInvitations(ctx, tx, b.meetupsGone); err != nil {
+		if err := removeInvitations(ctx, tx, n, b.meetupsGone); err != nil {
 			return err
 		}
 		if len(b.deleted) > 0 {
@@ -261,9 +261,10 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 	})
 }
 
-// removeOrphans deletes the notifications whose source no longer exists.
-func removeOrphans(ctx context.Context, q db.Querier) error {
-	n, t, r, m, mt := table.Notifications, table.Threads, table.Replies, table.PrivateMessages, table.Meetings
+// removeOrphans deletes the notifications of n whose source no longer
+// exists.
+func removeOrphans(ctx context.Context, q db.Querier, n *table.NotificationsTable) error {
+	t, r, m, mt := table.Threads, table.Replies, table.PrivateMessages, table.Meetings
 	_, err := db.Exec(ctx, q, n.DELETE().WHERE(
 		pg.NOT(pg.EXISTS(pg.SELECT(t.ID).FROM(t).WHERE(t.ID.EQ(n.SourceID)))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(r.ID).FROM(r).WHERE(r.ID.EQ(n.SourceID))))).

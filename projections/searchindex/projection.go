@@ -80,6 +80,11 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 			return projections.Permanent(err)
 		}
 	}
+	// The documents are read from Postgres as it is now, which must
+	// include the changes.
+	if err := projections.WaitVisible(ctx, p.db, cs); err != nil {
+		return err
+	}
 	err := p.refresh(ctx, k)
 	if errors.Is(err, search.ErrUnavailable) {
 		// Meilisearch down or overloaded: retried until it is back.

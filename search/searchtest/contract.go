@@ -40,6 +40,7 @@ func Run(t *testing.T, open Open) {
 		{"peer criteria", peerCriteria},
 		{"bad queries", badQueries},
 		{"rebuild empties", rebuild},
+		{"all lists every document", all},
 		{"vector: nearest first", vectorNearest},
 		{"vector: filter and permissions hold", vectorPermissions},
 		{"vector: writes replace and delete vectors", vectorWrites},
@@ -141,6 +142,47 @@ func deleteByID(t *testing.T, s search.Store) {
 		t.Fatalf("Wait: %v", err)
 	}
 	sameSet(t, "after delete", find(t, s.Members(), search.Query{Text: "grace"}), "m2")
+}
+
+func all(t *testing.T, s search.Store) {
+	ctx := context.Background()
+	// More than a page of the embedded engine's (500), deleted ones left out.
+	var docs []search.Member
+	var want []string
+	last := map[string]string{}
+	for i := range 1203 {
+		id := fmt.Sprintf("m%04d", i)
+		last[id] = fmt.Sprint("Byron", i)
+		docs = append(docs, member(id, "Ada", last[id]))
+		if i%100 != 7 {
+			want = append(want, id)
+		}
+	}
+	put(t, s.Members(), docs...)
+	var gone []string
+	for i := 7; i < len(docs); i += 100 {
+		gone = append(gone, docs[i].ID)
+	}
+	if err := s.Members().Delete(ctx, gone...); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if err := s.Members().Wait(ctx); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	var got []string
+	err := s.Members().All(ctx, func(m search.Member) error {
+		if m.LastName != last[m.ID] {
+			t.Errorf("All: %s has last name %q", m.ID, m.LastName)
+		}
+		got = append(got, m.ID)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("All: %v", err)
+	}
+	if g, w := sorted(got), sorted(want); !slices.Equal(g, w) {
+		t.Fatalf("All listed %d documents, want %d", len(g), len(w))
+	}
 }
 
 func deleteWhere(t *testing.T, s search.Store) {

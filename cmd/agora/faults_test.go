@@ -1,0 +1,303 @@
+package main
+
+// Faults of the real components under continuous writes: Postgres, the
+// warehouse's ClickHouse and the projector (the search index's writer)
+// killed with SIGKILL, twice each, while a writer commits posts, comments,
+// reactions and edits. Afterwards `agora projector check` must find every
+// projection's target equal to what a rebuild from Postgres gives.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"agora/analytics"
+	"agora/internal/chserver"
+	"agora/internal/kafka"
+	"agora/internal/pgserver"
+	"agora/internal/seed"
+	"agora/projections"
+	"agora/projections/insights"
+	"agora/projections/notifications"
+	"agora/projections/searchindex"
+	"agora/search"
+)
+
+// faultStack is agora relay and agora projector over a Postgres, a
+// ClickHouse and a broker of the test's own, which the test may kill.
+type faultStack struct {
+	t         *testing.T
+	pg        *pgserver.Server
+	ch        *chserver.Server
+	brokers   []string
+	env       []string
+	pool      *pgxpool.Pool
+	relay     *proc
+	projector *proc
+	// series is the forum the writer writes in: member posts, other
+	// comments (a notification for member) and reacts.
+	series, channel, member, other uuid.UUID
+}
+
+func newFaultStack(t *testing.T) *faultStack {
+	t.Helper()
+	agoraBinary(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	dir := dataDir(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	pg, err := pgserver.Start(ctx, filepath.Join(dir, "postgres"), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pg.Stop() })
+	if err := pg.CreateDatabase(ctx, "agora"); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := chserver.Start(ctx, filepath.Join(dir, "clickhouse"), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ch.Stop() })
+	if err := ch.CreateDatabase(ctx, "agora"); err != nil {
+		t.Fatal(err)
+	}
+	broker, err := kafka.StartEmbedded(filepath.Join(dir, "kafka"), kafka.EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(broker.Close)
+	s := &faultStack{t: t, pg: pg, ch: ch, brokers: broker.Brokers()}
+	s.env = testEnv(
+		"DATABASE_URL="+pg.URL("agora"), "CLICKHOUSE_URL="+ch.URL("agora"), "KAFKA_BROKERS="+strings.Join(s.brokers, ","),
+		"AGORA_DATA_DIR="+filepath.Join(dir, "data"), "AGORA_METRICS_ADDR=127.0.0.1:0", "AGORA_LOG_LEVEL=warn",
+		// Back within a second of a component that returns.
+		"AGORA_PROJECTION_RETRY_MAX_BACKOFF=1s")
+	for _, cmd := range []string{"migrate", "seed"} {
+		if p := startAgora(t, s.env, cmd); p.waitExit(t, time.Minute) != 0 {
+			t.Fatalf("agora %s failed:\n%s", cmd, p.stderr.String())
+		}
+	}
+	if s.pool, err = pgxpool.New(ctx, pg.URL("agora")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.pool.Close)
+	if err := s.pool.QueryRow(ctx, `SELECT s.id, c.id, u.id FROM series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
+		JOIN profiles p ON true JOIN users u ON u.id = p.user_id AND u.email_key = $1
+		JOIN series_memberships m ON m.series_id = s.id AND m.profile_id = p.id LIMIT 1`, seed.MemberEmail).Scan(&s.series, &s.channel, &s.member); err != nil {
+		t.Fatalf("the seed member's forum: %v", err)
+	}
+	if err := s.pool.QueryRow(ctx, `SELECT p.user_id FROM series_memberships m JOIN profiles p ON p.id = m.profile_id
+		WHERE m.series_id = $1 AND p.user_id IS NOT NULL AND p.user_id != $2 LIMIT 1`, s.series, s.member).Scan(&s.other); err != nil {
+		t.Fatalf("another member of the forum: %v", err)
+	}
+	s.relay = startAgora(t, s.env, "relay")
+	s.projector = startAgora(t, s.env, "projector")
+	return s
+}
+
+// writer commits posts, comments on them, reactions and edits in the
+// forum until stop, through every fault: a statement that fails (Postgres
+// down) is dropped, whether or not it committed, as the check compares
+// with what Postgres holds, not with what was sent.
+func (s *faultStack) writer(stop <-chan struct{}) (done <-chan struct{}, committed, failed *atomic.Int64) {
+	committed, failed = new(atomic.Int64), new(atomic.Int64)
+	d := make(chan struct{})
+	go func() {
+		defer close(d)
+		var post uuid.UUID
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			now := time.Now().UTC()
+			id := uuid.Must(uuid.NewV7())
+			var err error
+			switch {
+			case i%4 == 0 || post == uuid.Nil:
+				_, err = s.pool.Exec(ctx, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+					id, s.channel, s.series, s.member, fmt.Sprintf("Fault post %d: who has tried #chaos?", i), now)
+				if err == nil {
+					post = id
+				}
+			case i%4 == 1:
+				_, err = s.pool.Exec(ctx, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, $5, $5)`,
+					id, post, s.other, fmt.Sprintf("Comment %d. Where?", i), now)
+			case i%4 == 2:
+				_, err = s.pool.Exec(ctx, `INSERT INTO reactions (id, thread_id, user_id, kind, created_on) VALUES ($1, $2, $3, 'liked', $4)`, id, post, s.other, now)
+			default:
+				_, err = s.pool.Exec(ctx, `UPDATE threads SET raw = $2, updated_on = $3 WHERE id = $1`, post, fmt.Sprintf("Fault post edited at %d #chaos #edited", i), now)
+			}
+			cancel()
+			if err != nil {
+				failed.Add(1)
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			committed.Add(1)
+		}
+	}()
+	return d, committed, failed
+}
+
+// underWrites runs fault cycles times while the writer writes, then
+// checks every projection.
+func (s *faultStack) underWrites(cycles int, fault func(cycle int)) {
+	t := s.t
+	stop := make(chan struct{})
+	done, committed, failed := s.writer(stop)
+	time.Sleep(2 * time.Second)
+	for c := 1; c <= cycles; c++ {
+		fault(c)
+		time.Sleep(time.Duration(1500+rand.IntN(1500)) * time.Millisecond)
+	}
+	close(stop)
+	<-done
+	t.Logf("%d changes committed under %d faults (%d statements failed while a component was down)", committed.Load(), cycles, failed.Load())
+	s.check()
+}
+
+// check waits until the projections have applied every change, stops the
+// projector (it holds the embedded search index) and runs agora projector
+// check, which must find 0 missing, 0 doubled, 0 different, 0 extra.
+func (s *faultStack) check() {
+	t := s.t
+	start := time.Now()
+	ctx := t.Context()
+	store, err := search.OpenEmbedded(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close() //nolint:errcheck
+	conn, err := analytics.Open(ctx, s.ch.URL("agora"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close() //nolint:errcheck
+	// The projections as agora projector has them, for their groups and
+	// topics only.
+	sp, err := searchindex.New(store, s.pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ip, err := insights.New(conn, s.pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	np, err := notifications.New(s.pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitRelayed(t, s.pool)
+	for _, h := range []projections.Handler{sp, ip, np} {
+		if err := projections.WaitApplied(ctx, projections.Config{Brokers: s.brokers}, h, 2*time.Minute); err != nil {
+			t.Fatalf("%v\nprojector stderr:\n%s", err, s.projector.stderr.String())
+		}
+	}
+	caught := time.Since(start)
+	// Each process rode out the fault rather than being started again.
+	if s.relay.exited() || s.projector.exited() {
+		t.Fatalf("the relay or the projector exited:\n%s\n%s", s.relay.stderr.String(), s.projector.stderr.String())
+	}
+	_ = s.projector.cmd.Process.Signal(syscall.SIGTERM)
+	s.projector.waitExit(t, 30*time.Second)
+	p := startAgora(t, s.env, "projector", "check")
+	code := p.waitExit(t, 2*time.Minute)
+	out := p.stdout.String()
+	t.Logf("caught up %v after the writes; agora projector check (exit %d):\n%s", caught.Round(time.Millisecond), code, out)
+	if code != 0 {
+		t.Fatalf("agora projector check found differences or failed:\n%s", p.stderr.String())
+	}
+	equal := regexp.MustCompile(`(?m)^(search|insights|notifications): [1-9][0-9]* records, 0 missing, 0 doubled, 0 different, 0 extra$`)
+	if n := len(equal.FindAllString(out, -1)); n != 3 {
+		t.Fatalf("agora projector check reported %d projections equal and not empty, want 3", n)
+	}
+}
+
+// waitRelayed waits until the relay's slot has confirmed the current end
+// of the write-ahead log: every change committed so far is in Kafka.
+func waitRelayed(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	var lsn string
+	if err := pool.QueryRow(ctx, "SELECT pg_current_wal_lsn()::text").Scan(&lsn); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var done bool
+		err := pool.QueryRow(ctx, "SELECT COALESCE(bool_and(confirmed_flush_lsn >= $1::pg_lsn), false) FROM pg_replication_slots WHERE slot_name = 'agora_relay'", lsn).Scan(&done)
+		if err == nil && done {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the relay has not published up to %s (%v)", lsn, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+const faultCycles = 2
+
+func TestFaultKillPostgres(t *testing.T) {
+	s := newFaultStack(t)
+	s.underWrites(faultCycles, func(cycle int) {
+		if err := s.pg.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		started := time.Now()
+		if err := s.pg.Restart(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("cycle %d: postgres killed, back after %v of recovery", cycle, time.Since(started).Round(time.Millisecond))
+	})
+}
+
+func TestFaultKillClickHouse(t *testing.T) {
+	s := newFaultStack(t)
+	s.underWrites(faultCycles, func(cycle int) {
+		before := s.ch.Restarts()
+		if err := s.ch.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		killed := time.Now()
+		for s.ch.Restarts() == before {
+			if time.Since(killed) > time.Minute {
+				t.Fatalf("cycle %d: clickhouse not started again within a minute", cycle)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Logf("cycle %d: clickhouse killed, started again in %v", cycle, time.Since(killed).Round(time.Millisecond))
+	})
+}
+
+func TestFaultKillProjector(t *testing.T) {
+	s := newFaultStack(t)
+	s.underWrites(faultCycles, func(cycle int) {
+		// The projector applies batches all the time under these writes:
+		// a kill lands in the middle of one, the search index's included.
+		if err := syscall.Kill(-s.projector.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-s.projector.done
+		s.projector = startAgora(t, s.env, "projector")
+		t.Logf("cycle %d: projector killed and started again", cycle)
+	})
+}
