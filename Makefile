@@ -112,7 +112,7 @@ gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 	$(GO) run ./internal/db/jetgen/cmd
 
 bench: deps build ## run the benchmark programs and print their figures
-	@bash scripts/install-deps.sh clickhouse livekit stripe
+	@bash scripts/install-deps.sh clickhouse livekit stripe wordvectors
 	$(GO) run ./cmd/bench $(BENCHFLAGS)
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
