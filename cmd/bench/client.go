@@ -22,12 +22,15 @@ type client struct {
 	http *http.Client
 }
 
-func newClient(base string) *client {
+func newClient(base string) *client { return newPooledClient(base, 64) }
+
+// newPooledClient is a client that keeps up to idle connections open.
+func newPooledClient(base string, idle int) *client {
 	return &client{base: base, http: &http.Client{
 		Timeout: 30 * time.Second,
 		Transport: &http.Transport{
-			MaxIdleConns:        64,
-			MaxIdleConnsPerHost: 64,
+			MaxIdleConns:        idle,
+			MaxIdleConnsPerHost: idle,
 			IdleConnTimeout:     time.Minute,
 			DisableCompression:  true,
 		},
