@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"agora/app"
@@ -112,6 +113,7 @@ type crowdWorld struct {
 	forums    []crowdForum
 	calls     crowdCalls
 	got       crowdReceipts
+	dropped   atomic.Int64 // hub sockets not opened or closed by the server, in or out of a window
 }
 
 // crowdMember is one simulated member and where they are in the app.
@@ -181,9 +183,9 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 	}
 	fmt.Printf("crowd: members of %q in its %d open forums, relay + embedded broker + realtime, search and notifications projections, one API node (ready in %.1f s)\n",
 		crowdCommunity, len(w.forums), time.Since(start).Seconds())
-	fmt.Printf("crowd: each member holds a hub socket and does one action every %v on average (exponential think times): %s; AI searches are extractive, read to the stream's end; steps of %v warm-up (new members arrive) + %v measured\n",
+	fmt.Printf("crowd: each member holds a hub socket and does one action every %v on average (exponential think times): %s; AI searches are extractive (no model), read to the stream's end, their per-account limit raised as above; steps of %v warm-up (new members arrive) + %v measured\n",
 		crowdThink, crowdMix(), warmup, window)
-	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-34s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", "CPU (cores): bench+API, Postgres")
+	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-34s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", "CPU (cores): this process (bench, API, pipeline), Postgres")
 
 	runCtx, cancel := context.WithCancel(ctx)
 	var members sync.WaitGroup
@@ -193,7 +195,7 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 	}()
 	clock := newCPUClock(ctx, d.Pool)
 	capacity, failed := 0, ""
-	var signingIn time.Duration // outside the windows, while the members signed in before run
+	var signingIn time.Duration // the sign-ins' time, outside the windows
 	var atCapacity crowdStep
 	for si, n := range steps {
 		from := 0
@@ -239,6 +241,7 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		s.n = n
 		s.cpuSelf, s.cpuPostgres = cores(cpu1.self-cpu0.self, window), cores(cpu1.postgres-cpu0.postgres, window)
 		s.delivery, s.lost = w.got.stop(ctx, n)
+		s.dropped = int(w.dropped.Load())
 		fmt.Println(s.row())
 		fmt.Println("       " + s.byKind())
 		if why := s.fails(); why != "" {
@@ -432,7 +435,7 @@ type crowdStep struct {
 	firstErr             error
 	writes               int
 	delivery             result
-	lost                 int
+	lost, dropped        int
 	cpuSelf, cpuPostgres float64
 }
 
@@ -491,6 +494,9 @@ func (s crowdStep) fails() string {
 	var why []string
 	if s.failed > 0 {
 		why = append(why, fmt.Sprintf("%d calls failed, first: %v", s.failed, s.firstErr))
+	}
+	if s.dropped > 0 {
+		why = append(why, fmt.Sprintf("%d hub sockets failed or closed", s.dropped))
 	}
 	if s.lost > 0 {
 		why = append(why, fmt.Sprintf("%d deliveries of posts to sampled sockets lost", s.lost))
