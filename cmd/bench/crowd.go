@@ -185,7 +185,7 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		crowdCommunity, len(w.forums), time.Since(start).Seconds())
 	fmt.Printf("crowd: each member holds a hub socket and does one action every %v on average (exponential think times): %s; AI searches are extractive (no model), read to the stream's end, their per-account limit raised as above; steps of %v warm-up (new members arrive) + %v measured\n",
 		crowdThink, crowdMix(), warmup, window)
-	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-34s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", "CPU (cores): this process (bench, API, pipeline), Postgres")
+	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-38s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", "CPU (cores): this process (bench, API, pipeline), Postgres")
 
 	runCtx, cancel := context.WithCancel(ctx)
 	var members sync.WaitGroup
@@ -474,7 +474,7 @@ func (s crowdStep) row() string {
 	if why := s.fails(); why != "" {
 		verdict = "FAILS: " + why
 	}
-	return fmt.Sprintf("%6d %9.1f %8.1f %5.0f%% %8.1f %8.1f %7d   %-34s %.2f, %.2f   %s",
+	return fmt.Sprintf("%6d %9.1f %8.1f %5.0f%% %8.1f %8.1f %7d   %-38s %.2f, %.2f   %s",
 		s.n, float64(s.n)/crowdThink.Seconds(), s.all.rate(), reads, ms(s.all.mean()), ms(s.all.p(99)), s.failed, d, s.cpuSelf, s.cpuPostgres, verdict)
 }
 
