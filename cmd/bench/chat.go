@@ -305,27 +305,7 @@ func chatPeopleLoad(ctx context.Context, c *client, pool *pgxpool.Pool, password
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	// Sign-ins hash a password each: 4 at once, as the server allows.
-	tokens = make([]string, len(emails))
-	var wg sync.WaitGroup
-	errc := make(chan error, len(emails))
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(emails); i += 4 {
-				t, err := c.signIn(ctx, emails[i], password)
-				if err != nil {
-					errc <- err
-					return
-				}
-				tokens[i] = t
-			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	if err := <-errc; err != nil {
+	if tokens, err = signInAll(ctx, c, emails, password); err != nil {
 		return nil, nil, err
 	}
 	return tokens, ids, nil

@@ -50,6 +50,14 @@
 //	            notifications projection; and GET /api/notifications of a
 //	            member with 10,000 notifications, 4 workers (see
 //	            notifications.go)
+//	crowd       N simulated members of the demo community, each with a hub
+//	            socket, opening the home page and forums, reading, posting,
+//	            commenting, reacting, searching and asking the AI search
+//	            (one action every 5 s on average, 88% reads), N stepped up
+//	            (-crowd-steps, -crowd-warmup, -crowd-window): the calls'
+//	            average and p99, errors, post-to-sockets latency, and the
+//	            largest N with average <= 100 ms, p99 <= 2 s and no errors
+//	            (see crowd.go)
 //	meetups-sfu a Meet Up of 25 participants on a private livekit-server,
 //	            publishers simulated by server-side SDK clients (Opus and
 //	            VP8 at 15 fps each, every one subscribed to all others):
@@ -86,7 +94,7 @@ import (
 )
 
 // benchmarks are the names -only accepts, in the order they run.
-var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "ai-quality", "import", "organizations", "chat", "notifications", "meetups-join",
+var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "feed", "ai-first-line", "ai-quality", "import", "organizations", "chat", "notifications", "meetups-join", "crowd",
 	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "meetups-sfu"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
@@ -104,6 +112,10 @@ func main() {
 
 	selected, err := selection(*only)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if _, err := crowdSteps(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -316,6 +328,9 @@ func runProduct(ctx context.Context, selected map[string]bool, duration, warmup 
 		return err
 	}
 	if err := meetupsJoinBench(ctx, selected, c, d.Pool, cfg.DemoPassword); err != nil { // see meetups_join.go
+		return err
+	}
+	if err := crowdBench(ctx, selected, cfg, d, c, log); err != nil { // see crowd.go
 		return err
 	}
 	fmt.Println()
