@@ -91,6 +91,14 @@ type Post struct {
 // DocID is the post's id.
 func (p Post) DocID() string { return p.ID }
 
+// Thread is the thread the post belongs to: its own id for a thread.
+func (p Post) Thread() string {
+	if p.ThreadID != "" {
+		return p.ThreadID
+	}
+	return p.ID
+}
+
 func (p Post) vector() []float32 { return p.Vector }
 
 // Peer is someone a member may chat with privately: they share a community.

@@ -146,10 +146,10 @@ func findSources(ctx context.Context, posts search.Index[search.Post], embed sea
 		if len(out) == RetrieveLimit {
 			break
 		}
-		if per[threadOf(r.Post)] == perThread {
+		if per[r.Post.Thread()] == perThread {
 			continue
 		}
-		per[threadOf(r.Post)]++
+		per[r.Post.Thread()]++
 		out = append(out, r.Post)
 	}
 	return out, nil
@@ -185,7 +185,7 @@ func withComments(ctx context.Context, posts search.Index[search.Post], filter s
 	have := map[string]bool{}
 	for _, r := range ranked {
 		have[r.Post.ID] = true
-		t := threadOf(r.Post)
+		t := r.Post.Thread()
 		if _, ok := best[t]; !ok && len(threads) < expandThreads {
 			best[t] = r.Score
 			threads = append(threads, t)
@@ -209,18 +209,10 @@ func withComments(ctx context.Context, posts search.Index[search.Post], filter s
 		if have[p.ID] {
 			continue
 		}
-		ranked = append(ranked, rank.Scored{Post: p, Score: own[p.ID] + inherited*best[threadOf(p)]})
+		ranked = append(ranked, rank.Scored{Post: p, Score: own[p.ID] + inherited*best[p.Thread()]})
 	}
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Score > ranked[j].Score })
 	return ranked, nil
-}
-
-// threadOf is the thread a passage belongs to: its own id for a thread.
-func threadOf(p search.Post) string {
-	if p.ThreadID != "" {
-		return p.ThreadID
-	}
-	return p.ID
 }
 
 // Retrieval's bounds: the candidates asked of the store by word and by

@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"agora/search"
 	"agora/search/words"
 )
 
@@ -151,8 +150,8 @@ func pick(req Request, limit int) []passage {
 	isCited := func(c passage) bool { p := req.Posts[c.post]; return cited[p.ID] || cited[p.ThreadID] }
 	threads := map[string]int{}
 	for _, p := range req.Posts {
-		if _, ok := threads[threadOf(p)]; !ok {
-			threads[threadOf(p)] = len(threads)
+		if _, ok := threads[p.Thread()]; !ok {
+			threads[p.Thread()] = len(threads)
 		}
 	}
 	best := 0.0
@@ -180,7 +179,7 @@ func pick(req Request, limit int) []passage {
 		if c.score == 0 {
 			continue
 		}
-		c.score /= 1 + threadDecay*float64(threads[threadOf(req.Posts[c.post])])
+		c.score /= 1 + threadDecay*float64(threads[req.Posts[c.post].Thread()])
 		if isCited(c) {
 			c.score *= citedBonus
 			c.covers = 1 // it goes on with what was answered
@@ -225,7 +224,7 @@ func pick(req Request, limit int) []passage {
 		}
 	}
 	sameThread := func(c passage) bool {
-		return referred || threadOf(req.Posts[c.post]) == threadOf(req.Posts[top.post])
+		return referred || req.Posts[c.post].Thread() == req.Posts[top.post].Thread()
 	}
 	picked := choose(cands, top, limit, sameThread, said)
 	if len(picked) == 0 {
@@ -244,14 +243,6 @@ func pick(req Request, limit int) []passage {
 		return picked[a].pos < picked[b].pos
 	})
 	return picked
-}
-
-// threadOf is the thread a post belongs to: its own id for a thread.
-func threadOf(p search.Post) string {
-	if p.ThreadID != "" {
-		return p.ThreadID
-	}
-	return p.ID
 }
 
 // refersBack reports a question that points at what was said before: a
