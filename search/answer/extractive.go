@@ -297,17 +297,7 @@ func readTerms(req Request, df, vocab map[string]int) []term {
 	var out []term
 	seen := map[string]bool{}
 	add := func(text string, weight float64, question bool) {
-		for _, w := range words.Terms(text) {
-			st := words.Stem(w)
-			if df[st] == 0 {
-				if near := words.Nearest(w, vocab); near != "" {
-					st = words.Stem(near)
-				}
-			}
-			if df[st] == 0 || seen[st] {
-				continue
-			}
-			seen[st] = true
+		for _, st := range words.Stems(text, df, vocab, seen) {
 			out = append(out, term{stem: st, weight: weight, question: question})
 		}
 	}

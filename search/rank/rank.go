@@ -175,17 +175,7 @@ func questionTerms(q Question, df, vocab map[string]int) []term {
 	var out []term
 	seen := map[string]bool{}
 	add := func(text string, weight float64) {
-		for _, w := range words.Terms(text) {
-			s := words.Stem(w)
-			if df[s] == 0 {
-				if near := words.Nearest(w, vocab); near != "" {
-					s = words.Stem(near)
-				}
-			}
-			if df[s] == 0 || seen[s] {
-				continue
-			}
-			seen[s] = true
+		for _, s := range words.Stems(text, df, vocab, seen) {
 			out = append(out, term{stem: s, weight: weight})
 		}
 	}

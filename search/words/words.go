@@ -111,6 +111,30 @@ func abs(x int) int {
 	return x
 }
 
+// Stems returns the meaningful words of text as the stems a set of
+// documents holds (df counts the documents holding each stem): a word
+// none holds is read as the nearest word of vocab (the documents' words),
+// within the typos allowed; a word still unheld is left out, and a stem in
+// seen too (the caller's, shared across texts, so that each stem counts
+// once).
+func Stems(text string, df, vocab map[string]int, seen map[string]bool) []string {
+	var out []string
+	for _, w := range Terms(text) {
+		st := Stem(w)
+		if df[st] == 0 {
+			if near := Nearest(w, vocab); near != "" {
+				st = Stem(near)
+			}
+		}
+		if df[st] == 0 || seen[st] {
+			continue
+		}
+		seen[st] = true
+		out = append(out, st)
+	}
+	return out
+}
+
 // Typos is how many typos a word may hold and still match: none up to four
 // letters, one from five, two from nine, as Meilisearch allows (and the
 // embedded engine, and the AI search's ranking, after it).
