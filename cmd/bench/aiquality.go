@@ -133,7 +133,9 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	for k, id := range ids {
 		threads[k] = id.String()
 	}
-	// Embeddings as agora dev has them (cfg then names the local server).
+	// Embeddings as agora dev has them: AGORA_EMBEDDINGS_*, else the local
+	// word vectors (cfg then names the local server).
+	cfg.Embeddings = aiEnvConfig().Embeddings
 	emb, err := app.StartEmbeddings(&cfg, log)
 	if err != nil {
 		return fmt.Errorf("ai-quality: %w", err)
@@ -181,10 +183,18 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	return nil
 }
 
+// aiEnvConfig is the configuration the environment gives; the bench takes
+// only the model's and the embeddings' settings from it, its other settings
+// are its own.
+func aiEnvConfig() config.Config {
+	m := config.Default()
+	_ = m.FromEnv(nil)
+	return m
+}
+
 // aiModelConfig is cfg with the model AGORA_AI_* names, if any.
 func aiModelConfig(cfg config.Config) config.Config {
-	m := config.Default()
-	_ = m.FromEnv(nil) // the bench's other settings are its own
+	m := aiEnvConfig()
 	out := cfg
 	out.AI.Provider, out.AI.ModelURL, out.AI.Model, out.AI.APIKey, out.AI.MaxTokens =
 		m.AI.Provider, m.AI.ModelURL, m.AI.Model, m.AI.APIKey, m.AI.MaxTokens
