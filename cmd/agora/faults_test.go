@@ -258,16 +258,29 @@ const faultCycles = 2
 func TestFaultKillPostgres(t *testing.T) {
 	s := newFaultStack(t)
 	s.underWrites(faultCycles, func(cycle int) {
+		before := s.pg.Restarts()
 		if err := s.pg.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Second)
-		started := time.Now()
-		if err := s.pg.Restart(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("cycle %d: postgres killed, back after %v of recovery", cycle, time.Since(started).Round(time.Millisecond))
+		// pgserver starts it again, as agora dev's Postgres.
+		took := waitStartedAgain(t, "postgres", s.pg.Restarts, before)
+		t.Logf("cycle %d: postgres killed, started again and recovered in %v", cycle, took)
 	})
+}
+
+// waitStartedAgain waits until a server that starts itself again after a
+// crash has done so (restarts, its count of restarts, is past before) and
+// answers how long that took.
+func waitStartedAgain(t *testing.T, name string, restarts func() int, before int) time.Duration {
+	t.Helper()
+	since := time.Now()
+	for restarts() == before {
+		if time.Since(since) > time.Minute {
+			t.Fatalf("%s not started again within a minute", name)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return time.Since(since).Round(time.Millisecond)
 }
 
 func TestFaultKillClickHouse(t *testing.T) {
@@ -277,14 +290,8 @@ func TestFaultKillClickHouse(t *testing.T) {
 		if err := s.ch.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		killed := time.Now()
-		for s.ch.Restarts() == before {
-			if time.Since(killed) > time.Minute {
-				t.Fatalf("cycle %d: clickhouse not started again within a minute", cycle)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		t.Logf("cycle %d: clickhouse killed, started again in %v", cycle, time.Since(killed).Round(time.Millisecond))
+		took := waitStartedAgain(t, "clickhouse", s.ch.Restarts, before)
+		t.Logf("cycle %d: clickhouse killed, started again in %v", cycle, took)
 	})
 }
 
