@@ -28,6 +28,9 @@ var statusOf = map[apperr.Kind]int{
 	apperr.TooMany:       fiber.StatusTooManyRequests,
 	apperr.TooLarge:      fiber.StatusRequestEntityTooLarge,
 	apperr.Unprocessable: fiber.StatusUnprocessableEntity,
+	// 507 Insufficient Storage (RFC 4918): the server cannot keep what
+	// the request asked it to.
+	apperr.InsufficientStorage: fiber.StatusInsufficientStorage,
 }
 
 // fiberCodes names the errors Fiber and fasthttp raise, each with a code of
@@ -72,6 +75,11 @@ func transportError(status int) ErrorBody {
 // handleError is the only place where error kinds become statuses.
 func (s *server) handleError(c fiber.Ctx, err error) error {
 	status, body := fiber.StatusInternalServerError, ErrorBody{Code: "internalError", Message: "something went wrong"}
+	if apperr.DiskFull(err) {
+		// Whatever a use case made of it (a body it could not stage, a
+		// statement that failed), a full disk is the server's failure.
+		err = apperr.ErrStorageFull.Wrap(err)
+	}
 	var fe *fiber.Error
 	if ae, ok := apperr.As(err); ok {
 		status = statusOf[ae.Kind]
@@ -79,7 +87,7 @@ func (s *server) handleError(c fiber.Ctx, err error) error {
 		if ae.RetryAfter > 0 {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
 		}
-		if ae.Kind == apperr.Internal {
+		if ae.Kind == apperr.Internal || ae.Kind == apperr.InsufficientStorage {
 			s.Log.Error("request failed", "requestId", requestID(c), "err", err)
 		}
 	} else if errors.As(err, &fe) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -46,11 +47,14 @@ type bleveIndex struct {
 	// index whose layout has no vector field keeps none.
 	vectors *vectorSet
 
-	// unpersisted holds a channel for each batch that is searchable but
-	// not yet on disk; Bleve's persisted callback sends its error and
-	// closes it.
+	// broken is set when the disk refused a write, after which Bleve's
+	// state in memory cannot be trusted (see reopen).
+	broken atomic.Bool
+
+	// unpersisted holds each batch that is searchable but not yet on
+	// disk; Bleve's persisted callback finishes it.
 	pmu         sync.Mutex
-	unpersisted map[uint64]chan error
+	unpersisted map[uint64]pending
 	batches     uint64
 }
 
@@ -86,7 +90,7 @@ func openBleve(path string, s *schema) (*bleveIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: open %s: %w", path, err)
 	}
-	bi := &bleveIndex{idx: idx, path: path, m: m, layout: layoutOf(idx), vectors: newVectorSet(), unpersisted: map[uint64]chan error{}}
+	bi := &bleveIndex{idx: idx, path: path, m: m, layout: layoutOf(idx), vectors: newVectorSet(), unpersisted: map[uint64]pending{}}
 	if bi.layout.vectors {
 		if bi.vectors, err = loadVectors(idx); err != nil {
 			_ = idx.Close()
@@ -134,9 +138,24 @@ func (e *embedded) Close() error {
 // errClosed is returned by an operation on a closed store.
 var errClosed = errors.New("search: store closed")
 
-// with runs fn with the index of s held for reading.
+// with runs fn with the index of s held for reading. An index that the
+// disk refused a write is opened again first (see reopen); while that
+// fails, the index is unavailable.
 func (e *embedded) with(s *schema, fn func(bi *bleveIndex) error) error {
-	return e.indexes[s.name].read(fn)
+	bi := e.indexes[s.name]
+	if bi.broken.Load() {
+		if err := bi.reopen(); err != nil {
+			return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+	}
+	err := bi.read(fn)
+	if bi.broken.Load() {
+		// At once: a search must not meet the broken state either.
+		if rerr := bi.reopen(); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+	}
+	return err
 }
 
 func (bi *bleveIndex) read(fn func(bi *bleveIndex) error) error {
@@ -261,5 +280,6 @@ func (e *embedded) rebuild(ctx context.Context, s *schema) error {
 		return fmt.Errorf("search: rebuild %s: %w", s.name, err)
 	}
 	bi.idx, bi.layout, bi.vectors = idx, layoutOf(idx), newVectorSet()
+	bi.broken.Store(false)
 	return nil
 }

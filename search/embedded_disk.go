@@ -4,23 +4,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
 )
 
+// pending is a batch that is searchable and not yet on disk: finish
+// sends done the persister's error, once, and forgets the batch.
+type pending struct {
+	done   chan error
+	finish func(error)
+}
+
 // write applies a batch: searchable when it returns, on disk once the
 // persister has written it (see scorchConfig).
 func (bi *bleveIndex) write(b *bleve.Batch) error {
 	done := make(chan error, 1)
+	var once sync.Once
 	bi.pmu.Lock()
 	id := bi.batches
 	bi.batches++
-	bi.unpersisted[id] = done
-	bi.pmu.Unlock()
-	var once sync.Once
-	b.SetPersistedCallback(func(err error) {
+	finish := func(err error) {
 		once.Do(func() {
 			bi.pmu.Lock()
 			delete(bi.unpersisted, id)
@@ -28,15 +37,70 @@ func (bi *bleveIndex) write(b *bleve.Batch) error {
 			done <- err
 			close(done)
 		})
-	})
+	}
+	bi.unpersisted[id] = pending{done: done, finish: finish}
+	bi.pmu.Unlock()
+	b.SetPersistedCallback(finish)
 	if err := bi.idx.Batch(b); err != nil {
-		// A batch that failed was not introduced: nothing will persist it.
-		bi.pmu.Lock()
-		delete(bi.unpersisted, id)
-		bi.pmu.Unlock()
+		// A batch that failed is not the persister's to finish.
+		finish(err)
+		err = diskFull(err)
+		if errors.Is(err, ErrUnavailable) {
+			bi.broken.Store(true)
+		}
 		return err
 	}
 	return nil
+}
+
+// reopen opens the index again from its files after a write that the disk
+// refused. Bleve's scorch does not survive one: its persister closes a
+// segment that the index still holds, and the next batch panics on it
+// (TestEmbeddedFullDisk). The files hold every batch acknowledged, as a
+// batch returns once it is on disk.
+func (bi *bleveIndex) reopen() error {
+	bi.mu.Lock()
+	defer bi.mu.Unlock()
+	if !bi.broken.Load() {
+		return nil // reopened by another write meanwhile
+	}
+	if bi.idx != nil {
+		_ = bi.idx.Close()
+		bi.idx = nil
+	}
+	// The batches the closed index did not persist never will be.
+	bi.pmu.Lock()
+	stale := slices.Collect(maps.Values(bi.unpersisted))
+	bi.pmu.Unlock()
+	for _, p := range stale {
+		p.finish(errors.New("search: the index was reopened before this batch was on disk"))
+	}
+	idx, err := bleve.OpenUsing(bi.path, scorchConfig())
+	if err != nil {
+		return fmt.Errorf("search: reopen %s: %w", bi.path, err)
+	}
+	l, vectors := layoutOf(idx), newVectorSet()
+	if l.vectors {
+		if vectors, err = loadVectors(idx); err != nil {
+			_ = idx.Close()
+			return fmt.Errorf("search: reopen %s: vectors: %w", bi.path, err)
+		}
+	}
+	bi.idx, bi.layout, bi.vectors = idx, l, vectors
+	bi.broken.Store(false)
+	return nil
+}
+
+// diskFull marks err with ErrUnavailable when it says the disk is full, so
+// that the search projection waits for space rather than dead-letter its
+// changes. Bleve's persister formats the error of its write with %v
+// ("segment: … persist err: %v"), which drops the error and keeps its
+// text: the errno's text is all there is to go by.
+func diskFull(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || strings.Contains(err.Error(), syscall.ENOSPC.Error()) {
+		return fmt.Errorf("%w (the index's disk is full): %w", ErrUnavailable, err)
+	}
+	return err
 }
 
 // persisted waits until every batch written before the call is on disk,
@@ -44,8 +108,8 @@ func (bi *bleveIndex) write(b *bleve.Batch) error {
 func (bi *bleveIndex) persisted(ctx context.Context) error {
 	bi.pmu.Lock()
 	waits := make([]chan error, 0, len(bi.unpersisted))
-	for _, ch := range bi.unpersisted {
-		waits = append(waits, ch)
+	for _, p := range bi.unpersisted {
+		waits = append(waits, p.done)
 	}
 	bi.pmu.Unlock()
 	var errs []error

@@ -175,8 +175,9 @@ var (
 	// ErrBadDocument is returned for a document without an id.
 	ErrBadDocument = errors.New("search: document without an id")
 	// ErrUnavailable wraps the error of a search server that cannot be
-	// reached or cannot serve now (down, restarting, overloaded), so a
-	// caller can retry later rather than give up on the request.
+	// reached or cannot serve now (down, restarting, overloaded; the
+	// embedded engine's disk full), so a caller can retry later rather
+	// than give up on the request.
 	ErrUnavailable = errors.New("search: the search server is unavailable")
 )
 

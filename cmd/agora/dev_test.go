@@ -37,6 +37,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(brokerDirEnv); dir != "" {
+		// This binary started as the fault tests' broker (brokerProcess).
+		os.Exit(runBroker(dir))
+	}
 	code := m.Run()
 	if buildDir != "" {
 		_ = os.RemoveAll(buildDir)
@@ -234,11 +238,17 @@ func testEnv(extra ...string) []string {
 	return append(env, extra...)
 }
 
-// startAgora starts the binary with args in its own process group; the
-// group is killed in t.Cleanup whatever happens.
+// startAgora starts the agora binary with args (see startProc).
 func startAgora(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(agoraBinary(t), args...)
+	return startProc(t, agoraBinary(t), env, args...)
+}
+
+// startProc starts the program bin with args in its own process group; the
+// group is killed in t.Cleanup whatever happens.
+func startProc(t *testing.T, bin string, env []string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	p := &proc{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
@@ -261,10 +271,10 @@ func startAgora(t *testing.T, env []string, args ...string) *proc {
 		select {
 		case <-p.done:
 		case <-time.After(10 * time.Second):
-			t.Errorf("agora pid %d did not exit after SIGKILL", cmd.Process.Pid)
+			t.Errorf("%s pid %d did not exit after SIGKILL", filepath.Base(bin), cmd.Process.Pid)
 		}
 		if t.Failed() {
-			t.Logf("agora stderr:\n%s", p.stderr.String())
+			t.Logf("%s stderr:\n%s", filepath.Base(bin), p.stderr.String())
 		}
 	})
 	return p

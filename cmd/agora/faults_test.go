@@ -1,10 +1,12 @@
 package main
 
 // Faults of the real components under continuous writes: Postgres, the
-// warehouse's ClickHouse and the projector (the search index's writer)
-// killed with SIGKILL, twice each, while a writer commits posts, comments,
-// reactions and edits. Afterwards `agora projector check` must find every
-// projection's target equal to what a rebuild from Postgres gives.
+// warehouse's ClickHouse, the projector (the search index's writer) and the
+// broker killed with SIGKILL, and the data folder's disk filled
+// (faults_disk_test.go), twice each, while a writer commits posts,
+// comments, reactions and edits. Afterwards `agora projector check` must
+// find every projection's target equal to what a rebuild from Postgres
+// gives.
 
 import (
 	"context"
@@ -12,8 +14,12 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -39,24 +45,39 @@ import (
 // ClickHouse and a broker of the test's own, which the test may kill.
 type faultStack struct {
 	t         *testing.T
+	dir       string // the data folder
 	pg        *pgserver.Server
 	ch        *chserver.Server
+	broker    *brokerProcess
 	brokers   []string
 	env       []string
 	pool      *pgxpool.Pool
 	relay     *proc
 	projector *proc
+	api       *apiProcess // with faultOptions.api
 	// series is the forum the writer writes in: member posts, other
 	// comments (a notification for member) and reacts.
 	series, channel, member, other uuid.UUID
 }
 
-func newFaultStack(t *testing.T) *faultStack {
+// faultOptions add to the stack what one test needs.
+type faultOptions struct {
+	// disk, when not 0, is the size in bytes of a tmpfs that the stack's
+	// data folder is mounted on (see mountDisk).
+	disk int64
+	// api starts agora api too (faultStack.api).
+	api bool
+}
+
+func newFaultStack(t *testing.T, o faultOptions) *faultStack {
 	t.Helper()
 	agoraBinary(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	dir := dataDir(t)
+	if o.disk > 0 {
+		mountDisk(t, dir, o.disk)
+	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	pg, err := pgserver.Start(ctx, filepath.Join(dir, "postgres"), log)
 	if err != nil {
@@ -74,12 +95,8 @@ func newFaultStack(t *testing.T) *faultStack {
 	if err := ch.CreateDatabase(ctx, "agora"); err != nil {
 		t.Fatal(err)
 	}
-	broker, err := kafka.StartEmbedded(filepath.Join(dir, "kafka"), kafka.EmbeddedOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(broker.Close)
-	s := &faultStack{t: t, pg: pg, ch: ch, brokers: broker.Brokers()}
+	broker := startBroker(t, filepath.Join(dir, "kafka"), 0)
+	s := &faultStack{t: t, dir: dir, pg: pg, ch: ch, broker: broker, brokers: []string{broker.addr}}
 	s.env = testEnv(
 		"DATABASE_URL="+pg.URL("agora"), "CLICKHOUSE_URL="+ch.URL("agora"), "KAFKA_BROKERS="+strings.Join(s.brokers, ","),
 		"AGORA_DATA_DIR="+filepath.Join(dir, "data"), "AGORA_METRICS_ADDR=127.0.0.1:0", "AGORA_LOG_LEVEL=warn",
@@ -105,6 +122,9 @@ func newFaultStack(t *testing.T) *faultStack {
 	}
 	s.relay = startAgora(t, s.env, "relay")
 	s.projector = startAgora(t, s.env, "projector")
+	if o.api {
+		s.startAPI()
+	}
 	return s
 }
 
@@ -256,40 +276,47 @@ func waitRelayed(t *testing.T, pool *pgxpool.Pool) {
 const faultCycles = 2
 
 func TestFaultKillPostgres(t *testing.T) {
-	s := newFaultStack(t)
+	s := newFaultStack(t, faultOptions{})
 	s.underWrites(faultCycles, func(cycle int) {
+		before := s.pg.Restarts()
 		if err := s.pg.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Second)
-		started := time.Now()
-		if err := s.pg.Restart(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("cycle %d: postgres killed, back after %v of recovery", cycle, time.Since(started).Round(time.Millisecond))
+		// pgserver starts it again, as agora dev's Postgres.
+		took := waitStartedAgain(t, "postgres", s.pg.Restarts, before)
+		t.Logf("cycle %d: postgres killed, started again and recovered in %v", cycle, took)
 	})
 }
 
+// waitStartedAgain waits until a server that starts itself again after a
+// crash has done so (restarts, its count of restarts, is past before) and
+// answers how long that took.
+func waitStartedAgain(t *testing.T, name string, restarts func() int, before int) time.Duration {
+	t.Helper()
+	since := time.Now()
+	for restarts() == before {
+		if time.Since(since) > time.Minute {
+			t.Fatalf("%s not started again within a minute", name)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return time.Since(since).Round(time.Millisecond)
+}
+
 func TestFaultKillClickHouse(t *testing.T) {
-	s := newFaultStack(t)
+	s := newFaultStack(t, faultOptions{})
 	s.underWrites(faultCycles, func(cycle int) {
 		before := s.ch.Restarts()
 		if err := s.ch.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		killed := time.Now()
-		for s.ch.Restarts() == before {
-			if time.Since(killed) > time.Minute {
-				t.Fatalf("cycle %d: clickhouse not started again within a minute", cycle)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		t.Logf("cycle %d: clickhouse killed, started again in %v", cycle, time.Since(killed).Round(time.Millisecond))
+		took := waitStartedAgain(t, "clickhouse", s.ch.Restarts, before)
+		t.Logf("cycle %d: clickhouse killed, started again in %v", cycle, took)
 	})
 }
 
 func TestFaultKillProjector(t *testing.T) {
-	s := newFaultStack(t)
+	s := newFaultStack(t, faultOptions{})
 	s.underWrites(faultCycles, func(cycle int) {
 		// The projector applies batches all the time under these writes:
 		// a kill lands in the middle of one, the search index's included.
@@ -299,5 +326,100 @@ func TestFaultKillProjector(t *testing.T) {
 		<-s.projector.done
 		s.projector = startAgora(t, s.env, "projector")
 		t.Logf("cycle %d: projector killed and started again", cycle)
+	})
+}
+
+// The fault stack's broker runs in a process of its own, this test binary
+// started again with brokerDirEnv set, so that it can be killed with
+// SIGKILL as a broker's machine dies: agora dev runs the same embedded
+// broker inside its one process, where a kill -9 takes the relay and the
+// projector with it (projections/faulttest's TestKillDev does that).
+const (
+	brokerDirEnv  = "AGORA_TEST_BROKER_DIR"
+	brokerPortEnv = "AGORA_TEST_BROKER_PORT"
+)
+
+// runBroker is the broker process: the embedded broker on dir and on the
+// port of brokerPortEnv (0: a free one), which prints its address on
+// stdout and runs until SIGTERM.
+func runBroker(dir string) int {
+	port, _ := strconv.Atoi(os.Getenv(brokerPortEnv))
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	b, err := kafka.StartEmbedded(dir, kafka.EmbeddedOptions{Port: port, Log: log})
+	if err != nil {
+		log.Error("broker", "err", err)
+		return 1
+	}
+	fmt.Println(b.Brokers()[0])
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	<-ctx.Done()
+	b.Close()
+	return 0
+}
+
+// brokerProcess is a running broker process.
+type brokerProcess struct {
+	*proc
+	dir, addr string
+}
+
+// startBroker starts the broker process on dir and port (0: a free one)
+// and waits until it listens.
+func startBroker(t *testing.T, dir string, port int) *brokerProcess {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startProc(t, self, testEnv(brokerDirEnv+"="+dir, brokerPortEnv+"="+strconv.Itoa(port)))
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if addr, ok := strings.CutSuffix(p.stdout.String(), "\n"); ok {
+			return &brokerProcess{proc: p, dir: dir, addr: addr}
+		}
+		if p.exited() || time.Now().After(deadline) {
+			t.Fatalf("the broker process did not start (exited %v):\n%s", p.exited(), p.stderr.String())
+		}
+	}
+}
+
+// kill ends the broker with SIGKILL: what it had not written to its files
+// is lost, as in a crash.
+func (b *brokerProcess) kill(t *testing.T) {
+	t.Helper()
+	if err := syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-b.done
+}
+
+// restart starts the broker again on its folder and address.
+func (b *brokerProcess) restart(t *testing.T) *brokerProcess {
+	t.Helper()
+	_, port, err := net.SplitHostPort(b.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(port)
+	again := startBroker(t, b.dir, n)
+	if again.addr != b.addr {
+		t.Fatalf("the broker came back on %s, not %s", again.addr, b.addr)
+	}
+	return again
+}
+
+// TestFaultRestartBroker kills the broker process with SIGKILL under writes
+// and starts it again on its data folder and address: what it acknowledged
+// (the relay's messages, the projections' offsets) must be there again, and
+// the relay and the projector must reconnect by themselves.
+func TestFaultRestartBroker(t *testing.T) {
+	s := newFaultStack(t, faultOptions{})
+	s.underWrites(faultCycles, func(cycle int) {
+		s.broker.kill(t)
+		// The relay and the projector find no broker for a while.
+		time.Sleep(time.Second)
+		started := time.Now()
+		s.broker = s.broker.restart(t)
+		t.Logf("cycle %d: broker killed, started again on its data folder in %v", cycle, time.Since(started).Round(time.Millisecond))
 	})
 }

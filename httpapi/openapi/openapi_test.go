@@ -180,6 +180,10 @@ func TestDocument(t *testing.T) {
 		if _, ok := o.Responses["500"]; !ok {
 			t.Errorf("%s %s: 500 is not documented", op.Method, op.Path)
 		}
+		// A request that writes may find the disk full.
+		if _, ok := o.Responses["507"]; !ok && op.Method != "GET" {
+			t.Errorf("%s %s: 507 is not documented", op.Method, op.Path)
+		}
 		// A concrete path for the template; {x} becomes a UUID.
 		path := op.Path
 		for strings.Contains(path, "{") {

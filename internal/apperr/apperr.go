@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"syscall"
 )
 
 // Kind classifies an error for the transport.
@@ -27,6 +28,10 @@ const (
 	// because of something outside the caller's input (a page that could not
 	// be fetched for a link preview).
 	Unprocessable
+	// InsufficientStorage is a request the server could not keep, its
+	// storage being full: nothing of it was saved, and the same request
+	// succeeds once space is made.
+	InsufficientStorage
 )
 
 // Error is an application error with a catalogue code.
@@ -123,4 +128,19 @@ var (
 	ErrNotFound = New(NotFound, "notFound", "not found")
 	// ErrInvalidBody is returned for a body that is not the expected JSON.
 	ErrInvalidBody = New(BadInput, "invalidBody", "the request body is not valid JSON of the expected shape")
+	// ErrStorageFull is what a request gets when a disk the server writes
+	// to is full (see DiskFull).
+	ErrStorageFull = New(InsufficientStorage, "storageFull", "the server's storage is full, so nothing was saved; try again later")
 )
+
+// DiskFull reports whether err was caused by a full disk: a file's ENOSPC
+// (the blob store's), or Postgres's disk_full (SQLSTATE 53100), read
+// through the SQLState method of its errors so that this package needs no
+// driver.
+func DiskFull(err error) bool {
+	if errors.Is(err, syscall.ENOSPC) {
+		return true
+	}
+	var pg interface{ SQLState() string }
+	return errors.As(err, &pg) && pg.SQLState() == "53100"
+}

@@ -88,7 +88,8 @@ type Staged struct {
 // Stage copies r into a temporary file, reading at most limit bytes and one
 // more to tell whether the body is longer: then it removes the file and
 // returns ErrTooLarge, whatever the request's Content-Length said. A read
-// error (the client went away) also leaves nothing behind.
+// error (the client went away) also leaves nothing behind, and so does a
+// write error (a full disk: the error then wraps ENOSPC).
 func (s *Store) Stage(r io.Reader, limit int64) (*Staged, error) {
 	if err := s.folders(); err != nil {
 		return nil, err

@@ -2,7 +2,9 @@ package kafka_test
 
 import (
 	"context"
+	"net"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,5 +78,47 @@ func TestEmbeddedBrokerPersists(t *testing.T) {
 		if p.CommittedOffset != ends[p.Partition] {
 			t.Errorf("partition %d: committed %d after a restart, want %d", p.Partition, p.CommittedOffset, ends[p.Partition])
 		}
+	}
+}
+
+// TestClientsRedialAfterBrokerRestart: connections a restarted broker left
+// dead cost the clients one failed request, not one per connection.
+func TestClientsRedialAfterBrokerRestart(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	b, err := kafka.StartEmbedded(dir, kafka.EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brokers := b.Brokers()
+	const topic = "agora.public.things"
+	// Requests at once leave as many connections idle in the pool.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			_ = kafka.EnsureTopics(ctx, brokers, 4, topic)
+			_, _ = kafka.EndOffsets(ctx, brokers, topic)
+		})
+	}
+	wg.Wait()
+	b.Close()
+	_, port, _ := net.SplitHostPort(brokers[0])
+	n, _ := strconv.Atoi(port)
+	b, err = kafka.StartEmbedded(dir, kafka.EmbeddedOptions{Port: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var failed []error
+	for len(failed) < 5 {
+		err := kafka.EnsureTopics(ctx, brokers, 4, topic)
+		if err == nil {
+			break
+		}
+		failed = append(failed, err)
+	}
+	if len(failed) > 1 {
+		t.Fatalf("%d requests failed after the restart: %v", len(failed), failed)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	kafkago "github.com/segmentio/kafka-go"
@@ -44,12 +45,36 @@ func NewWriter(brokers []string) *kafkago.Writer {
 		MaxAttempts:  5,
 		WriteTimeout: 10 * time.Second,
 		ReadTimeout:  10 * time.Second,
+		Transport:    transport,
 	}
 }
 
 // Client returns a kafka-go admin client for brokers.
 func Client(brokers []string) *kafkago.Client {
-	return &kafkago.Client{Addr: kafkago.TCP(brokers...), Timeout: 10 * time.Second}
+	return &kafkago.Client{Addr: kafkago.TCP(brokers...), Timeout: 10 * time.Second, Transport: transport}
+}
+
+// transport carries the requests of every client and writer made here.
+var transport = &redialing{Transport: &kafkago.Transport{Dial: (&net.Dialer{Timeout: 3 * time.Second}).DialContext}}
+
+// redialing is a kafka-go transport that drops its idle connections when a
+// request fails on its connection. kafka-go keeps connections to a broker
+// open between requests and hands an idle one out without a probe: after
+// the broker restarted, each of them failed its next request (unexpected
+// EOF), one request at a time, which kept the relay and the projector off a
+// restarted broker for 15 s and more. Once they are dropped the next
+// request dials afresh.
+type redialing struct{ *kafkago.Transport }
+
+func (t *redialing) RoundTrip(ctx context.Context, addr net.Addr, req kafkago.Request) (kafkago.Response, error) {
+	res, err := t.Transport.RoundTrip(ctx, addr, req)
+	var broker kafkago.Error
+	if err != nil && !errors.As(err, &broker) {
+		// Not the broker's answer (those come as a Kafka error code):
+		// the connection, or the time, ran out.
+		t.CloseIdleConnections()
+	}
+	return res, err
 }
 
 // EnsureTopics creates the topics that do not exist yet, each with

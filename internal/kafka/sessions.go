@@ -106,7 +106,8 @@ func (s *sessionReaper) observe(req kmsg.Request, now time.Time) {
 
 // run sweeps the groups every reapInterval until ctx ends.
 func (s *sessionReaper) run(ctx context.Context, brokers []string) {
-	client := &kafkago.Client{Addr: kafkago.TCP(brokers...), Timeout: 5 * time.Second}
+	client := Client(brokers)
+	client.Timeout = 5 * time.Second
 	t := time.NewTicker(reapInterval)
 	defer t.Stop()
 	for {

@@ -5,7 +5,8 @@
 // The cluster lives in a folder of its own, listens on a free loopback port,
 // keeps its socket in the data folder, and has wal_level=logical so the CDC
 // relay can read it. initdb refuses to run as root, so when the process is
-// root the server runs as an unprivileged system user.
+// root the server runs as an unprivileged system user. A server that ends
+// unexpectedly is started again on its port (see watch).
 package pgserver
 
 import (
@@ -22,6 +23,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,11 +43,15 @@ type Server struct {
 	dir      string
 	port     int
 	password string
-	cmd      *exec.Cmd
+	log      *slog.Logger
+
+	mu  sync.Mutex // guards cmd, exited and stopping, which a restart changes
+	cmd *exec.Cmd
 	// exited is closed when the server process ends, so any number of
-	// waiters (Stop called twice, the start loop) see it.
-	exited <-chan struct{}
-	log    *slog.Logger
+	// waiters (Stop called twice, the start loop, watch) see it.
+	exited   <-chan struct{}
+	stopping bool
+	restarts atomic.Int64
 }
 
 // superuser is the cluster's bootstrap role; the application connects as it.
@@ -79,8 +86,10 @@ func Start(ctx context.Context, dir string, log *slog.Logger) (*Server, error) {
 		if ports, err = childproc.FreePorts(1); err != nil {
 			return nil, err
 		}
-		err = s.launch(ctx, ports[0])
+		s.port = ports[0]
+		err = s.launch(ctx)
 		if err == nil {
+			go s.watch()
 			return s, nil
 		}
 		if attempt == 4 || ctx.Err() != nil {
@@ -228,14 +237,15 @@ func (s *Server) clearOrphan() error {
 
 func isPostgres(pid int) bool { return childproc.Running(pid, "postgres") }
 
-func (s *Server) launch(ctx context.Context, port int) error {
+// launch starts the server on s.port and waits until it answers.
+func (s *Server) launch(ctx context.Context) error {
 	bin, cred := s.bin, s.cred
 	logFile, err := os.OpenFile(filepath.Join(s.dir, "postgres.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
 	cmd := exec.Command(filepath.Join(bin, "postgres"),
-		"-D", s.pgdata(), "-p", strconv.Itoa(port),
+		"-D", s.pgdata(), "-p", strconv.Itoa(s.port),
 		"-c", "unix_socket_directories="+s.socketDir())
 	cmd.Dir = s.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
@@ -248,24 +258,75 @@ func (s *Server) launch(ctx context.Context, port int) error {
 	if err != nil {
 		return fmt.Errorf("pgserver: start postgres: %w", err)
 	}
-	s.cmd, s.port, s.exited = cmd, port, exited
+	s.mu.Lock()
+	s.cmd, s.exited = cmd, exited
+	s.mu.Unlock()
 
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		select {
-		case <-s.exited:
+		case <-exited:
 			return fmt.Errorf("pgserver: postgres exited during start (%v); see %s", cmd.ProcessState, filepath.Join(s.dir, "postgres.log"))
 		default:
 		}
 		if err := s.ping(ctx); err == nil {
 			return nil
 		} else if time.Now().After(deadline) || ctx.Err() != nil {
-			_ = s.Stop()
+			_ = halt(cmd, exited)
 			return fmt.Errorf("pgserver: postgres not ready: %w", err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// watch starts the server again on its port whenever it ends other than
+// by Stop, so that its clients reconnect to it: Postgres restarts its own
+// crashed backends, but the postmaster itself exits when the recovery that
+// follows fails. A full disk does that: a checkpoint that cannot write
+// PANICs, the recovery's checkpoint can fail the same way, and a new
+// postmaster cannot even write its lock file until space returns; so the
+// server is tried again every few seconds until it starts.
+func (s *Server) watch() {
+	for {
+		s.mu.Lock()
+		exited, cmd := s.exited, s.cmd
+		s.mu.Unlock()
+		<-exited
+		s.mu.Lock()
+		stopping := s.stopping
+		s.mu.Unlock()
+		// A clean exit (status 0) is a shutdown someone asked for: Stop,
+		// or the fast shutdown of Pdeathsig when this process is gone.
+		if stopping || cmd.ProcessState.Success() {
+			return
+		}
+		s.log.Error("postgres ended unexpectedly; starting it again", "state", cmd.ProcessState.String(),
+			"log", filepath.Join(s.dir, "postgres.log"))
+		for attempt := 1; ; attempt++ {
+			err := s.launch(context.Background())
+			s.mu.Lock()
+			stopping := s.stopping
+			s.mu.Unlock()
+			if stopping {
+				if err == nil {
+					_ = s.Stop() // Stop came during the restart: it may have missed this process
+				}
+				return
+			}
+			if err == nil {
+				s.restarts.Add(1)
+				s.log.Info("postgres started again", "attempts", attempt)
+				break
+			}
+			s.log.Warn("postgres restart failed, retrying", "attempt", attempt, "err", err)
+			time.Sleep(min(time.Duration(attempt)*time.Second, 5*time.Second))
+		}
+	}
+}
+
+// Restarts is how many times the server was started again after it ended
+// unexpectedly.
+func (s *Server) Restarts() int { return int(s.restarts.Load()) }
 
 func (s *Server) ping(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, time.Second)
@@ -313,41 +374,62 @@ func (s *Server) CreateDatabase(ctx context.Context, name string) error {
 // Stop shuts the server down fast (clients disconnected, no recovery needed
 // on the next start) and waits for it.
 func (s *Server) Stop() error {
-	if s.cmd == nil || s.cmd.Process == nil {
+	s.mu.Lock()
+	s.stopping = true
+	cmd, exited := s.cmd, s.exited
+	s.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGINT)
+	return halt(cmd, exited)
+}
+
+// halt asks the server process cmd to shut down fast and waits for it;
+// after 30 s it is told to stop at once.
+func halt(cmd *exec.Cmd, exited <-chan struct{}) error {
+	_ = cmd.Process.Signal(syscall.SIGINT)
 	select {
-	case <-s.exited:
+	case <-exited:
 		return nil
 	case <-time.After(30 * time.Second):
-		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
-		<-s.exited
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		<-exited
 		return errors.New("pgserver: postgres needed an immediate shutdown")
 	}
 }
 
 // Kill ends the server and its backends with SIGKILL, as a crash of the
-// machine's postgres would, and waits for the server process; the next
-// start recovers from the write-ahead log. The fault tests call it.
+// machine's postgres would, and waits for the server process; it is then
+// started again as after any unexpected end (watch), and recovers from the
+// write-ahead log. The fault tests call it.
 func (s *Server) Kill() error {
-	if s.cmd == nil || s.cmd.Process == nil {
+	s.mu.Lock()
+	cmd, exited := s.cmd, s.exited
+	s.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
 	// postgres runs in a process group of its own (Setpgid): the group is
 	// the postmaster and its backends.
-	err := syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-	<-s.exited
+	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	<-exited
 	return err
 }
 
-// Restart starts the server again on the same port, after Stop or Kill,
-// so the clients made before reconnect to it.
+// Restart starts a server that Stop stopped again, on the same port, so
+// the clients made before reconnect to it.
 func (s *Server) Restart(ctx context.Context) error {
 	if err := s.clearOrphan(); err != nil {
 		return err
 	}
-	return s.launch(ctx, s.port)
+	s.mu.Lock()
+	s.stopping = false
+	s.mu.Unlock()
+	if err := s.launch(ctx); err != nil {
+		return err
+	}
+	go s.watch()
+	return nil
 }
 
 func chownTree(root string, cred *syscall.Credential) error {

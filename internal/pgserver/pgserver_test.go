@@ -277,3 +277,39 @@ func TestStopTwice(t *testing.T) {
 		t.Fatal("second Stop hangs")
 	}
 }
+
+// TestKilledServerIsStartedAgain: a server that dies (here SIGKILL, in the
+// fault tests and a full disk a failed recovery) is started again on its
+// port with its data, and one that Stop ended is not.
+func TestKilledServerIsStartedAgain(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s := start(t, ctx, clusterDir(t))
+	port := s.Port()
+	if _, err := connect(t, ctx, s, "postgres").Exec(ctx, "CREATE TABLE kept (v int); INSERT INTO kept VALUES (9)"); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	if err := s.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	for s.Restarts() == 0 {
+		if time.Since(killed) > time.Minute {
+			t.Fatal("postgres not started again within a minute of SIGKILL")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("started again %v after SIGKILL", time.Since(killed).Round(time.Millisecond))
+	var n int
+	if err := connect(t, ctx, s, "postgres").QueryRow(ctx, "SELECT v FROM kept").Scan(&n); err != nil || n != 9 || s.Port() != port {
+		t.Fatalf("after the restart: port %d (was %d), kept %d, %v", s.Port(), port, n, err)
+	}
+
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if err := s.ping(ctx); err == nil || s.Restarts() != 1 {
+		t.Fatalf("a stopped server was started again (ping %v, %d restarts)", err, s.Restarts())
+	}
+}

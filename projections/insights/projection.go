@@ -112,6 +112,7 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 // Exception codes of a ClickHouse that is overloaded, shutting down or out
 // of space: the batch is fine, the warehouse cannot take it now.
 var busyCodes = map[int32]bool{
+	75:  true, // CANNOT_WRITE_TO_FILE_DESCRIPTOR (18.16's word for a full disk)
 	159: true, // TIMEOUT_EXCEEDED
 	202: true, // TOO_MANY_SIMULTANEOUS_QUERIES
 	203: true, // NO_FREE_CONNECTION

@@ -87,7 +87,8 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	}
 	err := p.refresh(ctx, k)
 	if errors.Is(err, search.ErrUnavailable) {
-		// Meilisearch down or overloaded: retried until it is back.
+		// Meilisearch down or overloaded, or the embedded engine's disk
+		// full: retried until it is back.
 		return projections.Unavailable(err)
 	}
 	return err

@@ -4165,6 +4165,7 @@ export interface components {
          *     - 422 `linkPreviewFailed`
          *     - 429 `tooManyRequests`
          *     - 500 `internalError`
+         *     - 507 `storageFull` (a request that writes, when the server's disk is full)
          */
         Error: {
             /**
@@ -6004,6 +6005,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `storageFull`: the server's disk is full, so nothing of the request was saved (logged); the same request succeeds once space is made. */
+        StorageFull: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description The Meet Up (its roomId, the name of its LiveKit room). */
@@ -6196,6 +6206,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     signOut: {
@@ -6217,6 +6228,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     decodeToken: {
@@ -6281,6 +6293,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     checkPasswordReset: {
@@ -6385,6 +6398,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     redeemAccessToken: {
@@ -6440,6 +6454,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     validateToken: {
@@ -6556,6 +6571,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     joinProfile: {
@@ -6629,6 +6645,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getPersonProfile: {
@@ -6723,6 +6740,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getMyStatus: {
@@ -6784,6 +6802,7 @@ export interface operations {
             403: components["responses"]["RoleForbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getProfile: {
@@ -6885,6 +6904,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listOrganizations: {
@@ -6973,6 +6993,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getOrganization: {
@@ -7033,6 +7054,7 @@ export interface operations {
             };
             404: components["responses"]["OrganizationNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     updateOrganization: {
@@ -7074,6 +7096,7 @@ export interface operations {
             404: components["responses"]["OrganizationNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listOrganizationProfiles: {
@@ -7169,6 +7192,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     inviteOrganizationProfiles: {
@@ -7213,6 +7237,7 @@ export interface operations {
             404: components["responses"]["OrganizationNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getPermissions: {
@@ -7319,6 +7344,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     importCommunityProfiles: {
@@ -7359,6 +7385,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     importOrganizationProfiles: {
@@ -7399,6 +7426,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getProfileImportTemplate: {
@@ -7571,6 +7599,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     updateCommunity: {
@@ -7628,6 +7657,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listCommunityMembers: {
@@ -7724,6 +7754,7 @@ export interface operations {
             403: components["responses"]["RoleForbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     createCommunity: {
@@ -7784,6 +7815,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     createSeries: {
@@ -7844,6 +7876,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     orderSeries: {
@@ -7902,6 +7935,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listSeries: {
@@ -8070,6 +8104,7 @@ export interface operations {
             403: components["responses"]["ForumAdminOnly"];
             404: components["responses"]["ForumNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     updateSeries: {
@@ -8115,6 +8150,7 @@ export interface operations {
             404: components["responses"]["ForumNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listSeriesMembers: {
@@ -8329,6 +8365,7 @@ export interface operations {
             404: components["responses"]["CommunityNotVisible"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     giveCommunityComplimentary: {
@@ -8357,6 +8394,7 @@ export interface operations {
             403: components["responses"]["CommunityManagersOnly"];
             404: components["responses"]["ComplimentaryNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     takeCommunityComplimentary: {
@@ -8385,6 +8423,7 @@ export interface operations {
             403: components["responses"]["CommunityManagersOnly"];
             404: components["responses"]["ComplimentaryNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     assignCommunityBulk: {
@@ -8430,6 +8469,7 @@ export interface operations {
             404: components["responses"]["CommunityNotVisible"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     inviteToCommunity: {
@@ -8475,6 +8515,7 @@ export interface operations {
             404: components["responses"]["CommunityNotVisible"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listSeriesAssignables: {
@@ -8551,6 +8592,7 @@ export interface operations {
             404: components["responses"]["ForumNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     previewSeriesAssignments: {
@@ -8584,6 +8626,7 @@ export interface operations {
             404: components["responses"]["ForumNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     assignSeries: {
@@ -8630,6 +8673,7 @@ export interface operations {
             404: components["responses"]["ForumNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     giveSeriesComplimentary: {
@@ -8658,6 +8702,7 @@ export interface operations {
             403: components["responses"]["ForumAdminOnly"];
             404: components["responses"]["ComplimentaryNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     takeSeriesComplimentary: {
@@ -8686,6 +8731,7 @@ export interface operations {
             403: components["responses"]["ForumAdminOnly"];
             404: components["responses"]["ComplimentaryNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     inviteSeriesMembers: {
@@ -8731,6 +8777,7 @@ export interface operations {
             404: components["responses"]["ForumNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     createThread: {
@@ -8792,6 +8839,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     createMeeting: {
@@ -8832,6 +8880,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listMeetings: {
@@ -8939,6 +8988,7 @@ export interface operations {
             409: components["responses"]["MeetingEnded"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     registerForMeeting: {
@@ -8968,6 +9018,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MeetingEnded"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     unregisterFromMeeting: {
@@ -8997,6 +9048,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MeetingEnded"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     respondToMeeting: {
@@ -9032,6 +9084,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MeetingEnded"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     inviteToMeeting: {
@@ -9069,6 +9122,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MeetingEnded"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     meetingJoinToken: {
@@ -9115,6 +9169,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     meetingBreakouts: {
@@ -9172,6 +9227,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MeetingEnded"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     closeMeetingBreakouts: {
@@ -9201,6 +9257,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MeetingEnded"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     joinMeetingBreakoutRoom: {
@@ -9246,6 +9303,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     leaveMeetingBreakoutRoom: {
@@ -9282,6 +9340,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MeetingEnded"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     meetingPermissions: {
@@ -9338,6 +9397,7 @@ export interface operations {
             403: components["responses"]["MeetingForbidden"];
             404: components["responses"]["MeetingNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     meetingCalendar: {
@@ -9395,6 +9455,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MinutesConflict"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     cancelMeetingMinutes: {
@@ -9424,6 +9485,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MinutesConflict"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     deleteMeetingMinutes: {
@@ -9449,6 +9511,7 @@ export interface operations {
             403: components["responses"]["MeetingForbidden"];
             404: components["responses"]["MeetingNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     editMeetingMinutes: {
@@ -9495,6 +9558,7 @@ export interface operations {
             404: components["responses"]["MeetingNotFound"];
             409: components["responses"]["MinutesConflict"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     livekitWebhook: {
@@ -9530,6 +9594,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listChannelThreads: {
@@ -9635,6 +9700,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     deletePrivateMessage: {
@@ -9684,6 +9750,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     editPrivateMessage: {
@@ -9743,6 +9810,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     reactToPrivateMessage: {
@@ -9804,6 +9872,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listPrivateChannels: {
@@ -9953,6 +10022,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listNotifications: {
@@ -10106,6 +10176,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getThread: {
@@ -10206,6 +10277,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     updateThread: {
@@ -10266,6 +10338,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     lookAtAnonymousAsker: {
@@ -10380,6 +10453,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     deleteReply: {
@@ -10430,6 +10504,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     updateReply: {
@@ -10491,6 +10566,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     reactToThread: {
@@ -10551,6 +10627,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     reactToReply: {
@@ -10612,6 +10689,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listReactions: {
@@ -10812,6 +10890,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listMentionCandidates: {
@@ -11343,6 +11422,7 @@ export interface operations {
             403: components["responses"]["InsightsForbidden"];
             404: components["responses"]["InsightsNotFound"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listContentGaps: {
@@ -11429,6 +11509,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getAdminChannel: {
@@ -11619,6 +11700,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     createUpload: {
@@ -11680,6 +11762,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getPicture: {
@@ -11893,6 +11976,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     openHub: {
@@ -11955,6 +12039,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getPushKey: {
@@ -12049,6 +12134,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     unsubscribePush: {
@@ -12088,6 +12174,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["RoleForbidden"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     unsubscribeByLink: {
@@ -12184,6 +12271,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     createCheckoutSession: {
@@ -12258,6 +12346,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listSubscriptions: {
@@ -12331,6 +12420,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     stripeWebhook: {
@@ -12387,6 +12477,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listDevMailbox: {
@@ -12504,6 +12595,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     setIdentityClient: {
@@ -12562,6 +12654,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     removeIdentityClient: {
@@ -12611,6 +12704,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     startSSO: {
@@ -12670,6 +12764,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     completeSSO: {
@@ -12752,6 +12847,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
     redeemSSOToken: {
@@ -12829,6 +12925,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
         };
     };
 }
