@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -183,6 +184,9 @@ func WaitApplied(ctx context.Context, cfg Config, h Handler, within time.Duratio
 	req := &kafkago.OffsetFetchRequest{GroupID: GroupID(cfg.TopicPrefix, h.Name()), Topics: map[string][]int{}}
 	for _, t := range Topics(cfg.TopicPrefix, h) {
 		offs, err := kafka.EndOffsets(ctx, cfg.Brokers, t)
+		if errors.Is(err, kafkago.UnknownTopicOrPartition) {
+			continue // no change of that table was published: none to wait for
+		}
 		if err != nil {
 			return fmt.Errorf("projections: end offsets of %s: %w", t, err)
 		}

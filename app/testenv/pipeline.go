@@ -84,6 +84,13 @@ func NewSearchEmbedding(t testing.TB, embedder search.Embedder, options ...func(
 		<-done
 		_ = store.Close()
 	})
+	// The relay's snapshot holds every row the binary's earlier tests
+	// wrote: the store takes it in before the test starts, so that the
+	// test's own waits are for its own changes (a loaded machine took over
+	// 30 s for the snapshot of httpapi's tests).
+	if err := projections.WaitApplied(ctx, projections.Config{Brokers: p.Brokers}, h, 5*time.Minute); err != nil {
+		t.Fatalf("testenv: the search store did not take in the snapshot: %v", err)
+	}
 	env := serve(t, []app.APIOption{app.WithSearch(store), app.WithBrokers(p.Brokers),
 		app.WithRealtime(live.HubOptions{}, 0)}, options)
 	return env, store
