@@ -211,6 +211,7 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 			browsers, how, emails[most], emails[len(emails)-1], crowdBrowserPause, crowdHomeP95)
 		cpuHeader += ", browsers"
 	}
+	cpuHeader += ", other processes"
 	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-38s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", cpuHeader)
 
 	runCtx, cancel := context.WithCancel(ctx)
@@ -272,6 +273,9 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		if b != nil {
 			s.browsers, s.cpuBrowsers = b.end(ctx), cores(browsersCPU1-browsersCPU0, window)
 		}
+		// What the rest of the machine took: on a shared machine (a CI
+		// run beside), a step may fail for want of cores it never had.
+		s.cpuOthers = max(0, cores(cpu1.machine-cpu0.machine, window)-s.cpuSelf-s.cpuPostgres-s.cpuBrowsers)
 		s.delivery, s.lost = w.got.stop(ctx, n)
 		s.dropped = int(w.dropped.Load())
 		fmt.Println(s.row())
@@ -478,6 +482,7 @@ type crowdStep struct {
 	cpuSelf, cpuPostgres float64
 	browsers             *crowdBrowserStep // nil without browsers
 	cpuBrowsers          float64
+	cpuOthers            float64
 }
 
 func (c *crowdCalls) stop(window time.Duration) crowdStep {
@@ -529,6 +534,7 @@ func (s crowdStep) row() string {
 	if s.browsers != nil {
 		cpu += fmt.Sprintf(", %.2f", s.cpuBrowsers)
 	}
+	cpu += fmt.Sprintf(", %.2f", s.cpuOthers)
 	return fmt.Sprintf("%6d %9.1f %8.1f %5.0f%% %8.1f %8.1f %7d   %-38s %s   %s",
 		s.n, float64(s.n)/crowdThink.Seconds(), s.all.rate(), reads, ms(s.all.mean()), ms(s.all.p(99)), s.failed, d, cpu, verdict)
 }
