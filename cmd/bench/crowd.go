@@ -78,8 +78,8 @@ func crowdSteps() ([]int, error) {
 		}
 		steps = append(steps, n)
 	}
-	if *crowdWindowFlag <= 0 || *crowdWarmupFlag < 0 || *crowdBrowsersFlag < 0 {
-		return nil, fmt.Errorf("-crowd-window must be positive, -crowd-warmup and -crowd-browsers not negative")
+	if *crowdWindowFlag <= 0 || *crowdWarmupFlag < 0 || *crowdBrowsersFlag < 0 || *crowdBrowserPauseFlag < 0 {
+		return nil, fmt.Errorf("-crowd-window must be positive, -crowd-warmup, -crowd-browsers and -crowd-browser-pause not negative")
 	}
 	return steps, nil
 }
@@ -208,7 +208,7 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		}
 		defer b.stop()
 		fmt.Printf("crowd: %d real browsers (%s; %s…%s), each its own member, open the home page every %v after the last load (a fresh navigation, their cache kept): interactive when the member's community card is drawn and a click on the Visited tab has taken effect, from navigation start; a step holds when their p95 is at most %v; their CPU (Node and Chromium) counts against the box\n",
-			browsers, how, emails[most], emails[len(emails)-1], crowdBrowserPause, crowdHomeP95)
+			browsers, how, emails[most], emails[len(emails)-1], *crowdBrowserPauseFlag, crowdHomeP95)
 		cpuHeader += ", browsers"
 	}
 	cpuHeader += ", other processes"
