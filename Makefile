@@ -111,10 +111,12 @@ lint: web-deps ## go vet, a gofmt check, the Go layering guard, ESLint's import 
 gen: deps ## regenerate the jet models in internal/db/gen from the migrations
 	$(GO) run ./internal/db/jetgen/cmd
 
+# The crowd benchmark drives Chromium beside its simulated members
+# (web/scripts/crowd-browsers.mjs, with web/'s playwright-core, and the web
+# app that build embeds), so Chromium is installed before cmd/bench runs.
 bench: deps build ## run the benchmark programs and print their figures
-	@bash scripts/install-deps.sh clickhouse livekit stripe wordvectors
+	@bash scripts/install-deps.sh clickhouse livekit stripe wordvectors chromium
 	$(GO) run ./cmd/bench $(BENCHFLAGS)
-	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
 
 # The security probe's bad inputs, replayed against a running Agora with the

@@ -184,7 +184,7 @@ optional_component() {
 	case "$1" in
 	chromium)
 		need_apt chromium "command -v chromium || [ -x /usr/bin/chromium ]" \
-			"the browser tests and the web benchmark drive the system Chromium with playwright-core (npx playwright install cannot download browsers here)"
+			"the browser tests, the crowd benchmark's browsers and the web benchmark drive the system Chromium with playwright-core (npx playwright install cannot download browsers here)"
 		;;
 	clickhouse)
 		# Debian's package (18.16) installs /usr/sbin/clickhouse-server, off

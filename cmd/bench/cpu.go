@@ -46,6 +46,9 @@ func newCPUClock(ctx context.Context, pool *pgxpool.Pool) cpuClock {
 // cpuTime is what a cpuClock read.
 type cpuTime struct {
 	self, postgres time.Duration
+	// machine is the busy time of all the machine's cores, whoever used
+	// it: on a shared machine, what the others took.
+	machine time.Duration
 }
 
 func (c cpuClock) read() cpuTime {
@@ -57,7 +60,29 @@ func (c cpuClock) read() cpuTime {
 	if c.postmaster != 0 {
 		t.postgres = c.postgresTime()
 	}
+	t.machine = machineCPU()
 	return t
+}
+
+// machineCPU is the machine's busy time so far, summed over its cores, from
+// the first line of /proc/stat (user, nice, system, irq, softirq and steal
+// ticks; guest time is within user); 0 when it cannot be read.
+func machineCPU() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0
+	}
+	var ticks int64
+	for _, i := range []int{1, 2, 3, 6, 7, 8} {
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / cpuTicks
 }
 
 // postgresTime sums the postmaster and its children (the backends, the

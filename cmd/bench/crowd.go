@@ -42,10 +42,15 @@ import (
 // clock: the API runs in this process) to the other members' sockets: the
 // sockets of every crowdSample-th member time the posts they receive.
 //
-// The load generator shares the two cores with the API, Postgres and the
-// pipeline, so the capacity is that of the whole box, bench included.
-// Browsers are not driven (issue 21 leaves that for later): the members
-// make the calls the web app makes, without rendering anything.
+// The members make the calls the web app makes, without rendering
+// anything. Beside them, a few real Chromium browsers (-crowd-browsers,
+// each its own member; see crowd_browsers.go) open the home page again and
+// again, and a step holds only when their loads of its window are
+// interactive within crowdHomeP95 at p95.
+//
+// The load generator and the browsers share the two cores with the API,
+// Postgres and the pipeline, so the capacity is that of the whole box,
+// bench and browsers included; the CPU column says who used what.
 const (
 	crowdThink  = 5 * time.Second
 	crowdSample = 10
@@ -73,8 +78,8 @@ func crowdSteps() ([]int, error) {
 		}
 		steps = append(steps, n)
 	}
-	if *crowdWindowFlag <= 0 || *crowdWarmupFlag < 0 {
-		return nil, fmt.Errorf("-crowd-window must be positive and -crowd-warmup not negative")
+	if *crowdWindowFlag <= 0 || *crowdWarmupFlag < 0 || *crowdBrowsersFlag < 0 || *crowdBrowserPauseFlag < 0 {
+		return nil, fmt.Errorf("-crowd-window must be positive, -crowd-warmup, -crowd-browsers and -crowd-browser-pause not negative")
 	}
 	return steps, nil
 }
@@ -135,12 +140,20 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		return err
 	}
 	window, warmup := *crowdWindowFlag, *crowdWarmupFlag
+	script, err := crowdBrowserNeeds()
+	if err != nil {
+		return fmt.Errorf("crowd: %w", err)
+	}
+	browsers := *crowdBrowsersFlag
 	start := time.Now()
 	if err := app.SeedDiscussions(ctx, d.DB, cfg, log); err != nil {
 		return fmt.Errorf("crowd: %w", err)
 	}
 	w := &crowdWorld{}
-	ids, emails, err := crowdLoad(ctx, d, w, steps[len(steps)-1])
+	// The browsers' members are made with the crowd's, after the largest
+	// step's.
+	most := steps[len(steps)-1]
+	ids, emails, err := crowdLoad(ctx, d, w, most+browsers)
 	if err != nil {
 		return fmt.Errorf("crowd: load: %w", err)
 	}
@@ -185,7 +198,21 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		crowdCommunity, len(w.forums), time.Since(start).Seconds())
 	fmt.Printf("crowd: each member holds a hub socket and does one action every %v on average (exponential think times): %s; AI searches are extractive (no model), read to the stream's end, their per-account limit raised as above; steps of %v warm-up (new members arrive) + %v measured\n",
 		crowdThink, crowdMix(), warmup, window)
-	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-38s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", "CPU (cores): this process (bench, API, pipeline), Postgres")
+	var b *crowdBrowsers
+	cpuHeader := "CPU (cores): this process (bench, API, pipeline), Postgres"
+	if browsers > 0 {
+		var how string
+		b, how, err = startCrowdBrowsers(script, c.base, emails[most:], cfg.DemoPassword)
+		if err != nil {
+			return fmt.Errorf("crowd: browsers: %w", err)
+		}
+		defer b.stop()
+		fmt.Printf("crowd: %d real browsers (%s; %s…%s), each its own member, open the home page every %v after the last load (a fresh navigation, their cache kept): interactive when the member's community card is drawn and a click on the Visited tab has taken effect, from navigation start; a step holds when their p95 is at most %v; their CPU (Node and Chromium) counts against the box\n",
+			browsers, how, emails[most], emails[len(emails)-1], *crowdBrowserPauseFlag, crowdHomeP95)
+		cpuHeader += ", browsers"
+	}
+	cpuHeader += ", other processes"
+	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-38s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", cpuHeader)
 
 	runCtx, cancel := context.WithCancel(ctx)
 	var members sync.WaitGroup
@@ -228,22 +255,34 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		cpu0 := clock.read()
+		cpu0, browsersCPU0 := clock.read(), b.cpu()
 		w.calls.start()
 		w.got.start()
+		if b != nil {
+			b.start()
+		}
 		select {
 		case <-time.After(window):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 		s := w.calls.stop(window)
-		cpu1 := clock.read()
+		cpu1, browsersCPU1 := clock.read(), b.cpu()
 		s.n = n
 		s.cpuSelf, s.cpuPostgres = cores(cpu1.self-cpu0.self, window), cores(cpu1.postgres-cpu0.postgres, window)
+		if b != nil {
+			s.browsers, s.cpuBrowsers = b.end(ctx), cores(browsersCPU1-browsersCPU0, window)
+		}
+		// What the rest of the machine took: on a shared machine (a CI
+		// run beside), a step may fail for want of cores it never had.
+		s.cpuOthers = max(0, cores(cpu1.machine-cpu0.machine, window)-s.cpuSelf-s.cpuPostgres-s.cpuBrowsers)
 		s.delivery, s.lost = w.got.stop(ctx, n)
 		s.dropped = int(w.dropped.Load())
 		fmt.Println(s.row())
 		fmt.Println("       " + s.byKind())
+		if s.browsers != nil {
+			fmt.Println("       " + s.browsers.row())
+		}
 		if why := s.fails(); why != "" {
 			failed = fmt.Sprintf("%d failed: %s", n, why)
 			break
@@ -253,15 +292,19 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	holds := fmt.Sprintf("average ≤ %v, p99 ≤ %v, no errors", crowdAvg, crowdP99)
+	if browsers > 0 {
+		holds += fmt.Sprintf(", the browsers' home page interactive within %v at p95", crowdHomeP95)
+	}
 	switch {
 	case capacity == 0:
 		fmt.Printf("crowd capacity: below %d members (%s)\n", steps[0], failed)
 	case failed == "":
-		fmt.Printf("crowd capacity: at least %d members, every step held (average ≤ %v, p99 ≤ %v, no errors); %s\n",
-			capacity, crowdAvg, crowdP99, atCapacity.posts())
+		fmt.Printf("crowd capacity: at least %d members, every step held (%s); %s%s\n",
+			capacity, holds, atCapacity.posts(), atCapacity.homes())
 	default:
-		fmt.Printf("crowd capacity: %d members (average ≤ %v, p99 ≤ %v, no errors; %s); %s\n",
-			capacity, crowdAvg, crowdP99, failed, atCapacity.posts())
+		fmt.Printf("crowd capacity: %d members (%s; %s); %s%s\n",
+			capacity, holds, failed, atCapacity.posts(), atCapacity.homes())
 	}
 	fmt.Printf("crowd goal: at least %d members (%s)\n", crowdGoal, verdict(capacity >= crowdGoal))
 	fmt.Printf("crowd: the members signed in once each, before their step's warm-up, in %.1f s in all\n", signingIn.Seconds())
@@ -437,6 +480,9 @@ type crowdStep struct {
 	delivery             result
 	lost, dropped        int
 	cpuSelf, cpuPostgres float64
+	browsers             *crowdBrowserStep // nil without browsers
+	cpuBrowsers          float64
+	cpuOthers            float64
 }
 
 func (c *crowdCalls) stop(window time.Duration) crowdStep {
@@ -454,6 +500,16 @@ func (c *crowdCalls) stop(window time.Duration) crowdStep {
 	}
 	s.all = newResult(all, window)
 	return s
+}
+
+// homes is the browsers' home page figure of the step, after a "; ", or
+// nothing without browsers.
+func (s crowdStep) homes() string {
+	if s.browsers == nil || s.browsers.interactive.n() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the browsers' home page interactive p50 %.0f ms, p95 %.0f ms (%d loads)",
+		ms(s.browsers.interactive.p(50)), ms(s.browsers.interactive.p(95)), s.browsers.interactive.n())
 }
 
 // posts is the step's post-to-sockets latency.
@@ -474,8 +530,13 @@ func (s crowdStep) row() string {
 	if why := s.fails(); why != "" {
 		verdict = "FAILS: " + why
 	}
-	return fmt.Sprintf("%6d %9.1f %8.1f %5.0f%% %8.1f %8.1f %7d   %-38s %.2f, %.2f   %s",
-		s.n, float64(s.n)/crowdThink.Seconds(), s.all.rate(), reads, ms(s.all.mean()), ms(s.all.p(99)), s.failed, d, s.cpuSelf, s.cpuPostgres, verdict)
+	cpu := fmt.Sprintf("%.2f, %.2f", s.cpuSelf, s.cpuPostgres)
+	if s.browsers != nil {
+		cpu += fmt.Sprintf(", %.2f", s.cpuBrowsers)
+	}
+	cpu += fmt.Sprintf(", %.2f", s.cpuOthers)
+	return fmt.Sprintf("%6d %9.1f %8.1f %5.0f%% %8.1f %8.1f %7d   %-38s %s   %s",
+		s.n, float64(s.n)/crowdThink.Seconds(), s.all.rate(), reads, ms(s.all.mean()), ms(s.all.p(99)), s.failed, d, cpu, verdict)
 }
 
 // byKind is the average and p99 of each kind of call.
@@ -514,6 +575,9 @@ func (s crowdStep) fails() string {
 	}
 	if s.all.p(99) > crowdP99 {
 		why = append(why, fmt.Sprintf("p99 %.2f s", s.all.p(99).Seconds()))
+	}
+	if s.browsers != nil {
+		why = append(why, s.browsers.fails()...)
 	}
 	return strings.Join(why, "; ")
 }

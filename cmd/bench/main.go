@@ -55,9 +55,12 @@
 //	            commenting, reacting, searching and asking the AI search
 //	            (one action every 5 s on average, 88% reads), N stepped up
 //	            (-crowd-steps, -crowd-warmup, -crowd-window): the calls'
-//	            average and p99, errors, post-to-sockets latency, and the
-//	            largest N with average <= 100 ms, p99 <= 2 s and no errors
-//	            (see crowd.go)
+//	            average and p99, errors, post-to-sockets latency; beside
+//	            them a few real Chromium browsers (-crowd-browsers, 3 by
+//	            default) open the home page, timed until interactive; and
+//	            the largest N with average <= 100 ms, p99 <= 2 s, no errors
+//	            and the browsers' home page interactive within 1 s at p95
+//	            (see crowd.go, crowd_browsers.go)
 //	meetups-sfu a Meet Up of 25 participants on a private livekit-server,
 //	            publishers simulated by server-side SDK clients (Opus and
 //	            VP8 at 15 fps each, every one subscribed to all others):
@@ -118,6 +121,14 @@ func main() {
 	if _, err := crowdSteps(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
+	}
+	// The crowd runs late: what its browsers need is checked before the
+	// first benchmark starts.
+	if selected["crowd"] {
+		if _, err := crowdBrowserNeeds(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: crowd:", err)
+			os.Exit(2)
+		}
 	}
 	if *duration <= 0 || *warmup < 0 {
 		fmt.Fprintln(os.Stderr, "bench: -duration must be positive and -warmup not negative")
