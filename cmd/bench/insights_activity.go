@@ -75,16 +75,28 @@ func jBool(b bool) json.RawMessage {
 
 // change makes one change event of table, in a transaction of its own
 // committed at at.
+//
+// The transaction id is made up too, but the projection waits until a
+// change's transaction is visible in Postgres (projections.WaitVisible):
+// a counting id that reached the bench's Postgres's next xid was never
+// visible (nothing commits there during the load), and the load stopped
+// for good. So the ids cycle over transactions that Postgres has finished
+// (below xmin), and a batch still carries hundreds of them, as the
+// projector's do.
 func (w *insightsWorld) change(op change.Op, table string, key, before, after change.Row, at time.Time) change.Change {
 	w.lsn += 40 + uint64(w.rng.IntN(400))
 	w.tx++
+	var xid int64 // none: WaitVisible skips the change
+	if w.xmin > 3 {
+		xid = 3 + (w.tx-1)%(w.xmin-3) // 3 is the first normal xid
+	}
 	ms := at.UnixMilli()
 	return change.Change{
 		Topic: "agora.public." + table, Op: op, Schema: "public", Table: table, Key: key, Before: before, After: after,
 		Source: change.Source{
 			Version: "agora", Connector: "postgresql", Name: "agora", TsMs: ms, Snapshot: "false", DB: "agora",
 			Sequence: `["` + strconv.FormatUint(w.lsn, 10) + `","` + strconv.FormatUint(w.lsn, 10) + `"]`,
-			Schema:   "public", Table: table, TxID: w.tx, LSN: int64(w.lsn),
+			Schema:   "public", Table: table, TxID: xid, LSN: int64(w.lsn),
 		},
 		TsMs: ms + 30,
 	}

@@ -109,6 +109,9 @@ func (w *insightsWorld) ingest(ctx context.Context, proj *pinsights.Projection, 
 		}
 		return nil
 	}
+	if err := pool.QueryRow(ctx, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").Scan(&w.xmin); err != nil {
+		return st, fmt.Errorf("insights: xmin: %w", err)
+	}
 	start := time.Now()
 	w.goal = int64(float64(w.rows) / keysPerFactGuess)
 	if err := w.generate(); err != nil {

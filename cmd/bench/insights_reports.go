@@ -14,6 +14,7 @@ import (
 
 	"agora/app"
 	"agora/internal/auth"
+	"agora/internal/paging"
 	qinsights "agora/query/insights"
 )
 
@@ -22,6 +23,10 @@ type insightsReport struct {
 	name string
 	call func(ctx context.Context, q *qinsights.Queries, r qinsights.Request) (total int, err error)
 }
+
+// firstPage is the page a list is called for when the API's caller names
+// none (httpapi's pageRequest defaults).
+var firstPage = paging.Request{Page: 1, PageSize: qinsights.DefaultPageSize}
 
 var insightsReports = []insightsReport{
 	{"interactions", func(ctx context.Context, q *qinsights.Queries, r qinsights.Request) (int, error) {
@@ -57,15 +62,15 @@ var insightsReports = []insightsReport{
 		return rep.Interactions, err
 	}},
 	{"list asked-questions", func(ctx context.Context, q *qinsights.Queries, r qinsights.Request) (int, error) {
-		rep, err := q.ListAskedQuestions(ctx, qinsights.ListRequest{Request: r})
+		rep, err := q.ListAskedQuestions(ctx, qinsights.ListRequest{Request: r, Page: firstPage})
 		return rep.Total, err
 	}},
 	{"list inline-questions", func(ctx context.Context, q *qinsights.Queries, r qinsights.Request) (int, error) {
-		rep, err := q.ListInlineQuestions(ctx, qinsights.ListRequest{Request: r})
+		rep, err := q.ListInlineQuestions(ctx, qinsights.ListRequest{Request: r, Page: firstPage})
 		return rep.Total, err
 	}},
 	{"list ai-searches", func(ctx context.Context, q *qinsights.Queries, r qinsights.Request) (int, error) {
-		rep, err := q.ListAISearches(ctx, qinsights.ListRequest{Request: r})
+		rep, err := q.ListAISearches(ctx, qinsights.ListRequest{Request: r, Page: firstPage})
 		return rep.Total, err
 	}},
 }

@@ -34,7 +34,11 @@ type insightsWorld struct {
 	now, start time.Time
 	lsn        uint64
 	tx         int64
-	out        func(c change.Change) error
+	// xmin is the oldest transaction of the bench's Postgres still running
+	// when the load began: the made-up transaction ids cycle below it (see
+	// change).
+	xmin int64
+	out  func(c change.Change) error
 	// What was generated: the fact rows the projection wrote (replays not
 	// counted), as of the last batch.
 	facts     int64
