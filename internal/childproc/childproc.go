@@ -4,7 +4,8 @@
 // whether a pid read from a lock or pid file is still that server, the
 // stopping of one a killed earlier run left, and the finding of a binary
 // (or a data file: agora dev's word vectors) that scripts/install-deps.sh
-// puts into the cache folder.
+// puts into the cache folder, and the supervision that starts a crashed
+// server again (Supervised).
 package childproc
 
 import (

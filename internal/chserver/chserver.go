@@ -26,8 +26,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -52,13 +50,8 @@ type Server struct {
 	bin      []string
 	log      *slog.Logger
 
-	mu  sync.Mutex // guards cmd, exited and stopping, which a restart changes
-	cmd *exec.Cmd
-	// exited is closed when the server process ends, so any number of
-	// waiters (Stop called twice, the start loop, watch) see it.
-	exited   <-chan struct{}
-	stopping bool
-	restarts atomic.Int64
+	// Supervised starts the server again when it ends unexpectedly.
+	childproc.Supervised
 }
 
 // Start writes the server's configuration under dir and starts it, waiting
@@ -207,9 +200,7 @@ func (s *Server) launch(ctx context.Context, wait time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("chserver: start clickhouse-server: %w", err)
 	}
-	s.mu.Lock()
-	s.cmd, s.exited = cmd, exited
-	s.mu.Unlock()
+	s.Started(cmd, exited)
 	if err := writeFile(s.pidFile(), strconv.Itoa(cmd.Process.Pid)+"\n"); err != nil {
 		_ = halt(cmd, exited)
 		return err
@@ -242,47 +233,8 @@ func (s *Server) launch(ctx context.Context, wait time.Duration) error {
 // on: Debian's ClickHouse 18.16 can crash (a segfault while creating a
 // MergeTree read task was seen once in a 20-minute insights benchmark).
 func (s *Server) watch() {
-	for {
-		s.mu.Lock()
-		exited, cmd := s.exited, s.cmd
-		s.mu.Unlock()
-		<-exited
-		s.mu.Lock()
-		stopping := s.stopping
-		s.mu.Unlock()
-		// A clean exit was asked for: by Stop, or by another Start on
-		// this folder that took it for an orphan.
-		if stopping || cmd.ProcessState.Success() {
-			return
-		}
-		s.log.Error("clickhouse-server ended unexpectedly; starting it again", "state", cmd.ProcessState.String(),
-			"log", filepath.Join(s.logDir(), "clickhouse-server.err.log"))
-		for attempt := 1; ; attempt++ {
-			// After a crash 18.16 first loads every part, those a merge
-			// had replaced too: minutes with millions of rows.
-			err := s.launch(context.Background(), 15*time.Minute)
-			s.mu.Lock()
-			stopping := s.stopping
-			s.mu.Unlock()
-			if stopping {
-				if err == nil {
-					_ = s.Stop() // Stop came during the restart: it may have missed this process
-				}
-				return
-			}
-			if err == nil {
-				s.restarts.Add(1)
-				break
-			}
-			s.log.Warn("clickhouse restart failed, retrying", "attempt", attempt, "err", err)
-			time.Sleep(min(time.Duration(attempt)*time.Second, 5*time.Second))
-		}
-	}
+	s.Watch(s.log, "clickhouse-server", filepath.Join(s.logDir(), "clickhouse-server.err.log"), func() error { return s.launch(context.Background(), 15*time.Minute) }, s.Stop)
 }
-
-// Restarts is how many times the server was started again after it ended
-// unexpectedly.
-func (s *Server) Restarts() int { return int(s.restarts.Load()) }
 
 // connect opens a connection to database on this server.
 func (s *Server) connect(database string) (driver.Conn, error) {
@@ -347,10 +299,7 @@ func QuoteIdentifier(name string) string {
 // Stop asks the server to shut down (it finishes running queries and
 // flushes) and waits for it; after 30 s it is killed.
 func (s *Server) Stop() error {
-	s.mu.Lock()
-	s.stopping = true
-	cmd, exited := s.cmd, s.exited
-	s.mu.Unlock()
+	cmd, exited := s.Stopping()
 	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
@@ -362,9 +311,7 @@ func (s *Server) Stop() error {
 // the server is then started again as after any unexpected end (watch).
 // The fault tests call it.
 func (s *Server) Kill() error {
-	s.mu.Lock()
-	cmd, exited := s.cmd, s.exited
-	s.mu.Unlock()
+	cmd, exited := s.Current()
 	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
@@ -377,9 +324,7 @@ func (s *Server) Kill() error {
 // with the same password, so the clients made before carry on (the fault
 // tests stop the warehouse under writes and bring it back).
 func (s *Server) Restart(ctx context.Context) error {
-	s.mu.Lock()
-	s.stopping = false
-	s.mu.Unlock()
+	s.Resume()
 	if err := s.launch(ctx, time.Minute); err != nil {
 		return err
 	}
@@ -410,9 +355,7 @@ func halt(cmd *exec.Cmd, exited <-chan struct{}) error {
 // later Start on the same folder may have replaced it).
 func (s *Server) removePidFile() {
 	data, err := os.ReadFile(s.pidFile())
-	s.mu.Lock()
-	cmd := s.cmd
-	s.mu.Unlock()
+	cmd, _ := s.Current()
 	if err == nil && strings.TrimSpace(string(data)) == strconv.Itoa(cmd.Process.Pid) {
 		_ = os.Remove(s.pidFile())
 	}

@@ -23,8 +23,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,13 +43,8 @@ type Server struct {
 	password string
 	log      *slog.Logger
 
-	mu  sync.Mutex // guards cmd, exited and stopping, which a restart changes
-	cmd *exec.Cmd
-	// exited is closed when the server process ends, so any number of
-	// waiters (Stop called twice, the start loop, watch) see it.
-	exited   <-chan struct{}
-	stopping bool
-	restarts atomic.Int64
+	// Supervised starts the server again when it ends unexpectedly.
+	childproc.Supervised
 }
 
 // superuser is the cluster's bootstrap role; the application connects as it.
@@ -258,9 +251,7 @@ func (s *Server) launch(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("pgserver: start postgres: %w", err)
 	}
-	s.mu.Lock()
-	s.cmd, s.exited = cmd, exited
-	s.mu.Unlock()
+	s.Started(cmd, exited)
 
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -287,46 +278,8 @@ func (s *Server) launch(ctx context.Context) error {
 // postmaster cannot even write its lock file until space returns; so the
 // server is tried again every few seconds until it starts.
 func (s *Server) watch() {
-	for {
-		s.mu.Lock()
-		exited, cmd := s.exited, s.cmd
-		s.mu.Unlock()
-		<-exited
-		s.mu.Lock()
-		stopping := s.stopping
-		s.mu.Unlock()
-		// A clean exit (status 0) is a shutdown someone asked for: Stop,
-		// or the fast shutdown of Pdeathsig when this process is gone.
-		if stopping || cmd.ProcessState.Success() {
-			return
-		}
-		s.log.Error("postgres ended unexpectedly; starting it again", "state", cmd.ProcessState.String(),
-			"log", filepath.Join(s.dir, "postgres.log"))
-		for attempt := 1; ; attempt++ {
-			err := s.launch(context.Background())
-			s.mu.Lock()
-			stopping := s.stopping
-			s.mu.Unlock()
-			if stopping {
-				if err == nil {
-					_ = s.Stop() // Stop came during the restart: it may have missed this process
-				}
-				return
-			}
-			if err == nil {
-				s.restarts.Add(1)
-				s.log.Info("postgres started again", "attempts", attempt)
-				break
-			}
-			s.log.Warn("postgres restart failed, retrying", "attempt", attempt, "err", err)
-			time.Sleep(min(time.Duration(attempt)*time.Second, 5*time.Second))
-		}
-	}
+	s.Watch(s.log, "postgres", filepath.Join(s.dir, "postgres.log"), func() error { return s.launch(context.Background()) }, s.Stop)
 }
-
-// Restarts is how many times the server was started again after it ended
-// unexpectedly.
-func (s *Server) Restarts() int { return int(s.restarts.Load()) }
 
 func (s *Server) ping(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, time.Second)
@@ -374,10 +327,7 @@ func (s *Server) CreateDatabase(ctx context.Context, name string) error {
 // Stop shuts the server down fast (clients disconnected, no recovery needed
 // on the next start) and waits for it.
 func (s *Server) Stop() error {
-	s.mu.Lock()
-	s.stopping = true
-	cmd, exited := s.cmd, s.exited
-	s.mu.Unlock()
+	cmd, exited := s.Stopping()
 	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
@@ -403,9 +353,7 @@ func halt(cmd *exec.Cmd, exited <-chan struct{}) error {
 // started again as after any unexpected end (watch), and recovers from the
 // write-ahead log. The fault tests call it.
 func (s *Server) Kill() error {
-	s.mu.Lock()
-	cmd, exited := s.cmd, s.exited
-	s.mu.Unlock()
+	cmd, exited := s.Current()
 	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
@@ -422,9 +370,7 @@ func (s *Server) Restart(ctx context.Context) error {
 	if err := s.clearOrphan(); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.stopping = false
-	s.mu.Unlock()
+	s.Resume()
 	if err := s.launch(ctx); err != nil {
 		return err
 	}
