@@ -131,7 +131,8 @@ export async function run(tests, makeCtx) {
       passed++
       console.log(`  ✓ ${t.name} (${Date.now() - t0} ms)`)
     } catch (e) {
-      failed.push(t.name)
+      // The reason joins the summary: CI shows only the run's last lines.
+      failed.push(`${t.name} (${String(e?.message ?? e).split('\n')[0].slice(0, 300)})`)
       console.log(`  ✗ ${t.name} (${Date.now() - t0} ms)\n${String(e?.stack ?? e).replace(/^/gm, '      ')}`)
       await ctx.page?.screenshot({ path: join(screenshotDir, `FAILED-${t.name.replace(/\W+/g, '-')}.png`) }).catch(() => {})
     } finally {
