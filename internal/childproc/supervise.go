@@ -37,6 +37,18 @@ func (p *Supervised) Current() (*exec.Cmd, <-chan struct{}) {
 	return p.cmd, p.exited
 }
 
+// PID is the pid of the current process: what a test kills.
+func (p *Supervised) PID() int {
+	cmd, _ := p.Current()
+	return cmd.Process.Pid
+}
+
+// Exited is closed when the current process ends.
+func (p *Supervised) Exited() <-chan struct{} {
+	_, exited := p.Current()
+	return exited
+}
+
 // Stopping records that a stop was asked for, so that the process's end
 // is not a crash to recover from, and returns the process to stop.
 func (p *Supervised) Stopping() (*exec.Cmd, <-chan struct{}) {

@@ -355,8 +355,7 @@ func halt(cmd *exec.Cmd, exited <-chan struct{}) error {
 // later Start on the same folder may have replaced it).
 func (s *Server) removePidFile() {
 	data, err := os.ReadFile(s.pidFile())
-	cmd, _ := s.Current()
-	if err == nil && strings.TrimSpace(string(data)) == strconv.Itoa(cmd.Process.Pid) {
+	if err == nil && strings.TrimSpace(string(data)) == strconv.Itoa(s.PID()) {
 		_ = os.Remove(s.pidFile())
 	}
 }

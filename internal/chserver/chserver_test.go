@@ -171,12 +171,12 @@ func TestStaleAndOrphanedServers(t *testing.T) {
 	t.Run("orphaned server", func(t *testing.T) {
 		s := start(t, ctx, dir)
 		select {
-		case <-exitedOf(orphan):
+		case <-orphan.Exited():
 		case <-time.After(5 * time.Second):
-			t.Fatalf("orphaned clickhouse-server %d still running after a new Start", serverPID(orphan))
+			t.Fatalf("orphaned clickhouse-server %d still running after a new Start", orphan.PID())
 		}
-		if pid := pidOnFile(t, dir); pid != serverPID(s) {
-			t.Fatalf("pid file names %d, want the new server %d", pid, serverPID(s))
+		if pid := pidOnFile(t, dir); pid != s.PID() {
+			t.Fatalf("pid file names %d, want the new server %d", pid, s.PID())
 		}
 		if err := connect(t, s, "agora").Exec(ctx, "INSERT INTO kept (v) SELECT 1"); err != nil {
 			t.Fatalf("data after replacing the orphan: %v", err)
@@ -190,8 +190,8 @@ func TestStaleAndOrphanedServers(t *testing.T) {
 		// 999999 is above any pid_max of a 64-bit Linux (at most 2^22).
 		writePid(t, dir, 999999)
 		s := start(t, ctx, dir)
-		if pid := pidOnFile(t, dir); pid != serverPID(s) {
-			t.Fatalf("pid file names %d, want the new server %d", pid, serverPID(s))
+		if pid := pidOnFile(t, dir); pid != s.PID() {
+			t.Fatalf("pid file names %d, want the new server %d", pid, s.PID())
 		}
 		if err := s.Stop(); err != nil {
 			t.Fatal(err)
@@ -207,8 +207,8 @@ func TestStaleAndOrphanedServers(t *testing.T) {
 		t.Cleanup(func() { _ = sleep.Process.Kill(); _ = sleep.Wait() })
 		writePid(t, dir, sleep.Process.Pid)
 		s := start(t, ctx, dir)
-		if pid := pidOnFile(t, dir); pid != serverPID(s) {
-			t.Fatalf("pid file names %d, want the new server %d", pid, serverPID(s))
+		if pid := pidOnFile(t, dir); pid != s.PID() {
+			t.Fatalf("pid file names %d, want the new server %d", pid, s.PID())
 		}
 		if err := sleep.Process.Signal(syscall.Signal(0)); err != nil {
 			t.Fatalf("the unrelated process was stopped: %v", err)
@@ -275,21 +275,4 @@ func TestStartedAgainAfterACrash(t *testing.T) {
 	if childproc.Running(pid, s.configFile()) || s.Restarts() != 1 {
 		t.Fatalf("after Stop: running %v, restarts %d", childproc.Running(pid, s.configFile()), s.Restarts())
 	}
-}
-
-// supervised is a *Server, or a test's handle of one.
-type supervised interface {
-	Current() (*exec.Cmd, <-chan struct{})
-}
-
-// serverPID is the pid of s's server process.
-func serverPID(s supervised) int {
-	cmd, _ := s.Current()
-	return cmd.Process.Pid
-}
-
-// exitedOf is closed when s's server process ends.
-func exitedOf(s supervised) <-chan struct{} {
-	_, exited := s.Current()
-	return exited
 }

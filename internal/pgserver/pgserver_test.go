@@ -167,8 +167,8 @@ func TestStartClearsStaleLockFile(t *testing.T) {
 		// 999999 is above any pid_max of a 64-bit Linux (at most 2^22).
 		writeLock(t, dir, 999999)
 		s := start(t, ctx, dir)
-		if pid := lockPID(t, dir); pid == 999999 || pid != serverPID(s) {
-			t.Fatalf("postmaster.pid names %d, want the new server %d", pid, serverPID(s))
+		if pid := lockPID(t, dir); pid == 999999 || pid != s.PID() {
+			t.Fatalf("postmaster.pid names %d, want the new server %d", pid, s.PID())
 		}
 		var n int
 		if err := connect(t, ctx, s, "agora").QueryRow(ctx, "SELECT v FROM kept").Scan(&n); err != nil || n != 42 {
@@ -188,8 +188,8 @@ func TestStartClearsStaleLockFile(t *testing.T) {
 		t.Cleanup(func() { _ = sleep.Process.Kill(); _ = sleep.Wait() })
 		writeLock(t, dir, sleep.Process.Pid)
 		s := start(t, ctx, dir)
-		if pid := lockPID(t, dir); pid != serverPID(s) {
-			t.Fatalf("postmaster.pid names %d, want the new server %d", pid, serverPID(s))
+		if pid := lockPID(t, dir); pid != s.PID() {
+			t.Fatalf("postmaster.pid names %d, want the new server %d", pid, s.PID())
 		}
 		if err := s.Stop(); err != nil {
 			t.Fatal(err)
@@ -215,7 +215,7 @@ func TestStartStopsOrphanedServer(t *testing.T) {
 			_ = orphan.Stop()
 		}
 	})
-	orphanPID := serverPID(orphan)
+	orphanPID := orphan.PID()
 	if err := orphan.CreateDatabase(ctx, "agora"); err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +225,13 @@ func TestStartStopsOrphanedServer(t *testing.T) {
 
 	s := start(t, ctx, dir)
 	select {
-	case <-exitedOf(orphan):
+	case <-orphan.Exited():
 		replaced = true // Stop would now wait for an exit already received
 	case <-time.After(5 * time.Second):
 		t.Fatalf("orphaned postgres %d still running after a new Start", orphanPID)
 	}
-	if pid := lockPID(t, dir); pid != serverPID(s) {
-		t.Fatalf("postmaster.pid names %d, want the new server %d", pid, serverPID(s))
+	if pid := lockPID(t, dir); pid != s.PID() {
+		t.Fatalf("postmaster.pid names %d, want the new server %d", pid, s.PID())
 	}
 	var n int
 	if err := connect(t, ctx, s, "agora").QueryRow(ctx, "SELECT v FROM kept").Scan(&n); err != nil || n != 7 {
@@ -312,21 +312,4 @@ func TestKilledServerIsStartedAgain(t *testing.T) {
 	if err := s.ping(ctx); err == nil || s.Restarts() != 1 {
 		t.Fatalf("a stopped server was started again (ping %v, %d restarts)", err, s.Restarts())
 	}
-}
-
-// supervised is a *Server, or a test's handle of one.
-type supervised interface {
-	Current() (*exec.Cmd, <-chan struct{})
-}
-
-// serverPID is the pid of s's server process.
-func serverPID(s supervised) int {
-	cmd, _ := s.Current()
-	return cmd.Process.Pid
-}
-
-// exitedOf is closed when s's server process ends.
-func exitedOf(s supervised) <-chan struct{} {
-	_, exited := s.Current()
-	return exited
 }
