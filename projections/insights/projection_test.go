@@ -421,7 +421,10 @@ func TestPrivateChatLeavesNoFacts(t *testing.T) {
 // the facts after each step.
 func TestMeetupFactsFollowTheRows(t *testing.T) {
 	w := newWorld(t)
-	now := time.Now().UTC().Truncate(time.Second)
+	// 01:00 today: the sessions below start up to 10 minutes after it, and a
+	// session's fact is on the day it started, so all of them fall on one
+	// day even when the test runs just before midnight.
+	now := time.Now().UTC().Truncate(24 * time.Hour).Add(time.Hour)
 	post, meetup := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
 	var other uuid.UUID
 	if err := w.ins.DB.Pool.QueryRow(t.Context(), "SELECT id FROM users WHERE id <> $1 ORDER BY created_on LIMIT 1", w.member).Scan(&other); err != nil {
