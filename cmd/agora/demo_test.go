@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,14 +197,24 @@ func (s *devServer) ask(token, channelID, searchID, q string) demoAnswer {
 	if searchID != "" {
 		path += "/" + searchID
 	}
-	req, err := http.NewRequest("GET", s.url(path+"?q="+url.QueryEscape(q)), nil)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := s.http.Do(req)
-	if err != nil {
-		s.t.Fatalf("GET %s: %v", path, err)
+	// One member may ask 10 a minute, and the wait for the discussions
+	// asks too: a 429 is waited out as a member's browser would.
+	var res *http.Response
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		req, err := http.NewRequest("GET", s.url(path+"?q="+url.QueryEscape(q)), nil)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		if res, err = s.http.Do(req); err != nil {
+			s.t.Fatalf("GET %s: %v", path, err)
+		}
+		if res.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			break
+		}
+		res.Body.Close()
+		wait, _ := strconv.Atoi(res.Header.Get("Retry-After"))
+		time.Sleep(time.Duration(max(wait, 1)) * time.Second)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
