@@ -84,6 +84,12 @@ func (h *uploadHandlers) put(c fiber.Ctx) error {
 		ID: id, Expires: c.Query("exp"), Signature: c.Query("sig"), Body: body,
 	})
 	if err != nil {
+		// A refused upload (a full disk, a bad signature) leaves its body
+		// unread on the connection: the server would read it as the next
+		// request, and closing with unread bytes resets the connection,
+		// which can reach the client before the answer. Read the rest (at
+		// most the largest upload) and drop it, so the client gets the answer.
+		_, _ = io.Copy(io.Discard, io.LimitReader(body, cmdupload.MaxFileSize+1))
 		return err
 	}
 	return c.JSON(u)

@@ -1,12 +1,15 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -435,6 +438,35 @@ func TestUploadRefusals(t *testing.T) {
 		wantError(t, e.Client(t).Do("PUT", strings.Replace(e.local(t, tk.URL), tk.ID, other.ID, 1), pdfBytes), 403, "blobSignatureInvalid")
 		nothingStored(t, tk.ID)
 		nothingStored(t, other.ID)
+
+		// A refused upload's body is read to its end before the connection
+		// (never reused after a PUT) closes: closed with bytes unread, it
+		// would be reset, and a reset can reach the client before the answer
+		// (CI saw a full disk's 507 lost so).
+		conn, err := net.Dial("tcp", strings.TrimPrefix(e.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		big := bytes.Repeat([]byte("%PDF-1.4 refused "), 1<<17) // 2 MiB, past the socket buffers
+		v := u.Query()
+		v.Set("sig", string(sig))
+		sent := make(chan error, 1)
+		go func() {
+			_, err := fmt.Fprintf(conn, "PUT %s?%s HTTP/1.1\r\nHost: x\r\nContent-Type: application/pdf\r\nContent-Length: %d\r\n\r\n%s", u.Path, v.Encode(), len(big), big)
+			sent <- err
+		}()
+		rd := bufio.NewReader(conn)
+		res, err := http.ReadResponse(rd, nil)
+		if err != nil || res.StatusCode != 403 {
+			t.Fatalf("a refused 2 MiB upload: %v %v", res, err)
+		}
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			t.Errorf("after the answer: %v, want the connection closed cleanly", err)
+		}
+		if err := <-sent; err != nil {
+			t.Errorf("sending the body: %v, want all of it read", err)
+		}
 
 		// URLs past their expiry, signed with the server's own key (kept
 		// in the folder), for PUT and for GET.

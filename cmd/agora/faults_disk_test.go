@@ -304,7 +304,7 @@ func TestFaultDiskFull(t *testing.T) {
 		filled := time.Now()
 		// The upload's bytes cannot be staged.
 		if status, code, body := s.api.call("PUT", ticket.URL, img, "image/png"); status != http.StatusInsufficientStorage || code != "storageFull" {
-			t.Fatalf("cycle %d: an upload on the full disk: %d %s, want 507 storageFull", cycle, status, body)
+			t.Fatalf("cycle %d: an upload on the full disk: %d %s %s, want 507 storageFull", cycle, status, code, body)
 		}
 		if tmp, _ := os.ReadDir(filepath.Join(blobs, "tmp")); len(tmp) > 0 {
 			t.Fatalf("cycle %d: a refused upload left %d files in the blob store's tmp/", cycle, len(tmp))
