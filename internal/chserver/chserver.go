@@ -232,6 +232,8 @@ func (s *Server) launch(ctx context.Context, wait time.Duration) error {
 // (the projection retries its batches, the reports their next call) carry
 // on: Debian's ClickHouse 18.16 can crash (a segfault while creating a
 // MergeTree read task was seen once in a 20-minute insights benchmark).
+// A start may take 15 minutes: after a crash 18.16 first loads every part,
+// those a merge had replaced too, minutes with millions of rows.
 func (s *Server) watch() {
 	s.Watch(s.log, "clickhouse-server", filepath.Join(s.logDir(), "clickhouse-server.err.log"), func() error { return s.launch(context.Background(), 15*time.Minute) }, s.Stop)
 }
