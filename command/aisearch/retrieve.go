@@ -29,7 +29,10 @@ import (
 // posts found for the question with the previous question's words added,
 // weighted less. Both pass the same filter: a post the asker may no
 // longer read is not one of them.
-func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string, history []answer.Turn) ([]search.Post, error) {
+//
+// It also counts the posts under that filter holding each word of the
+// question (frequencies), for the answer to weigh them.
+func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string, history []answer.Turn) ([]search.Post, *answer.Frequencies, error) {
 	filter := sourceFilter(userID, forumID, channels)
 	q := rank.Question{Text: question, Now: s.now()}
 	var earlier []search.Post
@@ -37,18 +40,48 @@ func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels
 		last := history[n-1]
 		threads, err := s.threadsOf(ctx, last.Cited)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if earlier, err = conversationSources(ctx, s.posts, filter, threads, last.Cited); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		q.Earlier = last.Question
 	}
 	hits, err := findSources(ctx, s.posts, s.embed, filter, q)
 	if err != nil {
+		return nil, nil, err
+	}
+	freq, err := frequencies(ctx, s.posts, filter, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	posts, err := s.meetupPosts(ctx, mergeSources(earlier, hits))
+	return posts, freq, err
+}
+
+// frequencies counts the posts under the filter, and those holding each
+// word of the question and of the earlier one, as the store matches a
+// word (its forms, a typo): one count each, which the store answers from
+// its index without reading the posts.
+func frequencies(ctx context.Context, posts search.Index[search.Post], filter search.Filter, q rank.Question) (*answer.Frequencies, error) {
+	count := func(text string) (int, error) {
+		res, err := posts.Search(ctx, search.Query{Text: text, Filter: filter, Limit: 1})
+		if err != nil {
+			return 0, fmt.Errorf("aisearch: frequencies: %w", err)
+		}
+		return res.Total, nil
+	}
+	all, err := count("")
+	if err != nil {
 		return nil, err
 	}
-	return s.meetupPosts(ctx, mergeSources(earlier, hits))
+	out := &answer.Frequencies{Posts: all, Words: map[string]int{}}
+	for _, w := range words.Terms(q.Text + " " + q.Earlier) {
+		if out.Words[w], err = count(w); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // conversationSources returns the documents of the given threads that

@@ -75,3 +75,41 @@ func TestConversationSources(t *testing.T) {
 		t.Errorf("merged %+v", merged)
 	}
 }
+
+// TestFrequencies: the answer's word weights count the forum's posts the
+// asker may read, and those holding each word of the question and of the
+// earlier one; a post of another forum, of a channel the asker may not
+// read, or a shared chat counts for nothing.
+func TestFrequencies(t *testing.T) {
+	store, err := search.OpenEmbedded(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	ctx := context.Background()
+	posts := []search.Post{
+		{ID: "a", Kind: "post", ThreadID: "a", ChannelID: "main", ForumID: "f", Text: "The zephyr checklist lives in the shared drive."},
+		{ID: "b", Kind: "comment", ThreadID: "a", ChannelID: "main", ForumID: "f", Text: "Dana keeps the zephyr checklists."},
+		{ID: "c", Kind: "post", ThreadID: "c", ChannelID: "main", ForumID: "f", Text: "Lunch on Friday is pizza."},
+		{ID: "closed", Kind: "post", ThreadID: "closed", ChannelID: "admin", ForumID: "f", Text: "The zephyr checklist is in the vault."},
+		{ID: "other", Kind: "post", ThreadID: "other", ChannelID: "elsewhere", ForumID: "g", Text: "Our zephyr checklist is on paper."},
+		{ID: "shared", Kind: KindSharedChat, ThreadID: "shared", ChannelID: "main", ForumID: "f", Text: "Where is the zephyr checklist?"},
+	}
+	if err := store.Posts().Upsert(ctx, posts...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := frequencies(ctx, store.Posts(), sourceFilter("asker", "f", []string{"main"}),
+		rank.Question{Text: "Where is the zephyr checklist?", Earlier: "What is for lunch?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"zephyr": 2, "checklist": 2, "lunch": 1}
+	if got.Posts != 3 || len(got.Words) != len(want) {
+		t.Fatalf("frequencies %+v, want 3 posts and %v", got, want)
+	}
+	for w, n := range want {
+		if got.Words[w] != n {
+			t.Errorf("%q held by %d posts, want %d (all: %v)", w, got.Words[w], n, got.Words)
+		}
+	}
+}

@@ -21,6 +21,21 @@ type Request struct {
 	Posts []search.Post
 	// History holds the earlier turns of a follow-up, oldest first.
 	History []Turn
+	// Frequencies are how many of the forum's posts hold each word of the
+	// question and of the previous one, or nil: the extractive answer then
+	// weighs the words by the request's posts alone.
+	Frequencies *Frequencies
+}
+
+// Frequencies are how many posts hold each of some words, of how many in
+// all: a word few of the forum's posts hold says more of what a thread is
+// about than one most of them hold.
+type Frequencies struct {
+	// Posts is how many posts there are in all.
+	Posts int
+	// Words maps each word (as words.Terms reads it) to how many of the
+	// posts hold it.
+	Words map[string]int
 }
 
 // Turn is an earlier question and its answer in the same search.

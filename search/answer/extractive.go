@@ -20,13 +20,15 @@ const NoAnswer = "No post in this forum answers that yet."
 // Extractive answers with no model. It scores every sentence of the posts
 // by the question's words it holds (their stems, a misspelt word read as
 // the posts' nearest, rare words weighing more, the retrieval's best posts
-// first), leaves out what answers nothing (a greeting, a sign-off, a
-// question, a sentence another one already says), keeps the best sentence
-// and the few others nearly as good, and writes them grouped by post, each
-// post's sentences in their own order followed by its one citation marker.
-// When even the best sentence holds too little of the question, it says
-// that no post answers. It is deterministic, so that the feature works,
-// and can be tested, with no model configured.
+// first) and by how much of the question its thread is about, leaves out
+// what answers nothing (a greeting, a sign-off, a question, a sentence
+// another one already says), keeps the best sentence and the few others
+// nearly as good, and writes them grouped by post, each post's sentences
+// in their own order followed by its one citation marker. When even the
+// best sentence holds too little of the question, or its thread too
+// little of all the question asks, it says that no post answers. It is
+// deterministic, so that the feature works, and can be tested, with no
+// model configured.
 type Extractive struct {
 	// MaxPassages is how many sentences the answer holds at most; 0 means 3.
 	MaxPassages int
@@ -84,12 +86,14 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 // How the sentences are weighed: a word of the previous question (what
 // "it" or "that post" of a follow-up stands for) counts earlierWeight of
 // one of this question; a sentence of the thread ranked r (by its best
-// post) counts 1/(1+threadDecay*r); one of a post the previous answer
-// cited gains citedBonus. The answer keeps the sentences scoring at least
+// post) counts 1/(1+threadDecay*r), times the share of the question its
+// thread is about (see about); one of a post the previous answer cited
+// gains citedBonus. The answer keeps the sentences scoring at least
 // keepShare of the best one, or sameShare for a sentence of the best
 // one's thread or of a post the conversation points back at; it answers
-// at all only when the best holds minCovers of the question's weight (or
-// continues the conversation).
+// at all only when the best holds minCovers of the question's weight and
+// its thread minAbout of all the question asks (or it continues the
+// conversation).
 const (
 	earlierWeight = 0.4
 	threadDecay   = 0.7
@@ -97,6 +101,7 @@ const (
 	keepShare     = 0.75
 	sameShare     = 0.3
 	minCovers     = 0.3
+	minAbout      = 0.2
 )
 
 // term is a question word as the posts read it, with its weight.
@@ -154,6 +159,7 @@ func pick(req Request, limit int) []passage {
 			threads[p.Thread()] = len(threads)
 		}
 	}
+	topic := about(req)
 	best := 0.0
 	for i := range all {
 		c := &all[i]
@@ -169,6 +175,7 @@ func pick(req Request, limit int) []passage {
 		if asked > 0 {
 			c.covers = held / asked
 		}
+		c.score *= topic[req.Posts[c.post].Thread()]
 		best = max(best, c.score)
 	}
 	var cands []passage
@@ -214,6 +221,10 @@ func pick(req Request, limit int) []passage {
 		return nil
 	}
 	top := cands[0]
+	topThread := req.Posts[top.post].Thread()
+	if !isCited(top) && topic[topThread] < minAbout {
+		return nil
+	}
 	// What the previous answer said is not said again, unless the posts
 	// hold nothing else for the question ("Who did he mention in that
 	// post?" about a post the answer quoted whole).
@@ -224,8 +235,18 @@ func pick(req Request, limit int) []passage {
 		}
 	}
 	sameThread := func(c passage) bool {
-		return referred || req.Posts[c.post].Thread() == req.Posts[top.post].Thread()
+		return referred || req.Posts[c.post].Thread() == topThread
 	}
+	// Another thread's sentence joins only from a thread as much about
+	// the question as the best one's: a sentence holding the question's
+	// words in a thread about something else answers something else.
+	kept := cands[:0:0]
+	for _, c := range cands {
+		if sameThread(c) || topic[req.Posts[c.post].Thread()] >= topic[topThread] {
+			kept = append(kept, c)
+		}
+	}
+	cands = kept
 	picked := choose(cands, top, limit, sameThread, said)
 	if len(picked) == 0 {
 		picked = choose(cands, top, limit, sameThread, nil)
@@ -243,6 +264,71 @@ func pick(req Request, limit int) []passage {
 		return picked[a].pos < picked[b].pos
 	})
 	return picked
+}
+
+// about returns, for each thread of the posts, the share of the question's
+// weight (and the previous question's, at earlierWeight) that its posts
+// hold, every sentence counted: a thread's own question says what it is
+// about. A word weighs by how few of the forum's posts hold it
+// (req.Frequencies; without them, how few of the request's threads do),
+// and a word no post of the request holds counts in the whole as much as
+// one a single post holds, so that a question sharing one common word
+// with a thread is not read as its subject.
+func about(req Request) map[string]float64 {
+	stems := map[string]map[string]bool{}
+	vocab := map[string]int{}
+	for _, p := range req.Posts {
+		t := p.Thread()
+		if stems[t] == nil {
+			stems[t] = map[string]bool{}
+		}
+		for _, w := range words.Split(p.Text) {
+			if !words.IsStop(w) {
+				stems[t][words.Stem(w)] = true
+				vocab[w]++
+			}
+		}
+	}
+	df := map[string]int{}
+	for _, held := range stems {
+		for st := range held {
+			df[st]++
+		}
+	}
+	idf := func(w, st string) float64 { return math.Log(1 + float64(len(stems))/float64(max(df[st], 1))) }
+	if f := req.Frequencies; f != nil && f.Posts > 0 {
+		idf = func(w, _ string) float64 { return math.Log(1 + float64(f.Posts)/float64(max(f.Words[w], 1))) }
+	}
+	out := map[string]float64{}
+	total := 0.0
+	seen := map[string]bool{}
+	add := func(text string, weight float64) {
+		for _, w := range words.Terms(text) {
+			st, held := words.Read(w, df, vocab)
+			if seen[st] {
+				continue
+			}
+			seen[st] = true
+			x := weight * idf(w, st)
+			total += x
+			if !held {
+				continue
+			}
+			for t, ss := range stems {
+				if ss[st] {
+					out[t] += x
+				}
+			}
+		}
+	}
+	add(req.Question, 1)
+	if h := len(req.History); h > 0 {
+		add(req.History[h-1].Question, earlierWeight)
+	}
+	for t := range out {
+		out[t] /= total
+	}
+	return out
 }
 
 // refersBack reports a question that points at what was said before: a

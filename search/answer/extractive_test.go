@@ -11,12 +11,12 @@ import (
 )
 
 // chattyPosts are posts as members write them: a greeting, the facts, a
-// sign-off, and a second post repeating the first one's fact.
+// sign-off, and comments, one repeating the post's fact.
 var chattyPosts = []search.Post{
 	{ID: "a", Kind: "post", Text: "Hi all, Chris here. The zephyr checklist lives in the shared drive, under Operations. " +
 		"It takes about 42 minutes to run the zephyr checklist. Thanks!"},
-	{ID: "b", Kind: "comment", Text: "Hello! Where is the zephyr checklist? Cheers, Ana"},
-	{ID: "c", Kind: "comment", Text: "Good morning. The zephyr checklist lives in the shared drive under Operations. " +
+	{ID: "b", Kind: "comment", ThreadID: "a", Text: "Hello! Where is the zephyr checklist? Cheers, Ana"},
+	{ID: "c", Kind: "comment", ThreadID: "a", Text: "Good morning. The zephyr checklist lives in the shared drive under Operations. " +
 		"Ask Dana Reyes, the zephyr team lead, for access to the zephyr checklist.\nCheers, Ana"},
 	{ID: "d", Kind: "post", Text: "Lunch on Friday is pizza."},
 }
@@ -137,5 +137,43 @@ func TestExtractiveDropsOpeningsAndDashes(t *testing.T) {
 	}
 	if !strings.Contains(got, "There is a mentoring program called Mentor Match") || !strings.Contains(got, "six weeks.") {
 		t.Errorf("answer %q lost what the post says, or the list item's full stop", got)
+	}
+}
+
+// TestExtractiveAnswersFromTheThreadAboutTheQuestion: a sentence sharing
+// the question's words in a thread about something else is not the
+// answer, even from the best-ranked post; the thread whose own question
+// asks what the member asks is, from its comment.
+func TestExtractiveAnswersFromTheThreadAboutTheQuestion(t *testing.T) {
+	posts := []search.Post{
+		{ID: "y1", Kind: "post", Text: "Our support calls last about ten minutes each."},
+		{ID: "x1", Kind: "post", Text: "How long does a mentor pairing last, and how many calls does it take?"},
+		{ID: "x2", ThreadID: "x1", Kind: "comment", Text: "Mentor Match runs for six weeks with three calls."},
+	}
+	got := extract(t, answer.Request{Question: "How long does a mentor pairing last, and how many calls?", Posts: posts})
+	if !strings.Contains(got, "six weeks") || !strings.HasSuffix(got, "[3]") {
+		t.Errorf("answer %q, want the mentor thread's comment, cited [3]", got)
+	}
+	if strings.Contains(got, "support calls") || strings.Contains(got, "[1]") {
+		t.Errorf("answer %q cites the support post, which is about something else", got)
+	}
+}
+
+// TestExtractiveNoAnswerFromOneCommonWord: a question whose one word in
+// common with the posts is common in the forum, the rest held by no post,
+// is not answered by the post holding that word: the forum does not
+// answer it.
+func TestExtractiveNoAnswerFromOneCommonWord(t *testing.T) {
+	posts := []search.Post{{ID: "p", Kind: "post", Text: "The zephyr checklist lives in the shared drive, under Operations."}}
+	req := answer.Request{Question: "Which cheese pairs best with zephyr wine?", Posts: posts,
+		Frequencies: &answer.Frequencies{Posts: 200, Words: map[string]int{"zephyr": 60}}}
+	if got := extract(t, req); got != answer.NoAnswer {
+		t.Errorf("answer %q, want %q", got, answer.NoAnswer)
+	}
+	// A question the post is about is answered, whatever the forum holds.
+	req.Question = "Where does the zephyr checklist live?"
+	req.Frequencies.Words = map[string]int{"zephyr": 60, "checklist": 9, "live": 30}
+	if got := extract(t, req); !strings.Contains(got, "shared drive") {
+		t.Errorf("answer %q, want the checklist's place", got)
 	}
 }

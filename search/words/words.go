@@ -120,19 +120,28 @@ func abs(x int) int {
 func Stems(text string, df, vocab map[string]int, seen map[string]bool) []string {
 	var out []string
 	for _, w := range Terms(text) {
-		st := Stem(w)
-		if df[st] == 0 {
-			if near := Nearest(w, vocab); near != "" {
-				st = Stem(near)
-			}
-		}
-		if df[st] == 0 || seen[st] {
+		st, ok := Read(w, df, vocab)
+		if !ok || seen[st] {
 			continue
 		}
 		seen[st] = true
 		out = append(out, st)
 	}
 	return out
+}
+
+// Read returns the stem of the word w as a set of documents holds it (df
+// counts the documents holding each stem): its own, or that of the
+// nearest word of vocab (the documents' words) within the typos allowed;
+// ok is false when none of them holds either.
+func Read(w string, df, vocab map[string]int) (stem string, ok bool) {
+	st := Stem(w)
+	if df[st] == 0 {
+		if near := Nearest(w, vocab); near != "" {
+			st = Stem(near)
+		}
+	}
+	return st, df[st] > 0
 }
 
 // Typos is how many typos a word may hold and still match: none up to four
