@@ -13,21 +13,13 @@ import (
 // shared, is never a source; the post its answer cited still is, and a post
 // of a channel the asker may not read never is.
 func TestSharedChatIsNoSource(t *testing.T) {
-	store, err := search.OpenEmbedded(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
 	ctx := context.Background()
-	posts := []search.Post{
-		{ID: "shared", Kind: KindSharedChat, ThreadID: "shared", ChannelID: "main", ForumID: "f", Text: "Where is the zephyr checklist?"},
-		{ID: "answer", Kind: "post", ThreadID: "answer", ChannelID: "main", ForumID: "f", Text: "The zephyr checklist lives in the shared drive."},
-		{ID: "closed", Kind: "post", ThreadID: "closed", ChannelID: "admin", ForumID: "f", Text: "Where is the zephyr checklist? In the vault."},
-	}
-	if err := store.Posts().Upsert(ctx, posts...); err != nil {
-		t.Fatal(err)
-	}
-	got, err := findSources(ctx, store.Posts(), nil, sourceFilter("asker", "f", []string{"main"}), rank.Question{Text: "Where is the zephyr checklist?"})
+	posts := postIndex(t,
+		search.Post{ID: "shared", Kind: KindSharedChat, ThreadID: "shared", ChannelID: "main", ForumID: "f", Text: "Where is the zephyr checklist?"},
+		search.Post{ID: "answer", Kind: "post", ThreadID: "answer", ChannelID: "main", ForumID: "f", Text: "The zephyr checklist lives in the shared drive."},
+		search.Post{ID: "closed", Kind: "post", ThreadID: "closed", ChannelID: "admin", ForumID: "f", Text: "Where is the zephyr checklist? In the vault."},
+	)
+	got, err := findSources(ctx, posts, nil, sourceFilter("asker", "f", []string{"main"}), rank.Question{Text: "Where is the zephyr checklist?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +32,6 @@ func TestSharedChatIsNoSource(t *testing.T) {
 // previous answer cited, first, then their comments, each still under the
 // asker's filter; the follow-up's own words find neither.
 func TestConversationSources(t *testing.T) {
-	store, err := search.OpenEmbedded(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
 	ctx := context.Background()
 	docs := []search.Post{
 		{ID: "c1", Kind: "comment", ThreadID: "b1", ChannelID: "main", ForumID: "f", Text: "Dana is out on Fridays.", CreatedAt: 2},
@@ -52,14 +39,12 @@ func TestConversationSources(t *testing.T) {
 		{ID: "m1", Kind: search.KindMinutes, ThreadID: "b1", ReaderIDs: []string{"someone"}, ForumID: "f", Text: "Minutes: Dana Reyes.", CreatedAt: 3},
 		{ID: "x", Kind: "post", ThreadID: "x", ChannelID: "main", ForumID: "f", Text: "Lunch is pizza.", CreatedAt: 4},
 	}
-	if err := store.Posts().Upsert(ctx, docs...); err != nil {
-		t.Fatal(err)
-	}
+	posts := postIndex(t, docs...)
 	filter := sourceFilter("asker", "f", []string{"main"})
-	if got, err := findSources(ctx, store.Posts(), nil, filter, rank.Question{Text: "Who did he mention in that post?"}); err != nil || len(got) != 0 {
+	if got, err := findSources(ctx, posts, nil, filter, rank.Question{Text: "Who did he mention in that post?"}); err != nil || len(got) != 0 {
 		t.Fatalf("the follow-up alone finds %+v, %v", got, err)
 	}
-	got, err := conversationSources(ctx, store.Posts(), filter, []string{"b1"}, []string{"b1"})
+	got, err := conversationSources(ctx, posts, filter, []string{"b1"}, []string{"b1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,24 +66,15 @@ func TestConversationSources(t *testing.T) {
 // earlier one; a post of another forum, of a channel the asker may not
 // read, or a shared chat counts for nothing.
 func TestFrequencies(t *testing.T) {
-	store, err := search.OpenEmbedded(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	ctx := context.Background()
-	posts := []search.Post{
-		{ID: "a", Kind: "post", ThreadID: "a", ChannelID: "main", ForumID: "f", Text: "The zephyr checklist lives in the shared drive."},
-		{ID: "b", Kind: "comment", ThreadID: "a", ChannelID: "main", ForumID: "f", Text: "Dana keeps the zephyr checklists."},
-		{ID: "c", Kind: "post", ThreadID: "c", ChannelID: "main", ForumID: "f", Text: "Lunch on Friday is pizza."},
-		{ID: "closed", Kind: "post", ThreadID: "closed", ChannelID: "admin", ForumID: "f", Text: "The zephyr checklist is in the vault."},
-		{ID: "other", Kind: "post", ThreadID: "other", ChannelID: "elsewhere", ForumID: "g", Text: "Our zephyr checklist is on paper."},
-		{ID: "shared", Kind: KindSharedChat, ThreadID: "shared", ChannelID: "main", ForumID: "f", Text: "Where is the zephyr checklist?"},
-	}
-	if err := store.Posts().Upsert(ctx, posts...); err != nil {
-		t.Fatal(err)
-	}
-	got, err := frequencies(ctx, store.Posts(), sourceFilter("asker", "f", []string{"main"}),
+	posts := postIndex(t,
+		search.Post{ID: "a", Kind: "post", ThreadID: "a", ChannelID: "main", ForumID: "f", Text: "The zephyr checklist lives in the shared drive."},
+		search.Post{ID: "b", Kind: "comment", ThreadID: "a", ChannelID: "main", ForumID: "f", Text: "Dana keeps the zephyr checklists."},
+		search.Post{ID: "c", Kind: "post", ThreadID: "c", ChannelID: "main", ForumID: "f", Text: "Lunch on Friday is pizza."},
+		search.Post{ID: "closed", Kind: "post", ThreadID: "closed", ChannelID: "admin", ForumID: "f", Text: "The zephyr checklist is in the vault."},
+		search.Post{ID: "other", Kind: "post", ThreadID: "other", ChannelID: "elsewhere", ForumID: "g", Text: "Our zephyr checklist is on paper."},
+		search.Post{ID: "shared", Kind: KindSharedChat, ThreadID: "shared", ChannelID: "main", ForumID: "f", Text: "Where is the zephyr checklist?"},
+	)
+	got, err := frequencies(context.Background(), posts, sourceFilter("asker", "f", []string{"main"}),
 		rank.Question{Text: "Where is the zephyr checklist?", Earlier: "What is for lunch?"})
 	if err != nil {
 		t.Fatal(err)
@@ -112,4 +88,18 @@ func TestFrequencies(t *testing.T) {
 			t.Errorf("%q held by %d posts, want %d (all: %v)", w, got.Words[w], n, got.Words)
 		}
 	}
+}
+
+// postIndex is a post index of an embedded store holding the posts.
+func postIndex(t *testing.T, posts ...search.Post) search.Index[search.Post] {
+	t.Helper()
+	store, err := search.OpenEmbedded(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	if err := store.Posts().Upsert(context.Background(), posts...); err != nil {
+		t.Fatal(err)
+	}
+	return store.Posts()
 }
