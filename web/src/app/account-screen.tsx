@@ -1,4 +1,5 @@
-import { AccountPage, type AccountView } from '@/features/accounts/components/account-page'
+import { AccountPage } from '@/features/accounts/components/account-page'
+import type { AccountView } from '@/features/accounts/lib/views'
 import { OrganizationCommunities } from '@/features/communities/components/organization-communities'
 
 /** AccountScreen is an organization's page (accounts) with its communities view (communities). */

@@ -30,9 +30,7 @@ import { updateProfile } from '../api/update-profile'
 import { ORG_NAME_MAX, OrgLogo } from './accounts-page'
 import { IdentityClientForm } from './identity-client-form'
 import { Pager } from './pager'
-
-export const ACCOUNT_VIEWS = ['settings', 'members', 'communities'] as const
-export type AccountView = (typeof ACCOUNT_VIEWS)[number]
+import { ACCOUNT_VIEWS, type AccountView } from '../lib/views'
 
 /**
  * AccountPage is /accounts/{id}/{view}: an organization's settings (name,

@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
 import { AccountScreen } from '@/app/account-screen'
-import { ACCOUNT_VIEWS, type AccountView } from '@/features/accounts/components/account-page'
+import { ACCOUNT_VIEWS, type AccountView } from '@/features/accounts/lib/views'
 import { organizationQuery } from '@/features/accounts/api/get-organization'
 
 export const Route = createFileRoute('/_authenticated/accounts/$accountId/$view')({
