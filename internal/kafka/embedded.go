@@ -44,6 +44,13 @@ func StartEmbedded(dir string, o EmbeddedOptions) (*Embedded, error) {
 	if o.Partitions < 1 {
 		o.Partitions = DefaultPartitions
 	}
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := trimStateLogs(dir, log); err != nil {
+		return nil, err
+	}
 	opts := []kfake.Opt{
 		kfake.NumBrokers(1),
 		kfake.Ports(o.Port),
@@ -66,10 +73,6 @@ func StartEmbedded(dir string, o EmbeddedOptions) (*Embedded, error) {
 	e := &Embedded{cluster: c, addrs: c.ListenAddrs(), reaped: make(chan struct{})}
 	// kfake can leave a killed consumer in its group for ever (see
 	// sessionReaper): enforce the session timeout beside it.
-	log := o.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	reaper := newSessionReaper(log)
 	reaper.install(c)
 	var ctx context.Context

@@ -3,6 +3,8 @@ package kafka_test
 import (
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -120,5 +122,91 @@ func TestClientsRedialAfterBrokerRestart(t *testing.T) {
 	}
 	if len(failed) > 1 {
 		t.Fatalf("%d requests failed after the restart: %v", len(failed), failed)
+	}
+}
+
+// TestHalfWrittenCommitHidesNoLaterOne: a commit the broker was writing
+// when it died (a full disk, a kill) leaves half an entry at the end of its
+// offsets log. A restarted broker reads up to it; the commits it takes
+// afterwards must survive the next crash too, not sit behind the torn
+// entry, where a later start would stop reading, and the group would go
+// back to its offsets of before the first crash.
+func TestHalfWrittenCommitHidesNoLaterOne(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	const topic = "agora.public.things"
+	b, err := kafka.StartEmbedded(dir, kafka.EmbeddedOptions{Partitions: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kafka.EnsureTopics(ctx, b.Brokers(), 1, topic); err != nil {
+		t.Fatal(err)
+	}
+	w := kafka.NewWriter(b.Brokers())
+	var msgs []kafkago.Message
+	for i := range 20 {
+		msgs = append(msgs, kafkago.Message{Topic: topic, Key: []byte(strconv.Itoa(i)), Value: []byte(`{}`)})
+	}
+	if err := w.WriteMessages(ctx, msgs...); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	consume := func(b *kafka.Embedded, n int) {
+		r := kafkago.NewReader(kafkago.ReaderConfig{Brokers: b.Brokers(), GroupID: "g", GroupTopics: []string{topic}, StartOffset: kafkago.FirstOffset,
+			MinBytes: 1, MaxBytes: 1 << 20, MaxWait: 100 * time.Millisecond, SessionTimeout: 2 * time.Second})
+		defer r.Close()
+		for range n {
+			m, err := r.FetchMessage(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.CommitMessages(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	committed := func(b *kafka.Embedded) int64 {
+		res, err := kafka.Client(b.Brokers()).OffsetFetch(ctx, &kafkago.OffsetFetchRequest{GroupID: "g", Topics: map[string][]int{topic: {0}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Topics[topic][0].CommittedOffset
+	}
+	consume(b, 5)
+	b.Close()
+
+	// The torn entry: a header announcing 200 bytes, and 12 of them.
+	f, err := os.OpenFile(filepath.Join(dir, "groups.log"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(append([]byte{200, 0, 0, 0, 1, 2, 3, 4}, make([]byte, 12)...)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	b, err = kafka.StartEmbedded(dir, kafka.EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := committed(b); got != 5 {
+		t.Fatalf("committed %d after the torn entry, want 5", got)
+	}
+	consume(b, 10)
+	// What a kill -9 now would leave on disk: the files as they are.
+	crashed := t.TempDir()
+	if err := os.CopyFS(crashed, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+
+	b, err = kafka.StartEmbedded(crashed, kafka.EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := committed(b); got != 15 {
+		t.Errorf("committed %d after the second crash, want 15: the commits after the torn entry were lost", got)
 	}
 }
