@@ -170,6 +170,7 @@ func findSources(ctx context.Context, posts search.Index[search.Post], embed sea
 	if ranked, err = withComments(ctx, posts, filter, q, ranked); err != nil {
 		return nil, err
 	}
+	keyword := ranked
 	if embed != nil {
 		ranked = rank.Fuse(ranked, nearest)
 	}
@@ -185,7 +186,32 @@ func findSources(ctx context.Context, posts search.Index[search.Post], embed sea
 		per[r.Post.Thread()]++
 		out = append(out, r.Post)
 	}
-	return out, nil
+	return withAnswers(out, keyword, per), nil
+}
+
+// withAnswers makes room, at the end of the sources, for the answers to
+// the first source when it is a member's question: its thread's comments
+// and replies that hold the question's words (keyword, best first), up to
+// perThread of the thread. A question's own sentences answer nothing, and
+// the fused ranking can leave its answers out for posts nearer the
+// question only in meaning.
+func withAnswers(out []search.Post, keyword []rank.Scored, per map[string]int) []search.Post {
+	if len(out) == 0 || out[0].Kind != kindQuestion {
+		return out
+	}
+	thread := out[0].Thread()
+	in := map[string]bool{}
+	for _, p := range out {
+		in[p.ID] = true
+	}
+	var add []search.Post
+	for _, r := range keyword {
+		if r.Post.Thread() == thread && !in[r.Post.ID] && per[thread]+len(add) < perThread {
+			add = append(add, r.Post)
+		}
+	}
+	keep := min(len(out), RetrieveLimit-len(add))
+	return append(out[:keep:keep], add...)
 }
 
 // nearestPosts are the nearestLimit posts under the filter nearest the
@@ -247,6 +273,10 @@ func withComments(ctx context.Context, posts search.Index[search.Post], filter s
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Score > ranked[j].Score })
 	return ranked, nil
 }
+
+// kindQuestion is the Kind of a thread a member opened as a question
+// (command/feed's thread type).
+const kindQuestion = "question"
 
 // Retrieval's bounds: the candidates asked of the store by word and by
 // meaning, the threads whose

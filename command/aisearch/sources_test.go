@@ -2,6 +2,7 @@ package aisearch
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,4 +103,36 @@ func postIndex(t *testing.T, posts ...search.Post) search.Index[search.Post] {
 		t.Fatal(err)
 	}
 	return store.Posts()
+}
+
+// TestQuestionBringsItsAnswers: when the first source is a member's
+// question, its comments that hold the question's words are sources too,
+// in place of the last ones; a first source that is not a question, or a
+// question whose thread already has its share, changes nothing.
+func TestQuestionBringsItsAnswers(t *testing.T) {
+	q := search.Post{ID: "q", Kind: "question", ThreadID: "q"}
+	answer := rank.Scored{Post: search.Post{ID: "a", Kind: "comment", ThreadID: "q"}}
+	other := rank.Scored{Post: search.Post{ID: "o", Kind: "comment", ThreadID: "elsewhere"}}
+	var near []search.Post
+	for i := range RetrieveLimit - 1 {
+		near = append(near, search.Post{ID: strconv.Itoa(i), Kind: "post", ThreadID: strconv.Itoa(i)})
+	}
+	ids := func(ps []search.Post) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return strings.Join(out, ",")
+	}
+	got := withAnswers(append([]search.Post{q}, near...), []rank.Scored{other, answer}, map[string]int{"q": 1})
+	if want := "q,0,1,2,3,4,5,a"; ids(got) != want {
+		t.Errorf("sources %s, want %s", ids(got), want)
+	}
+	post := search.Post{ID: "p", Kind: "post", ThreadID: "q"}
+	if got := withAnswers(append([]search.Post{post}, near...), []rank.Scored{answer}, map[string]int{"q": 1}); ids(got) != "p,0,1,2,3,4,5,6" {
+		t.Errorf("after a post that is no question, sources %s", ids(got))
+	}
+	if got := withAnswers(append([]search.Post{q}, near...), []rank.Scored{answer}, map[string]int{"q": perThread}); ids(got) != "q,0,1,2,3,4,5,6" {
+		t.Errorf("with the thread's share taken, sources %s", ids(got))
+	}
 }
