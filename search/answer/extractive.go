@@ -271,9 +271,9 @@ func pick(req Request, limit int) []passage {
 // hold, every sentence counted: a thread's own question says what it is
 // about. A word weighs by how few of the forum's posts hold it
 // (req.Frequencies; without them, how few of the request's threads do),
-// and a word no post of the request holds counts in the whole as much as
-// one a single post holds, so that a question sharing one common word
-// with a thread is not read as its subject.
+// one no post holds as one a single post holds; a word none of the
+// request's posts holds still counts in the whole, so that a question
+// sharing one common word with a thread is not read as its subject.
 func about(req Request) map[string]float64 {
 	stems := map[string]map[string]bool{}
 	vocab := map[string]int{}
