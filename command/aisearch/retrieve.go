@@ -192,9 +192,9 @@ func findSources(ctx context.Context, posts search.Index[search.Post], embed sea
 // withAnswers makes room, at the end of the sources, for the answers to
 // the first source when it is a member's question: its thread's other
 // passages in the keyword ranking's order (those holding most of the
-// question's words first), up to perThread of the thread. A question's own sentences answer nothing, and
-// the fused ranking can leave its answers out for posts nearer the
-// question only in meaning.
+// question's words first), up to perThread of the thread. A question's
+// own sentences answer nothing, and the fused ranking can leave its
+// answers out for posts nearer the question only in meaning.
 func withAnswers(out []search.Post, keyword []rank.Scored, per map[string]int) []search.Post {
 	if len(out) == 0 || out[0].Kind != kindQuestion {
 		return out

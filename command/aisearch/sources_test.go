@@ -106,11 +106,11 @@ func postIndex(t *testing.T, posts ...search.Post) search.Index[search.Post] {
 }
 
 // TestQuestionBringsItsAnswers: when the first source is a member's
-// question, its comments that hold the question's words are sources too,
-// in place of the last ones; a first source that is not a question, or a
+// question, its comments the keyword ranking found are sources too, in
+// place of the last ones; a first source that is not a question, or a
 // question whose thread already has its share, changes nothing.
 func TestQuestionBringsItsAnswers(t *testing.T) {
-	q := search.Post{ID: "q", Kind: "question", ThreadID: "q"}
+	q := search.Post{ID: "q", Kind: kindQuestion, ThreadID: "q"}
 	answer := rank.Scored{Post: search.Post{ID: "a", Kind: "comment", ThreadID: "q"}}
 	other := rank.Scored{Post: search.Post{ID: "o", Kind: "comment", ThreadID: "elsewhere"}}
 	var near []search.Post

@@ -104,11 +104,12 @@ const (
 	minAbout      = 0.2
 )
 
-// term is a question word as the posts read it, with its weight.
+// term is a question word as the posts read it, with its weight: word as
+// asked, stem as the posts hold it, held when any does.
 type term struct {
-	stem     string
-	weight   float64
-	question bool
+	word, stem     string
+	weight         float64
+	question, held bool
 }
 
 // pick returns the answer's sentences in the order they are written: the
@@ -134,7 +135,12 @@ func pick(req Request, limit int) []passage {
 			all = append(all, c)
 		}
 	}
-	terms := readTerms(req, df, vocab)
+	var terms []term
+	for _, t := range readTerms(req, df, vocab) {
+		if t.held {
+			terms = append(terms, t)
+		}
+	}
 	// Every sentence here was retrieved for the question, so its subject's
 	// words are in most of them: their weight falls gently with how many
 	// hold them, not to nothing.
@@ -301,29 +307,17 @@ func about(req Request) map[string]float64 {
 	}
 	out := map[string]float64{}
 	total := 0.0
-	seen := map[string]bool{}
-	add := func(text string, weight float64) {
-		for _, w := range words.Terms(text) {
-			st, held := words.Read(w, df, vocab)
-			if seen[st] {
-				continue
-			}
-			seen[st] = true
-			x := weight * idf(w, st)
-			total += x
-			if !held {
-				continue
-			}
-			for t, ss := range stems {
-				if ss[st] {
-					out[t] += x
-				}
+	for _, q := range readTerms(req, df, vocab) {
+		x := q.weight * idf(q.word, q.stem)
+		total += x
+		if !q.held {
+			continue
+		}
+		for t, held := range stems {
+			if held[q.stem] {
+				out[t] += x
 			}
 		}
-	}
-	add(req.Question, 1)
-	if h := len(req.History); h > 0 {
-		add(req.History[h-1].Question, earlierWeight)
 	}
 	for t := range out {
 		out[t] /= total
@@ -376,15 +370,20 @@ func choose(cands []passage, top passage, limit int, sameThread func(passage) bo
 	return picked
 }
 
-// readTerms are the question's stems, then the previous question's that it
-// does not hold; a word no sentence holds is read as the posts' nearest
-// word within a typo or two.
+// readTerms are the question's words, then the previous question's that
+// it does not hold, each stem once; a word no document (df, vocab) holds
+// is read as their nearest word within a typo or two, and is not held if
+// none is near.
 func readTerms(req Request, df, vocab map[string]int) []term {
 	var out []term
 	seen := map[string]bool{}
 	add := func(text string, weight float64, question bool) {
-		for _, st := range words.Stems(text, df, vocab, seen) {
-			out = append(out, term{stem: st, weight: weight, question: question})
+		for _, w := range words.Terms(text) {
+			st, held := words.Read(w, df, vocab)
+			if !seen[st] {
+				seen[st] = true
+				out = append(out, term{word: w, stem: st, weight: weight, question: question, held: held})
+			}
 		}
 	}
 	add(req.Question, 1, true)
