@@ -76,18 +76,32 @@ func agoraBinary(t *testing.T) string {
 	return binPath
 }
 
-// dataDir is a fresh data folder that the unprivileged postgres user can
-// reach (t.TempDir's parent is 0700, which it could not traverse when the
-// tests run as root).
+// dataDir is a fresh, existing data folder that the unprivileged postgres
+// user can reach (t.TempDir's parent is 0700, which it could not traverse
+// when the tests run as root).
 func dataDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "agora-dev-test-")
+	dir := newDataDir(t)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// newDataDir names a data folder that does not exist yet, inside one the
+// postgres user can reach, as a fresh clone's var/ is: agora dev must make
+// it (it once made it 0700, for its VAPID key, and then could not start
+// Postgres in it).
+func newDataDir(t *testing.T) string {
+	t.Helper()
+	parent, err := os.MkdirTemp("", "agora-dev-test-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(dir, 0o755); err != nil {
+	if err := os.Chmod(parent, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	dir := filepath.Join(parent, "var")
 	t.Cleanup(func() {
 		stopOrphanedPostgres(t, dir)
 		stopOrphanedClickHouse(t, dir)
@@ -96,7 +110,7 @@ func dataDir(t *testing.T) string {
 			t.Logf("cleanup: killing stripe-mock pid %d left on %s", pid, dir)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
-		_ = os.RemoveAll(dir)
+		_ = os.RemoveAll(parent)
 	})
 	return dir
 }
@@ -322,7 +336,7 @@ func newDevServer(t *testing.T) *devServer {
 	return &devServer{
 		t:    t,
 		addr: freeAddr(t),
-		data: dataDir(t),
+		data: newDataDir(t),
 		// No keep-alive: connections must not outlive a killed server.
 		http: &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}},
 	}

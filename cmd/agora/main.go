@@ -149,6 +149,11 @@ func loadConfig(cmd string, args []string) (config.Config, error) {
 		// agora dev is its own public address.
 		cfg.PublicURL = cfg.BaseURL()
 	}
+	if cfg.Dev {
+		if err := makeDataFolder(cfg.DataDir); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if cfg.Dev && !cfg.Push.Enabled() {
 		// A pair made once and kept, so the browsers' subscriptions
 		// outlive a restart.
@@ -175,6 +180,24 @@ func loadConfig(cmd string, args []string) (config.Config, error) {
 		return cfg, fmt.Errorf("%s", b.String())
 	}
 	return cfg, nil
+}
+
+// makeDataFolder makes agora dev's data folder, with its parents, before
+// anything is written into it. It must stay traversable by others (0755
+// whatever the umask): run as root, the private Postgres runs as the
+// postgres system user, which has to reach its cluster inside it. What is
+// secret inside (keys, passwords) is kept in files of mode 0600.
+func makeDataFolder(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	return nil
 }
 
 func newLogger(level string) *slog.Logger {

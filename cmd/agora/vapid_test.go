@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -14,10 +15,21 @@ func TestDevKeepsItsVAPIDPair(t *testing.T) {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
-	dir := t.TempDir()
+	// A data folder that does not exist yet, made under a umask that
+	// would make it private: it must still be one the postgres system
+	// user can traverse.
+	dir := filepath.Join(t.TempDir(), "new", "var")
+	old := syscall.Umask(0o077)
 	first, err := loadConfig("dev", []string{"--data", dir})
+	syscall.Umask(old)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("data folder %s: %v, %v; want mode 0755", dir, fi, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "vapid.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("vapid.json: %v, %v; want mode 0600", fi, err)
 	}
 	if !first.Push.Enabled() || first.Push.Subject == "" {
 		t.Fatalf("push config %+v", first.Push)

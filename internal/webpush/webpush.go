@@ -19,7 +19,6 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -89,9 +88,8 @@ func LoadOrCreate(path string) (Keys, error) {
 		return Keys{}, err
 	}
 	b, _ = json.Marshal(k)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return Keys{}, fmt.Errorf("webpush: %w", err)
-	}
+	// The folder is the caller's (agora dev's data folder, which others
+	// must be able to traverse); the file alone is private.
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return Keys{}, fmt.Errorf("webpush: %w", err)
 	}
