@@ -472,10 +472,11 @@ export default [
       const pp = await signedInPage(ctx, LISTENER, undefined, MEDIA)
       await ph.goto(server.url + path)
       await pp.goto(server.url + path)
-      await meetupOn(ph, name).getByRole('button', { name: 'Join', exact: true }).click()
-      await visible(stageOf(ph))
-      await meetupOn(pp, name).getByRole('button', { name: 'Join', exact: true }).click()
-      await visible(stageOf(pp))
+      // A first page of a freshly started server on a busy machine may take longer than a click waits.
+      for (const p of [ph, pp]) {
+        await meetupOn(p, name).getByRole('button', { name: 'Join', exact: true }).click({ timeout: LIVE })
+        await visible(stageOf(p))
+      }
       await peerTile(ph, m.id).waitFor({ timeout: LIVE })
       await visible(stageOf(pp).getByRole('button', { name: 'Leave' }))
       // Before the notes are on nothing says so; the participant has no AI notes control of their own.

@@ -19,7 +19,7 @@ import type { ActiveMeetup } from './context'
  * notesOn tells whether the AI notes transcribe the room the member is in:
  * the recorder listens to the main room only, so a breakout room is not.
  */
-export const notesOn = (m: Meeting, roomName: string) => m.minutes.state === 'started' && roomName === m.roomId
+const notesOn = (m: Meeting, roomName: string) => m.minutes.state === 'started' && roomName === m.roomId
 
 // Per room connection (a breakout move or a new join is a new Room): whether
 // its Meet Up was read again, and whether its member was told the notes are

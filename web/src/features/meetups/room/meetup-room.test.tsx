@@ -378,9 +378,10 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(screen.queryByRole('dialog', { name: 'The Meet Up has ended' })).toBeNull()
   })
 
-  it('docks in the mini bar away from its forum, with a fullscreen button, still connected', async () => {
+  it('docks in the mini bar away from its forum, with a fullscreen button, still connected, and says there when AI notes are on', async () => {
     const m = meeting({ invitees: { [ME]: 'yes' } }, 5)
-    serve(m)
+    let now = m
+    serve(m, {}, () => now)
     const rooms: FakeRoom[] = []
     const r = await renderInApp(
       <MeetupRoomProvider createRoom={() => (rooms.push(new FakeRoom()), rooms.at(-1) as unknown as Room)}>
@@ -392,6 +393,10 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     await userEvent.click(within(await screen.findByRole('region', { name: m.name })).getByRole('button', { name: 'Join' }))
     const bar = await screen.findByTestId('meetup-minibar')
     expect(bar).toHaveAccessibleName('Meet Up in progress: Pruning roses')
+    expect(within(bar).queryByTestId('ai-notes-indicator')).toBeNull()
+    now = { ...m, minutes: { ...m.minutes, state: 'started' }, updatedOn: new Date().toISOString() }
+    act(() => applyMeetingEvent(r.queryClient, { kind: 'minutes', roomId: ROOM, postId: m.postId, state: 'started' }))
+    expect(await within(bar).findByTestId('ai-notes-indicator')).toHaveTextContent('AI notes on')
     await userEvent.click(within(bar).getByRole('button', { name: 'Open the Meet Up' }))
     expect(await screen.findByTestId('meetup-fullscreen')).toBeInTheDocument()
     expect(rooms[0]!.disconnect).not.toHaveBeenCalled()
