@@ -237,8 +237,8 @@ func (h *meetingHandlers) move(c fiber.Ctx, join bool) error {
 	if join && in.RoomName == "" {
 		bad.Add("roomName", "must be a breakout room of the Meet Up")
 	}
-	if len(bad) > 0 {
-		return cmdmeeting.ErrInvalid.With("fields", map[string]string(bad))
+	if err := bad.Err(); err != nil {
+		return err
 	}
 	if !join {
 		in.RoomName = ""

@@ -82,7 +82,7 @@ func TestMeetingJoinToken(t *testing.T) {
 		})
 	}
 	// Not the caller's own id.
-	wantInvalidField(t, joinToken(t, m.reader.Client, mt.RoomID, m.creator.UserID), "userId")
+	wantInvalid(t, joinToken(t, m.reader.Client, mt.RoomID, m.creator.UserID), "userId")
 	// Those who may not join.
 	for name, who := range map[string]member{"declined": declined, "forum admin": m.forumAdmin} {
 		wantError(t, joinToken(t, who.Client, mt.RoomID, who.UserID), 403, "forbidden")
@@ -122,7 +122,7 @@ func TestMeetingJoinToken(t *testing.T) {
 	if !b.Open || b.Members[m.reader.UserID] != "Blue" {
 		t.Errorf("breakouts: %+v", b)
 	}
-	wantInvalidField(t, m.reader.Client.Do("POST", "/api/meetings/"+mt.RoomID+"/join-breakout-room", map[string]any{"roomName": "Green", "peerId": m.reader.UserID}), "roomName")
+	wantInvalid(t, m.reader.Client.Do("POST", "/api/meetings/"+mt.RoomID+"/join-breakout-room", map[string]any{"roomName": "Green", "peerId": m.reader.UserID}), "roomName")
 	wantStatus(t, m.creator.Client.Do("POST", "/api/meetings/"+mt.RoomID+"/close-breakouts", nil), 200)
 	if n := env.Count(t, "meeting_breakout_members", "meeting_id = $1", mt.RoomID); n != 0 {
 		t.Errorf("closing kept %d members' rooms", n)

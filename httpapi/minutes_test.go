@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -8,8 +9,10 @@ import (
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
+	"agora/httpapi/openapi"
 	"agora/internal/sfu"
 	"agora/internal/speech/speechtest"
+	"agora/projections/realtime"
 )
 
 // A Meet Up's AI notes (spec 002 §4 "AI notes recording", §7): recording
@@ -247,4 +250,69 @@ func TestMinutesLimits(t *testing.T) {
 	}
 	wantStatus(t, m.creator.Client.Do("POST", "/api/meetings/"+post.Meeting.RoomID+"/end", nil), 200)
 	wantError(t, m.creator.Client.Do("POST", "/api/live-streams/record/"+post.Meeting.RoomID, nil), 409, "meetingEnded")
+}
+
+// Consent (issue 31): when the host turns the AI notes on, every
+// participant is told, not the host alone. A participant's hub socket
+// hears meeting.minutes.updated with the state started, and its Meet Up
+// says so; someone who joins later reads it from GET /meetings/{roomId}
+// before taking a join token; turning them off reaches the participant as
+// canceled. A member of the forum who is not invited to the private Meet
+// Up hears none of it.
+func TestMinutesStateReachesParticipants(t *testing.T) {
+	pipe := testenv.StartPipeline(t)
+	env := testenv.NewLive(t, testenv.Live{Pipeline: pipe})
+	m := newMatrixForum(t, env)
+	late := fresh(t, env, m.community, "Latecomer")
+	wantStatus(t, assign(t, m.root, m.forum.ID, "member", late.ProfileID), 204)
+	bystander := fresh(t, env, m.community, "Bystander")
+	wantStatus(t, assign(t, m.root, m.forum.ID, "member", bystander.ProfileID), 204)
+	r := m.creator.Client.Do("POST", "/api/series/"+m.forum.ID+"/meetings", map[string]any{
+		"name": "Consent sync", "agenda": "", "startTime": time.Now().Add(5 * time.Second).UTC().Format(time.RFC3339),
+		"duration": 30, "open": false, "seatCount": nil, "breakouts": []string{},
+		"invitees": map[string]string{m.reader.UserID: "member", late.UserID: "member"},
+	})
+	wantStatus(t, r, 201)
+	var post struct {
+		Meeting notesMeeting `json:"meeting"`
+	}
+	r.JSON(t, &post)
+	mt, key := post.Meeting, "meeting:"+post.Meeting.RoomID
+	participant := dial(t, env, "", bearer(m.reader.Client.Token))
+	other := dial(t, env, "", bearer(bystander.Client.Token))
+	participant.t, other.t = t, t
+	wantStatus(t, joinToken(t, m.reader.Client, mt.RoomID, m.reader.UserID), 200)
+
+	notesAnswer(t, m.creator.Client.Do("POST", "/api/live-streams/record/"+mt.RoomID, nil), 200)
+	minutes := func(state string) func(hubMsg) bool {
+		return func(h hubMsg) bool { return is(realtime.MinutesUpdated, key)(h) && h.Payload["state"] == state }
+	}
+	// The row's change sends both the Meet Up and the minutes' event.
+	var updated, told bool
+	participant.waitFor(liveWait, "meeting.updated and meeting.minutes.updated with the notes on at a participant", func(h hubMsg) bool {
+		mm, _ := h.Payload["minutes"].(map[string]any)
+		switch {
+		case is(realtime.MeetingUpdated, key)(h) && mm != nil && mm["state"] == "started":
+			updated = true
+		case minutes("started")(h):
+			told = true
+			if p, _ := json.Marshal(h.Data.Payload); openapi.ValidateSchema("LiveMeetingMinutes", p) != nil || h.Payload["roomId"] != mt.RoomID {
+				t.Errorf("minutes event: %s", h.Raw)
+			}
+		}
+		return updated && told
+	})
+
+	// One who joins later reads that the notes are on, as they join.
+	if got := notesGet(t, late.Client, mt.RoomID); got.state() != "started" {
+		t.Errorf("the latecomer reads minutes.state %s, want started", got.state())
+	}
+	wantStatus(t, joinToken(t, late.Client, mt.RoomID, late.UserID), 200)
+
+	notesAnswer(t, m.creator.Client.Do("POST", "/api/meetings/"+mt.RoomID+"/minutes/cancel", nil), 200)
+	participant.waitFor(liveWait, "meeting.minutes.updated canceled at a participant", minutes("canceled"))
+	if got := notesGet(t, late.Client, mt.RoomID); got.state() != "canceled" {
+		t.Errorf("after the cancel the latecomer reads minutes.state %s", got.state())
+	}
+	other.none(0, "a private Meet Up's notes at a member not invited", func(h hubMsg) bool { return h.ContextKey == key })
 }

@@ -108,7 +108,7 @@ func (s *Service) Move(ctx context.Context, in Move) (JoinToken, error) {
 		}
 		i := slices.Index(row.Breakouts, in.RoomName)
 		if i < 0 {
-			return invalid(apperr.Fields{"roomName": "must be a breakout room of the Meet Up"})
+			return apperr.Fields{"roomName": "must be a breakout room of the Meet Up"}.Err()
 		}
 		if !row.BreakoutsOpen {
 			return ErrBreakoutsClosed

@@ -49,7 +49,7 @@ func (s *Service) Create(ctx context.Context, in Create) (Created, error) {
 		if err != nil {
 			return err
 		}
-		if err := invalid(bad); err != nil {
+		if err := bad.Err(); err != nil {
 			return err
 		}
 		ch := table.Channels

@@ -57,7 +57,7 @@ func (s *Service) Edit(ctx context.Context, in Edit) error {
 				bad.Add("seatCount", fmt.Sprintf("must be at least the %d registered members", registered))
 			}
 		}
-		if err := invalid(bad); err != nil {
+		if err := bad.Err(); err != nil {
 			return err
 		}
 		m := table.Meetings

@@ -62,7 +62,7 @@ func (s *Service) Invite(ctx context.Context, in Invite) error {
 		if err != nil {
 			return err
 		}
-		if err := invalid(bad); err != nil {
+		if err := bad.Err(); err != nil {
 			return err
 		}
 		if len(removed) > 0 {

@@ -38,7 +38,7 @@ type JoinToken struct {
 // scheduled end come.
 func (s *Service) JoinToken(ctx context.Context, a auth.Caller, roomID, userID uuid.UUID) (JoinToken, error) {
 	if userID != a.UserID {
-		return JoinToken{}, invalid(apperr.Fields{"userId": "must be the caller"})
+		return JoinToken{}, apperr.Fields{"userId": "must be the caller"}.Err()
 	}
 	// A join writes nothing: its reads need no transaction.
 	row, err := readFor(ctx, s.db, a, roomID)

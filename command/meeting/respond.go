@@ -25,7 +25,7 @@ type Respond struct {
 // ended; a registration is not an invitation and has no answer.
 func (s *Service) Respond(ctx context.Context, in Respond) error {
 	if in.Response != "yes" && in.Response != "no" {
-		return invalid(apperr.Fields{"response": "must be yes or no"})
+		return apperr.Fields{"response": "must be yes or no"}.Err()
 	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, _, err := lockPost(ctx, tx, in.Actor, in.ThreadID)

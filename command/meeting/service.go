@@ -52,21 +52,11 @@ func New(d *db.DB, rooms *sfu.Client, log *slog.Logger) (*Service, error) {
 
 // Errors of the Meet Up commands.
 var (
-	// ErrInvalid is a form or body that breaks a rule; details.fields say which.
-	ErrInvalid = apperr.New(apperr.BadInput, "invalidParameters", "some parameters are not valid")
 	// ErrEnded is a change to a Meet Up that has ended (access's rule).
 	ErrEnded = access.ErrMeetingEnded
 	// ErrBreakoutsClosed is a move into a breakout room while they are closed.
 	ErrBreakoutsClosed = apperr.New(apperr.Conflict, "meetingBreakoutsClosed", "the breakout rooms are not open")
 )
-
-// invalid is ErrInvalid with the fields of bad, nil when bad is empty.
-func invalid(bad apperr.Fields) error {
-	if len(bad) == 0 {
-		return nil
-	}
-	return ErrInvalid.With("fields", map[string]string(bad))
-}
 
 // Limits of the Meet Up form (spec 002 §5, §9).
 const (

@@ -6,7 +6,8 @@
 // insights count it with its two attendees. Then AI notes: a
 // member's fake microphone plays known spoken sentences, the host turns the
 // notes on, ends the Meet Up, and the minutes hold the sentences' words and
-// are found by the forum's search. Then the virtual background: a member
+// are found by the forum's search; every participant sees that the notes
+// are on, one who joins later too. Then the virtual background: a member
 // blurs their background, then replaces it with an image, and the other
 // sees it in the video they receive.
 import assert from 'node:assert/strict'
@@ -23,21 +24,25 @@ const ADMIN = 'admin@demo.agora'
 const MEMBER = 'elena.petrova@demo.agora'
 const SPEAKER = 'grace.liu@demo.agora'
 const PRESENTER = 'hiroshi.tanaka@demo.agora'
+const LISTENER = 'isabel.moreno@demo.agora'
+const LATECOMER = 'jamal.wright@demo.agora'
 const MEDIA = { permissions: ['camera', 'microphone'] }
 // Joining, publishing and the live events go through LiveKit and the change stream.
 const LIVE = 3 * TIMEOUT
 
-/** together finds a forum the admin and member are both in, and each one's user. */
-async function together(member) {
+/** together finds a forum the admin and the members are all in, and each one's user (the first member's as m, the others' in more). */
+async function together(member, ...others) {
   const [ta, tm] = [await apiSignIn(ADMIN), await apiSignIn(member)]
+  const tokens = await Promise.all(others.map((o) => apiSignIn(o)))
   const who = async (token) => (await api('GET', '/api/tokens/decode', { token })).body.user
   const [a, m] = [await who(ta), await who(tm)]
   const forums = async (token) => (await api('GET', '/api/communities?page=1&pageSize=9999', { token })).body.results.flatMap((c) => c.series.map((s) => ({ c, s })))
-  const theirs = new Set((await forums(tm)).map(({ s }) => s.id))
-  const shared = (await forums(ta)).find(({ s }) => theirs.has(s.id))
-  assert.ok(shared, `${ADMIN} and ${member} share a forum`)
+  const theirs = await Promise.all([tm, ...tokens].map(async (token) => new Set((await forums(token)).map(({ s }) => s.id))))
+  const shared = (await forums(ta)).find(({ s }) => theirs.every((ids) => ids.has(s.id)))
+  assert.ok(shared, `${ADMIN}, ${[member, ...others].join(', ')} share a forum`)
   const series = (await api('GET', `/api/series/${shared.s.id}`, { token: ta })).body
-  return { ta, tm, a, m, series, path: `/communities/${shared.c.id}/series/${shared.s.id}` }
+  const more = await Promise.all(tokens.map(async (token) => ({ token, user: await who(token) })))
+  return { ta, tm, a, m, more, series, path: `/communities/${shared.c.id}/series/${shared.s.id}` }
 }
 
 /** meetupOn is the Meet Up section of the post named name. */
@@ -444,6 +449,76 @@ export default [
         return false
       }, 6 * TIMEOUT)
           },
+  },
+  {
+    name: 'meetups: AI notes consent: a participant sees the AI notes indicator as soon as the host turns them on, one who joins later sees it and is told, and turning them off takes it away',
+    async fn(ctx) {
+      const {
+        ta,
+        m,
+        more: [late],
+        series,
+        path,
+      } = await together(LISTENER, LATECOMER)
+      const name = `Consent check ${Date.now().toString(36)}`
+      const made = await api('POST', `/api/series/${series.id}/meetings`, {
+        token: ta,
+        body: { name, agenda: 'Roadmap review', startTime: new Date().toISOString(), duration: 15, open: false, seatCount: null, invitees: { [m.id]: 'member', [late.user.id]: 'member' }, breakouts: [] },
+      })
+      assert.equal(made.status, 201, JSON.stringify(made.body))
+      const roomId = made.body.meeting.roomId
+
+      const ph = await signedInPage(ctx, ADMIN, undefined, MEDIA)
+      const pp = await signedInPage(ctx, LISTENER, undefined, MEDIA)
+      await ph.goto(server.url + path)
+      await pp.goto(server.url + path)
+      // A first page of a freshly started server on a busy machine may take longer than a click waits.
+      for (const p of [ph, pp]) {
+        await meetupOn(p, name).getByRole('button', { name: 'Join', exact: true }).click({ timeout: LIVE })
+        await visible(stageOf(p))
+      }
+      await peerTile(ph, m.id).waitFor({ timeout: LIVE })
+      await visible(stageOf(pp).getByRole('button', { name: 'Leave' }))
+      // Before the notes are on nothing says so; the participant has no AI notes control of their own.
+      assert.equal(await stageOf(pp).getByTestId('ai-notes-indicator').count(), 0)
+      assert.equal(await stageOf(pp).getByRole('button', { name: /AI notes/ }).count(), 0)
+
+      // The host turns them on; the participant's screen says so at once, with a notice.
+      await stageOf(ph).getByRole('button', { name: 'Turn on AI notes' }).click()
+      await visible(stageOf(ph).getByRole('button', { name: 'Turn off AI notes' }))
+      const on = Date.now()
+      const seen = stageOf(pp).getByTestId('ai-notes-indicator')
+      await seen.waitFor({ timeout: LIVE })
+      console.log(`    the participant saw the AI notes indicator ${Date.now() - on} ms after the host's screen showed them on`)
+      assert.equal((await seen.innerText()).trim(), 'AI notes on')
+      await visible(pp.getByText('AI notes are on.'))
+      await visible(pp.getByText('What is said in this Meet Up is transcribed for its AI notes.'))
+      await visible(stageOf(ph).getByTestId('ai-notes-indicator'))
+      await axe(pp, 'the Meet Up screen of a participant with AI notes on')
+      await shot(pp, 'meetup-ai-notes-participant')
+
+      // Someone who joins while they are on is told as they join.
+      const pl = await signedInPage(ctx, LATECOMER, undefined, MEDIA)
+      await pl.goto(server.url + path)
+      await meetupOn(pl, name).getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(pl))
+      await visible(stageOf(pl).getByTestId('ai-notes-indicator'))
+      await visible(pl.getByText('AI notes are on.'))
+      await peerTile(ph, late.user.id).waitFor({ timeout: LIVE })
+
+      // The host turns them off: the indicator goes from every screen, and stays gone.
+      await stageOf(ph).getByRole('button', { name: 'Turn off AI notes' }).click()
+      await confirm(ph, 'Turn off AI notes?', 'Turn off')
+      await visible(stageOf(ph).getByRole('button', { name: 'Turn on AI notes' }))
+      for (const p of [pp, pl, ph]) await stageOf(p).getByTestId('ai-notes-indicator').waitFor({ state: 'detached', timeout: LIVE })
+      assert.equal((await api('GET', `/api/meetings/${roomId}`, { token: late.token })).body.minutes.state, 'canceled')
+      await ph.waitForTimeout(1000)
+      for (const p of [pp, pl]) assert.equal(await stageOf(p).getByTestId('ai-notes-indicator').count(), 0)
+
+      await stageOf(ph).getByRole('button', { name: 'End for all' }).click()
+      await confirm(ph, 'End this Meet Up for everyone?', 'End for all')
+      await stageOf(pp).waitFor({ state: 'detached', timeout: LIVE })
+    },
   },
   {
     name: 'meetups: virtual background: a member blurs their background, then puts an image behind them, and the other member sees it in their video, through the camera turned off and on and a new join',

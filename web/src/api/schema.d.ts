@@ -4177,6 +4177,11 @@ export interface components {
             message: string;
             details?: components["schemas"]["ErrorDetails"];
         };
+        /** @description A Meet Up call's refused input (`MeetingBadForm`), with no code of its own. */
+        MeetingBadFormError: components["schemas"]["Error"] & {
+            /** @enum {string} */
+            code?: "invalidBody" | "validationFailed";
+        };
         /** @description What went wrong, when the code alone does not say. Absent when empty. */
         ErrorDetails: {
             /** @description `parametersMissingException`: the missing parameters, sorted. */
@@ -5482,7 +5487,7 @@ export interface components {
             results: components["schemas"]["Meeting"][];
             total: number;
         };
-        /** @description The Meet Up form (spec 002 §5 "Meet Up form"); the rules are those of `400 invalidParameters`. */
+        /** @description The Meet Up form (spec 002 §5 "Meet Up form"); its rules are those of `400 validationFailed` (`MeetingBadForm`). */
         MeetingForm: {
             name?: string;
             agenda?: string;
@@ -5664,8 +5669,8 @@ export interface components {
     responses: {
         /**
          * @description - `invalidBody`: the body is not a JSON object of the expected shape.
-         *     - `validationFailed`: an id of the path is not a UUID.
-         *     - `invalidParameters`: the form breaks a rule; `details.fields` names each field with its message
+         *     - `validationFailed`: an id of the path is not a UUID, or the form breaks a rule, as every other form's;
+         *       `details.fields` names each field with its message
          *       (`name` 1–75 characters, not blank; `agenda` at most 250; `seatCount` 1–50, required when open and null when
          *       private; `invitees` at least one unless open, each a member who reads the forum, not the creator, `member` or
          *       `moderator`; `startTime` not in the past; `duration` 15, 30, 45, 60, 90 or 120; `breakouts` at most 10 unique
@@ -5677,7 +5682,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["MeetingBadFormError"];
             };
         };
         /** @description `validationFailed`: `roomId` is not a UUID. */

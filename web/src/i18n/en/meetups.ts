@@ -190,6 +190,8 @@ export const meetups = {
       running: 'Turn off AI notes',
       stopping: 'AI notes are stopping…',
       on: 'AI notes are on.',
+      indicator: 'AI notes on',
+      notice: 'What is said in this Meet Up is transcribed for its AI notes.',
       confirmTitle: 'Turn off AI notes?',
       confirmBody: 'The notes taken so far are discarded.',
       confirm: 'Turn off',

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Track } from 'livekit-client'
 import { Maximize2, Mic, MicOff, Video, VideoOff } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { AiNotesIndicator } from './ai-notes'
 import { enableCamera } from './background'
 import { useMeetupRoom } from './context'
 import { MeetupStage } from './meetup-stage'
@@ -12,7 +13,8 @@ import { isOn, useRoomChanges } from './use-room'
  * MeetupDock shows the member's Meet Up wherever they are: the whole Meet Up
  * screen on its forum's pages, elsewhere the docked mini bar (its name, the
  * microphone and camera, and a fullscreen button that opens the screen over
- * the page). The room stays connected throughout: the provider keeps it.
+ * the page), with the AI notes indicator while they are on. The room stays
+ * connected throughout: the provider keeps it.
  */
 export function MeetupDock({ seriesId }: { /** The forum whose page is shown. */ seriesId?: string }) {
   const { active } = useMeetupRoom()
@@ -42,6 +44,7 @@ function MiniBar({ onFullscreen }: { onFullscreen: () => void }) {
       data-testid="meetup-minibar"
     >
       <span className="max-w-48 truncate text-sm font-medium">{active!.meeting.name}</span>
+      <AiNotesIndicator active={active!} />
       <Button type="button" size="icon" variant={mic ? 'secondary' : 'destructive'} aria-label={t(mic ? 'meetups.room.micOn' : 'meetups.room.micOff')} onClick={() => void lp.setMicrophoneEnabled(!mic).catch(() => undefined)}>
         {mic ? <Mic aria-hidden /> : <MicOff aria-hidden />}
       </Button>

@@ -7,6 +7,7 @@ import { DisconnectReason, RoomEvent, Track, type Room } from 'livekit-client'
 import { clearToasts, Toaster } from '@/components/ui/toast'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { MeetupPost } from '../components/meetup-post'
+import { applyMeetingEvent } from '../lib/live'
 import type { Meeting } from '../api/types'
 import { BO, ME, meeting, PEOPLE, ROOM, SERIES, signIn } from '../test/fixtures'
 import { MeetupDock } from './meetup-dock'
@@ -108,11 +109,13 @@ function PanelHarness() {
   )
 }
 
-function serve(m: Meeting, perms: Record<string, boolean> = {}) {
+/** serve answers the screen's calls; current is the Meet Up as the server reads it now (GET /meetings/{roomId}). */
+function serve(m: Meeting, perms: Record<string, boolean> = {}, current: () => Meeting = () => m) {
   const sent: { method: string; path: string; body: unknown }[] = []
   stubFetch(async (method, path, req) => {
     const body = method === 'GET' ? undefined : await req.text().then((t) => (t ? JSON.parse(t) : undefined))
     sent.push({ method, path, body })
+    if (method === 'GET' && path === `/api/meetings/${ROOM}`) return json(200, current())
     if (path.startsWith(`/api/series/${SERIES}/members`)) return json(200, { results: PEOPLE, total: 3 })
     if (path === '/api/meetings/join-token') return json(200, { token: 'tok-main', url: 'ws://sfu.test', room: ROOM, role: 'member' })
     if (path === `/api/meetings/${ROOM}/leave-breakout-room`) return json(200, { token: 'tok-back', url: 'ws://sfu.test', room: ROOM, role: 'member' })
@@ -127,8 +130,11 @@ function serve(m: Meeting, perms: Record<string, boolean> = {}) {
   return sent
 }
 
-async function setUp(m: Meeting, { seriesId = SERIES, perms = {}, extra }: { seriesId?: string; perms?: Record<string, boolean>; extra?: ReactNode } = {}) {
-  const sent = serve(m, perms)
+async function setUp(
+  m: Meeting,
+  { seriesId = SERIES, perms = {}, extra, current }: { seriesId?: string; perms?: Record<string, boolean>; extra?: ReactNode; current?: () => Meeting } = {},
+) {
+  const sent = serve(m, perms, current)
   const rooms: FakeRoom[] = []
   const r = await renderInApp(
     <MeetupRoomProvider
@@ -276,11 +282,49 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     await userEvent.click(await within(stage).findByRole('button', { name: 'Turn on AI notes' }))
     expect(await within(stage).findByRole('button', { name: 'Turn off AI notes' })).toHaveAttribute('aria-pressed', 'true')
     expect(sent.some((s) => s.method === 'POST' && s.path === `/api/live-streams/record/${ROOM}`)).toBe(true)
+    // The host is told as everyone is.
+    expect(within(stage).getByTestId('ai-notes-indicator')).toHaveTextContent('AI notes on')
+    expect(await screen.findByText('AI notes are on.')).toBeInTheDocument()
     await userEvent.click(within(stage).getByRole('button', { name: 'Turn off AI notes' }))
     const confirm = await screen.findByRole('dialog', { name: 'Turn off AI notes?' })
     await userEvent.click(within(confirm).getByRole('button', { name: 'Turn off' }))
     expect(await within(stage).findByRole('button', { name: 'Turn on AI notes' })).toBeInTheDocument()
     expect(sent.some((s) => s.method === 'POST' && s.path === `/api/meetings/${ROOM}/minutes/cancel`)).toBe(true)
+  })
+
+  it('shows every participant that AI notes are on, with a notice, as soon as they are, and takes it away when they go off', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' } }, 5)
+    let now = m
+    const { stage, qc } = await setUp(m, { current: () => now })
+    await within(stage).findByRole('button', { name: 'Leave' })
+    expect(within(stage).queryByTestId('ai-notes-indicator')).toBeNull()
+    expect(screen.queryByText('AI notes are on.')).toBeNull()
+    // The host turns them on: meeting.minutes.updated reaches this member, who may not record.
+    now = { ...m, minutes: { ...m.minutes, state: 'started' }, updatedOn: new Date().toISOString() }
+    act(() => applyMeetingEvent(qc, { kind: 'minutes', roomId: ROOM, postId: m.postId, state: 'started' }))
+    expect(await within(stage).findByTestId('ai-notes-indicator')).toHaveTextContent('AI notes on')
+    expect(await screen.findByText('AI notes are on.')).toBeInTheDocument()
+    expect(screen.getByText('What is said in this Meet Up is transcribed for its AI notes.')).toBeInTheDocument()
+    expect(within(stage).queryByRole('button', { name: /AI notes/ })).toBeNull()
+    // Off again: the indicator goes.
+    now = { ...m, minutes: { ...m.minutes, state: 'canceled' }, updatedOn: new Date(Date.now() + 1000).toISOString() }
+    act(() => applyMeetingEvent(qc, { kind: 'minutes', roomId: ROOM, postId: m.postId, state: 'canceled' }))
+    await waitFor(() => expect(within(stage).queryByTestId('ai-notes-indicator')).toBeNull())
+  })
+
+  it('tells one who joins after AI notes came on, from the Meet Up read again on join, and shows none in a breakout room', async () => {
+    // The post was read before the notes came on; the server has them on.
+    const m = meeting({ invitees: { [ME]: 'yes' }, breakouts: { open: true, rooms: { Roses: 0 } } }, 5)
+    const on = { ...m, minutes: { ...m.minutes, state: 'started' as const }, updatedOn: new Date().toISOString() }
+    const { sent, stage } = await setUp(m, { current: () => on })
+    expect(await within(stage).findByTestId('ai-notes-indicator')).toHaveTextContent('AI notes on')
+    expect(await screen.findByText('AI notes are on.')).toBeInTheDocument()
+    expect(sent.some((s) => s.method === 'GET' && s.path === `/api/meetings/${ROOM}`)).toBe(true)
+    // The recorder listens to the main room only.
+    await userEvent.click(within(stage).getByRole('button', { name: 'Breakout rooms' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Breakout rooms' })).getByRole('button', { name: 'Join Roses' }))
+    await screen.findByTestId('breakout-name')
+    expect(screen.queryByTestId('ai-notes-indicator')).toBeNull()
   })
 
   it('offers AI notes on a mobile screen to the creator, as an icon', async () => {
@@ -334,9 +378,10 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(screen.queryByRole('dialog', { name: 'The Meet Up has ended' })).toBeNull()
   })
 
-  it('docks in the mini bar away from its forum, with a fullscreen button, still connected', async () => {
+  it('docks in the mini bar away from its forum, with a fullscreen button, still connected, and says there when AI notes are on', async () => {
     const m = meeting({ invitees: { [ME]: 'yes' } }, 5)
-    serve(m)
+    let now = m
+    serve(m, {}, () => now)
     const rooms: FakeRoom[] = []
     const r = await renderInApp(
       <MeetupRoomProvider createRoom={() => (rooms.push(new FakeRoom()), rooms.at(-1) as unknown as Room)}>
@@ -348,6 +393,10 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     await userEvent.click(within(await screen.findByRole('region', { name: m.name })).getByRole('button', { name: 'Join' }))
     const bar = await screen.findByTestId('meetup-minibar')
     expect(bar).toHaveAccessibleName('Meet Up in progress: Pruning roses')
+    expect(within(bar).queryByTestId('ai-notes-indicator')).toBeNull()
+    now = { ...m, minutes: { ...m.minutes, state: 'started' }, updatedOn: new Date().toISOString() }
+    act(() => applyMeetingEvent(r.queryClient, { kind: 'minutes', roomId: ROOM, postId: m.postId, state: 'started' }))
+    expect(await within(bar).findByTestId('ai-notes-indicator')).toHaveTextContent('AI notes on')
     await userEvent.click(within(bar).getByRole('button', { name: 'Open the Meet Up' }))
     expect(await screen.findByTestId('meetup-fullscreen')).toBeInTheDocument()
     expect(rooms[0]!.disconnect).not.toHaveBeenCalled()

@@ -15,6 +15,7 @@ import { cn } from '@/lib/utils'
 import { cancelMinutes, closeBreakouts, endMeeting, joinBreakoutRoom, leaveBreakoutRoom, openBreakouts, startRecording, useMeetingAction, useMeetingOf, usePermissions } from '../api/meetings'
 import type { Meeting } from '../api/types'
 import { endingSoonAt } from '../lib/time'
+import { AiNotesIndicator } from './ai-notes'
 import { enableCamera } from './background'
 import { BackgroundSettings } from './background-settings'
 import { ChatWindow } from './chat-window'
@@ -26,8 +27,9 @@ import { isOn, MIRROR_KEY, peersOf, readMirror, useRoomChanges, useWidth } from 
 /**
  * MeetupStage is the Meet Up screen (spec 002 §2): the peers grid, the
  * actions row (microphone, camera, screen share, chat, breakouts, AI notes,
- * device settings, leave or end for all), the chat, the breakout rooms and
- * their forced prompt, and the ending-soon warning.
+ * device settings, leave or end for all), the AI notes indicator that every
+ * participant sees, the chat, the breakout rooms and their forced prompt,
+ * and the ending-soon warning.
  */
 export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMinimize?: () => void }) {
   const { t } = useTranslation()
@@ -41,6 +43,7 @@ export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMi
       <section aria-label={t('meetups.room.label', { name: m.name })} className="grid gap-3 rounded-lg border bg-zinc-950 p-3 text-zinc-50" data-testid="meetup-stage">
         <header className="flex items-center gap-2">
           <h2 className="min-w-0 flex-1 truncate font-semibold">{m.name}</h2>
+          <AiNotesIndicator active={active} />
           {active.state === 'connecting' && <span role="status">{t('meetups.room.connecting')}</span>}
           {active.roomName !== m.roomId && (
             <span className="text-sm" data-testid="breakout-name">
@@ -166,14 +169,13 @@ function ActionsRow({
   const end = useMeetingAction(() => endMeeting(m.roomId))
   const record = useMeetingAction(() => startRecording(m.roomId))
   const cancel = useMeetingAction(() => cancelMinutes(m.roomId))
-  const [notes, setNotes] = useState<Notes>(m.minutes.state === 'started' ? 'running' : 'off')
-  // Starting waits until the recording runs (the Meet Up's minutes are started).
-  useEffect(() => {
-    if (notes === 'starting' && m.minutes.state === 'started') {
-      setNotes('running')
-      toast({ title: t('meetups.room.notes.on') })
-    }
-  }, [notes, m.minutes.state, t])
+  // Running follows the Meet Up's minutes (another moderator may turn them
+  // on or off); starting waits until the recording runs, stopping until the
+  // cancel is answered. The notice that they are on is AiNotesIndicator's,
+  // the same for the host as for everyone.
+  const [pending, setPending] = useState<'starting' | 'stopping' | null>(null)
+  const running = m.minutes.state === 'started'
+  const notes: Notes = pending === 'starting' && !running ? 'starting' : pending === 'stopping' ? 'stopping' : running ? 'running' : 'off'
 
   const toggle = (source: 'microphone' | 'camera') => {
     const p = source === 'microphone' ? lp.setMicrophoneEnabled(!mic) : enableCamera(lp, !cam)
@@ -214,8 +216,8 @@ function ActionsRow({
           aria-label={mobile ? t(`meetups.room.notes.${notes}`) : undefined}
           onClick={() => {
             if (notes === 'running') return setConfirm('notes')
-            setNotes('starting')
-            record.mutate(undefined, { onError: () => setNotes('off') })
+            setPending('starting')
+            record.mutate(undefined, { onSettled: () => setPending(null) })
           }}
         >
           <Sparkles aria-hidden />
@@ -265,8 +267,8 @@ function ActionsRow({
         confirmLabel={t('meetups.room.notes.confirm')}
         onConfirm={() => {
           setConfirm(null)
-          setNotes('stopping')
-          cancel.mutate(undefined, { onSettled: () => setNotes('off') })
+          setPending('stopping')
+          cancel.mutate(undefined, { onSettled: () => setPending(null) })
         }}
       />
       <BreakoutsDialog open={breakouts} onOpenChange={setBreakouts} active={active} meeting={m} canManage={!!perms?.canManageBreakouts} />
