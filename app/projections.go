@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"agora/internal/config"
+	"agora/internal/outbound"
 	"agora/internal/webpush"
 	"agora/projections"
 	"agora/projections/delivery"
@@ -54,7 +55,7 @@ func newDelivery(cfg config.Config, d *Database, w *Warehouse, log *slog.Logger)
 	var push *webpush.Sender
 	if cfg.Push.Enabled() {
 		var err error
-		push, err = webpush.NewSender(webpush.Keys{Public: cfg.Push.PublicKey, Private: cfg.Push.PrivateKey}, cfg.Push.Subject, cfg.Push.AllowPrivate)
+		push, err = webpush.NewSender(webpush.Keys{Public: cfg.Push.PublicKey, Private: cfg.Push.PrivateKey}, cfg.Push.Subject, outbound.New(cfg.OutboundAllowList()...))
 		if err != nil {
 			return nil, err
 		}

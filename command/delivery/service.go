@@ -20,6 +20,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/outbound"
 	"agora/internal/webpush"
 )
 
@@ -35,9 +36,9 @@ var ErrUnsubscribeInvalid = apperr.New(apperr.NotFound, "unsubscribeInvalid", "t
 type Options struct {
 	// PushPublicKey is the VAPID public key; empty means push is off.
 	PushPublicKey string
-	// AllowPrivate accepts endpoints on private and loopback addresses
-	// (AGORA_PUSH_ALLOW_PRIVATE).
-	AllowPrivate bool
+	// Guard refuses endpoints on addresses the server may not post to;
+	// nil allows public ones only.
+	Guard *outbound.Guard
 }
 
 // Service runs the delivery commands.
@@ -90,7 +91,7 @@ func (s *Service) Subscribe(ctx context.Context, in Subscribe) error {
 	if len(in.Endpoint) > 2000 {
 		return apperr.Invalid(map[string]string{"endpoint": "must be at most 2000 characters"})
 	}
-	if field, problem := sub.Problem(s.opts.AllowPrivate); field != "" {
+	if field, problem := sub.Problem(s.opts.Guard); field != "" {
 		return apperr.Invalid(map[string]string{field: problem})
 	}
 	id, err := uuid.NewV7()
