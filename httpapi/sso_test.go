@@ -182,6 +182,16 @@ func TestSSOSignIn(t *testing.T) {
 				t.Errorf("second sign-in: %+v, want user %s and no redirect", again, s.User.ID)
 			}
 		})
+		t.Run("a redirect a browser reads as another site is dropped", func(t *testing.T) {
+			state, code := o.callback(t, email, email, "/\t/evil.example")
+			r := o.complete(t, state, code)
+			wantStatus(t, r, 200)
+			var again ssoSession
+			r.JSON(t, &again)
+			if again.Redirect != nil {
+				t.Errorf("redirect %q kept", *again.Redirect)
+			}
+		})
 	})
 
 	t.Run("an unknown state", func(t *testing.T) {
