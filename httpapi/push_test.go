@@ -76,9 +76,11 @@ func TestMatrixPush(t *testing.T) {
 }
 
 // TestPushSubscriptionBelongsToOneMember: subscribing keeps the browser
-// for the caller; another member subscribing the same browser takes it
-// over; a member cannot remove another's browser (answered the same, and
-// nothing is deleted); the owner can.
+// for the caller; another member who knows only its endpoint cannot take
+// it (issue 31, G10: 409 pushEndpointTaken, nothing changed), while the
+// same browser subscription, keys and all, moves to the member now signed
+// in there; a member cannot remove another's browser (answered the same,
+// and nothing is deleted); the owner can.
 func TestPushSubscriptionBelongsToOneMember(t *testing.T) {
 	opt, svc := withPush(t)
 	env := testenv.New(t, opt)
@@ -94,6 +96,20 @@ func TestPushSubscriptionBelongsToOneMember(t *testing.T) {
 	wantStatus(t, b.Client.Do("DELETE", "/api/push/subscriptions", map[string]any{"endpoint": sub.Endpoint}), 204)
 	if owner() != a.UserID {
 		t.Fatal("B removed A's browser")
+	}
+	// B knows A's endpoint and sends keys of its own: refused.
+	forged := svc.Subscribe(t)
+	forged.Endpoint = sub.Endpoint
+	before := pushDigest(t, env)
+	wantError(t, b.Client.Do("POST", "/api/push/subscriptions", forged), 409, "pushEndpointTaken")
+	if pushDigest(t, env) != before {
+		t.Fatal("B's refused subscription changed A's")
+	}
+	// A's own browser again, with new keys, stays A's.
+	wantStatus(t, a.Client.Do("POST", "/api/push/subscriptions", forged), 201)
+	wantStatus(t, a.Client.Do("POST", "/api/push/subscriptions", sub), 201)
+	if owner() != a.UserID {
+		t.Fatalf("owner %q, want A", owner())
 	}
 	wantStatus(t, b.Client.Do("POST", "/api/push/subscriptions", sub), 201)
 	if owner() != b.UserID {
