@@ -4262,7 +4262,7 @@ export interface components {
             email: string;
             firstName: string;
             lastName: string;
-            /** @description An http(s) URL of the picture. */
+            /** @description The picture's address (`/api/pictures/{id}`), or null. */
             avatar: string | null;
             role: components["schemas"]["Role"];
             jobTitle: string;
@@ -5277,7 +5277,10 @@ export interface components {
         InterestTags: string[];
         /**
          * Format: uri
-         * @description An http(s) URL of at most 2048 characters; null removes the picture.
+         * @description The read URL of an image upload of the caller's own (`POST /api/sas`),
+         *     kept as its `/api/pictures/{id}` address, or that address unchanged;
+         *     an image on another site is refused (`validationFailed`), since it
+         *     would tell that site who looks at the member. null removes the picture.
          */
         AvatarInput: string | null;
         /**
