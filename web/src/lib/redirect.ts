@@ -9,7 +9,6 @@
 export function safeRedirect(target: unknown): string | undefined {
   if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.length > 2048)
     return undefined
-  // eslint-disable-next-line no-control-regex
   if (/[\\\u0000-\u001f\u007f-\u009f\s]/u.test(target)) return undefined
   return target
 }
