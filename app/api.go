@@ -250,8 +250,9 @@ func ServeListener(ctx context.Context, app *fiber.App, ln net.Listener, ready f
 	}
 }
 
-// outboundGuard is the one check of the addresses the API connects to for
-// URLs its callers supplied (previews, push endpoints, identity providers).
+// outboundGuard is the one check of the addresses the server connects to
+// for URLs its callers supplied (previews, push endpoints, identity
+// providers), in the API and in the projection that pushes.
 func outboundGuard(cfg config.Config, log *slog.Logger) *outbound.Guard {
 	allow := cfg.OutboundAllowList()
 	if len(allow) > 0 && !cfg.Dev {
