@@ -28,6 +28,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/linkpreview"
 	"agora/internal/mail"
+	"agora/internal/outbound"
 	qaccount "agora/query/account"
 	qbilling "agora/query/billing"
 	qchat "agora/query/chat"
@@ -96,12 +97,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		log.Warn("SMTP_HOST is not set: mail is kept in the dev_mail table and not delivered")
 		mailbox = nil // the listing endpoint stays a dev-only feature
 	}
-	if cfg.Push.AllowPrivate {
-		log.Warn("AGORA_PUSH_ALLOW_PRIVATE is on: push subscriptions may name loopback and private addresses; for dev and tests only")
-	}
-	if cfg.LinkPreview.AllowPrivate {
-		log.Warn("AGORA_LINK_PREVIEW_ALLOW_PRIVATE is on: link previews may fetch loopback and private addresses; for tests only")
-	}
+	guard := outboundGuard(cfg, log)
 	store, closeStore, err := apiSearch(cfg, o)
 	if err != nil {
 		return nil, nil, err
@@ -124,7 +120,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 	}
 	c, q := &a.Commands, &a.Queries
 	q.LinkPreviews = linkpreview.New(linkpreview.Options{
-		Fetch:               linkpreview.FetcherOptions{AllowPrivate: cfg.LinkPreview.AllowPrivate},
+		Fetch:               linkpreview.FetcherOptions{Guard: guard},
 		PerAccountPerMinute: cfg.LinkPreview.PerAccountPerMinute,
 	})
 	answerer, err := newAnswerer(cfg, log)
@@ -146,7 +142,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Organizations, err = cmdorganization.New(d, c.Accounts)
 	}
 	if err == nil {
-		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute, cfg.Dev)
+		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute, guard)
 	}
 	if err == nil {
 		c.Feed, err = cmdfeed.New(d, links.Store())
@@ -161,7 +157,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Chat, err = cmdchat.New(d, links.Store())
 	}
 	if err == nil {
-		c.Delivery, err = cmddelivery.New(d, cmddelivery.Options{PushPublicKey: cfg.Push.PublicKey, AllowPrivate: cfg.Push.AllowPrivate})
+		c.Delivery, err = cmddelivery.New(d, cmddelivery.Options{PushPublicKey: cfg.Push.PublicKey, Guard: guard})
 	}
 	if err == nil {
 		var embed search.Embedder
@@ -252,4 +248,15 @@ func ServeListener(ctx context.Context, app *fiber.App, ln net.Listener, ready f
 		}
 		return nil
 	}
+}
+
+// outboundGuard is the one check of the addresses the server connects to
+// for URLs its callers supplied (previews, push endpoints, identity
+// providers), in the API and in the projection that pushes.
+func outboundGuard(cfg config.Config, log *slog.Logger) *outbound.Guard {
+	allow := cfg.OutboundAllowList()
+	if len(allow) > 0 && !cfg.Dev {
+		log.Warn("AGORA_OUTBOUND_ALLOW is set: previews, push and single sign-on may reach these addresses, although not public", "allow", cfg.OutboundAllow)
+	}
+	return outbound.New(allow...)
 }

@@ -54,7 +54,7 @@ func newDelivery(cfg config.Config, d *Database, w *Warehouse, log *slog.Logger)
 	var push *webpush.Sender
 	if cfg.Push.Enabled() {
 		var err error
-		push, err = webpush.NewSender(webpush.Keys{Public: cfg.Push.PublicKey, Private: cfg.Push.PrivateKey}, cfg.Push.Subject, cfg.Push.AllowPrivate)
+		push, err = webpush.NewSender(webpush.Keys{Public: cfg.Push.PublicKey, Private: cfg.Push.PrivateKey}, cfg.Push.Subject, outboundGuard(cfg, log))
 		if err != nil {
 			return nil, err
 		}

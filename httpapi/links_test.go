@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"sync/atomic"
 	"testing"
@@ -45,7 +46,10 @@ func linkSite(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return s, &hits
 }
 
-func allowPrivate(c *config.Config) { c.LinkPreview.AllowPrivate = true }
+// allowSite lets the server preview the loopback site, exactly.
+func allowSite(s *httptest.Server) func(*config.Config) {
+	return testenv.AllowOutbound(netip.MustParseAddrPort(s.Listener.Addr().String()))
+}
 
 func previewPath(link string) string { return "/api/links/preview?url=" + url.QueryEscape(link) }
 
@@ -53,7 +57,7 @@ func previewPath(link string) string { return "/api/links/preview?url=" + url.Qu
 // ready to attach; a page that answers 404 is linkPreviewFailed.
 func TestLinkPreview(t *testing.T) {
 	site, _ := linkSite(t)
-	env := testenv.New(t, allowPrivate)
+	env := testenv.New(t, allowSite(site))
 	member := env.As(t, seed.MemberEmail)
 
 	r := member.Do("GET", previewPath(site.URL+"/article"), nil)
@@ -107,7 +111,7 @@ func TestLinkPreviewBadRequests(t *testing.T) {
 // TestLinkPreviewRateLimit: each account has its own limit.
 func TestLinkPreviewRateLimit(t *testing.T) {
 	site, _ := linkSite(t)
-	env := testenv.New(t, allowPrivate, func(c *config.Config) { c.LinkPreview.PerAccountPerMinute = 2 })
+	env := testenv.New(t, allowSite(site), func(c *config.Config) { c.LinkPreview.PerAccountPerMinute = 2 })
 	member, expert := env.As(t, seed.MemberEmail), env.As(t, seed.ExpertEmail)
 	for i := 0; i < 2; i++ {
 		if r := member.Do("GET", previewPath(site.URL+"/article"), nil); r.Status != 200 {

@@ -17,17 +17,20 @@ import (
 	"agora/internal/webpush"
 )
 
-// withPush turns push on with a fresh key pair, accepting the test push
-// service's loopback endpoints.
-func withPush(t *testing.T) (func(*config.Config), webpush.Keys) {
+// withPush turns push on with a fresh key pair and starts a test push
+// service, whose loopback address the server may reach (exactly).
+func withPush(t *testing.T) (func(*config.Config), *pushtest.Service) {
 	t.Helper()
 	keys, err := webpush.GenerateKeys()
 	if err != nil {
 		t.Fatal(err)
 	}
+	svc := pushtest.Start(t, keys.Public)
+	allow := testenv.AllowOutbound(svc.Addr())
 	return func(c *config.Config) {
-		c.Push = config.PushConfig{PublicKey: keys.Public, PrivateKey: keys.Private, Subject: "mailto:ops@agora.test", AllowPrivate: true}
-	}, keys
+		c.Push = config.PushConfig{PublicKey: keys.Public, PrivateKey: keys.Private, Subject: "mailto:ops@agora.test"}
+		allow(c)
+	}, svc
 }
 
 // pushDigest fingerprints the push subscriptions and personalizations.
@@ -42,9 +45,8 @@ func pushDigest(t *testing.T, env *testenv.Env) string {
 // community admin, member, outsider, guest): the key is public, a browser
 // is kept for any signed-in caller, and nothing is written on a refusal.
 func TestMatrixPush(t *testing.T) {
-	opt, keys := withPush(t)
+	opt, svc := withPush(t)
 	env := testenv.New(t, opt)
-	svc := pushtest.Start(t, keys.Public)
 	m := newMatrixCommunity(t, env)
 	m.community(t)
 	roles := []matrixRole{{"super", m.super}, {"org admin", m.orgAdmin}, {"community admin", m.commAdmin},
@@ -68,19 +70,20 @@ func TestMatrixPush(t *testing.T) {
 	var key struct{ PublicKey string }
 	r := env.Client(t).Do("GET", "/api/push/key", nil)
 	r.JSON(t, &key)
-	if key.PublicKey != keys.Public {
-		t.Errorf("key %q, want %q", key.PublicKey, keys.Public)
+	if key.PublicKey != env.Config.Push.PublicKey {
+		t.Errorf("key %q, want %q", key.PublicKey, env.Config.Push.PublicKey)
 	}
 }
 
 // TestPushSubscriptionBelongsToOneMember: subscribing keeps the browser
-// for the caller; another member subscribing the same browser takes it
-// over; a member cannot remove another's browser (answered the same, and
-// nothing is deleted); the owner can.
+// for the caller; another member who knows only its endpoint cannot take
+// it (issue 31, G10: 409 pushEndpointTaken, nothing changed), while the
+// same browser subscription, keys and all, moves to the member now signed
+// in there; a member cannot remove another's browser (answered the same,
+// and nothing is deleted); the owner can.
 func TestPushSubscriptionBelongsToOneMember(t *testing.T) {
-	opt, keys := withPush(t)
+	opt, svc := withPush(t)
 	env := testenv.New(t, opt)
-	svc := pushtest.Start(t, keys.Public)
 	a, b := newMember(t, env, "PushA"), newMember(t, env, "PushB")
 	sub := svc.Subscribe(t)
 	owner := func() string {
@@ -94,6 +97,20 @@ func TestPushSubscriptionBelongsToOneMember(t *testing.T) {
 	if owner() != a.UserID {
 		t.Fatal("B removed A's browser")
 	}
+	// B knows A's endpoint and sends keys of its own: refused.
+	forged := svc.Subscribe(t)
+	forged.Endpoint = sub.Endpoint
+	before := pushDigest(t, env)
+	wantError(t, b.Client.Do("POST", "/api/push/subscriptions", forged), 409, "pushEndpointTaken")
+	if pushDigest(t, env) != before {
+		t.Fatal("B's refused subscription changed A's")
+	}
+	// A's own browser again, with new keys, stays A's.
+	wantStatus(t, a.Client.Do("POST", "/api/push/subscriptions", forged), 201)
+	wantStatus(t, a.Client.Do("POST", "/api/push/subscriptions", sub), 201)
+	if owner() != a.UserID {
+		t.Fatalf("owner %q, want A", owner())
+	}
 	wantStatus(t, b.Client.Do("POST", "/api/push/subscriptions", sub), 201)
 	if owner() != b.UserID {
 		t.Fatalf("owner %q, want B after B subscribed the browser", owner())
@@ -104,13 +121,12 @@ func TestPushSubscriptionBelongsToOneMember(t *testing.T) {
 	}
 }
 
-// TestPushRefusesPrivateEndpoints: without AGORA_PUSH_ALLOW_PRIVATE a
-// loopback endpoint is refused and nothing kept; without VAPID keys push
+// TestPushRefusesPrivateEndpoints: unless AGORA_OUTBOUND_ALLOW names its
+// address a loopback endpoint is refused and nothing kept; without VAPID keys push
 // is unavailable.
 func TestPushRefusesPrivateEndpoints(t *testing.T) {
-	opt, keys := withPush(t)
-	env := testenv.New(t, opt, func(c *config.Config) { c.Push.AllowPrivate = false })
-	svc := pushtest.Start(t, keys.Public)
+	opt, svc := withPush(t)
+	env := testenv.New(t, opt, func(c *config.Config) { c.OutboundAllow = "" })
 	m := newMember(t, env, "PushPrivate")
 	before := pushDigest(t, env)
 	for _, endpoint := range []string{svc.Subscribe(t).Endpoint, "https://127.0.0.1/push/x", "https://[::1]/x", "https://10.1.2.3/x", "https://localhost/x"} {

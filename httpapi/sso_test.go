@@ -1,10 +1,15 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"agora/app/testenv"
@@ -32,9 +37,24 @@ func startIdP(t *testing.T) *oidctest.Provider {
 	return idp
 }
 
-func newSSOOrg(t *testing.T, env *testenv.Env) *ssoOrg {
+// ssoEnv starts n identity providers on loopback and a server that may
+// reach them, each by its exact address (AGORA_OUTBOUND_ALLOW), and no
+// other internal address.
+func ssoEnv(t *testing.T, n int, options ...func(*config.Config)) (*testenv.Env, []*oidctest.Provider) {
 	t.Helper()
-	o := &ssoOrg{env: env, idp: startIdP(t), clientID: testenv.Unique("agora"), secret: testenv.Unique("secret")}
+	idps := make([]*oidctest.Provider, n)
+	for i := range idps {
+		idps[i] = startIdP(t)
+		options = append(options, testenv.AllowOutbound(idps[i].Addr()))
+	}
+	return testenv.New(t, options...), idps
+}
+
+// newSSOOrg turns single sign-on on for a new organization through idp,
+// which env may reach.
+func newSSOOrg(t *testing.T, env *testenv.Env, idp *oidctest.Provider) *ssoOrg {
+	t.Helper()
+	o := &ssoOrg{env: env, idp: idp, clientID: testenv.Unique("agora"), secret: testenv.Unique("secret")}
 	o.id = queryString(t, env, `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), $1) RETURNING id::text`, testenv.Unique("SSO Org"))
 	o.idp.AddClient(oidctest.Client{ID: o.clientID, Secret: o.secret, RedirectURIs: []string{env.URL + "/callbacks/auth"}})
 	wantStatus(t, env.As(t, superEmail).Do("PUT", "/api/organizations/"+o.id+"/identity-client",
@@ -108,8 +128,8 @@ type ssoSession struct {
 }
 
 func TestSSOSignIn(t *testing.T) {
-	env := testenv.New(t)
-	o := newSSOOrg(t, env)
+	env, idps := ssoEnv(t, 1)
+	o := newSSOOrg(t, env, idps[0])
 	if got := queryString(t, env, `SELECT coalesce(identity_client, '') FROM organizations WHERE id = $1`, o.id); got != o.idp.Issuer {
 		t.Errorf("organizations.identity_client = %q, want the issuer", got)
 	}
@@ -160,6 +180,16 @@ func TestSSOSignIn(t *testing.T) {
 			r.JSON(t, &again)
 			if again.User.ID != s.User.ID || again.Redirect != nil {
 				t.Errorf("second sign-in: %+v, want user %s and no redirect", again, s.User.ID)
+			}
+		})
+		t.Run("a redirect a browser reads as another site is dropped", func(t *testing.T) {
+			state, code := o.callback(t, email, email, "/\t/evil.example")
+			r := o.complete(t, state, code)
+			wantStatus(t, r, 200)
+			var again ssoSession
+			r.JSON(t, &again)
+			if again.Redirect != nil {
+				t.Errorf("redirect %q kept", *again.Redirect)
 			}
 		})
 	})
@@ -224,8 +254,8 @@ func TestSSOSignIn(t *testing.T) {
 }
 
 func TestSSOWrongAudience(t *testing.T) {
-	env := testenv.New(t)
-	o := newSSOOrg(t, env)
+	env, idps := ssoEnv(t, 1)
+	o := newSSOOrg(t, env, idps[0])
 	email := o.person(t, true)
 	state, code := o.callback(t, email, email, "")
 	// The provider answers with an ID token, signed with its key, meant
@@ -235,8 +265,8 @@ func TestSSOWrongAudience(t *testing.T) {
 }
 
 func TestSSORedeemAccessToken(t *testing.T) {
-	env := testenv.New(t)
-	o := newSSOOrg(t, env)
+	env, idps := ssoEnv(t, 1)
+	o := newSSOOrg(t, env, idps[0])
 	email := o.person(t, true)
 	token, err := o.idp.IssueAccessToken(t.Context(), o.clientID, email)
 	if err != nil {
@@ -265,8 +295,9 @@ func TestSSORedeemAccessToken(t *testing.T) {
 // TestMatrixIdentityClient: only an organization's admins and super users
 // set or remove its identity client; a refusal writes nothing.
 func TestMatrixIdentityClient(t *testing.T) {
-	env := testenv.New(t)
-	o := newSSOOrg(t, env)
+	// The second provider is stopped below: an issuer whose discovery fails.
+	env, idps := ssoEnv(t, 2)
+	o := newSSOOrg(t, env, idps[0])
 	admin, member, outsider := newMember(t, env, "OrgAdmin"), newMember(t, env, "OrgMember"), newMember(t, env, "Outsider")
 	exec(t, env, `INSERT INTO profiles (id, organization_id, user_id, role, email, email_key, first_name, last_name)
 		SELECT gen_random_uuid(), $1, u.id, r.role, u.email, u.email_key, u.first_name, u.last_name
@@ -325,7 +356,7 @@ func TestMatrixIdentityClient(t *testing.T) {
 		wantError(t, super.Do("PUT", path, map[string]any{"issuer": o.idp.Issuer}), 400, "parametersMissingException")
 		wantError(t, super.Do("PUT", path, map[string]any{"issuer": "ftp://idp.example", "clientId": "a", "clientSecret": "b"}), 400, "validationFailed")
 		// An issuer whose discovery fails is refused on save.
-		dead := startIdP(t)
+		dead := idps[1]
 		_ = dead.Close()
 		wantError(t, super.Do("PUT", path, map[string]any{"issuer": dead.Issuer, "clientId": "a", "clientSecret": "b"}), 400, "validationFailed")
 		if digest() != before {
@@ -378,8 +409,8 @@ func TestRedeemAccessToken(t *testing.T) {
 // TestSSOStart: the address picks the organization; one in several
 // organizations with single sign-on chooses among them.
 func TestSSOStart(t *testing.T) {
-	env := testenv.New(t)
-	a, b := newSSOOrg(t, env), newSSOOrg(t, env)
+	env, idps := ssoEnv(t, 2)
+	a, b := newSSOOrg(t, env, idps[0]), newSSOOrg(t, env, idps[1])
 	email := a.person(t, true)
 	addProfile(t, env, b.id, email)
 	c := env.Client(t)
@@ -410,16 +441,78 @@ func TestSSOStart(t *testing.T) {
 	}
 }
 
-// TestSSOPlainHTTPIssuer: outside dev, an identity provider speaks https;
-// an http issuer, even on loopback, is refused before it is fetched.
-func TestSSOPlainHTTPIssuer(t *testing.T) {
-	env := testenv.New(t, func(c *config.Config) { c.Dev = false })
-	idp := startIdP(t)
-	org := queryString(t, env, `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), $1) RETURNING id::text`, testenv.Unique("Plain Org"))
-	wantError(t, env.As(t, superEmail).Do("PUT", "/api/organizations/"+org+"/identity-client",
-		map[string]any{"issuer": idp.Issuer, "clientId": "a", "clientSecret": "b"}), 400, "validationFailed")
+// TestSSOOutboundGuard (issue 31, G1): an identity provider on an
+// internal address is never reached: an issuer on loopback that
+// AGORA_OUTBOUND_ALLOW does not name (agora dev included), a discovery
+// document that redirects there, and a token endpoint there that a
+// discovery document names, which would receive the code and the client
+// secret. Each is refused and the internal server sees no connection.
+func TestSSOOutboundGuard(t *testing.T) {
+	inside := startIdP(t)    // not allowed
+	var trapped atomic.Int64 // connections, not only requests
+	trap := httptest.NewUnstartedServer(http.NotFoundHandler())
+	trap.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			trapped.Add(1)
+		}
+	}
+	trap.Start()
+	t.Cleanup(trap.Close)
+	// An allowed server standing in for a public one: it redirects its
+	// discovery to the internal provider, or serves a document of its own
+	// whose token and key endpoints are internal.
+	var front *httptest.Server
+	front = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/redirect/.well-known/openid-configuration":
+			http.Redirect(w, r, inside.Issuer+"/.well-known/openid-configuration", http.StatusFound)
+		case "/named/.well-known/openid-configuration":
+			iss := front.URL + "/named"
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"issuer": iss, "authorization_endpoint": iss + "/authorize",
+				"token_endpoint": trap.URL + "/token", "jwks_uri": trap.URL + "/keys", "userinfo_endpoint": trap.URL + "/userinfo",
+				"response_types_supported": []string{"code"}, "subject_types_supported": []string{"public"},
+				"id_token_signing_alg_values_supported": []string{"RS256"}})
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(front.Close)
+	env := testenv.New(t, testenv.AllowOutbound(netip.MustParseAddrPort(front.Listener.Addr().String())))
+	super := env.As(t, superEmail)
+	org := queryString(t, env, `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), $1) RETURNING id::text`, testenv.Unique("Guarded Org"))
+	path := "/api/organizations/" + org + "/identity-client"
+	for _, issuer := range []string{inside.Issuer, "https://127.0.0.1:1/", "https://169.254.169.254/", front.URL + "/redirect"} {
+		wantError(t, super.Do("PUT", path, map[string]any{"issuer": issuer, "clientId": "a", "clientSecret": "b"}), 400, "validationFailed")
+	}
 	if n := env.Count(t, "identity_clients", "organization_id = $1", org); n != 0 {
-		t.Error("saved")
+		t.Error("an internal issuer was saved")
+	}
+	if n := inside.Discoveries(); n != 0 {
+		t.Errorf("the internal provider was asked for its discovery document %d times", n)
+	}
+
+	// The document itself is public: saved. The code exchange that follows
+	// a sign-in may not reach its internal token endpoint.
+	wantStatus(t, super.Do("PUT", path, map[string]any{"issuer": front.URL + "/named", "clientId": "a", "clientSecret": "secret"}), 204)
+	email := freshAddress("Guarded")
+	addProfile(t, env, org, email)
+	r := env.Client(t).Do("POST", "/api/sso/start", map[string]any{"email": email})
+	wantStatus(t, r, 200)
+	var started struct {
+		AuthorizationURL string `json:"authorizationUrl"`
+	}
+	r.JSON(t, &started)
+	u, err := url.Parse(started.AuthorizationURL)
+	if err != nil || u.Query().Get("state") == "" {
+		t.Fatalf("authorization URL %q", started.AuthorizationURL)
+	}
+	r = env.Client(t).Do("POST", "/api/sso/callback", map[string]any{"state": u.Query().Get("state"), "code": "a-code"})
+	if r.Status < 400 {
+		t.Fatalf("a sign-in through an internal token endpoint answered %d", r.Status)
+	}
+	if n := trapped.Load(); n != 0 {
+		t.Errorf("the internal token endpoint got %d connections", n)
 	}
 }
 
@@ -427,8 +520,8 @@ func TestSSOPlainHTTPIssuer(t *testing.T) {
 // single sign-on was turned on, serves the sign-ins that follow; they ask
 // the provider for no discovery again.
 func TestSSODiscoveryReused(t *testing.T) {
-	env := testenv.New(t)
-	o := newSSOOrg(t, env)
+	env, idps := ssoEnv(t, 1)
+	o := newSSOOrg(t, env, idps[0])
 	turnedOn := o.idp.Discoveries()
 	if turnedOn == 0 {
 		t.Fatal("turning single sign-on on did not read the discovery document")

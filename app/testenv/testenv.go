@@ -17,8 +17,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -133,6 +135,17 @@ type Env struct {
 func New(t testing.TB, options ...func(*config.Config)) *Env {
 	t.Helper()
 	return serve(t, nil, options)
+}
+
+// AllowOutbound lets the server reach the tests' own servers on loopback
+// (a page to preview, a push service, an identity provider), each by its
+// exact address, as AGORA_OUTBOUND_ALLOW does; nothing else internal.
+func AllowOutbound(addrs ...netip.AddrPort) func(*config.Config) {
+	return func(c *config.Config) {
+		for _, a := range addrs {
+			c.OutboundAllow = strings.TrimPrefix(c.OutboundAllow+","+a.String(), ",")
+		}
+	}
 }
 
 // serve starts an API server built with apiOptions over the shared database.

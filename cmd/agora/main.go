@@ -274,17 +274,20 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return err
 		}
 		defer pipe.Close()
-		srv, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg), app.WithPipeline(pipe), app.WithSearch(store),
-			app.WithWarehouse(warehouse.Conn))
-		if err != nil {
-			return err
-		}
 		var idp *app.SSOTestProvider
 		if cfg.SSOTestProvider {
 			if idp, err = app.StartSSOTestProvider(cfg); err != nil {
 				return err
 			}
 			defer idp.Close() //nolint:errcheck
+			// The provider's own address is the one loopback address
+			// single sign-on may reach without AGORA_OUTBOUND_ALLOW naming it.
+			cfg.OutboundAllow = strings.TrimPrefix(cfg.OutboundAllow+","+idp.Addr().String(), ",")
+		}
+		srv, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg), app.WithPipeline(pipe), app.WithSearch(store),
+			app.WithWarehouse(warehouse.Conn))
+		if err != nil {
+			return err
 		}
 		return app.Serve(ctx, srv, cfg.Addr, func(a net.Addr) {
 			if idp != nil {

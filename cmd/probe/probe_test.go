@@ -8,14 +8,20 @@ import (
 
 	"agora/app/testenv"
 	"agora/internal/config"
+	"agora/internal/webpush"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 // TestProbeAcceptsNothing replays the probe against a server with the
-// product's default limits: every bad input is refused.
+// product's default limits, and push on: every bad input is refused.
 func TestProbeAcceptsNothing(t *testing.T) {
+	keys, err := webpush.GenerateKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
 	env := testenv.New(t, func(c *config.Config) {
+		c.Push = config.PushConfig{PublicKey: keys.Public, PrivateKey: keys.Private, Subject: "mailto:ops@agora.test"}
 		d := config.Default()
 		c.Blobs.Dir = t.TempDir()
 		c.Auth.SignInPerIPPerMinute = d.Auth.SignInPerIPPerMinute

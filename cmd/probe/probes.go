@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/fasthttp/websocket"
@@ -230,6 +234,51 @@ var probes = []probe{
 		return sameAnswer(p.member.do(ctx, "POST", "/api/threads/"+p.hiddenThread+"/replies", b, nil), p.member.do(ctx, "POST", "/api/threads/"+uuid.NewString()+"/replies", b, nil))
 	}},
 
+	// Issue 31: what the server fetches for a member, avatars, push.
+	{"outbound", "a link preview of the cloud metadata address", func(ctx context.Context, p *prober) verdict {
+		return refusedIf(p.member.do(ctx, "GET", "/api/links/preview?url="+url.QueryEscape("http://169.254.169.254/latest/meta-data/"), nil, nil))
+	}},
+	{"outbound", "a link preview of a name resolving to loopback", func(ctx context.Context, p *prober) verdict {
+		// A listener of the probe's own: on the server's machine (make
+		// test) it must see no connection.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return verdict{accepted: true, got: err.Error()}
+		}
+		defer ln.Close()
+		var reached atomic.Int64
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				reached.Add(1)
+				_ = c.Close()
+			}
+		}()
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		r := p.member.do(ctx, "GET", "/api/links/preview?url="+url.QueryEscape("http://localhost:"+port+"/admin"), nil, nil)
+		v := refusedIf(r)
+		if n := reached.Load(); n > 0 {
+			v = verdict{accepted: true, got: fmt.Sprintf("%s, %d connections to loopback", r, n)}
+		}
+		return v
+	}},
+	{"avatars", "an avatar on another site", func(ctx context.Context, p *prober) verdict {
+		return refusedIf(p.member.do(ctx, "PATCH", "/api/users/me", map[string]any{"avatar": "https://tracker.probe.test/pixel.gif?viewer=1"}, nil))
+	}},
+	{"push", "another account's push endpoint, with keys of one's own", func(ctx context.Context, p *prober) verdict {
+		endpoint := "https://push.probe.test/send/" + uuid.NewString()
+		first := p.expert.do(ctx, "POST", "/api/push/subscriptions", pushSubscription(endpoint), nil)
+		if !first.ok() {
+			// Push is off on this server: no subscription to take.
+			return verdict{accepted: false, got: "the expert's own: " + first.String()}
+		}
+		defer p.expert.do(ctx, "DELETE", "/api/push/subscriptions", map[string]any{"endpoint": endpoint}, nil)
+		return refusedIf(p.member.do(ctx, "POST", "/api/push/subscriptions", pushSubscription(endpoint), nil))
+	}},
+
 	{"limits", "60 AI searches in a minute", func(ctx context.Context, p *prober) verdict {
 		for i := range 60 {
 			r := p.member.do(ctx, "GET", "/api/ai/search/"+p.channel+"?q="+url.QueryEscape(fmt.Sprintf("How do I start number %d?", i)), nil, nil)
@@ -251,6 +300,16 @@ var probes = []probe{
 		}
 		return verdict{accepted: true, got: "30 attempts, none limited"}
 	}},
+}
+
+// pushSubscription is a browser's subscription of endpoint with fresh
+// keys (a P-256 point and a 16-byte secret).
+func pushSubscription(endpoint string) map[string]any {
+	key, _ := ecdh.P256().GenerateKey(rand.Reader)
+	secret := make([]byte, 16)
+	_, _ = rand.Read(secret)
+	return map[string]any{"endpoint": endpoint, "keys": map[string]string{
+		"p256dh": base64.RawURLEncoding.EncodeToString(key.PublicKey().Bytes()), "auth": base64.RawURLEncoding.EncodeToString(secret)}}
 }
 
 func name(what string, body map[string]string) probe {

@@ -1,7 +1,6 @@
 package account
 
 import (
-	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -31,11 +30,10 @@ type Person struct {
 // Limits of the person fields (names: plaintext.NameMax, spec 000 §5); these are
 // ours, sized for what the profile dialog shows.
 const (
-	textMax   = 100
-	bioMax    = 1000
-	tagsMax   = 30
-	tagMax    = 40
-	avatarMax = 2048
+	textMax = 100
+	bioMax  = 1000
+	tagsMax = 30
+	tagMax  = 40
 )
 
 // normalize trims the text fields and records what breaks the rules.
@@ -64,15 +62,8 @@ func (p *Person) normalize(f apperr.Fields) {
 			f.Add("bio", "is too long")
 		}
 	}
-	if a := p.Avatar.Value; a != nil {
-		*a = strings.TrimSpace(*a)
-		if _, ours := picture.ID(*a); !ours {
-			u, err := url.Parse(*a)
-			if len(*a) > avatarMax || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				f.Add("avatar", "must be an http(s) URL")
-			}
-		}
-	}
+	// Only an upload of the member's own (issue 31, G9).
+	picture.CheckUploaded(f, "avatar", p.Avatar.Value)
 	if y := p.GraduationYear.Value; y != nil && (*y < 1900 || *y > 2100) {
 		f.Add("graduationYear", "must be a year between 1900 and 2100")
 	}

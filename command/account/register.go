@@ -117,7 +117,7 @@ func (s *Service) insertUser(ctx context.Context, tx pgx.Tx, email, passwordHash
 	}
 	applyPerson(&u, p)
 	if u.Avatar != nil {
-		// A new account has uploaded nothing: only an image elsewhere.
+		// A new account has uploaded nothing: no upload URL is its own.
 		a, err := picture.Keep(ctx, tx, u.ID, "avatar", "", *u.Avatar)
 		if err != nil {
 			return model.Users{}, err

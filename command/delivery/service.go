@@ -20,12 +20,18 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/outbound"
 	"agora/internal/webpush"
 )
 
 // ErrPushUnavailable answers the push calls of a server with no VAPID key
 // pair (AGORA_VAPID_PUBLIC_KEY unset).
 var ErrPushUnavailable = apperr.New(apperr.NotFound, "pushUnavailable", "push notifications are not configured on this server")
+
+// ErrEndpointTaken is a push endpoint kept for another account, sent
+// without that subscription's keys: not this browser's subscription to
+// move. The web app subscribes the browser afresh, with a new endpoint.
+var ErrEndpointTaken = apperr.New(apperr.Conflict, "pushEndpointTaken", "this push subscription belongs to another account; subscribe this browser again")
 
 // ErrUnsubscribeInvalid answers an unsubscribe link that is not one of
 // ours (or whose account is gone).
@@ -35,9 +41,9 @@ var ErrUnsubscribeInvalid = apperr.New(apperr.NotFound, "unsubscribeInvalid", "t
 type Options struct {
 	// PushPublicKey is the VAPID public key; empty means push is off.
 	PushPublicKey string
-	// AllowPrivate accepts endpoints on private and loopback addresses
-	// (AGORA_PUSH_ALLOW_PRIVATE).
-	AllowPrivate bool
+	// Guard refuses endpoints on addresses the server may not post to;
+	// nil allows public ones only.
+	Guard *outbound.Guard
 }
 
 // Service runs the delivery commands.
@@ -70,9 +76,12 @@ type Subscribe struct {
 }
 
 // Subscribe keeps the browser's subscription for the caller. An endpoint
-// is one browser's, so one already kept (the same browser subscribing
-// again, or after another member signed out there) is taken over with its
-// new keys.
+// is one browser's and belongs to one account: the caller's own is kept
+// with its new keys; another account's is taken over only with the keys
+// kept for it, the same browser subscription (another member signed in
+// where the last one's sign-out could not forget it), since its auth
+// secret never leaves the browser and this server. Knowing the endpoint
+// alone is ErrEndpointTaken, and changes nothing.
 func (s *Service) Subscribe(ctx context.Context, in Subscribe) error {
 	if s.opts.PushPublicKey == "" {
 		return ErrPushUnavailable
@@ -90,7 +99,7 @@ func (s *Service) Subscribe(ctx context.Context, in Subscribe) error {
 	if len(in.Endpoint) > 2000 {
 		return apperr.Invalid(map[string]string{"endpoint": "must be at most 2000 characters"})
 	}
-	if field, problem := sub.Problem(s.opts.AllowPrivate); field != "" {
+	if field, problem := sub.Problem(s.opts.Guard); field != "" {
 		return apperr.Invalid(map[string]string{field: problem})
 	}
 	id, err := uuid.NewV7()
@@ -98,13 +107,17 @@ func (s *Service) Subscribe(ctx context.Context, in Subscribe) error {
 		return err
 	}
 	ps := table.PushSubscriptions
-	_, err = db.Exec(ctx, s.db, ps.INSERT(ps.ID, ps.UserID, ps.Endpoint, ps.P256dh, ps.Auth, ps.CreatedOn).
+	tag, err := db.Exec(ctx, s.db, ps.INSERT(ps.ID, ps.UserID, ps.Endpoint, ps.P256dh, ps.Auth, ps.CreatedOn).
 		VALUES(UUID(id), UUID(in.Actor.UserID), String(in.Endpoint), String(in.P256dh), String(in.Auth), TimestampzT(s.now())).
 		ON_CONFLICT(ps.Endpoint).DO_UPDATE(SET(
 		ps.UserID.SET(ps.EXCLUDED.UserID), ps.P256dh.SET(ps.EXCLUDED.P256dh), ps.Auth.SET(ps.EXCLUDED.Auth),
-		ps.CreatedOn.SET(ps.EXCLUDED.CreatedOn), ps.LastUsedOn.SET(TimestampzExp(NULL)))))
+		ps.CreatedOn.SET(ps.EXCLUDED.CreatedOn), ps.LastUsedOn.SET(TimestampzExp(NULL))).
+		WHERE(ps.UserID.EQ(ps.EXCLUDED.UserID).OR(ps.P256dh.EQ(ps.EXCLUDED.P256dh).AND(ps.Auth.EQ(ps.EXCLUDED.Auth))))))
 	if err != nil {
 		return fmt.Errorf("delivery: subscribe: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrEndpointTaken
 	}
 	return nil
 }

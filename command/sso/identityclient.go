@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/model"
 	"agora/internal/db/gen/table"
+	"agora/internal/outbound"
 )
 
 // SetIdentityClient is PUT /organizations/{id}/identity-client.
@@ -59,7 +59,7 @@ func (s *Service) SetIdentityClient(ctx context.Context, caller auth.Caller, in 
 		return apperr.MissingParameters(missing...)
 	}
 	f := apperr.Fields{}
-	if msg := checkIssuer(in.Issuer, s.loopbackHTTP); msg != "" {
+	if msg := checkIssuer(in.Issuer, s.guard); msg != "" {
 		f.Add("issuer", msg)
 	}
 	if len(in.ClientID) > 512 {
@@ -127,20 +127,19 @@ func (s *Service) identityClient(ctx context.Context, q db.Querier, orgID uuid.U
 	return row, err
 }
 
-// checkIssuer accepts an https URL, as OpenID Connect requires, or in dev
-// http on a loopback host (a provider on the same machine).
-func checkIssuer(issuer string, loopbackHTTP bool) string {
+// checkIssuer accepts an https URL, as OpenID Connect requires, or http on
+// an address guard allows exactly (agora dev's test provider, on loopback),
+// and refuses a host that guard is sure to refuse when dialled.
+func checkIssuer(issuer string, guard *outbound.Guard) string {
 	u, err := url.Parse(issuer)
 	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || len(issuer) > 2048 {
 		return "must be the issuer's URL"
 	}
-	switch u.Scheme {
-	case "https":
-		return ""
-	case "http":
-		if ip := net.ParseIP(u.Hostname()); loopbackHTTP && ((ip != nil && ip.IsLoopback()) || u.Hostname() == "localhost") {
-			return ""
-		}
+	switch {
+	case u.Scheme != "https" && !(u.Scheme == "http" && guard.AllowedURL(u)):
+		return "must be an https URL"
+	case guard.RefusesHost(u):
+		return "must not be a private or loopback address"
 	}
-	return "must be an https URL"
+	return ""
 }

@@ -21,6 +21,7 @@ import (
 	cmdaccount "agora/command/account"
 	"agora/internal/apperr"
 	"agora/internal/db"
+	"agora/internal/outbound"
 	"agora/internal/ratelimit"
 )
 
@@ -38,10 +39,12 @@ type Service struct {
 	http        *http.Client
 	redirectURL string
 	now         func() time.Time
-	// loopbackHTTP accepts http issuers on loopback (agora dev's test
-	// provider); a deployment needs https, so that an admin cannot point
-	// the server at plain-text services of its own machine.
-	loopbackHTTP bool
+	// guard checks every address the provider's discovery document, its
+	// redirects and the endpoints it names lead to; an issuer in plain
+	// http is accepted only on an address it allows exactly (agora dev's
+	// test provider), so that an admin cannot point the server at
+	// services of its own network.
+	guard *outbound.Guard
 
 	startPerIP      *ratelimit.Limiter
 	startPerAddress *ratelimit.Limiter
@@ -52,15 +55,15 @@ type Service struct {
 
 // New builds the service. publicURL is the browser-facing base URL the
 // provider redirects to; perMinute bounds sign-in starts per IP address and
-// per e-mail address, as password sign-ins are; dev accepts http issuers on
-// loopback.
-func New(d *db.DB, accounts *cmdaccount.Service, publicURL string, perMinute int, dev bool) (*Service, error) {
+// per e-mail address, as password sign-ins are; every fetch of a provider's
+// (discovery, token, keys, user info) connects only where guard permits.
+func New(d *db.DB, accounts *cmdaccount.Service, publicURL string, perMinute int, guard *outbound.Guard) (*Service, error) {
 	if d == nil || d.Pool == nil || accounts == nil {
 		return nil, fmt.Errorf("sso.New: nil dependency")
 	}
 	s := &Service{
-		db: d.Pool, accounts: accounts, http: &http.Client{Timeout: 10 * time.Second},
-		redirectURL: strings.TrimRight(publicURL, "/") + CallbackPath, now: time.Now, loopbackHTTP: dev,
+		db: d.Pool, accounts: accounts, http: guard.Client(outbound.Options{Timeout: 10 * time.Second, MaxRedirects: 5}),
+		redirectURL: strings.TrimRight(publicURL, "/") + CallbackPath, now: time.Now, guard: guard,
 		startPerIP: ratelimit.New(perMinute, time.Minute), startPerAddress: ratelimit.New(perMinute, time.Minute),
 	}
 	s.providers = newDiscoveries(discoveryTTL, time.Now, func(ctx context.Context, issuer string) (*oidc.Provider, error) {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	. "github.com/go-jet/jet/v2/postgres"
@@ -135,8 +137,17 @@ func (s *Service) oauth2(p *oidc.Provider, c model.IdentityClients) *oauth2.Conf
 
 // appPath keeps a redirect target only when it is a path of this app, so
 // that a crafted link cannot send a freshly signed-in person elsewhere.
+// Browsers drop tabs and newlines from a URL and read a backslash as a
+// slash, so "/\t/evil.example" and "/\\evil.example" are another site's
+// "//evil.example": a target with any control character, white space or
+// backslash is dropped whole, not cleaned. web/src/lib/redirect.ts's
+// safeRedirect is the same rule in the web app.
 func appPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || len(p) > 2048 {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || len(p) > 2048 ||
+		strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) }) {
+		return ""
+	}
+	if u, err := url.Parse(p); err != nil || u.Scheme != "" || u.Host != "" {
 		return ""
 	}
 	return p

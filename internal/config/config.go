@@ -48,6 +48,14 @@ type Config struct {
 	// X-Forwarded-For and X-Real-IP name the client. Empty trusts none, so
 	// a client cannot choose the address its rate limits count against.
 	TrustedProxies string
+	// OutboundAllow is AGORA_OUTBOUND_ALLOW: comma-separated address:port
+	// pairs, each allowed exactly, that the server may connect to for a URL
+	// a member or an admin supplied although they are not public (link
+	// previews, push endpoints, identity providers). Empty allows none: a
+	// URL cannot make the server reach its own network. For tests, whose
+	// servers listen on loopback; agora dev adds its test identity
+	// provider's address itself.
+	OutboundAllow string
 	// PresenceAwayAfter is AGORA_PRESENCE_AWAY_AFTER: how long every tab of
 	// a member may be hidden or without input before they are away.
 	PresenceAwayAfter time.Duration
@@ -162,11 +170,6 @@ type PushConfig struct {
 	// Subject is AGORA_VAPID_SUBJECT: a mailto: or https: URL a push
 	// service may contact about the messages.
 	Subject string
-	// AllowPrivate is AGORA_PUSH_ALLOW_PRIVATE: accept push endpoints on
-	// loopback and private addresses (and plain http), which are refused
-	// otherwise so that a subscription cannot make the server post into its
-	// own network. For dev and tests, whose push services are local.
-	AllowPrivate bool
 }
 
 // Enabled reports whether a key pair is configured.
@@ -244,11 +247,6 @@ func (e EmbeddingsConfig) Enabled() bool { return e.URL != "" }
 
 // LinkPreviewConfig configures the link previews of posts.
 type LinkPreviewConfig struct {
-	// AllowPrivate lets previews fetch loopback, private and link-local
-	// addresses, which are refused otherwise (they would let a member make
-	// the server reach its own network). For tests only, whose pages are
-	// served on loopback.
-	AllowPrivate bool
 	// PerAccountPerMinute bounds the previews one account asks for.
 	PerAccountPerMinute int
 }
@@ -356,6 +354,30 @@ func (k KafkaConfig) BrokerList() []string {
 func (c Config) TrustedProxyList() []netip.Prefix {
 	list, _ := parsePrefixes(c.TrustedProxies)
 	return list
+}
+
+// OutboundAllowList is OutboundAllow parsed. What does not parse is left
+// out; Validate reports it.
+func (c Config) OutboundAllowList() []netip.AddrPort {
+	list, _ := parseAddrPorts(c.OutboundAllow)
+	return list
+}
+
+// parseAddrPorts reads a comma-separated list of address:port pairs,
+// returning the entries that are not one (a range, a name, no port).
+func parseAddrPorts(s string) (list []netip.AddrPort, bad []string) {
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if ap, err := netip.ParseAddrPort(item); err == nil && ap.Port() != 0 {
+			list = append(list, ap)
+		} else {
+			bad = append(bad, item)
+		}
+	}
+	return list, bad
 }
 
 // parsePrefixes reads a comma-separated list of addresses and CIDR ranges,
@@ -473,16 +495,6 @@ func (c *Config) FromEnv(lookup Env) []error {
 			*dst = d
 		}
 	}
-	boolean := func(key string, dst *bool) {
-		if v, ok := lookup(key); ok {
-			b, err := strconv.ParseBool(strings.TrimSpace(v))
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %q is not true or false", key, v))
-				return
-			}
-			*dst = b
-		}
-	}
 	str("AGORA_ADDR", &c.Addr)
 	str("AGORA_DATA_DIR", &c.DataDir)
 	str("DATABASE_URL", &c.DatabaseURL)
@@ -490,6 +502,7 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_DEMO_PASSWORD", &c.DemoPassword)
 	str("AGORA_LOG_LEVEL", &c.LogLevel)
 	str("AGORA_TRUSTED_PROXIES", &c.TrustedProxies)
+	str("AGORA_OUTBOUND_ALLOW", &c.OutboundAllow)
 	duration("AGORA_PRESENCE_AWAY_AFTER", &c.PresenceAwayAfter)
 	duration("AGORA_SESSION_TTL", &c.Auth.SessionTTL)
 	duration("AGORA_PASSWORD_RESET_TTL", &c.Auth.PasswordResetTTL)
@@ -523,7 +536,6 @@ func (c *Config) FromEnv(lookup Env) []error {
 		}
 	}
 	duration("AGORA_UPLOAD_UNATTACHED_TTL", &c.Blobs.UnattachedTTL)
-	boolean("AGORA_LINK_PREVIEW_ALLOW_PRIVATE", &c.LinkPreview.AllowPrivate)
 	integer("AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE", &c.LinkPreview.PerAccountPerMinute)
 	str("MEILI_URL", &c.Search.MeiliURL)
 	str("MEILI_MASTER_KEY", &c.Search.MeiliMasterKey)
@@ -542,7 +554,6 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_VAPID_PUBLIC_KEY", &c.Push.PublicKey)
 	str("AGORA_VAPID_PRIVATE_KEY", &c.Push.PrivateKey)
 	str("AGORA_VAPID_SUBJECT", &c.Push.Subject)
-	boolean("AGORA_PUSH_ALLOW_PRIVATE", &c.Push.AllowPrivate)
 	str("LIVEKIT_URL", &c.LiveKit.URL)
 	str("LIVEKIT_PUBLIC_URL", &c.LiveKit.PublicURL)
 	str("LIVEKIT_API_KEY", &c.LiveKit.APIKey)
@@ -591,6 +602,9 @@ func (c Config) Validate() error {
 	}
 	if _, wrong := parsePrefixes(c.TrustedProxies); len(wrong) > 0 {
 		bad("AGORA_TRUSTED_PROXIES: %q is not an IP address or CIDR range", strings.Join(wrong, ", "))
+	}
+	if _, wrong := parseAddrPorts(c.OutboundAllow); len(wrong) > 0 {
+		bad("AGORA_OUTBOUND_ALLOW: %q is not an address:port", strings.Join(wrong, ", "))
 	}
 	positive := func(name string, d time.Duration) {
 		if d <= 0 {

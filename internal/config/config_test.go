@@ -79,7 +79,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_UPLOAD_QUOTA_BYTES":            "104857600",
 		"AGORA_UPLOAD_UNATTACHED_TTL":         "6h",
 
-		"AGORA_LINK_PREVIEW_ALLOW_PRIVATE":           "true",
+		"AGORA_OUTBOUND_ALLOW":                       "127.0.0.1:4444, [::1]:5555",
 		"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "12",
 
 		"MEILI_URL":        "https://search.example.org:7700",
@@ -99,10 +99,9 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		"AGORA_EMBEDDINGS_MODEL":   "text-embedding-3-small",
 		"AGORA_EMBEDDINGS_API_KEY": "sk-embed",
 
-		"AGORA_VAPID_PUBLIC_KEY":   testVAPIDPublic,
-		"AGORA_VAPID_PRIVATE_KEY":  testVAPIDPrivate,
-		"AGORA_VAPID_SUBJECT":      "mailto:ops@example.org",
-		"AGORA_PUSH_ALLOW_PRIVATE": "true",
+		"AGORA_VAPID_PUBLIC_KEY":  testVAPIDPublic,
+		"AGORA_VAPID_PRIVATE_KEY": testVAPIDPrivate,
+		"AGORA_VAPID_SUBJECT":     "mailto:ops@example.org",
 
 		"LIVEKIT_URL":        "http://livekit:7880",
 		"LIVEKIT_PUBLIC_URL": "wss://agora.example.org/livekit",
@@ -126,6 +125,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		LogLevel:     "debug",
 		// Kept as written; TrustedProxyList is the parsed list.
 		TrustedProxies:    "172.30.80.2, 10.0.0.0/8",
+		OutboundAllow:     "127.0.0.1:4444, [::1]:5555",
 		PresenceAwayAfter: 90 * time.Second,
 		Auth: AuthConfig{
 			SessionTTL:                12 * time.Hour,
@@ -142,13 +142,13 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		Blobs: BlobConfig{Dir: "/mnt/agora-blobs", Secret: "0123456789abcdef0123456789abcdef", UploadURLTTL: 5 * time.Minute, ReadURLTTL: 30 * time.Minute,
 			UploadQuota: 100 << 20, UnattachedTTL: 6 * time.Hour},
 
-		LinkPreview:  LinkPreviewConfig{AllowPrivate: true, PerAccountPerMinute: 12},
+		LinkPreview:  LinkPreviewConfig{PerAccountPerMinute: 12},
 		Search:       SearchConfig{MeiliURL: "https://search.example.org:7700", MeiliMasterKey: "meili-master-key"},
 		Warehouse:    WarehouseConfig{ClickHouseURL: "clickhouse://agora:secret@warehouse:9000/agora?dial_timeout=5s"},
 		InsightsBase: "/insights/v1",
 		AI:           AIConfig{Provider: "openai", ModelURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", APIKey: "sk-test", MaxTokens: 512, SearchesPerAccountPerMinute: 4},
 		Embeddings:   EmbeddingsConfig{URL: "https://api.openai.com/v1", Model: "text-embedding-3-small", APIKey: "sk-embed"},
-		Push:         PushConfig{PublicKey: testVAPIDPublic, PrivateKey: testVAPIDPrivate, Subject: "mailto:ops@example.org", AllowPrivate: true},
+		Push:         PushConfig{PublicKey: testVAPIDPublic, PrivateKey: testVAPIDPrivate, Subject: "mailto:ops@example.org"},
 		LiveKit:      LiveKitConfig{URL: "http://livekit:7880", PublicURL: "wss://agora.example.org/livekit", APIKey: "agora", APISecret: "0123456789abcdef0123456789abcdef"},
 		Stripe:       StripeConfig{SecretKey: "sk_test_abc", WebhookSecret: "whsec_abc", APIURL: "http://127.0.0.1:12111", GracePeriod: 48 * time.Hour},
 	}
@@ -222,7 +222,9 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"upload quota not a number", map[string]string{"AGORA_UPLOAD_QUOTA_BYTES": "200MiB"}, `AGORA_UPLOAD_QUOTA_BYTES: "200MiB" is not a whole number`},
 		{"upload quota below a file", map[string]string{"AGORA_UPLOAD_QUOTA_BYTES": "1000"}, "AGORA_UPLOAD_QUOTA_BYTES: must be at least 52428800"},
 		{"unattached ttl zero", map[string]string{"AGORA_UPLOAD_UNATTACHED_TTL": "0s"}, "AGORA_UPLOAD_UNATTACHED_TTL: must be positive"},
-		{"link preview allow private not a boolean", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": "yes"}, `AGORA_LINK_PREVIEW_ALLOW_PRIVATE: "yes" is not true or false`},
+		{"outbound allow a range", map[string]string{"AGORA_OUTBOUND_ALLOW": "127.0.0.1:4444, 10.0.0.0/8"}, `AGORA_OUTBOUND_ALLOW: "10.0.0.0/8" is not an address:port`},
+		{"outbound allow without a port", map[string]string{"AGORA_OUTBOUND_ALLOW": "127.0.0.1"}, `AGORA_OUTBOUND_ALLOW: "127.0.0.1" is not an address:port`},
+		{"outbound allow a name", map[string]string{"AGORA_OUTBOUND_ALLOW": "localhost:80"}, `AGORA_OUTBOUND_ALLOW: "localhost:80" is not an address:port`},
 		{"link previews per minute zero", map[string]string{"AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE": "0"}, "AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE: must be at least 1"},
 		{"ai model url scheme", map[string]string{"AGORA_AI_MODEL_URL": "127.0.0.1:11434", "AGORA_AI_MODEL": "m"}, `AGORA_AI_MODEL_URL: "127.0.0.1:11434" is not an http(s) URL`},
 		{"ai model url without model", map[string]string{"AGORA_AI_MODEL_URL": "http://127.0.0.1:11434/v1"}, "AGORA_AI_MODEL: required with AGORA_AI_MODEL_URL"},
@@ -241,7 +243,6 @@ func TestEachBadValueIsReported(t *testing.T) {
 		{"vapid public key alone", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_SUBJECT": "mailto:a@b.test"}, "set both or neither"},
 		{"vapid keys not a pair", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_PRIVATE_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE", "AGORA_VAPID_SUBJECT": "mailto:a@b.test"}, "not a VAPID key pair"},
 		{"vapid subject missing", map[string]string{"AGORA_VAPID_PUBLIC_KEY": testVAPIDPublic, "AGORA_VAPID_PRIVATE_KEY": testVAPIDPrivate}, "AGORA_VAPID_SUBJECT"},
-		{"push allow private not a boolean", map[string]string{"AGORA_PUSH_ALLOW_PRIVATE": "sure"}, `AGORA_PUSH_ALLOW_PRIVATE: "sure" is not true or false`},
 		{"livekit url scheme", map[string]string{"LIVEKIT_URL": "livekit:7880", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, `LIVEKIT_URL: "livekit:7880" is not a ws(s):// or http(s):// URL`},
 		{"livekit public url scheme", map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_PUBLIC_URL": "ftp://lk", "LIVEKIT_API_KEY": "k", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, "LIVEKIT_PUBLIC_URL"},
 		{"livekit without key", map[string]string{"LIVEKIT_URL": "ws://lk:7880", "LIVEKIT_API_SECRET": strings.Repeat("s", 32)}, "LIVEKIT_API_KEY: required with LIVEKIT_URL"},
@@ -283,7 +284,7 @@ func TestValidValuesAreAccepted(t *testing.T) {
 		{"each log level", map[string]string{"AGORA_LOG_LEVEL": "error"}},
 		{"trusted proxies of both families", map[string]string{"AGORA_TRUSTED_PROXIES": " 127.0.0.1,::1, fd00::/8 ,"}},
 		{"smtp port ignored without host", map[string]string{"SMTP_PORT": "0"}},
-		{"link previews of private addresses off", map[string]string{"AGORA_LINK_PREVIEW_ALLOW_PRIVATE": " 0 "}},
+		{"outbound allow of both families", map[string]string{"AGORA_OUTBOUND_ALLOW": " 127.0.0.1:80,[::1]:443 ,"}},
 		{"demo password of 8", map[string]string{"AGORA_DEMO_PASSWORD": "12345678"}},
 		{"ai ollama", map[string]string{"AGORA_AI_MODEL_URL": "http://127.0.0.1:11434/v1", "AGORA_AI_MODEL": "llama3.1"}},
 		{"ai anthropic", map[string]string{"AGORA_AI_PROVIDER": "anthropic", "AGORA_AI_MODEL": "claude-sonnet-4-5", "AGORA_AI_API_KEY": "sk-ant"}},

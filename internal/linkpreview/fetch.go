@@ -6,20 +6,19 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"syscall"
 	"time"
+
+	"agora/internal/outbound"
 )
 
 // FetcherOptions configure a Fetcher; zero values take the defaults.
 type FetcherOptions struct {
-	// AllowPrivate lets previews reach loopback, private and link-local
-	// addresses. For tests only (AGORA_LINK_PREVIEW_ALLOW_PRIVATE), whose
-	// pages are served on loopback.
-	AllowPrivate bool
+	// Guard says which addresses previews may reach; nil means public
+	// ones only. The tests' pages on loopback are allowed through it,
+	// exactly (AGORA_OUTBOUND_ALLOW).
+	Guard *outbound.Guard
 	// Timeout bounds a whole fetch, redirects and reading included; 0 means 5s.
 	Timeout time.Duration
 	// MaxBytes bounds what is read of a response before its head ends;
@@ -32,22 +31,15 @@ type FetcherOptions struct {
 // UserAgent names Agora to the sites it previews, as crawlers do.
 const UserAgent = "Mozilla/5.0 (compatible; AgoraLinkPreview/1.0; +https://agora.local/link-preview)"
 
-// Fetcher fetches pages for previews over its own HTTP client, whose dialer
-// checks every address it connects to.
+// Fetcher fetches pages for previews over the outbound guard's client,
+// which checks every address it connects to.
 type Fetcher struct {
 	opts   FetcherOptions
 	client *http.Client
-	// permit, when set (tests), replaces the address check, so a test can
-	// allow one loopback server and see another refused.
-	permit func(netip.AddrPort) bool
 	// resolve, when set (tests), rewrites host:port before the dialer
 	// resolves it, standing in for DNS so that nothing leaves loopback.
 	resolve func(hostport string) string
 }
-
-// errAddress is a connection refused by the address check; Fetch answers
-// it with ErrRefused.
-var errAddress = errors.New("linkpreview: address not allowed")
 
 // errTooLarge is a response over MaxBytes before its head ended.
 var errTooLarge = errors.New("linkpreview: response too large")
@@ -63,64 +55,20 @@ func NewFetcher(o FetcherOptions) *Fetcher {
 	if o.MaxRedirects <= 0 {
 		o.MaxRedirects = 5
 	}
+	if o.Guard == nil {
+		o.Guard = outbound.New()
+	}
 	f := &Fetcher{opts: o}
-	dialer := &net.Dialer{
-		Timeout: 2 * time.Second,
-		// The check runs on the resolved address just before connecting,
-		// so a DNS name pointing inside, a rebinding answer or a redirect
-		// to a private host are all caught where it matters.
-		ControlContext: f.checkAddress,
-	}
-	transport := &http.Transport{
-		// No proxy from the environment: a proxy would connect on our
-		// behalf to addresses this dialer never sees.
-		Proxy: nil,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+	f.client = o.Guard.Client(outbound.Options{
+		Timeout: o.Timeout, MaxRedirects: o.MaxRedirects,
+		Rewrite: func(hostport string) string {
 			if f.resolve != nil {
-				addr = f.resolve(addr)
+				return f.resolve(hostport)
 			}
-			return dialer.DialContext(ctx, network, addr)
+			return hostport
 		},
-		ForceAttemptHTTP2:      true,
-		TLSHandshakeTimeout:    3 * time.Second,
-		ResponseHeaderTimeout:  4 * time.Second,
-		MaxResponseHeaderBytes: 64 << 10,
-		MaxIdleConns:           32,
-		IdleConnTimeout:        30 * time.Second,
-	}
-	f.client = &http.Client{
-		Transport: transport,
-		Timeout:   o.Timeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > o.MaxRedirects {
-				return fmt.Errorf("linkpreview: more than %d redirects", o.MaxRedirects)
-			}
-			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-				return fmt.Errorf("%w: redirect to %s", errAddress, req.URL.Scheme)
-			}
-			return nil
-		},
-	}
+	})
 	return f
-}
-
-func (f *Fetcher) checkAddress(_ context.Context, network, address string, _ syscall.RawConn) error {
-	if network != "tcp4" && network != "tcp6" {
-		return fmt.Errorf("%w: network %s", errAddress, network)
-	}
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return fmt.Errorf("%w: %s", errAddress, address)
-	}
-	switch {
-	case f.permit != nil:
-		if f.permit(ap) {
-			return nil
-		}
-	case f.opts.AllowPrivate || Public(ap.Addr()):
-		return nil
-	}
-	return fmt.Errorf("%w: %s", errAddress, ap.Addr())
 }
 
 // Fetch reads the preview of u, which Normalize has checked.
@@ -136,7 +84,7 @@ func (f *Fetcher) Fetch(ctx context.Context, u *url.URL) (Link, error) {
 	req.Header.Set("Accept-Language", "en;q=1, *;q=0.5")
 	res, err := f.client.Do(req)
 	if err != nil {
-		if errors.Is(err, errAddress) {
+		if errors.Is(err, outbound.ErrRefused) {
 			return Link{}, ErrRefused.Wrap(err)
 		}
 		return Link{}, ErrFailed.Wrap(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"agora/internal/apperr"
+	"agora/internal/outbound"
 )
 
 // site is a test web server on loopback that counts the requests it gets.
@@ -87,7 +88,7 @@ func TestFetchReadsAPage(t *testing.T) {
 			htmlPage(`<head><meta property="og:image" content="img/a.png"><title>R</title></head>`)(w, r)
 		}
 	})
-	f := NewFetcher(FetcherOptions{AllowPrivate: true})
+	f := NewFetcher(FetcherOptions{Guard: outbound.New(s.addrPort(t))})
 	l, err := f.Fetch(context.Background(), mustURL(t, s.URL+"/old"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +112,7 @@ func TestFetchNotAPage(t *testing.T) {
 		w.Header().Set("Content-Type", "application/PDF")
 		_, _ = w.Write([]byte("%PDF-1.7 <title>not read</title>"))
 	})
-	l, err := NewFetcher(FetcherOptions{AllowPrivate: true}).Fetch(context.Background(), mustURL(t, s.URL+"/a.pdf"))
+	l, err := NewFetcher(FetcherOptions{Guard: outbound.New(s.addrPort(t))}).Fetch(context.Background(), mustURL(t, s.URL+"/a.pdf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestFetchNotAPage(t *testing.T) {
 // DNS sends those hosts to a loopback server, so nothing leaves the machine.
 func TestFetchEmbeddedProviders(t *testing.T) {
 	s := newSite(t, htmlPage(`<head><meta property="og:title" content="A video"></head>`))
-	f := NewFetcher(FetcherOptions{AllowPrivate: true})
+	f := NewFetcher(FetcherOptions{Guard: outbound.New(s.addrPort(t))})
 	target := s.Listener.Addr().String()
 	f.resolve = func(string) string { return target }
 	tests := []struct{ link, provider, id string }{
@@ -203,8 +204,7 @@ func TestFetchRefusesPrivateAddresses(t *testing.T) {
 		http.Redirect(w, r, target.URL+"/internal", http.StatusFound)
 	})
 	allowed := entry.addrPort(t)
-	f = NewFetcher(FetcherOptions{})
-	f.permit = func(ap netip.AddrPort) bool { return ap == allowed }
+	f = NewFetcher(FetcherOptions{Guard: outbound.New(allowed)})
 	if _, err := f.Fetch(context.Background(), mustURL(t, entry.URL+"/go")); code(err) != "linkPreviewRefused" {
 		t.Errorf("redirect to loopback: got %v, want linkPreviewRefused", err)
 	}
@@ -241,7 +241,7 @@ func TestFetchFailures(t *testing.T) {
 			http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
 		}
 	})
-	f := NewFetcher(FetcherOptions{AllowPrivate: true, Timeout: 300 * time.Millisecond, MaxBytes: 4096})
+	f := NewFetcher(FetcherOptions{Guard: outbound.New(s.addrPort(t)), Timeout: 300 * time.Millisecond, MaxBytes: 4096})
 	tests := []struct{ path, want string }{
 		{"/missing", "linkPreviewFailed"},
 		{"/error", "linkPreviewFailed"},
@@ -271,6 +271,7 @@ func TestFetchFailures(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	f = NewFetcher(FetcherOptions{Guard: outbound.New(netip.MustParseAddrPort(addr))})
 	if _, err := f.Fetch(context.Background(), mustURL(t, "http://"+addr+"/")); code(err) != "linkPreviewFailed" {
 		t.Errorf("unreachable: got %v", err)
 	}

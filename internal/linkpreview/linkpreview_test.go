@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"agora/internal/apperr"
 	"agora/internal/linkpreview"
+	"agora/internal/outbound"
 )
 
 func errCode(err error) string {
@@ -73,7 +75,7 @@ func TestServiceCachesAndLimits(t *testing.T) {
 		_, _ = w.Write([]byte("<title>Cached</title>"))
 	}))
 	defer s.Close()
-	svc := linkpreview.New(linkpreview.Options{Fetch: linkpreview.FetcherOptions{AllowPrivate: true}, PerAccountPerMinute: 3})
+	svc := linkpreview.New(linkpreview.Options{Fetch: linkpreview.FetcherOptions{Guard: outbound.New(netip.MustParseAddrPort(s.Listener.Addr().String()))}, PerAccountPerMinute: 3})
 	ctx := context.Background()
 
 	for i := 0; i < 2; i++ {

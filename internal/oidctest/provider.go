@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -54,6 +55,10 @@ type Provider struct {
 	// discoveries counts the requests for the discovery document.
 	discoveries atomic.Int64
 }
+
+// Addr is the loopback address the provider listens on, for the outbound
+// guard to allow exactly.
+func (p *Provider) Addr() netip.AddrPort { return netip.MustParseAddrPort(p.ln.Addr().String()) }
 
 // Start serves a provider on a free loopback port; it never listens
 // anywhere else.

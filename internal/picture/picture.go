@@ -52,6 +52,25 @@ func Check(bad apperr.Fields, field string, s *string) *string {
 	return linkpreview.FormLink(bad, field, s)
 }
 
+// CheckUploaded is the form check of a picture that must be an upload of
+// its own, never an image elsewhere (an avatar: shown to every member who
+// sees its owner, another site's image would tell that site who looks,
+// and when): the picture's own address, kept as it is, or the read URL of
+// an upload, which Keep then checks is the actor's image. A URL elsewhere
+// is refused.
+func CheckUploaded(bad apperr.Fields, field string, s *string) {
+	if s == nil {
+		return
+	}
+	*s = strings.TrimSpace(*s)
+	if _, ok := ID(*s); ok {
+		return
+	}
+	if _, ok := blob.IDFromURL(*s); !ok || len(*s) > 2048 {
+		bad.Add(field, "must be an image you uploaded")
+	}
+}
+
 // Keep returns what to store in a picture field (named field, for the
 // error) changed by actor from old to next, inside the caller's
 // transaction: next unchanged is kept; the read URL of one of the actor's

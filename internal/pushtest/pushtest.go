@@ -25,6 +25,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,12 @@ func Start(t testing.TB, vapidPublicKey string) *Service {
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
+}
+
+// Addr is where the service listens (loopback), for the outbound guard to
+// allow exactly.
+func (s *Service) Addr() netip.AddrPort {
+	return netip.MustParseAddrPort(s.srv.Listener.Addr().String())
 }
 
 // Subscribe makes a browser's subscription at this service.

@@ -14,18 +14,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	wp "github.com/SherClockHolmes/webpush-go"
 
-	"agora/internal/linkpreview"
+	"agora/internal/outbound"
 )
 
 // Keys are a VAPID key pair, base64url without padding: the public key an
@@ -111,15 +108,15 @@ type Subscription struct {
 }
 
 // Problem says what is wrong with a subscription a browser sent, or "": an
-// https endpoint (or http ones with allowPrivate, for tests), not on a
-// private or loopback address unless allowPrivate, and the browser's keys
-// (a P-256 point and a 16-byte secret).
-func (s Subscription) Problem(allowPrivate bool) (field, problem string) {
+// https endpoint (plain http only to an address guard allows exactly, a
+// test's push service on loopback), not on an address guard refuses, and
+// the browser's keys (a P-256 point and a 16-byte secret).
+func (s Subscription) Problem(guard *outbound.Guard) (field, problem string) {
 	u, err := url.Parse(s.Endpoint)
 	switch {
-	case err != nil || u.Host == "" || u.User != nil || (u.Scheme != "https" && !(allowPrivate && u.Scheme == "http")):
+	case err != nil || u.Host == "" || u.User != nil || (u.Scheme != "https" && !(u.Scheme == "http" && guard.AllowedURL(u))):
 		return "endpoint", "must be an https URL"
-	case !allowPrivate && privateHost(u.Hostname()):
+	case guard.RefusesHost(u):
 		return "endpoint", "must not be a private or loopback address"
 	}
 	if p, err := decode(s.P256dh); err != nil || len(p) != 65 {
@@ -131,17 +128,6 @@ func (s Subscription) Problem(allowPrivate bool) (field, problem string) {
 		return "keys.auth", "must be a base64url 16-byte secret"
 	}
 	return "", ""
-}
-
-// privateHost reports a host that names no public address: an address
-// literal that is not public, or localhost. Other names are checked when
-// they are dialled.
-func privateHost(host string) bool {
-	if a, err := netip.ParseAddr(host); err == nil {
-		return !linkpreview.Public(a)
-	}
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	return h == "localhost" || strings.HasSuffix(h, ".localhost")
 }
 
 // Message is what the service worker (web/public/sw.js) shows: a title, a
@@ -164,35 +150,21 @@ type Sender struct {
 }
 
 // NewSender signs with keys for subject (AGORA_VAPID_SUBJECT: a mailto: or
-// https: URL the push service may contact). Unless allowPrivate, it dials
-// public addresses only, so a subscription cannot make the server post
-// into its own network.
-func NewSender(keys Keys, subject string, allowPrivate bool) (*Sender, error) {
+// https: URL the push service may contact). It dials only what guard
+// permits, so a subscription cannot make the server post into its own
+// network, and follows no redirect: a push service answers the post itself,
+// a redirect would send the message elsewhere.
+func NewSender(keys Keys, subject string, guard *outbound.Guard) (*Sender, error) {
 	if err := keys.Check(); err != nil {
 		return nil, fmt.Errorf("webpush.NewSender: %w", err)
 	}
 	if subject == "" {
 		return nil, errors.New("webpush.NewSender: no subject")
 	}
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
-	if !allowPrivate {
-		dialer.Control = func(_, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil || !linkpreview.Public(ap.Addr()) {
-				return fmt.Errorf("webpush: %s is not a public address", address)
-			}
-			return nil
-		}
+	if guard == nil {
+		return nil, errors.New("webpush.NewSender: no outbound guard")
 	}
-	client := &http.Client{
-		Timeout: 30 * time.Second,
-		Transport: &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: 10 * time.Second,
-			MaxIdleConnsPerHost: 4},
-		// A push service answers the post itself; a redirect would send
-		// the message elsewhere.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-	return &Sender{keys: keys, subject: subject, client: client}, nil
+	return &Sender{keys: keys, subject: subject, client: guard.Client(outbound.Options{Timeout: 30 * time.Second})}, nil
 }
 
 // PublicKey is the application server key browsers subscribe with.

@@ -6,21 +6,28 @@ import (
 	"path/filepath"
 	"testing"
 
+	"agora/internal/outbound"
 	"agora/internal/pushtest"
 	"agora/internal/webpush"
 )
 
-func sender(t *testing.T, allowPrivate bool) (*webpush.Sender, webpush.Keys) {
+// world is a key pair, a push service on loopback and a sender through
+// guard (nil: one allowing the push service exactly).
+func world(t *testing.T, guard *outbound.Guard) (*webpush.Sender, *pushtest.Service) {
 	t.Helper()
 	keys, err := webpush.GenerateKeys()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := webpush.NewSender(keys, "mailto:ops@agora.test", allowPrivate)
+	svc := pushtest.Start(t, keys.Public)
+	if guard == nil {
+		guard = outbound.New(svc.Addr())
+	}
+	s, err := webpush.NewSender(keys, "mailto:ops@agora.test", guard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, keys
+	return s, svc
 }
 
 func subscription(p pushtest.Subscription) webpush.Subscription {
@@ -31,8 +38,7 @@ func subscription(p pushtest.Subscription) webpush.Subscription {
 // the server's key and a body that the subscription's own private key
 // decrypts to the message; a service answering 410 is ErrGone.
 func TestSendIsDecryptedByTheBrowser(t *testing.T) {
-	s, keys := sender(t, true)
-	svc := pushtest.Start(t, keys.Public)
+	s, svc := world(t, nil)
 	sub := svc.Subscribe(t)
 	m := webpush.Message{Title: "Ada mentioned you", Body: "Hello @Grace", URL: "/communities/c/series/s/posts/p?reason=mention"}
 	if err := s.Send(t.Context(), subscription(sub), m); err != nil {
@@ -56,17 +62,17 @@ func TestSendIsDecryptedByTheBrowser(t *testing.T) {
 	}
 }
 
-// TestPrivateAddressesRefused: without allowPrivate, a loopback endpoint
-// is refused when subscribing and is never dialled.
+// TestPrivateAddressesRefused: unless the guard allows its address
+// exactly, a loopback endpoint is refused when subscribing and is never
+// dialled.
 func TestPrivateAddressesRefused(t *testing.T) {
-	s, keys := sender(t, false)
-	svc := pushtest.Start(t, keys.Public)
+	s, svc := world(t, outbound.New())
 	sub := subscription(svc.Subscribe(t))
-	if f, _ := sub.Problem(false); f != "endpoint" {
+	if f, _ := sub.Problem(outbound.New()); f != "endpoint" {
 		t.Errorf("a loopback http endpoint: problem in %q", f)
 	}
-	if f, p := sub.Problem(true); f != "" {
-		t.Errorf("allowed private: %s %s", f, p)
+	if f, p := sub.Problem(outbound.New(svc.Addr())); f != "" {
+		t.Errorf("allowed exactly: %s %s", f, p)
 	}
 	if err := s.Send(t.Context(), sub, webpush.Message{Title: "x"}); err == nil {
 		t.Fatal("sent to loopback")

@@ -16,6 +16,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/internal/mail"
+	"agora/internal/outbound"
 	"agora/internal/pushtest"
 	"agora/internal/webpush"
 	"agora/projections"
@@ -76,11 +77,12 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sender, err := webpush.NewSender(keys, "mailto:ops@agora.test", true)
+	push := pushtest.Start(t, keys.Public)
+	sender, err := webpush.NewSender(keys, "mailto:ops@agora.test", outbound.New(push.Addr()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{env: env, mailbox: mail.Mailbox{Pool: env.DB.Pool}, push: pushtest.Start(t, keys.Public),
+	w := &world{env: env, mailbox: mail.Mailbox{Pool: env.DB.Pool}, push: push,
 		clock: &clock{now: time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 60*int(epochs.Add(1)))}}
 	w.mail = &flaky{Sender: w.mailbox}
 	w.p, err = delivery.New(env.DB.Pool, delivery.Options{Mail: w.mail, Push: sender, BaseURL: env.URL, Now: w.clock.Now})

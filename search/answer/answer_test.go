@@ -250,12 +250,12 @@ func TestModelStreams(t *testing.T) {
 		t.Errorf("history sent as %+v", got.Messages[1:3])
 	}
 	prompt := got.Messages[3].Content
-	for _, want := range []string{"[1] Welcome to the forum!", "[2] Thanks.", "Question: How do we deploy the migrations?", "follows the conversation above"} {
+	for _, want := range []string{`<post n="1">Welcome to the forum!`, `<post n="2">Thanks.`, "<question>How do we deploy the migrations?</question>", "follows the conversation above"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt %q lacks %q", prompt, want)
 		}
 	}
-	if strings.Contains(prompt, "[3]") || strings.Contains(prompt, "pizza") {
+	if strings.Contains(prompt, `n="3"`) || strings.Contains(prompt, "pizza") {
 		t.Errorf("prompt %q holds a post that was not given", prompt)
 	}
 }

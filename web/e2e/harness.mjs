@@ -43,6 +43,10 @@ export function freePort() {
 export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, '../../bin/agora') } = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} not found: run make build first`)
   const port = await freePort()
+  // The ports of the tests' own servers that agora may reach on loopback, exactly: the composer
+  // test's page to preview and the notifications test's push service.
+  const previewPort = await freePort()
+  const pushPort = await freePort()
   const data = mkdtempSync(join(tmpdir(), 'agora-e2e-'))
   // agora runs postgres as the postgres user, which must reach the folder.
   chmodSync(data, 0o755)
@@ -59,10 +63,7 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
       AGORA_RESET_PER_ACCOUNT_PER_HOUR: '100000',
       // The search test polls the AI search until new posts are indexed.
       AGORA_AI_SEARCHES_PER_ACCOUNT_PER_MINUTE: '100000',
-      // The composer test previews a page it serves on loopback.
-      AGORA_LINK_PREVIEW_ALLOW_PRIVATE: 'true',
-      // The notifications test's push service listens on loopback.
-      AGORA_PUSH_ALLOW_PRIVATE: 'true',
+      AGORA_OUTBOUND_ALLOW: `127.0.0.1:${previewPort},127.0.0.1:${pushPort}`,
       // The chat test watches a hidden tab turn away without waiting minutes.
       AGORA_PRESENCE_AWAY_AFTER: '6s',
     },
@@ -87,6 +88,8 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
   const sso = logs.join('').match(/SSO test provider: issuer=(\S+) clientId=(\S+) clientSecret=(\S+)/)
   return {
     url,
+    previewPort,
+    pushPort,
     logs,
     sso: sso ? { issuer: sso[1], clientId: sso[2], clientSecret: sso[3] } : undefined,
     async stop() {

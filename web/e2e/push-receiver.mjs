@@ -8,8 +8,11 @@ import { createServer } from 'node:http'
 
 const b64url = (b) => Buffer.from(b).toString('base64url')
 
-/** startPushReceiver listens on loopback; subscription() is what a browser would send to POST /api/push/subscriptions. */
-export async function startPushReceiver() {
+/**
+ * startPushReceiver listens on loopback at port (one agora may reach: the harness's pushPort);
+ * subscription() is what a browser would send to POST /api/push/subscriptions.
+ */
+export async function startPushReceiver(port) {
   const ecdh = createECDH('prime256v1')
   ecdh.generateKeys()
   const uaPublic = ecdh.getPublicKey()
@@ -28,7 +31,7 @@ export async function startPushReceiver() {
       }
     })
   })
-  await new Promise((r) => server.listen(0, '127.0.0.1', r))
+  await new Promise((r) => server.listen(port, '127.0.0.1', r))
   const url = `http://127.0.0.1:${server.address().port}/push/${b64url(randomBytes(8))}`
 
   // decrypt reads one aes128gcm record: salt(16) rs(4) idlen(1) keyid(the server's public key) ciphertext.

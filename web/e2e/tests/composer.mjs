@@ -75,10 +75,15 @@ function png(w, h) {
   ])
 }
 
-/** pageServer serves one HTML page with Open Graph fields on loopback, for the link preview. */
+/**
+ * pageServer serves one HTML page with Open Graph fields on loopback, for the link preview, at the
+ * one port agora may reach (the harness's previewPort); each page has a path of its own, so that a
+ * preview of an earlier test's page, still cached, is not taken for it.
+ */
 async function pageServer(title) {
+  const path = `/article-${Date.now()}.html`
   const srv = createServer((req, res) => {
-    if (req.url !== '/article.html') {
+    if (req.url !== path) {
       res.writeHead(404).end()
       return
     }
@@ -89,8 +94,8 @@ async function pageServer(title) {
       <meta property="og:site_name" content="E2E Site">
       </head><body>article</body></html>`)
   })
-  await new Promise((res) => srv.listen(0, '127.0.0.1', res))
-  return { url: `http://127.0.0.1:${srv.address().port}/article.html`, close: () => new Promise((res) => srv.close(res)) }
+  await new Promise((res) => srv.listen(server.previewPort, '127.0.0.1', res))
+  return { url: `http://127.0.0.1:${server.previewPort}${path}`, close: () => new Promise((res) => srv.close(res)) }
 }
 
 export default [

@@ -33,7 +33,7 @@ export default [
     name: 'notifications: B mentions A and comments on A’s post; A’s bell lights live, Dismiss holds across a reload, View opens the post; one mail, one push each',
     async fn(ctx) {
       const { ta, tb, a, b, series, community } = await together()
-      const push = await startPushReceiver()
+      const push = await startPushReceiver(server.pushPort)
       try {
         const sub = await api('POST', '/api/push/subscriptions', { token: ta, body: push.subscription() })
         assert.equal(sub.status, 201, JSON.stringify(sub.body))

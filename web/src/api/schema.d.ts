@@ -2870,7 +2870,8 @@ export interface paths {
          *     to public addresses: loopback, private, link-local (cloud metadata
          *     included), shared and reserved ranges are refused, whether the link
          *     names them, a DNS name resolves to them or a redirect leads to them
-         *     (`AGORA_LINK_PREVIEW_ALLOW_PRIVATE` lifts this, for tests only).
+         *     (only the exact addresses of `AGORA_OUTBOUND_ALLOW`, for tests, are
+         *     let through).
          *     Previews are cached by URL for a few minutes. Each account may ask for
          *     `AGORA_LINK_PREVIEWS_PER_ACCOUNT_PER_MINUTE` (30) a minute.
          */
@@ -3236,10 +3237,11 @@ export interface paths {
          * @description Keeps the browser's push subscription (`PushSubscription.toJSON()`)
          *     for the caller: their mentions, private messages and comments are
          *     pushed to it as their notification settings say. An endpoint is one
-         *     browser's: subscribing one that is kept already (this browser again,
-         *     or after another member signed out in it) takes it over with the new
-         *     keys. Endpoints on loopback or private addresses, or not https, are
-         *     refused unless `AGORA_PUSH_ALLOW_PRIVATE`. A push service that
+         *     browser's and one account's: the caller's own is kept with the new
+         *     keys; another account's is taken over only with the very keys kept
+         *     for it (the same browser subscription, another member now signed in
+         *     there), never by knowing the endpoint alone (409). Endpoints on loopback or private addresses, or not https, are
+         *     refused unless `AGORA_OUTBOUND_ALLOW` names the address (tests). A push service that
          *     answers 404 or 410 to a notification drops the subscription.
          */
         post: operations["subscribePush"];
@@ -4265,7 +4267,7 @@ export interface components {
             email: string;
             firstName: string;
             lastName: string;
-            /** @description An http(s) URL of the picture. */
+            /** @description The picture's address (`/api/pictures/{id}`), or null. */
             avatar: string | null;
             role: components["schemas"]["Role"];
             jobTitle: string;
@@ -5280,7 +5282,10 @@ export interface components {
         InterestTags: string[];
         /**
          * Format: uri
-         * @description An http(s) URL of at most 2048 characters; null removes the picture.
+         * @description The read URL of an image upload of the caller's own (`POST /api/sas`),
+         *     kept as its `/api/pictures/{id}` address, or that address unchanged;
+         *     an image on another site is refused (`validationFailed`), since it
+         *     would tell that site who looks at the member. null removes the picture.
          */
         AvatarInput: string | null;
         /**
@@ -12131,6 +12136,15 @@ export interface operations {
             403: components["responses"]["RoleForbidden"];
             /** @description `pushUnavailable`: push is off on this server. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `pushEndpointTaken`: the endpoint is kept for another account, with other keys; the browser subscribes afresh (a new endpoint). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { api, unwrap } from '@/api/client'
+import { api, isApiError, unwrap } from '@/api/client'
 
 // Web push in this browser (RFC 8030): the service worker (public/sw.js)
 // shows what the server pushes; the subscription is kept by the server for
@@ -51,13 +51,26 @@ export async function turnOnPush(): Promise<PushOutcome> {
     sub = null
   }
   sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
+  try {
+    await keep(sub)
+  } catch (e) {
+    if (!isApiError(e) || e.code !== 'pushEndpointTaken') throw e
+    // The server keeps this endpoint for another account with other keys:
+    // this browser subscribes afresh, under a new endpoint of its own.
+    await sub.unsubscribe()
+    await keep(await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }))
+  }
+  return 'on'
+}
+
+/** keep has the server keep sub for the signed-in member. */
+async function keep(sub: PushSubscription) {
   const j = sub.toJSON()
   unwrap(
     await api.POST('/api/push/subscriptions', {
       body: { endpoint: sub.endpoint, keys: { p256dh: j.keys?.p256dh ?? '', auth: j.keys?.auth ?? '' } },
     }),
   )
-  return 'on'
 }
 
 function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array) {

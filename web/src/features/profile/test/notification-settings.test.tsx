@@ -145,4 +145,41 @@ describe('NotificationSettings', () => {
       delete (navigator as { serviceWorker?: unknown }).serviceWorker
     }
   })
+
+  it('subscribes the browser afresh when the server keeps its endpoint for another account', async () => {
+    const subs = [1, 2].map((n) => ({
+      endpoint: `https://push.example/sub/${n}`,
+      toJSON: () => ({ endpoint: `https://push.example/sub/${n}`, keys: { p256dh: `BP${n}`, auth: `AUTH${n}` } }),
+      unsubscribe: vi.fn(async () => true),
+    }))
+    const subscribe = vi.fn(async (o: { applicationServerKey: Uint8Array }) => ({ ...subs[subscribe.mock.calls.length - 1]!, options: o }))
+    const reg = { pushManager: { getSubscription: vi.fn(async () => null), subscribe } }
+    vi.stubGlobal('PushManager', function PushManager() {})
+    vi.stubGlobal('Notification', Object.assign(function Notification() {}, { permission: 'default', requestPermission: vi.fn(async () => 'granted') }))
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { register: vi.fn(async () => reg), ready: Promise.resolve(reg), getRegistration: vi.fn(async () => undefined) },
+    })
+    try {
+      const sent = await serve({}, (method, path, body) => {
+        if (path === '/api/push/key') return json(200, { publicKey: KEY })
+        if (method === 'POST' && path === '/api/push/subscriptions')
+          return (body as { endpoint: string }).endpoint.endsWith('/1')
+            ? json(409, { code: 'pushEndpointTaken', message: 'taken' })
+            : new Response(null, { status: 201 })
+        return undefined
+      })
+      await renderInApp(<NotificationSettings userId={ME} forumAdmin={false} />)
+      const section = await screen.findByTestId('notification-settings')
+      await userEvent.click(await within(section).findByRole('button', { name: 'Turn on browser notifications' }))
+      await waitFor(() => expect(within(section).getByRole('status')).toHaveTextContent('Browser notifications are on in this browser.'))
+      expect(subs[0]!.unsubscribe).toHaveBeenCalled()
+      expect(sent.filter((s) => s.path === '/api/push/subscriptions').map((s) => (s.body as { endpoint: string }).endpoint)).toEqual([
+        'https://push.example/sub/1',
+        'https://push.example/sub/2',
+      ])
+    } finally {
+      delete (navigator as { serviceWorker?: unknown }).serviceWorker
+    }
+  })
 })

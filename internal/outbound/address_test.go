@@ -1,10 +1,10 @@
-package linkpreview_test
+package outbound_test
 
 import (
 	"net/netip"
 	"testing"
 
-	"agora/internal/linkpreview"
+	"agora/internal/outbound"
 )
 
 func TestPublic(t *testing.T) {
@@ -29,12 +29,12 @@ func TestPublic(t *testing.T) {
 		"64:ff9b::5db8:d70e", "2002:5db8:d70e::1", // NAT64 and 6to4 of a public address
 	}
 	for _, s := range refused {
-		if linkpreview.Public(netip.MustParseAddr(s)) {
+		if outbound.Public(netip.MustParseAddr(s)) {
 			t.Errorf("%s is allowed, want refused", s)
 		}
 	}
 	for _, s := range allowed {
-		if !linkpreview.Public(netip.MustParseAddr(s)) {
+		if !outbound.Public(netip.MustParseAddr(s)) {
 			t.Errorf("%s is refused, want allowed", s)
 		}
 	}

@@ -1,4 +1,4 @@
-package linkpreview
+package outbound
 
 import (
 	"net/netip"
@@ -6,7 +6,7 @@ import (
 
 // blocked are ranges that are not the public internet beyond what
 // netip.Addr's predicates already say (loopback, private, link-local,
-// multicast, unspecified). A preview fetch to any of them could reach the
+// multicast, unspecified). A fetch to any of them could reach the
 // server's own network, so it is refused (the SSRF lists of OWASP and of
 // the IANA special-purpose registries).
 var blocked = prefixes(
@@ -41,9 +41,10 @@ func prefixes(ss ...string) []netip.Prefix {
 	return out
 }
 
-// Public reports whether a is an address a link preview may connect to:
-// a global unicast address outside every private, loopback, link-local,
-// shared and reserved range. IPv4-mapped IPv6 addresses (::ffff:a.b.c.d)
+// Public reports whether a is an address the server may connect to for a
+// URL someone supplied: a global unicast address outside every private,
+// loopback, link-local (the cloud metadata service's 169.254.169.254
+// among them), shared and reserved range. IPv4-mapped IPv6 addresses (::ffff:a.b.c.d)
 // are judged by their IPv4 address, as are NAT64 and 6to4 ones.
 func Public(a netip.Addr) bool {
 	a = a.Unmap().WithZone("")
