@@ -80,14 +80,16 @@ AGORA_LOG_LEVEL=warn \
 	AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE=100000 \
 	"$bin" dev --addr "127.0.0.1:$port" --data "$data" >"$work/agora.log" 2>&1 &
 server=$!
-for i in $(seq 1200); do
+# The environment's Python asks, not curl, which a fresh Debian may lack.
+ready='import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)'
+for i in $(seq 240); do
 	if ! kill -0 "$server" 2>/dev/null; then
 		cat "$work/agora.log" >&2
 		die "agora dev exited before it was ready (log above)"
 	fi
-	curl -fsS -o /dev/null "$url/readyz" 2>/dev/null && break
-	[ "$i" -lt 1200 ] || { cat "$work/agora.log" >&2; die "agora dev not ready after 120 s (log above)"; }
-	sleep 0.1
+	"$venv/bin/python" -c "$ready" "$url/readyz" 2>/dev/null && break
+	[ "$i" -lt 240 ] || { cat "$work/agora.log" >&2; die "agora dev not ready after 120 s (log above)"; }
+	sleep 0.5
 done
 say "agora dev ready"
 
