@@ -16,7 +16,7 @@ TESTFLAGS ?=
 BENCHFLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: fuzz help deps web-deps web build dev test lint gen bench probe clean
+.PHONY: fuzz fuzz-api help deps web-deps web build dev test lint gen bench probe clean
 
 help: ## list the targets
 	@echo "Agora make targets:"
@@ -66,7 +66,7 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 # missing; the recorder's tests need Debian's speech packages; deploy/'s tests run nginx
 # (Debian's nginx-light) over the load balancer's configuration; the browser
 # tests' agora dev embeds with the word vectors (wordvectors), fetched once.
-test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, then the browser tests
+test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, the browser tests, then the API fuzzer
 	@$(MAKE) --no-print-directory lint
 	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx wordvectors
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
@@ -74,6 +74,16 @@ test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, 
 	$(NPM) --prefix web run --silent test
 	@bash scripts/install-deps.sh chromium
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent e2e
+	@$(MAKE) --no-print-directory fuzz-api
+
+# schemathesis (a third-party fuzzer, from PyPI into a virtual environment in
+# ~/.cache/agora) fuzzes every operation of the OpenAPI document against a
+# fresh agora dev of bin/agora, without a session and as each demo persona,
+# and fails on a 5xx, an undocumented status or a body the document does not
+# describe (scripts/fuzz-api.sh; FUZZ_API_EXAMPLES=N for more cases).
+fuzz-api: ## fuzz the API of bin/agora against its OpenAPI document with schemathesis, as each demo persona
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors schemathesis
+	AGORA_BIN=$(CURDIR)/$(BIN) bash scripts/fuzz-api.sh
 
 # The fuzz targets run beyond their seed corpus (which every plain go test
 # runs): the parsers that read what members and other sites write. Each

@@ -362,6 +362,8 @@ func TestOrganizationBadInput(t *testing.T) {
 		{"list with an unknown sort", "GET", "/api/organizations?sort=size", nil, 400, "validationFailed", []string{"sort"}},
 		{"list with a bad direction", "GET", "/api/organizations?sort=name%20up", nil, 400, "validationFailed", []string{"sort"}},
 		{"list with a page of 0", "GET", "/api/organizations?page=0&pageSize=10000", nil, 400, "validationFailed", []string{"page", "pageSize"}},
+		// schemathesis found it: the page's offset overflowed into a 500.
+		{"list past the last page", "GET", "/api/organizations?page=8645245369921939456&pageSize=1224", nil, 400, "validationFailed", []string{"page"}},
 		{"people with an unknown sort", "GET", o + "/profiles?sort=age", nil, 400, "validationFailed", []string{"sort"}},
 		{"people of an unknown organization", "GET", "/api/organizations/" + unknownID + "/profiles", nil, 404, "notFound", nil},
 		{"add without a first name", "POST", o + "/profiles", person("firstName", nil), 400, "parametersMissingException", []string{"firstName"}},

@@ -177,6 +177,37 @@ need_wordvectors() {
 	installed_any=1
 }
 
+# --- schemathesis -------------------------------------------------------------
+# The third-party API fuzzer that make test runs against the OpenAPI document
+# (scripts/fuzz-api.sh). It comes from PyPI at a pinned version, into a
+# Python virtual environment of its own outside the repository,
+# ${XDG_CACHE_HOME:-~/.cache}/agora/schemathesis-<version>/, so neither the
+# system's Python nor another checkout's is touched; pip resolves its
+# dependencies once (about 30 s), and later runs find the st program there.
+SCHEMATHESIS_VERSION=4.32.5
+
+need_schemathesis() {
+	local dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/schemathesis-$SCHEMATHESIS_VERSION"
+	# The stamp is written last: a folder without it is an interrupted
+	# install (a virtual environment names its own path in its scripts, so it
+	# is built in place rather than moved there), and is made again.
+	[ -f "$dir/installed" ] && [ -x "$dir/bin/st" ] && return 0
+	# Debian's python3 leaves venv and ensurepip to python3-venv.
+	need_apt "python3 python3-venv" "python3 -c 'import venv, ensurepip'" \
+		"schemathesis runs in a Python virtual environment of its own"
+	echo "installing schemathesis $SCHEMATHESIS_VERSION (PyPI) into $dir: make test fuzzes the API against its OpenAPI document with it (a virtual environment and pip install, once)"
+	rm -rf "$dir"
+	mkdir -p "$(dirname "$dir")"
+	if ! python3 -m venv "$dir" ||
+		! "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" ||
+		! "$dir/bin/st" --version >/dev/null; then
+		rm -rf "$dir"
+		die "installing schemathesis $SCHEMATHESIS_VERSION failed (see above)"
+	fi
+	touch "$dir/installed"
+	installed_any=1
+}
+
 # --- Optional components --------------------------------------------------
 # Later issues add their components here: one case per name, each a need_apt
 # (or another check-then-install) call. `all-extras` may list them together.
@@ -209,6 +240,9 @@ optional_component() {
 		;;
 	wordvectors)
 		need_wordvectors
+		;;
+	schemathesis)
+		need_schemathesis
 		;;
 	speech)
 		# The Meet Up recorder decodes Opus (libopus, libopusfile) and

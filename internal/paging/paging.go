@@ -5,6 +5,7 @@ package paging
 
 import (
 	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"agora/internal/apperr"
@@ -22,11 +23,17 @@ type Request struct {
 	PageSize int
 }
 
+// MaxPage is the last page any list may be asked for. Without a bound, a
+// page such as 2^62 made Offset overflow into a negative OFFSET, which
+// Postgres refused with a 500; at 2^31-1 pages the offset of any page size
+// fits in 64 bits, and no list comes near that many pages.
+const MaxPage = math.MaxInt32
+
 // Check adds to bad what is out of range in r, for lists of at most max
 // entries a page.
 func (r Request) Check(bad apperr.Fields, max int) {
-	if r.Page < 1 {
-		bad.Add("page", "must be 1 or more")
+	if r.Page < 1 || r.Page > MaxPage {
+		bad.Add("page", fmt.Sprintf("must be 1 to %d", MaxPage))
 	}
 	if r.PageSize < 1 || r.PageSize > max {
 		bad.Add("pageSize", fmt.Sprintf("must be 1 to %d", max))

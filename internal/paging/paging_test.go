@@ -21,6 +21,10 @@ func TestRequest(t *testing.T) {
 		{paging.Request{Page: 0, PageSize: 10}, []string{"page"}, -10},
 		{paging.Request{Page: 1, PageSize: 0}, []string{"pageSize"}, 0},
 		{paging.Request{Page: -1, PageSize: 101}, []string{"page", "pageSize"}, -202},
+		{paging.Request{Page: paging.MaxPage, PageSize: 100}, nil, (paging.MaxPage - 1) * 100},
+		// Past the last page: its offset would overflow (schemathesis asked
+		// for page 8645245369921939456, a 500 from Postgres).
+		{paging.Request{Page: paging.MaxPage + 1, PageSize: 100}, []string{"page"}, paging.MaxPage * 100},
 	} {
 		bad := apperr.Fields{}
 		c.r.Check(bad, 100)

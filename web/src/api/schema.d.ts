@@ -12520,6 +12520,15 @@ export interface operations {
                     "application/json": components["schemas"]["MailboxList"];
                 };
             };
+            /** @description `validationFailed`: a query parameter (`to`) holds the NUL character (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["BadBearer"];
             /** @description `notFound`: not in dev mode. */
             404: {
