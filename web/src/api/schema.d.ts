@@ -527,6 +527,10 @@ export interface paths {
          * @description For its admins and super users: mails an invitation to each given
          *     person of the organization who has no account yet; people with an
          *     account are skipped.
+         *     A person mailed an invitation within `AGORA_INVITATION_RESEND_AFTER`
+         *     is not mailed again (counted in `alreadyInvited`); a call whose mails
+         *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
+         *     sends nothing and answers 429.
          */
         post: operations["inviteOrganizationProfiles"];
         delete?: never;
@@ -1129,6 +1133,10 @@ export interface paths {
          *     mailed an invitation link (`/accept-invitation?token=…`), the others
          *     skipped. Registering through the link joins the profile and makes
          *     its memberships active.
+         *     A person mailed an invitation within `AGORA_INVITATION_RESEND_AFTER`
+         *     is not mailed again (counted in `alreadyInvited`); a call whose mails
+         *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
+         *     sends nothing and answers 429.
          */
         post: operations["inviteToCommunity"];
         delete?: never;
@@ -1291,6 +1299,10 @@ export interface paths {
          * @description For the forum's admins: mails an invitation to each given member of
          *     the forum's community who has no account yet; people with an account
          *     are skipped.
+         *     A person mailed an invitation within `AGORA_INVITATION_RESEND_AFTER`
+         *     is not mailed again (counted in `alreadyInvited`); a call whose mails
+         *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
+         *     sends nothing and answers 429.
          */
         post: operations["inviteSeriesMembers"];
         delete?: never;
@@ -3903,6 +3915,12 @@ export interface components {
             invited: number;
             /** @description People with an account; nothing is sent. */
             skipped: number;
+            /**
+             * @description People without an account mailed an invitation within
+             *     `AGORA_INVITATION_RESEND_AFTER` (an hour): it is not mailed again,
+             *     and the link it holds still works.
+             */
+            alreadyInvited: number;
         };
         CommunityShareRole: {
             /** @enum {string} */
@@ -7191,6 +7209,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -7236,6 +7255,7 @@ export interface operations {
             403: components["responses"]["OrganizationAdminOnly"];
             404: components["responses"]["OrganizationNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -7343,6 +7363,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -8514,6 +8535,7 @@ export interface operations {
             403: components["responses"]["CommunityManagersOnly"];
             404: components["responses"]["CommunityNotVisible"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -8776,6 +8798,7 @@ export interface operations {
             403: components["responses"]["ForumAdminOnly"];
             404: components["responses"]["ForumNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
