@@ -27,10 +27,11 @@ const invitationDay = 24 * time.Hour
 // A link works once, until the invitation TTL passes; its token keeps the
 // community or forum it leads into.
 //
-// The mail limits hold here, the one place invitations are mailed: a
-// profile whose address was mailed an invitation within
-// AGORA_INVITATION_RESEND_AFTER is not mailed again (its first link still
-// works) and is counted in the answer as already invited; and when the
+// The mail limits hold here, the one place invitations are mailed: the
+// same invitation (a profile, its address, the community or forum it leads
+// into) mailed within AGORA_INVITATION_RESEND_AFTER is not mailed again
+// (its first link still works) and is counted in the answer as already
+// invited; and when the
 // mails left would take the actor past AGORA_INVITATIONS_PER_ACTOR_PER_DAY,
 // nothing is sent and the call is 429 tooManyRequests. The actor's
 // advisory lock and the profiles' row locks make concurrent calls count
@@ -52,17 +53,22 @@ func (s *Service) Invite(ctx context.Context, q db.Querier, actor uuid.UUID, inv
 	}
 	now := s.now()
 	type mailed struct {
-		ProfileID uuid.UUID
-		Recipient string
+		ProfileID   uuid.UUID
+		Recipient   string
+		CommunityID *uuid.UUID
+		SeriesID    *uuid.UUID
 	}
-	recent, err := db.All[mailed](ctx, q, SELECT(im.ProfileID.AS("profile_id"), im.Recipient.AS("recipient")).FROM(im).
+	recent, err := db.All[mailed](ctx, q, SELECT(im.ProfileID.AS("profile_id"), im.Recipient.AS("recipient"),
+		im.CommunityID.AS("community_id"), im.SeriesID.AS("series_id")).FROM(im).
 		WHERE(db.Any(im.ProfileID, ids).AND(im.SentOn.GT(TimestampzT(now.Add(-s.limits.InvitationResendAfter))))))
 	if err != nil {
 		return 0, fmt.Errorf("account: invite: %w", err)
 	}
 	var send []membership.Invitation
 	for _, inv := range invs {
-		if slices.Contains(recent, mailed{inv.ProfileID, auth.EmailKey(inv.Email)}) {
+		if slices.ContainsFunc(recent, func(m mailed) bool {
+			return m.ProfileID == inv.ProfileID && m.Recipient == auth.EmailKey(inv.Email) && same(m.CommunityID, inv.Community) && same(m.SeriesID, inv.Forum)
+		}) {
 			already++
 			continue
 		}
@@ -109,8 +115,8 @@ func (s *Service) invite(ctx context.Context, q db.Querier, actor uuid.UUID, inv
 		return err
 	}
 	im := table.InvitationMails
-	if _, err := db.Exec(ctx, q, im.INSERT(im.ID, im.ActorID, im.ProfileID, im.Recipient, im.SentOn).
-		VALUES(UUID(id), UUID(actor), UUID(pid), String(auth.EmailKey(inv.Email)), TimestampzT(now))); err != nil {
+	if _, err := db.Exec(ctx, q, im.INSERT(im.ID, im.ActorID, im.ProfileID, im.Recipient, im.CommunityID, im.SeriesID, im.SentOn).
+		VALUES(UUID(id), UUID(actor), UUID(pid), String(auth.EmailKey(inv.Email)), uuidOrNull(inv.Community), uuidOrNull(inv.Forum), TimestampzT(now))); err != nil {
 		return fmt.Errorf("account: invite: %w", err)
 	}
 	link := s.baseURL + "/accept-invitation?token=" + url.QueryEscape(token)
@@ -120,4 +126,16 @@ func (s *Service) invite(ctx context.Context, q db.Querier, actor uuid.UUID, inv
 		Body: fmt.Sprintf("Hello %s,\n\n%s invited you to join %s on Agora, a members-only learning community.\n\n"+
 			"Accept the invitation here:\n\n%s\n", inv.FirstName, inv.Inviter, inv.Place, link),
 	})
+}
+
+// same reports whether two optional ids are both absent or equal.
+func same(a, b *uuid.UUID) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+func uuidOrNull(id *uuid.UUID) Expression {
+	if id == nil {
+		return NULL
+	}
+	return UUID(*id)
 }

@@ -401,8 +401,9 @@ type AuthConfig struct {
 // hold across API nodes and projectors.
 type MailLimits struct {
 	// InvitationResendAfter is AGORA_INVITATION_RESEND_AFTER: an address
-	// mailed an invitation within it is not mailed again (the first mail's
-	// link still works); the answer counts it as alreadyInvited.
+	// mailed an invitation into a place within it is not mailed it again
+	// (the first mail's link still works); the answer counts it as
+	// alreadyInvited.
 	InvitationResendAfter time.Duration
 	// InvitationsPerActorPerDay is AGORA_INVITATIONS_PER_ACTOR_PER_DAY:
 	// the invitation mails one member's calls may send in 24 hours; a call

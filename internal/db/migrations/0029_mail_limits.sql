@@ -2,7 +2,8 @@
 -- G3), kept in Postgres so that they hold across API nodes and projectors.
 
 -- Each invitation mailed: whose call sent it, to which profile and
--- address (its key, auth.EmailKey). A profile whose address was mailed
+-- address (its key, auth.EmailKey), into which community or forum (none:
+-- the organization). The same invitation (profile, address, place) mailed
 -- within AGORA_INVITATION_RESEND_AFTER is not mailed again, and one
 -- member's calls mail at most AGORA_INVITATIONS_PER_ACTOR_PER_DAY a day.
 -- The delivery scheduler prunes the rows older than both windows.
@@ -11,6 +12,8 @@ CREATE TABLE invitation_mails (
     actor_id   uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     profile_id uuid NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
     recipient  text NOT NULL,
+    community_id uuid REFERENCES communities (id) ON DELETE CASCADE,
+    series_id  uuid REFERENCES series (id) ON DELETE CASCADE,
     sent_on    timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE invitation_mails REPLICA IDENTITY FULL;

@@ -527,8 +527,9 @@ export interface paths {
          * @description For its admins and super users: mails an invitation to each given
          *     person of the organization who has no account yet; people with an
          *     account are skipped.
-         *     A person mailed an invitation within `AGORA_INVITATION_RESEND_AFTER`
-         *     is not mailed again (counted in `alreadyInvited`); a call whose mails
+         *     A person mailed the same invitation within
+         *     `AGORA_INVITATION_RESEND_AFTER` is not mailed it again (counted in
+         *     `alreadyInvited`); a call whose mails
          *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
          *     sends nothing and answers 429.
          */
@@ -1133,8 +1134,9 @@ export interface paths {
          *     mailed an invitation link (`/accept-invitation?token=…`), the others
          *     skipped. Registering through the link joins the profile and makes
          *     its memberships active.
-         *     A person mailed an invitation within `AGORA_INVITATION_RESEND_AFTER`
-         *     is not mailed again (counted in `alreadyInvited`); a call whose mails
+         *     A person mailed the same invitation within
+         *     `AGORA_INVITATION_RESEND_AFTER` is not mailed it again (counted in
+         *     `alreadyInvited`); a call whose mails
          *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
          *     sends nothing and answers 429.
          */
@@ -1299,8 +1301,9 @@ export interface paths {
          * @description For the forum's admins: mails an invitation to each given member of
          *     the forum's community who has no account yet; people with an account
          *     are skipped.
-         *     A person mailed an invitation within `AGORA_INVITATION_RESEND_AFTER`
-         *     is not mailed again (counted in `alreadyInvited`); a call whose mails
+         *     A person mailed the same invitation within
+         *     `AGORA_INVITATION_RESEND_AFTER` is not mailed it again (counted in
+         *     `alreadyInvited`); a call whose mails
          *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
          *     sends nothing and answers 429.
          */
@@ -3916,7 +3919,7 @@ export interface components {
             /** @description People with an account; nothing is sent. */
             skipped: number;
             /**
-             * @description People without an account mailed an invitation within
+             * @description People without an account mailed the same invitation within
              *     `AGORA_INVITATION_RESEND_AFTER` (an hour): it is not mailed again,
              *     and the link it holds still works.
              */

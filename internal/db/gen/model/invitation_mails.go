@@ -13,9 +13,11 @@ import (
 )
 
 type InvitationMails struct {
-	ID        uuid.UUID `sql:"primary_key" db:"invitation_mails.id"`
-	ActorID   uuid.UUID `db:"invitation_mails.actor_id"`
-	ProfileID uuid.UUID `db:"invitation_mails.profile_id"`
-	Recipient string    `db:"invitation_mails.recipient"`
-	SentOn    time.Time `db:"invitation_mails.sent_on"`
+	ID          uuid.UUID  `sql:"primary_key" db:"invitation_mails.id"`
+	ActorID     uuid.UUID  `db:"invitation_mails.actor_id"`
+	ProfileID   uuid.UUID  `db:"invitation_mails.profile_id"`
+	Recipient   string     `db:"invitation_mails.recipient"`
+	CommunityID *uuid.UUID `db:"invitation_mails.community_id"`
+	SeriesID    *uuid.UUID `db:"invitation_mails.series_id"`
+	SentOn      time.Time  `db:"invitation_mails.sent_on"`
 }

@@ -17,11 +17,13 @@ type invitationMailsTable struct {
 	postgres.Table
 
 	// Columns
-	ID        postgres.ColumnString
-	ActorID   postgres.ColumnString
-	ProfileID postgres.ColumnString
-	Recipient postgres.ColumnString
-	SentOn    postgres.ColumnTimestampz
+	ID          postgres.ColumnString
+	ActorID     postgres.ColumnString
+	ProfileID   postgres.ColumnString
+	Recipient   postgres.ColumnString
+	CommunityID postgres.ColumnString
+	SeriesID    postgres.ColumnString
+	SentOn      postgres.ColumnTimestampz
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -63,25 +65,29 @@ func newInvitationMailsTable(schemaName, tableName, alias string) *InvitationMai
 
 func newInvitationMailsTableImpl(schemaName, tableName, alias string) invitationMailsTable {
 	var (
-		IDColumn        = postgres.StringColumn("id")
-		ActorIDColumn   = postgres.StringColumn("actor_id")
-		ProfileIDColumn = postgres.StringColumn("profile_id")
-		RecipientColumn = postgres.StringColumn("recipient")
-		SentOnColumn    = postgres.TimestampzColumn("sent_on")
-		allColumns      = postgres.ColumnList{IDColumn, ActorIDColumn, ProfileIDColumn, RecipientColumn, SentOnColumn}
-		mutableColumns  = postgres.ColumnList{ActorIDColumn, ProfileIDColumn, RecipientColumn, SentOnColumn}
-		defaultColumns  = postgres.ColumnList{SentOnColumn}
+		IDColumn          = postgres.StringColumn("id")
+		ActorIDColumn     = postgres.StringColumn("actor_id")
+		ProfileIDColumn   = postgres.StringColumn("profile_id")
+		RecipientColumn   = postgres.StringColumn("recipient")
+		CommunityIDColumn = postgres.StringColumn("community_id")
+		SeriesIDColumn    = postgres.StringColumn("series_id")
+		SentOnColumn      = postgres.TimestampzColumn("sent_on")
+		allColumns        = postgres.ColumnList{IDColumn, ActorIDColumn, ProfileIDColumn, RecipientColumn, CommunityIDColumn, SeriesIDColumn, SentOnColumn}
+		mutableColumns    = postgres.ColumnList{ActorIDColumn, ProfileIDColumn, RecipientColumn, CommunityIDColumn, SeriesIDColumn, SentOnColumn}
+		defaultColumns    = postgres.ColumnList{SentOnColumn}
 	)
 
 	return invitationMailsTable{
 		Table: postgres.NewTable(schemaName, tableName, alias, allColumns...),
 
 		//Columns
-		ID:        IDColumn,
-		ActorID:   ActorIDColumn,
-		ProfileID: ProfileIDColumn,
-		Recipient: RecipientColumn,
-		SentOn:    SentOnColumn,
+		ID:          IDColumn,
+		ActorID:     ActorIDColumn,
+		ProfileID:   ProfileIDColumn,
+		Recipient:   RecipientColumn,
+		CommunityID: CommunityIDColumn,
+		SeriesID:    SeriesIDColumn,
+		SentOn:      SentOnColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,
