@@ -129,7 +129,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		links, err = newBlobLinks(cfg)
 	}
 	if err == nil {
-		c.Accounts, err = cmdaccount.New(d, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.BaseURL())
+		c.Accounts, err = cmdaccount.New(d, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.MailLimits, cfg.BaseURL())
 	}
 	if err == nil {
 		c.Communities, err = cmdcommunity.New(d, c.Accounts)

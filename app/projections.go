@@ -63,5 +63,5 @@ func newDelivery(cfg config.Config, d *Database, w *Warehouse, log *slog.Logger)
 	if err != nil {
 		return nil, err
 	}
-	return delivery.New(d.Pool, delivery.Options{Mail: sender, Push: push, BaseURL: cfg.BaseURL(), Insights: reports, Log: log})
+	return delivery.New(d.Pool, delivery.Options{Mail: sender, Push: push, BaseURL: cfg.BaseURL(), Insights: reports, Limits: cfg.MailLimits, Log: log})
 }

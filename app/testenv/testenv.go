@@ -118,6 +118,7 @@ func Config() config.Config {
 	cfg.Auth.SignInPerIPPerMinute = 100000
 	cfg.Auth.SignInPerAccountPerMinute = 100000
 	cfg.Auth.ResetPerAccountPerHour = 100000
+	cfg.MailLimits.InvitationsPerActorPerDay = 100000
 	cfg.AI.SearchesPerAccountPerMinute = 100000
 	return cfg
 }

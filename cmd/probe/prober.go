@@ -20,6 +20,9 @@ const (
 	memberEmail   = "member@demo.agora"
 	expertEmail   = "expert@demo.agora"
 	outsiderEmail = "outsider@demo.agora"
+	// adminEmail administers the demo communities and forums: the names
+	// and invitations are probed as them.
+	adminEmail = "admin@demo.agora"
 )
 
 // prober holds the accounts and places the probes use.
@@ -30,10 +33,12 @@ type prober struct {
 	member   *client
 	expert   *client
 	outsider *client
+	admin    *client
 	// memberID and expertID are the accounts' user ids.
 	memberID, expertID string
-	// forum is a forum the member reads, channel its feed.
-	forum, channel string
+	// forum is a forum the member reads, channel its feed, community
+	// its community.
+	forum, channel, community string
 	// hidden is a forum the member may not read, hiddenThread a post in it.
 	hidden, hiddenThread string
 	// created are the posts to delete at the end, by the client that made them.
@@ -60,6 +65,9 @@ func newProber(ctx context.Context, base, password string) (*prober, error) {
 	if p.outsider, _, err = p.signIn(ctx, outsiderEmail); err != nil {
 		return nil, err
 	}
+	if p.admin, _, err = p.signIn(ctx, adminEmail); err != nil {
+		return nil, err
+	}
 	mine, err := forums(ctx, p.member)
 	if err != nil {
 		return nil, err
@@ -72,6 +80,9 @@ func newProber(ctx context.Context, base, password string) (*prober, error) {
 		return nil, errors.New("the demo member reads no forum: is this a server with the demo data?")
 	}
 	p.forum = mine[0]
+	if p.community, err = communityOf(ctx, p.member, p.forum); err != nil {
+		return nil, err
+	}
 	readable := map[string]bool{}
 	for _, f := range mine {
 		readable[f] = true
@@ -143,6 +154,30 @@ func forums(ctx context.Context, c *client) ([]string, error) {
 		}
 	}
 	return ids, nil
+}
+
+// communityOf is the id of the community of forum, among those c lists.
+func communityOf(ctx context.Context, c *client, forum string) (string, error) {
+	r := c.do(ctx, "GET", "/api/communities", nil, nil)
+	var page struct {
+		Results []struct {
+			ID     string `json:"id"`
+			Series []struct {
+				ID string `json:"id"`
+			} `json:"series"`
+		} `json:"results"`
+	}
+	if err := r.decode(&page); err != nil {
+		return "", err
+	}
+	for _, cm := range page.Results {
+		for _, f := range cm.Series {
+			if f.ID == forum {
+				return cm.ID, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("no community lists the forum %s", forum)
 }
 
 func mainChannel(ctx context.Context, c *client, forum string) (string, error) {

@@ -41,6 +41,30 @@ var probes = []probe{
 	name("lastName with a TAB", map[string]string{"lastName": "Liu\tX"}),
 	name("firstName with a right-to-left override", map[string]string{"firstName": "\u202eevil"}),
 	name("firstName of zero-width characters only", map[string]string{"firstName": "\u200b\u200d"}),
+	place("community name with CR/LF and a mail header", "/api/communities/", map[string]string{"name": "Book club\r\nBcc: all@evil.test"}),
+	place("community description with a BEL", "/api/communities/", map[string]string{"description": "Ring\a"}),
+	place("forum name with a right-to-left override", "/api/series/", map[string]string{"name": "Forum \u202emurof"}),
+	place("forum description with a TAB", "/api/series/", map[string]string{"description": "Col\tumn"}),
+	{"mail", "an invitation re-sent at once", func(ctx context.Context, p *prober) verdict {
+		r := p.admin.do(ctx, "POST", "/api/communities/"+p.community+"/profiles", map[string]any{"firstName": "Probe", "lastName": "Invitee",
+			"email": "probe-" + uuid.NewString() + "@probe.agora.test", "sendInvitation": true}, nil)
+		var added struct {
+			ID string `json:"id"`
+		}
+		if err := r.decode(&added); err != nil || !r.ok() {
+			return verdict{accepted: true, got: "could not add a person to invite: " + r.String()}
+		}
+		for range 2 {
+			r := p.admin.do(ctx, "POST", "/api/communities/"+p.community+"/invitations", map[string]any{"profileIds": []string{added.ID}}, nil)
+			var n struct {
+				Invited int `json:"invited"`
+			}
+			if err := r.decode(&n); err != nil || !r.ok() || n.Invited > 0 {
+				return verdict{accepted: r.ok() && n.Invited > 0, got: "re-sent: " + r.String() + " " + string(r.body)}
+			}
+		}
+		return verdict{got: "re-sent twice, mailed once"}
+	}},
 
 	body("text with invalid UTF-8", func(p *prober) any {
 		return `{"channelId":"` + p.channel + "\",\"raw\":\"bad \xff\xfe bytes\"}"
@@ -315,6 +339,18 @@ func pushSubscription(endpoint string) map[string]any {
 func name(what string, body map[string]string) probe {
 	return probe{"names", what, func(ctx context.Context, p *prober) verdict {
 		return refusedIf(p.member.do(ctx, "PATCH", "/api/users/me", body, nil))
+	}}
+}
+
+// place sends body as the admin's edit of the probe's community or forum
+// (base is "/api/communities/" or "/api/series/").
+func place(what, base string, body map[string]string) probe {
+	return probe{"names", what, func(ctx context.Context, p *prober) verdict {
+		id := p.forum
+		if strings.Contains(base, "communities") {
+			id = p.community
+		}
+		return refusedIf(p.admin.do(ctx, "PATCH", base+id, body, nil))
 	}}
 }
 

@@ -57,10 +57,7 @@ func (p *Person) normalize(f apperr.Fields) {
 	line("fieldOfStudy", p.FieldOfStudy)
 	// The bio has paragraphs: it is the one multi-line field.
 	if p.Bio != nil {
-		*p.Bio = plaintext.Trim(*p.Bio)
-		if utf8.RuneCountInString(*p.Bio) > bioMax {
-			f.Add("bio", "is too long")
-		}
+		*p.Bio = plaintext.Text(f, "bio", *p.Bio, 0, bioMax)
 	}
 	// Only an upload of the member's own (issue 31, G9).
 	picture.CheckUploaded(f, "avatar", p.Avatar.Value)

@@ -29,6 +29,7 @@ type Service struct {
 	hasher  *auth.Hasher
 	mail    agoramail.Sender
 	cfg     config.AuthConfig
+	limits  config.MailLimits
 	baseURL string
 	now     func() time.Time
 
@@ -42,8 +43,9 @@ type Service struct {
 	dummyHash string
 }
 
-// New builds the service; baseURL is where e-mailed links point.
-func New(d *db.DB, hasher *auth.Hasher, sender agoramail.Sender, cfg config.AuthConfig, baseURL string) (*Service, error) {
+// New builds the service; baseURL is where e-mailed links point, limits
+// bound the invitations it mails.
+func New(d *db.DB, hasher *auth.Hasher, sender agoramail.Sender, cfg config.AuthConfig, limits config.MailLimits, baseURL string) (*Service, error) {
 	if d == nil || d.Pool == nil || hasher == nil || sender == nil {
 		return nil, fmt.Errorf("account.New: nil dependency")
 	}
@@ -52,7 +54,7 @@ func New(d *db.DB, hasher *auth.Hasher, sender agoramail.Sender, cfg config.Auth
 		return nil, err
 	}
 	return &Service{
-		db: d.Pool, hasher: hasher, mail: sender, cfg: cfg, baseURL: strings.TrimRight(baseURL, "/"), now: time.Now,
+		db: d.Pool, hasher: hasher, mail: sender, cfg: cfg, limits: limits, baseURL: strings.TrimRight(baseURL, "/"), now: time.Now,
 		signInPerIP:      ratelimit.New(cfg.SignInPerIPPerMinute, time.Minute),
 		signInPerAccount: ratelimit.New(cfg.SignInPerAccountPerMinute, time.Minute),
 		resetPerIP:       ratelimit.New(cfg.SignInPerIPPerMinute, time.Minute),

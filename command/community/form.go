@@ -53,7 +53,7 @@ func (f Form) check(bad apperr.Fields) form {
 		out.name = plaintext.Required(bad, "name", *f.Name, NameMax)
 	}
 	if f.Description != nil {
-		out.description = plaintext.Required(bad, "description", *f.Description, DescriptionMax)
+		out.description = plaintext.Text(bad, "description", *f.Description, 1, DescriptionMax)
 	}
 	if f.MembershipType != nil && *f.MembershipType != InvitationOnly {
 		bad.Add("membershipType", "must be invitationOnly")

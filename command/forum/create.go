@@ -50,7 +50,7 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		return uuid.Nil, apperr.MissingParameters(missing...)
 	}
 	f := apperr.Fields{}
-	name, desc := text(f, "name", in.Name, 90), text(f, "description", in.Description, 1000)
+	name, desc := text(f, "name", in.Name, 90), description(f, in.Description)
 	img := linkpreview.FormLink(f, "image", in.Image)
 	excl := exclusivity(f, in.Exclusivity)
 	if excl == "" {

@@ -17,13 +17,25 @@ const (
 // ErrExclusivityLocked is an open forum made invite-only again.
 var ErrExclusivityLocked = apperr.New(apperr.BadInput, "exclusivityLocked", "an open forum cannot become invite-only again")
 
-// text trims a required text of the form (plaintext.Required); nil is
-// not sent.
+// text trims a required one-line text of the form (plaintext.Required);
+// nil is not sent.
 func text(f apperr.Fields, field string, s *string, max int) string {
 	if s == nil {
 		return ""
 	}
 	return plaintext.Required(f, field, *s, max)
+}
+
+// DescriptionMax is the longest forum description.
+const DescriptionMax = 1000
+
+// description trims the forum's description, a required multi-line text
+// (plaintext.Text); nil is not sent.
+func description(f apperr.Fields, s *string) string {
+	if s == nil {
+		return ""
+	}
+	return plaintext.Text(f, "description", *s, 1, DescriptionMax)
 }
 
 func exclusivity(f apperr.Fields, s *string) string {

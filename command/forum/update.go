@@ -37,7 +37,7 @@ type Update struct {
 // (ErrExclusivityLocked).
 func (s *Service) Update(ctx context.Context, in Update) error {
 	f := apperr.Fields{}
-	name, desc := text(f, "name", in.Name, 90), text(f, "description", in.Description, 1000)
+	name, desc := text(f, "name", in.Name, 90), description(f, in.Description)
 	img := linkpreview.FormLink(f, "image", in.Image.Value)
 	excl := exclusivity(f, in.Exclusivity)
 	price(f, in.Price)

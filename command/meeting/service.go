@@ -103,13 +103,7 @@ type checked struct {
 func (s *Service) check(ctx context.Context, q pgx.Tx, f Form, creator, seriesID uuid.UUID, bad apperr.Fields) (checked, error) {
 	var c checked
 	c.name = plaintext.Required(bad, "name", f.Name, maxName)
-	if !plaintext.Clean(c.name) {
-		bad.Add("name", plaintext.Unclean)
-	}
-	c.agenda = plaintext.Trim(f.Agenda)
-	if utf8.RuneCountInString(c.agenda) > maxAgenda {
-		bad.Add("agenda", "must be at most "+strconv.Itoa(maxAgenda)+" characters")
-	}
+	c.agenda = plaintext.Text(bad, "agenda", f.Agenda, 0, maxAgenda)
 	start, err := time.Parse(time.RFC3339Nano, f.StartTime)
 	switch {
 	case err != nil:

@@ -143,11 +143,8 @@ func (s *Service) Delete(ctx context.Context, in Delete) error {
 	})
 }
 
-// orgName trims a name and checks it: 1 to 75 characters, clean.
+// orgName trims a name and checks it (plaintext.Required): 1 to 75
+// characters, clean.
 func orgName(f apperr.Fields, v string) string {
-	v = plaintext.Required(f, "name", v, NameMax)
-	if !plaintext.Clean(v) {
-		f.Add("name", plaintext.Unclean)
-	}
-	return v
+	return plaintext.Required(f, "name", v, NameMax)
 }

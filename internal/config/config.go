@@ -60,10 +60,12 @@ type Config struct {
 	// a member may be hidden or without input before they are away.
 	PresenceAwayAfter time.Duration
 
-	Auth  AuthConfig
-	SMTP  SMTPConfig
-	Kafka KafkaConfig
-	Blobs BlobConfig
+	Auth AuthConfig
+	SMTP SMTPConfig
+	// MailLimits bound the mail and push that members' writes send.
+	MailLimits MailLimits
+	Kafka      KafkaConfig
+	Blobs      BlobConfig
 
 	// Search chooses the search read store.
 	Search SearchConfig
@@ -415,6 +417,30 @@ type AuthConfig struct {
 	MaxConcurrentHashes int
 }
 
+// MailLimits bound the mail and push that members' writes make the server
+// send, per recipient and per actor, so that no write can make it flood an
+// address (issue 31, G3). Their counts are kept in Postgres, so that they
+// hold across API nodes and projectors.
+type MailLimits struct {
+	// InvitationResendAfter is AGORA_INVITATION_RESEND_AFTER: an address
+	// mailed an invitation into a place within it is not mailed it again
+	// (the first mail's link still works); the answer counts it as
+	// alreadyInvited.
+	InvitationResendAfter time.Duration
+	// InvitationsPerActorPerDay is AGORA_INVITATIONS_PER_ACTOR_PER_DAY:
+	// the invitation mails one member's calls may send in 24 hours; a call
+	// that would pass it sends nothing and is 429 tooManyRequests.
+	InvitationsPerActorPerDay int
+	// NotificationBurst is AGORA_NOTIFICATION_BURST: after a mention or
+	// Meet Up mail, those that follow within it are held and mailed
+	// together, as one, when it ends; their pushes are not sent.
+	NotificationBurst time.Duration
+	// MentionMailsPerAuthorPerHour is AGORA_MENTION_MAILS_PER_AUTHOR_PER_HOUR:
+	// the mention and Meet Up mails one author's writes may cause in an
+	// hour; past it they wait for the recipients' digests.
+	MentionMailsPerAuthorPerHour int
+}
+
 // SMTPConfig selects the SMTP mail adapter when Host is set; otherwise mail
 // goes to the dev mailbox.
 type SMTPConfig struct {
@@ -445,6 +471,8 @@ func Default() Config {
 			MaxConcurrentHashes:       4,
 		},
 		SMTP: SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
+		MailLimits: MailLimits{InvitationResendAfter: time.Hour, InvitationsPerActorPerDay: 100,
+			NotificationBurst: 15 * time.Minute, MentionMailsPerAuthorPerHour: 200},
 		Kafka: KafkaConfig{TopicPrefix: "agora", Partitions: 8, RelaySlot: "agora_relay", MetricsAddr: "127.0.0.1:9464",
 			RetryMaxBackoff: 30 * time.Second, StallAfter: time.Minute},
 		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 2 * time.Hour, UploadQuota: 200 << 20, UnattachedTTL: 24 * time.Hour},
@@ -511,6 +539,10 @@ func (c *Config) FromEnv(lookup Env) []error {
 	integer("AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE", &c.Auth.SignInPerAccountPerMinute)
 	integer("AGORA_RESET_PER_ACCOUNT_PER_HOUR", &c.Auth.ResetPerAccountPerHour)
 	integer("AGORA_MAX_CONCURRENT_HASHES", &c.Auth.MaxConcurrentHashes)
+	duration("AGORA_INVITATION_RESEND_AFTER", &c.MailLimits.InvitationResendAfter)
+	integer("AGORA_INVITATIONS_PER_ACTOR_PER_DAY", &c.MailLimits.InvitationsPerActorPerDay)
+	duration("AGORA_NOTIFICATION_BURST", &c.MailLimits.NotificationBurst)
+	integer("AGORA_MENTION_MAILS_PER_AUTHOR_PER_HOUR", &c.MailLimits.MentionMailsPerAuthorPerHour)
 	str("SMTP_HOST", &c.SMTP.Host)
 	integer("SMTP_PORT", &c.SMTP.Port)
 	str("SMTP_USERNAME", &c.SMTP.Username)
@@ -624,6 +656,13 @@ func (c Config) Validate() error {
 	atLeastOne("AGORA_SIGNIN_PER_ACCOUNT_PER_MINUTE", c.Auth.SignInPerAccountPerMinute)
 	atLeastOne("AGORA_RESET_PER_ACCOUNT_PER_HOUR", c.Auth.ResetPerAccountPerHour)
 	atLeastOne("AGORA_MAX_CONCURRENT_HASHES", c.Auth.MaxConcurrentHashes)
+	if d := c.MailLimits.InvitationResendAfter; d <= 0 || d > 7*24*time.Hour {
+		// The delivery scheduler keeps the invitation mails a week.
+		bad("AGORA_INVITATION_RESEND_AFTER: must be positive and at most 168h")
+	}
+	atLeastOne("AGORA_INVITATIONS_PER_ACTOR_PER_DAY", c.MailLimits.InvitationsPerActorPerDay)
+	positive("AGORA_NOTIFICATION_BURST", c.MailLimits.NotificationBurst)
+	atLeastOne("AGORA_MENTION_MAILS_PER_AUTHOR_PER_HOUR", c.MailLimits.MentionMailsPerAuthorPerHour)
 	if c.SMTP.Host != "" {
 		if c.SMTP.Port < 1 || c.SMTP.Port > 65535 {
 			bad("SMTP_PORT: %d is not a port", c.SMTP.Port)

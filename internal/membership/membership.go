@@ -127,10 +127,12 @@ type Invitation struct {
 	Place   string
 }
 
-// Inviter issues and mails an invitation inside a transaction
-// (account.Service.Invite).
+// Inviter issues and mails invitations inside a transaction, in the
+// actor's name, within the mail limits (account.Service.Invite): already
+// counts those not mailed because they were mailed one a moment ago, and a
+// call past the actor's limit is an error that sends nothing.
 type Inviter interface {
-	Invite(ctx context.Context, q db.Querier, inv Invitation) error
+	Invite(ctx context.Context, q db.Querier, actor uuid.UUID, invs []Invitation) (already int, err error)
 }
 
 // Invited counts what an invitation call did.
@@ -139,6 +141,10 @@ type Invited struct {
 	Invited int `json:"invited"`
 	// Skipped already have an account: nothing is sent.
 	Skipped int `json:"skipped"`
+	// AlreadyInvited were mailed an invitation within the resend window
+	// (AGORA_INVITATION_RESEND_AFTER): it is not mailed again, and the
+	// link it holds still works.
+	AlreadyInvited int `json:"alreadyInvited"`
 }
 
 // InvitePending mails an invitation into into, in the actor's name, to
@@ -167,17 +173,19 @@ func InvitePending(ctx context.Context, q db.Querier, inviter Inviter, actorID u
 	if len(people) != len(ids) {
 		return out, apperr.Invalid(map[string]string{"profileIds": "every person must be a person of the organization"})
 	}
+	var invs []Invitation
 	for _, pe := range people {
 		if pe.Joined {
 			out.Skipped++
 			continue
 		}
-		inv := Invitation{Into: into, ProfileID: pe.ID, Email: pe.Email, FirstName: pe.FirstName, Inviter: actor, Place: place}
-		if err := inviter.Invite(ctx, q, inv); err != nil {
-			return out, fmt.Errorf("membership: invite: %w", err)
-		}
-		out.Invited++
+		invs = append(invs, Invitation{Into: into, ProfileID: pe.ID, Email: pe.Email, FirstName: pe.FirstName, Inviter: actor, Place: place})
 	}
+	already, err := inviter.Invite(ctx, q, actorID, invs)
+	if err != nil {
+		return Invited{}, fmt.Errorf("membership: invite: %w", err)
+	}
+	out.AlreadyInvited, out.Invited = already, len(invs)-already
 	return out, nil
 }
 
@@ -189,7 +197,8 @@ func InviteProfile(ctx context.Context, q db.Querier, inviter Inviter, actorID u
 	if err != nil {
 		return err
 	}
-	return inviter.Invite(ctx, q, Invitation{Into: into, ProfileID: id, Email: email, FirstName: firstName, Inviter: actor, Place: place})
+	_, err = inviter.Invite(ctx, q, actorID, []Invitation{{Into: into, ProfileID: id, Email: email, FirstName: firstName, Inviter: actor, Place: place}})
+	return err
 }
 
 // names are the actor's name and the name of where into leads: "Forum

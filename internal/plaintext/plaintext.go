@@ -1,9 +1,10 @@
-// Package plaintext holds the rules of the one-line text a person types
-// into a form: names, job titles, companies, tags. That text reaches e-mail
+// Package plaintext holds the rules of the text a person types into a
+// form. One-line text (names, job titles, companies, tags) reaches e-mail
 // headers and other members' screens, so it may hold no control character
 // (a CR or LF would start a new mail header, a TAB or NUL misleads) and no
 // bidirectional formatting character (which reorders what others read
-// around it, as in "Trojan Source").
+// around it, as in "Trojan Source"). Multi-line text (descriptions, a
+// bio, an agenda) follows the same rule but for the line break.
 package plaintext
 
 import (
@@ -73,13 +74,46 @@ func Name(bad apperr.Fields, field, v string) string {
 }
 
 // Required trims (Trim) a one-line text a form must have, such as a
-// community's or a forum's name or description, and adds to bad, under
-// field, what breaks its rule: 1 to max characters once trimmed. The form
-// gives the limit; the rule and its message are the same for every form.
+// community's, a forum's or a Meet Up's name, and adds to bad, under
+// field, what breaks its rules: 1 to max characters once trimmed, Clean.
+// The form gives the limit; the rules and their messages are the same for
+// every form.
 func Required(bad apperr.Fields, field, v string, max int) string {
 	v = Trim(v)
-	if v == "" || utf8.RuneCountInString(v) > max {
+	switch {
+	case v == "" || utf8.RuneCountInString(v) > max:
 		bad.Add(field, "must be 1 to "+strconv.Itoa(max)+" characters, not only spaces")
+	case !Clean(v):
+		bad.Add(field, Unclean)
+	}
+	return v
+}
+
+// CleanText reports whether the multi-line text s holds no control
+// character but the line feed, and no bidirectional formatting character.
+func CleanText(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool {
+		return r != '\n' && unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+	}) < 0
+}
+
+// UncleanText is the message of a multi-line field that is not CleanText.
+const UncleanText = "must not contain control characters other than line breaks, nor bidirectional formatting characters"
+
+// Text trims (Trim) a multi-line text, such as a description, a bio or an
+// agenda, with its line breaks written "\n" (a CR LF pasted from another
+// system is one), and adds to bad, under field, what breaks its rules: at
+// most max characters, at least min once trimmed (min 1: the form must
+// have it), CleanText.
+func Text(bad apperr.Fields, field, v string, min, max int) string {
+	v = Trim(strings.ReplaceAll(v, "\r\n", "\n"))
+	switch n := utf8.RuneCountInString(v); {
+	case min > 0 && (n < min || n > max):
+		bad.Add(field, "must be "+strconv.Itoa(min)+" to "+strconv.Itoa(max)+" characters, not only spaces")
+	case n > max:
+		bad.Add(field, "must be at most "+strconv.Itoa(max)+" characters")
+	case !CleanText(v):
+		bad.Add(field, UncleanText)
 	}
 	return v
 }

@@ -88,3 +88,42 @@ func TestRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestRequiredIsClean: a form's one-line required text (a community's, a
+// forum's, a Meet Up's name) refuses controls and bidi overrides too.
+func TestRequiredIsClean(t *testing.T) {
+	for _, s := range []string{"Book club\r\nBcc: x@evil.test", "Book\tclub", "Book\aclub", "Book \u202Ebulc"} {
+		bad := apperr.Fields{}
+		plaintext.Required(bad, "name", s, 75)
+		if bad["name"] != plaintext.Unclean {
+			t.Errorf("Required(%+q): %v", s, bad)
+		}
+	}
+}
+
+// TestText: a multi-line text keeps its line breaks (a CR LF is one) and
+// refuses every other control character and the bidi formatting ones.
+func TestText(t *testing.T) {
+	bad := apperr.Fields{}
+	if got := plaintext.Text(bad, "description", " One\r\nTwo\n\nThree ", 1, 100); got != "One\nTwo\n\nThree" || len(bad) != 0 {
+		t.Errorf("a multi-line text: %q, %v", got, bad)
+	}
+	for _, s := range []string{"a\rb", "a\tb", "a\ab", "a\x1bb", "a\u0085b", "a\u202Eb", "a\u2066b\u2069", "a\u200Fb"} {
+		bad := apperr.Fields{}
+		plaintext.Text(bad, "description", s, 1, 100)
+		if bad["description"] != plaintext.UncleanText {
+			t.Errorf("Text(%+q): %v", s, bad)
+		}
+	}
+	for _, c := range []struct {
+		in       string
+		min, max int
+		ok       bool
+	}{{"", 0, 10, true}, {"", 1, 10, false}, {" \n ", 1, 10, false}, {strings.Repeat("é", 10), 1, 10, true}, {strings.Repeat("é", 11), 0, 10, false}} {
+		bad := apperr.Fields{}
+		plaintext.Text(bad, "bio", c.in, c.min, c.max)
+		if (len(bad) == 0) != c.ok {
+			t.Errorf("Text(%q, %d, %d): %v", c.in, c.min, c.max, bad)
+		}
+	}
+}

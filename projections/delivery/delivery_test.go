@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"agora/app/testenv"
+	"agora/internal/config"
 	"agora/internal/mail"
 	"agora/internal/outbound"
 	"agora/internal/pushtest"
@@ -476,6 +477,9 @@ func TestUnsubscribeLinkTurnsTheSettingOff(t *testing.T) {
 		if res.StatusCode != 200 {
 			t.Fatalf("%s link: %d", method, res.StatusCode)
 		}
+		// After the burst of the mail before (burst_test.go), so that
+		// this one is mailed at once.
+		w.clock.Set(w.clock.Now().Add(config.Default().MailLimits.NotificationBurst + time.Second))
 		w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
 		return len(w.mails(t, grace))
 	}
@@ -549,8 +553,8 @@ func TestDigestOncePerPeriodAtTheLocalHour(t *testing.T) {
 	if d.Subject != "Your daily Agora digest: 3 new" || !strings.HasPrefix(d.ListUnsubscribe, w.env.URL+"/api/notifications/unsubscribe?token=") {
 		t.Fatalf("digest %q %q", d.Subject, d.ListUnsubscribe)
 	}
-	for _, want := range []string{"Ada Tester commented on your post in Welcome & Introductions:\r\n    a first comment",
-		"Ada Tester mentioned you in Welcome & Introductions:\r\n    a comment that mentions you", "Someone replied to your comment",
+	for _, want := range []string{"Ada Tester commented on your post in Welcome & Introductions:\r\n    > a first comment",
+		"Ada Tester mentioned you in Welcome & Introductions:\r\n    > a comment that mentions you", "Someone replied to your comment",
 		"?reason=mention", d.ListUnsubscribe} {
 		if !strings.Contains(d.Body, want) {
 			t.Errorf("the digest lacks %q:\n%s", want, d.Body)

@@ -29,6 +29,7 @@ import (
 
 	"agora/internal/access"
 	"agora/internal/auth"
+	"agora/internal/config"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/mail"
@@ -68,7 +69,10 @@ type Options struct {
 	// Interval is how often the scheduler looks for due digests and
 	// sendings to retry (a minute).
 	Interval time.Duration
-	Log      *slog.Logger
+	// Limits bound the mentions' and Meet Ups' mails and pushes per
+	// member and per author (burst.go); zero values are the defaults.
+	Limits config.MailLimits
+	Log    *slog.Logger
 }
 
 // Projection delivers notifications.
@@ -87,6 +91,13 @@ func New(db *pgxpool.Pool, o Options) (*Projection, error) {
 	}
 	if o.Interval <= 0 {
 		o.Interval = time.Minute
+	}
+	d := config.Default().MailLimits
+	if o.Limits.NotificationBurst <= 0 {
+		o.Limits.NotificationBurst = d.NotificationBurst
+	}
+	if o.Limits.MentionMailsPerAuthorPerHour <= 0 {
+		o.Limits.MentionMailsPerAuthorPerHour = d.MentionMailsPerAuthorPerHour
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -117,6 +128,7 @@ func (p *Projection) Apply(ctx context.Context, c change.Change) error {
 // notification is a row of notifications with what sending it needs.
 type notification struct {
 	ID, UserID, SourceID          uuid.UUID
+	AuthorID                      *uuid.UUID
 	Kind                          string
 	PostID, SeriesID, CommunityID *uuid.UUID
 	ChannelID                     *uuid.UUID
@@ -171,6 +183,12 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 			return err
 		}
 	}
+	if push && p.opts.Push != nil && burst(n.Kind) {
+		// One push a burst: the ones after it would only repeat the nudge.
+		if recent, err := p.inBurst(ctx, p.db, n.UserID, "push"); err != nil || recent {
+			return err
+		}
+	}
 	if push && p.opts.Push != nil {
 		if err := p.push(ctx, n); err != nil {
 			return err
@@ -186,7 +204,7 @@ func (p *Projection) notification(ctx context.Context, id uuid.UUID) (notificati
 	a := table.Users.AS("author")
 	var out notification
 	var author, forum, data *string
-	err := db.QueryRow(ctx, p.db, pg.SELECT(n.ID, n.UserID, n.SourceID, n.Kind, n.PostID, n.SeriesID, n.CommunityID, n.ChannelID,
+	err := db.QueryRow(ctx, p.db, pg.SELECT(n.ID, n.UserID, n.SourceID, n.AuthorID, n.Kind, n.PostID, n.SeriesID, n.CommunityID, n.ChannelID,
 		n.Preview, n.CreatedOn, u.Email, u.Role, a.FirstName.CONCAT(pg.String(" ")).CONCAT(a.LastName), s.Name,
 		pg.EXISTS(pg.SELECT(o.UserID).FROM(o).WHERE(o.UserID.EQ(n.UserID).AND(o.Nodes.GT(pg.Int(0))))), up.Data).
 		FROM(n.INNER_JOIN(u, u.ID.EQ(n.UserID)).
@@ -194,7 +212,7 @@ func (p *Projection) notification(ctx context.Context, id uuid.UUID) (notificati
 			LEFT_JOIN(s, s.ID.EQ(n.SeriesID)).
 			LEFT_JOIN(up, up.UserID.EQ(n.UserID))).
 		WHERE(n.ID.EQ(pg.UUID(id)))).
-		Scan(&out.ID, &out.UserID, &out.SourceID, &out.Kind, &out.PostID, &out.SeriesID, &out.CommunityID, &out.ChannelID,
+		Scan(&out.ID, &out.UserID, &out.SourceID, &out.AuthorID, &out.Kind, &out.PostID, &out.SeriesID, &out.CommunityID, &out.ChannelID,
 			&out.Preview, &out.CreatedOn, &out.Email, &out.Role, &author, &forum, &out.Online, &data)
 	if err != nil {
 		return out, err
@@ -340,6 +358,16 @@ func (p *Projection) email(ctx context.Context, n notification) error {
 				return nil
 			}
 		}
+		if burst(n.Kind) {
+			held, send, err := p.burstMail(ctx, tx, n, now)
+			if err != nil || !send {
+				return err
+			}
+			if held != nil {
+				_, err := claimHeld(ctx, tx, n.ID, *held)
+				return err
+			}
+		}
 		id, ok, err := claim(ctx, tx, n.ID, "email", nil, now)
 		if err != nil || !ok {
 			return err
@@ -366,8 +394,8 @@ func (p *Projection) message(ctx context.Context, tx pgx.Tx, n notification) (ma
 	if err != nil {
 		return mail.Message{}, err
 	}
-	body := fmt.Sprintf("%s\r\n\r\n    %s\r\n\r\nOpen it: %s\r\n\r\n-- \r\nTo stop these e-mails: %s\r\nOr change your notification settings: %s\r\n",
-		intro, n.Preview, p.postURL(n, true), unsubscribe, p.opts.BaseURL+"/profile")
+	body := fmt.Sprintf("%s\r\n\r\n%s\r\nOpen it: %s\r\n\r\n-- \r\nTo stop these e-mails: %s\r\nOr change your notification settings: %s\r\n",
+		intro, quote(n.Preview), p.postURL(n, true), unsubscribe, p.opts.BaseURL+"/profile")
 	return mail.Message{To: n.Email, Subject: subject, Body: body, ListUnsubscribe: unsubscribe}, nil
 }
 

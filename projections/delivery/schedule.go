@@ -40,7 +40,7 @@ func (p *Projection) Schedule(ctx context.Context) {
 
 // Tick does one round of the scheduler at the clock's time.
 func (p *Projection) Tick(ctx context.Context) error {
-	return errors.Join(p.Retry(ctx), p.Digests(ctx), p.InsightsDigests(ctx), p.Prune(ctx))
+	return errors.Join(p.Retry(ctx), p.Bursts(ctx), p.Digests(ctx), p.InsightsDigests(ctx), p.Prune(ctx))
 }
 
 // Kept are how long an e-mail's unsubscribe link works, and how long a
@@ -49,16 +49,24 @@ func (p *Projection) Tick(ctx context.Context) error {
 const (
 	KeptUnsubscribeLinks = 365 * 24 * time.Hour
 	KeptDigestRuns       = 30 * 24 * time.Hour
+	// KeptInvitationMails is longer than the invitation limits' windows.
+	KeptInvitationMails = 7 * 24 * time.Hour
 )
 
 // Prune forgets the unsubscribe links and digest periods past keeping.
 func (p *Projection) Prune(ctx context.Context) error {
 	now := p.opts.Now()
-	ut, dr := table.UnsubscribeTokens, table.DigestRuns
+	ut, dr, im := table.UnsubscribeTokens, table.DigestRuns, table.InvitationMails
 	if _, err := db.Exec(ctx, p.db, ut.DELETE().WHERE(ut.CreatedOn.LT(pg.TimestampzT(now.Add(-KeptUnsubscribeLinks))))); err != nil {
 		return fmt.Errorf("delivery: prune: %w", err)
 	}
 	if _, err := db.Exec(ctx, p.db, dr.DELETE().WHERE(dr.PeriodStart.LT(pg.TimestampzT(now.Add(-KeptDigestRuns))))); err != nil {
+		return fmt.Errorf("delivery: prune: %w", err)
+	}
+	// The invitation limits look back a day at most
+	// (command/account's invitationDay and AGORA_INVITATION_RESEND_AFTER,
+	// kept below it).
+	if _, err := db.Exec(ctx, p.db, im.DELETE().WHERE(im.SentOn.LT(pg.TimestampzT(now.Add(-KeptInvitationMails))))); err != nil {
 		return fmt.Errorf("delivery: prune: %w", err)
 	}
 	return nil
@@ -76,7 +84,7 @@ func (p *Projection) Retry(ctx context.Context) error {
 	now := p.opts.Now()
 	d := table.NotificationDeliveries
 	rows, err := db.Query(ctx, p.db, pg.SELECT(d.ID, d.Attempts, d.LastAttemptOn).FROM(d).
-		WHERE(d.SentOn.IS_NULL().AND(d.Attempts.LT(pg.Int(MaxAttempts)))).
+		WHERE(d.SentOn.IS_NULL().AND(d.HeldUntil.IS_NULL()).AND(d.Attempts.LT(pg.Int(MaxAttempts)))).
 		ORDER_BY(d.LastAttemptOn).LIMIT(500))
 	if err != nil {
 		return fmt.Errorf("delivery: retry: %w", err)
@@ -340,7 +348,7 @@ func (p *Projection) postsDigest(ctx context.Context, m member, f string, start,
 		var b strings.Builder
 		fmt.Fprintf(&b, "Hello %s,\r\n\r\nWhat you have not read yet from the forums:\r\n", m.First)
 		for _, it := range items {
-			fmt.Fprintf(&b, "\r\n* %s:\r\n    %s\r\n", headline(it.Author, it.Kinds, it.Forum), it.Preview)
+			fmt.Fprintf(&b, "\r\n* %s:\r\n%s", headline(it.Author, it.Kinds, it.Forum), quote(it.Preview))
 			if it.PostID != nil {
 				fmt.Fprintf(&b, "    %s%s\r\n", p.opts.BaseURL, postPath(it.CommunityID, it.SeriesID, it.PostID, it.Kinds))
 			}

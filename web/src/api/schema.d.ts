@@ -527,6 +527,11 @@ export interface paths {
          * @description For its admins and super users: mails an invitation to each given
          *     person of the organization who has no account yet; people with an
          *     account are skipped.
+         *     A person mailed the same invitation within
+         *     `AGORA_INVITATION_RESEND_AFTER` is not mailed it again (counted in
+         *     `alreadyInvited`); a call whose mails
+         *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
+         *     sends nothing and answers 429.
          */
         post: operations["inviteOrganizationProfiles"];
         delete?: never;
@@ -1129,6 +1134,11 @@ export interface paths {
          *     mailed an invitation link (`/accept-invitation?token=…`), the others
          *     skipped. Registering through the link joins the profile and makes
          *     its memberships active.
+         *     A person mailed the same invitation within
+         *     `AGORA_INVITATION_RESEND_AFTER` is not mailed it again (counted in
+         *     `alreadyInvited`); a call whose mails
+         *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
+         *     sends nothing and answers 429.
          */
         post: operations["inviteToCommunity"];
         delete?: never;
@@ -1291,6 +1301,11 @@ export interface paths {
          * @description For the forum's admins: mails an invitation to each given member of
          *     the forum's community who has no account yet; people with an account
          *     are skipped.
+         *     A person mailed the same invitation within
+         *     `AGORA_INVITATION_RESEND_AFTER` is not mailed it again (counted in
+         *     `alreadyInvited`); a call whose mails
+         *     would take the caller past `AGORA_INVITATIONS_PER_ACTOR_PER_DAY`
+         *     sends nothing and answers 429.
          */
         post: operations["inviteSeriesMembers"];
         delete?: never;
@@ -3905,6 +3920,12 @@ export interface components {
             invited: number;
             /** @description People with an account; nothing is sent. */
             skipped: number;
+            /**
+             * @description People without an account mailed the same invitation within
+             *     `AGORA_INVITATION_RESEND_AFTER` (an hour): it is not mailed again,
+             *     and the link it holds still works.
+             */
+            alreadyInvited: number;
         };
         CommunityShareRole: {
             /** @enum {string} */
@@ -7201,6 +7222,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -7246,6 +7268,7 @@ export interface operations {
             403: components["responses"]["OrganizationAdminOnly"];
             404: components["responses"]["OrganizationNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -7353,6 +7376,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -8524,6 +8548,7 @@ export interface operations {
             403: components["responses"]["CommunityManagersOnly"];
             404: components["responses"]["CommunityNotVisible"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };
@@ -8786,6 +8811,7 @@ export interface operations {
             403: components["responses"]["ForumAdminOnly"];
             404: components["responses"]["ForumNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];
         };

@@ -21,4 +21,5 @@ type NotificationDeliveries struct {
 	Attempts       int32      `db:"notification_deliveries.attempts"`
 	LastAttemptOn  *time.Time `db:"notification_deliveries.last_attempt_on"`
 	LastError      *string    `db:"notification_deliveries.last_error"`
+	HeldUntil      *time.Time `db:"notification_deliveries.held_until"`
 }

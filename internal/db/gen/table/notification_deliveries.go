@@ -25,6 +25,7 @@ type notificationDeliveriesTable struct {
 	Attempts       postgres.ColumnInteger
 	LastAttemptOn  postgres.ColumnTimestampz
 	LastError      postgres.ColumnString
+	HeldUntil      postgres.ColumnTimestampz
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -74,8 +75,9 @@ func newNotificationDeliveriesTableImpl(schemaName, tableName, alias string) not
 		AttemptsColumn       = postgres.IntegerColumn("attempts")
 		LastAttemptOnColumn  = postgres.TimestampzColumn("last_attempt_on")
 		LastErrorColumn      = postgres.StringColumn("last_error")
-		allColumns           = postgres.ColumnList{IDColumn, NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastAttemptOnColumn, LastErrorColumn}
-		mutableColumns       = postgres.ColumnList{NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastAttemptOnColumn, LastErrorColumn}
+		HeldUntilColumn      = postgres.TimestampzColumn("held_until")
+		allColumns           = postgres.ColumnList{IDColumn, NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastAttemptOnColumn, LastErrorColumn, HeldUntilColumn}
+		mutableColumns       = postgres.ColumnList{NotificationIDColumn, ChannelColumn, SubscriptionIDColumn, SentOnColumn, AttemptsColumn, LastAttemptOnColumn, LastErrorColumn, HeldUntilColumn}
 		defaultColumns       = postgres.ColumnList{AttemptsColumn}
 	)
 
@@ -91,6 +93,7 @@ func newNotificationDeliveriesTableImpl(schemaName, tableName, alias string) not
 		Attempts:       AttemptsColumn,
 		LastAttemptOn:  LastAttemptOnColumn,
 		LastError:      LastErrorColumn,
+		HeldUntil:      HeldUntilColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

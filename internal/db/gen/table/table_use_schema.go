@@ -28,6 +28,7 @@ func UseSchema(schema string) {
 	DevMail = DevMail.FromSchema(schema)
 	DigestRuns = DigestRuns.FromSchema(schema)
 	IdentityClients = IdentityClients.FromSchema(schema)
+	InvitationMails = InvitationMails.FromSchema(schema)
 	MeetingAttendance = MeetingAttendance.FromSchema(schema)
 	MeetingBreakoutMembers = MeetingBreakoutMembers.FromSchema(schema)
 	MeetingInvitees = MeetingInvitees.FromSchema(schema)

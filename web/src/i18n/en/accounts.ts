@@ -50,6 +50,7 @@ export const accounts = {
     invite: 'Send invitation',
     inviteFor: 'Send an invitation to {{name}}',
     invitationSent: 'An invitation was sent to {{email}}.',
+    invitationAlreadySent: '{{email}} was sent an invitation within the hour; its link still works, so it was not sent again.',
     invitationFailed: 'The invitation could not be sent.',
   },
   sso: {

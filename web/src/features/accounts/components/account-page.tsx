@@ -290,7 +290,11 @@ function MembersView({ org }: { org: Organization }) {
                     aria-label={t('accounts.members.inviteFor', { name: `${p.firstName} ${p.lastName}` })}
                     onClick={() =>
                       invite.mutate([p.id], {
-                        onSuccess: () => toast({ title: t('accounts.members.invitationSent', { email: p.email }), variant: 'success' }),
+                        onSuccess: (r) =>
+                          toast({
+                            title: t(r.alreadyInvited > 0 ? 'accounts.members.invitationAlreadySent' : 'accounts.members.invitationSent', { email: p.email }),
+                            variant: 'success',
+                          }),
                         onError: () => toast({ title: t('accounts.members.invitationFailed'), variant: 'destructive' }),
                       })
                     }

@@ -1,0 +1,246 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	pg "github.com/go-jet/jet/v2/postgres"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"agora/internal/db"
+	"agora/internal/db/gen/table"
+	"agora/internal/mail"
+)
+
+// burstKinds are the notifications mailed as they come, but at most once
+// a burst (AGORA_NOTIFICATION_BURST) per member (issue 31, G3): twelve posts
+// mentioning someone within a second, or four open Meet Ups scheduled in
+// their forum, would otherwise be twelve or four mails. The first is
+// mailed at once; those that follow within the burst are held and mailed
+// together, as one, when it ends; and a member is pushed one of them a
+// burst.
+var burstKinds = []string{"mention", "meetup-open"}
+
+func burst(kind string) bool { return slices.Contains(burstKinds, kind) }
+
+// lockMember serializes the burst decisions of one member's mails across
+// projectors.
+func lockMember(ctx context.Context, tx pgx.Tx, user uuid.UUID) error {
+	_, err := db.Exec(ctx, tx, pg.SELECT(pg.Func("pg_advisory_xact_lock", pg.Func("hashtextextended", pg.String("delivery-burst:"+user.String()), pg.Int(0)))))
+	if err != nil {
+		return fmt.Errorf("delivery: burst: %w", err)
+	}
+	return nil
+}
+
+// inBurst reports whether user was sent a notification of burstKinds on
+// channel within the last burst.
+func (p *Projection) inBurst(ctx context.Context, q db.Querier, user uuid.UUID, channel string) (bool, error) {
+	d, o := table.NotificationDeliveries, table.Notifications
+	var recent bool
+	err := db.QueryRow(ctx, q, pg.SELECT(pg.EXISTS(pg.SELECT(d.ID).FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
+		WHERE(o.UserID.EQ(pg.UUID(user)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String(channel))).
+			AND(d.SentOn.GT(pg.TimestampzT(p.opts.Now().Add(-p.opts.Limits.NotificationBurst)))))))).Scan(&recent)
+	if err != nil {
+		return false, fmt.Errorf("delivery: burst: %w", err)
+	}
+	return recent, nil
+}
+
+// burstMail decides, under the member's lock, how the mail of n (of
+// burstKinds) goes: held until the end of the member's burst (held), at
+// once (send, no held), or not at all (its author's mails passed
+// AGORA_MENTION_MAILS_PER_AUTHOR_PER_HOUR: a mention then waits for the
+// member's digest, and the notification stays in the app).
+func (p *Projection) burstMail(ctx context.Context, tx pgx.Tx, n notification, now time.Time) (held *time.Time, send bool, err error) {
+	if err := lockMember(ctx, tx, n.UserID); err != nil {
+		return nil, false, err
+	}
+	d, o := table.NotificationDeliveries, table.Notifications
+	var pending, last *time.Time
+	err = db.QueryRow(ctx, tx, pg.SELECT(
+		pg.MIN(d.HeldUntil).AS("pending"),
+		pg.MAX(d.SentOn).AS("last")).
+		FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
+		WHERE(o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
+			AND(d.HeldUntil.IS_NOT_NULL().AND(d.SentOn.IS_NULL()).OR(d.SentOn.GT(pg.TimestampzT(now.Add(-p.opts.Limits.NotificationBurst))))))).
+		Scan(&pending, &last)
+	if err != nil {
+		return nil, false, fmt.Errorf("delivery: burst: %w", err)
+	}
+	switch {
+	case pending != nil:
+		return pending, true, nil
+	case last != nil:
+		end := last.Add(p.opts.Limits.NotificationBurst)
+		return &end, true, nil
+	}
+	if n.AuthorID == nil {
+		return nil, true, nil
+	}
+	var caused int
+	err = db.QueryRow(ctx, tx, pg.SELECT(pg.COUNT(d.ID)).FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
+		WHERE(o.AuthorID.EQ(pg.UUID(*n.AuthorID)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
+			AND(d.SentOn.GT(pg.TimestampzT(now.Add(-time.Hour)))))).Scan(&caused)
+	if err != nil {
+		return nil, false, fmt.Errorf("delivery: burst: %w", err)
+	}
+	return nil, caused < p.opts.Limits.MentionMailsPerAuthorPerHour, nil
+}
+
+// claimHeld writes the e-mail delivery row of notification, held until
+// the end of its member's burst, unless one exists.
+func claimHeld(ctx context.Context, tx pgx.Tx, notification uuid.UUID, until time.Time) (bool, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return false, err
+	}
+	d := table.NotificationDeliveries
+	tag, err := db.Exec(ctx, tx, d.INSERT(d.ID, d.NotificationID, d.Channel, d.Attempts, d.HeldUntil).
+		VALUES(pg.UUID(id), pg.UUID(notification), pg.String("email"), pg.Int(0), pg.TimestampzT(until)).
+		ON_CONFLICT().DO_NOTHING())
+	if err != nil {
+		return false, fmt.Errorf("delivery: hold: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// Bursts mails, as one mail each, the held notifications of the members
+// whose burst has ended.
+func (p *Projection) Bursts(ctx context.Context) error {
+	d, o := table.NotificationDeliveries, table.Notifications
+	users, err := db.Values[uuid.UUID](ctx, p.db, pg.SELECT(o.UserID).DISTINCT().FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
+		WHERE(d.HeldUntil.LT_EQ(pg.TimestampzT(p.opts.Now())).AND(d.SentOn.IS_NULL())).LIMIT(500))
+	if err != nil {
+		return fmt.Errorf("delivery: bursts: %w", err)
+	}
+	var errs []error
+	for _, u := range users {
+		errs = append(errs, p.burstDigest(ctx, u))
+	}
+	return errors.Join(errs...)
+}
+
+// burstDigest mails user's held notifications whose burst has ended, those
+// they may still read, in one mail, and settles them all with its outcome.
+func (p *Projection) burstDigest(ctx context.Context, user uuid.UUID) error {
+	return db.InTx(ctx, p.db, func(tx pgx.Tx) error {
+		if err := lockMember(ctx, tx, user); err != nil {
+			return err
+		}
+		now := p.opts.Now()
+		d, o := table.NotificationDeliveries, table.Notifications
+		type held struct{ Delivery, Notification uuid.UUID }
+		rows, err := db.All[held](ctx, tx, pg.SELECT(d.ID.AS("delivery"), d.NotificationID.AS("notification")).
+			FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
+			WHERE(o.UserID.EQ(pg.UUID(user)).AND(d.HeldUntil.LT_EQ(pg.TimestampzT(now))).AND(d.SentOn.IS_NULL())).
+			ORDER_BY(o.CreatedOn, o.ID))
+		if err != nil || len(rows) == 0 {
+			return err
+		}
+		var items []notification
+		for _, h := range rows {
+			n, err := p.notification(ctx, h.Notification)
+			if err != nil {
+				return err
+			}
+			if n.SeriesID != nil {
+				if ok, err := mayRead(ctx, tx, n.UserID, n.Role, *n.SeriesID); err != nil {
+					return err
+				} else if !ok {
+					continue // they have left the forum since
+				}
+			}
+			items = append(items, n)
+		}
+		ids := make([]pg.Expression, len(rows))
+		for i, h := range rows {
+			ids[i] = pg.UUID(h.Delivery)
+		}
+		var sendErr error
+		if len(items) > 0 && items[0].Settings.EmailMentions {
+			m, err := p.burstMessage(ctx, tx, items)
+			if err != nil {
+				return err
+			}
+			sendErr = p.opts.Mail.Send(ctx, m)
+		}
+		// Sent, or nothing left to send: the burst is over either way. A
+		// failed sending is retried by Retry, one mail a notification.
+		stmt := d.UPDATE(d.HeldUntil, d.SentOn, d.Attempts, d.LastAttemptOn).SET(pg.NULL, pg.TimestampzT(now), pg.Int(1), pg.TimestampzT(now))
+		if sendErr != nil {
+			msg := sendErr.Error()
+			if len(msg) > 500 {
+				msg = msg[:500]
+			}
+			stmt = d.UPDATE(d.HeldUntil, d.Attempts, d.LastAttemptOn, d.LastError).SET(pg.NULL, pg.Int(1), pg.TimestampzT(now), pg.String(msg))
+		}
+		if _, err := db.Exec(ctx, tx, stmt.WHERE(d.ID.IN(ids...))); err != nil {
+			return fmt.Errorf("delivery: burst: %w", err)
+		}
+		return nil
+	})
+}
+
+// burstMessage is the one mail of a member's held notifications.
+func (p *Projection) burstMessage(ctx context.Context, tx pgx.Tx, items []notification) (mail.Message, error) {
+	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, items[0].UserID, "notifications.email.mentions")
+	if err != nil {
+		return mail.Message{}, err
+	}
+	var b strings.Builder
+	b.WriteString("Since the last e-mail:\r\n")
+	for _, n := range items {
+		fmt.Fprintf(&b, "\r\n* %s:\r\n%s    %s\r\n", headline(n.Author, []string{n.Kind}, n.Forum), quote(n.Preview), p.postURL(n, true))
+	}
+	fmt.Fprintf(&b, "\r\n-- \r\nTo stop these e-mails: %s\r\nOr change your notification settings: %s/profile\r\n", unsubscribe, p.opts.BaseURL)
+	subject := fmt.Sprintf("%d new mentions and Meet Ups on Agora", len(items))
+	if len(items) == 1 {
+		subject = headline(items[0].Author, []string{items[0].Kind}, items[0].Forum)
+	}
+	return mail.Message{To: items[0].Email, Subject: subject, Body: b.String(), ListUnsubscribe: unsubscribe}, nil
+}
+
+// quote writes a member's text into a mail as a quotation (issue 31, G5):
+// each of its lines behind "    > ", so that no line of it can pass for
+// the mail's own (a signature's "-- ", a footer, an unsubscribe line); its
+// control and bidirectional formatting characters dropped, so that it
+// cannot reorder or break the lines around it; and each link in it written
+// as "[link]", so that a member cannot put a link in a mail that the
+// server did not write (the mail's own links open the post, where the
+// member's link is shown with its address).
+func quote(text string) string {
+	text = strings.Map(func(r rune) rune {
+		if r == '\n' {
+			return r
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, strings.ReplaceAll(text, "\r\n", "\n"))
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		words := strings.Fields(line)
+		for i, w := range words {
+			if linkLike(w) {
+				words[i] = "[link]"
+			}
+		}
+		b.WriteString("    > " + strings.Join(words, " ") + "\r\n")
+	}
+	return b.String()
+}
+
+// linkLike reports whether a word of a member's text is one a mail client
+// would make a link of: a URL of any scheme, a www. address, a mailto:.
+func linkLike(w string) bool {
+	l := strings.ToLower(w)
+	return strings.Contains(l, "://") || strings.Contains(l, "www.") || strings.Contains(l, "mailto:")
+}
