@@ -17,6 +17,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
+	"agora/internal/sheet/sheettest"
 )
 
 // POST /api/communities/{id}/profiles/bulk, POST
@@ -261,6 +262,9 @@ func TestMemberImportUnreadable(t *testing.T) {
 		return b.String()
 	}
 	big := ok(1) + strings.Repeat(" ", 8<<20)
+	// The probe's finding: a 205 KB workbook of one 200 MiB cell was
+	// accepted after 15 s, the server 0.9 GB larger.
+	bomb := string(sheettest.Bomb(200 << 20))
 	for _, c := range []struct {
 		name, file, data, code string
 	}{
@@ -274,11 +278,16 @@ func TestMemberImportUnreadable(t *testing.T) {
 		{"no email column", "people.csv", "firstName,lastName,mail\nA,B," + freshAddress("nomail") + "\n", "importColumnsMissing"},
 		{"10,001 rows", "people.csv", ok(10_001), "importTooManyRows"},
 		{"over 8 MiB", "people.csv", big, "importFileTooLarge"},
+		{"a zip bomb", "people.xlsx", bomb, "importFileTooLarge"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, path := range []string{communityImport(community), orgImport(org)} {
 				before := countWrites(t, env)
+				start := time.Now()
 				wantError(t, admin.Upload(path, "file", c.file, []byte(c.data)), 400, c.code)
+				if took := time.Since(start); took > 5*time.Second {
+					t.Errorf("refused after %v", took)
+				}
 				wantNoWrites(t, env, before)
 			}
 		})

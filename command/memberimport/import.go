@@ -43,8 +43,13 @@ var (
 	ErrFileType       = apperr.New(apperr.BadInput, "importFileType", "the file must be a .csv or .xlsx file")
 	ErrFileUnreadable = apperr.New(apperr.BadInput, "importFileUnreadable", "the file cannot be read: a CSV file must be UTF-8 text, an .xlsx file an Excel workbook")
 	ErrFileTooLarge   = apperr.New(apperr.BadInput, "importFileTooLarge", fmt.Sprintf("the file is larger than %d MiB", MaxBytes>>20)).With("max", MaxBytes)
-	ErrHeaderMissing  = apperr.New(apperr.BadInput, "importHeaderMissing", "the file has no header row")
-	ErrTooManyRows    = apperr.New(apperr.BadInput, "importTooManyRows", fmt.Sprintf("the file has more than %d rows of people", MaxRows)).With("max", MaxRows)
+	// ErrFileUnpacksTooLarge is a workbook that unpacks to more than its
+	// bounds (a zip bomb), refused before it is unpacked.
+	ErrFileUnpacksTooLarge = apperr.New(apperr.BadInput, "importFileTooLarge",
+		fmt.Sprintf("the workbook unpacks to more than %d MiB, more than %d times its size, or holds a cell of more than %d KiB", sheet.MaxUnpacked>>20, sheet.MaxRatio, sheet.MaxText>>10)).
+		With("maxUnpacked", sheet.MaxUnpacked).With("maxRatio", sheet.MaxRatio).With("maxText", sheet.MaxText)
+	ErrHeaderMissing = apperr.New(apperr.BadInput, "importHeaderMissing", "the file has no header row")
+	ErrTooManyRows   = apperr.New(apperr.BadInput, "importTooManyRows", fmt.Sprintf("the file has more than %d rows of people", MaxRows)).With("max", MaxRows)
 )
 
 // errColumnsMissing is a header without a required column.
@@ -145,6 +150,8 @@ func (s *Service) Prepare(ctx context.Context, in Import) (*Importing, error) {
 		return nil, ErrFileType
 	case errors.Is(err, sheet.ErrTooManyRows):
 		return nil, ErrTooManyRows
+	case errors.Is(err, sheet.ErrTooLarge):
+		return nil, ErrFileUnpacksTooLarge.Wrap(err)
 	case err != nil:
 		return nil, ErrFileUnreadable.Wrap(err)
 	case len(rows) == 0:
