@@ -37,6 +37,7 @@ type importEvent struct {
 	Added     int             `json:"added"`
 	Existing  int             `json:"existing"`
 	Skipped   []importSkipped `json:"skipped"`
+	ToInvite  []string        `json:"toInvite"`
 	Code      string          `json:"code"`
 }
 
@@ -180,6 +181,10 @@ func TestMemberImportCommunity(t *testing.T) {
 	if rep.Type != "report" || rep.Added != good || rep.Existing != 0 {
 		t.Fatalf("report %+v, want %d added", rep, good)
 	}
+	// Everyone added but the member with an account is to be invited.
+	if len(rep.ToInvite) != good-1 {
+		t.Errorf("%d to invite, want %d", len(rep.ToInvite), good-1)
+	}
 	if len(progress) < 2 || progress[0].Total != rows {
 		t.Errorf("progress %+v, want batches of the %d rows", progress, rows)
 	}
@@ -197,8 +202,8 @@ func TestMemberImportCommunity(t *testing.T) {
 
 	t.Run("again adds nothing", func(t *testing.T) {
 		rep := importReport(t, admin.Upload(communityImport(community), "file", "people.csv", file))
-		if rep.Added != 0 || rep.Existing != good {
-			t.Errorf("report added %d existing %d, want 0 and %d", rep.Added, rep.Existing, good)
+		if rep.Added != 0 || rep.Existing != good || len(rep.ToInvite) != 0 {
+			t.Errorf("report added %d existing %d to invite %d, want 0, %d and 0", rep.Added, rep.Existing, len(rep.ToInvite), good)
 		}
 		check(t, rep)
 	})
@@ -243,6 +248,59 @@ func TestMemberImportOrganizationXLSX(t *testing.T) {
 	rep = importReport(t, super.Upload(orgImport(org), "file", "People.XLSX", b.Bytes()))
 	if rep.Added != 0 || rep.Existing != 3 || len(rep.Skipped) != 1 {
 		t.Errorf("again: %+v", rep)
+	}
+}
+
+// TestMemberImportInvite: an import mails nobody; its report names the
+// people it added who have no account, whom the organization's list calls
+// notInvited (not invited) until the one invitations call the finished
+// import offers mails each of them once; then they are invited.
+func TestMemberImportInvite(t *testing.T) {
+	env := testenv.New(t)
+	admin := env.As(t, adminEmail)
+	community := newCommunity(t, env)
+	org := organizationID(t, env)
+	prefix := strings.ToLower(testenv.Unique("inv"))
+	var b strings.Builder
+	b.WriteString("firstName,lastName,email\n")
+	emails := []string{}
+	for i := range 18 {
+		emails = append(emails, fmt.Sprintf("%s-%d@example.test", prefix, i))
+		fmt.Fprintf(&b, "Person%d,Imported,%s\n", i, emails[i])
+	}
+	fmt.Fprintf(&b, "Mem,Ber,%s\n", memberEmail) // has an account: joins active, no invitation
+	rep := importReport(t, admin.Upload(communityImport(community), "file", "people.csv", []byte(b.String())))
+	if rep.Added != 19 || len(rep.ToInvite) != 18 {
+		t.Fatalf("report %+v, want 19 added and 18 to invite", rep)
+	}
+	status := func() map[string]int {
+		r := admin.Do("GET", "/api/organizations/"+org+"/profiles?pageSize=100&keyword="+prefix, nil)
+		wantStatus(t, r, 200)
+		var page struct {
+			Results []struct{ Status string }
+		}
+		r.JSON(t, &page)
+		out := map[string]int{}
+		for _, p := range page.Results {
+			out[p.Status]++
+		}
+		return out
+	}
+	mails := func() int {
+		return env.Count(t, "dev_mail", "recipient LIKE $1", prefix+"-%")
+	}
+	if got := status(); got["notInvited"] != 18 || mails() != 0 {
+		t.Fatalf("after the import: %v and %d mails, want 18 notInvited and none", got, mails())
+	}
+	r := admin.Do("POST", "/api/communities/"+community+"/invitations", map[string]any{"profileIds": rep.ToInvite})
+	wantStatus(t, r, 200)
+	var out struct{ Invited, Skipped int }
+	r.JSON(t, &out)
+	if out.Invited != 18 || out.Skipped != 0 || mails() != 18 {
+		t.Errorf("invitations %+v and %d mails, want 18 each", out, mails())
+	}
+	if got := status(); got["invited"] != 18 {
+		t.Errorf("after the invitations: %v, want 18 invited", got)
 	}
 }
 
