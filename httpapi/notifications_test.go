@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -93,9 +94,11 @@ func TestNotificationsList(t *testing.T) {
 		"raw": fmt.Sprintf("what does [Me](%s) think?", me.UserID)})
 	settle(t, n)
 
+	// 24 comments, the mention, and (the oldest) the notice of the access
+	// newMatrixForum gave.
 	first := listNotifications(t, me.Client, "")
-	if first.Total != 25 || len(first.Results) != 20 || first.Unread != 25 {
-		t.Fatalf("first page: total %d, %d results, unread %d; want 25, 20, 25", first.Total, len(first.Results), first.Unread)
+	if first.Total != 26 || len(first.Results) != 20 || first.Unread != 26 {
+		t.Fatalf("first page: total %d, %d results, unread %d; want 26, 20, 26", first.Total, len(first.Results), first.Unread)
 	}
 	top := first.Results[0]
 	if top.Type != "mention" || top.PostID != q.ID || top.Author != nil || top.Raw != "what does Fresh Member think?" ||
@@ -103,7 +106,7 @@ func TestNotificationsList(t *testing.T) {
 		t.Errorf("the newest, the anonymous question's mention: %+v", top)
 	}
 	second := listNotifications(t, me.Client, "?page=2")
-	if second.Total != 25 || len(second.Results) != 5 {
+	if second.Total != 26 || len(second.Results) != 6 || second.Results[5].Type != "forum-access" {
 		t.Fatalf("second page: total %d, %d results", second.Total, len(second.Results))
 	}
 	all := append(first.Results, second.Results...)
@@ -129,7 +132,7 @@ func TestNotificationsList(t *testing.T) {
 		t.Fatalf("personalize: %d %s", r.Status, r.Body)
 	}
 	after := listNotifications(t, me.Client, "?pageSize=100")
-	if after.Total != 24 || len(after.Results) != 24 {
+	if after.Total != 25 || len(after.Results) != 25 {
 		t.Fatalf("after dismissing one: total %d, %d results", after.Total, len(after.Results))
 	}
 	// Newer than seenAt: all[0..8] less the dismissed and the read one.
@@ -177,4 +180,79 @@ func TestNotificationsMatrix(t *testing.T) {
 	runMatrix(t, roles, digest, []matrixCall{
 		{name: "list", method: "GET", path: fixed("/api/notifications"), want: ok},
 	})
+}
+
+// TestForumAccessNotice: Manage Access's preview says how many people new
+// to the forum receive its notice (spec 001 §3), and applying the change
+// sends it to each of them who has an account (forum-access: in the
+// giver's name, the preview's text, about the forum, no post), live; not
+// to one who already had access, nor to one whose role only changes; a
+// removal takes it back.
+func TestForumAccessNotice(t *testing.T) {
+	n := testenv.NewNotifications(t)
+	admin := n.As(t, adminEmail)
+	adminID := queryString(t, n.Env, "SELECT id::text FROM users WHERE email_key = $1", adminEmail)
+	community := newCommunity(t, n.Env)
+	forum := createForum(t, admin, community)
+	had, newcomer := fresh(t, n.Env, community, "Had"), fresh(t, n.Env, community, "Newcomer")
+	// had has been a member since before anyone was told.
+	exec(t, n.Env, `INSERT INTO series_memberships (series_id, profile_id, role) VALUES ($1, $2, 'member')`, forum.ID, had.ProfileID)
+	settle(t, n)
+	told := func(c *testenv.Client) []notificationView {
+		var out []notificationView
+		for _, it := range listNotifications(t, c, "").Results {
+			if it.Type == "forum-access" {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	state := map[string]any{"assignments": []map[string]any{{"roleId": "admin", "assigneeIds": []string{had.ProfileID, newcomer.ProfileID}}}}
+	r := admin.Do("POST", "/api/series/"+forum.ID+"/assignments-invitations-preview", state)
+	wantStatus(t, r, 200)
+	var preview struct {
+		Subject, Description  string
+		NumExpectedRecipients int
+	}
+	r.JSON(t, &preview)
+	if preview.NumExpectedRecipients != 1 {
+		t.Fatalf("preview %+v, want 1 person new to the forum", preview)
+	}
+	hub := dial(t, n.Env, "", bearer(newcomer.Client.Token))
+	wantStatus(t, admin.Do("POST", "/api/series/"+forum.ID+"/assignments", state), 204)
+	settle(t, n)
+
+	got := told(newcomer.Client)
+	if len(got) != 1 {
+		t.Fatalf("the newcomer was told %+v, want one forum-access", got)
+	}
+	it := got[0]
+	if it.Author == nil || it.Author.UserID != adminID || it.Raw != preview.Description || it.PostID != "" ||
+		it.Context.SeriesID != forum.ID || it.Context.CommunityID != community || !it.IsUnread {
+		t.Errorf("the notice %+v, want the preview's %q from the admin about the forum", it, preview.Description)
+	}
+	live := hub.waitFor(liveWait, "user.notified", func(m hubMsg) bool {
+		return m.Event == "user.notified" && m.Payload["type"] == "forum-access" && m.Payload["id"] == it.ID
+	})
+	if b, _ := json.Marshal(live.Data.Payload); openapi.ValidateSchema("Notification", b) != nil {
+		t.Errorf("user.notified carries %s, not a Notification", b)
+	}
+	if got := told(had.Client); len(got) != 0 {
+		t.Errorf("one who had access was told %+v", got)
+	}
+	if got := told(admin); len(got) != 0 {
+		t.Errorf("the admin who gave it was told %+v", got)
+	}
+	// A role changed again tells nobody; removed, the notice goes.
+	wantStatus(t, assign(t, admin, forum.ID, "member", newcomer.ProfileID), 204)
+	settle(t, n)
+	if got := told(newcomer.Client); len(got) != 1 || got[0].ID != it.ID {
+		t.Errorf("after a role change: %+v, want the one notice", got)
+	}
+	wantStatus(t, admin.Do("POST", "/api/series/"+forum.ID+"/assignments", map[string]any{"assignments": []map[string]any{
+		{"roleId": nil, "assigneeIds": []string{newcomer.ProfileID}}}}), 204)
+	settle(t, n)
+	if c := n.Count(t, "notifications", "kind = 'forum-access' AND source_id = $1", forum.ID); c != 0 {
+		t.Errorf("%d forum-access notices left after the removal", c)
+	}
 }

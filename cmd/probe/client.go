@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/url"
@@ -99,6 +100,24 @@ func (c *client) do(ctx context.Context, method, path string, body any, headers 
 	defer res.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(res.Body, 8<<20))
 	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// upload posts data as the file part field of a multipart form, named
+// name.
+func (c *client) upload(ctx context.Context, path, field, name string, data []byte) response {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	part, err := w.CreateFormFile(field, name)
+	if err == nil {
+		_, err = part.Write(data)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		return response{}
+	}
+	return c.do(ctx, "POST", path, b.Bytes(), map[string]string{"Content-Type": w.FormDataContentType()})
 }
 
 // raw writes a request as it is on a new connection and reads the status

@@ -14,8 +14,9 @@ import (
 )
 
 // The demo logins the probe plays (internal/seed): a member of two forums
-// of the first community, an expert of all of them, and an account with no
-// community at all.
+// of the first community, an expert of all of them, an account with no
+// community at all, and the admin of the communities (who may import
+// members into them).
 const (
 	memberEmail   = "member@demo.agora"
 	expertEmail   = "expert@demo.agora"
@@ -68,21 +69,18 @@ func newProber(ctx context.Context, base, password string) (*prober, error) {
 	if p.admin, _, err = p.signIn(ctx, adminEmail); err != nil {
 		return nil, err
 	}
-	mine, err := forums(ctx, p.member)
+	mine, communities, err := forums(ctx, p.member)
 	if err != nil {
 		return nil, err
 	}
-	all, err := forums(ctx, p.expert)
+	all, _, err := forums(ctx, p.expert)
 	if err != nil {
 		return nil, err
 	}
 	if len(mine) == 0 {
 		return nil, errors.New("the demo member reads no forum: is this a server with the demo data?")
 	}
-	p.forum = mine[0]
-	if p.community, err = communityOf(ctx, p.member, p.forum); err != nil {
-		return nil, err
-	}
+	p.forum, p.community = mine[0], communities[0]
 	readable := map[string]bool{}
 	for _, f := range mine {
 		readable[f] = true
@@ -131,33 +129,9 @@ func (p *prober) signIn(ctx context.Context, email string) (*client, string, err
 	return c, s.User.ID, nil
 }
 
-// forums lists the ids of the forums c may open.
-func forums(ctx context.Context, c *client) ([]string, error) {
-	r := c.do(ctx, "GET", "/api/communities", nil, nil)
-	var page struct {
-		Results []struct {
-			Series []struct {
-				ID string `json:"id"`
-			} `json:"series"`
-		} `json:"results"`
-	}
-	if !r.ok() {
-		return nil, fmt.Errorf("GET /api/communities: %s", r)
-	}
-	if err := r.decode(&page); err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, cm := range page.Results {
-		for _, f := range cm.Series {
-			ids = append(ids, f.ID)
-		}
-	}
-	return ids, nil
-}
-
-// communityOf is the id of the community of forum, among those c lists.
-func communityOf(ctx context.Context, c *client, forum string) (string, error) {
+// forums lists the ids of the forums c may open, and of the communities
+// that hold them (the first forum's first).
+func forums(ctx context.Context, c *client) (ids, communities []string, err error) {
 	r := c.do(ctx, "GET", "/api/communities", nil, nil)
 	var page struct {
 		Results []struct {
@@ -167,17 +141,21 @@ func communityOf(ctx context.Context, c *client, forum string) (string, error) {
 			} `json:"series"`
 		} `json:"results"`
 	}
+	if !r.ok() {
+		return nil, nil, fmt.Errorf("GET /api/communities: %s", r)
+	}
 	if err := r.decode(&page); err != nil {
-		return "", err
+		return nil, nil, err
 	}
 	for _, cm := range page.Results {
+		if len(cm.Series) > 0 {
+			communities = append(communities, cm.ID)
+		}
 		for _, f := range cm.Series {
-			if f.ID == forum {
-				return cm.ID, nil
-			}
+			ids = append(ids, f.ID)
 		}
 	}
-	return "", fmt.Errorf("no community lists the forum %s", forum)
+	return ids, communities, nil
 }
 
 func mainChannel(ctx context.Context, c *client, forum string) (string, error) {

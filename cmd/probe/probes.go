@@ -16,6 +16,8 @@ import (
 
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
+
+	"agora/internal/sheet/sheettest"
 )
 
 // verdict is what the server did with one bad input.
@@ -172,6 +174,11 @@ var probes = []probe{
 		}
 		return verdict{accepted: true, got: "all 40 granted"}
 	}},
+	{"imports", "a 258 KB workbook of one 200 MiB cell", func(ctx context.Context, p *prober) verdict {
+		// Refused with nothing written, or it would add a member.
+		return refusedIf(p.admin.upload(ctx, "/api/communities/"+p.community+"/profiles/bulk", "file", "people.xlsx", sheettest.Bomb(200<<20)))
+	}},
+
 	header("Content-Security-Policy without inline script", func(h http.Header) bool {
 		src := scriptSrc(h.Get("Content-Security-Policy"))
 		return src != "" && !strings.Contains(src, "'unsafe-inline'") && !strings.Contains(src, "*")

@@ -78,8 +78,11 @@ func (s *Service) Assign(ctx context.Context, in Assign) error {
 				}
 				continue
 			}
-			if _, err := db.Exec(ctx, tx, sm.INSERT(sm.SeriesID, sm.ProfileID, sm.Role, sm.IsExpert, sm.Status, sm.AssignedOn).
-				QUERY(SELECT(UUID(in.SeriesID), p.ID, String(c.role), Bool(c.expert), membership.JoinStatus(p), TimestampzT(now)).
+			// assigned_by names who let a newcomer in: the notifications
+			// projection tells them so (forum-access); a change of a
+			// member's role keeps it, and tells nobody.
+			if _, err := db.Exec(ctx, tx, sm.INSERT(sm.SeriesID, sm.ProfileID, sm.Role, sm.IsExpert, sm.Status, sm.AssignedOn, sm.AssignedBy).
+				QUERY(SELECT(UUID(in.SeriesID), p.ID, String(c.role), Bool(c.expert), membership.JoinStatus(p), TimestampzT(now), UUID(in.UserID)).
 					FROM(p).WHERE(p.ID.EQ(UUID(id)))).
 				ON_CONFLICT(sm.SeriesID, sm.ProfileID).DO_UPDATE(SET(sm.Role.SET(sm.EXCLUDED.Role), sm.IsExpert.SET(sm.EXCLUDED.IsExpert)))); err != nil {
 				return fmt.Errorf("forum: assign: %w", err)

@@ -15,6 +15,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 )
 
 // Preview is POST /series/{id}/assignments-invitations-preview.
@@ -31,7 +32,9 @@ type PreviewActor struct {
 }
 
 // AssignmentPreview is the notice the people given access receive (spec
-// 001 §3 Assignment preview).
+// 001 §3 Assignment preview): the notifications projection sends it, as a
+// forum-access notification and its mail, to each of them who has an
+// account (those without one are mailed an invitation).
 type AssignmentPreview struct {
 	Actor       PreviewActor `json:"actor"`
 	From        string       `json:"from"`
@@ -68,8 +71,8 @@ func (s *Service) Preview(ctx context.Context, in Preview) (AssignmentPreview, e
 		}
 		name := strings.TrimSpace(p.Actor.FirstName + " " + p.Actor.LastName)
 		p.From = org
-		p.Subject = fmt.Sprintf("%s gave you access to %s", name, forum)
-		p.Description = fmt.Sprintf("You can now join the conversation in the forum %s of %s.", forum, community)
+		p.Subject = membership.AccessSubject(name, forum)
+		p.Description = membership.AccessDescription(forum, community)
 		for id, c := range changes {
 			if c.remove {
 				continue

@@ -43,8 +43,13 @@ var (
 	ErrFileType       = apperr.New(apperr.BadInput, "importFileType", "the file must be a .csv or .xlsx file")
 	ErrFileUnreadable = apperr.New(apperr.BadInput, "importFileUnreadable", "the file cannot be read: a CSV file must be UTF-8 text, an .xlsx file an Excel workbook")
 	ErrFileTooLarge   = apperr.New(apperr.BadInput, "importFileTooLarge", fmt.Sprintf("the file is larger than %d MiB", MaxBytes>>20)).With("max", MaxBytes)
-	ErrHeaderMissing  = apperr.New(apperr.BadInput, "importHeaderMissing", "the file has no header row")
-	ErrTooManyRows    = apperr.New(apperr.BadInput, "importTooManyRows", fmt.Sprintf("the file has more than %d rows of people", MaxRows)).With("max", MaxRows)
+	// ErrFileUnpacksTooLarge is a workbook that unpacks to more than its
+	// bounds (a zip bomb), refused before it is unpacked.
+	ErrFileUnpacksTooLarge = apperr.New(apperr.BadInput, "importFileTooLarge",
+		fmt.Sprintf("the workbook unpacks to more than %d MiB, more than %d times its size, or holds a cell of more than %d KiB", sheet.MaxUnpacked>>20, sheet.MaxRatio, sheet.MaxText>>10)).
+		With("maxUnpacked", sheet.MaxUnpacked).With("maxRatio", sheet.MaxRatio).With("maxText", sheet.MaxText)
+	ErrHeaderMissing = apperr.New(apperr.BadInput, "importHeaderMissing", "the file has no header row")
+	ErrTooManyRows   = apperr.New(apperr.BadInput, "importTooManyRows", fmt.Sprintf("the file has more than %d rows of people", MaxRows)).With("max", MaxRows)
 )
 
 // errColumnsMissing is a header without a required column.
@@ -88,6 +93,11 @@ type Report struct {
 	Added    int       `json:"added"`
 	Existing int       `json:"existing"`
 	Skipped  []Skipped `json:"skipped"`
+	// ToInvite are the profiles of the people added who have no account:
+	// an import mails nobody (spec 000: an added member is sent an
+	// invitation only when asked), so the finished import offers to
+	// invite them, all at once, with POST …/invitations.
+	ToInvite []uuid.UUID `json:"toInvite"`
 }
 
 // Importing is an import checked and ready to write.
@@ -145,6 +155,8 @@ func (s *Service) Prepare(ctx context.Context, in Import) (*Importing, error) {
 		return nil, ErrFileType
 	case errors.Is(err, sheet.ErrTooManyRows):
 		return nil, ErrTooManyRows
+	case errors.Is(err, sheet.ErrTooLarge):
+		return nil, ErrFileUnpacksTooLarge.Wrap(err)
 	case err != nil:
 		return nil, ErrFileUnreadable.Wrap(err)
 	case len(rows) == 0:
@@ -235,15 +247,16 @@ func (im *Importing) Run(ctx context.Context, progress func(processed, total int
 		rep.Skipped = []Skipped{}
 	}
 	err := db.InTx(ctx, im.s.db, func(tx pgx.Tx) error {
-		rep.Added, rep.Existing = 0, 0
+		rep.Added, rep.Existing, rep.ToInvite = 0, 0, []uuid.UUID{}
 		for start := 0; start < len(im.good); start += batchSize {
 			batch := im.good[start:min(start+batchSize, len(im.good))]
-			added, err := im.write(ctx, tx, batch)
+			added, toInvite, err := im.write(ctx, tx, batch)
 			if err != nil {
 				return err
 			}
 			rep.Added += added
 			rep.Existing += len(batch) - added
+			rep.ToInvite = append(rep.ToInvite, toInvite...)
 			progress(len(im.skipped)+start+len(batch), im.total)
 		}
 		return nil
@@ -257,15 +270,16 @@ func (im *Importing) Run(ctx context.Context, progress func(processed, total int
 	return rep, nil
 }
 
-// write writes one batch and returns how many of its rows were added.
-func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []membership.NewMember) (int, error) {
+// write writes one batch and returns how many of its rows were added, and
+// the profiles of those added who have no account.
+func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []membership.NewMember) (int, []uuid.UUID, error) {
 	now := im.s.now()
 	profiles := make([]model.Profiles, len(batch))
 	keys := make([]string, len(batch))
 	for i, m := range batch {
 		id, err := uuid.NewV7()
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		keys[i] = auth.EmailKey(m.Email)
 		role := membership.RoleMember
@@ -277,14 +291,15 @@ func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []membership.Ne
 	}
 	p := table.Profiles
 	// A profile already in the organization is kept as it is.
-	added, err := db.Values[string](ctx, tx, p.INSERT(p.ID, p.OrganizationID, p.Role, p.Email, p.EmailKey, p.FirstName, p.LastName,
+	// A new profile has no account yet.
+	added, err := db.Values[uuid.UUID](ctx, tx, p.INSERT(p.ID, p.OrganizationID, p.Role, p.Email, p.EmailKey, p.FirstName, p.LastName,
 		p.InterestTags, p.CreatedOn, p.UpdatedOn).MODELS(profiles).
-		ON_CONFLICT(p.OrganizationID, p.EmailKey).DO_NOTHING().RETURNING(p.EmailKey))
+		ON_CONFLICT(p.OrganizationID, p.EmailKey).DO_NOTHING().RETURNING(p.ID))
 	if err != nil {
-		return 0, fmt.Errorf("profiles: %w", err)
+		return 0, nil, fmt.Errorf("profiles: %w", err)
 	}
 	if im.communityID == uuid.Nil {
-		return len(added), nil
+		return len(added), added, nil
 	}
 	// The batch's people join by address: a join against the batch as a
 	// VALUES table, which Postgres plans as one, rather than an = ANY of
@@ -298,14 +313,22 @@ func (im *Importing) write(ctx context.Context, tx pgx.Tx, batch []membership.Ne
 	cm := table.CommunityMemberships
 	// Active for someone who already has an account joined to the profile,
 	// pending otherwise, as the one-by-one add.
-	status := CASE().WHEN(p.UserID.IS_NULL()).THEN(String("pending")).ELSE(String("active"))
 	stmt := cm.INSERT(cm.CommunityID, cm.ProfileID, cm.Role, cm.Status, cm.AssignedOn).
-		QUERY(SELECT(UUID(im.communityID), p.ID, vRole, status, TimestampzT(now)).
+		QUERY(SELECT(UUID(im.communityID), p.ID, vRole, membership.JoinStatus(p), TimestampzT(now)).
 			FROM(p.INNER_JOIN(v, p.EmailKey.EQ(vKey))).
 			WHERE(p.OrganizationID.EQ(UUID(im.orgID))))
-	joined, err := db.Values[uuid.UUID](ctx, tx, stmt.ON_CONFLICT(cm.CommunityID, cm.ProfileID).DO_NOTHING().RETURNING(cm.ProfileID))
+	joined, err := db.All[struct {
+		ProfileID uuid.UUID
+		Status    string
+	}](ctx, tx, stmt.ON_CONFLICT(cm.CommunityID, cm.ProfileID).DO_NOTHING().RETURNING(cm.ProfileID.AS("profile_id"), cm.Status.AS("status")))
 	if err != nil {
-		return 0, fmt.Errorf("memberships: %w", err)
+		return 0, nil, fmt.Errorf("memberships: %w", err)
 	}
-	return len(joined), nil
+	var pending []uuid.UUID
+	for _, j := range joined {
+		if j.Status == "pending" { // no account: JoinStatus's rule
+			pending = append(pending, j.ProfileID)
+		}
+	}
+	return len(joined), pending, nil
 }

@@ -1,8 +1,8 @@
 // Package sheet reads the rows of a table a person uploads: a CSV file
 // (UTF-8, with or without a byte order mark, CRLF or LF line ends, quoted
 // fields holding commas, quotes or line breaks) or an Excel workbook
-// (.xlsx, its first sheet). It knows formats only; what the columns mean is
-// its caller's.
+// (.xlsx, its first sheet, read as a stream within bounds: xlsx.go). It
+// knows formats only; what the columns mean is its caller's.
 package sheet
 
 import (
@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // Errors of Read.
@@ -28,7 +26,17 @@ var (
 	ErrUnreadable = errors.New("sheet: the file cannot be read")
 	// ErrTooManyRows is a file of more rows than Read was allowed.
 	ErrTooManyRows = errors.New("sheet: too many rows")
+	// ErrTooLarge is a workbook that unpacks to more than its bounds
+	// allow (MaxUnpacked, MaxRatio, MaxText): a zip bomb, or no table
+	// of people.
+	ErrTooLarge = errors.New("sheet: the workbook unpacks to too much")
 )
+
+// MaxColumns is the most cells of a row that Read returns: those right of
+// it are left out, so that a row is never a sheet's width (16,384 cells,
+// which a workbook names in a few bytes) but the columns a table of people
+// has.
+const MaxColumns = 64
 
 // Row is a row of the file that is not blank.
 type Row struct {
@@ -38,14 +46,6 @@ type Row struct {
 	Number int
 	Cells  []string
 }
-
-// A workbook is a zip of XML: it may unpack to far more than its size, so
-// what it may unpack to is bounded (excelize keeps larger sheets in
-// temporary files rather than in memory).
-const (
-	unzipLimit    = 256 << 20
-	unzipXMLLimit = 32 << 20
-)
 
 // Read returns the rows of the file named name holding data that are not
 // blank (every cell empty or white space), at most maxRows of them: one
@@ -84,38 +84,10 @@ func readCSV(data []byte, maxRows int) ([]Row, error) {
 	}
 }
 
-func readXLSX(data []byte, maxRows int) (rows []Row, err error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: unzipLimit, UnzipXMLSizeLimit: unzipXMLLimit})
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
-	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, nil
-	}
-	it, err := f.Rows(sheets[0])
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
-	}
-	defer it.Close()
-	for n := 1; it.Next(); n++ {
-		cells, err := it.Columns()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
-		}
-		if rows, err = add(rows, Row{Number: n, Cells: cells}, maxRows); err != nil {
-			return nil, err
-		}
-	}
-	if err := it.Error(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
-	}
-	return rows, nil
-}
-
-// add appends r to rows unless it is blank, refusing more than max.
+// add appends r to rows unless it is blank, refusing more than max; its
+// cells past MaxColumns are left out.
 func add(rows []Row, r Row, max int) ([]Row, error) {
+	r.Cells = r.Cells[:min(len(r.Cells), MaxColumns)]
 	for _, c := range r.Cells {
 		if strings.TrimSpace(c) != "" {
 			if len(rows) == max {

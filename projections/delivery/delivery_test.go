@@ -17,6 +17,7 @@ import (
 	"agora/app/testenv"
 	"agora/internal/config"
 	"agora/internal/mail"
+	"agora/internal/membership"
 	"agora/internal/outbound"
 	"agora/internal/pushtest"
 	"agora/internal/webpush"
@@ -169,8 +170,11 @@ func (w *world) notify(t *testing.T, n note) uuid.UUID {
 	}
 	var post, series, community *uuid.UUID
 	if n.kind != "message" {
+		series, community = &w.series, &w.community
+	}
+	if n.kind != "message" && n.kind != "forum-access" { // forum-access is about the forum
 		pid := uuid.New()
-		post, series, community = &pid, &w.series, &w.community
+		post = &pid
 	}
 	w.exec(t, `INSERT INTO notifications (id, user_id, kind, source_id, post_id, series_id, community_id, channel_id, author_id, preview, created_on)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -303,6 +307,36 @@ func TestMeetupOpenIsMailedAtOnce(t *testing.T) {
 	if len(got) != 3 || !titles["Ada Tester scheduled a Meet Up in Welcome & Introductions"] ||
 		!titles["Ada Tester invited you to a Meet Up in Welcome & Introductions"] || !titles["A seat is yours at a Meet Up in Welcome & Introductions"] {
 		t.Errorf("pushes: %+v", got)
+	}
+}
+
+// TestForumAccessIsMailedAtOnce: the notice Manage Access's preview
+// promises (spec 001 §3) is mailed at once, with the preview's subject and
+// text and the forum's address, and pushed; one whose access went before
+// it was sent gets nothing.
+func TestForumAccessIsMailedAtOnce(t *testing.T) {
+	w := newWorld(t)
+	ada, grace := w.person(t, "Ada", nil), w.person(t, "Grace", nil)
+	sub := w.subscribe(t, grace)
+	text := membership.AccessDescription("Welcome & Introductions", "Leadership Circle")
+	w.apply(t, w.notify(t, note{kind: "forum-access", to: grace, from: &ada, source: w.series, preview: text}), change.Create)
+	mails := w.mails(t, grace)
+	if len(mails) != 1 {
+		t.Fatalf("%d e-mails, want 1", len(mails))
+	}
+	m, forum := mails[0], "/communities/"+w.community.String()+"/series/"+w.series.String()
+	if m.Subject != membership.AccessSubject("Ada Tester", "Welcome & Introductions") || !strings.Contains(m.Body, text) ||
+		!strings.Contains(m.Body, w.env.URL+forum+"\r\n") || strings.Contains(m.Body, "/posts/") || !strings.Contains(m.Body, m.ListUnsubscribe) {
+		t.Fatalf("e-mail %+v", m)
+	}
+	if got := w.pushed(t, sub.Endpoint); len(got) != 1 || got[0].Title != m.Subject || got[0].Body != text || got[0].URL != forum {
+		t.Errorf("pushes %+v", got)
+	}
+	// Removed from the forum before it was sent: nothing.
+	gone := w.outsider(t, "Gone", nil)
+	w.apply(t, w.notify(t, note{kind: "forum-access", to: gone, from: &ada, source: w.series, preview: text}), change.Create)
+	if n := len(w.mails(t, gone)); n != 0 {
+		t.Errorf("%d e-mails to one who cannot read the forum", n)
 	}
 }
 

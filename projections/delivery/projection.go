@@ -33,6 +33,7 @@ import (
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
 	"agora/internal/mail"
+	"agora/internal/membership"
 	"agora/internal/webpush"
 	"agora/projections"
 	"agora/projections/change"
@@ -177,6 +178,10 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 		email, push = s.EmailMentions, s.PushMentions
 	case "meetup-invite", "meetup-seat":
 		push = s.PushMentions
+	case "forum-access":
+		// Mailed at once: Manage Access's preview promises the notice,
+		// addressed to the member as a mention is.
+		email, push = s.EmailMentions, s.PushMentions
 	}
 	if email && n.Email != "" {
 		if err := p.email(ctx, n); err != nil {
@@ -242,7 +247,8 @@ func deref(s *string) string {
 }
 
 // postURL is the post's page with its comments open, for reason (comment
-// or mention), or the home page (where the chat is) for a message.
+// or mention), the forum's page for a notification without a post
+// (forum-access), or the home page (where the chat is) for a message.
 func (p *Projection) postURL(n notification, absolute bool) string {
 	path := postPath(n.CommunityID, n.SeriesID, n.PostID, []string{n.Kind})
 	if absolute {
@@ -252,10 +258,14 @@ func (p *Projection) postURL(n notification, absolute bool) string {
 }
 
 // postPath is the page of a post for notifications of kinds: ?reason=mention
-// when one is a mention, else comment; /home without a post.
+// when one is a mention, else comment; the forum's without a post, /home
+// without a forum.
 func postPath(community, series, post *uuid.UUID, kinds []string) string {
-	if community == nil || series == nil || post == nil {
+	if community == nil || series == nil {
 		return "/home"
+	}
+	if post == nil {
+		return fmt.Sprintf("/communities/%s/series/%s", community, series)
 	}
 	page := fmt.Sprintf("/communities/%s/series/%s/posts/%s", community, series, post)
 	switch {
@@ -288,6 +298,9 @@ func headline(author string, kinds []string, forum string) string {
 		h = author + " invited you to a Meet Up"
 	case slices.Contains(kinds, "meetup-seat"):
 		h = "A seat is yours at a Meet Up"
+	case slices.Contains(kinds, "forum-access"):
+		// The wording of Manage Access's preview, which names the forum.
+		return membership.AccessSubject(author, forum)
 	default:
 		return author
 	}
@@ -389,6 +402,9 @@ func (p *Projection) message(ctx context.Context, tx pgx.Tx, n notification) (ma
 	case "meetup-open":
 		subject = headline(n.Author, []string{n.Kind}, n.Forum)
 		intro = subject + ". Register for one of its seats:"
+	case "forum-access":
+		subject = headline(n.Author, []string{n.Kind}, n.Forum)
+		intro = subject + ":"
 	}
 	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, n.UserID, setting)
 	if err != nil {

@@ -15,7 +15,11 @@
 //     forum (meetings);
 //   - meetup-seat: a waitlisted member given a seat (meeting_invitees), to
 //     them. A Meet Up's notifications have the Meet Up as source and its
-//     post as post.
+//     post as post;
+//   - forum-access: a person with an account given access to a forum by
+//     one of its admins (series_memberships' assigned_by, Manage Access),
+//     to them, as the preview of the change promised; its source is the
+//     forum, it has no post, and the membership's removal removes it.
 //
 // Never to the author of the source, and never to one who cannot read the
 // post's channel when the change is applied (internal/access's

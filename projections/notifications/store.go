@@ -150,14 +150,14 @@ func (b *batch) rows(l lookups) map[uuid.UUID]model.Notifications {
 	return out
 }
 
-// readers keeps the forum rows whose recipient may read the post's
-// channel now; messages need no check (their channel's members are their
-// recipients).
+// readers keeps the forum rows whose recipient may read the post's (or
+// the forum's) channel now; messages need no check (their channel's
+// members are their recipients).
 func (p *Projection) readers(ctx context.Context, rows map[uuid.UUID]model.Notifications) ([]model.Notifications, error) {
 	var users, channels []uuid.UUID
 	seenU, seenC := map[uuid.UUID]bool{}, map[uuid.UUID]bool{}
 	for _, n := range rows {
-		if n.PostID == nil {
+		if n.Kind == KindMessage {
 			continue
 		}
 		if !seenU[n.UserID] {
@@ -186,7 +186,7 @@ func (p *Projection) readers(ctx context.Context, rows map[uuid.UUID]model.Notif
 	}
 	out := make([]model.Notifications, 0, len(rows))
 	for _, n := range rows {
-		if n.PostID == nil || may[[2]uuid.UUID{*n.ChannelID, n.UserID}] {
+		if n.Kind == KindMessage || may[[2]uuid.UUID{*n.ChannelID, n.UserID}] {
 			out = append(out, n)
 		}
 	}
@@ -207,6 +207,13 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 		return err
 	}
 	for id, n := range meetups {
+		all[id] = n
+	}
+	access, err := p.accessRows(ctx, b.access)
+	if err != nil {
+		return err
+	}
+	for id, n := range access {
 		all[id] = n
 	}
 	rows, err := p.readers(ctx, all)
@@ -248,6 +255,9 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 		if err := removeInvitations(ctx, tx, n, b.meetupsGone); err != nil {
 			return err
 		}
+		if err := removeAccess(ctx, tx, n, b.accessGone); err != nil {
+			return err
+		}
 		if len(b.deleted) > 0 {
 			gone := db.Any(n.SourceID, b.deleted)
 			if len(b.deletedThread) > 0 {
@@ -264,11 +274,13 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 // removeOrphans deletes the notifications of n whose source no longer
 // exists.
 func removeOrphans(ctx context.Context, q db.Querier, n *table.NotificationsTable) error {
-	t, r, m, mt := table.Threads, table.Replies, table.PrivateMessages, table.Meetings
+	t, r, m, mt, s := table.Threads, table.Replies, table.PrivateMessages, table.Meetings, table.Series
 	_, err := db.Exec(ctx, q, n.DELETE().WHERE(
 		pg.NOT(pg.EXISTS(pg.SELECT(t.ID).FROM(t).WHERE(t.ID.EQ(n.SourceID)))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(r.ID).FROM(r).WHERE(r.ID.EQ(n.SourceID))))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(m.ID).FROM(m).WHERE(m.ID.EQ(n.SourceID))))).
-			AND(pg.NOT(pg.EXISTS(pg.SELECT(mt.ID).FROM(mt).WHERE(mt.ID.EQ(n.SourceID)))))))
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(mt.ID).FROM(mt).WHERE(mt.ID.EQ(n.SourceID))))).
+			// A forum-access notice's source is its forum.
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(s.ID).FROM(s).WHERE(s.ID.EQ(n.SourceID)))))))
 	return err
 }

@@ -22,6 +22,10 @@ const (
 	// ReplyNotified tells a member of a comment on their post or a reply
 	// to their comment.
 	ReplyNotified = "channel.thread.reply.created"
+	// UserNotified tells a member of a notification of another kind
+	// (forum-access: they were given access to a forum); its payload is
+	// the Notification, as user.mentioned's.
+	UserNotified = "user.notified"
 )
 
 // Notifications is what the notifications' events read when they are
@@ -31,8 +35,8 @@ type Notifications interface {
 	ReplyParent(ctx context.Context, replyID uuid.UUID) (*uuid.UUID, error)
 }
 
-// MentionPayload is the payload of user.mentioned: the Notification,
-// completed at delivery.
+// MentionPayload is the payload of user.mentioned and user.notified: the
+// Notification, completed at delivery.
 type MentionPayload struct {
 	row model.Notifications
 	n   qnotifications.Notification
@@ -79,6 +83,8 @@ func notificationEvents(c change.Change) ([]Event, error) {
 	switch n.Kind {
 	case "mention":
 		return []Event{{Type: UserMentioned, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
+	case "forum-access":
+		return []Event{{Type: UserNotified, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
 	case "comment", "reply":
 		if n.PostID == nil || n.SeriesID == nil {
 			return nil, fmt.Errorf("realtime: notifications: a %s without its post", n.Kind)

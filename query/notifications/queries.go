@@ -67,11 +67,13 @@ type Notification struct {
 	CreatedOn jsontime.Time `json:"createdOn"`
 	Author    *Author       `json:"author"`
 	// Raw is the source's preview: plain text, mentions as names.
-	Raw      string    `json:"raw"`
-	Context  Context   `json:"context"`
-	PostID   uuid.UUID `json:"postId"`
-	IsRead   bool      `json:"isRead"`
-	IsUnread bool      `json:"isUnread"`
+	Raw     string  `json:"raw"`
+	Context Context `json:"context"`
+	// PostID is the post it is about; nil for forum-access, which is
+	// about the forum.
+	PostID   *uuid.UUID `json:"postId"`
+	IsRead   bool       `json:"isRead"`
+	IsUnread bool       `json:"isUnread"`
 }
 
 // Page is a page of the list, with the number of unread ones in the whole
@@ -125,9 +127,9 @@ func (q *Queries) seen(ctx context.Context, user uuid.UUID) (seen, error) {
 	return s, nil
 }
 
-// List is GET /notifications: the reader's comments, mentions and Meet Up
-// notifications (invitations, open Meet Ups, seats given) newest
-// first, but those they dismissed and those of forums they can no longer
+// List is GET /notifications: the reader's comments, mentions, Meet Up
+// notifications (invitations, open Meet Ups, seats given) and forums they
+// were given access to, newest first, but those they dismissed and those of forums they can no longer
 // read; replies are not listed (spec 000 §7) and messages live in the chat.
 func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request) (Page, error) {
 	page := Page{Page: paging.Page[Notification]{Results: []Notification{}}}
@@ -144,7 +146,9 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	n, fo, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Users.AS("u")
 	listed := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention"),
 		// Meet Ups (spec 002 §4): invitations, open Meet Ups, seats given.
-		String("meetup-invite"), String("meetup-open"), String("meetup-seat")))
+		String("meetup-invite"), String("meetup-open"), String("meetup-seat"),
+		// Manage Access (spec 001 §3): access given to a forum.
+		String("forum-access")))
 	newer := Bool(true)
 	if s.lastSeen != nil {
 		newer = n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC()))
@@ -258,10 +262,7 @@ func deref(s *string) string {
 // author's name and the forum's are read now (they were committed before
 // it).
 func (q *Queries) Live(ctx context.Context, n model.Notifications) (Notification, error) {
-	it := Notification{ID: n.ID, Type: n.Kind, CreatedOn: jsontime.Of(n.CreatedOn), Raw: n.Preview, IsUnread: true}
-	if n.PostID != nil {
-		it.PostID = *n.PostID
-	}
+	it := Notification{ID: n.ID, Type: n.Kind, CreatedOn: jsontime.Of(n.CreatedOn), Raw: n.Preview, IsUnread: true, PostID: n.PostID}
 	if n.SeriesID == nil {
 		return it, nil
 	}

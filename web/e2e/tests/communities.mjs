@@ -1,7 +1,9 @@
 // Communities admin (spec 000 §2.4, §2.7): an organization admin makes a
 // community and fills it, and an invited person lands in it.
 import assert from 'node:assert/strict'
-import { api, apiSignIn, axe, mailLink, mailWithLink, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+import { api, apiSignIn, axe, mailLink, mailWithLink, poll, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+
+const DEMO_ORGANIZATION = '01000000-0000-7000-8000-00000000a901'
 
 // A 2×2 PNG: a real picture, which the upload checks by its bytes.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64')
@@ -14,6 +16,17 @@ function members(prefix, n) {
   rows.push('Bad,Address,not-an-email,member,')
   return Buffer.from(rows.join('\r\n') + '\r\n')
 }
+
+// people is a CSV file of n people whose addresses start with prefix.
+function people(prefix, n) {
+  const rows = ['firstName,lastName,email']
+  for (let i = 0; i < n; i++) rows.push(`Invitee${i},Imported,${prefix}-${i}@example.test`)
+  return Buffer.from(rows.join('\r\n') + '\r\n')
+}
+
+/** invitationsTo are the invitation mails the dev mailbox holds for email. */
+const invitationsTo = async (email) =>
+  ((await api('GET', `/api/dev/mailbox?to=${encodeURIComponent(email)}`)).body?.results ?? []).filter((m) => m.body.includes('/accept-invitation?token='))
 
 export default [
   {
@@ -138,6 +151,60 @@ export default [
       await visible(join)
       assert.match((await join.getByTestId('subscribe-items').innerText()).replace(/\s+/g, ' '), new RegExp(`${name} \\$39\\.95 a month`))
       await axe(guest, 'join the community')
+    },
+  },
+  {
+    name: 'communities: a finished CSV import of 18 people says none was invited and invites them all with one action; people not invited are labelled so',
+    async fn(ctx) {
+      const stamp = Date.now()
+      const page = await signedInPage(ctx, 'admin@demo.agora')
+      await page.goto(`${server.url}/accounts/${DEMO_ORGANIZATION}/members`)
+      const importFile = async (prefix, n) => {
+        await page.getByRole('button', { name: 'Import from a file' }).click()
+        const importer = page.getByRole('dialog', { name: 'Import members' })
+        await importer.getByLabel('File (.csv or .xlsx)').setInputFiles({ name: 'cohort.csv', mimeType: 'text/csv', buffer: people(prefix, n) })
+        await importer.getByRole('button', { name: 'Save' }).click()
+        await visible(importer.getByText(`${n} members added`))
+        return importer
+      }
+      const rows = (prefix) => page.getByTestId('account-members').getByRole('listitem').filter({ hasText: `${prefix}-` })
+      const search = page.getByRole('searchbox', { name: 'Search members' })
+
+      // 18 people: the report says nobody was mailed, and one action invites them all.
+      const invited = `e2e-inv-${stamp}`
+      let importer = await importFile(invited, 18)
+      await visible(importer.getByText('Not invited yet: the 18 people added who have no account were not sent an invitation.'))
+      assert.equal((await invitationsTo(`${invited}-0@example.test`)).length, 0, 'the import itself mailed an invitation')
+      await axe(page, 'import report offering invitations')
+      await importer.getByRole('button', { name: 'Send 18 invitations' }).click()
+      await visible(importer.getByText('18 invitations sent.'))
+      assert.equal(await importer.getByRole('button', { name: /^Send \d+ invitations?$/ }).count(), 0, 'the offer stays after the invitations')
+      await shot(page, 'import-invitations-sent')
+      for (let i = 0; i < 18; i++) {
+        const mails = await poll(`the invitation of ${invited}-${i}`, async () => {
+          const m = await invitationsTo(`${invited}-${i}@example.test`)
+          return m.length > 0 && m
+        }, 10_000)
+        assert.equal(mails.length, 1, `${invited}-${i} was mailed ${mails.length} invitations`)
+      }
+      await importer.getByTestId('import-report').getByRole('button', { name: 'Close' }).click()
+      await search.fill(invited)
+      await visible(rows(invited).first().getByText('Invited', { exact: true }))
+      assert.equal(await rows(invited).getByText('Not invited yet').count(), 0, 'an invited person is labelled not invited')
+
+      // Two more, not invited: the list says so, beside the button that would.
+      const waiting = `e2e-wait-${stamp}`
+      importer = await importFile(waiting, 2)
+      await importer.getByTestId('import-report').getByRole('button', { name: 'Close' }).click()
+      await search.fill(waiting)
+      const row = rows(waiting).filter({ hasText: `${waiting}-0@` })
+      await visible(row.getByText('Not invited yet'))
+      assert.equal(await rows(waiting).getByText('Invited', { exact: true }).count(), 0, 'a person never mailed is labelled Invited')
+      const send = row.getByRole('button', { name: 'Send an invitation to Invitee0 Imported' })
+      await visible(send)
+      assert.equal((await invitationsTo(`${waiting}-0@example.test`)).length, 0)
+      await send.click()
+      await visible(row.getByText('Invited', { exact: true }))
     },
   },
 ]

@@ -33,6 +33,22 @@ export async function importMembers(target: ImportTarget, file: File, onProgress
   return readImport(body, onProgress, signal)
 }
 
+/**
+ * inviteImported mails an invitation to each of the people an import added
+ * who have no account (its report's toInvite), all at once: POST
+ * /communities/{id}/invitations or /organizations/{id}/invitations. It
+ * resolves with how many were invited.
+ */
+export async function inviteImported(target: ImportTarget, profileIds: string[]) {
+  const body = { profileIds }
+  const r = unwrap(
+    'communityId' in target
+      ? await api.POST('/api/communities/{communityId}/invitations', { params: { path: target }, body })
+      : await api.POST('/api/organizations/{id}/invitations', { params: { path: { id: target.organizationId } }, body }),
+  )
+  return r.invited
+}
+
 /** downloadImportTemplate saves the CSV template (GET /profiles/bulk/template.csv, which needs the bearer header). */
 export async function downloadImportTemplate() {
   const blob = unwrap(await api.GET('/api/profiles/bulk/template.csv', { parseAs: 'blob' }))

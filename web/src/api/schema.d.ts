@@ -2014,16 +2014,18 @@ export interface paths {
         };
         /**
          * The caller's notifications (the bell)
-         * @description Comments on the caller's posts, mentions of the caller and Meet Ups
-         *     (`meetup-invite`, `meetup-open`, `meetup-seat`), newest
+         * @description Comments on the caller's posts, mentions of the caller, Meet Ups
+         *     (`meetup-invite`, `meetup-open`, `meetup-seat`) and forums an admin
+         *     gave the caller access to (`forum-access`), newest
          *     first (replies to their comments are not listed; private messages
          *     live in the chat). Left out: the ids in the caller's
          *     `notifications.posts.dismissed`, and those of forums the caller can
          *     no longer read. `isRead`: the id is in `notifications.posts.read`;
          *     `isUnread`: newer than `notifications.posts.lastSeenAt` and not read.
          *     `unread` counts the unread ones of the whole list. The caller's tabs
-         *     hear `user.mentioned` and `channel.thread.reply.created` when a
-         *     notification is written for them.
+         *     hear `user.mentioned`, `channel.thread.reply.created` or
+         *     `user.notified` (`forum-access`) when a notification is written for
+         *     them.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -3079,7 +3081,8 @@ export interface paths {
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`; private
          *     chat's `private.channel.seen` and `user.personalization.updated`;
-         *     notifications' `user.mentioned` and `channel.thread.reply.created`)
+         *     notifications' `user.mentioned`, `channel.thread.reply.created` and
+         *     `user.notified`)
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
@@ -3131,7 +3134,9 @@ export interface paths {
          *     Notifications: when a notification is written for a member, their
          *     tabs hear it (context key `user:<userId>`, that member alone), once
          *     the row is written, and refetch `GET /api/notifications`:
-         *     `user.mentioned` carries the `Notification` (type `mention`) and
+         *     `user.mentioned` carries the `Notification` (type `mention`),
+         *     `user.notified` the `Notification` of a forum given
+         *     (`forum-access`), and
          *     `channel.thread.reply.created` a comment on their post or a reply to
          *     their comment (`LiveReplyNotice`: `{id, postId, parentId,
          *     parentCreatorId, seriesId}`, `parentId` null for a comment,
@@ -4144,7 +4149,11 @@ export interface components {
          *     done, the skipped ones counted first) and `total` (the file's rows,
          *     its header and blank rows apart); `report` (the last line) carries
          *     `added` (people added), `existing` (people who were already there:
-         *     importing the same file again adds nothing) and `skipped`; `error`
+         *     importing the same file again adds nothing), `skipped` and
+         *     `toInvite`: the profile ids of the people added who have no account
+         *     yet, none of whom was mailed (an import sends no invitation), which
+         *     `POST /api/communities/{communityId}/invitations` (or
+         *     `/api/organizations/{id}/invitations`) invites at once; `error`
          *     (the last line instead of `report`) carries `code` and `message`.
          */
         MemberImportEvent: {
@@ -4158,6 +4167,7 @@ export interface components {
             /** @enum {string} */
             code?: "membersImporting";
             message?: string;
+            toInvite?: string[];
         };
         /**
          * @description A row that was not imported: its `row` number in the file (the
@@ -4219,6 +4229,12 @@ export interface components {
             expected?: string;
             /** @description `importFileTooLarge`: the largest file, in bytes; `importTooManyRows`: the most rows. */
             max?: number;
+            /** @description `importFileTooLarge` of a workbook: the most bytes the parts read may unpack to. */
+            maxUnpacked?: number;
+            /** @description `importFileTooLarge` of a workbook: how many times its packed size a part may unpack to. */
+            maxRatio?: number;
+            /** @description `importFileTooLarge` of a workbook: the longest text or tag between two tags, in bytes. */
+            maxText?: number;
             /** @description `invalidBody`: why the body was refused. The hub's refusals (`GET /api/hub`): the situation, `upgradeRequired`, `originForbidden` or `hubUnavailable`. */
             reason?: string;
         } & {
@@ -5134,10 +5150,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description `meetup-invite`: invited to a private Meet Up; `meetup-open`: an open Meet Up was scheduled in a forum of the member's; `meetup-seat`: a waitlisted member got a seat. `postId` is the Meet Up's post.
+             * @description `meetup-invite`: invited to a private Meet Up; `meetup-open`: an open Meet Up was scheduled in a forum of the member's; `meetup-seat`: a waitlisted member got a seat (`postId` is the Meet Up's post); `forum-access`: an admin of the forum (`author`) gave the member access to it through Manage Access, the notice its preview promised (`raw` is its text; no post, `postId` null).
              * @enum {string}
              */
-            type: "comment" | "mention" | "meetup-invite" | "meetup-open" | "meetup-seat";
+            type: "comment" | "mention" | "meetup-invite" | "meetup-open" | "meetup-seat" | "forum-access";
             /** Format: date-time */
             createdOn: string;
             /** @description Who wrote the comment or the mentioning text; null when anonymous (an anonymous question's asker). */
@@ -5151,8 +5167,8 @@ export interface components {
                 seriesId: string;
                 seriesName: string;
             };
-            /** Format: uuid */
-            postId: string;
+            /** @description The post it is about; null for `forum-access`, which is about the forum (`context`). */
+            postId: null | string;
             isRead: boolean;
             isUnread: boolean;
         };
@@ -5381,10 +5397,10 @@ export interface components {
             company: string;
             avatar: string | null;
             /**
-             * @description active once joined to an account.
+             * @description `active` once joined to an account; before that `invited` once an invitation was mailed (`POST /api/organizations/{id}/invitations`, a community's or a forum's, or an add with `sendInvitation`), `notInvited` until then: an import or an add without `sendInvitation` mails nobody.
              * @enum {string}
              */
-            status: "active" | "invited";
+            status: "active" | "invited" | "notInvited";
         };
         OrganizationProfilePage: {
             results: components["schemas"]["OrganizationProfile"][];
@@ -5783,7 +5799,7 @@ export interface components {
          *     - `parametersMissingException`: the request has no `file` part (or is not `multipart/form-data`); `details.missing` is `["file"]`.
          *     - `importFileType`: the file's name ends neither in `.csv` nor in `.xlsx`.
          *     - `importFileUnreadable`: a `.csv` file that is not UTF-8 text or has a broken quote, or an `.xlsx` file that is not an Excel workbook.
-         *     - `importFileTooLarge`: the file is over 8 MiB (`details.max`, in bytes).
+         *     - `importFileTooLarge`: the file is over 8 MiB (`details.max`, in bytes), or an `.xlsx` workbook whose sheet unpacks to more than 32 MiB (`details.maxUnpacked`), more than 100 times its packed size past its first MiB (`details.maxRatio`), or holds a text or tag of more than 64 KiB (`details.maxText`): a zip bomb, refused as it unpacks, never held whole.
          *     - `importHeaderMissing`: the file has no row.
          *     - `importColumnsMissing`: the header row lacks `firstName`, `lastName` or `email` (`details.missing`).
          *     - `importTooManyRows`: the file has more than 10,000 rows besides its header (`details.max`); blank rows do not count.

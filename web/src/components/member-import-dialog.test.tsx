@@ -57,4 +57,24 @@ describe('the member import dialog', () => {
     expect(imported).toHaveBeenCalledOnce()
     expect(calls.filter((r) => r.method === 'POST').map((r) => new URL(r.url).pathname)).toEqual(['/api/organizations/o1/profiles/bulk'])
   }, 30_000)
+
+  it('says the people added were not invited, and invites them all with one action', async () => {
+    const calls = stubFetch((method, path) => {
+      if (method === 'POST' && path === '/api/communities/c1/profiles/bulk')
+        return new Response('{"type":"report","added":3,"existing":0,"skipped":[],"toInvite":["p1","p2"]}\n', { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } })
+      if (method === 'POST' && path === '/api/communities/c1/invitations') return json(200, { invited: 2, skipped: 0 })
+      return json(404, { code: 'notFound', message: 'not found' })
+    })
+    const imported = vi.fn()
+    await renderInApp(<MemberImportDialog target={{ communityId: 'c1' }} name="Leaders" open onOpenChange={() => {}} onImported={imported} />)
+    await userEvent.upload(screen.getByTestId('csv-file-input'), new File(['firstName,lastName,email\n'], 'people.csv', { type: 'text/csv' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Not invited yet: the 2 people added who have no account were not sent an invitation.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Send 2 invitations' }))
+    expect(await screen.findByText('2 invitations sent.')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Send 2 invitations' })).not.toBeInTheDocument()
+    const sent = calls.find((r) => new URL(r.url).pathname === '/api/communities/c1/invitations')!
+    expect(await sent.json()).toEqual({ profileIds: ['p1', 'p2'] })
+    expect(imported).toHaveBeenCalledTimes(2)
+  }, 30_000)
 })

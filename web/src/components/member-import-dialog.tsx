@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Download, TriangleAlert } from 'lucide-react'
 import { isApiError } from '@/api/client'
-import { downloadImportTemplate, importMembers, type ImportTarget } from '@/api/member-import'
+import { downloadImportTemplate, importMembers, inviteImported, type ImportTarget } from '@/api/member-import'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { toast } from '@/components/ui/toast'
@@ -14,8 +14,11 @@ const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocumen
  * MemberImportDialog imports people from a .csv or .xlsx file into a
  * community or an organization (target): a template to start from, one
  * file, Save once it is chosen, the progress as the server reports it,
- * then what was added, already there and skipped. A file the server
- * refuses shows a warning. onImported follows a finished import.
+ * then what was added, already there and skipped. An import mails
+ * nobody: the report says so of the people added without an account and
+ * offers one action that invites them all. A file the server refuses
+ * shows a warning. onImported follows a finished import, and the
+ * invitations sent.
  */
 export function MemberImportDialog({
   target,
@@ -37,6 +40,8 @@ export function MemberImportDialog({
   const [running, setRunning] = useState(false)
   const [report, setReport] = useState<ImportReport>()
   const [warning, setWarning] = useState<string>()
+  const [inviting, setInviting] = useState(false)
+  const [invited, setInvited] = useState<number>()
   const abort = useRef<AbortController>(undefined)
   useEffect(() => () => abort.current?.abort(), [])
 
@@ -47,6 +52,8 @@ export function MemberImportDialog({
     setRunning(false)
     setReport(undefined)
     setWarning(undefined)
+    setInviting(false)
+    setInvited(undefined)
   }
   const close = (o: boolean) => {
     if (!o) reset()
@@ -67,6 +74,18 @@ export function MemberImportDialog({
       setWarning(isApiError(err) && err.status < 500 ? err.message : t('global:error.membersImporting'))
     } finally {
       setRunning(false)
+    }
+  }
+  const invite = async () => {
+    if (!report) return
+    setInviting(true)
+    try {
+      setInvited(await inviteImported(target, report.toInvite))
+      onImported?.()
+    } catch {
+      toast({ title: t('memberImport.inviteFailed'), variant: 'destructive' })
+    } finally {
+      setInviting(false)
     }
   }
   const pct = progress ? progressPercent(progress) : 0
@@ -95,7 +114,23 @@ export function MemberImportDialog({
                 ))}
               </ul>
             )}
+            {invited !== undefined ? (
+              <p className="text-sm font-medium" data-testid="import-invited">
+                {t('memberImport.invited', { count: invited })}
+              </p>
+            ) : (
+              report.toInvite.length > 0 && (
+                <p className="text-sm text-muted-foreground" data-testid="import-not-invited">
+                  {t('memberImport.notInvited', { count: report.toInvite.length })}
+                </p>
+              )
+            )}
             <DialogFooter>
+              {invited === undefined && report.toInvite.length > 0 && (
+                <Button variant="outline" onClick={() => void invite()} disabled={inviting}>
+                  {inviting ? t('memberImport.inviting') : t('memberImport.invite', { count: report.toInvite.length })}
+                </Button>
+              )}
               <Button onClick={() => close(false)}>{t('memberImport.close')}</Button>
             </DialogFooter>
           </div>

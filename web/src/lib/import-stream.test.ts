@@ -21,7 +21,7 @@ describe('the member import answer (NDJSON)', () => {
       (p) => seen.push(progressPercent(p)),
     )
     expect(seen).toEqual([25, 100])
-    expect(report).toEqual({ type: 'report', added: 2, existing: 1, skipped: [{ row: 3, email: 'x', reason: 'invalidEmail', message: 'bad' }] })
+    expect(report).toEqual({ type: 'report', added: 2, existing: 1, skipped: [{ row: 3, email: 'x', reason: 'invalidEmail', message: 'bad' }], toInvite: [] })
   })
 
   it('rejects an answer without a report', async () => {

@@ -7,7 +7,7 @@ import { readNdjson } from '@/lib/ndjson'
 // The two lines a page reads, with the fields their type carries.
 type ImportEvent = Schemas['MemberImportEvent']
 export type ImportProgress = { type: 'progress' } & Required<Pick<ImportEvent, 'processed' | 'total'>>
-export type ImportReport = { type: 'report' } & Required<Pick<ImportEvent, 'added' | 'existing' | 'skipped'>>
+export type ImportReport = { type: 'report' } & Required<Pick<ImportEvent, 'added' | 'existing' | 'skipped' | 'toInvite'>>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
@@ -18,7 +18,13 @@ export function importLine(v: unknown): ImportProgress | ImportReport | undefine
     return { type: 'progress', processed: v.processed, total: v.total }
   }
   if (v.type === 'report' && typeof v.added === 'number' && typeof v.existing === 'number') {
-    return { type: 'report', added: v.added, existing: v.existing, skipped: Array.isArray(v.skipped) ? (v.skipped as ImportReport['skipped']) : [] }
+    return {
+      type: 'report',
+      added: v.added,
+      existing: v.existing,
+      skipped: Array.isArray(v.skipped) ? (v.skipped as ImportReport['skipped']) : [],
+      toInvite: Array.isArray(v.toInvite) ? v.toInvite.filter((id): id is string => typeof id === 'string') : [],
+    }
   }
   return undefined
 }

@@ -13,11 +13,12 @@ import (
 )
 
 type SeriesMemberships struct {
-	SeriesID     uuid.UUID `sql:"primary_key" db:"series_memberships.series_id"`
-	ProfileID    uuid.UUID `sql:"primary_key" db:"series_memberships.profile_id"`
-	Role         string    `db:"series_memberships.role"`
-	IsExpert     bool      `db:"series_memberships.is_expert"`
-	Status       string    `db:"series_memberships.status"`
-	IsSubscribed bool      `db:"series_memberships.is_subscribed"`
-	AssignedOn   time.Time `db:"series_memberships.assigned_on"`
+	SeriesID     uuid.UUID  `sql:"primary_key" db:"series_memberships.series_id"`
+	ProfileID    uuid.UUID  `sql:"primary_key" db:"series_memberships.profile_id"`
+	Role         string     `db:"series_memberships.role"`
+	IsExpert     bool       `db:"series_memberships.is_expert"`
+	Status       string     `db:"series_memberships.status"`
+	IsSubscribed bool       `db:"series_memberships.is_subscribed"`
+	AssignedOn   time.Time  `db:"series_memberships.assigned_on"`
+	AssignedBy   *uuid.UUID `db:"series_memberships.assigned_by"`
 }

@@ -24,6 +24,7 @@ type seriesMembershipsTable struct {
 	Status       postgres.ColumnString
 	IsSubscribed postgres.ColumnBool
 	AssignedOn   postgres.ColumnTimestampz
+	AssignedBy   postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -72,8 +73,9 @@ func newSeriesMembershipsTableImpl(schemaName, tableName, alias string) seriesMe
 		StatusColumn       = postgres.StringColumn("status")
 		IsSubscribedColumn = postgres.BoolColumn("is_subscribed")
 		AssignedOnColumn   = postgres.TimestampzColumn("assigned_on")
-		allColumns         = postgres.ColumnList{SeriesIDColumn, ProfileIDColumn, RoleColumn, IsExpertColumn, StatusColumn, IsSubscribedColumn, AssignedOnColumn}
-		mutableColumns     = postgres.ColumnList{RoleColumn, IsExpertColumn, StatusColumn, IsSubscribedColumn, AssignedOnColumn}
+		AssignedByColumn   = postgres.StringColumn("assigned_by")
+		allColumns         = postgres.ColumnList{SeriesIDColumn, ProfileIDColumn, RoleColumn, IsExpertColumn, StatusColumn, IsSubscribedColumn, AssignedOnColumn, AssignedByColumn}
+		mutableColumns     = postgres.ColumnList{RoleColumn, IsExpertColumn, StatusColumn, IsSubscribedColumn, AssignedOnColumn, AssignedByColumn}
 		defaultColumns     = postgres.ColumnList{RoleColumn, IsExpertColumn, StatusColumn, IsSubscribedColumn, AssignedOnColumn}
 	)
 
@@ -88,6 +90,7 @@ func newSeriesMembershipsTableImpl(schemaName, tableName, alias string) seriesMe
 		Status:       StatusColumn,
 		IsSubscribed: IsSubscribedColumn,
 		AssignedOn:   AssignedOnColumn,
+		AssignedBy:   AssignedByColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

@@ -45,6 +45,7 @@ export const accounts = {
     edit: 'Edit {{name}}',
     saved: 'The member was saved.',
     invited: 'Invited',
+    notInvited: 'Not invited yet',
     empty: 'No members match.',
     import: 'Import from a file',
     invite: 'Send invitation',

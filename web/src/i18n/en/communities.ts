@@ -161,6 +161,14 @@ export const memberImport = {
   skipped_other: '{{count}} rows skipped',
   skippedRows: 'Skipped rows',
   skippedRow: 'Row {{row}} ({{email}}): {{message}}',
+  notInvited_one: 'Not invited yet: the person added has no account and was not sent an invitation.',
+  notInvited_other: 'Not invited yet: the {{count}} people added who have no account were not sent an invitation.',
+  invite_one: 'Send {{count}} invitation',
+  invite_other: 'Send {{count}} invitations',
+  inviting: 'Sending…',
+  invited_one: '{{count}} invitation sent.',
+  invited_other: '{{count}} invitations sent.',
+  inviteFailed: 'The invitations could not be sent.',
 } as const
 
 // The new member and manage account member dialogs (spec 000 §2.7).

@@ -12,6 +12,7 @@ export const notifications = {
     'meetup-invite': 'invited you to a Meet Up',
     'meetup-open': 'scheduled a Meet Up you can register for',
     'meetup-seat': 'has a seat for you: you are registered for the Meet Up',
+    'forum-access': 'gave you access to the forum',
   },
   kind: {
     comment: '{{name}} commented on your post',
@@ -19,6 +20,7 @@ export const notifications = {
     'meetup-invite': '{{name}} invited you to a Meet Up',
     'meetup-open': '{{name}} scheduled a Meet Up you can register for',
     'meetup-seat': 'A seat is yours in a Meet Up by {{name}}',
+    'forum-access': '{{name}} gave you access to a forum',
   },
   dismiss: 'Dismiss',
   view: 'View',

@@ -276,6 +276,7 @@ function MembersView({ org }: { org: Organization }) {
                     {p.firstName} {p.lastName}
                     {p.role === 'admin' && <Badge variant="secondary">{t('accounts.roles.admin')}</Badge>}
                     {p.status === 'invited' && <Badge variant="outline">{t('accounts.members.invited')}</Badge>}
+                    {p.status === 'notInvited' && <Badge variant="outline">{t('accounts.members.notInvited')}</Badge>}
                   </p>
                   <p className="truncate text-xs text-muted-foreground">
                     {p.email}
@@ -290,11 +291,14 @@ function MembersView({ org }: { org: Organization }) {
                     aria-label={t('accounts.members.inviteFor', { name: `${p.firstName} ${p.lastName}` })}
                     onClick={() =>
                       invite.mutate([p.id], {
-                        onSuccess: (r) =>
+                        onSuccess: (r) => {
                           toast({
                             title: t(r.alreadyInvited > 0 ? 'accounts.members.invitationAlreadySent' : 'accounts.members.invitationSent', { email: p.email }),
                             variant: 'success',
-                          }),
+                          })
+                          // Its label turns from Not invited yet to Invited.
+                          void reload()
+                        },
                         onError: () => toast({ title: t('accounts.members.invitationFailed'), variant: 'destructive' }),
                       })
                     }

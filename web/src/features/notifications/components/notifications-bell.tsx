@@ -118,6 +118,8 @@ function NotificationsList({ onClose, onSave }: { onClose: (also?: Change) => vo
 
   const view = (n: Notification) => {
     onClose((p) => ({ [NOTIFICATION_KEYS.read]: withId(idList(p, NOTIFICATION_KEYS.read), n.id) }))
+    // Access given to a forum (forum-access) is about the forum: it opens there.
+    if (!n.postId) return void navigate({ to: '/communities/$communityId/series/$seriesId', params: { communityId: n.context.communityId, seriesId: n.context.seriesId } })
     void navigate({
       to: '/communities/$communityId/series/$seriesId/posts/$postId',
       params: { communityId: n.context.communityId, seriesId: n.context.seriesId, postId: n.postId },

@@ -22,6 +22,12 @@ describe('applyNotificationEvent (contract 17 live events)', () => {
     expect(stale(qc)).toBe(true)
   })
 
+  it('reads the list again when the member was given access to a forum', () => {
+    const qc = cached()
+    expect(applyNotificationEvent(qc, ME, hub('user.notified', { id: 'n2', type: 'forum-access', postId: null }))).toBe(true)
+    expect(stale(qc)).toBe(true)
+  })
+
   it('reads the list again on a comment or reply to what the member wrote, not to what another wrote', () => {
     const other = cached()
     expect(applyNotificationEvent(other, ME, hub('channel.thread.reply.created', { id: 'r1', postId: 'p1', parentId: null, parentCreatorId: OTHER, seriesId: 's' }))).toBe(false)

@@ -7,19 +7,21 @@ import { notificationKeys } from '../api/get-notifications'
 export const NOTIFICATION_EVENTS = {
   mentioned: 'user.mentioned',
   replyCreated: 'channel.thread.reply.created',
+  notified: 'user.notified',
   personalization: 'user.personalization.updated',
 } as const
 
 /**
  * applyNotificationEvent reads the notifications again when m brings the
- * member (me) one: a mention, a comment or reply to what they wrote, or
- * another tab's change to what was seen, read or dismissed. It says
- * whether it did.
+ * member (me) one: a mention, a comment or reply to what they wrote, a
+ * forum they were given access to (user.notified), or another tab's
+ * change to what was seen, read or dismissed. It says whether it did.
  */
 export function applyNotificationEvent(qc: QueryClient, me: string, m: HubMessage): boolean {
   const p = (m.data?.payload ?? {}) as { parentCreatorId?: unknown; keys?: unknown }
   const mine =
     m.event === NOTIFICATION_EVENTS.mentioned ||
+    m.event === NOTIFICATION_EVENTS.notified ||
     (m.event === NOTIFICATION_EVENTS.replyCreated && p.parentCreatorId === me) ||
     (m.event === NOTIFICATION_EVENTS.personalization && Array.isArray(p.keys) && p.keys.some((k) => typeof k === 'string' && k.startsWith('notifications.posts.')))
   if (mine) void qc.invalidateQueries({ queryKey: notificationKeys.all })
