@@ -92,10 +92,13 @@ func TestNotificationsList(t *testing.T) {
 	q := post(t, other.Client, m.forum.ID, map[string]any{"channelId": m.main, "type": "question", "creatorAs": "anonymous",
 		"raw": fmt.Sprintf("what does [Me](%s) think?", me.UserID)})
 	settle(t, n)
+	// The member was told of the two communities they joined (the first,
+	// by registering, and the forum's), before any post: the oldest two.
+	const joined = 2
 
 	first := listNotifications(t, me.Client, "")
-	if first.Total != 25 || len(first.Results) != 20 || first.Unread != 25 {
-		t.Fatalf("first page: total %d, %d results, unread %d; want 25, 20, 25", first.Total, len(first.Results), first.Unread)
+	if first.Total != 25+joined || len(first.Results) != 20 || first.Unread != 25+joined {
+		t.Fatalf("first page: total %d, %d results, unread %d; want 27, 20, 27", first.Total, len(first.Results), first.Unread)
 	}
 	top := first.Results[0]
 	if top.Type != "mention" || top.PostID != q.ID || top.Author != nil || top.Raw != "what does Fresh Member think?" ||
@@ -103,10 +106,15 @@ func TestNotificationsList(t *testing.T) {
 		t.Errorf("the newest, the anonymous question's mention: %+v", top)
 	}
 	second := listNotifications(t, me.Client, "?page=2")
-	if second.Total != 25 || len(second.Results) != 5 {
+	if second.Total != 25+joined || len(second.Results) != 5+joined {
 		t.Fatalf("second page: total %d, %d results", second.Total, len(second.Results))
 	}
 	all := append(first.Results, second.Results...)
+	for _, it := range all[25:] {
+		if it.Type != "community-join" {
+			t.Errorf("the oldest are the communities joined: %+v", it)
+		}
+	}
 	for i, it := range all {
 		if it.Type == "reply" || it.Raw == "a reply to my comment" {
 			t.Errorf("a reply is listed: %+v", it)
@@ -129,7 +137,7 @@ func TestNotificationsList(t *testing.T) {
 		t.Fatalf("personalize: %d %s", r.Status, r.Body)
 	}
 	after := listNotifications(t, me.Client, "?pageSize=100")
-	if after.Total != 24 || len(after.Results) != 24 {
+	if after.Total != 24+joined || len(after.Results) != 24+joined {
 		t.Fatalf("after dismissing one: total %d, %d results", after.Total, len(after.Results))
 	}
 	// Newer than seenAt: all[0..8] less the dismissed and the read one.
@@ -154,7 +162,8 @@ func TestNotificationsList(t *testing.T) {
 
 	t.Run("a forum the member can no longer read is left out", func(t *testing.T) {
 		exec(t, n.Env, "DELETE FROM series_memberships WHERE series_id = $1 AND profile_id = $2", m.forum.ID, me.ProfileID)
-		if l := listNotifications(t, me.Client, ""); l.Total != 0 || l.Unread != 0 || len(l.Results) != 0 {
+		// What is left: the communities joined, older than seenAt.
+		if l := listNotifications(t, me.Client, ""); l.Total != joined || l.Unread != 0 || len(l.Results) != joined {
 			t.Errorf("after leaving the forum: %+v", l)
 		}
 	})

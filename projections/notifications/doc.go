@@ -16,6 +16,10 @@
 //   - meetup-seat: a waitlisted member given a seat (meeting_invitees), to
 //     them. A Meet Up's notifications have the Meet Up as source and its
 //     post as post.
+//   - community-join: a member added to a community (community_memberships
+//     made active: by its admins, a file import, single sign-on, or an
+//     invitation accepted), to them; its source is the community, and it
+//     has no forum or post.
 //
 // Never to the author of the source, and never to one who cannot read the
 // post's channel when the change is applied (internal/access's

@@ -70,7 +70,8 @@ func (p *Projection) Name() string { return p.name }
 
 // Tables are the sources of notifications.
 func (p *Projection) Tables() []string {
-	return []string{"public.threads", "public.replies", "public.private_messages", "public.meetings", "public.meeting_invitees"}
+	return []string{"public.threads", "public.replies", "public.private_messages", "public.meetings", "public.meeting_invitees",
+		"public.community_memberships"}
 }
 
 // Apply applies one change as a batch of one.
@@ -85,8 +86,11 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	b := &batch{}
 	for _, c := range cs {
 		read := b.read
-		if c.Table == "meetings" || c.Table == "meeting_invitees" {
+		switch c.Table {
+		case "meetings", "meeting_invitees":
 			read = b.readMeetup
+		case "community_memberships":
+			read = b.readMembership
 		}
 		if err := read(c); err != nil {
 			// A row this projection cannot read will not read better on a
@@ -94,7 +98,7 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 			return projections.Permanent(err)
 		}
 	}
-	if len(b.sources) == 0 && len(b.deleted) == 0 && len(b.meetups) == 0 && len(b.meetupsGone) == 0 {
+	if len(b.sources) == 0 && len(b.deleted) == 0 && len(b.meetups) == 0 && len(b.meetupsGone) == 0 && len(b.joined) == 0 {
 		return nil
 	}
 	// Recipients and readers are read from Postgres as it is now, which
@@ -145,6 +149,8 @@ type batch struct {
 	// meetupsGone the invitees removed.
 	meetups     []meetupNote
 	meetupsGone []meetupGone
+	// joined are the community memberships made active (communities.go).
+	joined []joined
 }
 
 type threadRow struct {

@@ -209,6 +209,13 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 	for id, n := range meetups {
 		all[id] = n
 	}
+	joins, err := p.joinRows(ctx, b.joined)
+	if err != nil {
+		return err
+	}
+	for id, n := range joins {
+		all[id] = n
+	}
 	rows, err := p.readers(ctx, all)
 	if err != nil {
 		return err
@@ -264,11 +271,12 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 // removeOrphans deletes the notifications of n whose source no longer
 // exists.
 func removeOrphans(ctx context.Context, q db.Querier, n *table.NotificationsTable) error {
-	t, r, m, mt := table.Threads, table.Replies, table.PrivateMessages, table.Meetings
+	t, r, m, mt, c := table.Threads, table.Replies, table.PrivateMessages, table.Meetings, table.Communities
 	_, err := db.Exec(ctx, q, n.DELETE().WHERE(
 		pg.NOT(pg.EXISTS(pg.SELECT(t.ID).FROM(t).WHERE(t.ID.EQ(n.SourceID)))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(r.ID).FROM(r).WHERE(r.ID.EQ(n.SourceID))))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(m.ID).FROM(m).WHERE(m.ID.EQ(n.SourceID))))).
-			AND(pg.NOT(pg.EXISTS(pg.SELECT(mt.ID).FROM(mt).WHERE(mt.ID.EQ(n.SourceID)))))))
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(mt.ID).FROM(mt).WHERE(mt.ID.EQ(n.SourceID))))).
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(c.ID).FROM(c).WHERE(c.ID.EQ(n.SourceID)))))))
 	return err
 }

@@ -22,6 +22,10 @@ const (
 	// ReplyNotified tells a member of a comment on their post or a reply
 	// to their comment.
 	ReplyNotified = "channel.thread.reply.created"
+	// CommunityJoined tells a member they were added to a community (a
+	// community-join notification); its payload is the Notification, so
+	// that their tabs read the bell and their communities again.
+	CommunityJoined = "user.community.joined"
 )
 
 // Notifications is what the notifications' events read when they are
@@ -31,8 +35,8 @@ type Notifications interface {
 	ReplyParent(ctx context.Context, replyID uuid.UUID) (*uuid.UUID, error)
 }
 
-// MentionPayload is the payload of user.mentioned: the Notification,
-// completed at delivery.
+// MentionPayload is the payload of user.mentioned and
+// user.community.joined: the Notification, completed at delivery.
 type MentionPayload struct {
 	row model.Notifications
 	n   qnotifications.Notification
@@ -79,6 +83,8 @@ func notificationEvents(c change.Change) ([]Event, error) {
 	switch n.Kind {
 	case "mention":
 		return []Event{{Type: UserMentioned, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
+	case "community-join":
+		return []Event{{Type: CommunityJoined, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
 	case "comment", "reply":
 		if n.PostID == nil || n.SeriesID == nil {
 			return nil, fmt.Errorf("realtime: notifications: a %s without its post", n.Kind)

@@ -1999,12 +1999,14 @@ export interface paths {
         };
         /**
          * The caller's notifications (the bell)
-         * @description Comments on the caller's posts, mentions of the caller and Meet Ups
-         *     (`meetup-invite`, `meetup-open`, `meetup-seat`), newest
+         * @description Comments on the caller's posts, mentions of the caller, Meet Ups
+         *     (`meetup-invite`, `meetup-open`, `meetup-seat`) and the communities
+         *     the caller was added to (`community-join`), newest
          *     first (replies to their comments are not listed; private messages
          *     live in the chat). Left out: the ids in the caller's
-         *     `notifications.posts.dismissed`, and those of forums the caller can
-         *     no longer read. `isRead`: the id is in `notifications.posts.read`;
+         *     `notifications.posts.dismissed`, those of forums the caller can
+         *     no longer read, and those of communities they are no longer a
+         *     member of. `isRead`: the id is in `notifications.posts.read`;
          *     `isUnread`: newer than `notifications.posts.lastSeenAt` and not read.
          *     `unread` counts the unread ones of the whole list. The caller's tabs
          *     hear `user.mentioned` and `channel.thread.reply.created` when a
@@ -3063,7 +3065,7 @@ export interface paths {
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`; private
          *     chat's `private.channel.seen` and `user.personalization.updated`;
-         *     notifications' `user.mentioned` and `channel.thread.reply.created`)
+         *     notifications' `user.mentioned`, `user.community.joined` and `channel.thread.reply.created`)
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
@@ -3115,7 +3117,9 @@ export interface paths {
          *     Notifications: when a notification is written for a member, their
          *     tabs hear it (context key `user:<userId>`, that member alone), once
          *     the row is written, and refetch `GET /api/notifications`:
-         *     `user.mentioned` carries the `Notification` (type `mention`) and
+         *     `user.mentioned` carries the `Notification` (type `mention`),
+         *     `user.community.joined` the `Notification` (type `community-join`),
+         *     after which the member's communities are read again too, and
          *     `channel.thread.reply.created` a comment on their post or a reply to
          *     their comment (`LiveReplyNotice`: `{id, postId, parentId,
          *     parentCreatorId, seriesId}`, `parentId` null for a comment,
@@ -5106,10 +5110,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description `meetup-invite`: invited to a private Meet Up; `meetup-open`: an open Meet Up was scheduled in a forum of the member's; `meetup-seat`: a waitlisted member got a seat. `postId` is the Meet Up's post.
+             * @description `meetup-invite`: invited to a private Meet Up; `meetup-open`: an open Meet Up was scheduled in a forum of the member's; `meetup-seat`: a waitlisted member got a seat (`postId` is the Meet Up's post); `community-join`: the member was added to the community of `context` (by its admins, a file import, single sign-on or an invitation accepted; also e-mailed, and told live as `user.community.joined`), with no forum, post or author, listed while they are its member.
              * @enum {string}
              */
-            type: "comment" | "mention" | "meetup-invite" | "meetup-open" | "meetup-seat";
+            type: "comment" | "mention" | "meetup-invite" | "meetup-open" | "meetup-seat" | "community-join";
             /** Format: date-time */
             createdOn: string;
             /** @description Who wrote the comment or the mentioning text; null when anonymous (an anonymous question's asker). */
@@ -5119,12 +5123,20 @@ export interface components {
             context: {
                 /** Format: uuid */
                 communityId: string;
-                /** Format: uuid */
-                seriesId: string;
-                seriesName: string;
+                communityName: string;
+                /**
+                 * Format: uuid
+                 * @description null for a community-join
+                 */
+                seriesId: string | null;
+                /** @description null for a community-join */
+                seriesName: string | null;
             };
-            /** Format: uuid */
-            postId: string;
+            /**
+             * Format: uuid
+             * @description null for a community-join
+             */
+            postId: string | null;
             isRead: boolean;
             isUnread: boolean;
         };

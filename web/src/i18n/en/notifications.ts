@@ -2,7 +2,7 @@
 export const notifications = {
   open: 'Notifications',
   title: 'Notifications',
-  description: 'Comments on your posts and mentions of you',
+  description: 'Comments on your posts, mentions of you and communities you join',
   unread: 'Unread notifications',
   new: 'New',
   anonymous: 'Anonymous',
@@ -12,6 +12,7 @@ export const notifications = {
     'meetup-invite': 'invited you to a Meet Up',
     'meetup-open': 'scheduled a Meet Up you can register for',
     'meetup-seat': 'has a seat for you: you are registered for the Meet Up',
+    'community-join': 'welcomes you: you were added to this community',
   },
   kind: {
     comment: '{{name}} commented on your post',
@@ -19,6 +20,7 @@ export const notifications = {
     'meetup-invite': '{{name}} invited you to a Meet Up',
     'meetup-open': '{{name}} scheduled a Meet Up you can register for',
     'meetup-seat': 'A seat is yours in a Meet Up by {{name}}',
+    'community-join': 'You were added to {{name}}',
   },
   dismiss: 'Dismiss',
   view: 'View',

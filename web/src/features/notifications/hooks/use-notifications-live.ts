@@ -6,13 +6,15 @@ import { notificationKeys } from '../api/get-notifications'
 /** The live events that bring the member a notification (contract 17, spec 000 §7). */
 export const NOTIFICATION_EVENTS = {
   mentioned: 'user.mentioned',
+  communityJoined: 'user.community.joined',
   replyCreated: 'channel.thread.reply.created',
   personalization: 'user.personalization.updated',
 } as const
 
 /**
  * applyNotificationEvent reads the notifications again when m brings the
- * member (me) one: a mention, a comment or reply to what they wrote, or
+ * member (me) one: a mention, a comment or reply to what they wrote, a
+ * community they were added to (whose lists are read again too), or
  * another tab's change to what was seen, read or dismissed. It says
  * whether it did.
  */
@@ -20,9 +22,17 @@ export function applyNotificationEvent(qc: QueryClient, me: string, m: HubMessag
   const p = (m.data?.payload ?? {}) as { parentCreatorId?: unknown; keys?: unknown }
   const mine =
     m.event === NOTIFICATION_EVENTS.mentioned ||
+    m.event === NOTIFICATION_EVENTS.communityJoined ||
     (m.event === NOTIFICATION_EVENTS.replyCreated && p.parentCreatorId === me) ||
     (m.event === NOTIFICATION_EVENTS.personalization && Array.isArray(p.keys) && p.keys.some((k) => typeof k === 'string' && k.startsWith('notifications.posts.')))
   if (mine) void qc.invalidateQueries({ queryKey: notificationKeys.all })
+  if (m.event === NOTIFICATION_EVENTS.communityJoined) {
+    // Added to a community: it joins Home and its page opens, with the
+    // community's open forums (its members are theirs), without a reload.
+    void qc.invalidateQueries({ queryKey: ['communities'] })
+    void qc.invalidateQueries({ queryKey: ['community'] })
+    void qc.invalidateQueries({ queryKey: ['series'] })
+  }
   return mine
 }
 
