@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agora/app/testenv"
+	"agora/projections/realtime"
 )
 
 // TestOpenForumReadByEveryCommunityMember: every member of a community
@@ -142,4 +143,28 @@ func wantReads(t *testing.T, c *testenv.Client, community string, f forumBody, r
 	if feed.Status != 200 || !strings.Contains(string(feed.Body), raw) {
 		t.Errorf("%s: the open forum's feed: %d %s", who, feed.Status, feed.Body)
 	}
+}
+
+// TestOpenForumLive: a forum made open reaches its community's members
+// live (series.members.added, to each member alone), and its posts then
+// reach their sockets as a member's.
+func TestOpenForumLive(t *testing.T) {
+	pipe := testenv.StartPipeline(t)
+	env := testenv.NewLive(t, testenv.Live{Pipeline: pipe})
+	admin := env.As(t, adminEmail)
+	community := newCommunity(t, env)
+	m := newMember(t, env, "Live")
+	wantStatus(t, admin.Do("POST", "/api/communities/"+community+"/assignments",
+		[]map[string]any{{"roleId": "member", "assigneeIds": []string{m.ProfileID}}}), 200)
+	h := dial(t, env, "", bearer(m.Client.Token))
+	h.t = t
+
+	f := createOpenForum(t, admin, community)
+	got := h.waitFor(liveWait, "series.members.added", is(realtime.SeriesMembersAdded, "series:"+f.ID))
+	if !strings.Contains(got.Raw, m.ProfileID) {
+		t.Errorf("payload %s", got.Raw)
+	}
+	raw := testenv.Unique("Live in the open")
+	p := post(t, admin, f.ID, map[string]any{"channelId": f.MainChannelID, "raw": raw})
+	h.waitFor(liveWait, "the open forum's post", is(realtime.ThreadCreated, "thread:"+p.ID))
 }

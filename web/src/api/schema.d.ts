@@ -3060,7 +3060,9 @@ export interface paths {
          *     (`user.updated`, `user.connected`, `user.disconnected`,
          *     `user.status`, `presence.settings`, `community.created`, `community.updated`, `community.deleted`,
          *     `community.members.removed`, `series.deleted`,
-         *     `series.members.removed`, `organization.created`,
+         *     `series.members.removed`, `series.members.added` (to the member
+         *     alone, `{seriesId, profileIds}`: a forum that became theirs, such as
+         *     an open forum of a community they joined), `organization.created`,
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`; private
