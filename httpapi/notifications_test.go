@@ -93,12 +93,16 @@ func TestNotificationsList(t *testing.T) {
 	q := post(t, other.Client, m.forum.ID, map[string]any{"channelId": m.main, "type": "question", "creatorAs": "anonymous",
 		"raw": fmt.Sprintf("what does [Me](%s) think?", me.UserID)})
 	settle(t, n)
+	// The member was told of the two communities they joined (the first,
+	// by registering, and the forum's), then of the access newMatrixForum
+	// gave, before any post: the oldest three.
+	const joined = 2
+	const told = joined + 1
 
-	// 24 comments, the mention, and (the oldest) the notice of the access
-	// newMatrixForum gave.
+	// 24 comments, the mention, and the three notices.
 	first := listNotifications(t, me.Client, "")
-	if first.Total != 26 || len(first.Results) != 20 || first.Unread != 26 {
-		t.Fatalf("first page: total %d, %d results, unread %d; want 26, 20, 26", first.Total, len(first.Results), first.Unread)
+	if first.Total != 25+told || len(first.Results) != 20 || first.Unread != 25+told {
+		t.Fatalf("first page: total %d, %d results, unread %d; want 28, 20, 28", first.Total, len(first.Results), first.Unread)
 	}
 	top := first.Results[0]
 	if top.Type != "mention" || top.PostID != q.ID || top.Author != nil || top.Raw != "what does Fresh Member think?" ||
@@ -106,10 +110,15 @@ func TestNotificationsList(t *testing.T) {
 		t.Errorf("the newest, the anonymous question's mention: %+v", top)
 	}
 	second := listNotifications(t, me.Client, "?page=2")
-	if second.Total != 26 || len(second.Results) != 6 || second.Results[5].Type != "forum-access" {
+	if second.Total != 25+told || len(second.Results) != 5+told || second.Results[5].Type != "forum-access" {
 		t.Fatalf("second page: total %d, %d results", second.Total, len(second.Results))
 	}
 	all := append(first.Results, second.Results...)
+	for _, it := range all[26:] {
+		if it.Type != "community-join" {
+			t.Errorf("the oldest are the communities joined: %+v", it)
+		}
+	}
 	for i, it := range all {
 		if it.Type == "reply" || it.Raw == "a reply to my comment" {
 			t.Errorf("a reply is listed: %+v", it)
@@ -132,7 +141,7 @@ func TestNotificationsList(t *testing.T) {
 		t.Fatalf("personalize: %d %s", r.Status, r.Body)
 	}
 	after := listNotifications(t, me.Client, "?pageSize=100")
-	if after.Total != 25 || len(after.Results) != 25 {
+	if after.Total != 24+told || len(after.Results) != 24+told {
 		t.Fatalf("after dismissing one: total %d, %d results", after.Total, len(after.Results))
 	}
 	// Newer than seenAt: all[0..8] less the dismissed and the read one.
@@ -157,7 +166,8 @@ func TestNotificationsList(t *testing.T) {
 
 	t.Run("a forum the member can no longer read is left out", func(t *testing.T) {
 		exec(t, n.Env, "DELETE FROM series_memberships WHERE series_id = $1 AND profile_id = $2", m.forum.ID, me.ProfileID)
-		if l := listNotifications(t, me.Client, ""); l.Total != 0 || l.Unread != 0 || len(l.Results) != 0 {
+		// What is left: the communities joined, older than seenAt.
+		if l := listNotifications(t, me.Client, ""); l.Total != joined || l.Unread != 0 || len(l.Results) != joined {
 			t.Errorf("after leaving the forum: %+v", l)
 		}
 	})

@@ -92,7 +92,10 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		if c.ProfileID != uuid.Nil {
 			if _, err := db.Exec(ctx, tx, sm.INSERT(sm.SeriesID, sm.ProfileID, sm.Role, sm.Status, sm.AssignedOn).
 				QUERY(SELECT(UUID(id), p.ID, String("admin"), membership.JoinStatus(p), TimestampzT(now)).
-					FROM(p).WHERE(p.ID.EQ(UUID(c.ProfileID))))); err != nil {
+					FROM(p).WHERE(p.ID.EQ(UUID(c.ProfileID)))).
+				// An open forum has its community's members already
+				// (migration 0025), its creator among them.
+				ON_CONFLICT(sm.SeriesID, sm.ProfileID).DO_UPDATE(SET(sm.Role.SET(sm.EXCLUDED.Role)))); err != nil {
 				return fmt.Errorf("forum: create: admin: %w", err)
 			}
 		}

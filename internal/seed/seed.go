@@ -441,8 +441,11 @@ func (d *data) insert(ctx context.Context, tx pgx.Tx) error {
 		{"profiles", table.Profiles.INSERT(table.Profiles.AllColumns).MODELS(d.profiles)},
 		{"communities", table.Communities.INSERT(table.Communities.AllColumns).MODELS(d.communities)},
 		{"series", table.Series.INSERT(table.Series.AllColumns).MODELS(d.series)},
-		{"community memberships", table.CommunityMemberships.INSERT(table.CommunityMemberships.AllColumns).MODELS(d.communityMemberships)},
+		// The forums' memberships before the communities': a community's
+		// membership makes those of its open forums (migration 0025), which
+		// the demo's own would then collide with.
 		{"series memberships", table.SeriesMemberships.INSERT(table.SeriesMemberships.AllColumns).MODELS(d.seriesMemberships)},
+		{"community memberships", table.CommunityMemberships.INSERT(table.CommunityMemberships.AllColumns).MODELS(d.communityMemberships)},
 	}
 	for _, s := range steps {
 		if _, err := db.Exec(ctx, tx, s.stmt); err != nil {

@@ -340,6 +340,42 @@ func TestForumAccessIsMailedAtOnce(t *testing.T) {
 	}
 }
 
+// TestCommunityJoinIsMailedAtOnce: a member added to a community is
+// mailed at once, and pushed, "You were added to <community>", linking to
+// the community's page; with e-mails of what is addressed to them off,
+// nothing is mailed.
+func TestCommunityJoinIsMailedAtOnce(t *testing.T) {
+	w := newWorld(t)
+	grace := w.outsider(t, "Grace", nil)
+	quiet := w.outsider(t, "Quiet", map[string]any{"notifications.email.mentions": false})
+	sub := w.subscribe(t, grace)
+	var name string
+	if err := w.env.DB.Pool.QueryRow(t.Context(), "SELECT name FROM communities WHERE id = $1", w.community).Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []person{grace, quiet} {
+		id := uuid.New()
+		w.exec(t, `INSERT INTO notifications (id, user_id, kind, source_id, community_id, preview, created_on)
+			VALUES ($1, $2, 'community-join', $3, $3, $4, $5)`, id, p.id, w.community, name, w.clock.Now())
+		w.apply(t, id, change.Create)
+	}
+	mails := w.mails(t, grace)
+	if len(mails) != 1 {
+		t.Fatalf("%d e-mails, want 1", len(mails))
+	}
+	m := mails[0]
+	link := w.env.URL + "/communities/" + w.community.String()
+	if m.Subject != "You were added to "+name || !strings.Contains(m.Body, link+"\r\n") || !strings.Contains(m.Body, m.ListUnsubscribe) {
+		t.Fatalf("e-mail %+v", m)
+	}
+	if got := w.pushed(t, sub.Endpoint); len(got) != 1 || got[0].Title != "You were added to "+name || got[0].URL != "/communities/"+w.community.String() {
+		t.Errorf("pushes: %+v", got)
+	}
+	if n := len(w.mails(t, quiet)); n != 0 {
+		t.Errorf("%d e-mails with the setting off, want 0", n)
+	}
+}
+
 // TestSettingsOffSendNothing: with the member's e-mail and push of
 // mentions off nothing is sent; comments are pushed but never e-mailed at
 // once, and not pushed with push.comments off; an anonymous author is

@@ -136,8 +136,10 @@ type notification struct {
 	Preview                       string
 	CreatedOn                     time.Time
 	Email, Role, Author, Forum    string
-	Online                        bool
-	Settings                      settings
+	// Community is the community's name (for community-join).
+	Community string
+	Online    bool
+	Settings  settings
 }
 
 // Deliver sends the notification id as its recipient's settings say, each
@@ -178,9 +180,10 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 		email, push = s.EmailMentions, s.PushMentions
 	case "meetup-invite", "meetup-seat":
 		push = s.PushMentions
-	case "forum-access":
-		// Mailed at once: Manage Access's preview promises the notice,
-		// addressed to the member as a mention is.
+	case "forum-access", "community-join":
+		// Mailed at once, addressed to the member as a mention is: Manage
+		// Access's preview promises the forum's notice, and a community
+		// they were added to is one they may now open, and perhaps pay for.
 		email, push = s.EmailMentions, s.PushMentions
 	}
 	if email && n.Email != "" {
@@ -205,24 +208,25 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 // notification reads one notification with its recipient, author and
 // forum, and whether the recipient is online.
 func (p *Projection) notification(ctx context.Context, id uuid.UUID) (notification, error) {
-	n, u, s, up, o := table.Notifications, table.Users, table.Series, table.UserPersonalization, table.OnlineUsers
+	n, u, s, up, o, c := table.Notifications, table.Users, table.Series, table.UserPersonalization, table.OnlineUsers, table.Communities
 	a := table.Users.AS("author")
 	var out notification
-	var author, forum, data *string
+	var author, forum, community, data *string
 	err := db.QueryRow(ctx, p.db, pg.SELECT(n.ID, n.UserID, n.SourceID, n.AuthorID, n.Kind, n.PostID, n.SeriesID, n.CommunityID, n.ChannelID,
-		n.Preview, n.CreatedOn, u.Email, u.Role, a.FirstName.CONCAT(pg.String(" ")).CONCAT(a.LastName), s.Name,
+		n.Preview, n.CreatedOn, u.Email, u.Role, a.FirstName.CONCAT(pg.String(" ")).CONCAT(a.LastName), s.Name, c.Name,
 		pg.EXISTS(pg.SELECT(o.UserID).FROM(o).WHERE(o.UserID.EQ(n.UserID).AND(o.Nodes.GT(pg.Int(0))))), up.Data).
 		FROM(n.INNER_JOIN(u, u.ID.EQ(n.UserID)).
 			LEFT_JOIN(a, a.ID.EQ(n.AuthorID)).
 			LEFT_JOIN(s, s.ID.EQ(n.SeriesID)).
+			LEFT_JOIN(c, c.ID.EQ(n.CommunityID)).
 			LEFT_JOIN(up, up.UserID.EQ(n.UserID))).
 		WHERE(n.ID.EQ(pg.UUID(id)))).
 		Scan(&out.ID, &out.UserID, &out.SourceID, &out.AuthorID, &out.Kind, &out.PostID, &out.SeriesID, &out.CommunityID, &out.ChannelID,
-			&out.Preview, &out.CreatedOn, &out.Email, &out.Role, &author, &forum, &out.Online, &data)
+			&out.Preview, &out.CreatedOn, &out.Email, &out.Role, &author, &forum, &community, &out.Online, &data)
 	if err != nil {
 		return out, err
 	}
-	out.Author, out.Forum = deref(author), deref(forum)
+	out.Author, out.Forum, out.Community = deref(author), deref(forum), deref(community)
 	out.Settings = readSettings([]byte(deref(data)))
 	return out, nil
 }
@@ -248,9 +252,13 @@ func deref(s *string) string {
 
 // postURL is the post's page with its comments open, for reason (comment
 // or mention), the forum's page for a notification without a post
-// (forum-access), or the home page (where the chat is) for a message.
+// (forum-access), the community's page for community-join, or the home
+// page (where the chat is) for a message.
 func (p *Projection) postURL(n notification, absolute bool) string {
 	path := postPath(n.CommunityID, n.SeriesID, n.PostID, []string{n.Kind})
+	if n.Kind == "community-join" && n.CommunityID != nil {
+		path = "/communities/" + n.CommunityID.String()
+	}
 	if absolute {
 		return p.opts.BaseURL + path
 	}
@@ -405,6 +413,9 @@ func (p *Projection) message(ctx context.Context, tx pgx.Tx, n notification) (ma
 	case "forum-access":
 		subject = headline(n.Author, []string{n.Kind}, n.Forum)
 		intro = subject + ":"
+	case "community-join":
+		subject = joinHeadline(n.Community)
+		intro = subject + ". Its forums are waiting for you:"
 	}
 	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, n.UserID, setting)
 	if err != nil {
@@ -494,5 +505,15 @@ func (p *Projection) sendPush(ctx context.Context, tx pgx.Tx, delivery uuid.UUID
 
 // pushMessage is what the browser shows for n.
 func (p *Projection) pushMessage(n notification) webpush.Message {
-	return webpush.Message{Title: headline(n.Author, []string{n.Kind}, n.Forum), Body: n.Preview, URL: p.postURL(n, false)}
+	title := headline(n.Author, []string{n.Kind}, n.Forum)
+	if n.Kind == "community-join" {
+		title = joinHeadline(n.Community)
+	}
+	return webpush.Message{Title: title, Body: n.Preview, URL: p.postURL(n, false)}
+}
+
+// joinHeadline says that the member was added to community; the adding
+// has no author (the membership row does not say who made it).
+func joinHeadline(community string) string {
+	return "You were added to " + community
 }

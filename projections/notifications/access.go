@@ -28,7 +28,7 @@ type accessNote struct {
 	on                  time.Time
 }
 
-type membershipChange struct {
+type forumMembership struct {
 	SeriesID   uuid.UUID
 	ProfileID  uuid.UUID
 	Status     string
@@ -42,7 +42,7 @@ type membershipChange struct {
 // whose notice goes with it (given again, it is sent again). A change of
 // role or a pending member joining tells nobody.
 func (b *batch) readAccess(c change.Change) error {
-	var m membershipChange
+	var m forumMembership
 	switch c.Op {
 	case change.Create, change.Read:
 		if err := c.After.Scan(&m); err != nil {

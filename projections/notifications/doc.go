@@ -19,7 +19,11 @@
 //   - forum-access: a person with an account given access to a forum by
 //     one of its admins (series_memberships' assigned_by, Manage Access),
 //     to them, as the preview of the change promised; its source is the
-//     forum, it has no post, and the membership's removal removes it.
+//     forum, it has no post, and the membership's removal removes it;
+//   - community-join: a member added to a community (community_memberships
+//     made active: by its admins, a file import, single sign-on, or an
+//     invitation accepted), to them; its source is the community, and it
+//     has no forum or post.
 //
 // Never to the author of the source, and never to one who cannot read the
 // post's channel when the change is applied (internal/access's

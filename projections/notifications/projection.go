@@ -71,7 +71,7 @@ func (p *Projection) Name() string { return p.name }
 // Tables are the sources of notifications.
 func (p *Projection) Tables() []string {
 	return []string{"public.threads", "public.replies", "public.private_messages", "public.meetings", "public.meeting_invitees",
-		"public.series_memberships"}
+		"public.series_memberships", "public.community_memberships"}
 }
 
 // Apply applies one change as a batch of one.
@@ -91,6 +91,8 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 			read = b.readMeetup
 		case "series_memberships":
 			read = b.readAccess
+		case "community_memberships":
+			read = b.readMembership
 		}
 		if err := read(c); err != nil {
 			// A row this projection cannot read will not read better on a
@@ -99,7 +101,7 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 		}
 	}
 	if len(b.sources) == 0 && len(b.deleted) == 0 && len(b.meetups) == 0 && len(b.meetupsGone) == 0 &&
-		len(b.access) == 0 && len(b.accessGone) == 0 {
+		len(b.access) == 0 && len(b.accessGone) == 0 && len(b.joined) == 0 {
 		return nil
 	}
 	// Recipients and readers are read from Postgres as it is now, which
@@ -153,6 +155,8 @@ type batch struct {
 	// access are the forum memberships given (access.go), accessGone
 	// those removed.
 	access, accessGone []accessNote
+	// joined are the community memberships made active (communities.go).
+	joined []joined
 }
 
 type threadRow struct {

@@ -152,12 +152,13 @@ func (b *batch) rows(l lookups) map[uuid.UUID]model.Notifications {
 
 // readers keeps the forum rows whose recipient may read the post's (or
 // the forum's) channel now; messages need no check (their channel's
-// members are their recipients).
+// members are their recipients), nor a community-join, which has no
+// channel (joinRows keeps only active memberships).
 func (p *Projection) readers(ctx context.Context, rows map[uuid.UUID]model.Notifications) ([]model.Notifications, error) {
 	var users, channels []uuid.UUID
 	seenU, seenC := map[uuid.UUID]bool{}, map[uuid.UUID]bool{}
 	for _, n := range rows {
-		if n.Kind == KindMessage {
+		if n.Kind == KindMessage || n.ChannelID == nil {
 			continue
 		}
 		if !seenU[n.UserID] {
@@ -186,7 +187,7 @@ func (p *Projection) readers(ctx context.Context, rows map[uuid.UUID]model.Notif
 	}
 	out := make([]model.Notifications, 0, len(rows))
 	for _, n := range rows {
-		if n.Kind == KindMessage || may[[2]uuid.UUID{*n.ChannelID, n.UserID}] {
+		if n.Kind == KindMessage || n.ChannelID == nil || may[[2]uuid.UUID{*n.ChannelID, n.UserID}] {
 			out = append(out, n)
 		}
 	}
@@ -214,6 +215,13 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 		return err
 	}
 	for id, n := range access {
+		all[id] = n
+	}
+	joins, err := p.joinRows(ctx, b.joined)
+	if err != nil {
+		return err
+	}
+	for id, n := range joins {
 		all[id] = n
 	}
 	rows, err := p.readers(ctx, all)
@@ -274,13 +282,15 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 // removeOrphans deletes the notifications of n whose source no longer
 // exists.
 func removeOrphans(ctx context.Context, q db.Querier, n *table.NotificationsTable) error {
-	t, r, m, mt, s := table.Threads, table.Replies, table.PrivateMessages, table.Meetings, table.Series
+	t, r, m, mt, s, c := table.Threads, table.Replies, table.PrivateMessages, table.Meetings, table.Series, table.Communities
 	_, err := db.Exec(ctx, q, n.DELETE().WHERE(
 		pg.NOT(pg.EXISTS(pg.SELECT(t.ID).FROM(t).WHERE(t.ID.EQ(n.SourceID)))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(r.ID).FROM(r).WHERE(r.ID.EQ(n.SourceID))))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(m.ID).FROM(m).WHERE(m.ID.EQ(n.SourceID))))).
 			AND(pg.NOT(pg.EXISTS(pg.SELECT(mt.ID).FROM(mt).WHERE(mt.ID.EQ(n.SourceID))))).
-			// A forum-access notice's source is its forum.
-			AND(pg.NOT(pg.EXISTS(pg.SELECT(s.ID).FROM(s).WHERE(s.ID.EQ(n.SourceID)))))))
+			// A forum-access notice's source is its forum, a
+			// community-join's its community.
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(s.ID).FROM(s).WHERE(s.ID.EQ(n.SourceID))))).
+			AND(pg.NOT(pg.EXISTS(pg.SELECT(c.ID).FROM(c).WHERE(c.ID.EQ(n.SourceID)))))))
 	return err
 }

@@ -26,9 +26,14 @@ const (
 	CommunityMembersRemove = "community.members.removed"
 	SeriesDeleted          = "series.deleted"
 	SeriesMembersRemoved   = "series.members.removed"
-	OrganizationCreated    = "organization.created"
-	OrganizationUpdated    = "organization.updated"
-	OrganizationDeleted    = "organization.deleted"
+	// SeriesMembersAdded tells a member that a forum is theirs now (a
+	// membership made active: assigned, or an open forum of their
+	// community, migration 0025), so that their home page and community
+	// page show it without a reload.
+	SeriesMembersAdded  = "series.members.added"
+	OrganizationCreated = "organization.created"
+	OrganizationUpdated = "organization.updated"
+	OrganizationDeleted = "organization.deleted"
 )
 
 // Event is one live event and who may receive it.
@@ -319,7 +324,16 @@ func communityMembershipEvents(c change.Change) ([]Event, error) {
 	}, nil
 }
 
+// added is the payload of series.members.added.
+type added struct {
+	SeriesID   uuid.UUID   `json:"seriesId"`
+	ProfileIDs []uuid.UUID `json:"profileIds"`
+}
+
 func seriesMembershipEvents(c change.Change) ([]Event, error) {
+	if c.Op == change.Create || c.Op == change.Update {
+		return seriesMembershipAdded(c)
+	}
 	if c.Op != change.Delete {
 		return nil, nil
 	}
@@ -341,6 +355,30 @@ func seriesMembershipEvents(c change.Change) ([]Event, error) {
 			If:      &Condition{Table: "series", ID: m.SeriesID, Exists: true},
 		},
 	}, nil
+}
+
+// seriesMembershipAdded: a forum membership made active (written active,
+// or a pending one activated when its person registered) is told to its
+// member alone; a role or expert change is not.
+func seriesMembershipAdded(c change.Change) ([]Event, error) {
+	var m membership
+	var after, before struct {
+		Status string `cdc:"status"`
+	}
+	if err := c.After.Scan(&m); err != nil {
+		return nil, fmt.Errorf("realtime: series_memberships: %w", err)
+	}
+	if err := c.After.Scan(&after); err != nil || after.Status != "active" {
+		return nil, err
+	}
+	if c.Op == change.Update && (c.Before == nil || c.Before.Scan(&before) != nil || before.Status == "active") {
+		return nil, nil
+	}
+	return []Event{{
+		Type: SeriesMembersAdded, ContextKey: "series:" + m.SeriesID.String(),
+		Payload: added{SeriesID: m.SeriesID, ProfileIDs: []uuid.UUID{m.ProfileID}},
+		To:      []Audience{{UserOfProfile, m.ProfileID}},
+	}}, nil
 }
 
 // Presence is the payload of user.connected, user.disconnected and

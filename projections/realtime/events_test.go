@@ -211,3 +211,43 @@ func TestTables(t *testing.T) {
 		t.Errorf("Tables() = %v, want %v", got, want)
 	}
 }
+
+// TestForumMembershipAdded: a forum membership made active, by an
+// assignment or by its community's open forum (migration 0025), tells its
+// member series.members.added; a pending one, a role change and a pending
+// one's activation are told as they should be.
+func TestForumMembershipAdded(t *testing.T) {
+	sm := func(status, role string) string {
+		return `{"series_id":"` + sid.String() + `","profile_id":"` + pid.String() + `","role":"` + role + `","status":"` + status + `"}`
+	}
+	told := []realtime.Event{{Type: realtime.SeriesMembersAdded, ContextKey: "series:" + sid.String(),
+		To: []realtime.Audience{{Kind: realtime.UserOfProfile, ID: pid}}}}
+	for _, c := range []struct {
+		name          string
+		op            change.Op
+		before, after string
+		want          []realtime.Event
+	}{
+		{"made active", change.Create, "", sm("active", "member"), told},
+		{"made pending (no account yet)", change.Create, "", sm("pending", "member"), nil},
+		{"activated on registering", change.Update, sm("pending", "member"), sm("active", "member"), told},
+		{"a role change", change.Update, sm("active", "member"), sm("active", "admin"), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := realtime.Events(change.Change{Op: c.op, Schema: "public", Table: "series_memberships", Before: row(t, c.before), After: row(t, c.after)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				b, _ := got[i].Encode()
+				if !strings.Contains(string(b), `"profileIds":["`+pid.String()+`"]`) || !strings.Contains(string(b), `"seriesId":"`+sid.String()+`"`) {
+					t.Errorf("message %s", b)
+				}
+				got[i].Payload = nil
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("events:\n got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}

@@ -26,6 +26,10 @@ const (
 	// (forum-access: they were given access to a forum); its payload is
 	// the Notification, as user.mentioned's.
 	UserNotified = "user.notified"
+	// CommunityJoined tells a member they were added to a community (a
+	// community-join notification); its payload is the Notification, so
+	// that their tabs read the bell and their communities again.
+	CommunityJoined = "user.community.joined"
 )
 
 // Notifications is what the notifications' events read when they are
@@ -35,8 +39,8 @@ type Notifications interface {
 	ReplyParent(ctx context.Context, replyID uuid.UUID) (*uuid.UUID, error)
 }
 
-// MentionPayload is the payload of user.mentioned and user.notified: the
-// Notification, completed at delivery.
+// MentionPayload is the payload of user.mentioned, user.notified and
+// user.community.joined: the Notification, completed at delivery.
 type MentionPayload struct {
 	row model.Notifications
 	n   qnotifications.Notification
@@ -85,6 +89,8 @@ func notificationEvents(c change.Change) ([]Event, error) {
 		return []Event{{Type: UserMentioned, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
 	case "forum-access":
 		return []Event{{Type: UserNotified, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
+	case "community-join":
+		return []Event{{Type: CommunityJoined, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
 	case "comment", "reply":
 		if n.PostID == nil || n.SeriesID == nil {
 			return nil, fmt.Errorf("realtime: notifications: a %s without its post", n.Kind)

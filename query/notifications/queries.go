@@ -53,11 +53,13 @@ type Author struct {
 	Avatar    *string   `json:"avatar"`
 }
 
-// Context is the forum a notification comes from.
+// Context is the community and forum a notification comes from; a
+// community-join has no forum (SeriesID and SeriesName null).
 type Context struct {
-	CommunityID uuid.UUID `json:"communityId"`
-	SeriesID    uuid.UUID `json:"seriesId"`
-	SeriesName  string    `json:"seriesName"`
+	CommunityID   uuid.UUID  `json:"communityId"`
+	CommunityName string     `json:"communityName"`
+	SeriesID      *uuid.UUID `json:"seriesId"`
+	SeriesName    *string    `json:"seriesName"`
 }
 
 // Notification is one item of the bell's list.
@@ -70,7 +72,7 @@ type Notification struct {
 	Raw     string  `json:"raw"`
 	Context Context `json:"context"`
 	// PostID is the post it is about; nil for forum-access, which is
-	// about the forum.
+	// about the forum, and for community-join.
 	PostID   *uuid.UUID `json:"postId"`
 	IsRead   bool       `json:"isRead"`
 	IsUnread bool       `json:"isUnread"`
@@ -128,9 +130,11 @@ func (q *Queries) seen(ctx context.Context, user uuid.UUID) (seen, error) {
 }
 
 // List is GET /notifications: the reader's comments, mentions, Meet Up
-// notifications (invitations, open Meet Ups, seats given) and forums they
-// were given access to, newest first, but those they dismissed and those of forums they can no longer
-// read; replies are not listed (spec 000 §7) and messages live in the chat.
+// notifications (invitations, open Meet Ups, seats given), forums they
+// were given access to and the communities they were added to, newest
+// first, but those they dismissed, those of forums they can no longer read
+// and of communities they are no longer members of; replies are not listed
+// (spec 000 §7) and messages live in the chat.
 func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request) (Page, error) {
 	page := Page{Page: paging.Page[Notification]{Results: []Notification{}}}
 	f := apperr.Fields{}
@@ -143,51 +147,77 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 		return page, err
 	}
 	me := UUID(reader.UserID)
-	n, fo, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Users.AS("u")
-	listed := n.UserID.EQ(me).AND(n.Kind.IN(String("comment"), String("mention"),
+	n, fo, co, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Communities.AS("co"), table.Users.AS("u")
+	forumKind := n.Kind.IN(String("comment"), String("mention"),
 		// Meet Ups (spec 002 §4): invitations, open Meet Ups, seats given.
 		String("meetup-invite"), String("meetup-open"), String("meetup-seat"),
 		// Manage Access (spec 001 §3): access given to a forum.
-		String("forum-access")))
+		String("forum-access"))
+	joinKind := n.Kind.EQ(String("community-join"))
+	listed := n.UserID.EQ(me).AND(forumKind.OR(joinKind))
 	newer := Bool(true)
 	if s.lastSeen != nil {
 		newer = n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC()))
 	}
-	// One pass over the member's notifications counts them by channel; who
-	// reads a forum is then asked once per channel, not once per
-	// notification (a member has thousands from a few channels).
+	// One pass over the member's notifications counts them by channel (a
+	// community-join, which has none, by community); who reads a forum is
+	// then asked once per channel, not once per notification (a member has
+	// thousands from a few channels), and who is a member of a community
+	// once per community.
 	type perChannel struct {
-		ChannelID  uuid.UUID
-		All, Newer int
+		ChannelID   *uuid.UUID
+		CommunityID *uuid.UUID
+		All, Newer  int
 	}
-	counts, err := db.All[perChannel](ctx, q.db, SELECT(n.ChannelID.AS("channel_id"), COUNT(STAR).AS("all"),
-		COUNT(CASE().WHEN(newer).THEN(Int32(1))).AS("newer")).FROM(n).WHERE(listed).GROUP_BY(n.ChannelID))
+	// A channel is of one community: grouping by both is grouping by
+	// channel, and by community where there is no channel.
+	counts, err := db.All[perChannel](ctx, q.db, SELECT(n.ChannelID.AS("channel_id"), n.CommunityID.AS("community_id"), COUNT(STAR).AS("all"),
+		COUNT(CASE().WHEN(newer).THEN(Int32(1))).AS("newer")).FROM(n).WHERE(listed).GROUP_BY(n.ChannelID, n.CommunityID))
 	if err != nil {
 		return page, fmt.Errorf("notifications: count: %w", err)
 	}
 	if len(counts) == 0 {
 		return page, nil
 	}
-	told := make([]uuid.UUID, len(counts))
-	for i, pc := range counts {
-		told[i] = pc.ChannelID
+	var told, joined []uuid.UUID
+	for _, pc := range counts {
+		switch {
+		case pc.ChannelID != nil:
+			told = append(told, *pc.ChannelID)
+		case pc.CommunityID != nil:
+			joined = append(joined, *pc.CommunityID)
+		}
 	}
-	c, cf := table.Channels.AS("c"), table.Series.AS("cf")
-	readable, err := db.Values[uuid.UUID](ctx, q.db, SELECT(c.ID).FROM(c.INNER_JOIN(cf, cf.ID.EQ(c.SeriesID))).
-		WHERE(db.Any(c.ID, told).AND(access.ChannelRead(c.Kind, cf.ID, cf.CommunityID, me, Bool(reader.Role == auth.RoleSuper)))))
-	if err != nil {
-		return page, fmt.Errorf("notifications: channels: %w", err)
+	var readable, memberOf []uuid.UUID
+	if len(told) > 0 {
+		c, cf := table.Channels.AS("c"), table.Series.AS("cf")
+		readable, err = db.Values[uuid.UUID](ctx, q.db, SELECT(c.ID).FROM(c.INNER_JOIN(cf, cf.ID.EQ(c.SeriesID))).
+			WHERE(db.Any(c.ID, told).AND(access.ChannelRead(c.Kind, cf.ID, cf.CommunityID, me, Bool(reader.Role == auth.RoleSuper)))))
+		if err != nil {
+			return page, fmt.Errorf("notifications: channels: %w", err)
+		}
 	}
-	if len(readable) == 0 {
+	if len(joined) > 0 {
+		// Told of a community they are still a member of.
+		jc := table.Communities.AS("jc")
+		member, _ := access.CommunityRules(jc.ID, me, Bool(false))
+		memberOf, err = db.Values[uuid.UUID](ctx, q.db, SELECT(jc.ID).FROM(jc).WHERE(db.Any(jc.ID, joined).AND(member)))
+		if err != nil {
+			return page, fmt.Errorf("notifications: communities: %w", err)
+		}
+	}
+	if len(readable) == 0 && len(memberOf) == 0 {
 		return page, nil
 	}
 	var all, allNewer, gone, goneNewer int
 	for _, pc := range counts {
-		if slices.Contains(readable, pc.ChannelID) {
+		if pc.ChannelID != nil && slices.Contains(readable, *pc.ChannelID) ||
+			pc.ChannelID == nil && pc.CommunityID != nil && slices.Contains(memberOf, *pc.CommunityID) {
 			all, allNewer = all+pc.All, allNewer+pc.Newer
 		}
 	}
-	base := listed.AND(db.Any(n.ChannelID, readable))
+	base := n.UserID.EQ(me).AND(forumKind.AND(db.Any(n.ChannelID, readable)).
+		OR(joinKind.AND(n.ChannelID.IS_NULL()).AND(db.Any(n.CommunityID, memberOf))))
 	// What the lists take away: their rows are read by primary key (one
 	// array, which Postgres looks up in the index), never matched row by
 	// row against the member's thousands.
@@ -224,8 +254,10 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	where := base.AND(NOT(db.Any(n.ID, s.dismissed)))
 	unread := newer.AND(NOT(isRead))
 	rows, err := db.Query(ctx, q.db, SELECT(n.ID, n.Kind, n.CreatedOn, n.AuthorID, u.FirstName, u.LastName, u.Avatar, n.Preview,
-		fo.CommunityID, fo.ID, fo.Name, n.PostID, isRead, unread).
-		FROM(n.INNER_JOIN(fo, fo.ID.EQ(n.SeriesID)).LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
+		co.ID, co.Name, fo.ID, fo.Name, n.PostID, isRead, unread).
+		FROM(n.LEFT_JOIN(fo, fo.ID.EQ(n.SeriesID)).
+			INNER_JOIN(co, co.ID.EQ(StringExp(COALESCE(fo.CommunityID, n.CommunityID)))).
+			LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
 		ORDER_BY(n.CreatedOn.DESC(), n.ID.DESC()).LIMIT(int64(r.PageSize)).OFFSET(int64(r.Offset())))
 	if err != nil {
 		return page, fmt.Errorf("notifications: list: %w", err)
@@ -238,7 +270,7 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 		var first, last *string
 		var avatar *string
 		if err := rows.Scan(&it.ID, &it.Type, &created, &author, &first, &last, &avatar, &it.Raw,
-			&it.Context.CommunityID, &it.Context.SeriesID, &it.Context.SeriesName, &it.PostID, &it.IsRead, &it.IsUnread); err != nil {
+			&it.Context.CommunityID, &it.Context.CommunityName, &it.Context.SeriesID, &it.Context.SeriesName, &it.PostID, &it.IsRead, &it.IsUnread); err != nil {
 			return page, fmt.Errorf("notifications: list: %w", err)
 		}
 		it.CreatedOn = jsontime.Of(created)
@@ -263,20 +295,29 @@ func deref(s *string) string {
 // it).
 func (q *Queries) Live(ctx context.Context, n model.Notifications) (Notification, error) {
 	it := Notification{ID: n.ID, Type: n.Kind, CreatedOn: jsontime.Of(n.CreatedOn), Raw: n.Preview, IsUnread: true, PostID: n.PostID}
-	if n.SeriesID == nil {
+	if n.SeriesID == nil && n.CommunityID == nil {
 		return it, nil
 	}
-	it.Context.SeriesID = *n.SeriesID
-	fo, u := table.Series, table.Users
-	author := UUID(uuid.Nil)
+	it.Context.SeriesID = n.SeriesID
+	fo, co, u := table.Series, table.Communities, table.Users
+	author, series, community := UUID(uuid.Nil), UUID(uuid.Nil), UUID(uuid.Nil)
 	if n.AuthorID != nil {
 		author = UUID(*n.AuthorID)
 	}
+	if n.SeriesID != nil {
+		series = UUID(*n.SeriesID)
+	}
+	if n.CommunityID != nil {
+		community = UUID(*n.CommunityID)
+	}
 	var first, last *string
 	var avatar *string
-	err := db.QueryRow(ctx, q.db, SELECT(fo.CommunityID, fo.Name, u.FirstName, u.LastName, u.Avatar).
-		FROM(fo.LEFT_JOIN(u, u.ID.EQ(author))).WHERE(fo.ID.EQ(UUID(*n.SeriesID)))).
-		Scan(&it.Context.CommunityID, &it.Context.SeriesName, &first, &last, &avatar)
+	// One row whichever of the forum and the author there is: the
+	// community is the forum's, or the row's own for a community-join.
+	err := db.QueryRow(ctx, q.db, SELECT(co.ID, co.Name, fo.Name, u.FirstName, u.LastName, u.Avatar).
+		FROM(co.LEFT_JOIN(fo, fo.ID.EQ(series)).LEFT_JOIN(u, u.ID.EQ(author))).
+		WHERE(co.ID.EQ(StringExp(COALESCE(fo.CommunityID, community))))).
+		Scan(&it.Context.CommunityID, &it.Context.CommunityName, &it.Context.SeriesName, &first, &last, &avatar)
 	if err != nil {
 		return it, fmt.Errorf("notifications: live: %w", err)
 	}

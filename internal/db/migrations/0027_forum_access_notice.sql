@@ -10,4 +10,4 @@ ALTER TABLE series_memberships ADD COLUMN assigned_by uuid REFERENCES users (id)
 -- it has no post.
 ALTER TABLE notifications DROP CONSTRAINT notifications_kind_check;
 ALTER TABLE notifications ADD CONSTRAINT notifications_kind_check
-    CHECK (kind IN ('comment', 'reply', 'mention', 'message', 'meetup-invite', 'meetup-open', 'meetup-seat', 'forum-access'));
+    CHECK (kind IN ('comment', 'reply', 'mention', 'message', 'meetup-invite', 'meetup-open', 'meetup-seat', 'community-join', 'forum-access'));

@@ -2,7 +2,7 @@
 // checkout on agora dev's checkout page (stripe-mock), the return, and the
 // subscriptions page.
 import assert from 'node:assert/strict'
-import { TIMEOUT, api, apiSignIn, axe, mailLink, server, shot, visible, waitPath } from '../lib.mjs'
+import { TIMEOUT, api, apiSignIn, axe, mailLink, poll, server, shot, visible, waitPath } from '../lib.mjs'
 
 // A forum of the demo's paid community that no other test uses. A member
 // invited now is not complimentary (the demo's memberships are), so they
@@ -71,6 +71,12 @@ async function signInAs(ctx, email, password) {
 const markPage = (page) => page.evaluate(() => (window.__agoraSameDocument = true))
 const samePage = (page) => page.evaluate(() => window.__agoraSameDocument === true)
 
+// The demo's paid community's open forum, which no test makes paid: every
+// member of the community is its member (spec 001 §4).
+const OPEN_FORUM = 'Applied Machine Learning'
+// The demo's free community, where the person added below has an account first.
+const FREE_COMMUNITY = 'Product Leadership Circle'
+
 export default [
   {
     name: 'subscriptions: a member joins a paid forum through checkout, it opens without a reload, and the subscriptions page lists it; axe',
@@ -134,6 +140,83 @@ export default [
       } finally {
         await p.undo()
       }
+    },
+  },
+  {
+    name: 'subscriptions: a member added to a paid community is told live and by mail, opens it from Home, pays on the dev checkout page and reads its open forum; axe',
+    async fn(ctx) {
+      const admin = await apiSignIn('admin@demo.agora')
+      const communities = (await api('GET', '/api/communities', { token: admin })).body.results
+      const paid = communities.find((c) => c.name === COMMUNITY)
+      const free = communities.find((c) => c.name === FREE_COMMUNITY)
+      const open = paid.series.find((f) => f.name === OPEN_FORUM)
+      assert.ok(open, `the open forum ${OPEN_FORUM}`)
+      const series = (await api('GET', `/api/series/${open.id}`, { token: admin })).body
+      const raw = `Notes for newcomers ${Date.now()}`
+      assert.equal((await api('POST', `/api/series/${open.id}/threads`, { token: admin, body: { channelId: series.mainChannelId, raw } })).status, 201)
+
+      // Someone with an account, a member of the free community only.
+      const email = `added-${Date.now()}@example.test`
+      const invited = await api('POST', `/api/communities/${free.id}/profiles`, { token: admin, body: { firstName: 'Ada', lastName: 'Added', email, sendInvitation: true } })
+      assert.equal(invited.status, 201, JSON.stringify(invited.body))
+      const token = new URL(server.url + (await mailLink(email, '/accept-invitation'))).searchParams.get('token')
+      const password = 'Added-pass-1'
+      assert.equal((await api('POST', `/api/users?token=${encodeURIComponent(token)}`, { body: { firstName: 'Ada', lastName: 'Added', password } })).status, 201)
+      const page = await signInAs(ctx, email, password)
+      await visible(page.getByTestId('community-card').filter({ hasText: FREE_COMMUNITY }))
+      await markPage(page)
+
+      // The admin adds them to the paid community: the bell lights and the
+      // community joins Home, with its open forum, without a reload.
+      const added = await api('POST', `/api/communities/${paid.id}/profiles`, { token: admin, body: { firstName: 'Ada', lastName: 'Added', email } })
+      assert.equal(added.status, 201, JSON.stringify(added.body))
+      const bell = page.getByRole('button', { name: 'Notifications', exact: true })
+      await visible(bell.getByRole('img', { name: 'Unread notifications' }))
+      const card = page.getByTestId('community-card').filter({ hasText: COMMUNITY })
+      await visible(card)
+      await visible(card.getByText(OPEN_FORUM))
+      await visible(card.getByRole('link', { name: `Join ${COMMUNITY}` }))
+      assert.ok(await samePage(page), 'Home took the community in without a reload')
+      await bell.click()
+      const told = page.getByTestId('notification').filter({ hasText: COMMUNITY })
+      await visible(told)
+      assert.equal(await told.getAttribute('aria-label'), `You were added to ${COMMUNITY}`)
+      await shot(page, 'subscriptions-added-notification')
+      await axe(page, 'added to a community: the notification')
+      await page.keyboard.press('Escape')
+
+      // And a mail, linking to the community's page.
+      const mail = await poll(
+        'the mail saying so',
+        async () => (await api('GET', `/api/dev/mailbox?to=${encodeURIComponent(email)}`)).body.results.find((m) => m.subject === `You were added to ${COMMUNITY}`),
+        3 * TIMEOUT,
+      )
+      assert.ok(mail.body.includes(`/communities/${paid.id}`), mail.body)
+
+      // From Home, the community's name opens its page: the join prompt
+      // says what the payment opens, its forums.
+      await card.getByRole('link', { name: COMMUNITY, exact: true }).click()
+      await waitPath(page, `/communities/${paid.id}`)
+      const prompt = page.getByRole('dialog', { name: 'Join the Community' })
+      await visible(prompt)
+      assert.ok((await prompt.getByTestId('subscribe-opens').innerText()).includes(OPEN_FORUM), 'the open forum among what the payment opens')
+      await visible(prompt.getByText('$39.95 a month', { exact: false }))
+      await shot(page, 'subscriptions-community-prompt')
+      await axe(page, 'join the community')
+
+      // Pay on the dev checkout page; back on the community's page, which opens.
+      await prompt.getByRole('button', { name: 'JOIN NOW' }).click()
+      await page.waitForURL((u) => u.pathname.startsWith('/api/dev/checkout/'), { timeout: TIMEOUT })
+      assert.match(await page.locator('table').innerText(), /Total\s+\$39\.95 a month/)
+      await page.getByRole('button', { name: 'Pay' }).click()
+      await page.waitForURL((u) => u.pathname === `/communities/${paid.id}`, { timeout: TIMEOUT })
+      await visible(page.getByText(`Your payment is confirmed: welcome to ${COMMUNITY}.`))
+      assert.equal(await page.getByRole('dialog').count(), 0, 'no prompt once paid')
+      await page.getByTestId('community-forum').filter({ hasText: OPEN_FORUM }).getByRole('link', { name: `Open ${OPEN_FORUM}` }).click()
+      await waitPath(page, `/communities/${paid.id}/series/${open.id}`)
+      await visible(page.getByText(raw))
+      assert.equal(await page.getByRole('dialog', { name: 'Join the Forum' }).count(), 0, 'the open forum asks for nothing more')
+      await shot(page, 'subscriptions-open-forum-read')
     },
   },
   {

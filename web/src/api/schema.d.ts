@@ -2015,12 +2015,14 @@ export interface paths {
         /**
          * The caller's notifications (the bell)
          * @description Comments on the caller's posts, mentions of the caller, Meet Ups
-         *     (`meetup-invite`, `meetup-open`, `meetup-seat`) and forums an admin
-         *     gave the caller access to (`forum-access`), newest
+         *     (`meetup-invite`, `meetup-open`, `meetup-seat`), forums an admin
+         *     gave the caller access to (`forum-access`) and the communities
+         *     the caller was added to (`community-join`), newest
          *     first (replies to their comments are not listed; private messages
          *     live in the chat). Left out: the ids in the caller's
-         *     `notifications.posts.dismissed`, and those of forums the caller can
-         *     no longer read. `isRead`: the id is in `notifications.posts.read`;
+         *     `notifications.posts.dismissed`, those of forums the caller can
+         *     no longer read, and those of communities they are no longer a
+         *     member of. `isRead`: the id is in `notifications.posts.read`;
          *     `isUnread`: newer than `notifications.posts.lastSeenAt` and not read.
          *     `unread` counts the unread ones of the whole list. The caller's tabs
          *     hear `user.mentioned`, `channel.thread.reply.created` or
@@ -3076,13 +3078,15 @@ export interface paths {
          *     (`user.updated`, `user.connected`, `user.disconnected`,
          *     `user.status`, `presence.settings`, `community.created`, `community.updated`, `community.deleted`,
          *     `community.members.removed`, `series.deleted`,
-         *     `series.members.removed`, `organization.created`,
+         *     `series.members.removed`, `series.members.added` (to the member
+         *     alone, `{seriesId, profileIds}`: a forum that became theirs, such as
+         *     an open forum of a community they joined), `organization.created`,
          *     `organization.updated`, `organization.deleted`, and the forum's `thread.created`,
          *     `thread.updated`, `thread.deleted`, `thread.reply.created`,
          *     `thread.reply.updated`, `thread.reply.deleted`, `thread.reacted`; private
          *     chat's `private.channel.seen` and `user.personalization.updated`;
-         *     notifications' `user.mentioned`, `channel.thread.reply.created` and
-         *     `user.notified`)
+         *     notifications' `user.mentioned`, `channel.thread.reply.created`,
+         *     `user.notified` and `user.community.joined`)
          *     and `data.payload` its data. A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
@@ -3136,7 +3140,9 @@ export interface paths {
          *     the row is written, and refetch `GET /api/notifications`:
          *     `user.mentioned` carries the `Notification` (type `mention`),
          *     `user.notified` the `Notification` of a forum given
-         *     (`forum-access`), and
+         *     (`forum-access`), `user.community.joined` the `Notification` (type
+         *     `community-join`), after which the member's communities are read
+         *     again too, and
          *     `channel.thread.reply.created` a comment on their post or a reply to
          *     their comment (`LiveReplyNotice`: `{id, postId, parentId,
          *     parentCreatorId, seriesId}`, `parentId` null for a comment,
@@ -5150,10 +5156,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description `meetup-invite`: invited to a private Meet Up; `meetup-open`: an open Meet Up was scheduled in a forum of the member's; `meetup-seat`: a waitlisted member got a seat (`postId` is the Meet Up's post); `forum-access`: an admin of the forum (`author`) gave the member access to it through Manage Access, the notice its preview promised (`raw` is its text; no post, `postId` null).
+             * @description `meetup-invite`: invited to a private Meet Up; `meetup-open`: an open Meet Up was scheduled in a forum of the member's; `meetup-seat`: a waitlisted member got a seat (`postId` is the Meet Up's post); `forum-access`: an admin of the forum (`author`) gave the member access to it through Manage Access, the notice its preview promised (`raw` is its text; no post, `postId` null); `community-join`: the member was added to the community of `context` (by its admins, a file import, single sign-on or an invitation accepted; also e-mailed, and told live as `user.community.joined`), with no forum, post or author, listed while they are its member.
              * @enum {string}
              */
-            type: "comment" | "mention" | "meetup-invite" | "meetup-open" | "meetup-seat" | "forum-access";
+            type: "comment" | "mention" | "meetup-invite" | "meetup-open" | "meetup-seat" | "forum-access" | "community-join";
             /** Format: date-time */
             createdOn: string;
             /** @description Who wrote the comment or the mentioning text; null when anonymous (an anonymous question's asker). */
@@ -5163,12 +5169,20 @@ export interface components {
             context: {
                 /** Format: uuid */
                 communityId: string;
-                /** Format: uuid */
-                seriesId: string;
-                seriesName: string;
+                communityName: string;
+                /**
+                 * Format: uuid
+                 * @description null for a community-join
+                 */
+                seriesId: string | null;
+                /** @description null for a community-join */
+                seriesName: string | null;
             };
-            /** @description The post it is about; null for `forum-access`, which is about the forum (`context`). */
-            postId: null | string;
+            /**
+             * Format: uuid
+             * @description The post it is about; null for `forum-access`, which is about the forum (`context`), and for `community-join`.
+             */
+            postId: string | null;
             isRead: boolean;
             isUnread: boolean;
         };

@@ -21,6 +21,7 @@ export function CommunityScreen({ communityId, checkout }: { communityId: string
         <SubscribeFlow
           product={{ id: c.id, kind: 'community', name: c.name, price: c.price, currency: c.currency, isFree: c.isFree }}
           subscribed={c.isSubscribed}
+          opens={c.series}
           checkout={checkout}
           recheck={recheck}
           onCheckoutSeen={forget}

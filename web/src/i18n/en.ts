@@ -260,6 +260,9 @@ export const translation = {
     forumCount_one: '{{count}} forum',
     forumCount_other: '{{count}} forums',
     admin: 'Admin',
+    join: 'Join',
+    joinLabel: 'Join {{name}}',
+    toJoin: 'Paid: join to read its forums',
   },
   // Each feature area keeps its strings in its own file under en/.
   forum,

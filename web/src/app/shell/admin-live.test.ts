@@ -33,6 +33,12 @@ describe('live community and organization events (spec 000 §7)', () => {
     expect(stale()).not.toContain('["community","c1"]')
   })
 
+  it('reads the communities and the forum again when a forum becomes the member\'s', () => {
+    const { qc, stale } = seeded()
+    expect(applyAdminEvent(qc, msg('series.members.added', 'series:s1', { seriesId: 's1', profileIds: ['p1'] }))).toBe(true)
+    expect(stale()).toEqual(['["communities","mine",{}]', '["community","c1"]', '["community","c2"]', '["series","s1"]'])
+  })
+
   it('reads every organization and community again on an organization event, and leaves other events alone', () => {
     const { qc, stale } = seeded()
     expect(applyAdminEvent(qc, msg('thread.created', 'thread:t1'))).toBe(false)

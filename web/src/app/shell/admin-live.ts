@@ -12,7 +12,8 @@ const idOf = (m: HubMessage) => {
 /**
  * applyAdminEvent reads again what a community or organization event
  * changes (spec 000 §7: api:community.created/updated/deleted,
- * api:organization.created/updated/deleted, community.members.removed):
+ * api:organization.created/updated/deleted, community.members.removed,
+ * and series.members.added, a forum that became the member's):
  * the lists, the permissions behind the Manage menu, and the community or
  * organization itself. It says whether the event was one of them.
  */
@@ -28,6 +29,13 @@ export function applyAdminEvent(qc: QueryClient, m: HubMessage): boolean {
       // An organization counts its communities.
       void qc.invalidateQueries({ queryKey: ['organizations'] })
       if (id) void qc.invalidateQueries({ queryKey: ['community', id] })
+      return true
+    case 'series.members.added':
+      // A forum is the member's now (assigned, or an open forum of their
+      // community): Home and the community's page list it.
+      void qc.invalidateQueries({ queryKey: ['communities'] })
+      void qc.invalidateQueries({ queryKey: ['community'] })
+      if (id) void qc.invalidateQueries({ queryKey: ['series', id] })
       return true
     case 'organization.created':
     case 'organization.updated':

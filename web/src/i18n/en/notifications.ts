@@ -2,7 +2,7 @@
 export const notifications = {
   open: 'Notifications',
   title: 'Notifications',
-  description: 'Comments on your posts and mentions of you',
+  description: 'Comments on your posts, mentions of you and communities you join',
   unread: 'Unread notifications',
   new: 'New',
   anonymous: 'Anonymous',
@@ -13,6 +13,7 @@ export const notifications = {
     'meetup-open': 'scheduled a Meet Up you can register for',
     'meetup-seat': 'has a seat for you: you are registered for the Meet Up',
     'forum-access': 'gave you access to the forum',
+    'community-join': 'welcomes you: you were added to this community',
   },
   kind: {
     comment: '{{name}} commented on your post',
@@ -21,6 +22,7 @@ export const notifications = {
     'meetup-open': '{{name}} scheduled a Meet Up you can register for',
     'meetup-seat': 'A seat is yours in a Meet Up by {{name}}',
     'forum-access': '{{name}} gave you access to a forum',
+    'community-join': 'You were added to {{name}}',
   },
   dismiss: 'Dismiss',
   view: 'View',

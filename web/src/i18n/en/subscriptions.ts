@@ -24,6 +24,8 @@ export const subscriptions = {
     partOf: 'This forum is part of the {{community}} community.',
     partOfPaid: 'This forum is part of the {{community}} community, which you join with it: one payment, renewed and canceled together.',
     partOfUnnamed: 'This forum is part of a community.',
+    opens: 'Joining {{name}} opens its forums:',
+    opensNone: 'The community has no forums open to you yet.',
     complimentary: 'Members given complimentary access by their community’s admins, a {{value}} monthly value, are never asked to pay.',
     complimentaryFree: 'Members given complimentary access by their community’s admins are never asked to pay.',
     canceled: 'Checkout was canceled: nothing was charged. You can join now or later.',

@@ -4,6 +4,7 @@ import { CalendarDays, MessagesSquare, Star, Users } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
+import { isPaid } from '@/lib/price'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
@@ -105,6 +106,9 @@ function CommunityImage({ community, className }: { community: MyCommunity; clas
   )
 }
 
+/** toJoin: a paid community the member has not paid for (nor manages): Home offers it, and its page the subscribe flow. */
+const toJoin = (c: MyCommunity) => isPaid(c) && !c.isSubscribed && !manageable(c)
+
 function CommunityCard({ community: c }: { community: MyCommunity }) {
   const { t } = useTranslation()
   return (
@@ -114,7 +118,9 @@ function CommunityCard({ community: c }: { community: MyCommunity }) {
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="truncate text-base font-semibold">
-              {c.name}
+              <Link to="/communities/$communityId" params={{ communityId: c.id }} className="hover:underline">
+                {c.name}
+              </Link>
             </h3>
             {!c.lastVisitedOn && <Badge data-testid="new-ribbon">{t('home.new')}</Badge>}
             {manageable(c) && <Badge variant="secondary">{t('home.admin')}</Badge>}
@@ -131,7 +137,16 @@ function CommunityCard({ community: c }: { community: MyCommunity }) {
             )}
           </p>
         </div>
+        {toJoin(c) && (
+          // The subscribe flow is the community page's.
+          <Button asChild size="sm" className="shrink-0 self-start">
+            <Link to="/communities/$communityId" params={{ communityId: c.id }} aria-label={t('home.joinLabel', { name: c.name })}>
+              {t('home.join')}
+            </Link>
+          </Button>
+        )}
       </div>
+      {toJoin(c) && <p className="px-5 pb-3 text-xs text-muted-foreground">{t('home.toJoin')}</p>}
       {c.series.length === 0 ? (
         <p className="border-t px-5 py-3 text-sm text-muted-foreground">{t('home.noForums')}</p>
       ) : (
@@ -166,15 +181,14 @@ function CommunityNav({ communities }: { communities?: MyCommunity[] }) {
       {communities === undefined
         ? [0, 1].map((i) => <Skeleton key={i} className="h-8" />)
         : communities.map((c) => (
-            // The community's own page comes with the communities admin; until
-            // then its entry leads to its card here.
-            <a
+            <Link
               key={c.id}
-              href={`#community-${c.id}`}
+              to="/communities/$communityId"
+              params={{ communityId: c.id }}
               className="truncate rounded-md px-2 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground"
             >
               {c.name}
-            </a>
+            </Link>
           ))}
     </nav>
   )

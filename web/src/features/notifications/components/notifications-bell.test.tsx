@@ -20,7 +20,7 @@ function note(i: number, over: Partial<Notification> = {}): Notification {
     createdOn: '2026-11-24T09:00:00.000Z',
     author: { userId: ADA, firstName: 'Ada', lastName: 'L', avatar: null },
     raw: `comment ${i}`,
-    context: { communityId: COMMUNITY, seriesId: SERIES, seriesName: 'Gardening' },
+    context: { communityId: COMMUNITY, communityName: 'Growers', seriesId: SERIES, seriesName: 'Gardening' },
     postId: `0190a000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`,
     isRead: false,
     isUnread: false,
@@ -125,6 +125,25 @@ describe('NotificationsBell (spec 000 §2.2, §2.5)', () => {
       'Ada L scheduled a Meet Up you can register for',
       'A seat is yours in a Meet Up by Ada L',
     ])
+  })
+
+  it('names a community the member was added to, and View opens its page', async () => {
+    const joined = note(1, {
+      type: 'community-join',
+      author: null,
+      raw: 'Growers',
+      context: { communityId: COMMUNITY, communityName: 'Growers', seriesId: null, seriesName: null },
+      postId: null,
+    })
+    serve({ list: [joined] })
+    const r = await render()
+    await userEvent.click(bell())
+    const item = await screen.findByTestId('notification')
+    expect(item).toHaveAttribute('aria-label', 'You were added to Growers')
+    expect(within(item).getByTestId('notification-author')).toHaveTextContent('Growers')
+    expect(within(item).getByTestId('notification-forum')).toHaveTextContent('Growers')
+    await userEvent.click(within(item).getByRole('button', { name: 'View' }))
+    await waitFor(() => expect(r.router.state.location.pathname).toBe(`/communities/${COMMUNITY}`))
   })
 
   it('has no dot when nothing is unread', async () => {

@@ -118,11 +118,14 @@ function NotificationsList({ onClose, onSave }: { onClose: (also?: Change) => vo
 
   const view = (n: Notification) => {
     onClose((p) => ({ [NOTIFICATION_KEYS.read]: withId(idList(p, NOTIFICATION_KEYS.read), n.id) }))
+    const { seriesId } = n.context
+    // A community-join has no forum: it opens the community's page, its forums.
+    if (!seriesId) return void navigate({ to: '/communities/$communityId', params: { communityId: n.context.communityId } })
     // Access given to a forum (forum-access) is about the forum: it opens there.
-    if (!n.postId) return void navigate({ to: '/communities/$communityId/series/$seriesId', params: { communityId: n.context.communityId, seriesId: n.context.seriesId } })
+    if (!n.postId) return void navigate({ to: '/communities/$communityId/series/$seriesId', params: { communityId: n.context.communityId, seriesId } })
     void navigate({
       to: '/communities/$communityId/series/$seriesId/posts/$postId',
-      params: { communityId: n.context.communityId, seriesId: n.context.seriesId, postId: n.postId },
+      params: { communityId: n.context.communityId, seriesId, postId: n.postId },
       // A Meet Up notification opens its post without a comment or mention to point at.
       search: { reason: n.type === 'comment' || n.type === 'mention' ? n.type : undefined },
     })
@@ -159,7 +162,8 @@ export const preview = (raw: string) => raw.replace(/\[([^\]\n]+)\]\([0-9a-fA-F-
 
 function NotificationItem({ n, onView, onDismiss }: { n: Notification; onView: () => void; onDismiss: () => void }) {
   const { t } = useTranslation()
-  const name = n.author ? `${n.author.firstName} ${n.author.lastName}`.trim() : t('notifications.anonymous')
+  // A community-join names the community, not a person (nobody is its author).
+  const name = n.author ? `${n.author.firstName} ${n.author.lastName}`.trim() : n.type === 'community-join' ? n.context.communityName : t('notifications.anonymous')
   return (
     <li className={cn('grid gap-2 px-4 py-3', n.isUnread && 'bg-accent/40')} data-testid="notification" aria-label={t(`notifications.kind.${n.type}`, { name })}>
       <div className="flex items-start gap-3">
@@ -178,7 +182,7 @@ function NotificationItem({ n, onView, onDismiss }: { n: Notification; onView: (
             {t(`notifications.action.${n.type}`)}
           </p>
           <p className="truncate text-xs text-muted-foreground">
-            <span data-testid="notification-forum">{n.context.seriesName}</span> · <time dateTime={n.createdOn}>{formatPostDate(n.createdOn)}</time>
+            <span data-testid="notification-forum">{n.context.seriesName ?? n.context.communityName}</span> · <time dateTime={n.createdOn}>{formatPostDate(n.createdOn)}</time>
           </p>
           <p className="mt-1 line-clamp-2 text-sm text-muted-foreground" data-testid="notification-preview">
             {preview(n.raw)}

@@ -21,6 +21,8 @@ export type SubscribeFlowProps = {
   community?: Product & { isSubscribed: boolean }
   /** Whether the member has access to the product, as last read. */
   subscribed: boolean
+  /** What the payment opens, for a community: its forums, in order, said before checkout. */
+  opens?: { id: string; name: string }[]
   checkout?: CheckoutReturn
   /** recheck reads the product again (a fallback for a live event lost while the page was connecting). */
   recheck: () => unknown
@@ -61,7 +63,7 @@ const RECHECKS_MS = [2_000, 5_000, 10_000, 20_000, 40_000]
  *   to do;
  * - with `?checkout=canceled`, the dialog again, saying nothing was charged.
  */
-export function SubscribeFlow({ product, community, subscribed, checkout, recheck, onCheckoutSeen, confirmWithin = CONFIRM_WITHIN_MS }: SubscribeFlowProps) {
+export function SubscribeFlow({ product, community, subscribed, opens, checkout, recheck, onCheckoutSeen, confirmWithin = CONFIRM_WITHIN_MS }: SubscribeFlowProps) {
   const { t } = useTranslation()
   // What checkout said when the page opened; the address forgets it once used.
   const [returned] = useState(checkout)
@@ -76,7 +78,7 @@ export function SubscribeFlow({ product, community, subscribed, checkout, rechec
   // A second checkout while the first one's confirmation is on its way
   // would be a second payment: the wait offers none.
   if (returned === 'success') return <Confirming product={product} recheck={recheck} within={confirmWithin} />
-  return <JoinDialog product={product} community={community} canceled={returned === 'canceled'} recheck={recheck} />
+  return <JoinDialog product={product} community={community} opens={opens} canceled={returned === 'canceled'} recheck={recheck} />
 }
 
 function useLeave() {
@@ -112,7 +114,19 @@ function itemsOf(product: Product, community?: SubscribeFlowProps['community']) 
 
 const checkoutErrors = ['alreadySubscribed', 'productFree', 'paymentsUnavailable', 'notFound', 'checkoutCreating'] as const
 
-function JoinDialog({ product, community, canceled, recheck }: { product: Product; community?: SubscribeFlowProps['community']; canceled: boolean; recheck: () => unknown }) {
+function JoinDialog({
+  product,
+  community,
+  opens,
+  canceled,
+  recheck,
+}: {
+  product: Product
+  community?: SubscribeFlowProps['community']
+  opens?: SubscribeFlowProps['opens']
+  canceled: boolean
+  recheck: () => unknown
+}) {
   const { t } = useTranslation()
   const leave = useLeave()
   const start = useCreateCheckoutSession()
@@ -173,6 +187,20 @@ function JoinDialog({ product, community, canceled, recheck }: { product: Produc
           ))}
         </ul>
         {total > 0 && <p className="text-muted-foreground">{t('subscriptions.join.total', { price: formatPrice(total, currency) })}</p>}
+        {opens && (
+          <div className="grid gap-1">
+            <p className="font-medium" id="subscribe-opens">
+              {opens.length > 0 ? t('subscriptions.join.opens', { name: product.name }) : t('subscriptions.join.opensNone')}
+            </p>
+            {opens.length > 0 && (
+              <ul className="list-disc pl-5" aria-labelledby="subscribe-opens" data-testid="subscribe-opens">
+                {opens.map((f) => (
+                  <li key={f.id}>{f.name}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
         {forum && (
           <p className="text-muted-foreground">
             {community
