@@ -2840,7 +2840,8 @@ export interface paths {
         };
         /**
          * The forum's admin channel, for the Insights panel's feed
-         * @description Forum admins only; `id` is null for a forum without an admin channel.
+         * @description Forum admins only; the channel is `_id` (spec 002 §7: "returns the
+         *     channel _id"), null for a forum without an admin channel.
          */
         get: operations["getAdminChannel"];
         put?: never;
@@ -2926,7 +2927,7 @@ export interface paths {
          *     store's SAS URL), before `expiresOn` (15 minutes by default,
          *     `AGORA_UPLOAD_URL_TTL`).
          *
-         *     `kind` is `image` (shown in a post; at most 3 MiB; `mediaType` one
+         *     `kind` is `image` (shown in a post; at most 3,000,000 bytes; `mediaType` one
          *     of `image/jpeg`, `image/png`, `image/gif`, `image/webp`) or `file`
          *     (attached to a post; at most 50 MiB; `mediaType` optional and only
          *     kept for reference). `name` is the file's name, 1 to 255 characters
@@ -5884,12 +5885,15 @@ export interface components {
             };
         };
         /**
-         * @description - `notFound` (404): no such path, or (under `/api/`) no such method for the path.
-         *     - `methodNotAllowed` (405): outside `/api/`, the path exists with other methods;
-         *       (501): a method the server does not know at all (`PROPFIND`).
+         * @description - `notFound` (404): no such path.
+         *     - `methodNotAllowed` (405): the path exists with other methods, which
+         *       the `Allow` header names; (501): a method the server does not know
+         *       at all (`PROPFIND`).
          */
         NoRoute: {
             headers: {
+                /** @description With 405, the methods the path has. */
+                Allow?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -11532,7 +11536,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** Format: uuid */
-                        id: string | null;
+                        _id: string | null;
                     };
                 };
             };
@@ -11749,7 +11753,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `uploadTooLarge`: `size` is over the limit of the kind (`details.maxSize`, in bytes: 3 MiB for an image, 50 MiB for a file).
+             * @description - `uploadTooLarge`: `size` is over the limit of the kind (`details.maxSize`, in bytes: 3000000 for an image, 52428800 (50 MiB) for a file).
              *     - `uploadQuotaExceeded`: with this `size`, the member's uploads not on a post would be over the quota; `details.quota`, `details.used` (pending and unattached uploads) and `details.size` are in bytes. Nothing is recorded.
              *     - `requestTooLarge`: the request body is over 1 MiB.
              */
