@@ -449,9 +449,10 @@ func TestPersonalization(t *testing.T) {
 	}
 
 	before := chatDigest(t, env)
-	wantError(t, f.b.Client.Do("GET", path, nil), 403, "forbidden")
-	wantError(t, f.b.Client.Do("PATCH", path, map[string]any{"feed.webLink.dontConfirmNavigation": true}), 403, "forbidden")
-	wantError(t, f.super.Do("GET", path, nil), 403, "forbidden")
+	// Another's personalization is unknown to anyone else (issue 31, G7).
+	wantError(t, f.b.Client.Do("GET", path, nil), 404, "notFound")
+	wantError(t, f.b.Client.Do("PATCH", path, map[string]any{"feed.webLink.dontConfirmNavigation": true}), 404, "notFound")
+	wantError(t, f.super.Do("GET", path, nil), 404, "notFound")
 	unknown := "/api/users/" + uuid.NewString() + "/personalization"
 	wantError(t, f.a.Client.Do("GET", unknown, nil), 404, "notFound")
 	wantError(t, f.a.Client.Do("PATCH", unknown, map[string]any{"feed.webLink.dontConfirmNavigation": true}), 404, "notFound")

@@ -32,6 +32,56 @@ func (s *server) feedRoutes(api fiber.Router) {
 	api.Get("/thread/:threadId/reactions", authed, h.reactions)
 	api.Post("/series/:seriesId/visits", authed, h.visit)
 	api.Get("/series/:seriesId/visits", authed, h.lastVisit)
+	api.Get("/sharedposts/new", authed, h.newPosts)
+	api.Post("/activities", authed, h.recordActivity)
+}
+
+// newPosts is GET /sharedposts/new: the forums with posts new to the
+// caller, optionally of one community.
+func (h *feedHandlers) newPosts(c fiber.Ctx) error {
+	bad := apperr.Fields{}
+	in := qfeed.NewPosts{Caller: caller(c), CommunityID: queryUUID(c, "communityId", bad)}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.NewPosts(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+// activityBody is POST /activities' body (spec 001 §7).
+type activityBody struct {
+	ContextKey *string                  `json:"contextKey"`
+	ObjectType *string                  `json:"objectType"`
+	VerbType   *string                  `json:"verbType"`
+	Data       json.RawMessage          `json:"data"`
+	Recipients []uuid.UUID              `json:"recipients"`
+	Context    *cmdfeed.ActivityContext `json:"context"`
+	ActorID    *uuid.UUID               `json:"actorId"`
+}
+
+func (h *feedHandlers) recordActivity(c fiber.Ctx) error {
+	var b activityBody
+	if err := decode(c, &b); err != nil {
+		return err
+	}
+	var missing []string
+	for name, v := range map[string]*string{"contextKey": b.ContextKey, "objectType": b.ObjectType, "verbType": b.VerbType} {
+		if v == nil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return apperr.MissingParameters(missing...)
+	}
+	a, err := h.cmd.RecordActivity(c.Context(), cmdfeed.Activity{Actor: caller(c), ContextKey: *b.ContextKey, ObjectType: *b.ObjectType,
+		VerbType: *b.VerbType, Data: b.Data, Recipients: b.Recipients, Context: b.Context, ActorID: b.ActorID})
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(a)
 }
 
 type feedHandlers struct {

@@ -78,6 +78,7 @@ func (m *matrixForum) digest(t *testing.T) string {
 		(SELECT string_agg(x::text, ',' ORDER BY x.id) FROM reactions x JOIN threads t ON t.id = x.thread_id WHERE t.series_id = $1),
 		(SELECT string_agg(x::text, ',' ORDER BY x.user_id) FROM series_visits x WHERE x.series_id = $1),
 		(SELECT string_agg(x::text, ',' ORDER BY x.id) FROM anonymous_asker_looks x JOIN threads t ON t.id = x.thread_id WHERE t.series_id = $1),
+		(SELECT string_agg(x::text, ',' ORDER BY x.id) FROM activities x WHERE x.series_id = $1),
 		(SELECT count(*)::text FROM series WHERE community_id = $2),
 		(SELECT count(*)::text FROM tokens), (SELECT count(*)::text FROM dev_mail)))`, m.forum.ID, m.community)
 }
@@ -238,6 +239,11 @@ func TestMatrixFeed(t *testing.T) {
 		{"last visit", "GET", fixed("/api/series/" + m.forum.ID + "/visits"), nil, readers(200, hidden)},
 		{"who asked", "GET", fixed("/api/threads/" + q.ID + "/asker"), nil, adminsOnly(200, forbidden)},
 		{"hashtags", "GET", fixed("/api/hashtags?q=matrixtag"), nil, readers(200, allowed(200))},
+		{"record an activity", "POST", fixed("/api/activities"), map[string]any{"contextKey": "thread:" + th.ID, "objectType": "link", "verbType": "opened"}, readers(201, hidden)},
+		{"record an activity in the forum", "POST", fixed("/api/activities"), map[string]any{"contextKey": "series:" + m.forum.ID, "objectType": "video", "verbType": "played"}, readers(201, hidden)},
+		{"record an activity in the admin channel", "POST", fixed("/api/activities"), map[string]any{"contextKey": "thread:" + adminPost.ID, "objectType": "thread", "verbType": "viewed"}, adminChannel(201)},
+		// Everyone has a list of their own, empty when they read no forum.
+		{"new shared posts", "GET", fixed("/api/sharedposts/new"), nil, readers(200, allowed(200))},
 	})
 
 	// The manage flag follows the same rule as the calls.

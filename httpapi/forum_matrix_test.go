@@ -48,7 +48,8 @@ func TestMatrixForum(t *testing.T) {
 	communityAdmins := func(ok int) map[string]outcome {
 		return map[string]outcome{
 			"creator": forbidden, "member": forbidden, "forum admin": forbidden, "community admin": allowed(ok),
-			"non-member": forbidden, "outsider": forbidden, "guest": guestRefused,
+			// The outsider may not read the community: it is unknown to them.
+			"non-member": forbidden, "outsider": hidden, "guest": guestRefused,
 		}
 	}
 	m.run(t, []matrixCall{
@@ -119,7 +120,8 @@ func TestMatrixForum(t *testing.T) {
 	other := newCommunity(t, env)
 	elsewhere := createForum(t, m.root, other)
 	before := m.digest(t)
-	wantError(t, m.commAdmin.Client.Do("POST", "/api/communities/"+other+"/series", map[string]any{"name": "x", "description": "d"}), 403, "forbidden")
+	// The other community, which they may not read, is unknown to them.
+	wantError(t, m.commAdmin.Client.Do("POST", "/api/communities/"+other+"/series", map[string]any{"name": "x", "description": "d"}), 404, "notFound")
 	// Its forums, which they may not read, are as unknown to them as any.
 	wantError(t, m.commAdmin.Client.Do("PATCH", "/api/series/"+elsewhere.ID, map[string]any{"name": "x"}), 404, "notFound")
 	wantError(t, m.commAdmin.Client.Do("DELETE", "/api/series/"+elsewhere.ID, nil), 404, "notFound")

@@ -159,6 +159,7 @@ func TestCreateSeries(t *testing.T) {
 
 	t.Run("permissions", func(t *testing.T) {
 		cadmin := communityAdmin(t, env, circle)
+		cmember := fresh(t, env, circle, "CircleMember")
 		for _, c := range []struct {
 			who    string
 			client *testenv.Client
@@ -166,9 +167,11 @@ func TestCreateSeries(t *testing.T) {
 		}{
 			{"super", env.As(t, superEmail), 201},
 			{"community admin", cadmin.Client, 201},
-			{"member", env.As(t, memberEmail), 403},
-			{"expert", env.As(t, expertEmail), 403},
-			{"outsider", env.As(t, outsiderEmail), 403},
+			{"member", cmember.Client, 403},
+			// Those who may not read the community are told it does not
+			// exist (issue 31, G7).
+			{"member elsewhere", env.As(t, memberEmail), 404},
+			{"outsider", env.As(t, outsiderEmail), 404},
 		} {
 			t.Run(c.who, func(t *testing.T) {
 				before := env.Count(t, "series", "")
@@ -176,8 +179,8 @@ func TestCreateSeries(t *testing.T) {
 				if r.Status != c.status {
 					t.Fatalf("status %d, want %d: %s", r.Status, c.status, r.Body)
 				}
-				if c.status == 403 {
-					wantError(t, r, 403, "forbidden")
+				if c.status >= 400 {
+					wantError(t, r, c.status, map[int]string{403: "forbidden", 404: "notFound"}[c.status])
 					if after := env.Count(t, "series", ""); after != before {
 						t.Errorf("series %d → %d", before, after)
 					}
@@ -434,8 +437,10 @@ func TestSeriesOrder(t *testing.T) {
 	})
 	wantError(t, admin.Do("PUT", path, map[string]any{"ids": []string{"nope"}}), 400, "invalidBody")
 	body := map[string]any{"ids": []string{a.ID, b.ID, c.ID}}
-	wantError(t, env.As(t, memberEmail).Do("PUT", path, body), 403, "forbidden")
-	wantError(t, env.As(t, outsiderEmail).Do("PUT", path, body), 403, "forbidden")
+	wantError(t, fresh(t, env, community, "OrderMember").Client.Do("PUT", path, body), 403, "forbidden")
+	// Those who may not read the community are told it does not exist.
+	wantError(t, env.As(t, memberEmail).Do("PUT", path, body), 404, "notFound")
+	wantError(t, env.As(t, outsiderEmail).Do("PUT", path, body), 404, "notFound")
 	wantError(t, admin.Do("PUT", "/api/communities/"+unknownID+"/series-order", body), 404, "notFound")
 	if got := positions(); got != want {
 		t.Errorf("order changed by refused calls: %s", got)

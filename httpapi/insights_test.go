@@ -735,7 +735,7 @@ func TestInsightsMatchPostgres(t *testing.T) {
 		t.Errorf("mia-members %+v, members report %+v", mia, m.Counts)
 	}
 	var ch struct {
-		ID *string `json:"id"`
+		ID *string `json:"_id"` // spec 002 §7: "returns the channel _id"
 	}
 	r = f.forumAdmin.Client.Do("GET", "/api/insights/series/"+f.id+"/admin-channel", nil)
 	wantStatus(t, r, 200)

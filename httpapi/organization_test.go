@@ -262,7 +262,14 @@ func TestMatrixOrganization(t *testing.T) {
 		{"add a person", "POST", fixed(o + "/profiles"), func() any {
 			return map[string]any{"firstName": "New", "lastName": "Person", "email": freshAddress("OrgAdd")}
 		}, orgOutcomes(201, "super", "org admin")},
-		{"edit a person", "PATCH", person, fixedBody(map[string]any{"lastName": "Edited", "roleId": "admin", "tags": "a,b"}), orgOutcomes(204, "super", "org admin")},
+		{"edit a person", "PATCH", person, fixedBody(map[string]any{"lastName": "Edited", "roleId": "admin", "tags": "a,b"}), func() map[string]outcome {
+			// The new person shares no community with the community admin
+			// or the member, who may not read their profile: to them it
+			// is unknown (issue 31, G7).
+			w := orgOutcomes(204, "super", "org admin")
+			w["community admin"], w["member"] = hidden, hidden
+			return w
+		}()},
 		{"invite", "POST", fixed(o + "/invitations"), fixedBody(map[string]any{"profileIds": []string{m.pending}}), orgOutcomes(200, "super", "org admin")},
 		{"organization permissions", "GET", fixed("/api/permissions?type=organization"), nil, everyone(200)},
 		{"community permissions", "GET", fixed("/api/permissions?type=community"), nil, everyone(200)},

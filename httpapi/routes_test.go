@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"agora/app"
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
@@ -99,13 +101,70 @@ func TestUnmatchedRequests(t *testing.T) {
 		code         string
 	}{
 		{"GET", "/api/nope", 404, "notFound"},
-		{"PUT", "/api/users/me", 404, "notFound"},
+		{"PUT", "/api/users/me", 405, "methodNotAllowed"},
 		{"GET", "/nope", 404, "notFound"},
 		{"POST", "/healthz", 405, "methodNotAllowed"},
 	} {
 		r := c.Do(rt.method, rt.path, nil)
 		if r.Status != rt.status || r.Code() != rt.code {
 			t.Errorf("%s %s: got %d %q, want %d %q; body %s", rt.method, rt.path, r.Status, r.Code(), rt.status, rt.code, r.Body)
+		}
+	}
+}
+
+var pathParam = regexp.MustCompile(`\{[^}]+\}`)
+
+// TestWrongMethodIsNotAllowed (issue 31, G8): on every documented path, a
+// method the path lacks answers 405 methodNotAllowed with the one error
+// body and an Allow header naming the methods the path has (once, a JSON
+// 404 said the route did not exist), and changes nothing.
+func TestWrongMethodIsNotAllowed(t *testing.T) {
+	env := testenv.New(t)
+	c := env.Client(t)
+	ops, err := openapi.Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A concrete path can match several documented ones (/api/threads/private
+	// is also /api/threads/{threadId}): Fiber allows the methods of all.
+	templates := map[string]*regexp.Regexp{}
+	for _, op := range ops {
+		parts := pathParam.Split(op.Path, -1)
+		for i := range parts {
+			parts[i] = regexp.QuoteMeta(parts[i])
+		}
+		templates[op.Path] = regexp.MustCompile("^" + strings.Join(parts, `[^/]+`) + "$")
+	}
+	for tmpl := range templates {
+		if !strings.HasPrefix(tmpl, "/api/") {
+			continue
+		}
+		path := pathParam.ReplaceAllStringFunc(tmpl, func(string) string { return uuid.NewString() })
+		allowed := map[string]bool{}
+		for _, op := range ops {
+			if templates[op.Path].MatchString(path) {
+				allowed[op.Method] = true
+			}
+		}
+		if allowed["GET"] {
+			allowed["HEAD"] = true // Fiber answers HEAD on every GET route
+		}
+		for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+			if allowed[m] {
+				continue
+			}
+			r := c.Do(m, path, nil)
+			if r.Status != 405 || r.Code() != "methodNotAllowed" {
+				t.Errorf("%s %s: %d %s, want 405 methodNotAllowed", m, path, r.Status, r.Body)
+				continue
+			}
+			got := map[string]bool{}
+			for _, a := range strings.Split(r.Header.Get("Allow"), ",") {
+				got[strings.TrimSpace(a)] = true
+			}
+			if strings.Join(sortedKeys(got), ",") != strings.Join(sortedKeys(allowed), ",") {
+				t.Errorf("%s %s: Allow %q, want %v", m, path, r.Header.Get("Allow"), sortedKeys(allowed))
+			}
 		}
 	}
 }

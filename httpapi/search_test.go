@@ -99,7 +99,8 @@ func TestMemberSearch(t *testing.T) {
 	if p := getSearch(t, admin, path(family)); p.Total != 7 {
 		t.Errorf("admin: %d", p.Total)
 	}
-	wantError(t, env.As(t, outsiderEmail).Do("GET", path(family), nil), 403, "forbidden")
+	// issue 31, G7: a community the caller may not read is unknown to them.
+	wantError(t, env.As(t, outsiderEmail).Do("GET", path(family), nil), 404, "notFound")
 	wantError(t, m.Client.Do("GET", "/api/communities/"+unknownID+"/member-search?q=a", nil), 404, "notFound")
 	wantInvalid(t, m.Client.Do("GET", path(strings.Repeat("a", 101), "&limit=0"), nil), "q", "limit")
 	wantInvalid(t, m.Client.Do("GET", "/api/communities/nope/member-search", nil), "communityId")

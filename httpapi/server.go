@@ -74,8 +74,10 @@ func New(a *Application) (*fiber.App, error) {
 	if a.Mailbox != nil {
 		api.Get("/dev/mailbox", s.devMailbox)
 	}
-	// Anything else under /api is a JSON 404, not the web app's fallback.
-	api.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
+	// Anything else under /api reaches the end of the chain (the web app
+	// passes /api by), where Fiber answers 405 with an Allow header when
+	// the path has other methods and 404 when it has none; handleError
+	// gives both the one error body.
 	// The web app and its SPA fallback (static.go), outside /api.
 	if err := mountWebApp(app, a.PublicURL, a.SFUPublicURL); err != nil {
 		return nil, err

@@ -343,8 +343,9 @@ func TestUploadRefusals(t *testing.T) {
 		if types, _ := er.Details["supportedTypes"].([]any); len(types) != 4 {
 			t.Errorf("an unsupported image type does not list the supported ones: %v", er.Details)
 		}
-		er = wantError(t, member.Do("POST", "/api/sas", map[string]any{"kind": "image", "name": "big.png", "mediaType": "image/png", "size": 3<<20 + 1}), 413, "uploadTooLarge")
-		if er.Details["maxSize"] != float64(3<<20) {
+		// spec 000 §9: an image is at most 3,000,000 bytes (not 3 MiB).
+		er = wantError(t, member.Do("POST", "/api/sas", map[string]any{"kind": "image", "name": "big.png", "mediaType": "image/png", "size": 3_000_001}), 413, "uploadTooLarge")
+		if er.Details["maxSize"] != float64(3_000_000) {
 			t.Errorf("maxSize = %v", er.Details["maxSize"])
 		}
 		er = wantError(t, member.Do("POST", "/api/sas", map[string]any{"kind": "file", "name": "big.zip", "size": 50<<20 + 1}), 413, "uploadTooLarge")
@@ -356,8 +357,13 @@ func TestUploadRefusals(t *testing.T) {
 			t.Errorf("refused declarations wrote %d rows", after-before)
 		}
 		// The limits themselves are accepted.
-		sas(t, member, "image", "max.gif", "image/gif", 3<<20)
+		sas(t, member, "image", "max.gif", "image/gif", 3_000_000)
 		sas(t, member, "file", "max.bin", "", 50<<20)
+		// An image of exactly 3,000,000 bytes is put and kept.
+		exact := append(pngBytes(t, 1, 1), make([]byte, 3_000_000)...)[:3_000_000]
+		if r := put(sas(t, member, "image", "exact.png", "image/png", len(exact)), exact); r.Status != 200 {
+			t.Errorf("an image of 3,000,000 bytes: %d %s", r.Status, r.Body)
+		}
 	})
 
 	t.Run("an image that is really HTML", func(t *testing.T) {
@@ -401,12 +407,12 @@ func TestUploadRefusals(t *testing.T) {
 			t.Errorf("chunked over the declared size: %d %s", res.status, res.body)
 		}
 		nothingStored(t, tk.ID)
-		// An image body past 3 MiB, declared as 3 MiB, chunked.
-		big := append(pngBytes(t, 1, 1), bytes.Repeat([]byte{0}, 3<<20)...)
-		tk2 := sas(t, member, "image", "huge.png", "image/png", 3<<20)
+		// An image body of 3,000,001 bytes, declared as 3,000,000, chunked.
+		big := append(pngBytes(t, 1, 1), make([]byte, 3_000_001)...)[:3_000_001]
+		tk2 := sas(t, member, "image", "huge.png", "image/png", 3_000_000)
 		res = chunkedPut(t, e.URL+e.local(t, tk2.URL), bytes.NewReader(big))
 		if res.status != 413 || !strings.Contains(res.body, "uploadTooLarge") {
-			t.Errorf("chunked image over 3 MiB: %d %s", res.status, res.body)
+			t.Errorf("chunked image of 3,000,001 bytes: %d %s", res.status, res.body)
 		}
 		nothingStored(t, tk2.ID)
 		// Exactly the declared bytes, chunked, are fine.

@@ -195,6 +195,12 @@ var probes = []probe{
 
 	errorBody("an unknown method", "BREW / HTTP/1.1\r\nHost: probe\r\n\r\n"),
 	errorBody("a method a route does not take", "DELETE /healthz HTTP/1.1\r\nHost: probe\r\n\r\n"),
+	{"errors", "a method an API path does not take", func(ctx context.Context, p *prober) verdict {
+		// Not a 404: the path exists, and Allow says with which methods.
+		r := p.member.do(ctx, "PUT", "/api/users/me", map[string]any{}, nil)
+		return verdict{accepted: r.status != http.StatusMethodNotAllowed || r.code() != "methodNotAllowed" || r.header.Get("Allow") == "",
+			got: fmt.Sprintf("%s, Allow %q", r, r.header.Get("Allow"))}
+	}},
 	errorBody("request headers of 64 KiB", "GET /api/tokens/decode HTTP/1.1\r\nHost: probe\r\nX-Junk: "+strings.Repeat("j", 64<<10)+"\r\n\r\n"),
 
 	{"hub", "a session token in the hub's URL", func(ctx context.Context, p *prober) verdict {
@@ -308,6 +314,29 @@ var probes = []probe{
 		}
 		defer p.expert.do(ctx, "DELETE", "/api/push/subscriptions", map[string]any{"endpoint": endpoint}, nil)
 		return refusedIf(p.member.do(ctx, "POST", "/api/push/subscriptions", pushSubscription(endpoint), nil))
+	}},
+	{"access", "an unreadable community's member search told from a missing one", func(ctx context.Context, p *prober) verdict {
+		c := p.community
+		return sameAnswer(p.outsider.do(ctx, "GET", "/api/communities/"+c+"/member-search?q=a", nil, nil),
+			p.outsider.do(ctx, "GET", "/api/communities/"+uuid.NewString()+"/member-search?q=a", nil, nil))
+	}},
+	{"access", "a forum made in an unreadable community told from a missing one", func(ctx context.Context, p *prober) verdict {
+		c := p.community
+		b := map[string]any{"name": "Probe", "description": "A probe"}
+		return sameAnswer(p.outsider.do(ctx, "POST", "/api/communities/"+c+"/series", b, nil),
+			p.outsider.do(ctx, "POST", "/api/communities/"+uuid.NewString()+"/series", b, nil))
+	}},
+	{"access", "an unreadable profile's edit told from a missing one", func(ctx context.Context, p *prober) verdict {
+		id, err := p.memberProfile(ctx)
+		if err != nil {
+			return verdict{accepted: true, got: err.Error()}
+		}
+		b := map[string]any{"firstName": "Probe"}
+		return sameAnswer(p.outsider.do(ctx, "PATCH", "/api/profiles/"+id, b, nil), p.outsider.do(ctx, "PATCH", "/api/profiles/"+uuid.NewString(), b, nil))
+	}},
+	{"access", "another member's personalization told from a missing user's", func(ctx context.Context, p *prober) verdict {
+		return sameAnswer(p.outsider.do(ctx, "GET", "/api/users/"+p.memberID+"/personalization", nil, nil),
+			p.outsider.do(ctx, "GET", "/api/users/"+uuid.NewString()+"/personalization", nil, nil))
 	}},
 
 	{"limits", "60 AI searches in a minute", func(ctx context.Context, p *prober) verdict {
@@ -485,4 +514,29 @@ func asClose(err error, ce **websocket.CloseError) bool { return errors.As(err, 
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// memberProfile is the member's profile in their community, which the
+// outsider, sharing no community with them, may not read.
+func (p *prober) memberProfile(ctx context.Context) (string, error) {
+	c := p.community
+	r := p.member.do(ctx, "GET", "/api/communities/"+c+"/members?pageSize=9999", nil, nil)
+	var page struct {
+		Results []struct {
+			ID     string `json:"id"`
+			UserID string `json:"userId"`
+		} `json:"results"`
+	}
+	if !r.ok() {
+		return "", fmt.Errorf("GET the community's members: %s", r)
+	}
+	if err := r.decode(&page); err != nil {
+		return "", err
+	}
+	for _, m := range page.Results {
+		if m.UserID == p.memberID {
+			return m.ID, nil
+		}
+	}
+	return "", fmt.Errorf("the member is not among their community's members")
 }

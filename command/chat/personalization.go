@@ -56,7 +56,7 @@ func (s *Service) Personalize(ctx context.Context, in Personalize) error {
 		set[k] = v
 	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		if err := access.Self(ctx, tx, in.Actor.UserID, in.UserID); err != nil {
+		if err := access.Self(in.Actor.UserID, in.UserID); err != nil {
 			return err
 		}
 		if err := fields.Err(); err != nil {

@@ -72,12 +72,10 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		return uuid.Nil, err
 	}
 	err = db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		c, err := access.InCommunity(ctx, tx, in.UserID, in.Role, in.CommunityID)
+		// One who may not read the community is told it does not exist.
+		c, err := access.ManageCommunity(ctx, tx, in.UserID, in.Role, in.CommunityID)
 		if err != nil {
 			return err
-		}
-		if !c.Admin {
-			return ErrCommunityAdminOnly
 		}
 		now := s.now()
 		s, sm, p := table.Series, table.SeriesMemberships, table.Profiles

@@ -28,12 +28,9 @@ type Order struct {
 // Order sets the order of a community's forums, for its admins.
 func (s *Service) Order(ctx context.Context, in Order) error {
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		c, err := access.InCommunity(ctx, tx, in.UserID, in.Role, in.CommunityID)
-		if err != nil {
+		// One who may not read the community is told it does not exist.
+		if _, err := access.ManageCommunity(ctx, tx, in.UserID, in.Role, in.CommunityID); err != nil {
 			return err
-		}
-		if !c.Admin {
-			return ErrCommunityAdminOnly
 		}
 		s := table.Series
 		ids, err := db.Values[uuid.UUID](ctx, tx, SELECT(s.ID).FROM(s).WHERE(s.CommunityID.EQ(UUID(in.CommunityID))).FOR(UPDATE()))

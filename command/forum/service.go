@@ -42,9 +42,6 @@ func New(d *db.DB, inviter Inviter) (*Service, error) {
 // ErrForumAdminOnly is a forum call for its admins only.
 var ErrForumAdminOnly = apperr.New(apperr.Forbidden, "forbidden", "only the forum's admins may do this")
 
-// ErrCommunityAdminOnly is a community call for its admins only.
-var ErrCommunityAdminOnly = access.ErrCommunityManagersOnly
-
 // forumAdmin checks that the actor administers the forum (a forum they
 // may not read is ErrForumNotFound); inside tx, the
 // forum row is locked so that concurrent changes of one forum queue up.

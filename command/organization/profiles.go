@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
@@ -104,7 +105,9 @@ func (s *Service) UpdateProfile(ctx context.Context, in UpdateProfile) error {
 		var userID, first, last, email *string
 		err := db.QueryRow(ctx, tx, SELECT(p.OrganizationID, text(p.UserID), u.FirstName, u.LastName, u.Email).
 			FROM(p.LEFT_JOIN(u, u.ID.EQ(p.UserID))).
-			WHERE(p.ID.EQ(UUID(in.ProfileID))).FOR(UPDATE().OF(p))).
+			// A profile the caller may not read is not found, as a
+			// missing one is (issue 31, G7: a 403 told them apart).
+			WHERE(p.ID.EQ(UUID(in.ProfileID)).AND(access.ProfileVisible(in.UserID, in.Role == auth.RoleSuper))).FOR(UPDATE().OF(p))).
 			Scan(&orgID, &userID, &first, &last, &email)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound

@@ -17,10 +17,11 @@ import (
 	"agora/internal/db"
 )
 
-// Size limits (spec 001 §5: "Max Upload Size: 50MB" for files, "3MB" for
-// images), in binary megabytes as browsers count a File's size.
+// Size limits. An image is at most 3,000,000 bytes (spec 000 §5 and §9, the
+// number the composer's "Max Upload Size: 3MB" of spec 001 §5 rounds); a
+// file 50 MiB (spec 001 §5: "50MB", which no section gives in bytes).
 const (
-	MaxImageSize = 3 << 20
+	MaxImageSize = 3_000_000
 	MaxFileSize  = 50 << 20
 	// MaxName is the longest file name, in characters.
 	MaxName = 255

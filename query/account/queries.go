@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"agora/internal/access"
 	"agora/internal/apperr"
 	"agora/internal/auth"
 	"agora/internal/db"
@@ -215,28 +216,5 @@ func (o profileOwner) user() *model.Users {
 
 // visibleTo is the condition under which viewer may read a profile row.
 func visibleTo(viewer Principal) BoolExpression {
-	if viewer.Role == auth.RoleSuper {
-		return Bool(true)
-	}
-	me := UUID(viewer.UserID)
-	mine := table.Profiles.AS("mine")
-	theirs := table.CommunityMemberships.AS("theirs")
-	ours := table.CommunityMemberships.AS("ours")
-	sharesCommunity := EXISTS(
-		SELECT(theirs.ProfileID).
-			FROM(theirs.
-				INNER_JOIN(ours, ours.CommunityID.EQ(theirs.CommunityID)).
-				INNER_JOIN(mine, mine.ID.EQ(ours.ProfileID))).
-			WHERE(theirs.ProfileID.EQ(table.Profiles.ID).
-				AND(mine.UserID.EQ(me)).
-				AND(ours.Status.EQ(String("active")))),
-	)
-	adminMine := table.Profiles.AS("admin_mine")
-	administersOrg := EXISTS(
-		SELECT(adminMine.ID).FROM(adminMine).
-			WHERE(adminMine.UserID.EQ(me).
-				AND(adminMine.OrganizationID.EQ(table.Profiles.OrganizationID)).
-				AND(adminMine.Role.EQ(String("admin")))),
-	)
-	return table.Profiles.UserID.EQ(me).OR(sharesCommunity).OR(administersOrg)
+	return access.ProfileVisible(viewer.UserID, viewer.Role == auth.RoleSuper)
 }

@@ -178,7 +178,7 @@ func (q *Queries) Channels(ctx context.Context, in Channels) (paging.Page[Channe
 // Personalization is GET /users/{id}/personalization: the user's stored
 // object, {} when none; only the user themself reads it.
 func (q *Queries) Personalization(ctx context.Context, reader auth.Caller, userID uuid.UUID) (json.RawMessage, error) {
-	if err := access.Self(ctx, q.db, reader.UserID, userID); err != nil {
+	if err := access.Self(reader.UserID, userID); err != nil {
 		return nil, err
 	}
 	up := table.UserPersonalization

@@ -138,9 +138,10 @@ func (q *Queries) ListAISearches(ctx context.Context, r ListRequest) (AISearchLi
 	return out, nil
 }
 
-// AdminChannel is GET /series/{seriesId}/admin-channel.
+// AdminChannel is GET /series/{seriesId}/admin-channel, whose answer names
+// the channel `_id` (spec 002 §7), as the client reads it.
 type AdminChannel struct {
-	ID *uuid.UUID `json:"id"`
+	ID *uuid.UUID `json:"_id"`
 }
 
 // AdminChannel is the forum's admin channel, for the panel's feed; it

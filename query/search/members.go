@@ -21,10 +21,6 @@ type MemberSearch struct {
 	Limit int
 }
 
-// ErrCommunityMembersOnly refuses a member search to someone outside the
-// community.
-var ErrCommunityMembersOnly = apperr.New(apperr.Forbidden, "forbidden", "only the community's members may search its members")
-
 // Members finds the community's members by first, last or full name, best
 // match first, for its active members and those who administer it.
 func (q *Queries) Members(ctx context.Context, in MemberSearch) (paging.Page[Person], error) {
@@ -33,12 +29,10 @@ func (q *Queries) Members(ctx context.Context, in MemberSearch) (paging.Page[Per
 	if err := f.Err(); err != nil {
 		return paging.Page[Person]{}, err
 	}
-	c, err := access.InCommunity(ctx, q.db.Pool, in.UserID, in.Role, in.CommunityID)
-	if err != nil {
+	// One who may not read the community is told it does not exist
+	// (issue 31, G7: a 403 told a hidden community from a missing one).
+	if _, err := access.ReadCommunity(ctx, q.db.Pool, in.UserID, in.Role, in.CommunityID); err != nil {
 		return paging.Page[Person]{}, err
-	}
-	if !c.Member && !c.Admin {
-		return paging.Page[Person]{}, ErrCommunityMembersOnly
 	}
 	page := paging.Page[Person]{Results: []Person{}}
 	if in.Text != "" && !index.HasWords(in.Text) {

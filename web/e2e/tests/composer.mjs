@@ -217,7 +217,7 @@ export default [
       // A real PNG of about 2.4 MB, sent over a slowed upload link so that
       // the progress has steps to show.
       const image = png(900, 900)
-      assert.ok(image.length > 2_000_000 && image.length < 3 * 1024 * 1024, `png of ${image.length} bytes`)
+      assert.ok(image.length > 2_000_000 && image.length <= 3_000_000, `png of ${image.length} bytes`)
       const cdp = await page.context().newCDPSession(page)
       await cdp.send('Network.enable')
       await cdp.send('Network.emulateNetworkConditions', {

@@ -71,9 +71,9 @@ export default [
       assert.equal(asked.status, 201, JSON.stringify(asked.body))
       const adminChannel = await api('GET', `/api/insights/series/${series.id}/admin-channel`, { token })
       assert.equal(adminChannel.status, 200)
-      assert.equal(adminChannel.body.id, series.adminChannelId)
+      assert.equal(adminChannel.body._id, series.adminChannelId)
       const note = `Admins: review the roadmap questions ${stamp}`
-      assert.equal((await api('POST', `/api/series/${series.id}/threads`, { token, body: { channelId: adminChannel.body.id, raw: note } })).status, 201)
+      assert.equal((await api('POST', `/api/series/${series.id}/threads`, { token, body: { channelId: adminChannel.body._id, raw: note } })).status, 201)
       // Counted by the warehouse within seconds, then shown by the panel.
       const after = await poll('the question in the interactions report', async () => {
         const r = await report('interactions')

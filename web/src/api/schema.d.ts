@@ -2859,7 +2859,8 @@ export interface paths {
         };
         /**
          * The forum's admin channel, for the Insights panel's feed
-         * @description Forum admins only; `id` is null for a forum without an admin channel.
+         * @description Forum admins only; the channel is `_id` (spec 002 §7: "returns the
+         *     channel _id"), null for a forum without an admin channel.
          */
         get: operations["getAdminChannel"];
         put?: never;
@@ -2929,6 +2930,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sharedposts/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The forums with posts new to the caller
+         * @description Spec 001 §7 (its answer "not shown"). For each forum the caller
+         *     reads, how many posts of its feed (the main channel) are new to
+         *     them, as the feed's unread marker counts (spec 001 §4): shared
+         *     after their latest visit of the forum (all of them before the
+         *     first), not by them, and not viewed since on their own page (a
+         *     `viewed` activity, `POST /api/activities`). Forums with none are
+         *     left out; the most recently active come first. The community page
+         *     shows the counts beside its forums. `communityId` keeps one
+         *     community's forums; one the caller may not read, like an unknown
+         *     one, has none.
+         */
+        get: operations["listNewSharedPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what the caller did with a post or forum they read
+         * @description Spec 001 §7's activity records. `contextKey` names the post
+         *     (`thread:{id}`) or forum (`series:{id}`) it happened in; a post or
+         *     forum the caller may not read is `404` as an unknown one is.
+         *     `objectType` is what was acted on (`thread`, the post itself, or
+         *     its `file`, `image`, `link` or `video`), `verbType` how: `viewed`
+         *     (a post read on its own page, which is then no longer new to its
+         *     reader in `GET /api/sharedposts/new`; only with a `thread:` key),
+         *     `opened` (an attachment opened in the viewer), `played` (a video
+         *     played). `data` is a JSON object of at most 2,048 bytes,
+         *     `recipients` at most 50 distinct user ids. `actorId` and `context`
+         *     may be sent, and must then be the caller and the forum and
+         *     community of `contextKey`; the server records its own. No live
+         *     event is sent (the client ignores activity events).
+         */
+        post: operations["recordActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sas": {
         parameters: {
             query?: never;
@@ -2946,7 +3008,7 @@ export interface paths {
          *     store's SAS URL), before `expiresOn` (15 minutes by default,
          *     `AGORA_UPLOAD_URL_TTL`).
          *
-         *     `kind` is `image` (shown in a post; at most 3 MiB; `mediaType` one
+         *     `kind` is `image` (shown in a post; at most 3,000,000 bytes; `mediaType` one
          *     of `image/jpeg`, `image/png`, `image/gif`, `image/webp`) or `file`
          *     (attached to a post; at most 50 MiB; `mediaType` optional and only
          *     kept for reference). `name` is the file's name, 1 to 255 characters
@@ -5241,6 +5303,53 @@ export interface components {
         HashtagList: {
             tags: components["schemas"]["Hashtag"][];
         };
+        NewPostsPage: {
+            results: components["schemas"]["NewPostsInForum"][];
+            total: number;
+        };
+        NewPostsInForum: {
+            /** Format: uuid */
+            seriesId: string;
+            /** Format: uuid */
+            communityId: string;
+            /** @description How many posts are new to the caller. */
+            count: number;
+            latestOn: components["schemas"]["Timestamp"];
+        };
+        ActivityContext: {
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            seriesId: string;
+        };
+        ActivityRequest: {
+            /** @description `thread:{id}` or `series:{id}`. */
+            contextKey?: string;
+            /** @enum {string} */
+            objectType?: "thread" | "file" | "image" | "link" | "video";
+            /** @enum {string} */
+            verbType?: "viewed" | "opened" | "played";
+            data?: Record<string, never>;
+            recipients?: string[];
+            context?: components["schemas"]["ActivityContext"];
+            /** Format: uuid */
+            actorId?: string;
+        };
+        Activity: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            actorId: string;
+            contextKey: string;
+            /** @enum {string} */
+            objectType: "thread" | "file" | "image" | "link" | "video";
+            /** @enum {string} */
+            verbType: "viewed" | "opened" | "played";
+            data: Record<string, never>;
+            recipients: string[];
+            context: components["schemas"]["ActivityContext"];
+            createdOn: components["schemas"]["Timestamp"];
+        };
         VisitBody: {
             previouslyVisitedOn: components["schemas"]["Timestamp"] | null;
         };
@@ -5945,12 +6054,15 @@ export interface components {
             };
         };
         /**
-         * @description - `notFound` (404): no such path, or (under `/api/`) no such method for the path.
-         *     - `methodNotAllowed` (405): outside `/api/`, the path exists with other methods;
-         *       (501): a method the server does not know at all (`PROPFIND`).
+         * @description - `notFound` (404): no such path.
+         *     - `methodNotAllowed` (405): the path exists with other methods, which
+         *       the `Allow` header names; (501): a method the server does not know
+         *       at all (`PROPFIND`).
          */
         NoRoute: {
             headers: {
+                /** @description With 405, the methods the path has. */
+                Allow?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -6945,7 +7057,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["OrganizationAdminOnly"];
-            /** @description `notFound`: no such profile, or one of an organization the caller does not belong to. */
+            /** @description `notFound`: no such profile, or one the caller may not read (as `GET /api/profiles/{id}`: their own, one sharing an active community with them, one of an organization they administer). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7920,7 +8032,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the community. */
+            /** @description `forbidden`: the caller's role may not call this, or the caller is a member of the community who does not administer it. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7929,7 +8041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no community `communityId`. */
+            /** @description `notFound`: there is no community `communityId` the caller reads: one they may not read is answered as an unknown one. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7979,7 +8091,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller's role may not call this, or the caller does not administer the community. */
+            /** @description `forbidden`: the caller's role may not call this, or the caller is a member of the community who does not administer it. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7988,7 +8100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no community `communityId`. */
+            /** @description `notFound`: there is no community `communityId` the caller reads: one they may not read is answered as an unknown one. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10164,7 +10276,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the user is someone else. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10173,7 +10285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no user `userId`. */
+            /** @description `notFound`: `userId` is not the caller: another user's personalization is answered as an unknown user's. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10222,7 +10334,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the user is someone else. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10231,7 +10343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no user `userId`. */
+            /** @description `notFound`: `userId` is not the caller: another user's personalization is answered as an unknown user's. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11033,7 +11145,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description `forbidden`: the caller is not an active member of the community nor administers it. */
+            /** @description `forbidden`: the caller's role may not call this. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11042,7 +11154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `notFound`: there is no community `communityId`. */
+            /** @description `notFound`: there is no community `communityId` the caller reads (an active member of it, or one who administers it): one they may not read is answered as an unknown one. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11598,7 +11710,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** Format: uuid */
-                        id: string | null;
+                        _id: string | null;
                     };
                 };
             };
@@ -11769,6 +11881,106 @@ export interface operations {
             507: components["responses"]["StorageFull"];
         };
     };
+    listNewSharedPosts: {
+        parameters: {
+            query?: {
+                communityId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forums with new posts (`total` is how many). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewPostsPage"];
+                };
+            };
+            /** @description `validationFailed`: `communityId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivityRequest"];
+            };
+        };
+        responses: {
+            /** @description The activity as recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape (an id that is no UUID included).
+             *     - `parametersMissingException`: `contextKey`, `objectType` or `verbType` is missing (`details.missing`).
+             *     - `validationFailed`: `details.fields` names what is wrong: `contextKey`, `objectType`, `verbType`, `data`, `recipients`, `actorId` or `context`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `forbidden`: the caller's role may not call this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `notFound`: there is no post or forum `contextKey` the caller may read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
     createUpload: {
         parameters: {
             query?: never;
@@ -11815,7 +12027,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `uploadTooLarge`: `size` is over the limit of the kind (`details.maxSize`, in bytes: 3 MiB for an image, 50 MiB for a file).
+             * @description - `uploadTooLarge`: `size` is over the limit of the kind (`details.maxSize`, in bytes: 3000000 for an image, 52428800 (50 MiB) for a file).
              *     - `uploadQuotaExceeded`: with this `size`, the member's uploads not on a post would be over the quota; `details.quota`, `details.used` (pending and unattached uploads) and `details.size` are in bytes. Nothing is recorded.
              *     - `requestTooLarge`: the request body is over 1 MiB.
              */

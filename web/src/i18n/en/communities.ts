@@ -128,6 +128,8 @@ export const communities = {
     noForums: 'No forums yet.',
     createForum: 'Create forum',
     open: 'Open',
+    newPosts_one: '{{count}} new post',
+    newPosts_other: '{{count}} new posts',
     expert: 'Expert',
     moveUp: 'Move {{name}} up',
     moveDown: 'Move {{name}} down',

@@ -27,6 +27,8 @@ function serve(canManage: boolean) {
       })
     if (method === 'POST' && path === '/api/communities/get-highlighted-members')
       return json(200, { c1: { total: 7, highlightedMembers: [{ id: 'p1', firstName: 'Ann', lastName: 'Lee', avatar: null }] } })
+    if (method === 'GET' && path === '/api/sharedposts/new?communityId=c1')
+      return json(200, { results: [{ seriesId: 'f2', communityId: 'c1', count: 3, latestOn: '2026-01-02T00:00:00.000Z' }], total: 1 })
     if (method === 'PUT' && path === '/api/communities/c1/series-order') {
       puts.push(await req.json())
       return new Response(null, { status: 204 })
@@ -60,5 +62,13 @@ describe('the community page', () => {
     expect(screen.queryByRole('button', { name: 'Share' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Create forum' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Manage Leaders' })).toBeNull()
+  }, 30_000)
+
+  it('says how many posts of a forum are new to the member (GET /api/sharedposts/new)', async () => {
+    serve(false)
+    await renderInApp(<CommunityPage communityId="c1" createForum={() => null} />)
+    const people = (await screen.findAllByTestId('community-forum'))[1]!
+    expect(await within(people).findByText('3 new posts', {}, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getAllByTestId('forum-new-posts')).toHaveLength(1)
   }, 30_000)
 })

@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { ArrowDown, ArrowUp, GripVertical, MessagesSquare, Plus, Share2, Star } from 'lucide-react'
 import { isApiError } from '@/api/client'
 import { AvatarGroup } from '@/components/ui/avatar'
+import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState } from '@/components/ui/states'
@@ -11,6 +12,7 @@ import { toast } from '@/components/ui/toast'
 import { PageGrid } from '@/components/layout/page-grid'
 import { useCommunity, type CommunityWithForums } from '../api/get-community'
 import { useHighlightedMembers } from '../api/get-highlighted-members'
+import { useNewPosts } from '../api/get-new-posts'
 import { useReorderForums } from '../api/reorder-forums'
 import { moveItem } from '../lib/reorder'
 import { CommunityAdminMenu } from './community-admin-menu'
@@ -120,6 +122,10 @@ function CommunityView({ c, createForum }: { c: CommunityWithForums; createForum
 function ForumList({ c, manage }: { c: CommunityWithForums; manage: boolean }) {
   const { t } = useTranslation()
   const reorder = useReorderForums(c.id)
+  // How many posts of each forum are new to the member; a forum it does not
+  // list has none (or could not be counted, which shows nothing).
+  const news = useNewPosts(c.id)
+  const newIn = (id: string) => news.data?.results.find((n) => n.seriesId === id)?.count ?? 0
   const [dragging, setDragging] = useState<number>()
   const ids = c.series.map((f) => f.id)
   const move = (from: number, to: number) => {
@@ -153,8 +159,13 @@ function ForumList({ c, manage }: { c: CommunityWithForums; manage: boolean }) {
           {manage && <GripVertical className="size-4 shrink-0 cursor-grab text-muted-foreground" aria-hidden />}
           <div className="min-w-0 flex-1">
             <p className="flex items-center gap-1.5 truncate font-medium">
-              {f.name}
+              <span className="truncate">{f.name}</span>
               {f.isExpert && <Star className="size-3.5 fill-current text-amber-600 dark:text-amber-400" aria-label={t('communities.page.expert')} />}
+              {newIn(f.id) > 0 && (
+                <Badge variant="secondary" data-testid="forum-new-posts">
+                  {t('communities.page.newPosts', { count: newIn(f.id) })}
+                </Badge>
+              )}
             </p>
             <p className="truncate text-sm text-muted-foreground">{f.description}</p>
           </div>

@@ -10,6 +10,7 @@ import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { useThread } from '../api/get-thread'
 import { useChannelThreads } from '../api/list-channel-threads'
+import { useRecordView } from '../api/record-activity'
 import { useFeedLive } from '../hooks/use-feed-live'
 import { useScrollLoad } from '../hooks/use-scroll-load'
 import { ComposerButtons } from './composer'
@@ -184,6 +185,7 @@ function SinglePost({
 }) {
   const { t } = useTranslation()
   const q = useThread(postId)
+  useRecordView(postId, q.data?.seriesId === series.id)
   if (q.isPending) return <FeedSkeleton count={1} />
   if (q.isError) {
     const gone = isApiError(q.error) && (q.error.status === 404 || q.error.status === 400)

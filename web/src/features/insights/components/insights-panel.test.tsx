@@ -228,7 +228,7 @@ describe('InsightsPanel', () => {
           return json(200, daily(90, {}, {}, null))
         return json(200, { period: 90, updatedOn: null, ...(name === 'content' ? { total: 0, kinds: [] } : name === 'meetups' ? { meetups: 0, invited: 0, attended: 0, attendanceAvg: 0, durationAvg: 0, private: 0 } : { counts: { visitors: 0, avgVisitsPerMember: 0, didNotVisit: 0, total: 0 }, visitorIds: [] }) })
       }
-      if (url.pathname === `/api/insights/series/${SERIES}/admin-channel`) return json(200, { id: null })
+      if (url.pathname === `/api/insights/series/${SERIES}/admin-channel`) return json(200, { _id: null })
       return undefined
     })
     await render()

@@ -121,10 +121,10 @@ function AdminChannel({ seriesId, feed }: { seriesId: string; feed: (channelId: 
         <RowsSkeleton />
       ) : !q.data ? (
         <ErrorFallback className="py-4" onRetry={() => void q.refetch()} />
-      ) : q.data.id === null ? (
+      ) : q.data._id === null ? (
         <EmptyState className="py-4">{t('insights.feed.none')}</EmptyState>
       ) : (
-        feed(q.data.id)
+        feed(q.data._id)
       )}
     </section>
   )

@@ -98,7 +98,7 @@ export function serveInsights(over: Route = () => undefined) {
     if (is('reports/members')) return json(200, members(period))
     if (is('summary')) return json(200, summary(period))
     if (is('list/content-gaps')) return json(200, { results: [], total: 0 })
-    if (p === `/api/insights/series/${SERIES}/admin-channel`) return json(200, { id: ADMIN_CHANNEL })
+    if (p === `/api/insights/series/${SERIES}/admin-channel`) return json(200, { _id: ADMIN_CHANNEL })
     if (p === `/api/series/${SERIES}/members`) return json(200, { results: [forumMember(ADA, 'Ada', 'Lovelace')], total: 1 })
     return json(404, { code: 'notFound', message: path })
   })

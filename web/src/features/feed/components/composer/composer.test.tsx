@@ -286,8 +286,10 @@ describe('checkUpload (spec 001 §5 "Uploads")', () => {
       key: 'composer.upload.imageTypes',
       values: { types: 'PNG, JPEG, GIF, WEBP' },
     })
-    expect(checkUpload(f(3 * 1024 * 1024 + 1), 'image')?.key).toBe('composer.upload.tooLarge')
-    expect(checkUpload(f(3 * 1024 * 1024 + 1, 'a.pdf', 'application/pdf'), 'file')).toBeNull()
+    // spec 000 §9: images up to 3,000,000 bytes.
+    expect(checkUpload(f(3_000_000), 'image')).toBeNull()
+    expect(checkUpload(f(3_000_001), 'image')?.key).toBe('composer.upload.tooLarge')
+    expect(checkUpload(f(3_000_001, 'a.pdf', 'application/pdf'), 'file')).toBeNull()
   })
 })
 
@@ -303,7 +305,7 @@ describe('serverRejection', () => {
     )
     expect(serverRejection(err(413, 'uploadQuotaExceeded', { quota: 209715200, used: 1, size: 209715200 }), 'file', 'a').key).toBe('composer.upload.quota')
     expect(serverRejection(err(403, 'forbidden'), 'file', 'a').key).toBe('composer.upload.noForum')
-    expect(serverRejection(err(413, 'uploadTooLarge', { maxSize: 3145728 }), 'image', 'big.png')).toEqual({
+    expect(serverRejection(err(413, 'uploadTooLarge', { maxSize: 3000000 }), 'image', 'big.png')).toEqual({
       key: 'composer.upload.tooLarge',
       values: { name: 'big.png', max: '3MB' },
     })
