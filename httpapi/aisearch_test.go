@@ -274,7 +274,7 @@ func TestAISearchModel(t *testing.T) {
 	// posts and the new question.
 	msgs := reqs[1].Messages
 	if len(msgs) != 4 || msgs[1].Role != "user" || msgs[1].Content != first || msgs[2].Role != "assistant" || msgs[2].Content != s.last().Answer ||
-		!strings.Contains(msgs[3].Content, "Question: "+second) {
+		!strings.Contains(msgs[3].Content, "<question>"+second+"</question>") {
 		t.Errorf("the follow-up's history did not reach the model: %+v", msgs)
 	}
 	if s2.searchID() != s.searchID() {

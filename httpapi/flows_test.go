@@ -525,22 +525,27 @@ func TestTransport(t *testing.T) {
 
 	// Unknown paths are outside the OpenAPI contract by definition, so they
 	// are sent around the contract-checking client.
-	t.Run("unknown API paths are JSON 404s", func(t *testing.T) {
-		for _, rt := range []struct{ method, path string }{
-			{"GET", "/api/nope"},
-			{"POST", "/api/nope/deeper"},
-			{"GET", "/api/users"},
-			{"GET", "/api/sessions"},
-			{"DELETE", "/api/sessions"},
-			{"GET", "/api/profiles"},
+	t.Run("unknown API paths are JSON 404s, other methods of known ones 405s", func(t *testing.T) {
+		for _, rt := range []struct {
+			method, path string
+			status       int
+			code         string
+		}{
+			{"GET", "/api/nope", 404, "notFound"},
+			{"POST", "/api/nope/deeper", 404, "notFound"},
+			{"GET", "/api/profiles", 404, "notFound"},
+			// These paths exist with other methods (registering, signing in).
+			{"GET", "/api/users", 405, "methodNotAllowed"},
+			{"GET", "/api/sessions", 405, "methodNotAllowed"},
+			{"DELETE", "/api/sessions", 405, "methodNotAllowed"},
 		} {
 			t.Run(rt.method+" "+rt.path, func(t *testing.T) {
 				res := rawDo(t, env, rt.method, rt.path, nil, "")
 				body, _ := io.ReadAll(res.Body)
 				var e apiError
-				if err := json.Unmarshal(body, &e); err != nil || res.StatusCode != 404 || e.Code != "notFound" ||
+				if err := json.Unmarshal(body, &e); err != nil || res.StatusCode != rt.status || e.Code != rt.code ||
 					!strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-					t.Errorf("got %d %s %s, want a JSON 404 notFound", res.StatusCode, res.Header.Get("Content-Type"), body)
+					t.Errorf("got %d %s %s, want a JSON %d %s", res.StatusCode, res.Header.Get("Content-Type"), body, rt.status, rt.code)
 				}
 				if res.Header.Get("X-Request-Id") == "" {
 					t.Error("no X-Request-Id")

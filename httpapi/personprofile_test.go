@@ -100,7 +100,9 @@ func TestProfilePersonFields(t *testing.T) {
 	shared, private := createForum(t, root, c), createForum(t, root, c)
 	wantStatus(t, assign(t, root, shared.ID, "member", target.ProfileID, m.memberM.ProfileID), 204)
 	wantStatus(t, assign(t, root, private.ID, "member", target.ProfileID), 204)
-	exec(t, env, "UPDATE series_memberships SET is_expert = true WHERE profile_id = $1", target.ProfileID)
+	// Expert in these two alone: as a member of the community they are
+	// also a member of its open forums.
+	exec(t, env, "UPDATE series_memberships SET is_expert = true WHERE profile_id = $1 AND series_id IN ($2, $3)", target.ProfileID, shared.ID, private.ID)
 
 	read := func(c *testenv.Client) personProfileBody {
 		t.Helper()
