@@ -433,7 +433,9 @@ type MailLimits struct {
 	InvitationsPerActorPerDay int
 	// NotificationBurst is AGORA_NOTIFICATION_BURST: after a mention or
 	// Meet Up mail, those that follow within it are held and mailed
-	// together, as one, when it ends; their pushes are not sent.
+	// together, as one, when it ends; their pushes are not sent. A member
+	// is pushed at most one mention or Meet Up, one comment or reply, and
+	// one message per conversation within it.
 	NotificationBurst time.Duration
 	// MentionMailsPerAuthorPerHour is AGORA_MENTION_MAILS_PER_AUTHOR_PER_HOUR:
 	// the mention and Meet Up mails one author's writes may cause in an

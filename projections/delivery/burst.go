@@ -24,7 +24,7 @@ import (
 // their forum, would otherwise be twelve or four mails. The first is
 // mailed at once; those that follow within the burst are held and mailed
 // together, as one, when it ends; and a member is pushed one of them a
-// burst.
+// burst (pushGroups).
 var burstKinds = []string{"mention", "meetup-open"}
 
 func burst(kind string) bool { return slices.Contains(burstKinds, kind) }
@@ -39,14 +39,40 @@ func lockMember(ctx context.Context, tx pgx.Tx, user uuid.UUID) error {
 	return nil
 }
 
-// inBurst reports whether user was sent a notification of burstKinds on
-// channel within the last burst.
-func (p *Projection) inBurst(ctx context.Context, q db.Querier, user uuid.UUID, channel string) (bool, error) {
+// pushGroups are the kinds pushed at most once a burst
+// (AGORA_NOTIFICATION_BURST) per member (issue 31, G3): the first push of
+// a group holds back the group's others within the burst, which would only
+// repeat its nudge (twelve comments in a second are one push). The
+// mentions and Meet Ups of burstKinds are one group, comments and replies
+// another; a private message's group is its conversation, so that a burst
+// in one chat is one push and another chat's message still pushes.
+var pushGroups = [][]string{burstKinds, {"comment", "reply"}, {"message"}}
+
+// pushGroup is the group of kind, nil for a kind pushed every time.
+func pushGroup(kind string) []string {
+	for _, g := range pushGroups {
+		if slices.Contains(g, kind) {
+			return g
+		}
+	}
+	return nil
+}
+
+// inBurst reports whether n's recipient was pushed a notification of n's
+// group (of its conversation, for a message) within the last burst.
+func (p *Projection) inBurst(ctx context.Context, q db.Querier, n notification) (bool, error) {
+	group := pushGroup(n.Kind)
+	if group == nil {
+		return false, nil
+	}
 	d, o := table.NotificationDeliveries, table.Notifications
+	where := o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(kinds(group)...)).AND(d.Channel.EQ(pg.String("push"))).
+		AND(d.SentOn.GT(pg.TimestampzT(p.opts.Now().Add(-p.opts.Limits.NotificationBurst))))
+	if n.Kind == "message" && n.ChannelID != nil {
+		where = where.AND(o.ChannelID.EQ(pg.UUID(*n.ChannelID)))
+	}
 	var recent bool
-	err := db.QueryRow(ctx, q, pg.SELECT(pg.EXISTS(pg.SELECT(d.ID).FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
-		WHERE(o.UserID.EQ(pg.UUID(user)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String(channel))).
-			AND(d.SentOn.GT(pg.TimestampzT(p.opts.Now().Add(-p.opts.Limits.NotificationBurst)))))))).Scan(&recent)
+	err := db.QueryRow(ctx, q, pg.SELECT(pg.EXISTS(pg.SELECT(d.ID).FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).WHERE(where)))).Scan(&recent)
 	if err != nil {
 		return false, fmt.Errorf("delivery: burst: %w", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"agora/internal/config"
 	"agora/projections/change"
 	"agora/projections/delivery"
@@ -166,5 +168,79 @@ func TestMailQuotesPostText(t *testing.T) {
 	}
 	if !strings.Contains(body, "    > See you there\r\n") || !strings.Contains(body, "    > To stop these e-mails: [link]\r\n") {
 		t.Errorf("the quotation: %q", body)
+	}
+}
+
+// TestCommentBurstIsOnePush: twelve comments on a member's post within a
+// second push their browser once; a mention within the burst is still
+// pushed (it is addressed to them, not one more of the same); after the
+// burst (AGORA_NOTIFICATION_BURST) the next comment pushes again. Before,
+// the twelve comments were twelve pushes.
+func TestCommentBurstIsOnePush(t *testing.T) {
+	w := newWorld(t)
+	ada, grace := w.person(t, "Ada", nil), w.person(t, "Grace", nil)
+	sub := w.subscribe(t, grace)
+	start := w.clock.Now()
+	for i := range 12 {
+		w.clock.Set(start.Add(time.Duration(i) * 80 * time.Millisecond))
+		kind := "comment"
+		if i%3 == 2 {
+			kind = "reply"
+		}
+		w.apply(t, w.notify(t, note{kind: kind, to: grace, from: &ada, preview: "Comment number " + string(rune('A'+i))}), change.Create)
+	}
+	got := w.pushed(t, sub.Endpoint)
+	if len(got) != 1 || got[0].Body != "Comment number A" {
+		t.Fatalf("pushes during the burst %+v, want the first comment's alone", got)
+	}
+	w.apply(t, w.notify(t, note{kind: "mention", to: grace, from: &ada}), change.Create)
+	if n := len(w.pushed(t, sub.Endpoint)); n != 2 {
+		t.Fatalf("%d pushes after a mention within the comments' burst, want 2", n)
+	}
+	burst := config.Default().MailLimits.NotificationBurst
+	w.clock.Set(start.Add(burst - time.Second))
+	w.apply(t, w.notify(t, note{kind: "comment", to: grace, from: &ada}), change.Create)
+	if n := len(w.pushed(t, sub.Endpoint)); n != 2 {
+		t.Fatalf("%d pushes for a comment before the burst ends, want 2", n)
+	}
+	w.clock.Set(start.Add(burst + time.Second))
+	w.apply(t, w.notify(t, note{kind: "comment", to: grace, from: &ada, preview: "After the burst"}), change.Create)
+	if got := w.pushed(t, sub.Endpoint); len(got) != 3 || got[2].Body != "After the burst" {
+		t.Fatalf("pushes after the burst %+v, want a third, the new comment's", got)
+	}
+}
+
+// TestMessageBurstIsOnePushPerConversation: twelve private messages of one
+// chat within a second push the member once; a message of another chat
+// within it still pushes; after the burst the first chat's next message
+// pushes again. Before, every message was a push.
+func TestMessageBurstIsOnePushPerConversation(t *testing.T) {
+	w := newWorld(t)
+	ada, bob, grace := w.person(t, "Ada", nil), w.person(t, "Bob", nil), w.person(t, "Grace", nil)
+	sub := w.subscribe(t, grace)
+	chat := func(with person) uuid.UUID {
+		id := uuid.New()
+		w.exec(t, `INSERT INTO channels (id, kind, pair_key) VALUES ($1, 'private', $2)`, id, id.String())
+		w.exec(t, `INSERT INTO channel_members (channel_id, user_id) VALUES ($1, $2), ($1, $3)`, id, with.id, grace.id)
+		return id
+	}
+	withAda, withBob := chat(ada), chat(bob)
+	start := w.clock.Now()
+	for i := range 12 {
+		w.clock.Set(start.Add(time.Duration(i) * 80 * time.Millisecond))
+		w.apply(t, w.notify(t, note{kind: "message", to: grace, from: &ada, channel: &withAda}), change.Create)
+	}
+	if n := len(w.pushed(t, sub.Endpoint)); n != 1 {
+		t.Fatalf("%d pushes for twelve messages of one chat, want 1", n)
+	}
+	w.apply(t, w.notify(t, note{kind: "message", to: grace, from: &bob, channel: &withBob}), change.Create)
+	got := w.pushed(t, sub.Endpoint)
+	if len(got) != 2 || got[1].Title != "Bob Tester" {
+		t.Fatalf("pushes %+v, want Bob's chat's one too", got)
+	}
+	w.clock.Set(start.Add(config.Default().MailLimits.NotificationBurst + time.Second))
+	w.apply(t, w.notify(t, note{kind: "message", to: grace, from: &ada, channel: &withAda}), change.Create)
+	if n := len(w.pushed(t, sub.Endpoint)); n != 3 {
+		t.Fatalf("%d pushes after the burst, want 3", n)
 	}
 }

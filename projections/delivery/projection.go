@@ -191,13 +191,11 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 			return err
 		}
 	}
-	if push && p.opts.Push != nil && burst(n.Kind) {
+	if push && p.opts.Push != nil {
 		// One push a burst: the ones after it would only repeat the nudge.
-		if recent, err := p.inBurst(ctx, p.db, n.UserID, "push"); err != nil || recent {
+		if recent, err := p.inBurst(ctx, p.db, n); err != nil || recent {
 			return err
 		}
-	}
-	if push && p.opts.Push != nil {
 		if err := p.push(ctx, n); err != nil {
 			return err
 		}
