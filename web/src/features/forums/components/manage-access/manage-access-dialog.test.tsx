@@ -44,6 +44,7 @@ const person = (id: string, role: Schemas['ForumAssignableRole'] | null, o: Part
   role,
   isAssigned: role !== null,
   isComplimentary: false,
+  status: o.userId === null ? 'notInvited' : 'active',
   ...o,
 })
 
