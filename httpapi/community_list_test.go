@@ -155,8 +155,9 @@ func TestCommunityMembers(t *testing.T) {
 	for _, m := range all.Results {
 		switch m.ID {
 		case pending:
-			if m.AssignmentStatus != "pending" || m.UserID != nil || m.FirstName != "Cleo" {
-				t.Errorf("the invited person: %+v", m)
+			// Added, never mailed an invitation: not invited yet.
+			if m.AssignmentStatus != "notInvited" || m.UserID != nil || m.FirstName != "Cleo" {
+				t.Errorf("the person without an account: %+v", m)
 			}
 		case zed:
 			if m.Role != "admin" || m.AssignmentStatus != "active" {

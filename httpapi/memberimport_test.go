@@ -252,9 +252,11 @@ func TestMemberImportOrganizationXLSX(t *testing.T) {
 }
 
 // TestMemberImportInvite: an import mails nobody; its report names the
-// people it added who have no account, whom the organization's list calls
-// notInvited (not invited) until the one invitations call the finished
-// import offers mails each of them once; then they are invited.
+// people it added who have no account, whom every list of people calls not
+// invited (the organization's, the community's members and share dialog,
+// the forum's members and Manage Access) until the one invitations call
+// the finished import offers mails each of them once; then every list
+// calls them invited (a community's lists by spec 000's pending).
 func TestMemberImportInvite(t *testing.T) {
 	env := testenv.New(t)
 	admin := env.As(t, adminEmail)
@@ -273,24 +275,47 @@ func TestMemberImportInvite(t *testing.T) {
 	if rep.Added != 19 || len(rep.ToInvite) != 18 {
 		t.Fatalf("report %+v, want 19 added and 18 to invite", rep)
 	}
-	status := func() map[string]int {
-		r := admin.Do("GET", "/api/organizations/"+org+"/profiles?pageSize=100&keyword="+prefix, nil)
-		wantStatus(t, r, 200)
-		var page struct {
-			Results []struct{ Status string }
+	forum := createForum(t, admin, community).ID
+	exec(t, env, `INSERT INTO series_memberships (series_id, profile_id, status) SELECT $1, id, 'pending' FROM unnest($2::uuid[]) id`, forum, rep.ToInvite)
+	imported := map[string]bool{}
+	for _, id := range rep.ToInvite {
+		imported[id] = true
+	}
+	// statuses counts the imported people's status in each list.
+	statuses := func() map[string]map[string]int {
+		lists := map[string]struct{ path, field string }{
+			"organization":  {"/api/organizations/" + org + "/profiles?pageSize=100&keyword=" + prefix, "status"},
+			"members":       {"/api/communities/" + community + "/members?pageSize=100", "assignmentStatus"},
+			"share dialog":  {"/api/communities/" + community + "/assignables?pageSize=100&presetFilter=assigned", "assignmentStatus"},
+			"forum members": {"/api/series/" + forum + "/members?pageSize=100", "status"},
+			"manage access": {"/api/series/" + forum + "/assignables?pageSize=100&isAssigned=true", "status"},
 		}
-		r.JSON(t, &page)
-		out := map[string]int{}
-		for _, p := range page.Results {
-			out[p.Status]++
+		out := map[string]map[string]int{}
+		for name, l := range lists {
+			r := admin.Do("GET", l.path, nil)
+			wantStatus(t, r, 200)
+			var page struct{ Results []map[string]any }
+			r.JSON(t, &page)
+			out[name] = map[string]int{}
+			for _, p := range page.Results {
+				if imported[p["id"].(string)] {
+					out[name][fmt.Sprint(p[l.field])]++
+				}
+			}
 		}
 		return out
+	}
+	want := func(invited string) map[string]map[string]int {
+		return map[string]map[string]int{
+			"organization": {invited: 18}, "members": {communityStatus(invited): 18}, "share dialog": {communityStatus(invited): 18},
+			"forum members": {invited: 18}, "manage access": {invited: 18},
+		}
 	}
 	mails := func() int {
 		return env.Count(t, "dev_mail", "recipient LIKE $1", prefix+"-%")
 	}
-	if got := status(); got["notInvited"] != 18 || mails() != 0 {
-		t.Fatalf("after the import: %v and %d mails, want 18 notInvited and none", got, mails())
+	if got := statuses(); !reflect.DeepEqual(got, want("notInvited")) || mails() != 0 {
+		t.Fatalf("after the import: %v and %d mails, want 18 notInvited in each list and none", got, mails())
 	}
 	r := admin.Do("POST", "/api/communities/"+community+"/invitations", map[string]any{"profileIds": rep.ToInvite})
 	wantStatus(t, r, 200)
@@ -299,9 +324,18 @@ func TestMemberImportInvite(t *testing.T) {
 	if out.Invited != 18 || out.Skipped != 0 || mails() != 18 {
 		t.Errorf("invitations %+v and %d mails, want 18 each", out, mails())
 	}
-	if got := status(); got["invited"] != 18 {
-		t.Errorf("after the invitations: %v, want 18 invited", got)
+	if got := statuses(); !reflect.DeepEqual(got, want("invited")) {
+		t.Errorf("after the invitations: %v, want 18 invited in each list", got)
 	}
+}
+
+// communityStatus is a status as a community's lists name it: spec 000 calls an
+// invited person pending.
+func communityStatus(status string) string {
+	if status == "invited" {
+		return "pending"
+	}
+	return status
 }
 
 // TestMemberImportUnreadable: a file that cannot be imported at all is a 400

@@ -321,7 +321,8 @@ func TestCommunityAssignables(t *testing.T) {
 		if l.Total != 2 || strings.Join(ids(l), ",") != pendingAdmin+","+unassigned {
 			t.Errorf("keyword: %+v", l)
 		}
-		if a := l.Results[0]; a.AssignmentStatus == nil || *a.AssignmentStatus != "pending" || a.Role == nil || a.Role.ID != "admin" || a.UserID != nil {
+		// Given a role, not yet mailed an invitation: not invited yet.
+		if a := l.Results[0]; a.AssignmentStatus == nil || *a.AssignmentStatus != "notInvited" || a.Role == nil || a.Role.ID != "admin" || a.UserID != nil {
 			t.Errorf("pending admin %+v", a)
 		}
 		if a := l.Results[1]; a.AssignmentStatus != nil || a.Role != nil || a.AssignedOn != nil {

@@ -106,6 +106,34 @@ func JoinStatus(p *table.ProfilesTable) StringExpression {
 	return StringExp(CASE().WHEN(p.UserID.IS_NULL()).THEN(String("pending")).ELSE(String("active")))
 }
 
+// The states of a person of a list (organization profiles, a community's
+// members and share dialog, a forum's members and Manage Access), which
+// InvitationStatus decides for all of them.
+const (
+	// StatusActive: the profile is joined to an account.
+	StatusActive = "active"
+	// StatusInvited: no account yet, and an invitation was mailed.
+	StatusInvited = "invited"
+	// StatusNotInvited: no account, and no invitation was ever mailed (an
+	// import, or an add without one, mails nobody).
+	StatusNotInvited = "notInvited"
+	// StatusPending is spec 000's name of StatusInvited in a community's
+	// lists (assignmentStatus: "pending means a pending invitation").
+	StatusPending = "pending"
+)
+
+// InvitationStatus is where the person of profile p stands: active once
+// joined to an account, then invited once an invitation was mailed (Invite
+// issues its token in the same transaction as the mail, and tokens are
+// kept), notInvited until then. invited is the invited state's name in the
+// list's contract (StatusInvited, or StatusPending in a community's).
+func InvitationStatus(p *table.ProfilesTable, invited string) StringExpression {
+	tk := table.Tokens
+	mailed := EXISTS(SELECT(tk.ID).FROM(tk).WHERE(tk.ProfileID.EQ(p.ID).AND(tk.Kind.EQ(String("invitation")))))
+	return StringExp(CASE().WHEN(p.UserID.IS_NOT_NULL()).THEN(String(StatusActive)).
+		WHEN(mailed).THEN(String(invited)).ELSE(String(StatusNotInvited)))
+}
+
 // Into is where an invitation leads: the organization whose profile it
 // joins, and the community or forum it was sent from, where the person
 // lands after signing up (nil: the organization's home).

@@ -42,7 +42,8 @@ func (q *Queries) Roles(ctx context.Context, c auth.Caller, communityID uuid.UUI
 // assigned.
 type Assignable struct {
 	membership.Person
-	// AssignmentStatus is active, pending (invited), or null.
+	// AssignmentStatus is the member's membership.InvitationStatus
+	// (active, pending or notInvited), null for one not assigned.
 	AssignmentStatus *string        `json:"assignmentStatus"`
 	Role             *Role          `json:"role"`
 	AssignedOn       *jsontime.Time `json:"assignedOn"`
@@ -130,7 +131,9 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	}
 	p, u, cm := membership.SelProfile, membership.SelUser, membership.SelMembership
 	order, _ := in.order(c.ProfileID)
-	cols := append(membership.PersonColumns(p, u), cm.Status, cm.Role, cm.AssignedOn, COALESCE(cm.IsSubscribed, Bool(false)))
+	// Not a member: no status.
+	status := CASE().WHEN(cm.ProfileID.IS_NULL()).THEN(NULL).ELSE(membership.InvitationStatus(p, membership.StatusPending))
+	cols := append(membership.PersonColumns(p, u), status, cm.Role, cm.AssignedOn, COALESCE(cm.IsSubscribed, Bool(false)))
 	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(from).WHERE(where).
 		ORDER_BY(order...).LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
 	if err != nil {

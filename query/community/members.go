@@ -13,6 +13,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 	"agora/internal/paging"
 )
 
@@ -29,8 +30,8 @@ type Member struct {
 	Company      string     `json:"company"`
 	IsSubscribed bool       `json:"isSubscribed"`
 	IsExpert     bool       `json:"isExpert"`
-	// AssignmentStatus is active, or pending for an invitation not yet
-	// taken up.
+	// AssignmentStatus is membership.InvitationStatus: active, pending
+	// (an invitation was mailed, not yet taken up) or notInvited.
 	AssignmentStatus string `json:"assignmentStatus"`
 	Role             string `json:"role"`
 }
@@ -62,7 +63,7 @@ var (
 
 func memberColumns() []Projection {
 	return []Projection{mp.ID, mp.UserID, firstName, lastName, COALESCE(mu.Avatar, mp.Avatar), COALESCE(mu.JobTitle, mp.JobTitle),
-		COALESCE(mu.Company, mp.Company), paidUp, mp.IsExpert, mcm.Status, mcm.Role}
+		COALESCE(mu.Company, mp.Company), paidUp, mp.IsExpert, membership.InvitationStatus(mp, membership.StatusPending), mcm.Role}
 }
 
 func scanMember(row pgx.Row, extra ...any) (Member, error) {

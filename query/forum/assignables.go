@@ -31,6 +31,9 @@ type Assignable struct {
 	// IsComplimentary is the membership's complimentary access (its
 	// is_subscribed), which the admin gives or takes; false until assigned.
 	IsComplimentary bool `json:"isComplimentary"`
+	// Status is membership.InvitationStatus: active, invited or
+	// notInvited.
+	Status string `json:"status"`
 }
 
 // Assignables is GET /series/{id}/assignables.
@@ -93,7 +96,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 	// isSubscribed is a member's access to the forum itself (members.go).
 	paidUp := sm.ProfileID.IS_NOT_NULL().AND(sm.Role.EQ(String("admin")).OR(access.ForumPaidUp(sm.SeriesID, mp.UserID, sm.IsSubscribed)))
 	cols := append(membership.PersonColumns(mp, mu), sm.AssignedOn, paidUp, COALESCE(sm.IsExpert, Bool(false)), sm.Role,
-		COALESCE(sm.IsSubscribed, Bool(false)))
+		COALESCE(sm.IsSubscribed, Bool(false)), membership.InvitationStatus(mp, membership.StatusInvited))
 	stmt := SELECT(cols[0], cols[1:]...).FROM(from)
 	if matched != nil {
 		ids := make([]uuid.UUID, len(matched))
@@ -122,7 +125,7 @@ func (q *Queries) Assignables(ctx context.Context, in Assignables) (paging.Page[
 		var a Assignable
 		var assigned *time.Time
 		var role *string
-		if err := rows.Scan(a.Person.Scan(&assigned, &a.IsSubscribed, &a.IsExpert, &role, &a.IsComplimentary)...); err != nil {
+		if err := rows.Scan(a.Person.Scan(&assigned, &a.IsSubscribed, &a.IsExpert, &role, &a.IsComplimentary, &a.Status)...); err != nil {
 			return page, fmt.Errorf("forum: assignables: %w", err)
 		}
 		a.AssignedOn, a.IsAssigned = jsontime.Ptr(assigned), role != nil

@@ -30,6 +30,9 @@ type Member struct {
 	IsExpert     bool          `json:"isExpert"`
 	// Role is admin or member, with -expert appended for experts.
 	Role string `json:"role"`
+	// Status is membership.InvitationStatus: active, invited or
+	// notInvited.
+	Status string `json:"status"`
 }
 
 // Members is GET /series/{id}/members.
@@ -64,7 +67,7 @@ func scanMembers(rows pgx.Rows) ([]Member, error) {
 		var m Member
 		var assigned time.Time
 		var role string
-		if err := rows.Scan(m.Person.Scan(&assigned, &m.IsSubscribed, &m.IsExpert, &role)...); err != nil {
+		if err := rows.Scan(m.Person.Scan(&assigned, &m.IsSubscribed, &m.IsExpert, &role, &m.Status)...); err != nil {
 			return nil, err
 		}
 		m.AssignedOn, m.Role = jsontime.Of(assigned), roleName(role, m.IsExpert)
@@ -113,7 +116,8 @@ func (q *Queries) memberPage(ctx context.Context, where BoolExpression, order []
 	// isSubscribed is the member's access to the forum itself (an admin's,
 	// complimentary, free, or paid for), not the complimentary flag alone.
 	paidUp := msm.Role.EQ(String("admin")).OR(access.ForumPaidUp(msm.SeriesID, mp.UserID, msm.IsSubscribed))
-	cols := append(membership.PersonColumns(mp, mu), msm.AssignedOn, paidUp, msm.IsExpert, msm.Role)
+	cols := append(membership.PersonColumns(mp, mu), msm.AssignedOn, paidUp, msm.IsExpert, msm.Role,
+		membership.InvitationStatus(mp, membership.StatusInvited))
 	rows, err := db.Query(ctx, q.db, SELECT(cols[0], cols[1:]...).FROM(memberFrom).WHERE(where).
 		ORDER_BY(order...).LIMIT(int64(p.PageSize)).OFFSET(int64(p.Offset())))
 	if err != nil {

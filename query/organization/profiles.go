@@ -13,6 +13,7 @@ import (
 	"agora/internal/auth"
 	"agora/internal/db"
 	"agora/internal/db/gen/table"
+	"agora/internal/membership"
 	"agora/internal/paging"
 )
 
@@ -30,9 +31,8 @@ type Profile struct {
 	JobTitle  string     `json:"jobTitle"`
 	Company   string     `json:"company"`
 	Avatar    *string    `json:"avatar"`
-	// Status is active once joined to an account; before, invited once
-	// an invitation was mailed, notInvited until then (an import or an
-	// add without one mails nobody).
+	// Status is membership.InvitationStatus: active, invited or
+	// notInvited.
 	Status string `json:"status"`
 }
 
@@ -94,10 +94,9 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 	// costs less than a window count over every person; with one, a window
 	// counts the few that match in the same pass as the page, rather than
 	// matching every person twice (cmd/bench -only organizations).
-	tk := table.Tokens
-	invited := EXISTS(SELECT(tk.ID).FROM(tk).WHERE(tk.ProfileID.EQ(p.ID).AND(tk.Kind.EQ(String("invitation")))))
 	cols := ProjectionList{p.ID, p.UserID, first, last, email, p.Role, p.InterestTags,
-		COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company), COALESCE(u.Avatar, p.Avatar), invited}
+		COALESCE(u.JobTitle, p.JobTitle), COALESCE(u.Company, p.Company), COALESCE(u.Avatar, p.Avatar),
+		membership.InvitationStatus(p, membership.StatusInvited)}
 	windowed := in.Keyword != ""
 	if windowed {
 		cols = append(cols, COUNT(STAR).OVER())
@@ -108,21 +107,12 @@ func (q *Queries) Profiles(ctx context.Context, in Profiles) (paging.Page[Profil
 			LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())),
 			func(r pgx.Row) (Profile, error) {
 				var v Profile
-				var invited bool
-				dst := []any{&v.ID, &v.UserID, &v.FirstName, &v.LastName, &v.Email, &v.Role, &v.Tags, &v.JobTitle, &v.Company, &v.Avatar, &invited}
+				dst := []any{&v.ID, &v.UserID, &v.FirstName, &v.LastName, &v.Email, &v.Role, &v.Tags, &v.JobTitle, &v.Company, &v.Avatar, &v.Status}
 				if windowed {
 					dst = append(dst, &page.Total)
 				}
 				if err := r.Scan(dst...); err != nil {
 					return v, err
-				}
-				switch {
-				case v.UserID != nil:
-					v.Status = "active"
-				case invited:
-					v.Status = "invited"
-				default:
-					v.Status = "notInvited"
 				}
 				if v.Tags == nil {
 					v.Tags = []string{}

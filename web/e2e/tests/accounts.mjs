@@ -48,7 +48,7 @@ export default [
       const row = page.getByTestId('account-members').getByRole('listitem').filter({ hasText: email })
       await visible(row.getByText('Invited'))
       await axe(page, 'account members')
-      await row.getByRole('button', { name: 'Send an invitation to Olga Outsider' }).click()
+      await row.getByRole('button', { name: 'Send the invitation again to Olga Outsider' }).click()
       await visible(page.getByText(`${email} was sent an invitation within the hour; its link still works, so it was not sent again.`))
       const mails = await invitations(email)
       assert.equal(mails.length, 1, `a re-sent invitation was mailed again: ${mails.length} mails`)

@@ -3926,7 +3926,13 @@ export interface components {
             isSubscribed: boolean;
             isExpert: boolean;
             role: components["schemas"]["ForumAssignableRole"];
+            status: components["schemas"]["InvitationStatus"];
         };
+        /**
+         * @description `active` once joined to an account; before that `invited` once an invitation was mailed (`POST /api/organizations/{id}/invitations`, a community's or a forum's, or an add with `sendInvitation`), `notInvited` until then: an import or an add without `sendInvitation` mails nobody.
+         * @enum {string}
+         */
+        InvitationStatus: "active" | "invited" | "notInvited";
         /**
          * @description A role in a forum; `-expert` marks an expert.
          * @enum {string}
@@ -3955,6 +3961,7 @@ export interface components {
             isAssigned: boolean;
             /** @description The membership's complimentary access to a paid forum, which its admins give or take; false until assigned. */
             isComplimentary: boolean;
+            status: components["schemas"]["InvitationStatus"];
         };
         AssignableList: {
             results: components["schemas"]["Assignable"][];
@@ -4020,8 +4027,11 @@ export interface components {
             avatar: string | null;
             jobTitle: string;
             company: string;
-            /** @enum {string|null} */
-            assignmentStatus: "active" | "pending" | null;
+            /**
+             * @description The member's `InvitationStatus`, with spec 000's `pending` for `invited`; null for a person not assigned.
+             * @enum {string|null}
+             */
+            assignmentStatus: "active" | "pending" | "notInvited" | null;
             role: components["schemas"]["CommunityShareRole"] | null;
             assignedOn: components["schemas"]["Timestamp"] | null;
             /** @description The caller's own profile: the dialog shows it a label, no menu. */
@@ -4648,10 +4658,10 @@ export interface components {
             isSubscribed: boolean;
             isExpert: boolean;
             /**
-             * @description Pending is an invitation not yet taken up.
+             * @description The member's `InvitationStatus`, with spec 000's `pending` (an invitation mailed, not yet taken up) for `invited`.
              * @enum {string}
              */
-            assignmentStatus: "active" | "pending";
+            assignmentStatus: "active" | "pending" | "notInvited";
             /** @enum {string} */
             role: "admin" | "cascadingAdmin" | "member";
         };
@@ -5519,11 +5529,7 @@ export interface components {
             jobTitle: string;
             company: string;
             avatar: string | null;
-            /**
-             * @description `active` once joined to an account; before that `invited` once an invitation was mailed (`POST /api/organizations/{id}/invitations`, a community's or a forum's, or an add with `sendInvitation`), `notInvited` until then: an import or an add without `sendInvitation` mails nobody.
-             * @enum {string}
-             */
-            status: "active" | "invited" | "notInvited";
+            status: components["schemas"]["InvitationStatus"];
         };
         OrganizationProfilePage: {
             results: components["schemas"]["OrganizationProfile"][];

@@ -9,7 +9,7 @@ import { legal } from './en/legal'
 import { meetups } from './en/meetups'
 import { notifications } from './en/notifications'
 import { notificationSettings } from './en/notification-settings'
-import { profile, team } from './en/people'
+import { invitation, profile, team } from './en/people'
 import { subscriptions } from './en/subscriptions'
 
 // English strings. Keys named by the spec keep their names and namespaces
@@ -278,6 +278,7 @@ export const translation = {
   imagePicker,
   profile,
   team,
+  invitation,
   notifications,
   notificationSettings,
   meetups,

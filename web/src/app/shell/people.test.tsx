@@ -48,6 +48,7 @@ const member = (userId: string | null, first: string, role: Schemas['ForumAssign
   isSubscribed: true,
   isExpert,
   role,
+  status: userId ? 'active' : 'invited',
 })
 
 /** serve answers the profile and team reads; profiles can change between reads. */

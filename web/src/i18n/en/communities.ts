@@ -103,7 +103,6 @@ export const communities = {
     noAccess: 'No access',
     reset: 'Reset selection',
     you: 'You',
-    pending: 'Pending',
     empty: 'Nobody matches.',
     more: 'Show more',
     save: 'Save',

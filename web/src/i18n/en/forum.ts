@@ -20,7 +20,6 @@ export const forum = {
     showMore: 'Show more',
     empty: 'No members yet.',
     loadFailed: 'The members could not be loaded.',
-    invited: 'Invited',
   },
   locked: 'The posts of this forum open once you join it.',
   form: {

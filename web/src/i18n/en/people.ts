@@ -74,3 +74,16 @@ export const team = {
   listDescription: 'The admins and experts of this forum.',
   empty: 'This forum has no admins or experts yet.',
 } as const
+
+// A person's invitation in every list of people (components/invitation-status.tsx).
+export const invitation = {
+  invited: 'Invited',
+  notInvited: 'Not invited yet',
+  send: 'Send invitation',
+  sendTo: 'Send an invitation to {{name}}',
+  sendAgain: 'Send again',
+  sendAgainTo: 'Send the invitation again to {{name}}',
+  sent: 'An invitation was sent to {{email}}.',
+  alreadySent: '{{email}} was sent an invitation within the hour; its link still works, so it was not sent again.',
+  failed: 'The invitation could not be sent.',
+}

@@ -2,10 +2,11 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { FileSpreadsheet, KeyRound, Mail, Pencil, Search, UserPlus, Users } from 'lucide-react'
+import { FileSpreadsheet, KeyRound, Pencil, Search, UserPlus, Users } from 'lucide-react'
 import { ImagePicker } from '@/components/image-picker'
 import { PageGrid } from '@/components/layout/page-grid'
 import { MemberDialog } from '@/components/member-dialog'
+import { InvitationBadge, InviteButton, useInvite } from '@/components/invitation-status'
 import { MemberImportDialog } from '@/components/member-import-dialog'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
@@ -22,7 +23,7 @@ import { useCurrentUser } from '@/lib/session-context'
 import { addOrganizationProfile } from '../api/add-organization-profile'
 import { useDeleteOrganization } from '../api/delete-organization'
 import { useOrganization } from '../api/get-organization'
-import { useInviteOrganizationProfiles } from '../api/invite-organization-profiles'
+import { inviteOrganizationProfiles } from '../api/invite-organization-profiles'
 import { useOrganizationProfiles } from '../api/list-organization-profiles'
 import type { Organization, OrgProfile } from '../api/types'
 import { useUpdateOrganization } from '../api/update-organization'
@@ -216,7 +217,8 @@ function MembersView({ org }: { org: Organization }) {
   const [editing, setEditing] = useState<OrgProfile>()
   const debounced = useDebouncedValue(keyword.trim(), 250)
   const list = useOrganizationProfiles(org.id, { keyword: debounced, page, pageSize: PAGE_SIZE })
-  const invite = useInviteOrganizationProfiles(org.id)
+  // A row's invitation reloads the list: its label turns to Invited.
+  const invite = useInvite((ids) => inviteOrganizationProfiles(org.id, ids), [['organizations', org.id]])
   const manage = canManage(org)
   const roles = [
     { id: 'admin', name: t('accounts.roles.admin') },
@@ -275,38 +277,14 @@ function MembersView({ org }: { org: Organization }) {
                   <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
                     {p.firstName} {p.lastName}
                     {p.role === 'admin' && <Badge variant="secondary">{t('accounts.roles.admin')}</Badge>}
-                    {p.status === 'invited' && <Badge variant="outline">{t('accounts.members.invited')}</Badge>}
-                    {p.status === 'notInvited' && <Badge variant="outline">{t('accounts.members.notInvited')}</Badge>}
+                    <InvitationBadge status={p.status} />
                   </p>
                   <p className="truncate text-xs text-muted-foreground">
                     {p.email}
                     {p.tags.length > 0 && ` · ${p.tags.join(', ')}`}
                   </p>
                 </div>
-                {manage && !p.userId && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    disabled={invite.isPending}
-                    aria-label={t('accounts.members.inviteFor', { name: `${p.firstName} ${p.lastName}` })}
-                    onClick={() =>
-                      invite.mutate([p.id], {
-                        onSuccess: (r) => {
-                          toast({
-                            title: t(r.alreadyInvited > 0 ? 'accounts.members.invitationAlreadySent' : 'accounts.members.invitationSent', { email: p.email }),
-                            variant: 'success',
-                          })
-                          // Its label turns from Not invited yet to Invited.
-                          void reload()
-                        },
-                        onError: () => toast({ title: t('accounts.members.invitationFailed'), variant: 'destructive' }),
-                      })
-                    }
-                  >
-                    <Mail aria-hidden />
-                    <span className="max-sm:sr-only">{t('accounts.members.invite')}</span>
-                  </Button>
-                )}
+                {manage && <InviteButton person={p} invite={invite} />}
                 {manage && (
                   <Button variant="ghost" size="icon" onClick={() => setEditing(p)} aria-label={t('accounts.members.edit', { name: `${p.firstName} ${p.lastName}` })}>
                     <Pencil aria-hidden />

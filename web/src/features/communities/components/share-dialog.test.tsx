@@ -163,4 +163,43 @@ describe('complimentary access in the share dialog', () => {
     expect(await screen.findByText('4 people')).toBeInTheDocument()
     expect(screen.queryByRole('switch')).not.toBeInTheDocument()
   })
+
+  it('labels the members without an account truthfully and invites the one not invited yet', async () => {
+    // Ann was added by an import and never mailed; Cy was mailed an invitation (spec 000's pending).
+    let ann: CommunityAssignable['assignmentStatus'] = 'notInvited'
+    const sent: { path: string; body: unknown }[] = []
+    stubFetch(async (method, path, req) => {
+      if (method === 'GET' && path.startsWith('/api/communities/c1/assignables'))
+        return json(200, {
+          results: [person('me', 'Me', 'admin', true), { ...person('p1', 'Ann', 'member'), assignmentStatus: ann }, { ...person('p3', 'Cy', 'member'), assignmentStatus: 'pending' }],
+          total: 3,
+        })
+      if (method === 'GET' && path === '/api/communities/c1/roles') return json(200, [{ id: 'admin', name: 'Admin' }, { id: 'member', name: 'Member' }])
+      if (method === 'POST' && path === '/api/communities/c1/invitations') {
+        sent.push({ path, body: await req.json() })
+        ann = 'pending'
+        return json(200, { invited: 1, skipped: 0, alreadyInvited: 0 })
+      }
+      return json(404, { code: 'notFound', message: 'not found' })
+    })
+    await renderInApp(
+      <>
+        <ShareDialog community={community} open onOpenChange={() => {}} />
+        <Toaster />
+      </>,
+    )
+    const row = async (name: string) => (await screen.findAllByTestId('assignable-row')).find((r) => r.textContent?.includes(name))!
+    expect(within(await row('Ann')).getByText('Not invited yet')).toBeInTheDocument()
+    expect(within(await row('Ann')).queryByText('Invited')).toBeNull()
+    expect(within(await row('Cy')).getByText('Invited')).toBeInTheDocument()
+    expect(within(await row('Cy')).getByRole('button', { name: 'Send the invitation again to Cy Lee' })).toBeInTheDocument()
+    // The user's own row, with an account, has neither.
+    expect(within(await row('Me')).queryByText(/invited/i)).toBeNull()
+
+    await userEvent.click(within(await row('Ann')).getByRole('button', { name: 'Send an invitation to Ann Lee' }))
+    expect(await screen.findByText('An invitation was sent to ann@example.com.')).toBeInTheDocument()
+    expect(sent).toEqual([{ path: '/api/communities/c1/invitations', body: { profileIds: ['p1'] } }])
+    await waitFor(async () => expect(within(await row('Ann')).getByText('Invited')).toBeInTheDocument())
+    expect(within(await row('Ann')).queryByText('Not invited yet')).toBeNull()
+  })
 })

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQueryClient } from '@tanstack/react-query'
 import { ArrowDownAZ, ArrowUpAZ, ChevronDown, Search, UserPlus } from 'lucide-react'
+import { InvitationBadge, InviteButton, useInvite } from '@/components/invitation-status'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -24,7 +25,7 @@ import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { useCommunityAssignables, type AssignablesFilter } from '../api/get-community-assignables'
 import { useCommunityRoles } from '../api/get-community-roles'
 import { useSetCommunityComplimentary } from '../api/set-community-complimentary'
-import { useShareCommunity } from '../api/share-community'
+import { invite, useShareCommunity } from '../api/share-community'
 import type { Community, CommunityAssignable, CommunityRole } from '../api/types'
 import {
   changedCount,
@@ -89,6 +90,8 @@ function ShareBody({ community, onClose }: { community: Community; onClose: () =
   const count = changedCount(sel, total)
   const roleNames = roles.data ?? []
   const modes = inviteModes(community.permissions)
+  // A row's invitation reads the list again: its label turns to Invited.
+  const inviteOne = useInvite((ids) => invite(community.id, ids), [['community', community.id, 'assignables']])
 
   const save = () =>
     share.mutate(shareRequests(sel, f), {
@@ -193,7 +196,7 @@ function ShareBody({ community, onClose }: { community: Community; onClose: () =
         ) : (
           <ul className="divide-y">
             {people.map((a) => (
-              <AssignableRow key={a.id} a={a} community={community} sel={sel} roles={roleNames} onChoose={(r) => setSel((s) => chooseRow(s, a.id, r))} onReset={() => setSel((s) => resetRow(s, a.id))} />
+              <AssignableRow key={a.id} a={a} community={community} sel={sel} roles={roleNames} onChoose={(r) => setSel((s) => chooseRow(s, a.id, r))} onReset={() => setSel((s) => resetRow(s, a.id))} invite={inviteOne} />
             ))}
           </ul>
         )}
@@ -242,6 +245,7 @@ function AssignableRow({
   roles,
   onChoose,
   onReset,
+  invite,
 }: {
   a: CommunityAssignable
   community: Community
@@ -249,6 +253,7 @@ function AssignableRow({
   roles: CommunityRole[]
   onChoose: (r: Choice) => void
   onReset: () => void
+  invite: ReturnType<typeof useInvite>
 }) {
   const { t } = useTranslation()
   const role = shownRole(sel, a)
@@ -259,10 +264,12 @@ function AssignableRow({
         <p className="flex items-center gap-2 truncate text-sm font-medium">
           {a.firstName} {a.lastName}
           {a.isMe && <Badge variant="secondary">{t('communities.share.you')}</Badge>}
-          {a.assignmentStatus === 'pending' && <Badge variant="outline">{t('communities.share.pending')}</Badge>}
+          <InvitationBadge status={a.assignmentStatus} />
         </p>
         <p className="truncate text-xs text-muted-foreground">{a.email}</p>
       </div>
+      {/* A member without an account: sent an invitation at once (not with Save). */}
+      <InviteButton person={{ ...a, status: a.assignmentStatus }} invite={invite} />
       {/* Admins never pay: complimentary access is for the members of a paid community. */}
       {isPaid(community) && !a.isMe && a.assignmentStatus !== null && a.role?.id !== 'admin' && (
         <ComplimentarySwitch communityId={community.id} a={a} />

@@ -10,10 +10,16 @@ export type AssignInput = { state: Schemas['ForumStagedState']; invite: string[]
  */
 export async function assign(id: string, { state, invite }: AssignInput) {
   unwrap(await api.POST('/api/series/{id}/assignments', { params: { path: { id } }, body: state }))
-  if (invite.length > 0) {
-    unwrap(await api.POST('/api/series/{id}/invitations', { params: { path: { id } }, body: { profileIds: invite } }))
-  }
+  if (invite.length > 0) await inviteToForum(id, invite)
 }
+
+/** inviteToForum mails the people given an invitation to the forum (POST /api/series/{id}/invitations); the server skips those with an account. */
+export async function inviteToForum(id: string, profileIds: string[]) {
+  return unwrap(await api.POST('/api/series/{id}/invitations', { params: { path: { id } }, body: { profileIds } }))
+}
+
+/** forumPeople are the forum's lists of people, read again once someone is invited or assigned. */
+export const forumPeople = (id: string) => ['members', 'assignables'].map((k) => ['series', id, k])
 
 /** useAssign refreshes the forum's member lists once applied; the caller shows its own errors. */
 export function useAssign(id: string) {
@@ -21,9 +27,6 @@ export function useAssign(id: string) {
   return useMutation({
     mutationFn: (input: AssignInput) => assign(id, input),
     meta: { silent: true },
-    onSettled: () =>
-      Promise.all(
-        ['members', 'assignables', 'admin-count'].map((k) => queryClient.invalidateQueries({ queryKey: ['series', id, k] })),
-      ),
+    onSettled: () => Promise.all([...forumPeople(id), ['series', id, 'admin-count']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   })
 }

@@ -54,7 +54,7 @@ export function ForumHeader({ forum }: { forum: Forum }) {
         )}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <MembersStrip seriesId={forum.id} />
+        <MembersStrip seriesId={forum.id} canInvite={admin} />
         {admin && (
           <Button variant="outline" className="hidden md:inline-flex" onClick={() => setDialog('access')} data-testid="manage-access">
             <Share2 aria-hidden />

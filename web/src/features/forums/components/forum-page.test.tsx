@@ -44,6 +44,7 @@ const member = (id: string, isExpert: boolean): Schemas['ForumMember'] => ({
   isSubscribed: true,
   isExpert,
   role: isExpert ? 'member-expert' : 'member',
+  status: 'active',
 })
 
 /** api answers the forum page's reads; anything else is a 404. */

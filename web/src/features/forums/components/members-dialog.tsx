@@ -1,16 +1,33 @@
 import { useTranslation } from 'react-i18next'
 import { Users } from 'lucide-react'
+import { InvitationBadge, InviteButton, useInvite } from '@/components/invitation-status'
 import { ProfileButton } from '@/components/profile-button'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
+import { forumPeople, inviteToForum } from '../api/assign'
 import { useForumMembersList } from '../api/get-forum-members'
 import { fullName, MemberAvatar, RolePill } from './member-avatar'
 
-/** MembersDialog lists the forum's members, experts first (spec 001 §2), 25 at a time. */
-export function MembersDialog({ seriesId, open, onOpenChange }: { seriesId: string; open: boolean; onOpenChange: (o: boolean) => void }) {
+/**
+ * MembersDialog lists the forum's members, experts first (spec 001 §2), 25
+ * at a time, those without an account labelled Invited or Not invited yet.
+ */
+export function MembersDialog({
+  seriesId,
+  canInvite,
+  open,
+  onOpenChange,
+}: {
+  seriesId: string
+  /** canInvite: the user is a forum admin, who may invite the members without an account. */
+  canInvite: boolean
+  open: boolean
+  onOpenChange: (o: boolean) => void
+}) {
   const { t } = useTranslation()
+  const invite = useInvite((ids) => inviteToForum(seriesId, ids), forumPeople(seriesId))
   const q = useForumMembersList(seriesId, open)
   const members = q.data?.pages.flatMap((p) => p.results) ?? []
   const total = q.data?.pages[0]?.total
@@ -24,7 +41,7 @@ export function MembersDialog({ seriesId, open, onOpenChange }: { seriesId: stri
           </DialogTitle>
           <DialogDescription>{t('forum.members.description')}</DialogDescription>
         </DialogHeader>
-        {/* Focusable, so keyboard users can scroll a long list (its rows hold no controls). */}
+        {/* Focusable, so keyboard users can scroll a long list (a row holds a control only for an admin). */}
         <div className="-mx-2 overflow-y-auto rounded-md px-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring" tabIndex={0} role="region" aria-label={t('forum.members.title')}>
           {q.isPending ? (
             <div className="grid gap-2" aria-busy="true">
@@ -53,12 +70,13 @@ export function MembersDialog({ seriesId, open, onOpenChange }: { seriesId: stri
                         <span className="truncate">{fullName(m)}</span>
                         {m.isExpert && <RolePill className="bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200">{t('forum.members.expert')}</RolePill>}
                         {m.role.startsWith('admin') && <RolePill>{t('forum.members.admin')}</RolePill>}
-                        {!m.userId && <RolePill>{t('forum.members.invited')}</RolePill>}
+                        <InvitationBadge status={m.status} />
                       </p>
                       {(m.jobTitle || m.company) && (
                         <p className="truncate text-xs text-muted-foreground">{[m.jobTitle, m.company].filter(Boolean).join(' · ')}</p>
                       )}
                     </div>
+                    {canInvite && <InviteButton person={m} invite={invite} />}
                   </li>
                 ))}
               </ul>

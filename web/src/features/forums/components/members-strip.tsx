@@ -9,7 +9,7 @@ import { fullName, MemberAvatar } from './member-avatar'
  * MembersStrip is the header's highlighted members: the first three,
  * experts first, and the total (spec 001 §2, §9). It opens the members list.
  */
-export function MembersStrip({ seriesId }: { seriesId: string }) {
+export function MembersStrip({ seriesId, canInvite }: { seriesId: string; canInvite: boolean }) {
   const { t } = useTranslation()
   const q = useForumMembersStrip(seriesId)
   const [open, setOpen] = useState(false)
@@ -41,7 +41,7 @@ export function MembersStrip({ seriesId }: { seriesId: string }) {
           {t('forum.members.count', { count: total })}
         </span>
       </button>
-      <MembersDialog seriesId={seriesId} open={open} onOpenChange={setOpen} />
+      <MembersDialog seriesId={seriesId} canInvite={canInvite} open={open} onOpenChange={setOpen} />
     </>
   )
 }

@@ -73,6 +73,7 @@ const forumMember = (userId: string, firstName: string, lastName: string): Schem
   isSubscribed: true,
   isExpert: false,
   role: 'member',
+  status: 'active',
 })
 
 export type Route = (method: string, path: string, url: URL) => Response | undefined | Promise<Response | undefined>

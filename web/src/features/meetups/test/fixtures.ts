@@ -65,6 +65,7 @@ export const forumMember = (userId: string, firstName: string, lastName: string)
   isSubscribed: true,
   isExpert: false,
   role: 'member',
+  status: 'active',
 })
 
 export const PEOPLE = [forumMember(ME, 'Mia', 'Me'), forumMember(ADA, 'Ada', 'Lovelace'), forumMember(BO, 'Bo', 'Brown')]

@@ -1,11 +1,13 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { InvitationBadge, InviteButton, useInvite } from '@/components/invitation-status'
 import { Button } from '@/components/ui/button'
 import { Switch } from '@/components/ui/switch'
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
+import { forumPeople, inviteToForum } from '../../api/assign'
 import { useAssignables, type Assignable } from '../../api/get-assignables'
 import { useAdminCount } from '../../api/count-admins'
 import { useForumAdmins } from '../../api/get-forum-members'
@@ -58,6 +60,8 @@ export function ExistingStep({
   const admins = useForumAdmins(forum.id)
   const adminCount = useAdminCount(forum.id, toStagedState(staged), true)
   const meIsForumAdmin = !!admins.data?.results.some((a) => a.userId === me?.user.id)
+  // A row's invitation reads the lists again: its label turns to Invited.
+  const invite = useInvite((ids) => inviteToForum(forum.id, ids), forumPeople(forum.id))
 
   const original = (a: Assignable): StagedRole => a.role
   const onRole = (a: Assignable, value: string) => {
@@ -107,12 +111,17 @@ export function ExistingStep({
                   <span className="block truncate text-sm font-medium">
                     {fullName(a)}
                     {changed && <span className="ml-2 text-xs font-normal text-muted-foreground">{t('forum.access.existing.changed')}</span>}
+                    <span className="ml-2">
+                      <InvitationBadge status={a.status} />
+                    </span>
                   </span>
                   <span className="block truncate text-xs text-muted-foreground">{a.email}</span>
                   {menu.kind === 'menu' && menu.lastAdmin && (
                     <span className="block text-xs text-muted-foreground">{t('forum.access.existing.lastAdmin')}</span>
                   )}
                 </span>
+                {/* A member without an account: sent an invitation at once (not with Confirm). */}
+                <InviteButton person={a} invite={invite} />
                 {/* Admins never pay: complimentary access is for the members of a paid forum. */}
                 {isPaid(forum) && menu.kind !== 'self' && !a.role?.startsWith('admin') && <ComplimentarySwitch forumId={forum.id} a={a} />}
                 {menu.kind === 'self' ? (

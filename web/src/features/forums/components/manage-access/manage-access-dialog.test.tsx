@@ -44,6 +44,7 @@ const person = (id: string, role: Schemas['ForumAssignableRole'] | null, o: Part
   role,
   isAssigned: role !== null,
   isComplimentary: false,
+  status: o.userId === null ? 'notInvited' : 'active',
   ...o,
 })
 
@@ -241,6 +242,27 @@ describe('Manage Access: existing members (spec 001 §4, §5, §6)', () => {
     expect(
       await screen.findByText("We can't find who you are looking for. Contact your Forum moderator if you think someone is missing."),
     ).toBeInTheDocument()
+  })
+
+  it('labels the members without an account truthfully and invites the one not invited yet at once', async () => {
+    // Cy was imported and never mailed; Dee was mailed an invitation.
+    let cy: Schemas['InvitationStatus'] = 'notInvited'
+    const { calls } = await open(forum(), (method, path) => {
+      if (method === 'POST' && path === '/api/series/f1/invitations') {
+        cy = 'invited'
+        return json(200, { invited: 1, skipped: 0, alreadyInvited: 0 })
+      }
+      const list = [...members, person('cy', 'member', { userId: null, status: cy }), person('dee', 'member', { userId: null, status: 'invited' })]
+      return respond(list)(method, path, new Request('http://x' + path))
+    })
+    await userEvent.click(screen.getByRole('button', { name: /Existing members/ }))
+    const row = async (name: string) => (await screen.findAllByTestId('existing-row')).find((r) => r.textContent?.includes(name))!
+    expect(within(await row('CY')).getByText('Not invited yet')).toBeInTheDocument()
+    expect(within(await row('DEE')).getByText('Invited')).toBeInTheDocument()
+    expect(within(await row('BOB')).queryByText(/invited/i)).toBeNull()
+    await userEvent.click(within(await row('CY')).getByRole('button', { name: 'Send an invitation to CY Person' }))
+    expect(await bodies(calls, 'POST', '/api/series/f1/invitations')).toEqual([{ profileIds: ['cy'] }])
+    await waitFor(async () => expect(within(await row('CY')).getByText('Invited')).toBeInTheDocument())
   })
 
   it('shows assignablesLoading when the list cannot be read', async () => {
