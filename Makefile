@@ -92,7 +92,7 @@ fuzz-api: ## fuzz the API of bin/agora against its OpenAPI document with schemat
 # with a spurious "context deadline exceeded" (golang/go#75804, fixed in
 # Go 1.27; it failed CI once). FUZZTIME (1m, 2000000x…) overrides every
 # target's budget. go test -fuzz takes one target in one package at a time.
-FUZZ := ./internal/richtext:FuzzParse:500000x ./internal/linkpreview:FuzzReadHTML:50000x
+FUZZ := ./internal/rules/richtext:FuzzParse:500000x ./internal/adapters/linkpreview:FuzzReadHTML:50000x
 FUZZTIME ?=
 fuzz: ## run each fuzz target for its number of inputs (FUZZTIME=1m overrides)
 	@for t in $(FUZZ); do \
@@ -118,8 +118,8 @@ lint: web-deps ## go vet, a gofmt check, the Go layering guard, ESLint's import 
 	@$(NPM) --prefix web run --silent lint && echo "eslint: ok"
 	@$(NPM) --prefix web run --silent check:api
 
-gen: deps ## regenerate the jet models in internal/db/gen from the migrations
-	$(GO) run ./internal/db/jetgen/cmd
+gen: deps ## regenerate the jet models in internal/plumbing/db/gen from the migrations
+	$(GO) run ./cmd/jetgen
 
 # The crowd benchmark drives Chromium beside its simulated members
 # (web/scripts/crowd-browsers.mjs, with web/'s playwright-core, and the web

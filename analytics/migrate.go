@@ -9,7 +9,7 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
-	"agora/internal/migration"
+	"agora/internal/plumbing/migration"
 )
 
 // The folder is embedded whole (its README keeps it from being empty before

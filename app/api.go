@@ -17,18 +17,18 @@ import (
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
-	cmdmeeting "agora/command/meeting"
+	cmdmeetup "agora/command/meetup"
 	"agora/command/memberimport"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
 	"agora/httpapi"
-	"agora/internal/auth"
-	"agora/internal/blob"
-	"agora/internal/config"
-	"agora/internal/db"
-	"agora/internal/linkpreview"
-	"agora/internal/mail"
-	"agora/internal/outbound"
+	"agora/internal/adapters/blob"
+	"agora/internal/adapters/linkpreview"
+	"agora/internal/adapters/mail"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/outbound"
 	qaccount "agora/query/account"
 	qbilling "agora/query/billing"
 	qchat "agora/query/chat"
@@ -36,7 +36,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
-	qmeeting "agora/query/meeting"
+	qmeetup "agora/query/meetup"
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
@@ -148,7 +148,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		c.Feed, err = cmdfeed.New(d, links.Store())
 	}
 	if err == nil {
-		c.Meetings, err = cmdmeeting.New(d, o.sfu, log)
+		c.Meetings, err = cmdmeetup.New(d, o.sfu, log)
 	}
 	if err == nil {
 		c.Minutes, err = newMinutes(cfg, d, o.sfu, log)
@@ -190,7 +190,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		q.Feed, err = qfeed.New(d, links)
 	}
 	if err == nil {
-		q.Meetings, err = qmeeting.New(d)
+		q.Meetings, err = qmeetup.New(d)
 	}
 	if err == nil {
 		q.Search, err = qsearch.New(store, d)

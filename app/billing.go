@@ -5,11 +5,11 @@ import (
 	"log/slog"
 
 	cmdbilling "agora/command/billing"
-	"agora/internal/childproc"
-	"agora/internal/config"
-	"agora/internal/db"
-	"agora/internal/payments"
-	"agora/internal/stripemock"
+	"agora/internal/adapters/payments"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
+	"agora/internal/standins/childproc"
+	"agora/internal/standins/stripemock"
 )
 
 // StripeWebhookPath is where Stripe posts its events.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"agora/analytics"
-	"agora/internal/chserver"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/chserver"
 	"agora/projections"
 	"agora/projections/insights"
 	"agora/projections/notifications"

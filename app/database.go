@@ -12,13 +12,13 @@ import (
 	"log/slog"
 	"path/filepath"
 
-	"agora/command/demo"
-	"agora/internal/auth"
-	"agora/internal/blob"
-	"agora/internal/config"
-	"agora/internal/db"
-	"agora/internal/pgserver"
-	"agora/internal/seed"
+	"agora/app/demo"
+	"agora/app/seed"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
+	"agora/internal/standins/pgserver"
 )
 
 // Database is an open database and, in the embedded runtime, the private
@@ -79,7 +79,7 @@ func Migrate(ctx context.Context, d *db.DB, log *slog.Logger) error {
 
 // SeedOptions choose what Seed writes besides the demo organization.
 type SeedOptions struct {
-	// Discussions adds the demo forums' discussions (command/demo), in the
+	// Discussions adds the demo forums' discussions (app/demo), in the
 	// organization's transaction: agora dev's, not agora seed's nor the
 	// test harness's, whose tests count the posts of the demo forums.
 	Discussions bool

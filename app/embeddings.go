@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"time"
 
-	"agora/internal/childproc"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/childproc"
 	"agora/search/embedding"
 	"agora/search/wordvec"
 )

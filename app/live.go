@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/httpapi"
-	"agora/internal/blob"
-	"agora/internal/config"
-	"agora/internal/db"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
 	"agora/live"
 	"agora/projections"
 	"agora/projections/realtime"

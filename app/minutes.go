@@ -7,11 +7,11 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
-	cmdmeeting "agora/command/meeting"
+	cmdmeetup "agora/command/meetup"
 	cmdminutes "agora/command/minutes"
-	"agora/internal/config"
-	"agora/internal/db"
-	"agora/internal/sfu"
+	"agora/internal/adapters/sfu"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
 )
 
 // newMinutes builds the Meet Up AI notes: recorded on LiveKit when one is
@@ -31,7 +31,7 @@ func newMinutes(cfg config.Config, d *db.DB, rooms *sfu.Client, log *slog.Logger
 }
 
 // meetupSweepEvery is how often an API node ends the Meet Ups whose
-// scheduled end has come (cmdmeeting.EndOverdue) and looks for recordings
+// scheduled end has come (cmdmeetup.EndOverdue) and looks for recordings
 // left by a node that went away (cmdminutes.Sweep). Reads and join tokens
 // treat a Meet Up as ended from its end on their own; the sweep writes it,
 // which tells the browsers and closes the rooms, so a room outlives its
@@ -42,7 +42,7 @@ const meetupSweepEvery = 15 * time.Second
 // scheduled end, then compiles the minutes of Meet Ups whose recorder's
 // node stopped before it could. Every API node sweeps; both are safe to
 // run on several at once.
-func runMeetupSweep(srv *fiber.App, meetings *cmdmeeting.Service, m *cmdminutes.Service, log *slog.Logger) {
+func runMeetupSweep(srv *fiber.App, meetings *cmdmeetup.Service, m *cmdminutes.Service, log *slog.Logger) {
 	sweepWhileServing(srv, meetupSweepEvery, func(ctx context.Context) (int, error) {
 		ended, err := meetings.EndOverdue(ctx)
 		if err != nil && ctx.Err() == nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"agora/internal/sfu"
+	"agora/internal/adapters/sfu"
 	"agora/live"
 	"agora/search"
 )

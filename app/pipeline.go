@@ -11,8 +11,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"agora/internal/config"
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
+	"agora/internal/plumbing/config"
 	"agora/projections"
 	"agora/relay"
 )

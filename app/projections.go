@@ -3,8 +3,9 @@ package app
 import (
 	"log/slog"
 
-	"agora/internal/config"
-	"agora/internal/webpush"
+	"agora/internal/adapters/webpush"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/vapid"
 	"agora/projections"
 	"agora/projections/delivery"
 	"agora/projections/insights"
@@ -54,7 +55,7 @@ func newDelivery(cfg config.Config, d *Database, w *Warehouse, log *slog.Logger)
 	var push *webpush.Sender
 	if cfg.Push.Enabled() {
 		var err error
-		push, err = webpush.NewSender(webpush.Keys{Public: cfg.Push.PublicKey, Private: cfg.Push.PrivateKey}, cfg.Push.Subject, outboundGuard(cfg, log))
+		push, err = webpush.NewSender(vapid.Keys{Public: cfg.Push.PublicKey, Private: cfg.Push.PrivateKey}, cfg.Push.Subject, outboundGuard(cfg, log))
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/search"
 	"agora/search/answer"
 	"agora/search/embedding"

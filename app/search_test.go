@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"agora/app"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/search/searchtest"
 )
 

@@ -5,9 +5,9 @@ import (
 	"log/slog"
 	"net"
 
-	"agora/internal/config"
-	"agora/internal/sfu"
-	"agora/internal/sfuserver"
+	"agora/internal/adapters/sfu"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/sfuserver"
 )
 
 // SFU is the LiveKit server Meet Ups run on: LIVEKIT_URL's, or a local

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 )
 
 func TestWebhookURL(t *testing.T) {

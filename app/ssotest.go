@@ -2,15 +2,15 @@ package app
 
 import (
 	"agora/command/sso"
-	"agora/internal/auth"
-	"agora/internal/config"
-	"agora/internal/oidctest"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/oidcserver"
 )
 
 // SSOTestProvider is the test OpenID Provider of `agora dev
 // --sso-test-provider` and the client it registered for this server.
 type SSOTestProvider struct {
-	*oidctest.Provider
+	*oidcserver.Provider
 	ClientID, ClientSecret string
 }
 
@@ -20,13 +20,13 @@ type SSOTestProvider struct {
 // organization admin turns single sign-on on with its issuer and client
 // (PUT /api/organizations/{id}/identity-client).
 func StartSSOTestProvider(cfg config.Config) (*SSOTestProvider, error) {
-	p, err := oidctest.Start()
+	p, err := oidcserver.Start()
 	if err != nil {
 		return nil, err
 	}
 	p.AcceptAnyAddress()
 	secret, _ := auth.NewToken()
 	t := &SSOTestProvider{Provider: p, ClientID: "agora-dev", ClientSecret: secret}
-	p.AddClient(oidctest.Client{ID: t.ClientID, Secret: secret, RedirectURIs: []string{cfg.BaseURL() + sso.CallbackPath}})
+	p.AddClient(oidcserver.Client{ID: t.ClientID, Secret: secret, RedirectURIs: []string{cfg.BaseURL() + sso.CallbackPath}})
 	return t, nil
 }

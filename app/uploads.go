@@ -7,9 +7,9 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	cmdupload "agora/command/upload"
-	"agora/internal/blob"
-	"agora/internal/config"
-	"agora/internal/db"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
 	qupload "agora/query/upload"
 )
 

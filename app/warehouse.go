@@ -7,8 +7,8 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"agora/analytics"
-	"agora/internal/chserver"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/chserver"
 	qinsights "agora/query/insights"
 )
 

@@ -28,9 +28,9 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"gopkg.in/yaml.v3"
 
-	"agora/internal/config"
-	"agora/internal/kafka"
-	"agora/internal/sfu"
+	"agora/internal/adapters/kafka"
+	"agora/internal/adapters/sfu"
+	"agora/internal/plumbing/config"
 	"agora/relay"
 )
 
@@ -50,7 +50,7 @@ var agoraServices = map[string]string{
 }
 
 // apiEnv is what `agora api` and `agora projector` are given: what
-// internal/config reads today, KAFKA_BROKERS for the change stream, and the
+// internal/plumbing/config reads today, KAFKA_BROKERS for the change stream, and the
 // variables the search, insights, Meet Up and billing features read.
 var apiEnv = []string{
 	"DATABASE_URL",

@@ -4,9 +4,9 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	cmdaccount "agora/command/account"
-	"agora/internal/auth"
-	"agora/internal/jsontime"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/nullable"
 	qaccount "agora/query/account"
 )
 

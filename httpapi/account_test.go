@@ -14,11 +14,11 @@ import (
 	"testing"
 
 	"agora/app/testenv"
-	"agora/internal/auth"
-	"agora/internal/config"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
 )
 
-// The demo logins of the seed (internal/seed), all with testenv.Password.
+// The demo logins of the seed (app/seed), all with testenv.Password.
 const (
 	superEmail    = "super@demo.agora"
 	adminEmail    = "admin@demo.agora"

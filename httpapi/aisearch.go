@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 
 	"agora/command/aisearch"
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 	qfeed "agora/query/feed"
 )
 

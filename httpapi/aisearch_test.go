@@ -16,10 +16,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/internal/plumbing/config"
 	"agora/search"
 	"agora/search/answer/answertest"
 )

@@ -17,15 +17,15 @@ import (
 	cmddelivery "agora/command/delivery"
 	cmdfeed "agora/command/feed"
 	cmdforum "agora/command/forum"
-	cmdmeeting "agora/command/meeting"
+	cmdmeetup "agora/command/meetup"
 	"agora/command/memberimport"
 	cmdminutes "agora/command/minutes"
 	cmdorganization "agora/command/organization"
 	cmdsso "agora/command/sso"
 	cmdupload "agora/command/upload"
-	"agora/internal/db"
-	"agora/internal/linkpreview"
-	"agora/internal/mail"
+	"agora/internal/adapters/linkpreview"
+	"agora/internal/adapters/mail"
+	"agora/internal/plumbing/db"
 	"agora/live"
 	"agora/projections"
 	qaccount "agora/query/account"
@@ -35,7 +35,7 @@ import (
 	qfeed "agora/query/feed"
 	qforum "agora/query/forum"
 	qinsights "agora/query/insights"
-	qmeeting "agora/query/meeting"
+	qmeetup "agora/query/meetup"
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
@@ -95,7 +95,7 @@ type Commands struct {
 	Feed        *cmdfeed.Service
 	// Meetings are the Meet Ups: scheduling, registrations, breakouts,
 	// join tokens and LiveKit's webhook.
-	Meetings *cmdmeeting.Service
+	Meetings *cmdmeetup.Service
 	// Minutes are a Meet Up's AI notes: this node's recorders and the
 	// minutes' calls.
 	Minutes       *cmdminutes.Service
@@ -121,7 +121,7 @@ type Queries struct {
 	Communities   *qcommunity.Queries
 	Forums        *qforum.Queries
 	Feed          *qfeed.Queries
-	Meetings      *qmeeting.Queries
+	Meetings      *qmeetup.Queries
 	Search        *qsearch.Queries
 	Insights      *qinsights.Queries
 	Uploads       *qupload.Queries

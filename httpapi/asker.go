@@ -4,7 +4,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	cmdfeed "agora/command/feed"
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 )
 
 // askerRoutes serve the moderation look at an anonymous question's asker.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/seed"
 )
 
 // TestAnonymousAskerLook: those who administer the forum see who asked an

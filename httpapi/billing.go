@@ -10,7 +10,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	cmdbilling "agora/command/billing"
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 	qbilling "agora/query/billing"
 )
 

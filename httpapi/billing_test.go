@@ -12,8 +12,8 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
-	"agora/internal/config"
-	"agora/internal/payments"
+	"agora/internal/adapters/payments"
+	"agora/internal/plumbing/config"
 	"agora/projections/realtime"
 )
 

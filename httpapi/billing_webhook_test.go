@@ -14,7 +14,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
-	"agora/internal/payments"
+	"agora/internal/adapters/payments"
 )
 
 // delivery is one POST of the webhook: a body and its Stripe-Signature.

@@ -8,9 +8,9 @@ import (
 
 	cmdchat "agora/command/chat"
 	cmdfeed "agora/command/feed"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/nullable"
 	qchat "agora/query/chat"
 )
 

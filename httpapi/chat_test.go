@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/search"
 )
 

@@ -5,9 +5,9 @@ import (
 	"github.com/google/uuid"
 
 	"agora/command/community"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/nullable"
 	qcommunity "agora/query/community"
 )
 

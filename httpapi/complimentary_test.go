@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"agora/app/testenv"
-	"agora/internal/payments"
+	"agora/internal/adapters/payments"
 )
 
 // assignableComplimentary is the isComplimentary of a person in an

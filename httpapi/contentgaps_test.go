@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/seed"
 )
 
 type contentGapPage struct {

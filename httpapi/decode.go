@@ -14,8 +14,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/paging"
 )
 
 // decode reads a JSON object body into dst, rejecting unknown fields, wrong

@@ -11,7 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
-	"agora/internal/apperr"
+	"agora/internal/plumbing/apperr"
 )
 
 // TestPaging reads a list's page and pageSize as every paged route does

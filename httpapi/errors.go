@@ -7,7 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
-	"agora/internal/apperr"
+	"agora/internal/plumbing/apperr"
 )
 
 // ErrorBody is the one error body of the API.

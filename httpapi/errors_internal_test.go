@@ -14,7 +14,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"agora/internal/apperr"
+	"agora/internal/plumbing/apperr"
 )
 
 // TestDiskFullIsStorageFull: whichever layer ran out of disk, and whatever

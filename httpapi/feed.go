@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 
 	cmdfeed "agora/command/feed"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/jsontime"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/nullable"
 	qfeed "agora/query/feed"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/seed"
 )
 
 // feedFixture names the demo forums, their channels and users.

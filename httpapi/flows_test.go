@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"agora/app/testenv"
-	"agora/internal/auth"
-	"agora/internal/config"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
 )
 
 // ---------------------------------------------------------------------------

@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 
 	cmdforum "agora/command/forum"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/membership"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/membership"
 	qforum "agora/query/forum"
 )
 

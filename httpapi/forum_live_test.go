@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"agora/app/seed"
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
-	"agora/internal/seed"
 	"agora/projections/realtime"
 )
 

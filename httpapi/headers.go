@@ -46,7 +46,7 @@ var safeHost = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]
 //     are set through the CSSOM, which the policy does not govern.) Styles
 //     cannot run code, so this only lets injected markup restyle the page.
 //   - img-src https: http:: a link preview's image is the linked page's
-//     og:image address (internal/linkpreview), shown from that site as the
+//     og:image address (internal/adapters/linkpreview), shown from that site as the
 //     member's browser reads it, and forum and community images are
 //     addresses too; blob URLs are on this origin or the public URL's.
 //     The app makes no data: or blob: image, so neither is allowed.

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"testing"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/seed"
 )
 
 type myCommunities struct {

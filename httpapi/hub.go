@@ -13,9 +13,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/jsontime"
 	"agora/live"
 	"agora/projections/realtime"
 	qaccount "agora/query/account"

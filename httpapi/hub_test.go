@@ -13,7 +13,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi"
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 	"agora/live"
 	"agora/projections/realtime"
 	"agora/web"

@@ -7,8 +7,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	cmdaisearch "agora/command/aisearch"
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 	qinsights "agora/query/insights"
 )
 

@@ -13,10 +13,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/config"
-	"agora/internal/richtext"
-	"agora/internal/seed"
+	"agora/internal/plumbing/config"
+	"agora/internal/rules/richtext"
 	"agora/projections/insights"
 )
 

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"github.com/gofiber/fiber/v3"
 
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 )
 
 // linkRoutes serve link previews (spec 001 §7 GET /links/preview): what

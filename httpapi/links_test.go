@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/internal/plumbing/config"
 )
 
 type linkView struct {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"agora/app/testenv"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 )
 
 // TestInvitationResentIsNotMailedAgain: an invitation re-sent 25 times

@@ -11,7 +11,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"agora/command/memberimport"
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 )
 
 // maxImportTime bounds one import's transaction, which outlives the

@@ -17,7 +17,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
-	"agora/internal/sheet/sheettest"
+	"agora/internal/adapters/sheet/sheettest"
 )
 
 // POST /api/communities/{id}/profiles/bulk, POST

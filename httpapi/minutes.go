@@ -4,7 +4,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	cmdminutes "agora/command/minutes"
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 )
 
 // minutesRoutes serve a Meet Up's AI notes (spec 002 §4 "AI notes

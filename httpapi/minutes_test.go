@@ -10,8 +10,8 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
-	"agora/internal/sfu"
-	"agora/internal/speech/speechtest"
+	"agora/internal/adapters/sfu"
+	"agora/internal/adapters/speech/speechtest"
 	"agora/projections/realtime"
 )
 

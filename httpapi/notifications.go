@@ -3,8 +3,8 @@ package httpapi
 import (
 	"github.com/gofiber/fiber/v3"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 	qnotifications "agora/query/notifications"
 )
 

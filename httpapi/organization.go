@@ -5,15 +5,15 @@ import (
 	"context"
 	"encoding/json"
 
-	"agora/internal/membership"
+	"agora/internal/rules/membership"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
 
 	cmdorganization "agora/command/organization"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/nullable"
 	qorganization "agora/query/organization"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/internal/plumbing/config"
 )
 
 // TestPictures: an uploaded image set as a community's image or a member's

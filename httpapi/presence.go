@@ -3,7 +3,7 @@ package httpapi
 import (
 	"github.com/gofiber/fiber/v3"
 
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 )
 
 func (s *server) presenceRoutes(api fiber.Router) {

@@ -8,8 +8,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	cmddelivery "agora/command/delivery"
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 )
 
 // pushRoutes serve web push (RFC 8030/8292): the server's VAPID key and the

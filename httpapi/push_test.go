@@ -11,17 +11,17 @@ import (
 	"testing"
 
 	"agora/app/testenv"
-	"agora/internal/auth"
-	"agora/internal/config"
-	"agora/internal/pushtest"
-	"agora/internal/webpush"
+	"agora/internal/adapters/webpush/pushtest"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/vapid"
 )
 
 // withPush turns push on with a fresh key pair and starts a test push
 // service, whose loopback address the server may reach (exactly).
 func withPush(t *testing.T) (func(*config.Config), *pushtest.Service) {
 	t.Helper()
-	keys, err := webpush.GenerateKeys()
+	keys, err := vapid.GenerateKeys()
 	if err != nil {
 		t.Fatal(err)
 	}

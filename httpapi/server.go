@@ -9,8 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
-	"agora/internal/db"
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/jsontime"
 	"agora/web"
 )
 

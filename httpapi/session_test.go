@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"agora/app/testenv"
-	"agora/internal/auth"
+	"agora/internal/plumbing/auth"
 )
 
 // A node remembers a valid session for a moment (query/account's session

@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 
 	cmdcommunity "agora/command/community"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/membership"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/membership"
 	qcommunity "agora/query/community"
 )
 

@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 
 	cmdsso "agora/command/sso"
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 )
 
 // ssoRedeemPath carries the identity provider's access token in its

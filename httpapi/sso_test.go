@@ -13,23 +13,23 @@ import (
 	"testing"
 
 	"agora/app/testenv"
-	"agora/internal/auth"
-	"agora/internal/config"
-	"agora/internal/oidctest"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/oidcserver"
 )
 
 // ssoOrg is an organization of its own with single sign-on through a real
 // OpenID Provider on loopback.
 type ssoOrg struct {
 	env              *testenv.Env
-	idp              *oidctest.Provider
+	idp              *oidcserver.Provider
 	id               string
 	clientID, secret string
 }
 
-func startIdP(t *testing.T) *oidctest.Provider {
+func startIdP(t *testing.T) *oidcserver.Provider {
 	t.Helper()
-	idp, err := oidctest.Start()
+	idp, err := oidcserver.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,9 +40,9 @@ func startIdP(t *testing.T) *oidctest.Provider {
 // ssoEnv starts n identity providers on loopback and a server that may
 // reach them, each by its exact address (AGORA_OUTBOUND_ALLOW), and no
 // other internal address.
-func ssoEnv(t *testing.T, n int, options ...func(*config.Config)) (*testenv.Env, []*oidctest.Provider) {
+func ssoEnv(t *testing.T, n int, options ...func(*config.Config)) (*testenv.Env, []*oidcserver.Provider) {
 	t.Helper()
-	idps := make([]*oidctest.Provider, n)
+	idps := make([]*oidcserver.Provider, n)
 	for i := range idps {
 		idps[i] = startIdP(t)
 		options = append(options, testenv.AllowOutbound(idps[i].Addr()))
@@ -52,11 +52,11 @@ func ssoEnv(t *testing.T, n int, options ...func(*config.Config)) (*testenv.Env,
 
 // newSSOOrg turns single sign-on on for a new organization through idp,
 // which env may reach.
-func newSSOOrg(t *testing.T, env *testenv.Env, idp *oidctest.Provider) *ssoOrg {
+func newSSOOrg(t *testing.T, env *testenv.Env, idp *oidcserver.Provider) *ssoOrg {
 	t.Helper()
 	o := &ssoOrg{env: env, idp: idp, clientID: testenv.Unique("agora"), secret: testenv.Unique("secret")}
 	o.id = queryString(t, env, `INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), $1) RETURNING id::text`, testenv.Unique("SSO Org"))
-	o.idp.AddClient(oidctest.Client{ID: o.clientID, Secret: o.secret, RedirectURIs: []string{env.URL + "/callbacks/auth"}})
+	o.idp.AddClient(oidcserver.Client{ID: o.clientID, Secret: o.secret, RedirectURIs: []string{env.URL + "/callbacks/auth"}})
 	wantStatus(t, env.As(t, superEmail).Do("PUT", "/api/organizations/"+o.id+"/identity-client",
 		map[string]any{"issuer": o.idp.Issuer, "clientId": o.clientID, "clientSecret": o.secret}), 204)
 	return o
@@ -68,7 +68,7 @@ func (o *ssoOrg) person(t *testing.T, verified bool) string {
 	t.Helper()
 	email := freshAddress("Sso")
 	addProfile(t, o.env, o.id, email)
-	o.idp.AddUser(oidctest.User{Email: email, EmailVerified: verified, GivenName: "Sam", FamilyName: "Sso"})
+	o.idp.AddUser(oidcserver.User{Email: email, EmailVerified: verified, GivenName: "Sam", FamilyName: "Sso"})
 	return email
 }
 
@@ -227,7 +227,7 @@ func TestSSOSignIn(t *testing.T) {
 		// them in.
 		other := freshAddress("Other")
 		addProfile(t, env, queryString(t, env, `SELECT organization_id::text FROM communities WHERE name = $1`, leadershipCircle), other)
-		o.idp.AddUser(oidctest.User{Email: other, EmailVerified: true})
+		o.idp.AddUser(oidcserver.User{Email: other, EmailVerified: true})
 		state, code := o.callback(t, email, other, "")
 		wantError(t, o.complete(t, state, code), 403, "ssoNotMember")
 		if n := env.Count(t, "users", "email_key = lower($1)", other); n != 0 {
@@ -238,7 +238,7 @@ func TestSSOSignIn(t *testing.T) {
 	t.Run("an account that has not joined the organization", func(t *testing.T) {
 		m := newMember(t, env, "Unlinked")
 		addProfile(t, env, o.id, m.Email)
-		o.idp.AddUser(oidctest.User{Email: m.Email, EmailVerified: true})
+		o.idp.AddUser(oidcserver.User{Email: m.Email, EmailVerified: true})
 		state, code := o.callback(t, m.Email, m.Email, "")
 		wantError(t, o.complete(t, state, code), 409, "ssoAccountNotLinked")
 		if n := env.Count(t, "profiles", "organization_id = $1 AND user_id IS NOT NULL AND email_key = lower($2)", o.id, m.Email); n != 0 {

@@ -13,8 +13,8 @@ import (
 	"github.com/valyala/fasthttp"
 
 	cmdupload "agora/command/upload"
-	"agora/internal/auth"
-	"agora/internal/blob"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/auth"
 	qupload "agora/query/upload"
 )
 

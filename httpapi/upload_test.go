@@ -22,10 +22,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/blob"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/config"
 )
 
 // uploadEnv is a server whose blob store is a folder of the test's.

@@ -12,10 +12,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	kafkago "github.com/segmentio/kafka-go"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/db/gen/model"
-	"agora/internal/kafka"
-	"agora/internal/seed"
+	"agora/internal/adapters/kafka"
+	"agora/internal/plumbing/db/gen/model"
 	"agora/projections"
 	"agora/projections/change"
 	"agora/projections/projectiontest"

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	kafkago "github.com/segmentio/kafka-go"
 
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 	"agora/projections/change"
 	"agora/relay"
 )

@@ -8,7 +8,7 @@ import (
 
 	kafkago "github.com/segmentio/kafka-go"
 
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 )
 
 // ReplayGroupID is the consumer group that remembers how far a

@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"agora/app/testenv"
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 	"agora/projections"
 	"agora/projections/change"
 	"agora/projections/projectiontest"

@@ -11,7 +11,7 @@ import (
 
 	kafkago "github.com/segmentio/kafka-go"
 
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 	"agora/projections/change"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pglogrepl"
 
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 )
 
 // Defaults of Config.

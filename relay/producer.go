@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pglogrepl"
 	kafkago "github.com/segmentio/kafka-go"
 
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 )
 
 // item is what the streamer hands the producer: a message, or the end of a

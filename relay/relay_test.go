@@ -16,7 +16,7 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 
 	"agora/app/testenv"
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 	"agora/projections/change"
 	"agora/projections/projectiontest"
 	"agora/relay"

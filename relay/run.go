@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 )
 
 // lockClass is the first half of the advisory lock that keeps a second

@@ -91,7 +91,7 @@ fi
 # dependencies), about 2.5 minutes and 71 MiB, into a cache folder outside the
 # repository that survives between runs and checkouts:
 # ${XDG_CACHE_HOME:-~/.cache}/agora/livekit-server-<version>/livekit-server.
-# internal/sfuserver looks there, then for livekit-server on PATH.
+# internal/standins/sfuserver looks there, then for livekit-server on PATH.
 LIVEKIT_VERSION=v1.13.5
 livekit_dir="${XDG_CACHE_HOME:-$HOME/.cache}/agora/livekit-server-$LIVEKIT_VERSION"
 
@@ -131,7 +131,7 @@ need_livekit() {
 # no STRIPE_SECRET_KEY is set. No distribution packages it: it is built from
 # the Go module proxy (a few seconds), like LiveKit, into
 # ${XDG_CACHE_HOME:-~/.cache}/agora/stripe-mock-<version>/stripe-mock, which
-# internal/stripemock looks in, then for stripe-mock on PATH.
+# internal/standins/stripemock looks in, then for stripe-mock on PATH.
 STRIPE_MOCK_VERSION=v0.203.0
 
 need_stripe_mock() {

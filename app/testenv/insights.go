@@ -6,7 +6,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"agora/app"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/projections"
 	"agora/projections/insights"
 	"agora/projections/projectiontest"

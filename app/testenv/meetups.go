@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/sfu"
+	"agora/internal/adapters/sfu"
+	"agora/internal/plumbing/config"
 )
 
 // SFUKey and SFUSecret are the key pair of Meetups' LiveKit client: tests

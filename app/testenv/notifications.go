@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"agora/app"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/live"
 	"agora/projections/notifications"
 	"agora/projections/projectiontest"

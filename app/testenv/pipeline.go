@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"agora/app"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/live"
 	"agora/projections"
 	"agora/projections/projectiontest"

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"agora/internal/config"
-	"agora/internal/sfu"
-	"agora/internal/sfuserver"
+	"agora/internal/adapters/sfu"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/sfuserver"
 )
 
 // One livekit-server per test binary, started by the first API server that

@@ -11,7 +11,7 @@ import (
 
 	lksdk "github.com/livekit/server-sdk-go/v2"
 
-	"agora/internal/sfu"
+	"agora/internal/adapters/sfu"
 )
 
 func TestMain(m *testing.M) { Main(m) }

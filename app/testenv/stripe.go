@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"agora/internal/childproc"
-	"agora/internal/config"
-	"agora/internal/stripemock"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/childproc"
+	"agora/internal/standins/stripemock"
 )
 
 // One stripe-mock per test binary, started by the first API server that

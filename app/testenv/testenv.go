@@ -27,9 +27,9 @@ import (
 	"time"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/db"
-	"agora/internal/pgserver"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
+	"agora/internal/standins/pgserver"
 	"agora/search"
 )
 

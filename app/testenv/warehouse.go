@@ -16,7 +16,7 @@ import (
 
 	"agora/analytics"
 	"agora/app"
-	"agora/internal/chserver"
+	"agora/internal/standins/chserver"
 )
 
 // One ClickHouse server per test binary, started by the first Warehouse

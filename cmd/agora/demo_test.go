@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 	"agora/search/answer"
 )
 

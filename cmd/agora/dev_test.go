@@ -24,7 +24,7 @@ import (
 	"testing"
 	"time"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 )
 
 const demoPassword = "agora-demo"

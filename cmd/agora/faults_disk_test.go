@@ -27,7 +27,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 )
 
 // diskSize is the tmpfs of TestFaultDiskFull: the stack takes about 45 MB

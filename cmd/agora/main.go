@@ -33,9 +33,9 @@ import (
 	"syscall"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/seed"
-	"agora/internal/webpush"
+	"agora/app/seed"
+	"agora/internal/adapters/webpush"
+	"agora/internal/plumbing/config"
 	"agora/search/wordvec"
 )
 

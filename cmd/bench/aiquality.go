@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/app/seed"
+	"agora/internal/plumbing/config"
 	"agora/projections/searchindex"
 	"agora/search"
 )

@@ -16,8 +16,8 @@ import (
 	guuid "github.com/google/uuid"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/app/seed"
+	"agora/internal/plumbing/config"
 	"agora/search"
 )
 

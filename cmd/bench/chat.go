@@ -16,8 +16,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/app/seed"
+	"agora/internal/plumbing/config"
 	"agora/live"
 	"agora/search"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 )
 
 // communitiesBench measures the community list (GET /api/communities) of

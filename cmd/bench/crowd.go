@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/app/seed"
+	"agora/internal/plumbing/config"
 	"agora/live"
 	"agora/projections"
 	"agora/projections/notifications"

@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/valyala/fasthttp"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 )
 
 // feedBench measures the feed page (GET /api/channels/{id}/threads, 10

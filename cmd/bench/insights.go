@@ -12,13 +12,13 @@ import (
 
 	"agora/analytics"
 	"agora/app"
-	"agora/internal/chserver"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
+	"agora/internal/standins/chserver"
 	pinsights "agora/projections/insights"
 )
 
 // insightsBench measures the insights warehouse on a private ClickHouse
-// (internal/chserver) and a private Postgres of its own, in a temporary
+// (internal/standins/chserver) and a private Postgres of its own, in a temporary
 // folder (or -insights-dir), on generated activity:
 //
 //	insights-ingest   activity until the warehouse holds -insights-rows

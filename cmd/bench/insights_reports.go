@@ -13,8 +13,8 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"agora/app"
-	"agora/internal/auth"
-	"agora/internal/paging"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/paging"
 	qinsights "agora/query/insights"
 )
 

@@ -92,8 +92,8 @@ import (
 	"time"
 
 	"agora/app"
-	"agora/internal/config"
-	"agora/internal/seed"
+	"agora/app/seed"
+	"agora/internal/plumbing/config"
 )
 
 // benchmarks are the names -only accepts, in the order they run.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/seed"
-	"agora/internal/sfu"
+	"agora/app/seed"
+	"agora/internal/adapters/sfu"
 )
 
 // Meet Up join tokens: how many are asked for, and by how many workers at

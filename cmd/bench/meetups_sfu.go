@@ -1,8 +1,8 @@
 package main
 
 // meetups-sfu: the SFU under a Meet Up of 25 participants. A private
-// livekit-server (internal/sfuserver, loopback only) and 25 server-side
-// participants in this process (internal/sfu/sfutest), each publishing an
+// livekit-server (internal/standins/sfuserver, loopback only) and 25 server-side
+// participants in this process (internal/adapters/sfu/sfutest), each publishing an
 // Opus track of silence (50 packets/s) and a VP8 track of real 160×120
 // frames at 15 fps, and each subscribed to every other participant's
 // tracks, as a browser is: 50 tracks in, 1,200 subscriptions out.
@@ -31,9 +31,9 @@ import (
 	protoLogger "github.com/livekit/protocol/logger"
 	lksdk "github.com/livekit/server-sdk-go/v2"
 
-	"agora/internal/sfu"
-	"agora/internal/sfu/sfutest"
-	"agora/internal/sfuserver"
+	"agora/internal/adapters/sfu"
+	"agora/internal/adapters/sfu/sfutest"
+	"agora/internal/standins/sfuserver"
 )
 
 // vp8PacketPayload is about what pion's VP8 payloader puts in a packet

@@ -13,7 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 )
 
 // memberImportBench measures the member import over loopback HTTP:

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 )
 
 // orgPeople is how many people the measured organization holds: a large

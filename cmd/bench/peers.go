@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 )
 
 // peersBench measures the private chat's peers list (GET /api/peers) of the

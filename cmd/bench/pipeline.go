@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/app"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/projections"
 	"agora/projections/change"
 	"agora/projections/projectiontest"

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"agora/app/testenv"
-	"agora/internal/config"
-	"agora/internal/webpush"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/vapid"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -16,7 +16,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // TestProbeAcceptsNothing replays the probe against a server with the
 // product's default limits, and push on: every bad input is refused.
 func TestProbeAcceptsNothing(t *testing.T) {
-	keys, err := webpush.GenerateKeys()
+	keys, err := vapid.GenerateKeys()
 	if err != nil {
 		t.Fatal(err)
 	}

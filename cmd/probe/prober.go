@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// The demo logins the probe plays (internal/seed): a member of two forums
+// The demo logins the probe plays (app/seed): a member of two forums
 // of the first community, an expert of all of them, an account with no
 // community at all, and the admin of the communities (who may import
 // members into them).

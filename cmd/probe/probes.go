@@ -17,7 +17,7 @@ import (
 	"github.com/fasthttp/websocket"
 	"github.com/google/uuid"
 
-	"agora/internal/sheet/sheettest"
+	"agora/internal/adapters/sheet/sheettest"
 )
 
 // verdict is what the server did with one bad input.

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"agora/internal/apperr"
-	"agora/internal/nullable"
-	"agora/internal/picture"
-	"agora/internal/plaintext"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/picture"
+	"agora/internal/rules/plaintext"
 )
 
 // Person is the person's own fields, as registration and PATCH /users/me

@@ -10,12 +10,12 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	agoramail "agora/internal/mail"
-	"agora/internal/membership"
+	agoramail "agora/internal/adapters/mail"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/membership"
 )
 
 // invitationDay is the window of the per-actor limit

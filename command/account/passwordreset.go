@@ -11,12 +11,12 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	agoramail "agora/internal/mail"
+	agoramail "agora/internal/adapters/mail"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // RequestPasswordReset is POST /tokens/passwordReset.

@@ -13,14 +13,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/config"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	agoramail "agora/internal/mail"
-	"agora/internal/ratelimit"
+	agoramail "agora/internal/adapters/mail"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/ratelimit"
 )
 
 // Service runs the account commands.

@@ -20,10 +20,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/apperr"
-	"agora/internal/db"
-	"agora/internal/plaintext"
-	"agora/internal/ratelimit"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/ratelimit"
+	"agora/internal/rules/plaintext"
 	"agora/search"
 	"agora/search/answer"
 )

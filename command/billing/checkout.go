@@ -10,12 +10,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/payments"
+	"agora/internal/adapters/payments"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // Checkout is POST /checkout-sessions {productId}.
@@ -50,7 +50,7 @@ const DevCheckoutPath = "/api/dev/checkout/"
 // Checkout makes a Checkout Session for a member of a paid community or
 // forum who has no access to it: the forum's session also covers its
 // community when that is paid and not paid for (one session of two line
-// items; internal/payments says why). Stripe is asked outside any
+// items; internal/adapters/payments says why). Stripe is asked outside any
 // transaction; the session is recorded once made.
 func (s *Service) Checkout(ctx context.Context, in Checkout) (CheckoutSession, error) {
 	if in.ProductID == nil {

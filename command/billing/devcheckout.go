@@ -13,11 +13,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/apperr"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/payments"
+	"agora/internal/adapters/payments"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // PayDevCheckout is POST /dev/checkout/{id}, the dev checkout page's Pay

@@ -8,9 +8,9 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // Portal is a customer portal session: where to send the browser.

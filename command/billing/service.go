@@ -2,7 +2,7 @@
 // (spec 000 §2.6, §4 "Subscription", §7 "Subscription and checkout"):
 // checkout, the customer portal, Stripe's webhook, and the dev checkout
 // page's payment. Stripe is reached through the Stripe port (the
-// internal/payments client); access itself is internal/access's rule over
+// internal/adapters/payments client); access itself is internal/rules/access's rule over
 // the rows written here.
 package billing
 
@@ -15,9 +15,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/apperr"
-	"agora/internal/db"
-	"agora/internal/payments"
+	"agora/internal/adapters/payments"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
 )
 
 // Stripe is what the use cases ask of Stripe (*payments.Client).

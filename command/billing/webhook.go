@@ -10,10 +10,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/payments"
+	"agora/internal/adapters/payments"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // The results of a webhook delivery (StripeWebhookAck).

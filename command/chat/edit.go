@@ -9,12 +9,12 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	cmdfeed "agora/command/feed"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/nullable"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/nullable"
 )
 
 // Edit is PATCH /threads/private/{id}: a nil field keeps its value, a Set

@@ -10,11 +10,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/personalization"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/rules/access"
+	"agora/internal/rules/personalization"
 )
 
 // MaxPersonalization bounds a personalization, in bytes of JSON: the body
@@ -24,13 +24,13 @@ const MaxPersonalization = 64 << 10
 
 // removableKey is the syntax of any dotted key: null removes one even when
 // it is no longer a personalization key (a browser's older key), which is
-// harmless; setting one takes a key of internal/personalization.
+// harmless; setting one takes a key of internal/rules/personalization.
 var removableKey = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // Personalize is PATCH /users/{id}/personalization: keys set to a value,
 // keys set to null removed, other keys kept. The object is flat, a value
 // per dotted key, so that the merge is the keys sent; each key and its
-// value are checked by internal/personalization.
+// value are checked by internal/rules/personalization.
 type Personalize struct {
 	Actor  auth.Caller
 	UserID uuid.UUID

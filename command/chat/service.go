@@ -19,11 +19,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	cmdfeed "agora/command/feed"
-	"agora/internal/apperr"
-	"agora/internal/blob"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/plaintext"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/plaintext"
 )
 
 // MaxText is the longest message text, in characters (spec 002 §4).

@@ -7,11 +7,11 @@ import (
 
 	. "github.com/go-jet/jet/v2/postgres"
 
-	"agora/internal/apperr"
-	"agora/internal/linkpreview"
-	"agora/internal/nullable"
-	"agora/internal/picture"
-	"agora/internal/plaintext"
+	"agora/internal/adapters/linkpreview"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/picture"
+	"agora/internal/rules/plaintext"
 )
 
 // The community form's limits (spec 000 §5, §9).

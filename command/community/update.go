@@ -8,11 +8,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/picture"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/picture"
 )
 
 // Update is PATCH /communities/{id}: absent fields stay as they are.

@@ -16,12 +16,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/outbound"
-	"agora/internal/webpush"
+	"agora/internal/adapters/webpush"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/outbound"
 )
 
 // ErrPushUnavailable answers the push calls of a server with no VAPID key

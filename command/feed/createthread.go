@@ -10,12 +10,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // CreateThread is POST /series/{id}/threads: a post or a question.
@@ -132,7 +132,7 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 // as the feed's cursor is a createdOn alone, so two posts in one
 // millisecond could straddle a page and one be skipped. It locks the
 // channel's row until tx ends, which orders the channel's writers; a Meet
-// Up's post (command/meeting) takes its time here too.
+// Up's post (command/meetup) takes its time here too.
 func PostTime(ctx context.Context, tx pgx.Tx, channelID uuid.UUID, now time.Time) (time.Time, error) {
 	var last *time.Time
 	c, t := table.Channels, table.Threads

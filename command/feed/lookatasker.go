@@ -8,11 +8,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // ErrNotAnonymous is a look at the asker of a post that is not an
@@ -40,7 +40,7 @@ type Asker struct {
 }
 
 // LookAtAsker shows who asked an anonymous question to those who
-// administer its forum (internal/access: forum admins, admins of its
+// administer its forum (internal/rules/access: forum admins, admins of its
 // community or organization, super users), for moderation, and records the
 // look in the same transaction: a look that could not be recorded shows
 // nothing. Members are refused before anything is read or written.

@@ -1,6 +1,6 @@
 // Package feed is the write side of the forum feed (spec 001): posts and
 // questions (threads), comments and replies, reactions and forum visits.
-// Every rule of who may do what is asked of internal/access.
+// Every rule of who may do what is asked of internal/rules/access.
 package feed
 
 import (
@@ -15,15 +15,15 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/blob"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/linkpreview"
-	"agora/internal/plaintext"
-	"agora/internal/richtext"
+	"agora/internal/adapters/blob"
+	"agora/internal/adapters/linkpreview"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
+	"agora/internal/rules/plaintext"
+	"agora/internal/rules/richtext"
 )
 
 // MaxText is the longest post or comment text, in characters (spec 001 §9).

@@ -10,10 +10,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/apperr"
-	"agora/internal/blob"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // Decision (spec 001 §3, §5): a post's image and file are uploads of the
@@ -89,7 +89,7 @@ func (a Attachments) ids() []uuid.UUID {
 
 // ImageAttachment is the complete image upload id, named name, as a post
 // keeps it: what a post written outside these commands (the demo
-// discussions, command/demo) stores (Stored) and binds (Bind), so that
+// discussions, app/demo) stores (Stored) and binds (Bind), so that
 // its image reads like any other.
 func ImageAttachment(id uuid.UUID, name string) Attachments {
 	return Attachments{image: &storedImage{ID: id, Name: name}}

@@ -9,11 +9,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // Visit is POST /series/{id}/visits.

@@ -3,8 +3,8 @@ package forum
 import (
 	"strconv"
 
-	"agora/internal/apperr"
-	"agora/internal/plaintext"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/rules/plaintext"
 )
 
 // Exclusivities are the forum's access kinds; inviteOnly may become open,

@@ -6,19 +6,19 @@ import (
 	"fmt"
 	"strings"
 
-	"agora/internal/membership"
+	"agora/internal/rules/membership"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/sheet"
+	"agora/internal/adapters/sheet"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // Import is POST /communities/{id}/profiles/bulk (CommunityID set) or POST

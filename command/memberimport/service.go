@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/db"
+	"agora/internal/plumbing/db"
 )
 
 // Limits of one import. MaxRows is the product's own choice (the spec names

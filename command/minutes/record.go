@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // Record is POST /live-streams/record/{roomId}.

@@ -12,10 +12,10 @@ import (
 
 	"agora/app/testenv"
 	"agora/command/minutes"
-	"agora/internal/auth"
-	"agora/internal/sfu"
-	"agora/internal/sfuserver"
-	"agora/internal/speech/speechtest"
+	"agora/internal/adapters/sfu"
+	"agora/internal/adapters/speech/speechtest"
+	"agora/internal/plumbing/auth"
+	"agora/internal/standins/sfuserver"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

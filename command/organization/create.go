@@ -8,14 +8,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/nullable"
-	"agora/internal/picture"
-	"agora/internal/plaintext"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/picture"
+	"agora/internal/rules/plaintext"
 )
 
 // NameMax is the longest organization name, the community name's limit

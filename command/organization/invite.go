@@ -6,9 +6,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/membership"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/rules/membership"
 )
 
 // Invite is POST /organizations/{id}/invitations.

@@ -12,11 +12,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/membership"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/rules/access"
+	"agora/internal/rules/membership"
 )
 
 // Inviter issues and mails an invitation inside a transaction (the

@@ -12,10 +12,10 @@ import (
 	"golang.org/x/oauth2"
 
 	cmdaccount "agora/command/account"
-	"agora/internal/apperr"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // Redeem is POST /sso/tokens/redeem: an access token that an organization's

@@ -19,10 +19,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	cmdaccount "agora/command/account"
-	"agora/internal/apperr"
-	"agora/internal/db"
-	"agora/internal/outbound"
-	"agora/internal/ratelimit"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/outbound"
+	"agora/internal/plumbing/ratelimit"
 )
 
 // FlowTTL is how long a started sign-in may take at the identity provider.

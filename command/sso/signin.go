@@ -16,12 +16,12 @@ import (
 	"golang.org/x/oauth2"
 
 	cmdaccount "agora/command/account"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/ratelimit"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/ratelimit"
 )
 
 // Start is POST /sso/start: the person gives their work address.

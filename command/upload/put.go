@@ -10,10 +10,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/apperr"
-	"agora/internal/blob"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // Put is the PUT to a URL of POST /sas: the bytes of the upload. Whoever

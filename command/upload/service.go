@@ -2,7 +2,7 @@
 // POST /sas): a member asks for a signed URL, then puts the bytes there
 // directly, as a browser does with a cloud store's SAS URL; the server reads
 // the bytes' type from the bytes and keeps them in the blob store
-// (internal/blob). Posts refer to a completed upload by its id.
+// (internal/adapters/blob). Posts refer to a completed upload by its id.
 package upload
 
 import (
@@ -12,9 +12,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/apperr"
-	"agora/internal/blob"
-	"agora/internal/db"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
 )
 
 // Size limits. An image is at most 3,000,000 bytes (spec 000 §5 and §9, the

@@ -8,9 +8,9 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/picture"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/picture"
 )
 
 // Sweep deletes the uploads that no post or private message shows: never attached within the

@@ -9,11 +9,11 @@ import (
 
 	"agora/httpapi"
 	"agora/httpapi/openapi"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db/gen/model"
-	"agora/internal/jsontime"
-	"agora/internal/mail"
+	"agora/internal/adapters/mail"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/jsontime"
 	qaccount "agora/query/account"
 )
 

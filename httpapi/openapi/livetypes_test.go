@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/httpapi/openapi"
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/jsontime"
 	"agora/projections/realtime"
 )
 

@@ -13,9 +13,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/mail"
+	"agora/internal/adapters/mail"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // burstKinds are the notifications mailed as they come, but at most once

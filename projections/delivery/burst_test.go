@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/projections/change"
 	"agora/projections/delivery"
 )

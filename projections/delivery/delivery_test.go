@@ -15,12 +15,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"agora/app/testenv"
-	"agora/internal/config"
-	"agora/internal/mail"
-	"agora/internal/membership"
-	"agora/internal/outbound"
-	"agora/internal/pushtest"
-	"agora/internal/webpush"
+	"agora/internal/adapters/mail"
+	"agora/internal/adapters/webpush"
+	"agora/internal/adapters/webpush/pushtest"
+	"agora/internal/plumbing/config"
+	"agora/internal/plumbing/outbound"
+	"agora/internal/plumbing/vapid"
+	"agora/internal/rules/membership"
 	"agora/projections"
 	"agora/projections/change"
 	"agora/projections/delivery"
@@ -75,7 +76,7 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	env := testenv.New(t)
-	keys, err := webpush.GenerateKeys()
+	keys, err := vapid.GenerateKeys()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"agora/internal/personalization"
+	"agora/internal/rules/personalization"
 )
 
 // Frequencies of the digests.
@@ -30,7 +30,7 @@ type settings struct {
 
 // readSettings reads the personalization's flat object. A key absent, or
 // of the wrong kind (the PATCH checks kinds; this only reads), holds its
-// default: both come from internal/personalization, the one list of keys.
+// default: both come from internal/rules/personalization, the one list of keys.
 func readSettings(data []byte) settings {
 	var m map[string]json.RawMessage
 	_ = json.Unmarshal(data, &m)

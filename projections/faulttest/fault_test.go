@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"agora/app/testenv"
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 	"agora/projections/projectiontest"
 )
 

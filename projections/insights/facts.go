@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/linkpreview"
-	"agora/internal/richtext"
+	"agora/internal/adapters/linkpreview"
+	"agora/internal/rules/richtext"
 	"agora/projections/change"
 )
 
@@ -161,7 +161,7 @@ func present(v json.RawMessage) bool {
 }
 
 // embedded is a link that plays in the post (command/feed keeps the
-// client's viewerType; internal/linkpreview names it).
+// client's viewerType; internal/adapters/linkpreview names it).
 func embedded(link json.RawMessage) bool {
 	if !present(link) {
 		return false

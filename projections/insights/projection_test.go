@@ -10,8 +10,8 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/seed"
 	"agora/projections"
 	"agora/projections/insights"
 )

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"agora/internal/richtext"
+	"agora/internal/rules/richtext"
 )
 
 // Questions are the questions a comment or a reply asks (the inline

@@ -11,8 +11,8 @@ import (
 	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // resolve looks up what the batch's rows do not say, first in the

@@ -8,9 +8,9 @@ import (
 	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
 	"agora/projections/change"
 )
 

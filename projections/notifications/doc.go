@@ -26,7 +26,7 @@
 //     has no forum or post.
 //
 // Never to the author of the source, and never to one who cannot read the
-// post's channel when the change is applied (internal/access's
+// post's channel when the change is applied (internal/rules/access's
 // ChannelRead, the rule of the feed and the live events). A row of an
 // anonymous question names no author (author_id null), whoever reads it.
 // What a change does not carry (the post of a comment, the comment a reply

@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/db/gen/table"
-	"agora/internal/richtext"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/richtext"
 	"agora/projections"
 	"agora/projections/change"
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/kafka"
+	"agora/internal/adapters/kafka"
 	"agora/relay"
 )
 

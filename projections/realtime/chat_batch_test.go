@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
-	"agora/internal/db"
+	"agora/internal/plumbing/db"
 	"agora/live"
 	"agora/projections/change"
 	"agora/projections/realtime"

@@ -40,7 +40,7 @@
 // Counts, creators and places are read when the event is delivered, once
 // for the node and only when someone connected there receives it, through
 // query/feed's lookups (Feed), so that they are what the feed shows. The
-// audience is the readers of the post's channel as internal/access decides
+// audience is the readers of the post's channel as internal/rules/access decides
 // (a forum's active members and those who administer it; for its admin
 // channel, those who administer it alone). An anonymous question's events
 // carry no creatorId or creator, to anyone: as in the feed, the asker is
@@ -71,9 +71,9 @@
 //
 // # Meet Up events
 //
-// Meet Ups and their invitees (meeting.go) make, with the context key
+// Meet Ups and their invitees (meetup.go) make, with the context key
 // "meeting:<roomId>", meeting.created, meeting.updated and meeting.ended
-// (the Meet Up as query/meeting reads it at delivery, as each receiver
+// (the Meet Up as query/meetup reads it at delivery, as each receiver
 // would: their myRole, the minutes' text for its creator and invitees
 // only), meeting.invitees.added, .removed and .responded ({roomId,
 // userIds, response}: an invitation, a registration, an answer, a seat

@@ -70,7 +70,7 @@ const (
 	// UserOfProfile is the person of a profile (none before they register).
 	UserOfProfile
 	// ChannelReaders are those who may read the posts of a channel, as
-	// internal/access decides: for a forum's main channel its readers (its
+	// internal/rules/access decides: for a forum's main channel its readers (its
 	// active members and those who administer it), for its admin channel
 	// those who administer it alone. A channel of another kind has none
 	// until its kind says who reads it.
@@ -89,9 +89,9 @@ const (
 	FormerMember
 	// OrganizationAdmins are those who manage every community of an
 	// organization without being its members: the organization's admins
-	// and super users (internal/access's CommunityRules).
+	// and super users (internal/rules/access's CommunityRules).
 	OrganizationAdmins
-	// PeersOfUser are the user's peers (internal/access's PeersOf: those
+	// PeersOfUser are the user's peers (internal/rules/access's PeersOf: those
 	// with an active membership of a community the user is an active
 	// member of), the user aside: those who see the user's status in
 	// their peers list.
@@ -178,7 +178,7 @@ var mappers = map[string]mapper{
 	"public.user_personalization":      personalizationEvents,
 	// Notifications (notifications.go).
 	"public.notifications": notificationEvents,
-	// Meet Ups (meeting.go).
+	// Meet Ups (meetup.go).
 	"public.meetings":         meetingEvents,
 	"public.meeting_invitees": inviteeEvents,
 	// Subscriptions (billing.go).

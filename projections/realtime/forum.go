@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/jsontime"
 	"agora/projections/change"
 	qfeed "agora/query/feed"
 )

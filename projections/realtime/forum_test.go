@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/jsontime"
 	"agora/projections/change"
 	"agora/projections/realtime"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/db/gen/model"
+	"agora/internal/plumbing/db/gen/model"
 	"agora/projections/change"
 	qnotifications "agora/query/notifications"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"agora/internal/blob"
+	"agora/internal/adapters/blob"
 	"agora/live"
 	qchat "agora/query/chat"
 	qfeed "agora/query/feed"

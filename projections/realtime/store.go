@@ -9,9 +9,9 @@ import (
 	pg "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/access"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // DB is what the projection needs of Postgres (a *pgxpool.Pool).
@@ -98,7 +98,7 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 
 // channelReaders selects the candidates who may read channel c of forum f:
 // channel joins the two (and the post, for ThreadReaders), which picks the
-// one row. Who reads a forum is internal/access's rule, the one the feed's
+// one row. Who reads a forum is internal/rules/access's rule, the one the feed's
 // reads apply, written once there.
 func channelReaders(channel pg.ReadableTable, c *table.ChannelsTable, f *table.SeriesTable, which pg.BoolExpression, candidates []uuid.UUID) pg.SelectStatement {
 	v := table.Users.AS("v")

@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/richtext"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/richtext"
 	"agora/search"
 )
 

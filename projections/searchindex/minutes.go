@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 	"agora/search"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/seed"
+	"agora/app/seed"
 	"agora/projections/searchindex"
 	"agora/search"
 )

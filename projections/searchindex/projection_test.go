@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/app/seed"
 	"agora/app/testenv"
-	"agora/internal/seed"
 	"agora/projections"
 	"agora/projections/projectiontest"
 	"agora/projections/searchindex"

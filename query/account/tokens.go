@@ -7,13 +7,13 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/jsontime"
-	"agora/internal/onetime"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/rules/onetime"
 )
 
 func (q *Queries) oneTime(ctx context.Context, token string, kinds ...string) (model.Tokens, error) {

@@ -5,9 +5,9 @@ package account
 import (
 	"github.com/google/uuid"
 
-	"agora/internal/auth"
-	"agora/internal/db/gen/model"
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/jsontime"
 )
 
 // User is the signed-in person as the API shows it (spec 002 §3 "Auth user",

@@ -17,12 +17,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/blob"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/jsontime"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/jsontime"
 	qfeed "agora/query/feed"
 )
 

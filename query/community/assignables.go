@@ -9,13 +9,13 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/jsontime"
-	"agora/internal/membership"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/access"
+	"agora/internal/rules/membership"
 )
 
 // Role is a role a community's share dialog gives.

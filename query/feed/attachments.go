@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/blob"
+	"agora/internal/adapters/blob"
 )
 
 // A post keeps its image and file as the upload's id (with the name and

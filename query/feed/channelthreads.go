@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 )
 
 // Feed page sizes (spec 001 §9: the client reads 10 at a time).

@@ -7,14 +7,14 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 )
 
 // The lookups below read one piece of a post as the feed shows it, for the
 // live events (projections/realtime), which complete a change's payload
 // when they deliver it. They check no rights: the events' audience is
-// decided apart, from the same rules (internal/access).
+// decided apart, from the same rules (internal/rules/access).
 
 // isExpert is whether user is an expert of forum series: the flag of their
 // active membership of it, which the feed shows beside a creator.
@@ -25,7 +25,7 @@ func isExpert(user, series StringExpression) BoolExpression {
 }
 
 // isExpertSQL is isExpert as SQL text, for threadsSQL, which stays text
-// (internal/db's package doc says why); user and series are SQL
+// (internal/plumbing/db's package doc says why); user and series are SQL
 // expressions there.
 func isExpertSQL(user, series string) string {
 	return db.Text(isExpert(RawString(user), RawString(series)))

@@ -8,12 +8,12 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/access"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/jsontime"
-	"agora/internal/paging"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/access"
 )
 
 // NewPosts is GET /sharedposts/new (spec 001 §7, its answer "not shown"):

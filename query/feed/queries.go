@@ -16,12 +16,12 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/access"
-	"agora/internal/auth"
-	"agora/internal/blob"
-	"agora/internal/db"
-	"agora/internal/jsontime"
-	"agora/query/meeting"
+	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/rules/access"
+	"agora/query/meetup"
 )
 
 // Queries reads the feed from Postgres.
@@ -306,7 +306,7 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 }
 
 // withMeetings sets the meeting of the page's Meet Up posts, composed from
-// the Meet Up tables in one read for the whole page (meeting.Load), made
+// the Meet Up tables in one read for the whole page (meetup.Load), made
 // only when the page has one: a read more per page cost the feed a third
 // of its throughput (make bench BENCHFLAGS='-only feed'). A Meet Up's post
 // is its creator's alone to manage (spec 002 §6).
@@ -320,7 +320,7 @@ func (q *Queries) withMeetings(ctx context.Context, v auth.Caller, threads []*Th
 	if len(ids) == 0 {
 		return nil
 	}
-	meetings, err := meeting.Load(ctx, q.pool, v.UserID, ids)
+	meetings, err := meetup.Load(ctx, q.pool, v.UserID, ids)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 )
 
 // threadSQL reads the thread $1 with all its comments and their replies.

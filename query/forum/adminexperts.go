@@ -6,10 +6,10 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/membership"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/membership"
 )
 
 // AdminAndExperts is GET /series/{id}/admin-and-experts.

@@ -7,10 +7,10 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/access"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // Get is GET /series/{id}: a forum its reader opens, or a member who has

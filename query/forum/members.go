@@ -10,14 +10,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/jsontime"
-	"agora/internal/membership"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/access"
+	"agora/internal/rules/membership"
 )
 
 // Member is a person of a forum (spec 001 §3 Assignable). Names and

@@ -6,11 +6,11 @@ import (
 
 	. "github.com/go-jet/jet/v2/postgres"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/paging"
 )
 
 // Trending is GET /trending/series.

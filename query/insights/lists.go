@@ -6,10 +6,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/jsontime"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/paging"
 )
 
 // ListRequest is a list's forum, period and page.

@@ -8,13 +8,13 @@ import (
 
 	. "github.com/go-jet/jet/v2/postgres"
 
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
 
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 )
 
 // MembersReport is GET /reports/members/{seriesId}.

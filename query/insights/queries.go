@@ -13,13 +13,13 @@ import (
 	"strconv"
 	"time"
 
-	"agora/internal/db"
+	"agora/internal/plumbing/db"
 
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/jsontime"
 )
 
 // Periods are the report periods in days (spec 002 §9); the default is 90.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 )
 
 // DailyReport is a report of one entry a day (spec 002 §3): interactions,

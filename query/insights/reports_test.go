@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/apperr"
+	"agora/internal/plumbing/apperr"
 )
 
 func TestPeriod(t *testing.T) {

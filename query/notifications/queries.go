@@ -18,15 +18,15 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/model"
-	"agora/internal/db/gen/table"
-	"agora/internal/jsontime"
-	"agora/internal/paging"
-	"agora/internal/personalization"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/access"
+	"agora/internal/rules/personalization"
 )
 
 // MaxPage is the largest page of the list.

@@ -10,13 +10,13 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
-	"agora/internal/jsontime"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/plumbing/jsontime"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/access"
 )
 
 // Organization is an organization as its people see it (contract of issue

@@ -7,11 +7,11 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
-	"agora/internal/db/gen/table"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 )
 
 // Named is an organization or a community in a permissions list.

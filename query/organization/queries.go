@@ -9,9 +9,9 @@ import (
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/db"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
 )
 
 // MaxPageSize is the largest page of the organization lists (spec 000 §9:

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/db"
-	"agora/internal/paging"
+	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/paging"
 )
 
 // NewPeersOnly is Queries for the peers list alone, which reads Postgres

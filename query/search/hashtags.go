@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/rules/access"
 	index "agora/search"
 )
 

@@ -5,10 +5,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"agora/internal/access"
-	"agora/internal/apperr"
-	"agora/internal/auth"
-	"agora/internal/paging"
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/access"
 	index "agora/search"
 )
 

@@ -7,9 +7,9 @@ import (
 	"github.com/google/uuid"
 
 	"agora/app/testenv"
-	"agora/internal/access"
-	"agora/internal/auth"
-	"agora/internal/paging"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/paging"
+	"agora/internal/rules/access"
 	"agora/query/search"
 )
 

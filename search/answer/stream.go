@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"agora/internal/jsontime"
+	"agora/internal/plumbing/jsontime"
 	"agora/search"
 )
 

@@ -17,7 +17,7 @@ import (
 	"syscall"
 
 	"agora/app"
-	"agora/internal/config"
+	"agora/internal/plumbing/config"
 	"agora/projections"
 	"agora/projections/projectiontest"
 )
