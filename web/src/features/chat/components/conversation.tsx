@@ -5,6 +5,7 @@ import { ArrowLeft, ImagePlus, Pencil, SmilePlus, Trash2, X } from 'lucide-react
 import { isApiError } from '@/api/client'
 import { uploadFile } from '@/api/upload'
 import { MessageEditor } from '@/components/message-editor/message-editor'
+import { ReactionChoices } from '@/components/reaction-choices'
 import { textLength } from '@/components/message-editor/text'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
@@ -13,7 +14,7 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover
 import { ErrorFallback } from '@/components/ui/states'
 import { formatPostDate } from '@/lib/format-date'
 import { useOpenProfile } from '@/lib/profile-opener'
-import { REACTION_GLYPHS, REACTION_KINDS, toggledReaction } from '@/lib/reactions'
+import { REACTION_GLYPHS } from '@/lib/reactions'
 import { messagesQuery, peerChannelQuery, useDeleteMessage, useEditMessage, useMarkSeen, useReactToMessage, useSendMessage } from '../api/chat-api'
 import type { ChatMessage } from '../api/types'
 import { openChat, type ChatPeer } from '../lib/open-chat'
@@ -170,23 +171,14 @@ function MessageItem({ message: m, peerId }: { message: ChatMessage; peerId: str
               </Button>
             </PopoverTrigger>
             <PopoverContent className="w-auto p-1" aria-label={t('chat.react')}>
-              <div role="group" aria-label={t('chat.react')} className="flex gap-1">
-                {REACTION_KINDS.map((k) => (
-                  <Button
-                    key={k}
-                    variant={k === shown ? 'secondary' : 'ghost'}
-                    size="icon"
-                    aria-pressed={k === shown}
-                    aria-label={t(`feed.reactions.kind.${k}`)}
-                    onClick={() => {
-                      setReacting(false)
-                      react.mutate({ id: m.id, reaction: toggledReaction(shown, k) })
-                    }}
-                  >
-                    <span aria-hidden>{REACTION_GLYPHS[k]}</span>
-                  </Button>
-                ))}
-              </div>
+              <ReactionChoices
+                label={t('chat.react')}
+                chosen={shown}
+                onChoose={(reaction) => {
+                  setReacting(false)
+                  react.mutate({ id: m.id, reaction })
+                }}
+              />
             </PopoverContent>
           </Popover>
         )}

@@ -8,7 +8,8 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover
 import { Skeleton } from '@/components/ui/skeleton'
 import { ErrorFallback } from '@/components/ui/states'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import { REACTION_GLYPHS, REACTION_KINDS, toggledReaction, type ReactionKind } from '@/lib/reactions'
+import { ReactionChoices } from '@/components/reaction-choices'
+import { REACTION_GLYPHS, REACTION_KINDS, type ReactionKind } from '@/lib/reactions'
 import { cn } from '@/lib/utils'
 import { useReact, type ReactionTarget } from '../api/react'
 import { useReactions } from '../api/list-reactions'
@@ -27,10 +28,10 @@ export function Reactions({ target, item, onReact, compact }: { target: Reaction
   const [listOpen, setListOpen] = useState(false)
   const mutation = useReact(target)
   const mine = item.myReaction
-  const choose = (kind: ReactionKind) => {
+  const choose = (next: ReactionKind | null) => {
     setOpen(false)
     onReact?.()
-    mutation.mutate(toggledReaction(mine, kind))
+    mutation.mutate(next)
   }
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -48,23 +49,7 @@ export function Reactions({ target, item, onReact, compact }: { target: Reaction
           </Button>
         </PopoverTrigger>
         <PopoverContent className="w-auto p-1" align="start" aria-label={t('feed.reactions.pick')}>
-          <div role="group" aria-label={t('feed.reactions.pick')} className="flex gap-1">
-            {REACTION_KINDS.map((kind) => (
-              <Button
-                key={kind}
-                variant={kind === mine ? 'secondary' : 'ghost'}
-                size="icon"
-                className="text-xl"
-                aria-pressed={kind === mine}
-                aria-label={kind === mine ? `${t(`feed.reactions.kind.${kind}`)} (${t('feed.reactions.remove')})` : t(`feed.reactions.kind.${kind}`)}
-                title={t(`feed.reactions.kind.${kind}`)}
-                onClick={() => choose(kind)}
-                data-reaction={kind}
-              >
-                <span aria-hidden>{REACTION_GLYPHS[kind]}</span>
-              </Button>
-            ))}
-          </div>
+          <ReactionChoices label={t('feed.reactions.pick')} chosen={mine} onChoose={choose} removeLabel={t('feed.reactions.remove')} />
         </PopoverContent>
       </Popover>
       {item.reactions.totalCount > 0 && (
