@@ -43,6 +43,7 @@ export interface MessageSuggestions {
   useHashtags: (query: string, enabled: boolean) => SuggestionAnswer<HashtagSuggestion>
 }
 
+/** MessageEditorProps: a controlled value (its stored form, mentions as markup) and how the box behaves. */
 export interface MessageEditorProps {
   value: string
   onChange: (value: string) => void
