@@ -217,7 +217,6 @@ export const translation = {
     message: 'Message',
     placeholder: 'Write a message…',
     send: 'Send',
-    emoji: 'Emoji',
     attachImage: 'Attach an image',
     removeImage: 'Remove the image',
     image: 'Image',

@@ -96,7 +96,12 @@ describe('Conversation', () => {
     await renderInApp(<Conversation peer={ada} />)
     await screen.findByText('message m1')
     const box = screen.getByRole('textbox', { name: 'Message' })
-    expect(box).toHaveAttribute('maxLength', '800')
+    // The shared editor cuts at 800 characters (code points, as the server counts).
+    await userEvent.click(box)
+    await userEvent.paste('x'.repeat(801))
+    expect(box).toHaveValue('x'.repeat(800))
+    expect(within(screen.getByTestId('chat-editor')).getByTestId('chat-counter')).toHaveTextContent('800/800')
+    await userEvent.clear(box)
     await userEvent.type(box, 'Hello Ada')
     expect(within(screen.getByTestId('chat-editor')).getByTestId('chat-counter')).toHaveTextContent('9/800')
     await userEvent.keyboard('{Enter}')

@@ -1,27 +1,27 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { ArrowLeft, ImagePlus, Pencil, Smile, SmilePlus, Trash2, X } from 'lucide-react'
+import { ArrowLeft, ImagePlus, Pencil, SmilePlus, Trash2, X } from 'lucide-react'
 import { isApiError } from '@/api/client'
 import { uploadFile } from '@/api/upload'
+import { MessageEditor } from '@/components/message-editor/message-editor'
+import { ReactionChoices } from '@/components/reaction-choices'
+import { textLength } from '@/components/message-editor/text'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover'
 import { ErrorFallback } from '@/components/ui/states'
-import { Textarea } from '@/components/ui/textarea'
 import { formatPostDate } from '@/lib/format-date'
 import { useOpenProfile } from '@/lib/profile-opener'
+import { REACTION_GLYPHS } from '@/lib/reactions'
 import { messagesQuery, peerChannelQuery, useDeleteMessage, useEditMessage, useMarkSeen, useReactToMessage, useSendMessage } from '../api/chat-api'
-import type { ChatMessage, ReactionKind } from '../api/types'
+import type { ChatMessage } from '../api/types'
 import { openChat, type ChatPeer } from '../lib/open-chat'
 import { PresenceDot } from './presence-dot'
 
 /** A message holds at most 800 characters, also when edited (spec 002 §5). */
 export const MAX_CHARS = 800
-const REACTIONS: Record<ReactionKind, string> = { liked: '👍', loved: '❤️', smiled: '😊', disliked: '👎', neutral: '😐' }
-/** A small set of emoji for the editor. */
-const EMOJI = ['😀', '😂', '😊', '😍', '😉', '🤔', '😢', '😮', '👍', '👎', '👏', '🙏', '🎉', '❤️', '🔥', '✅']
 
 /**
  * Conversation is the chat with one peer (spec 002 §2): back, the peer's
@@ -122,8 +122,8 @@ function MessageItem({ message: m, peerId }: { message: ChatMessage; peerId: str
       <div className={m.isMine ? 'rounded-lg bg-primary px-3 py-2 text-primary-foreground' : 'rounded-lg bg-muted px-3 py-2'}>
         {editing ? (
           <div className="space-y-2">
-            <Textarea value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={MAX_CHARS} aria-label={t('chat.editMessage')} className="bg-background text-foreground" />
-            <Counter n={draft.length} />
+            <MessageEditor value={draft} onChange={setDraft} maxLength={MAX_CHARS} countdown={false} label={t('chat.editMessage')} rows={3} className="text-foreground" />
+            <Counter n={textLength(draft)} />
             {edit.isError && <p className="text-xs">{errorText(edit.error, t)}</p>}
             <div className="flex justify-end gap-2">
               <Button size="sm" variant="secondary" onClick={() => (setEditing(false), setDraft(m.raw))}>
@@ -150,7 +150,7 @@ function MessageItem({ message: m, peerId }: { message: ChatMessage; peerId: str
         <time dateTime={m.createdOn}>{formatPostDate(m.createdOn)}</time>
         {shown && (
           <span role="img" aria-label={t('chat.reaction', { kind: t(`feed.reactions.kind.${shown}`) })} data-testid="shown-reaction">
-            {REACTIONS[shown]}
+            {REACTION_GLYPHS[shown]}
           </span>
         )}
         {m.isMine && !editing && (
@@ -171,23 +171,14 @@ function MessageItem({ message: m, peerId }: { message: ChatMessage; peerId: str
               </Button>
             </PopoverTrigger>
             <PopoverContent className="w-auto p-1" aria-label={t('chat.react')}>
-              <div role="group" aria-label={t('chat.react')} className="flex gap-1">
-                {(Object.keys(REACTIONS) as ReactionKind[]).map((k) => (
-                  <Button
-                    key={k}
-                    variant={k === shown ? 'secondary' : 'ghost'}
-                    size="icon"
-                    aria-pressed={k === shown}
-                    aria-label={t(`feed.reactions.kind.${k}`)}
-                    onClick={() => {
-                      setReacting(false)
-                      react.mutate({ id: m.id, reaction: k === shown ? null : k })
-                    }}
-                  >
-                    <span aria-hidden>{REACTIONS[k]}</span>
-                  </Button>
-                ))}
-              </div>
+              <ReactionChoices
+                label={t('chat.react')}
+                chosen={shown}
+                onChoose={(reaction) => {
+                  setReacting(false)
+                  react.mutate({ id: m.id, reaction })
+                }}
+              />
             </PopoverContent>
           </Popover>
         )}
@@ -222,7 +213,11 @@ function Counter({ n }: { n: number }) {
 
 const errorText = (e: unknown, t: (k: string) => string) => (isApiError(e) && e.code === 'forbidden' ? t('chat.notPeer') : t('chat.failed'))
 
-/** Editor writes a message: text up to 800 characters, emoji, an image; Enter sends, Shift+Enter breaks the line. */
+/**
+ * Editor writes a message with the shared MessageEditor: text up to 800
+ * characters, emoji, an image; Enter sends (an image alone too),
+ * Shift+Enter breaks the line.
+ */
 function Editor({ peerId }: { peerId: string }) {
   const { t } = useTranslation()
   const [text, setText] = useState('')
@@ -243,12 +238,6 @@ function Editor({ peerId }: { peerId: string }) {
         },
       },
     )
-  }
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-      e.preventDefault()
-      submit()
-    }
   }
   const attach = async (f: File | undefined) => {
     if (!f) return
@@ -273,13 +262,15 @@ function Editor({ peerId }: { peerId: string }) {
           </Button>
         </div>
       )}
-      <Textarea
+      <MessageEditor
         value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
+        onChange={setText}
+        onSubmit={submit}
+        canSubmit={canSend}
         maxLength={MAX_CHARS}
+        countdown={false}
         placeholder={t('chat.placeholder')}
-        aria-label={t('chat.message')}
+        label={t('chat.message')}
         rows={2}
       />
       {(send.isError || uploadFailed) && (
@@ -288,20 +279,6 @@ function Editor({ peerId }: { peerId: string }) {
         </p>
       )}
       <div className="mt-1 flex items-center gap-1">
-        <Popover>
-          <PopoverTrigger asChild>
-            <Button variant="ghost" size="icon" className="size-8" aria-label={t('chat.emoji')}>
-              <Smile aria-hidden />
-            </Button>
-          </PopoverTrigger>
-          <PopoverContent className="grid w-auto grid-cols-8 gap-0.5 p-2" aria-label={t('chat.emoji')}>
-            {EMOJI.map((e) => (
-              <button key={e} type="button" className="flex size-8 items-center justify-center rounded-md text-xl hover:bg-accent" onClick={() => setText((s) => (s + e).slice(0, MAX_CHARS))}>
-                {e}
-              </button>
-            ))}
-          </PopoverContent>
-        </Popover>
         <Button variant="ghost" size="icon" className="size-8" aria-label={t('chat.attachImage')} disabled={uploading} onClick={() => file.current?.click()}>
           <ImagePlus aria-hidden />
         </Button>
@@ -317,7 +294,7 @@ function Editor({ peerId }: { peerId: string }) {
           }}
         />
         <span className="ml-auto text-muted-foreground">
-          <Counter n={text.length} />
+          <Counter n={textLength(text)} />
         </span>
         <Button size="sm" onClick={submit} disabled={!canSend}>
           {t('chat.send')}

@@ -13,7 +13,8 @@ import { useDraft } from '../lib/drafts'
 import { commentMentions } from '../lib/mentions'
 import type { Reply, Thread } from '../lib/thread-cache'
 import { AuthorAvatar, creatorName } from './author'
-import { MessageEditor } from './composer/message-editor'
+import { MessageEditor } from '@/components/message-editor/message-editor'
+import { useForumSuggestions } from '../hooks/forum-suggestions'
 import { MAX_POST_TEXT } from './composer/text'
 import { ConfirmDeleteDialog } from './confirm-delete-dialog'
 import { ManageMenu } from './manage-menu'
@@ -97,6 +98,7 @@ export function CommentBox({
   // A draft per post commented on, or per comment replied to.
   const [value, setValue] = useDraft(parentId ? `reply:${parentId}` : `comment:${threadId}`)
   const errorId = useId()
+  const suggestions = useForumSuggestions(seriesId)
   const create = useCreateReply(threadId)
   const raw = value.trim()
   const send = () => {
@@ -121,7 +123,7 @@ export function CommentBox({
       }}
     >
       <MessageEditor
-        seriesId={seriesId}
+        suggestions={suggestions}
         value={value}
         onChange={setValue}
         onSubmit={send}

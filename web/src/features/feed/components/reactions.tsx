@@ -8,19 +8,12 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover
 import { Skeleton } from '@/components/ui/skeleton'
 import { ErrorFallback } from '@/components/ui/states'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { ReactionChoices } from '@/components/reaction-choices'
+import { REACTION_GLYPHS, REACTION_KINDS, type ReactionKind } from '@/lib/reactions'
 import { cn } from '@/lib/utils'
 import { useReact, type ReactionTarget } from '../api/react'
 import { useReactions } from '../api/list-reactions'
-import { REACTION_KINDS, toggledReaction, type ReactionKind, type ReactionStats } from '../lib/thread-cache'
-
-/** The glyph of each of the five reactions. */
-export const REACTION_EMOJI: Record<ReactionKind, string> = {
-  liked: '👍',
-  loved: '❤️',
-  smiled: '😊',
-  disliked: '👎',
-  neutral: '😐',
-}
+import type { ReactionStats } from '../lib/thread-cache'
 
 type Reactable = { reactions: ReactionStats; myReaction: ReactionKind | null }
 
@@ -35,10 +28,10 @@ export function Reactions({ target, item, onReact, compact }: { target: Reaction
   const [listOpen, setListOpen] = useState(false)
   const mutation = useReact(target)
   const mine = item.myReaction
-  const choose = (kind: ReactionKind) => {
+  const choose = (next: ReactionKind | null) => {
     setOpen(false)
     onReact?.()
-    mutation.mutate(toggledReaction(mine, kind))
+    mutation.mutate(next)
   }
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -51,28 +44,12 @@ export function Reactions({ target, item, onReact, compact }: { target: Reaction
             aria-label={mine ? t('feed.reactions.yours', { kind: t(`feed.reactions.kind.${mine}`) }) : t('feed.reactions.react')}
             data-testid="reaction-trigger"
           >
-            {mine ? <span aria-hidden>{REACTION_EMOJI[mine]}</span> : <SmilePlus aria-hidden />}
+            {mine ? <span aria-hidden>{REACTION_GLYPHS[mine]}</span> : <SmilePlus aria-hidden />}
             <span aria-hidden={!!mine}>{mine ? t(`feed.reactions.kind.${mine}`) : t('feed.reactions.react')}</span>
           </Button>
         </PopoverTrigger>
         <PopoverContent className="w-auto p-1" align="start" aria-label={t('feed.reactions.pick')}>
-          <div role="group" aria-label={t('feed.reactions.pick')} className="flex gap-1">
-            {REACTION_KINDS.map((kind) => (
-              <Button
-                key={kind}
-                variant={kind === mine ? 'secondary' : 'ghost'}
-                size="icon"
-                className="text-xl"
-                aria-pressed={kind === mine}
-                aria-label={kind === mine ? `${t(`feed.reactions.kind.${kind}`)} (${t('feed.reactions.remove')})` : t(`feed.reactions.kind.${kind}`)}
-                title={t(`feed.reactions.kind.${kind}`)}
-                onClick={() => choose(kind)}
-                data-reaction={kind}
-              >
-                <span aria-hidden>{REACTION_EMOJI[kind]}</span>
-              </Button>
-            ))}
-          </div>
+          <ReactionChoices label={t('feed.reactions.pick')} chosen={mine} onChoose={choose} removeLabel={t('feed.reactions.remove')} />
         </PopoverContent>
       </Popover>
       {item.reactions.totalCount > 0 && (
@@ -85,7 +62,7 @@ export function Reactions({ target, item, onReact, compact }: { target: Reaction
           >
             {REACTION_KINDS.filter((k) => item.reactions[k] > 0).map((k) => (
               <span key={k} className="flex items-center gap-0.5" aria-hidden>
-                <span>{REACTION_EMOJI[k]}</span>
+                <span>{REACTION_GLYPHS[k]}</span>
                 <span>{item.reactions[k]}</span>
               </span>
             ))}
@@ -137,7 +114,7 @@ export function ReactionsDialog({
               )}
             </div>
             <span aria-label={t(`feed.reactions.kind.${r.reaction}`)} role="img">
-              {REACTION_EMOJI[r.reaction]}
+              {REACTION_GLYPHS[r.reaction]}
             </span>
           </li>
         ))}
@@ -164,7 +141,7 @@ export function ReactionsDialog({
               <TabsTrigger value="all">{t('feed.reactions.all', { count: results.length })}</TabsTrigger>
               {kinds.map((k) => (
                 <TabsTrigger key={k} value={k} aria-label={`${t(`feed.reactions.kind.${k}`)} ${results.filter((r) => r.reaction === k).length}`}>
-                  <span aria-hidden>{REACTION_EMOJI[k]}</span>
+                  <span aria-hidden>{REACTION_GLYPHS[k]}</span>
                   <span aria-hidden>{results.filter((r) => r.reaction === k).length}</span>
                 </TabsTrigger>
               ))}

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
-import { MessageEditor } from './composer/message-editor'
+import { MessageEditor } from '@/components/message-editor/message-editor'
+import { useForumSuggestions } from '../hooks/forum-suggestions'
 import { MAX_POST_TEXT } from './composer/text'
 
 /**
@@ -30,6 +31,7 @@ export function TextEditForm({
   onCancel: () => void
 }) {
   const { t } = useTranslation()
+  const suggestions = useForumSuggestions(seriesId)
   const [value, setValue] = useState(initial)
   const trimmed = value.trim()
   const canSave = !pending && (allowEmpty || trimmed.length > 0) && trimmed !== initial.trim()
@@ -43,7 +45,7 @@ export function TextEditForm({
       }}
       onKeyDown={(e) => e.key === 'Escape' && onCancel()}
     >
-      <MessageEditor seriesId={seriesId} value={value} onChange={setValue} onSubmit={save} label={label} maxLength={MAX_POST_TEXT} canMention={canMention} autoFocus rows={3} />
+      <MessageEditor suggestions={suggestions} value={value} onChange={setValue} onSubmit={save} label={label} maxLength={MAX_POST_TEXT} canMention={canMention} autoFocus rows={3} />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="outline" size="sm" onClick={onCancel}>
           {t('feed.cancel')}

@@ -14,13 +14,6 @@ export type ReactionStats = Schemas['ReactionStats']
 export type ThreadPage = Schemas['ThreadPage']
 export type FeedData = InfiniteData<ThreadPage, string | null>
 
-export const REACTION_KINDS: readonly ReactionKind[] = ['liked', 'loved', 'smiled', 'disliked', 'neutral']
-
-/** toggledReaction is what choosing kind sets: the same one again clears it. */
-export function toggledReaction(current: ReactionKind | null, kind: ReactionKind): ReactionKind | null {
-  return current === kind ? null : kind
-}
-
 /** withMyReaction moves the caller's reaction from its old kind to next, counts included. */
 export function withMyReaction<T extends { reactions: ReactionStats; myReaction: ReactionKind | null }>(item: T, next: ReactionKind | null): T {
   const old = item.myReaction

@@ -5,6 +5,8 @@
 // result is a list of tokens that components turn into React elements, so
 // no text is ever parsed as HTML.
 
+import { mentionAt } from '@/lib/mention-markup'
+
 export type Token =
   | { type: 'text'; text: string }
   | { type: 'link'; text: string; href: string }
@@ -14,8 +16,6 @@ export type Token =
 /** MAX_HASHTAG_LENGTH bounds a hashtag name, as the server does. */
 export const MAX_HASHTAG_LENGTH = 100
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 const TAG_RUNE = /[\p{L}\p{Nd}_]/u
 const SPACE = /\s/u
 // A web address: http(s):// or www., up to whitespace or a character that
@@ -23,19 +23,6 @@ const SPACE = /\s/u
 const LINK = /^(?:https?:\/\/|www\.)[^\s<>"'`]+/i
 // Punctuation that ends a sentence rather than the address.
 const TRAILING = /[.,;:!?'")\]}]+$/
-
-export function mentionAt(s: string): { display: string; userId: string; length: number } | undefined {
-  const end = s.indexOf(']')
-  if (end < 2) return undefined
-  const display = s.slice(1, end)
-  if (display.includes('[') || display.includes('\n')) return undefined
-  if (s[end + 1] !== '(') return undefined
-  const close = s.indexOf(')', end + 2)
-  if (close < 0) return undefined
-  const userId = s.slice(end + 2, close)
-  if (userId.length !== 36 || !UUID.test(userId) || userId === NIL_UUID) return undefined
-  return { display, userId: userId.toLowerCase(), length: close + 1 }
-}
 
 function linkAt(s: string): { text: string; href: string } | undefined {
   const m = LINK.exec(s)

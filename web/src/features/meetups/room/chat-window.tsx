@@ -1,9 +1,10 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Pencil, SendHorizontal, SmilePlus, Trash2, X } from 'lucide-react'
+import { MessageEditor } from '@/components/message-editor/message-editor'
 import { Button } from '@/components/ui/button'
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet'
-import { Textarea } from '@/components/ui/textarea'
+import { REACTION_GLYPHS } from '@/lib/reactions'
 import { useCurrentUser } from '@/lib/session-context'
 import { CHAT_MAX, type ChatMessage } from './chat'
 import { useMeetupRoom } from './context'
@@ -75,19 +76,15 @@ function ChatBody() {
           send()
         }}
       >
-        <Textarea
-          aria-label={t('meetups.room.chatMessage')}
+        <MessageEditor
+          label={t('meetups.room.chatMessage')}
           placeholder={t('meetups.room.chatPlaceholder')}
           value={text}
           maxLength={CHAT_MAX}
           rows={2}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault()
-              send()
-            }
-          }}
+          onChange={setText}
+          onSubmit={send}
+          className="min-w-0 flex-1"
         />
         <Button type="submit" size="icon" aria-label={editing ? t('meetups.room.save') : t('meetups.room.send')} disabled={!text.trim()}>
           <SendHorizontal aria-hidden />
@@ -124,7 +121,7 @@ function ChatLine({ m, mine, onEdit }: { m: ChatMessage; mine: boolean; onEdit: 
             variant="ghost"
             className="size-6"
             aria-label={t('meetups.room.react')}
-            onClick={() => void sendChat?.({ type: 'react', id: m.id, reaction: m.reactions[me] ? null : '👍' })}
+            onClick={() => void sendChat?.({ type: 'react', id: m.id, reaction: m.reactions[me] ? null : REACTION_GLYPHS.liked })}
           >
             <SmilePlus aria-hidden />
           </Button>

@@ -1,6 +1,7 @@
 // The in-meeting chat (spec 002 §2, §5): LiveKit data messages, reliable,
 // on the topic 'chat'; each message is created, edited, deleted or reacted
-// to by its own data message. At most 800 characters.
+// to by its own data message. At most 800 characters. A reaction travels
+// as its glyph, one of @/lib/reactions' REACTION_GLYPHS.
 
 export const CHAT_TOPIC = 'chat'
 export const CHAT_MAX = 800

@@ -13,7 +13,8 @@ import { AttachButtons } from './attach-buttons'
 import { AttachmentPreview } from './attachment-preview'
 import { DropZone } from './drop-zone'
 import { LinkDialog } from './link-dialog'
-import { MessageEditor } from './message-editor'
+import { MessageEditor } from '@/components/message-editor/message-editor'
+import { useForumSuggestions } from '../../hooks/forum-suggestions'
 import { MAX_POST_TEXT } from './text'
 import { UploadProgressBar } from './upload-progress-bar'
 import { UploadWarningDialog } from './upload-warning-dialog'
@@ -84,6 +85,7 @@ type FormProps = Omit<ComposerProps, 'variant' | 'open' | 'onOpenChange'> & { au
 function ComposerForm({ series, channelId, kind, initial = emptyContent, onPosted, onCancel, autoFocus }: FormProps) {
   const { t } = useTranslation()
   const draftKey = useDraftKey(`${kind}:${series.id}`)
+  const suggestions = useForumSuggestions(series.id)
   const c = useComposer({
     seriesId: series.id,
     channelId,
@@ -125,7 +127,7 @@ function ComposerForm({ series, channelId, kind, initial = emptyContent, onPoste
 
       <MessageEditor
         ref={editor}
-        seriesId={series.id}
+        suggestions={suggestions}
         value={c.content.raw}
         onChange={(raw) => c.edit({ raw })}
         onSubmit={c.submit}

@@ -1,13 +1,18 @@
-// The emoji the picker offers and the colon shortcuts the editor converts
-// (spec 001 §5 "Mentions and hashtags", §9 "Emoji picker shows no skin
-// tones"). A small hand-picked set, in the default (yellow) tone only, keeps
-// the bundle small; the shortcodes are the common Slack and GitHub names.
+// The emoji the picker offers and the colon shortcuts the message editor
+// converts (spec 001 §5 "Mentions and hashtags", §9 "Emoji picker shows no
+// skin tones"; spec 002 "Chat": emoji enabled). One set for every editor
+// (posts, comments, the private chat and the Meet Up chat). A small
+// hand-picked set, in the default (yellow) tone only, keeps the bundle
+// small; the shortcodes are the common Slack and GitHub names.
 
+/** Emoji is one emoji of the set: its character, its accessible name and its colon shortcodes. */
 export type Emoji = { char: string; name: string; shortcodes: string[] }
+/** EmojiGroup is a labelled row of the picker (its label is composer.emoji.groups.<id>). */
 export type EmojiGroup = { id: 'smileys' | 'gestures' | 'hearts' | 'nature' | 'food' | 'activities' | 'objects'; emoji: Emoji[] }
 
 const e = (char: string, name: string, ...shortcodes: string[]): Emoji => ({ char, name, shortcodes })
 
+/** emojiGroups is the whole set, in the order the picker shows it. */
 export const emojiGroups: EmojiGroup[] = [
   {
     id: 'smileys',
@@ -150,3 +155,32 @@ export const emoticons = new Map<string, string>([
   [':|', '😐'],
   [':*', '😘'],
 ])
+
+/**
+ * convertEmoji turns a colon shortcut that ends at caret into its emoji: a
+ * named one as soon as its closing colon is typed (":smile:"), an emoticon
+ * (":)", ":D") once a space follows it, so that "10:30" or a URL's ":/" are
+ * left alone. It returns null when there is nothing to convert.
+ */
+export function convertEmoji(text: string, caret: number): { text: string; caret: number } | null {
+  const before = text.slice(0, caret)
+  const named = /(^|[^\p{L}\p{N}_:]):([a-z0-9_+-]{1,40}):$/u.exec(before)
+  if (named) {
+    const emoji = emojiByShortcode.get(named[2]!)
+    if (emoji) return replace(text, caret - named[2]!.length - 2, caret, emoji)
+  }
+  const emoticon = /(^|\s)(:\S{1,3})(\s)$/u.exec(before)
+  if (emoticon) {
+    const emoji = emoticons.get(emoticon[2]!)
+    if (emoji) {
+      const start = caret - emoticon[2]!.length - emoticon[3]!.length
+      return replace(text, start, caret, emoji + emoticon[3]!)
+    }
+  }
+  return null
+}
+
+const replace = (text: string, start: number, end: number, insertion: string) => ({
+  text: text.slice(0, start) + insertion + text.slice(end),
+  caret: start + insertion.length,
+})

@@ -3,15 +3,16 @@ import { useTranslation } from 'react-i18next'
 import { Smile } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover'
-import { emojiGroups } from './emoji'
+import { emojiGroups } from '@/lib/emoji'
 
 const COLUMNS = 8
 const all = emojiGroups.flatMap((g) => g.emoji)
 
 /**
  * EmojiPicker is a button that opens a small grid of emoji (no skin tones,
- * spec 001 §9). The grid is one tab stop; arrow keys move within it (a
- * roving tabindex), Enter or a click picks.
+ * spec 001 §9), the one picker of every message editor. The grid is one
+ * tab stop; arrow keys move within it (a roving tabindex), Enter or a
+ * click picks.
  */
 export function EmojiPicker({ onPick, disabled }: { onPick: (emoji: string) => void; disabled?: boolean }) {
   const { t } = useTranslation()

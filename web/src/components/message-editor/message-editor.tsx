@@ -10,27 +10,56 @@ import {
   type Ref,
 } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { Schemas } from '@/api/client'
+import { EmojiPicker } from '@/components/emoji-picker'
 import { PersonAvatar } from '@/components/ui/avatar'
+import { useDebouncedValue } from '@/hooks/use-debounced-value'
+import { convertEmoji } from '@/lib/emoji'
+import { mentionMarkup } from '@/lib/mention-markup'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
-import { useHashtags } from '../../api/hashtags'
-import { useMentionCandidates, type MentionCandidate } from '../../api/mention-candidates'
-import { EmojiPicker } from './emoji-picker'
-import { EDITOR_DEFAULT_MAX, convertEmoji, displayText, editDisplayed, editorInput, findTrigger, inMention, mentionMarkup, replaceDisplayed, textLength } from './text'
-import { useDebouncedValue } from '@/hooks/use-debounced-value'
+import { EDITOR_DEFAULT_MAX, displayText, editDisplayed, editorInput, findTrigger, inMention, replaceDisplayed, textLength } from './text'
 
+/** MentionSuggestion is someone the editor offers after '@'. */
+export type MentionSuggestion = Schemas['MentionCandidate']
+/** HashtagSuggestion is a hashtag the editor offers after '#', with how many posts use it. */
+export type HashtagSuggestion = Schemas['Hashtag']
+
+/**
+ * SuggestionAnswer is what a suggestion source knows for a query: its items
+ * (undefined before the first answer) and whether they are still the
+ * answer to an earlier query, shown while the next one loads.
+ */
+export type SuggestionAnswer<T> = { items: readonly T[] | undefined; placeholder: boolean }
+
+/**
+ * MessageSuggestions are the hooks the editor asks for '@' and '#'
+ * suggestions (a forum asks its members and the hashtags of the server).
+ * Both are called on every render with the debounced query and whether a
+ * list is wanted, so an editor keeps the same source for its whole life.
+ */
+export interface MessageSuggestions {
+  useMentions: (query: string, enabled: boolean) => SuggestionAnswer<MentionSuggestion>
+  useHashtags: (query: string, enabled: boolean) => SuggestionAnswer<HashtagSuggestion>
+}
+
+/** MessageEditorProps: a controlled value (its stored form, mentions as markup) and how the box behaves. */
 export interface MessageEditorProps {
-  /** The forum whose members may be mentioned. */
-  seriesId: string
   value: string
   onChange: (value: string) => void
-  /** Called on Enter without Shift when the text is not empty. */
+  /** Called on Enter without Shift when canSubmit holds. */
   onSubmit?: () => void
+  /** Whether Enter submits; by default, when the text is not empty (a chat message may also be an image alone). */
+  canSubmit?: boolean
+  /** Where '@' and '#' suggestions come from; without it, '@' and '#' are plain characters. */
+  suggestions?: MessageSuggestions
   /** The accessible name of the text box. */
   label: string
   placeholder?: string
-  /** At most this many characters; longer input is cut (spec 001 §5). */
+  /** At most this many characters; longer input is cut (spec 001 §5, spec 002 "Chat"). */
   maxLength?: number
+  /** Whether the editor says how many characters are left once 90% are used (false where the caller shows its own count). */
+  countdown?: boolean
   /** Limits who may be mentioned (a Meet Up post's comments: its invitees and creator, spec 001 §5). */
   canMention?: (userId: string) => boolean
   onPaste?: ClipboardEventHandler<HTMLTextAreaElement>
@@ -53,16 +82,20 @@ const SUGGESTION_LIMIT = 8
 /** Mention and hashtag suggestions wait 250 ms after typing (spec 001 §9). */
 const SEARCH_DEBOUNCE_MS = 250
 
-type Suggestion = { kind: 'mention'; key: string; person: MentionCandidate } | { kind: 'hashtag'; key: string; name: string; count: number }
+type Suggestion = { kind: 'mention'; key: string; person: MentionSuggestion } | { kind: 'hashtag'; key: string; name: string; count: number }
+
+// The source of an editor without suggestions: it asks nothing.
+const noAnswer = (): SuggestionAnswer<never> => ({ items: undefined, placeholder: false })
 
 /**
- * MessageEditor is the text box of posts, questions and comments (spec 001
- * §4, §5): '@' suggests the forum's members whose name matches what follows
- * it and inserts `[Display Name](userId)`, '#' suggests hashtags (both asked
- * of the server, debounced 250 ms), colon
- * shortcuts turn into emoji, and an emoji picker inserts at the caret.
- * Leading whitespace is dropped and the text is cut at maxLength as it is
- * typed; Enter without Shift submits, Shift+Enter is a new line.
+ * MessageEditor is the one text box for writing a message: posts,
+ * questions and comments (spec 001 §4, §5), the private chat and the Meet
+ * Up chat (spec 002 "Chat"). With suggestions, '@' suggests people whose
+ * name matches what follows it and inserts `[Display Name](userId)`, and
+ * '#' suggests hashtags (debounced 250 ms); colon shortcuts turn into
+ * emoji, and an emoji picker inserts at the caret. Leading whitespace is
+ * dropped and the text is cut at maxLength as it is typed; Enter without
+ * Shift submits, Shift+Enter is a new line.
  *
  * The suggestions follow the ARIA autocomplete pattern for a multi-line text
  * box: the textarea keeps its textbox role (HTML allows no other role on a
@@ -72,13 +105,15 @@ type Suggestion = { kind: 'mention'; key: string; person: MentionCandidate } | {
  * are.
  */
 export function MessageEditor({
-  seriesId,
   value,
   onChange,
   onSubmit,
+  canSubmit,
+  suggestions: source,
   label,
   placeholder,
   maxLength = EDITOR_DEFAULT_MAX,
+  countdown = true,
   canMention,
   onPaste,
   disabled,
@@ -120,30 +155,30 @@ export function MessageEditor({
   // displayed text.
   const display = useMemo(() => displayText(value), [value])
   const rawTrigger = useMemo(() => {
-    const found = focused ? findTrigger(display, caret) : null
+    const found = focused && source ? findTrigger(display, caret) : null
     return found && !inMention(value, found.start) ? found : null
-  }, [focused, display, value, caret])
+  }, [focused, source, display, value, caret])
   const trigger = rawTrigger && rawTrigger.start !== dismissed ? rawTrigger : null
 
   const mentionQuery = useDebouncedValue(trigger?.kind === 'mention' ? trigger.query : '', SEARCH_DEBOUNCE_MS)
-  const members = useMentionCandidates(seriesId, mentionQuery, trigger?.kind === 'mention')
+  const members = (source?.useMentions ?? noAnswer)(mentionQuery, trigger?.kind === 'mention')
   const tagQuery = useDebouncedValue(trigger?.kind === 'hashtag' ? trigger.query : '', SEARCH_DEBOUNCE_MS)
-  const tags = useHashtags(tagQuery, trigger?.kind === 'hashtag')
+  const tags = (source?.useHashtags ?? noAnswer)(tagQuery, trigger?.kind === 'hashtag')
 
   const suggestions: Suggestion[] = useMemo(() => {
     if (!trigger) return []
     if (trigger.kind === 'mention') {
       // The server matches the name (allowing a typo); the list only drops
       // the writer and whom this text may not mention.
-      return (members.data?.results ?? [])
+      return (members.items ?? [])
         .filter((p) => p.userId !== me && (!canMention || canMention(p.userId)))
         .slice(0, SUGGESTION_LIMIT)
         .map((p) => ({ kind: 'mention', key: p.userId, person: p }))
     }
-    return (tags.data?.tags ?? [])
+    return (tags.items ?? [])
       .slice(0, SUGGESTION_LIMIT)
       .map((h) => ({ kind: 'hashtag', key: h.name, name: h.name, count: h.count }))
-  }, [trigger, members.data, tags.data, me, canMention])
+  }, [trigger, members.items, tags.items, me, canMention])
   const open = suggestions.length > 0
   // The list may still show the answer to an earlier query (it stays up
   // while the next one loads): only an answer to what is typed now may be
@@ -151,8 +186,8 @@ export function MessageEditor({
   const current =
     !!trigger &&
     (trigger.kind === 'mention'
-      ? mentionQuery === trigger.query && !!members.data && !members.isPlaceholderData
-      : tagQuery === trigger.query && !!tags.data && !tags.isPlaceholderData)
+      ? mentionQuery === trigger.query && !!members.items && !members.placeholder
+      : tagQuery === trigger.query && !!tags.items && !tags.placeholder)
   // An Enter pressed before the answer came: it picks once the answer to the same query is in.
   const [pendingPick, setPendingPick] = useState<{ start: number; query: string } | null>(null)
 
@@ -243,7 +278,7 @@ export function MessageEditor({
     }
     if (e.key === 'Enter' && !e.shiftKey && onSubmit) {
       e.preventDefault()
-      if (value.trim()) onSubmit()
+      if (canSubmit ?? !!value.trim()) onSubmit()
     }
   }
 
@@ -349,7 +384,7 @@ export function MessageEditor({
           </ul>
         )}
       </div>
-      {length >= maxLength * 0.9 && (
+      {countdown && length >= maxLength * 0.9 && (
         <p className="mt-1 text-right text-xs text-muted-foreground">{t('composer.charactersLeft', { count: maxLength - length })}</p>
       )}
     </div>

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
-import { MessageEditor, type MessageEditorProps } from './message-editor'
+import { MessageEditor, type MessageEditorProps } from '@/components/message-editor/message-editor'
+import { useForumSuggestions } from './forum-suggestions'
 
 afterEach(() => vi.unstubAllGlobals())
 
@@ -59,9 +60,10 @@ function api() {
 
 function Harness(props: Partial<MessageEditorProps> & { onValue?: (v: string) => void; initial?: string }) {
   const [value, setValue] = useState(props.initial ?? '')
+  const suggestions = useForumSuggestions(SERIES)
   return (
     <MessageEditor
-      seriesId={SERIES}
+      suggestions={suggestions}
       label="Comment"
       {...props}
       value={value}
@@ -75,7 +77,7 @@ function Harness(props: Partial<MessageEditorProps> & { onValue?: (v: string) =>
 
 const box = () => screen.getByRole('textbox', { name: 'Comment' }) as HTMLTextAreaElement
 
-describe('MessageEditor (spec 001 §4, §5)', () => {
+describe('a forum’s MessageEditor suggestions (spec 001 §5 "Mentions and hashtags")', () => {
   it('suggests forum members after @, shows @Display Name and keeps [Display Name](userId)', async () => {
     const { mentionQueries } = api()
     let stored = ''
@@ -168,40 +170,5 @@ describe('MessageEditor (spec 001 §4, §5)', () => {
     await userEvent.click(within(list).getByRole('option', { name: /golang/ }))
     expect(box().value).toBe('Learning #golang ')
     expect(box()).toHaveFocus()
-  })
-
-  it('turns colon shortcuts into emoji, and the picker inserts at the caret', async () => {
-    api()
-    await renderInApp(<Harness />)
-    await userEvent.type(box(), 'Great :tada: work :) ')
-    expect(box().value).toBe('Great 🎉 work 🙂 ')
-    box().setSelectionRange(5, 5)
-    await userEvent.click(screen.getByRole('button', { name: 'Insert an emoji' }))
-    await userEvent.click(await screen.findByRole('button', { name: 'thumbs up' }))
-    expect(box().value).toBe('Great👍 🎉 work 🙂 ')
-  })
-
-  it('drops leading whitespace and cuts at maxLength', async () => {
-    api()
-    const onValue = vi.fn()
-    await renderInApp(<Harness maxLength={10} onValue={onValue} />)
-    await userEvent.type(box(), '   hello world, long')
-    expect(box().value).toBe('hello worl')
-    expect(onValue).not.toHaveBeenCalledWith(expect.stringMatching(/^\s/))
-    expect(screen.getByText('0 characters left')).toBeInTheDocument()
-  })
-
-  it('submits on Enter without Shift when not empty; Shift+Enter is a new line', async () => {
-    api()
-    const onSubmit = vi.fn()
-    await renderInApp(<Harness onSubmit={onSubmit} />)
-    await userEvent.type(box(), '{Enter}')
-    expect(onSubmit).not.toHaveBeenCalled()
-    await userEvent.type(box(), 'line one{Shift>}{Enter}{/Shift}line two')
-    expect(box().value).toBe('line one\nline two')
-    expect(onSubmit).not.toHaveBeenCalled()
-    await userEvent.type(box(), '{Enter}')
-    expect(onSubmit).toHaveBeenCalledTimes(1)
-    expect(box().value).toBe('line one\nline two')
   })
 })
