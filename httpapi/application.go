@@ -89,6 +89,8 @@ type ProjectionStates interface {
 
 // Commands are the write side's use cases, one service per area.
 type Commands struct {
+	// Accounts are sign-in, registration, one's own user and their
+	// personalization.
 	Accounts    *cmdaccount.Service
 	Communities *cmdcommunity.Service
 	Forums      *cmdforum.Service
@@ -106,7 +108,7 @@ type Commands struct {
 	// community.
 	MemberImports *memberimport.Service
 	SSO           *cmdsso.Service
-	// Chat is private chat and each user's personalization.
+	// Chat is private chat.
 	Chat *cmdchat.Service
 	// Delivery keeps the browsers' push subscriptions and follows the
 	// e-mails' unsubscribe links.

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
-
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
 
@@ -14,10 +12,9 @@ import (
 	qchat "agora/query/chat"
 )
 
-// chatRoutes serve private chat (spec 002 §7 "Private chat") and the
-// users' personalization (spec 000 §7). They are registered before the
-// feed's, whose /threads/{threadId} would otherwise take "private" for an
-// id.
+// chatRoutes serve private chat (spec 002 §7 "Private chat"). They are
+// registered before the feed's, whose /threads/{threadId} would otherwise
+// take "private" for an id.
 func (s *server) chatRoutes(api fiber.Router) {
 	h := &chatHandlers{cmd: s.Commands.Chat, q: s.Queries.Chat}
 	authed := only(auth.GroupAuthenticated)
@@ -28,8 +25,6 @@ func (s *server) chatRoutes(api fiber.Router) {
 	api.Patch("/threads/private/:threadId", authed, h.edit)
 	api.Delete("/threads/private/:threadId", authed, h.delete)
 	api.Put("/threads/private/:threadId/reaction", authed, h.react)
-	api.Get("/users/:userId/personalization", authed, h.personalization)
-	api.Patch("/users/:userId/personalization", authed, h.personalize)
 }
 
 type chatHandlers struct {
@@ -168,32 +163,4 @@ func (h *chatHandlers) message(c fiber.Ctx, id uuid.UUID) error {
 		return err
 	}
 	return c.JSON(m)
-}
-
-func (h *chatHandlers) personalization(c fiber.Ctx) error {
-	id, err := pathUUID(c, "userId")
-	if err != nil {
-		return err
-	}
-	data, err := h.q.Personalization(c.Context(), caller(c), id)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	return c.Send(data)
-}
-
-func (h *chatHandlers) personalize(c fiber.Ctx) error {
-	id, err := pathUUID(c, "userId")
-	if err != nil {
-		return err
-	}
-	var data map[string]json.RawMessage
-	if err := decode(c, &data); err != nil {
-		return err
-	}
-	if err := h.cmd.Personalize(c.Context(), cmdchat.Personalize{Actor: caller(c), UserID: id, Data: data}); err != nil {
-		return err
-	}
-	return h.personalization(c)
 }

@@ -55,6 +55,7 @@ func New(a *Application) (*fiber.App, error) {
 	s.organizationRoutes(api)
 	s.homeRoutes(api)
 	s.chatRoutes(api)
+	s.personalizationRoutes(api)
 	s.notificationRoutes(api)
 	s.feedRoutes(api)
 	s.meetingRoutes(api)

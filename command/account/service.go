@@ -1,6 +1,7 @@
 // Package account is the write side of accounts: sign-in and sign-out,
 // password resets, registration from an invitation or confirmation token,
-// joining an invited profile, and editing one's own user.
+// joining an invited profile, editing one's own user, and merging their
+// personalization.
 package account
 
 import (

@@ -7,6 +7,7 @@ package delivery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/outbound"
+	"agora/internal/rules/personalization"
 )
 
 // ErrPushUnavailable answers the push calls of a server with no VAPID key
@@ -140,10 +142,10 @@ func (s *Service) Unsubscribe(ctx context.Context, actor auth.Caller, endpoint s
 
 // offValue is what each setting an e-mail's link names is set to.
 var offValue = map[string]string{
-	"notifications.email.mentions":     "false",
-	"notifications.email.privateChats": "false",
-	"notifications.digest.frequency":   `"off"`,
-	"notifications.insights.frequency": `"off"`,
+	personalization.EmailMentions:     "false",
+	personalization.EmailPrivateChats: "false",
+	personalization.DigestFrequency:   `"` + personalization.Off + `"`,
+	personalization.InsightsFrequency: `"` + personalization.Off + `"`,
 }
 
 // UnsubscribeSetting is GET /notifications/unsubscribe?token=…: the
@@ -186,12 +188,8 @@ func (s *Service) UnsubscribeLink(ctx context.Context, token string) (setting st
 	if err != nil {
 		return "", err
 	}
-	_, err = db.Exec(ctx, s.db, RawStatement(`INSERT INTO user_personalization (user_id, data, updated_on)
-		VALUES (#user, jsonb_build_object(#key::text, #off::jsonb), #on)
-		ON CONFLICT (user_id) DO UPDATE SET data = user_personalization.data || excluded.data, updated_on = excluded.updated_on
-		WHERE user_personalization.data -> #key::text IS DISTINCT FROM #off::jsonb`,
-		RawArgs{"#user": user, "#key": setting, "#off": offValue[setting], "#on": s.now().UTC()}))
-	if err != nil {
+	off := map[string]json.RawMessage{setting: json.RawMessage(offValue[setting])}
+	if _, err = personalization.Merge(ctx, s.db, user, off, nil, s.now().UTC()); err != nil {
 		return "", fmt.Errorf("delivery: unsubscribe link: %w", err)
 	}
 	return setting, nil

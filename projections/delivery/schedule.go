@@ -17,6 +17,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/personalization"
 )
 
 // Schedule runs the scheduler until ctx ends: every Interval it mails the
@@ -199,7 +200,7 @@ func dueDigests(members []member, frequency func(settings) string, now time.Time
 	var out []dueDigest
 	for _, m := range members {
 		f := frequency(m.Settings)
-		if f == Off {
+		if f == personalization.Off {
 			continue
 		}
 		if start, end, due := m.Settings.period(f, now); due {
@@ -268,10 +269,8 @@ func (p *Projection) unread(ctx context.Context, tx pgx.Tx, m member, start, end
 		where = where.AND(n.CreatedOn.GT(pg.TimestampzT(m.Settings.LastSeenAt)))
 	}
 	var gone []pg.Expression
-	for _, id := range append(append([]string{}, m.Settings.Read...), m.Settings.Dismissed...) {
-		if u, err := uuid.Parse(id); err == nil {
-			gone = append(gone, pg.UUID(u))
-		}
+	for _, id := range append(append([]uuid.UUID{}, m.Settings.Read...), m.Settings.Dismissed...) {
+		gone = append(gone, pg.UUID(id))
 	}
 	if len(gone) > 0 {
 		where = where.AND(n.ID.NOT_IN(gone...))
@@ -378,7 +377,7 @@ func (p *Projection) InsightsDigests(ctx context.Context) error {
 	var errs []error
 	for _, d := range dueDigests(members, func(s settings) string { return s.Insights }, now) {
 		days := 1
-		if d.frequency == Weekly {
+		if d.frequency == personalization.Weekly {
 			days = 7
 		}
 		errs = append(errs, p.insightsDigest(ctx, d.member, d.frequency, d.start, days))

@@ -2,14 +2,11 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
@@ -17,7 +14,6 @@ import (
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
 	"agora/internal/plumbing/paging"
-	"agora/internal/rules/access"
 	"agora/query/search"
 )
 
@@ -173,22 +169,4 @@ func (q *Queries) Channels(ctx context.Context, in Channels) (paging.Page[Channe
 	return paging.Windowed(r, read, func() (int, error) {
 		return db.Count(ctx, q.db, pair, where)
 	})
-}
-
-// Personalization is GET /users/{id}/personalization: the user's stored
-// object, {} when none; only the user themself reads it.
-func (q *Queries) Personalization(ctx context.Context, reader auth.Caller, userID uuid.UUID) (json.RawMessage, error) {
-	if err := access.Self(reader.UserID, userID); err != nil {
-		return nil, err
-	}
-	up := table.UserPersonalization
-	var data []byte
-	err := db.QueryRow(ctx, q.db, SELECT(up.Data).FROM(up).WHERE(up.UserID.EQ(UUID(userID)))).Scan(&data)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return json.RawMessage("{}"), nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("chat: personalization: %w", err)
-	}
-	return data, nil
 }

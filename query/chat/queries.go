@@ -1,8 +1,7 @@
 // Package chat is the read side of private chat (spec 002 §3, §4): a
 // member's private channels, a conversation's messages, one message as the
-// live events show it, and a user's personalization. A channel and its
-// messages are read by its two members only; to anyone else they are
-// unknown.
+// live events show it. A channel and its messages are read by its two
+// members only; to anyone else they are unknown.
 package chat
 
 import (

@@ -7,7 +7,6 @@ package notifications
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,7 +14,6 @@ import (
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/plumbing/apperr"
@@ -85,50 +83,6 @@ type Page struct {
 	Unread int `json:"unread"`
 }
 
-// seen is what the member did with their notifications.
-type seen struct {
-	dismissed, read []uuid.UUID
-	lastSeen        *time.Time
-}
-
-func (q *Queries) seen(ctx context.Context, user uuid.UUID) (seen, error) {
-	s := seen{dismissed: []uuid.UUID{}, read: []uuid.UUID{}}
-	up := table.UserPersonalization
-	var data []byte
-	err := db.QueryRow(ctx, q.db, SELECT(up.Data).FROM(up).WHERE(up.UserID.EQ(UUID(user)))).Scan(&data)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("notifications: personalization: %w", err)
-	}
-	var p map[string]json.RawMessage
-	if err := json.Unmarshal(data, &p); err != nil {
-		return s, fmt.Errorf("notifications: personalization: %w", err)
-	}
-	// What the browser stored before the keys were checked may be of
-	// another shape: it counts for nothing rather than failing the list.
-	ids := func(key string) []uuid.UUID {
-		var strs []string
-		_ = json.Unmarshal(p[key], &strs)
-		out := []uuid.UUID{}
-		for _, v := range strs {
-			if id, err := uuid.Parse(v); err == nil {
-				out = append(out, id)
-			}
-		}
-		return out
-	}
-	s.dismissed, s.read = ids(personalization.PostsDismissed), ids(personalization.PostsRead)
-	var at string
-	if json.Unmarshal(p[personalization.PostsLastSeenAt], &at) == nil {
-		if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
-			s.lastSeen = &t
-		}
-	}
-	return s, nil
-}
-
 // List is GET /notifications: the reader's comments, mentions, Meet Up
 // notifications (invitations, open Meet Ups, seats given), forums they
 // were given access to and the communities they were added to, newest
@@ -142,10 +96,13 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	if err := f.Err(); err != nil {
 		return page, err
 	}
-	s, err := q.seen(ctx, reader.UserID)
+	// What the member did with their notifications (read, dismissed, last
+	// looked) is in their personalization.
+	stored, err := personalization.Stored(ctx, q.db, reader.UserID)
 	if err != nil {
-		return page, err
+		return page, fmt.Errorf("notifications: %w", err)
 	}
+	s := personalization.Read(stored)
 	me := UUID(reader.UserID)
 	n, fo, co, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Communities.AS("co"), table.Users.AS("u")
 	forumKind := n.Kind.IN(String("comment"), String("mention"),
@@ -156,8 +113,8 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	joinKind := n.Kind.EQ(String("community-join"))
 	listed := n.UserID.EQ(me).AND(forumKind.OR(joinKind))
 	newer := Bool(true)
-	if s.lastSeen != nil {
-		newer = n.CreatedOn.GT(TimestampzT(s.lastSeen.UTC()))
+	if !s.LastSeenAt.IsZero() {
+		newer = n.CreatedOn.GT(TimestampzT(s.LastSeenAt.UTC()))
 	}
 	// One pass over the member's notifications counts them by channel (a
 	// community-join, which has none, by community); who reads a forum is
@@ -221,7 +178,7 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	// What the lists take away: their rows are read by primary key (one
 	// array, which Postgres looks up in the index), never matched row by
 	// row against the member's thousands.
-	if marked := append(slices.Clone(s.dismissed), s.read...); len(marked) > 0 {
+	if marked := append(slices.Clone(s.Dismissed), s.Read...); len(marked) > 0 {
 		type mark struct {
 			ID    uuid.UUID
 			Newer bool
@@ -232,7 +189,7 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 			return page, fmt.Errorf("notifications: count: %w", err)
 		}
 		isDismissed := map[uuid.UUID]bool{}
-		for _, id := range s.dismissed {
+		for _, id := range s.Dismissed {
 			isDismissed[id] = true
 		}
 		for _, m := range ms {
@@ -250,8 +207,8 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	if page.Total <= r.Offset() {
 		return page, nil
 	}
-	isRead := db.Any(n.ID, s.read)
-	where := base.AND(NOT(db.Any(n.ID, s.dismissed)))
+	isRead := db.Any(n.ID, s.Read)
+	where := base.AND(NOT(db.Any(n.ID, s.Dismissed)))
 	unread := newer.AND(NOT(isRead))
 	rows, err := db.Query(ctx, q.db, SELECT(n.ID, n.Kind, n.CreatedOn, n.AuthorID, u.FirstName, u.LastName, u.Avatar, n.Preview,
 		co.ID, co.Name, fo.ID, fo.Name, n.PostID, isRead, unread).

@@ -1,9 +1,11 @@
 // Package personalization names the keys of a user's personalization
 // (spec 000 §3 "Personalization"; contract of issue 17) and the value each
 // holds: the flat object of dotted keys that PATCH
-// /users/{id}/personalization merges (command/chat) and that the
-// notifications list and their delivery read. A key absent means its
-// default, which is the server's (Defaults).
+// /users/{id}/personalization merges (command/account) and that the
+// notifications list and their delivery read. It is the one owner of the
+// stored object: Merge is its one write, Stored its raw read and Read its
+// typed read. A key absent means its default, which is the server's
+// (Defaults).
 package personalization
 
 import (

@@ -1,27 +1,43 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
+import { useHubEvents, type HubMessage } from './hub'
 import { useCurrentUser } from './session-context'
 
 // The member's personalization (spec 000 §3): one flat object of dotted keys
 // that several features keep their choices in (the chat's reminders, the
-// notifications' seen, read and dismissed lists, the feed's link
-// confirmation, the time zone), so it is read and written here, once.
+// notifications' seen, read and dismissed lists and settings, the feed's
+// link confirmation, the time zone), so it is read, written and refreshed
+// here, once: one cache under personalizationKey, which every reader shares
+// and the live update refreshes.
 
 export type Personalization = Schemas['Personalization']
 
 export const personalizationKey = (userId: string) => ['personalization', userId] as const
 
+/** getPersonalization is GET /users/{userId}/personalization: the stored keys only. */
+async function getPersonalization(userId: string, signal?: AbortSignal): Promise<Personalization> {
+  return unwrap(await api.GET('/api/users/{userId}/personalization', { params: { path: { userId } }, signal }))
+}
+
+/** patchPersonalization is PATCH /users/{userId}/personalization: it answers the whole merged object. */
+async function patchPersonalization(userId: string, body: Personalization): Promise<Personalization> {
+  return unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body }))
+}
+
 export const personalizationQuery = (userId: string) =>
   queryOptions({
     queryKey: personalizationKey(userId),
-    queryFn: async ({ signal }): Promise<Personalization> =>
-      unwrap(await api.GET('/api/users/{userId}/personalization', { params: { path: { userId } }, signal })),
+    queryFn: ({ signal }) => getPersonalization(userId, signal),
   })
 
-/** usePersonalization is the signed-in member's personalization (nothing is read when signed out). */
-export function usePersonalization() {
-  const userId = useCurrentUser()?.user.id ?? ''
-  return useQuery({ ...personalizationQuery(userId), enabled: !!userId })
+/**
+ * usePersonalization is a member's personalization: userId's, else the
+ * signed-in member's (nothing is read when signed out).
+ */
+export function usePersonalization(userId?: string) {
+  const me = useCurrentUser()?.user.id
+  const id = userId ?? me ?? ''
+  return useQuery({ ...personalizationQuery(id), enabled: !!id })
 }
 
 /** merged is p with body's keys set (a null removes one), as the server merges a PATCH. */
@@ -44,7 +60,7 @@ export function useUpdatePersonalization(userId: string, { silent = false } = {}
   return useMutation({
     mutationKey: key,
     meta: { silent },
-    mutationFn: async (body: Personalization) => unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body })),
+    mutationFn: (body: Personalization) => patchPersonalization(userId, body),
     onMutate: (body) => {
       const p = qc.getQueryData<Personalization>(key)
       if (p) qc.setQueryData(key, merged(p, body))
@@ -86,9 +102,36 @@ export async function setTimeZoneIfEmpty(qc: QueryClient, userId: string, zone: 
   try {
     const current = await qc.fetchQuery(personalizationQuery(userId))
     if (typeof current[TIMEZONE_KEY] === 'string' && current[TIMEZONE_KEY]) return
-    const data = unwrap(await api.PATCH('/api/users/{userId}/personalization', { params: { path: { userId } }, body: { [TIMEZONE_KEY]: zone } }))
+    const data = await patchPersonalization(userId, { [TIMEZONE_KEY]: zone })
     qc.setQueryData(personalizationKey(userId), data)
   } catch (e) {
     console.warn('time zone not stored', e)
   }
+}
+
+/** PERSONALIZATION_UPDATED is the live event of a change of the member's personalization: `{userId, keys}`, to `user:<id>`. */
+export const PERSONALIZATION_UPDATED = 'user.personalization.updated'
+
+/**
+ * applyPersonalizationEvent reads the personalization again when m says it
+ * changed elsewhere (another tab, an unsubscribe link in a mail), so every
+ * screen that shows it follows. It says whether it did.
+ */
+export function applyPersonalizationEvent(qc: QueryClient, m: HubMessage): boolean {
+  if (m.event !== PERSONALIZATION_UPDATED) return false
+  const p = (m.data as { payload?: { userId?: unknown } } | undefined)?.payload
+  if (typeof p?.userId !== 'string') return false
+  void qc.invalidateQueries({ queryKey: personalizationKey(p.userId) })
+  return true
+}
+
+/** usePersonalizationLive keeps the member's personalization current wherever they are; after a lost connection it is read again. */
+export function usePersonalizationLive() {
+  const qc = useQueryClient()
+  const me = useCurrentUser()?.user.id
+  useHubEvents(
+    me ? `user:${me}` : undefined,
+    (m) => void applyPersonalizationEvent(qc, m),
+    () => void (me && qc.invalidateQueries({ queryKey: personalizationKey(me) })),
+  )
 }

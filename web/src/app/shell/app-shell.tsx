@@ -14,6 +14,7 @@ import { useNotificationsLive } from '@/features/notifications/hooks/use-notific
 import { usePresenceLive } from '@/features/presence/peers-cache'
 import { ProfileDialogHost } from '@/features/profile/components/profile-dialog'
 import { useSubscriptionsLive } from '@/features/subscriptions/hooks/use-subscriptions-live'
+import { usePersonalizationLive } from '@/lib/personalization'
 import { useAdminLive } from './admin-live'
 import { useForumAccess } from './forum-access'
 import { Footer } from './footer'
@@ -44,6 +45,7 @@ function Shell() {
   const { t } = useTranslation()
   useAdminLive()
   useChatLive()
+  usePersonalizationLive()
   usePresenceLive(useUnreadChats().isUnreadPeer)
   usePeopleLive()
   useNotificationsLive()

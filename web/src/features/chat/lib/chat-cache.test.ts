@@ -1,7 +1,6 @@
 import { QueryClient, type InfiniteData } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import type { HubMessage } from '@/lib/hub'
-import { personalizationKey } from '@/lib/personalization'
 import type { ChatMessage, ChatMessagePage, PrivateChannelList } from '../api/types'
 import { ADA, BEN, CHANNEL, channel, message, peer } from '../test/fixtures'
 import { applyChatEvent, chatKeys, readChatEvent } from './chat-cache'
@@ -90,12 +89,5 @@ describe('applyChatEvent', () => {
     // Ben's first message: his conversation's channel is read again.
     applyChatEvent(qc, hub('thread.created', message('b1', { channelId: OTHER_CHANNEL, creatorId: BEN })))
     expect(qc.getQueryState(chatKeys.peerChannel(BEN))!.isInvalidated).toBe(true)
-  })
-
-  it('reads the personalization again when it changed in another tab', () => {
-    const qc = new QueryClient()
-    qc.setQueryData(personalizationKey(ADA), {})
-    applyChatEvent(qc, hub('user.personalization.updated', { userId: ADA, keys: ['reminders.newMessages.dismissed'] }, `user:${ADA}`))
-    expect(qc.getQueryState(personalizationKey(ADA))!.isInvalidated).toBe(true)
   })
 })

@@ -1,13 +1,12 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query'
 import type { HubMessage } from '@/lib/hub'
-import { personalizationKey } from '@/lib/personalization'
 import type { ChatMessage, ChatMessagePage, PrivateChannel, PrivateChannelList } from '../api/types'
 
-// The private chat's caches and its live events (thread.*
-// with context key `channel:<channelId>`, private.channel.seen and
-// user.personalization.updated), applied in place as the feed applies its
-// own, so an open conversation and the unread dots follow without reading
-// everything again.
+// The private chat's caches and its live events (thread.* with context key
+// `channel:<channelId>`, and private.channel.seen), applied in place as the
+// feed applies its own, so an open conversation and the unread dots follow
+// without reading everything again. The chat's reminders live in the
+// personalization, whose live update lib/personalization applies.
 
 export const chatKeys = {
   channels: ['chat', 'channels'] as const,
@@ -23,7 +22,6 @@ export const CHAT_EVENTS = {
   deleted: 'thread.deleted',
   reacted: 'thread.reacted',
   seen: 'private.channel.seen',
-  personalization: 'user.personalization.updated',
 } as const
 
 /** The dismissed new-message reminders' key (spec 002 §3 Reminder preferences). */
@@ -39,7 +37,6 @@ export type ChatEvent =
   | { kind: 'created' | 'updated' | 'reacted'; message: ChatMessage }
   | { kind: 'deleted'; id: string; channelId: string }
   | { kind: 'seen'; channelId: string; lastSeenOn: string }
-  | { kind: 'personalization'; userId: string }
 
 /**
  * readChatEvent reads a hub message as a private chat event, or undefined.
@@ -62,8 +59,6 @@ export function readChatEvent(m: HubMessage): ChatEvent | undefined {
     }
     case CHAT_EVENTS.seen:
       return isStr(p.channelId) && isStr(p.lastSeenOn) ? { kind: 'seen', channelId: p.channelId, lastSeenOn: p.lastSeenOn } : undefined
-    case CHAT_EVENTS.personalization:
-      return isStr(p.userId) ? { kind: 'personalization', userId: p.userId } : undefined
     default:
       return undefined
   }
@@ -146,9 +141,6 @@ export function applyChatEvent(qc: QueryClient, m: HubMessage): boolean {
       break
     case 'seen':
       setChannelSeen(qc, e.channelId, e.lastSeenOn)
-      break
-    case 'personalization':
-      void qc.invalidateQueries({ queryKey: personalizationKey(e.userId) })
       break
   }
   return true

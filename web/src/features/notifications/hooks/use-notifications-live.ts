@@ -1,5 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useHubEvents, type HubMessage } from '@/lib/hub'
+import { PERSONALIZATION_UPDATED } from '@/lib/personalization'
 import { useCurrentUser } from '@/lib/session-context'
 import { notificationKeys } from '../api/get-notifications'
 
@@ -9,7 +10,7 @@ export const NOTIFICATION_EVENTS = {
   communityJoined: 'user.community.joined',
   replyCreated: 'channel.thread.reply.created',
   notified: 'user.notified',
-  personalization: 'user.personalization.updated',
+  personalization: PERSONALIZATION_UPDATED,
 } as const
 
 /**

@@ -5,8 +5,8 @@ import type { Schemas } from '@/api/client'
 import { Button } from '@/components/ui/button'
 import { Switch } from '@/components/ui/switch'
 import { toast } from '@/components/ui/toast'
+import { usePersonalization, useUpdatePersonalization } from '@/lib/personalization'
 import { currentSubscription, pushSupported, turnOffPush, turnOnPush } from '@/lib/push'
-import { usePersonalization, useSetPersonalization } from '../api/personalization'
 import { FREQUENCIES, settingsOf, timeZones, type Frequency, type NotificationSettings, type SwitchKey } from '../lib/notification-settings'
 
 /** ROWS are the table's rows: what, its e-mail switch (comments have none: they are in the digest) and its browser one. */
@@ -29,8 +29,11 @@ const selectClass =
  */
 export function NotificationSettings({ userId, forumAdmin }: { userId: string; forumAdmin: boolean }) {
   const { t } = useTranslation()
+  // The one personalization cache, which the live update refreshes: after
+  // an unsubscribe link in a mail, or a change in another tab, the switches
+  // show the stored values.
   const stored = usePersonalization(userId)
-  const save = useSetPersonalization(userId)
+  const save = useUpdatePersonalization(userId)
   const s = settingsOf(stored.data)
   const set = (patch: Partial<NotificationSettings>) =>
     save.mutate(patch as Schemas['Personalization'], { onError: () => toast({ title: t('notificationSettings.saveFailed'), variant: 'destructive' }) })

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
+import { applyPersonalizationEvent } from '@/lib/personalization'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { NotificationSettings } from '../components/notification-settings'
 import { settingsOf } from '../lib/notification-settings'
@@ -105,6 +106,30 @@ describe('NotificationSettings', () => {
     // With the digest off, its hour and weekday are gone.
     await waitFor(() => expect(screen.queryByRole('combobox', { name: 'At' })).not.toBeInTheDocument())
     expect(screen.queryByRole('combobox', { name: 'On' })).not.toBeInTheDocument()
+  })
+
+  it('shows the live value: a switch turned off elsewhere (an unsubscribe link, another tab) is off here', async () => {
+    const stored: Record<string, unknown> = {}
+    await serve(stored)
+    const { queryClient } = await renderInApp(<NotificationSettings userId={ME} forumAdmin={false} />)
+    const name = 'E-mail me when someone mentions me'
+    const mentions = await screen.findByRole('switch', { name })
+    await waitFor(() => expect(mentions).toBeEnabled())
+    expect(mentions).toBeChecked()
+    // The mail's unsubscribe link turns it off on the server, which tells
+    // the member's tabs; the screen reads what is stored now.
+    stored['notifications.email.mentions'] = false
+    stored['notifications.digest.frequency'] = 'off'
+    expect(
+      applyPersonalizationEvent(queryClient, {
+        type: 'api:messages:broadcast',
+        contextKey: `user:${ME}`,
+        event: 'user.personalization.updated',
+        data: { payload: { userId: ME, keys: ['notifications.digest.frequency', 'notifications.email.mentions'] } },
+      }),
+    ).toBe(true)
+    await waitFor(() => expect(screen.getByRole('switch', { name })).not.toBeChecked())
+    expect(screen.getByRole('combobox', { name: 'Digest of comments, replies and mentions' })).toHaveValue('off')
   })
 
   it('turns browser notifications on: the permission, the worker, a subscription with the server’s key, kept by the server', async () => {

@@ -1,12 +1,12 @@
-package chat
+package account
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"time"
 
-	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
@@ -16,11 +16,6 @@ import (
 	"agora/internal/rules/access"
 	"agora/internal/rules/personalization"
 )
-
-// MaxPersonalization bounds a personalization, in bytes of JSON: the body
-// of one PATCH and the whole stored object. It holds lists of dismissed
-// ids and a time per conversation, never content.
-const MaxPersonalization = 64 << 10
 
 // removableKey is the syntax of any dotted key: null removes one even when
 // it is no longer a personalization key (a browser's older key), which is
@@ -39,9 +34,10 @@ type Personalize struct {
 
 // Personalize merges the data into the user's personalization.
 func (s *Service) Personalize(ctx context.Context, in Personalize) error {
+	limit := personalization.MaxBytes
 	fields := apperr.Fields{}
-	if b, err := json.Marshal(in.Data); err != nil || len(b) > MaxPersonalization {
-		fields.Add("data", fmt.Sprintf("must be at most %d bytes", MaxPersonalization))
+	if b, err := json.Marshal(in.Data); err != nil || len(b) > limit {
+		fields.Add("data", fmt.Sprintf("must be at most %d bytes", limit))
 	}
 	set, del := map[string]json.RawMessage{}, []string{}
 	for k, v := range in.Data {
@@ -62,21 +58,13 @@ func (s *Service) Personalize(ctx context.Context, in Personalize) error {
 		if err := fields.Err(); err != nil {
 			return err
 		}
-		setJSON, err := json.Marshal(set)
+		// The wire's precision is the millisecond.
+		size, err := personalization.Merge(ctx, tx, in.UserID, set, del, s.now().UTC().Truncate(time.Millisecond))
 		if err != nil {
-			return err
+			return fmt.Errorf("account: personalize: %w", err)
 		}
-		var size int
-		err = db.QueryRow(ctx, tx, RawStatement(`INSERT INTO user_personalization (user_id, data, updated_on)
-			VALUES (#user, #set::jsonb - #del::text[], #on)
-			ON CONFLICT (user_id) DO UPDATE SET data = (user_personalization.data || #set::jsonb) - #del::text[], updated_on = #on
-			RETURNING octet_length(data::text)`,
-			RawArgs{"#user": in.UserID, "#set": string(setJSON), "#del": del, "#on": s.timestamp()})).Scan(&size)
-		if err != nil {
-			return fmt.Errorf("chat: personalize: %w", err)
-		}
-		if size > MaxPersonalization {
-			return apperr.Invalid(map[string]string{"data": fmt.Sprintf("the personalization would exceed %d bytes", MaxPersonalization)})
+		if size > limit {
+			return apperr.Invalid(map[string]string{"data": fmt.Sprintf("the personalization would exceed %d bytes", limit)})
 		}
 		return nil
 	})
