@@ -23,7 +23,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
-	qfeed "agora/query/feed"
+	"agora/internal/rules/message"
 )
 
 // Queries reads private chat from Postgres.
@@ -127,7 +127,7 @@ func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.
 		return nil, fmt.Errorf("chat: messages: %w", err)
 	}
 	for i := range out {
-		if out[i].Image, out[i].File, err = qfeed.SignStored(q.links, out[i].Image, out[i].File); err != nil {
+		if out[i].Image, out[i].File, err = message.Shown(q.links, out[i].Image, out[i].File); err != nil {
 			return nil, err
 		}
 		out[i].Message = out[i].For(reader)
