@@ -1,9 +1,13 @@
 package message_test
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/nullable"
 	"agora/internal/rules/message"
 )
@@ -52,5 +56,32 @@ func TestCheckReaction(t *testing.T) {
 				t.Errorf("CheckReaction = %v, want %s (bad input)", err, c.code)
 			}
 		})
+	}
+}
+
+// TestReactionKindsMatchTheSchema: the reactions tables (a post's or
+// comment's, a private message's) refuse any kind but ReactionKinds, so
+// a kind added to one and not the other fails here, not in a request.
+func TestReactionKindsMatchTheSchema(t *testing.T) {
+	all, err := db.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := regexp.MustCompile(`CHECK \((kind|reaction) IN \(([^)]*'liked'[^)]*)\)\)`)
+	found := 0
+	for _, m := range all {
+		for _, c := range check.FindAllStringSubmatch(m.SQL, -1) {
+			found++
+			var kinds []string
+			for _, k := range strings.Split(c[2], ",") {
+				kinds = append(kinds, strings.Trim(strings.TrimSpace(k), "'"))
+			}
+			if !slices.Equal(kinds, message.ReactionKinds) {
+				t.Errorf("%s allows %v, ReactionKinds are %v", m.Version, kinds, message.ReactionKinds)
+			}
+		}
+	}
+	if found < 2 {
+		t.Errorf("found %d reaction checks in the migrations, want the posts' and the private messages'", found)
 	}
 }
