@@ -5,10 +5,10 @@ import (
 	"github.com/google/uuid"
 
 	cmdchat "agora/command/chat"
-	cmdfeed "agora/command/feed"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/message"
 	qchat "agora/query/chat"
 )
 
@@ -43,9 +43,9 @@ func (h *chatHandlers) send(c fiber.Ctx) error {
 	var in struct {
 		MemberIDs []string                      `json:"memberIds"`
 		Raw       *string                       `json:"raw"`
-		Image     nullable.Field[cmdfeed.Image] `json:"image"`
-		File      nullable.Field[cmdfeed.File]  `json:"file"`
-		Link      nullable.Field[cmdfeed.Link]  `json:"link"`
+		Image     nullable.Field[message.Image] `json:"image"`
+		File      nullable.Field[message.File]  `json:"file"`
+		Link      nullable.Field[message.Link]  `json:"link"`
 	}
 	if err := decode(c, &in); err != nil {
 		return err
@@ -54,7 +54,7 @@ func (h *chatHandlers) send(c fiber.Ctx) error {
 		return apperr.MissingParameters("memberIds")
 	}
 	id, err := h.cmd.Send(c.Context(), cmdchat.Send{Actor: caller(c), MemberIDs: in.MemberIDs,
-		Content: cmdchat.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value}})
+		Content: message.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value}})
 	if err != nil {
 		return err
 	}
@@ -114,9 +114,9 @@ func (h *chatHandlers) edit(c fiber.Ctx) error {
 	}
 	var in struct {
 		Raw   *string                       `json:"raw"`
-		Image nullable.Field[cmdfeed.Image] `json:"image"`
-		File  nullable.Field[cmdfeed.File]  `json:"file"`
-		Link  nullable.Field[cmdfeed.Link]  `json:"link"`
+		Image nullable.Field[message.Image] `json:"image"`
+		File  nullable.Field[message.File]  `json:"file"`
+		Link  nullable.Field[message.Link]  `json:"link"`
 	}
 	if err := decode(c, &in); err != nil {
 		return err

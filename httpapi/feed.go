@@ -11,6 +11,7 @@ import (
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/jsontime"
 	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/message"
 	qfeed "agora/query/feed"
 )
 
@@ -94,9 +95,9 @@ type feedHandlers struct {
 type postBody struct {
 	ChannelID *string                       `json:"channelId"`
 	Raw       *string                       `json:"raw"`
-	Image     nullable.Field[cmdfeed.Image] `json:"image"`
-	File      nullable.Field[cmdfeed.File]  `json:"file"`
-	Link      nullable.Field[cmdfeed.Link]  `json:"link"`
+	Image     nullable.Field[message.Image] `json:"image"`
+	File      nullable.Field[message.File]  `json:"file"`
+	Link      nullable.Field[message.Link]  `json:"link"`
 	Hashtags  []string                      `json:"hashtags"`
 	Mentions  []string                      `json:"mentions"`
 	Meeting   json.RawMessage               `json:"meeting"`
@@ -117,7 +118,7 @@ func (h *feedHandlers) createThread(c fiber.Ctx) error {
 	}
 	id, err := h.cmd.CreateThread(c.Context(), cmdfeed.CreateThread{
 		SeriesID: seriesID, Actor: caller(c), ChannelID: in.ChannelID,
-		Content: cmdfeed.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value},
+		Content: message.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value},
 		Type:    deref(in.Type), CreatorAs: deref(in.CreatorAs), MeetingSet: meetingSet(in.Meeting),
 	})
 	if err != nil {
@@ -167,9 +168,9 @@ func (h *feedHandlers) updateThread(c fiber.Ctx) error {
 	}
 	var in struct {
 		Raw      *string                       `json:"raw"`
-		Image    nullable.Field[cmdfeed.Image] `json:"image"`
-		File     nullable.Field[cmdfeed.File]  `json:"file"`
-		Link     nullable.Field[cmdfeed.Link]  `json:"link"`
+		Image    nullable.Field[message.Image] `json:"image"`
+		File     nullable.Field[message.File]  `json:"file"`
+		Link     nullable.Field[message.Link]  `json:"link"`
 		Hashtags []string                      `json:"hashtags"`
 		Mentions []string                      `json:"mentions"`
 		Meeting  json.RawMessage               `json:"meeting"`

@@ -33,13 +33,13 @@ import (
 
 	"agora/app/seed"
 	"agora/command/aisearch"
-	"agora/command/feed"
 	"agora/internal/adapters/blob"
 	"agora/internal/adapters/linkpreview"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
+	"agora/internal/rules/message"
 	"agora/internal/rules/richtext"
 	"agora/search/answer"
 )
@@ -80,7 +80,7 @@ type rows struct {
 	replies    []model.Replies
 	reactions  []model.Reactions
 	uploads    []model.Uploads
-	images     map[uuid.UUID]feed.Attachments
+	images     map[uuid.UUID]message.Attachments
 	meetings   []model.Meetings
 	invitees   []model.MeetingInvitees
 	attendance []model.MeetingAttendance
@@ -104,7 +104,7 @@ func (w *Writer) Write(ctx context.Context, tx pgx.Tx, now time.Time) error {
 	}
 	b := builder{w: w, people: people, day: seed.Day(ds, now), now: now.Truncate(time.Millisecond),
 		threads: map[string]int{}, used: map[uuid.UUID]map[time.Time]bool{},
-		rows: rows{images: map[uuid.UUID]feed.Attachments{}}}
+		rows: rows{images: map[uuid.UUID]message.Attachments{}}}
 	for _, d := range ds {
 		f, ok := forums[d.Forum]
 		if !ok {
@@ -235,7 +235,7 @@ func (b *builder) who(f forum, key, pos, role string) (person, error) {
 }
 
 // postTime is at, to the millisecond, made distinct among the channel's
-// posts as feed.PostTime makes it: the feed's cursor is a createdOn alone.
+// posts as message.PostTime makes it: the feed's cursor is a createdOn alone.
 func (b *builder) postTime(channel uuid.UUID, at time.Time) time.Time {
 	at = at.Truncate(time.Millisecond)
 	if b.used[channel] == nil {
@@ -386,12 +386,12 @@ func link(l seed.Link, pos string) (*string, error) {
 		return nil, fmt.Errorf("demo: %s: link: %w", pos, err)
 	}
 	mediaType, viewer := "text/html", linkpreview.ViewerExternal
-	fl := feed.Link{URL: l.URL, MediaType: &mediaType, ViewerType: &viewer, Preview: &linkpreview.Preview{
+	fl := message.Link{URL: l.URL, MediaType: &mediaType, ViewerType: &viewer, Preview: &linkpreview.Preview{
 		Title: l.Title, Description: l.Description, SiteName: strings.TrimPrefix(u.Hostname(), "www.")}}
 	if p := fl.Problem(); p != "" {
 		return nil, fmt.Errorf("demo: %s: link: %s", pos, p)
 	}
-	return feed.JSONOrNull(&fl)
+	return message.JSONOrNull(&fl)
 }
 
 // image draws t's chart, keeps it in the blob store as a complete image
@@ -419,7 +419,7 @@ func (b *builder) image(row *model.Threads, t seed.Thread) error {
 	b.rows.uploads = append(b.rows.uploads, model.Uploads{ID: id, OwnerID: row.CreatorID, Kind: "image", Name: name,
 		DeclaredMediaType: "image/png", DeclaredSize: size, SniffedMediaType: &sniffed, MediaType: &served, Size: &size,
 		State: "complete", CreatedOn: row.CreatedOn, CompletedOn: &row.CreatedOn})
-	att := feed.ImageAttachment(id, name)
+	att := message.ImageAttachment(id, name)
 	if row.Image, _, err = att.Stored(); err != nil {
 		return err
 	}
@@ -609,7 +609,7 @@ func (b *builder) insert(ctx context.Context, tx pgx.Tx) error {
 	}
 	for _, t := range r.threads {
 		if att, ok := r.images[t.ID]; ok {
-			if _, err := att.Bind(ctx, tx, feed.PostOwner(t.ID), t.CreatedOn); err != nil {
+			if _, err := att.Bind(ctx, tx, message.PostOwner(t.ID), t.CreatedOn); err != nil {
 				return err
 			}
 		}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
-	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
@@ -16,6 +14,7 @@ import (
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
+	"agora/internal/rules/message"
 	"agora/search/answer"
 )
 
@@ -73,19 +72,11 @@ func (s *Service) ShareChat(ctx context.Context, in ShareChat) (uuid.UUID, error
 		if err != nil {
 			return fmt.Errorf("aisearch: chat: %w", err)
 		}
-		// Posts of a channel get distinct times, in order, as command/feed
-		// gives them: the feed's cursor is a createdOn alone. The channel
-		// row lock orders its writers.
-		now := s.timestamp()
-		var last *time.Time
-		c, t := table.Channels, table.Threads
-		if err := db.QueryRow(ctx, tx, SELECT(SELECT(MAX(t.CreatedOn)).FROM(t).WHERE(t.ChannelID.EQ(c.ID))).
-			FROM(c).WHERE(c.ID.EQ(UUID(ch.ID))).FOR(UPDATE())).Scan(&last); err != nil {
-			return fmt.Errorf("aisearch: channel lock: %w", err)
+		now, err := message.PostTime(ctx, tx, ch.ID, s.timestamp())
+		if err != nil {
+			return err
 		}
-		if last != nil && !now.After(*last) {
-			now = last.Add(time.Millisecond)
-		}
+		t := table.Threads
 		chatJSON := string(b)
 		_, err = db.Exec(ctx, tx, t.INSERT(t.ID, t.ChannelID, t.SeriesID, t.CreatorID, t.CreatorAs, t.Type, t.Raw, t.Chat,
 			t.Mentions, t.Hashtags, t.CreatedOn, t.UpdatedOn).

@@ -8,13 +8,13 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	cmdfeed "agora/command/feed"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/message"
 )
 
 // Edit is PATCH /threads/private/{id}: a nil field keeps its value, a Set
@@ -23,9 +23,9 @@ type Edit struct {
 	MessageID uuid.UUID
 	Actor     auth.Caller
 	Raw       *string
-	Image     nullable.Field[cmdfeed.Image]
-	File      nullable.Field[cmdfeed.File]
-	Link      nullable.Field[cmdfeed.Link]
+	Image     nullable.Field[message.Image]
+	File      nullable.Field[message.File]
+	Link      nullable.Field[message.Link]
 }
 
 // Edit lets the author change their message; the content rules are those
@@ -40,20 +40,20 @@ func (s *Service) Edit(ctx context.Context, in Edit) error {
 		if creator != in.Actor.UserID {
 			return apperr.ErrForbidden
 		}
-		var stored cmdfeed.Stored
+		var stored message.Stored
 		m := table.PrivateMessages
 		if err := db.QueryRow(ctx, tx, SELECT(m.Raw, m.Image, m.File, m.Link).FROM(m).WHERE(m.ID.EQ(UUID(in.MessageID)))).
 			Scan(&stored.Raw, &stored.Image, &stored.File, &stored.Link); err != nil {
 			return fmt.Errorf("chat: message: %w", err)
 		}
-		c, prevImage, prevFile, err := stored.Edited(cmdfeed.Edit{Raw: in.Raw, Image: in.Image, File: in.File, Link: in.Link})
+		c, prevImage, prevFile, err := stored.Edited(message.Edit{Raw: in.Raw, Image: in.Image, File: in.File, Link: in.Link})
 		if err != nil {
 			return err
 		}
 		fields := apperr.Fields{}
 		check(&c, fields)
-		owner := cmdfeed.MessageOwner(in.MessageID)
-		att, err := cmdfeed.AttachUploads(ctx, tx, in.Actor.UserID, owner, c, prevImage, prevFile, fields)
+		owner := message.PrivateOwner(in.MessageID)
+		att, err := message.AttachUploads(ctx, tx, in.Actor.UserID, owner, c, prevImage, prevFile, fields)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (s *Service) Edit(ctx context.Context, in Edit) error {
 		if err != nil {
 			return err
 		}
-		ln, err := cmdfeed.JSONOrNull(c.Link)
+		ln, err := message.JSONOrNull(c.Link)
 		if err != nil {
 			return err
 		}
@@ -95,7 +95,7 @@ func (s *Service) Delete(ctx context.Context, actor auth.Caller, messageID uuid.
 		if creator != actor.UserID {
 			return apperr.ErrForbidden
 		}
-		if detached, err = cmdfeed.DetachAll(ctx, tx, cmdfeed.MessageOwner(messageID)); err != nil {
+		if detached, err = message.DetachAll(ctx, tx, message.PrivateOwner(messageID)); err != nil {
 			return err
 		}
 		m := table.PrivateMessages
@@ -122,13 +122,10 @@ type React struct {
 // message. Unlike a post's, the same reaction sent again clears it (spec
 // 002 §4): the server toggles, so that two tabs agree.
 func (s *Service) React(ctx context.Context, in React) error {
-	if !in.Reaction.Set {
-		return apperr.MissingParameters("reaction")
+	if err := message.CheckReaction(in.Reaction); err != nil {
+		return err
 	}
 	kind := in.Reaction.Value
-	if kind != nil && !cmdfeed.ValidReaction(*kind) {
-		return apperr.Invalid(map[string]string{"reaction": "must be liked, loved, smiled, disliked, neutral or null"})
-	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		_, creator, err := lockedMessage(ctx, tx, in.Actor.UserID, in.MessageID)
 		if err != nil {

@@ -3,19 +3,18 @@ package chat
 import (
 	"context"
 	"fmt"
-	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	cmdfeed "agora/command/feed"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/message"
 )
 
 // Send is POST /threads/private: a message to one peer.
@@ -23,7 +22,7 @@ type Send struct {
 	Actor auth.Caller
 	// MemberIDs name the other member, exactly one.
 	MemberIDs []string
-	Content
+	message.Content
 }
 
 // Send writes a message in the private channel of the caller and the other
@@ -44,7 +43,7 @@ func (s *Service) Send(ctx context.Context, in Send) (uuid.UUID, error) {
 	id := newID()
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		check(&in.Content, fields)
-		att, err := cmdfeed.AttachUploads(ctx, tx, in.Actor.UserID, cmdfeed.MessageOwner(id), in.Content, uuid.Nil, uuid.Nil, fields)
+		att, err := message.AttachUploads(ctx, tx, in.Actor.UserID, message.PrivateOwner(id), in.Content, uuid.Nil, uuid.Nil, fields)
 		if err != nil {
 			return err
 		}
@@ -66,28 +65,22 @@ func (s *Service) Send(ctx context.Context, in Send) (uuid.UUID, error) {
 		if err != nil {
 			return err
 		}
-		link, err := cmdfeed.JSONOrNull(in.Link)
+		link, err := message.JSONOrNull(in.Link)
 		if err != nil {
 			return err
 		}
-		// Messages of a channel get distinct times, in order, as a forum
-		// channel's posts do: the createdBefore cursor is a createdOn alone.
 		// pairChannel locked the channel row, which orders its writers.
-		now := s.timestamp()
+		now, err := message.PrivateTime(ctx, tx, channelID, s.timestamp())
+		if err != nil {
+			return err
+		}
 		m := table.PrivateMessages
-		var last *time.Time
-		if err := db.QueryRow(ctx, tx, SELECT(MAX(m.CreatedOn)).FROM(m).WHERE(m.ChannelID.EQ(UUID(channelID)))).Scan(&last); err != nil {
-			return fmt.Errorf("chat: latest message: %w", err)
-		}
-		if last != nil && !now.After(*last) {
-			now = last.Add(time.Millisecond)
-		}
 		if _, err := db.Exec(ctx, tx, m.INSERT(m.ID, m.ChannelID, m.CreatorID, m.Raw, m.Image, m.Link, m.File, m.CreatedOn, m.UpdatedOn).
 			MODEL(model.PrivateMessages{ID: id, ChannelID: channelID, CreatorID: in.Actor.UserID, Raw: in.Raw,
 				Image: image, Link: link, File: file, CreatedOn: now, UpdatedOn: now})); err != nil {
 			return fmt.Errorf("chat: send: %w", err)
 		}
-		_, err = att.Bind(ctx, tx, cmdfeed.MessageOwner(id), now)
+		_, err = att.Bind(ctx, tx, message.PrivateOwner(id), now)
 		return err
 	})
 	return id, err

@@ -11,19 +11,17 @@ import (
 	"errors"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	cmdfeed "agora/command/feed"
 	"agora/internal/adapters/blob"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
-	"agora/internal/rules/plaintext"
+	"agora/internal/rules/message"
 )
 
 // MaxText is the longest message text, in characters (spec 002 §4).
@@ -52,25 +50,13 @@ func New(d *db.DB, store *blob.Store) (*Service, error) {
 // conversation's createdBefore cursor is a createdOn read back from the API.
 func (s *Service) timestamp() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
 
-// Content is a message's text and attachments, taken as the feed takes a
-// post's (command/feed: an image or file is an upload of the writer's, a
-// link a checked preview).
-type Content = cmdfeed.Content
-
-// check trims the text and validates the content, adding to f: text of 1
-// to MaxText characters, or none when an image or file is attached.
-func check(c *Content, f apperr.Fields) {
-	c.Raw = plaintext.Trim(c.Raw)
-	switch {
-	case utf8.RuneCountInString(c.Raw) > MaxText:
-		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
-	case c.Raw == "" && c.Image == nil && c.File == nil:
+// check trims the text and validates the content, adding to f: the rules
+// of every message (message.Content.Check), and text unless an image or a
+// file is attached (a link alone is not a message).
+func check(c *message.Content, f apperr.Fields) {
+	c.Check(f, MaxText)
+	if c.Raw == "" && c.Image == nil && c.File == nil {
 		f.Add("raw", "a message needs text, an image or a file")
-	}
-	if c.Link != nil {
-		if p := c.Link.Problem(); p != "" {
-			f.Add("link", p)
-		}
 	}
 }
 
@@ -91,7 +77,8 @@ func lockedMessage(ctx context.Context, tx pgx.Tx, user, messageID uuid.UUID) (c
 }
 
 // removeBlobs removes the blobs of uploads whose rows a committed
-// transaction deleted; one that stays is no longer served (see command/feed).
+// transaction deleted; one that stays is no longer served, its row being
+// gone: it is only disk, so the message's change stands.
 func (s *Service) removeBlobs(ids []uuid.UUID) { _ = s.store.RemoveAll(ids) }
 
 func newID() uuid.UUID {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
@@ -16,6 +15,7 @@ import (
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/message"
 )
 
 // CreateThread is POST /series/{id}/threads: a post or a question.
@@ -23,7 +23,7 @@ type CreateThread struct {
 	SeriesID  uuid.UUID
 	Actor     auth.Caller
 	ChannelID *string
-	Content
+	message.Content
 	// Type is "post" (the default) or "question"; a "shared-ai-chat" post
 	// is made by command/aisearch's ShareChat, with its chat.
 	Type string
@@ -62,8 +62,8 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 				return fmt.Errorf("feed: channel: %w", err)
 			}
 		}
-		in.Content.check(fields)
-		att, err := AttachUploads(ctx, tx, in.Actor.UserID, PostOwner(id), in.Content, uuid.Nil, uuid.Nil, fields)
+		checkPost(&in.Content, fields)
+		att, err := message.AttachUploads(ctx, tx, in.Actor.UserID, message.PostOwner(id), in.Content, uuid.Nil, uuid.Nil, fields)
 		if err != nil {
 			return err
 		}
@@ -104,11 +104,11 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 		if err != nil {
 			return err
 		}
-		link, err := JSONOrNull(in.Link)
+		link, err := message.JSONOrNull(in.Link)
 		if err != nil {
 			return err
 		}
-		now, err := PostTime(ctx, tx, channelID, s.timestamp())
+		now, err := message.PostTime(ctx, tx, channelID, s.timestamp())
 		if err != nil {
 			return err
 		}
@@ -121,28 +121,8 @@ func (s *Service) CreateThread(ctx context.Context, in CreateThread) (uuid.UUID,
 			return fmt.Errorf("feed: create thread: %w", err)
 		}
 		// A new post had no uploads: nothing is detached.
-		_, err = att.Bind(ctx, tx, PostOwner(id), now)
+		_, err = att.Bind(ctx, tx, message.PostOwner(id), now)
 		return err
 	})
 	return id, err
-}
-
-// PostTime is the createdOn of a new post of the channel written at now
-// (to the millisecond): posts of a channel get distinct times, in order,
-// as the feed's cursor is a createdOn alone, so two posts in one
-// millisecond could straddle a page and one be skipped. It locks the
-// channel's row until tx ends, which orders the channel's writers; a Meet
-// Up's post (command/meetup) takes its time here too.
-func PostTime(ctx context.Context, tx pgx.Tx, channelID uuid.UUID, now time.Time) (time.Time, error) {
-	var last *time.Time
-	c, t := table.Channels, table.Threads
-	if err := db.QueryRow(ctx, tx, SELECT(SELECT(MAX(t.CreatedOn)).FROM(t).WHERE(t.ChannelID.EQ(c.ID))).
-		FROM(c).WHERE(c.ID.EQ(UUID(channelID))).FOR(UPDATE())).
-		Scan(&last); err != nil {
-		return now, fmt.Errorf("feed: channel lock: %w", err)
-	}
-	if last != nil && !now.After(*last) {
-		now = last.Add(time.Millisecond)
-	}
-	return now, nil
 }

@@ -12,6 +12,7 @@ import (
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/message"
 )
 
 // DeleteThread is DELETE /threads/{id}.
@@ -38,7 +39,7 @@ func (s *Service) DeleteThread(ctx context.Context, in DeleteThread) error {
 		if err := onlyCreatorOfMeetup(ctx, tx, t, in.Actor); err != nil {
 			return err
 		}
-		if detached, err = DetachAll(ctx, tx, PostOwner(t.ID)); err != nil {
+		if detached, err = message.DetachAll(ctx, tx, message.PostOwner(t.ID)); err != nil {
 			return err
 		}
 		if _, err := db.Exec(ctx, tx, table.Threads.DELETE().WHERE(table.Threads.ID.EQ(UUID(t.ID)))); err != nil {

@@ -8,15 +8,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/message"
 )
-
-// ReactionKinds are the five reactions (spec 001 §3).
-var ReactionKinds = []string{"liked", "loved", "smiled", "disliked", "neutral"}
 
 // React is PUT /threads/{id}/reaction and PUT /threads/{id}/replies/{replyId}/reaction.
 type React struct {
@@ -32,13 +29,10 @@ type React struct {
 
 // React sets or clears the caller's reaction.
 func (s *Service) React(ctx context.Context, in React) error {
+	if err := message.CheckReaction(in.Reaction); err != nil {
+		return err
+	}
 	kind := in.Reaction.Value
-	if !in.Reaction.Set {
-		return apperr.MissingParameters("reaction")
-	}
-	if kind != nil && !ValidReaction(*kind) {
-		return apperr.Invalid(map[string]string{"reaction": "must be liked, loved, smiled, disliked, neutral or null"})
-	}
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		if in.ReplyID != nil {
 			if _, err := loadReply(ctx, tx, in.Actor, in.ThreadID, *in.ReplyID, false); err != nil {
@@ -73,14 +67,4 @@ func (s *Service) React(ctx context.Context, in React) error {
 		}
 		return nil
 	})
-}
-
-// ValidReaction tells whether k is one of ReactionKinds.
-func ValidReaction(k string) bool {
-	for _, v := range ReactionKinds {
-		if v == k {
-			return true
-		}
-	}
-	return false
 }

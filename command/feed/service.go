@@ -16,12 +16,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/adapters/blob"
-	"agora/internal/adapters/linkpreview"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/message"
 	"agora/internal/rules/plaintext"
 	"agora/internal/rules/richtext"
 )
@@ -61,73 +61,11 @@ var (
 // times must compare equal to it.
 func (s *Service) timestamp() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
 
-// Image is a post's picture as the client sends it: an upload of the
-// poster's, by a URL given for it (see uploads.go).
-type Image struct {
-	URL string `json:"url"`
-	// kept is the upload of an image the post already shows, which an
-	// edit that leaves the image alone keeps (the post keeps no URL).
-	kept uuid.UUID
-}
-
-// Keep marks i as naming the upload id a post or message already shows,
-// which an edit may keep unchecked (see AttachUploads).
-func (i *Image) Keep(id uuid.UUID) { i.kept = id }
-
-// File is a post's attached file as the client sends it: an upload of the
-// poster's, by its id or by a URL given for it; the name and type shown
-// are the upload's own.
-type File struct {
-	ID        *string `json:"id,omitempty"`
-	Name      string  `json:"name"`
-	URL       string  `json:"url"`
-	MediaType string  `json:"mediaType"`
-}
-
-// Link is a post's web link: what GET /api/links/preview answered, which
-// the client sends back with the post; only its documented fields, within
-// the same bounds (linkpreview.Link.Problem), reach the feed's readers.
-type Link struct {
-	URL        string               `json:"url"`
-	MediaType  *string              `json:"mediaType,omitempty"`
-	ViewerType *string              `json:"viewerType,omitempty"`
-	Preview    *linkpreview.Preview `json:"preview,omitempty"`
-}
-
-// Problem is what keeps l from being stored, "" when nothing.
-func (l Link) Problem() string {
-	checked := linkpreview.Link{URL: l.URL}
-	if l.MediaType != nil {
-		checked.MediaType = *l.MediaType
-	}
-	if l.ViewerType != nil {
-		checked.ViewerType = *l.ViewerType
-	}
-	if l.Preview != nil {
-		checked.Preview = *l.Preview
-	}
-	return checked.Problem()
-}
-
-// Content is the editable part of a post.
-type Content struct {
-	Raw   string
-	Image *Image
-	File  *File
-	Link  *Link
-}
-
-// check trims the text and validates the content, adding to f.
-func (c *Content) check(f apperr.Fields) {
-	c.Raw = plaintext.Trim(c.Raw)
-	if utf8.RuneCountInString(c.Raw) > MaxText {
-		f.Add("raw", fmt.Sprintf("must be at most %d characters", MaxText))
-	}
-	if c.Link != nil {
-		if p := c.Link.Problem(); p != "" {
-			f.Add("link", p)
-		}
-	}
+// checkPost trims a post's text and validates its content, adding to f:
+// the rules of every message (message.Content.Check) and something to
+// show, which a link alone may be.
+func checkPost(c *message.Content, f apperr.Fields) {
+	c.Check(f, MaxText)
 	if c.Raw == "" && c.Image == nil && c.File == nil && c.Link == nil {
 		f.Add("raw", "a post needs text, an image, a file or a link")
 	}
@@ -273,25 +211,19 @@ func parse(ctx context.Context, q pgx.Tx, who mentionable, raw string) (text str
 	return text, mentions, hashtags, nil
 }
 
+// removeBlobs removes the blobs of uploads whose rows a committed
+// transaction deleted. A blob that stays (the folder failed) is no longer
+// served, its row being gone: it is only disk, so the post's change stands.
+func (s *Service) removeBlobs(ids []uuid.UUID) {
+	_ = s.store.RemoveAll(ids)
+}
+
 func newID() uuid.UUID {
 	id, err := uuid.NewV7()
 	if err != nil {
 		panic(err) // only when the system's random source fails
 	}
 	return id
-}
-
-// JSONOrNull marshals v, or returns nil (SQL NULL) for a nil pointer.
-func JSONOrNull[T any](v *T) (*string, error) {
-	if v == nil {
-		return nil, nil
-	}
-	b, err := jsonMarshal(v)
-	if err != nil {
-		return nil, err
-	}
-	s := string(b)
-	return &s, nil
 }
 
 // loadReply finds a reply of a thread and checks the actor may manage it.

@@ -2,7 +2,6 @@ package feed
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -15,55 +14,8 @@ import (
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/message"
 )
-
-// Edit is the content of an edit: a nil field keeps its value; a Set
-// field with a nil value clears it.
-type Edit struct {
-	Raw   *string
-	Image nullable.Field[Image]
-	File  nullable.Field[File]
-	Link  nullable.Field[Link]
-}
-
-// Stored is the content as a post or private message stores it.
-type Stored struct {
-	Raw               string
-	Image, File, Link []byte
-}
-
-// Edited is the content once e is applied to s, and the uploads s showed
-// (an image named again is kept unchecked: see AttachUploads).
-func (s Stored) Edited(e Edit) (c Content, prevImage, prevFile uuid.UUID, err error) {
-	c.Raw = s.Raw
-	for _, u := range []struct {
-		b   []byte
-		dst any
-	}{{s.Image, &c.Image}, {s.File, &c.File}, {s.Link, &c.Link}} {
-		if u.b != nil {
-			if err := json.Unmarshal(u.b, u.dst); err != nil {
-				return c, prevImage, prevFile, fmt.Errorf("feed: stored content: %w", err)
-			}
-		}
-	}
-	prevImage, prevFile = PrevUploads(s.Image, s.File)
-	if c.Image != nil {
-		c.Image.kept = prevImage
-	}
-	if e.Raw != nil {
-		c.Raw = *e.Raw
-	}
-	if e.Image.Set {
-		c.Image = e.Image.Value
-	}
-	if e.File.Set {
-		c.File = e.File.Value
-	}
-	if e.Link.Set {
-		c.Link = e.Link.Value
-	}
-	return c, prevImage, prevFile, nil
-}
 
 // UpdateThread is PATCH /threads/{id}. A nil field keeps its value; a Set
 // field with a nil value clears it.
@@ -71,9 +23,9 @@ type UpdateThread struct {
 	ThreadID uuid.UUID
 	Actor    auth.Caller
 	Raw      *string
-	Image    nullable.Field[Image]
-	File     nullable.Field[File]
-	Link     nullable.Field[Link]
+	Image    nullable.Field[message.Image]
+	File     nullable.Field[message.File]
+	Link     nullable.Field[message.Link]
 	// MeetingSet is a non-null meeting, refused here.
 	MeetingSet bool
 }
@@ -93,19 +45,19 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if err := onlyCreatorOfMeetup(ctx, tx, t, in.Actor); err != nil {
 			return err
 		}
-		var stored Stored
+		var stored message.Stored
 		th := table.Threads
 		if err := db.QueryRow(ctx, tx, SELECT(th.Raw, th.Image, th.File, th.Link).FROM(th).WHERE(th.ID.EQ(UUID(t.ID))).FOR(UPDATE())).
 			Scan(&stored.Raw, &stored.Image, &stored.File, &stored.Link); err != nil {
 			return fmt.Errorf("feed: thread: %w", err)
 		}
-		c, prevImage, prevFile, err := stored.Edited(Edit{Raw: in.Raw, Image: in.Image, File: in.File, Link: in.Link})
+		c, prevImage, prevFile, err := stored.Edited(message.Edit{Raw: in.Raw, Image: in.Image, File: in.File, Link: in.Link})
 		if err != nil {
 			return err
 		}
 		fields := apperr.Fields{}
-		c.check(fields)
-		att, err := AttachUploads(ctx, tx, in.Actor.UserID, PostOwner(t.ID), c, prevImage, prevFile, fields)
+		checkPost(&c, fields)
+		att, err := message.AttachUploads(ctx, tx, in.Actor.UserID, message.PostOwner(t.ID), c, prevImage, prevFile, fields)
 		if err != nil {
 			return err
 		}
@@ -124,7 +76,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 		if err != nil {
 			return err
 		}
-		ln, err := JSONOrNull(c.Link)
+		ln, err := message.JSONOrNull(c.Link)
 		if err != nil {
 			return err
 		}
@@ -136,7 +88,7 @@ func (s *Service) UpdateThread(ctx context.Context, in UpdateThread) error {
 			return fmt.Errorf("feed: update thread: %w", err)
 		}
 		// An upload the edit replaced or removed goes.
-		detached, err = att.Bind(ctx, tx, PostOwner(t.ID), now)
+		detached, err = att.Bind(ctx, tx, message.PostOwner(t.ID), now)
 		return err
 	})
 	if err == nil {

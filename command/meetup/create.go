@@ -9,13 +9,13 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	cmdfeed "agora/command/feed"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/message"
 )
 
 // Create is POST /series/{seriesId}/meetings.
@@ -61,7 +61,7 @@ func (s *Service) Create(ctx context.Context, in Create) (Created, error) {
 		if err != nil {
 			return fmt.Errorf("meeting: main channel: %w", err)
 		}
-		now, err := cmdfeed.PostTime(ctx, tx, channelID, s.now().UTC().Truncate(1e6))
+		now, err := message.PostTime(ctx, tx, channelID, s.now().UTC().Truncate(1e6))
 		if err != nil {
 			return err
 		}

@@ -88,6 +88,44 @@ type Channel struct {
 	LastActivityOn *jsontime.Time `json:"lastActivityOn"`
 }
 
+// channelRow is a row of the Channels statement, its columns by name.
+type channelRow struct {
+	ID, PeerID         uuid.UUID
+	LastSeenOn         *time.Time
+	LatestID, LatestBy *uuid.UUID
+	LatestRaw          *string
+	LatestOn           *time.Time
+	// Activity is the reader's stored lastActivityOn of the conversation.
+	Activity            *string
+	FirstName, LastName string
+	Avatar              *string
+	Company, JobTitle   string
+	InterestTags        []string
+	OnlineOn            *time.Time
+	Total               int
+}
+
+// channel is the row as reader sees the channel.
+func (r channelRow) channel(reader uuid.UUID) Channel {
+	p := search.Peer{ID: r.PeerID, UserID: r.PeerID, Name: r.FirstName + " " + r.LastName, FirstName: r.FirstName, LastName: r.LastName,
+		Avatar: r.Avatar, Company: r.Company, JobTitle: r.JobTitle, InterestTags: r.InterestTags, Tags: r.InterestTags,
+		Status: "offline", Presence: jsontime.Ptr(r.OnlineOn), LastMessageOn: jsontime.Ptr(r.LatestOn)}
+	if r.OnlineOn != nil {
+		p.Status = "online"
+	}
+	ch := Channel{ID: r.ID, Peer: p, MemberIDs: []uuid.UUID{reader, p.ID}, LastSeenOn: jsontime.Ptr(r.LastSeenOn)}
+	if r.LatestID != nil {
+		ch.LatestThread = &Latest{ID: *r.LatestID, CreatorID: *r.LatestBy, Raw: *r.LatestRaw, CreatedOn: jsontime.Of(*r.LatestOn)}
+		ch.HasUnread = *r.LatestBy != reader && (r.LastSeenOn == nil || r.LatestOn.After(*r.LastSeenOn))
+	}
+	if r.Activity != nil {
+		if t, err := time.Parse(time.RFC3339Nano, *r.Activity); err == nil {
+			ch.LastActivityOn = jsontime.Ptr(&t)
+		}
+	}
+	return ch
+}
+
 // Channels is GET /channels/private: the reader's channels, the latest
 // activity (message, else the channel's making) first; with PeerID, only
 // the one with that user, if any (a conversation finds its channel so,
@@ -120,8 +158,11 @@ func (q *Queries) Channels(ctx context.Context, in Channels) (paging.Page[Channe
 		ORDER_BY(l.CreatedOn.DESC(), l.ID.DESC()).LIMIT(1)).AS("latest")
 	latestOn := l.CreatedOn.From(latest)
 	activity := RawString("up.data ->> ('conversations.' || mine.channel_id || '.lastActivityOn')")
-	stmt := SELECT(mine.ChannelID, other.UserID, mine.LastSeenOn, l.ID.From(latest), l.CreatorID.From(latest), l.Raw.From(latest), latestOn,
-		activity, u.FirstName, u.LastName, u.Avatar, u.Company, u.JobTitle, u.InterestTags, o.OnlineOn, COUNT(STAR).OVER()).
+	stmt := SELECT(mine.ChannelID.AS("id"), other.UserID.AS("peer_id"), mine.LastSeenOn.AS("last_seen_on"),
+		l.ID.From(latest).AS("latest_id"), l.CreatorID.From(latest).AS("latest_by"), l.Raw.From(latest).AS("latest_raw"),
+		latestOn.AS("latest_on"), activity.AS("activity"), u.FirstName.AS("first_name"), u.LastName.AS("last_name"),
+		u.Avatar.AS("avatar"), u.Company.AS("company"), u.JobTitle.AS("job_title"), u.InterestTags.AS("interest_tags"),
+		o.OnlineOn.AS("online_on"), COUNT(STAR).OVER().AS("total")).
 		FROM(pair.INNER_JOIN(c, c.ID.EQ(mine.ChannelID)).
 			INNER_JOIN(u, u.ID.EQ(other.UserID)).
 			LEFT_JOIN(o, o.UserID.EQ(u.ID)).
@@ -131,40 +172,15 @@ func (q *Queries) Channels(ctx context.Context, in Channels) (paging.Page[Channe
 		ORDER_BY(COALESCE(latestOn, c.CreatedOn).DESC(), mine.ChannelID).
 		LIMIT(int64(r.PageSize)).OFFSET(int64(r.Offset()))
 	read := func() (paging.Page[Channel], error) {
-		rows, err := db.Query(ctx, q.db, stmt)
+		rows, err := db.All[channelRow](ctx, q.db, stmt)
 		if err != nil {
 			return page, fmt.Errorf("chat: channels: %w", err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var ch Channel
-			var p search.Peer
-			var seen, latestAt, online *time.Time
-			var latestID, latestBy *uuid.UUID
-			var latestRaw, act *string
-			if err := rows.Scan(&ch.ID, &p.ID, &seen, &latestID, &latestBy, &latestRaw, &latestAt, &act,
-				&p.FirstName, &p.LastName, &p.Avatar, &p.Company, &p.JobTitle, &p.InterestTags, &online, &page.Total); err != nil {
-				return page, fmt.Errorf("chat: channels: %w", err)
-			}
-			p.UserID, p.Name, p.Tags = p.ID, p.FirstName+" "+p.LastName, p.InterestTags
-			p.Status, p.Presence = "offline", jsontime.Ptr(online)
-			if online != nil {
-				p.Status = "online"
-			}
-			p.LastMessageOn = jsontime.Ptr(latestAt)
-			ch.Peer, ch.MemberIDs, ch.LastSeenOn = p, []uuid.UUID{reader.UserID, p.ID}, jsontime.Ptr(seen)
-			if latestID != nil {
-				ch.LatestThread = &Latest{ID: *latestID, CreatorID: *latestBy, Raw: *latestRaw, CreatedOn: jsontime.Of(*latestAt)}
-				ch.HasUnread = *latestBy != reader.UserID && (seen == nil || latestAt.After(*seen))
-			}
-			if act != nil {
-				if t, err := time.Parse(time.RFC3339Nano, *act); err == nil {
-					ch.LastActivityOn = jsontime.Ptr(&t)
-				}
-			}
-			page.Results = append(page.Results, ch)
+		for _, row := range rows {
+			page.Total = row.Total
+			page.Results = append(page.Results, row.channel(reader.UserID))
 		}
-		return page, rows.Err()
+		return page, nil
 	}
 	return paging.Windowed(r, read, func() (int, error) {
 		return db.Count(ctx, q.db, pair, where)

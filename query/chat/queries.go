@@ -13,7 +13,6 @@ import (
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/adapters/blob"
@@ -22,7 +21,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
-	qfeed "agora/query/feed"
+	"agora/internal/rules/message"
 )
 
 // Queries reads private chat from Postgres.
@@ -91,8 +90,23 @@ func selectMessages(reader *uuid.UUID, where BoolExpression) SelectStatement {
 	r, cm := table.PrivateMessageReactions.AS("r"), table.ChannelMembers.AS("cm")
 	reactions := SELECT(Func("jsonb_object_agg", r.UserID, r.Reaction)).FROM(r).WHERE(r.MessageID.EQ(mm.ID))
 	members := SELECT(Func("array_agg", cm.UserID)).FROM(cm).WHERE(cm.ChannelID.EQ(mm.ChannelID))
-	return SELECT(mm.ID, mm.ChannelID, mm.CreatorID, mu.FirstName, mu.LastName, mu.Avatar, mm.Raw, mm.Image, mm.Link, mm.File,
-		mm.CreatedOn, mm.UpdatedOn, reactions, members).FROM(from).WHERE(where)
+	return SELECT(mm.ID.AS("id"), mm.ChannelID.AS("channel_id"), mm.CreatorID.AS("creator_id"), mu.FirstName.AS("first_name"),
+		mu.LastName.AS("last_name"), mu.Avatar.AS("avatar"), mm.Raw.AS("raw"), mm.Image.AS("image"), mm.Link.AS("link"),
+		mm.File.AS("file"), mm.CreatedOn.AS("created_on"), mm.UpdatedOn.AS("updated_on"), reactions.AS("reactions"),
+		members.AS("members")).FROM(from).WHERE(where)
+}
+
+// messageRow is a row of selectMessages, its columns by name.
+type messageRow struct {
+	ID, ChannelID, CreatorID uuid.UUID
+	FirstName, LastName      string
+	Avatar                   *string
+	Raw                      string
+	Image, Link, File        []byte
+	CreatedOn, UpdatedOn     time.Time
+	// Reactions is a JSON object of user id to reaction, nil when none.
+	Reactions []byte
+	Members   []uuid.UUID
 }
 
 // LiveMessage is a message for the live events, which set isMine per
@@ -105,28 +119,28 @@ type LiveMessage struct {
 // readMessages runs a selectMessages statement and completes its messages:
 // signed attachments and isMine for reader (uuid.Nil: none).
 func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.UUID) ([]LiveMessage, error) {
-	out, err := db.Collect(ctx, q.db, stmt, func(r pgx.Row) (LiveMessage, error) {
-		var m LiveMessage
-		var image, link, file, reactions []byte
-		var created, updated time.Time
-		err := r.Scan(&m.ID, &m.ChannelID, &m.CreatorID, &m.Creator.FirstName, &m.Creator.LastName, &m.Creator.Avatar,
-			&m.Raw, &image, &link, &file, &created, &updated, &reactions, &m.Members)
-		if err != nil {
-			return m, err
-		}
-		m.Creator.UserID, m.Image, m.Link, m.File = m.CreatorID, orNull(image), orNull(link), orNull(file)
-		m.CreatedOn, m.UpdatedOn = jsontime.Of(created), jsontime.Of(updated)
-		m.Reactions = map[string]string{}
-		if reactions != nil {
-			err = json.Unmarshal(reactions, &m.Reactions)
-		}
-		return m, err
-	})
+	rows, err := db.All[messageRow](ctx, q.db, stmt)
 	if err != nil {
 		return nil, fmt.Errorf("chat: messages: %w", err)
 	}
+	out := make([]LiveMessage, len(rows))
+	for i, r := range rows {
+		m := LiveMessage{Members: r.Members, Message: Message{
+			ID: r.ID, ChannelID: r.ChannelID, CreatorID: r.CreatorID,
+			Creator: Creator{UserID: r.CreatorID, FirstName: r.FirstName, LastName: r.LastName, Avatar: r.Avatar},
+			Raw:     r.Raw, Image: orNull(r.Image), Link: orNull(r.Link), File: orNull(r.File),
+			CreatedOn: jsontime.Of(r.CreatedOn), UpdatedOn: jsontime.Of(r.UpdatedOn),
+			Reactions: map[string]string{},
+		}}
+		if r.Reactions != nil {
+			if err := json.Unmarshal(r.Reactions, &m.Reactions); err != nil {
+				return nil, fmt.Errorf("chat: messages: %w", err)
+			}
+		}
+		out[i] = m
+	}
 	for i := range out {
-		if out[i].Image, out[i].File, err = qfeed.SignStored(q.links, out[i].Image, out[i].File); err != nil {
+		if out[i].Image, out[i].File, err = message.Shown(q.links, out[i].Image, out[i].File); err != nil {
 			return nil, err
 		}
 		out[i].Message = out[i].For(reader)

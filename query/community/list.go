@@ -155,9 +155,12 @@ func viewOf(c auth.Caller) view {
 func (v view) selectCommunities(where BoolExpression, order []OrderByClause, limit, offset int64) SelectStatement {
 	n := table.CommunityMemberships.AS("n")
 	numShares := SELECT(COUNT(STAR)).FROM(n).WHERE(n.CommunityID.EQ(lc.ID))
-	stmt := SELECT(lc.ID, lc.Name, lc.Description, lc.Image, lc.Video, lc.VideoCover, lc.SsoAccess, lc.MembershipType,
-		lc.OrganizationID, lo.Name, lc.IsFree, lc.PriceCents, lc.Currency, lc.CreatedOn,
-		v.role, v.isSubscribed, v.assignedOn, v.lastVisitedOn, numShares, v.admin, COUNT(STAR).OVER()).
+	stmt := SELECT(lc.ID.AS("id"), lc.Name.AS("name"), lc.Description.AS("description"), lc.Image.AS("image"),
+		lc.Video.AS("video"), lc.VideoCover.AS("video_cover"), lc.SsoAccess.AS("sso_access"), lc.MembershipType.AS("membership_type"),
+		lc.OrganizationID.AS("organization_id"), lo.Name.AS("organization_name"), lc.IsFree.AS("is_free"),
+		lc.PriceCents.AS("price_cents"), lc.Currency.AS("currency"), lc.CreatedOn.AS("created_on"),
+		v.role.AS("role"), v.isSubscribed.AS("is_subscribed"), v.assignedOn.AS("assigned_on"), v.lastVisitedOn.AS("last_visited_on"),
+		numShares.AS("num_shares"), v.admin.AS("admin"), COUNT(STAR).OVER().AS("total")).
 		FROM(v.from).WHERE(where).ORDER_BY(order...)
 	if limit > 0 {
 		stmt = stmt.LIMIT(limit).OFFSET(offset)
@@ -165,39 +168,50 @@ func (v view) selectCommunities(where BoolExpression, order []OrderByClause, lim
 	return stmt
 }
 
+// communityRow is a row of selectCommunities, its columns by name; the
+// caller's role and membership times are null where they are no member.
+type communityRow struct {
+	ID                        uuid.UUID
+	Name, Description         string
+	Image, Video, VideoCover  *string
+	SSOAccess                 bool
+	MembershipType            string
+	OrganizationID            uuid.UUID
+	OrganizationName          string
+	IsFree                    bool
+	PriceCents                int32
+	Currency                  string
+	CreatedOn                 time.Time
+	Role                      *string
+	IsSubscribed              bool
+	AssignedOn, LastVisitedOn *time.Time
+	NumShares                 int
+	Admin                     bool
+	Total                     int
+}
+
 // read runs a selectCommunities statement and adds to each community the
 // forums the caller may open.
 func (q *Queries) read(ctx context.Context, c auth.Caller, stmt SelectStatement) (paging.Page[Community], error) {
 	page := paging.Page[Community]{Results: []Community{}}
-	rows, err := db.Query(ctx, q.db, stmt)
+	rows, err := db.All[communityRow](ctx, q.db, stmt)
 	if err != nil {
 		return page, fmt.Errorf("community: list: %w", err)
 	}
-	defer rows.Close()
 	index := map[uuid.UUID]int{}
 	var ids []uuid.UUID
-	for rows.Next() {
-		var x Community
-		var created time.Time
-		var assigned, visited *time.Time
-		var admin bool
-		if err := rows.Scan(&x.ID, &x.Name, &x.Description, &x.Image, &x.Video, &x.VideoCover, &x.SSOAccess, &x.MembershipType,
-			&x.Context.OrganizationID, &x.Organization.Name, &x.IsFree, &x.Price, &x.Currency, &created,
-			&x.Role, &x.IsSubscribed, &assigned, &visited, &x.NumShares, &admin, &page.Total); err != nil {
-			return page, fmt.Errorf("community: list: %w", err)
-		}
-		x.Organization.ID = x.Context.OrganizationID
-		x.CreatedOn, x.AssignedOn, x.LastVisitedOn = jsontime.Of(created), jsontime.Ptr(assigned), jsontime.Ptr(visited)
-		x.Permissions = access.PermissionsOf(admin)
-		x.Series = []MyForum{}
+	for _, r := range rows {
+		page.Total = r.Total
+		x := Community{ID: r.ID, Name: r.Name, Description: r.Description, Image: r.Image, Video: r.Video, VideoCover: r.VideoCover,
+			SSOAccess: r.SSOAccess, MembershipType: r.MembershipType, Role: r.Role, IsSubscribed: r.IsSubscribed,
+			IsFree: r.IsFree, Price: int(r.PriceCents), Currency: r.Currency, NumShares: r.NumShares,
+			Context: Context{OrganizationID: r.OrganizationID}, Organization: Organization{ID: r.OrganizationID, Name: r.OrganizationName},
+			Permissions: access.PermissionsOf(r.Admin), CreatedOn: jsontime.Of(r.CreatedOn),
+			AssignedOn: jsontime.Ptr(r.AssignedOn), LastVisitedOn: jsontime.Ptr(r.LastVisitedOn), Series: []MyForum{}}
 		index[x.ID] = len(page.Results)
 		page.Results = append(page.Results, x)
 		ids = append(ids, x.ID)
 	}
-	if err := rows.Err(); err != nil {
-		return page, fmt.Errorf("community: list: %w", err)
-	}
-	rows.Close()
 	if len(ids) == 0 {
 		return page, nil
 	}

@@ -21,6 +21,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/jsontime"
 	"agora/internal/rules/access"
+	"agora/internal/rules/message"
 	"agora/query/meetup"
 )
 
@@ -60,15 +61,15 @@ type Stats struct {
 // Add counts n reactions of kind.
 func (s *Stats) Add(kind string, n int) {
 	switch kind {
-	case "liked":
+	case message.Liked:
 		s.Liked += n
-	case "loved":
+	case message.Loved:
 		s.Loved += n
-	case "smiled":
+	case message.Smiled:
 		s.Smiled += n
-	case "disliked":
+	case message.Disliked:
 		s.Disliked += n
-	case "neutral":
+	case message.Neutral:
 		s.Neutral += n
 	}
 	s.TotalCount += n

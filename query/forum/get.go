@@ -8,7 +8,6 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/plumbing/auth"
-	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
 )
@@ -21,11 +20,7 @@ func (q *Queries) Get(ctx context.Context, c auth.Caller, seriesID uuid.UUID) (F
 	if _, err := access.ViewForum(ctx, q.db, c.UserID, c.Role, seriesID); err != nil {
 		return Forum{}, err
 	}
-	rows, err := db.Query(ctx, q.db, forumSelect(c, table.Series.ID.EQ(UUID(seriesID))))
-	if err != nil {
-		return Forum{}, fmt.Errorf("forum: get: %w", err)
-	}
-	fs, err := scanForums(rows)
+	fs, err := readForums(ctx, q.db, forumSelect(c, table.Series.ID.EQ(UUID(seriesID))))
 	if err != nil {
 		return Forum{}, fmt.Errorf("forum: get: %w", err)
 	}

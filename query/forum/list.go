@@ -45,12 +45,9 @@ func (q *Queries) List(ctx context.Context, in List) (paging.Page[Forum], error)
 	if err := db.QueryRow(ctx, q.db, SELECT(COUNT(STAR)).FROM(base().AsTable("f"))).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("forum: list: %w", err)
 	}
-	rows, err := db.Query(ctx, q.db, base().ORDER_BY(s.Position, s.CreatedOn, s.ID).
-		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
-	if err != nil {
-		return page, fmt.Errorf("forum: list: %w", err)
-	}
-	if page.Results, err = scanForums(rows); err != nil {
+	var err error
+	if page.Results, err = readForums(ctx, q.db, base().ORDER_BY(s.Position, s.CreatedOn, s.ID).
+		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset()))); err != nil {
 		return page, fmt.Errorf("forum: list: %w", err)
 	}
 	return page, nil

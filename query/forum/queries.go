@@ -5,15 +5,14 @@ package forum
 import (
 	"context"
 	"fmt"
-	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
+	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
 	"agora/internal/rules/access"
@@ -81,35 +80,42 @@ func forumSelect(c auth.Caller, where BoolExpression) SelectStatement {
 	member, admin := access.ForumRules(s.ID, s.CommunityID, me, Bool(c.Role == auth.RoleSuper))
 	mc, ac := table.Channels.AS("mc"), table.Channels.AS("ac")
 	return SELECT(s.ID, s.Name, s.Description, s.Image, s.Exclusivity, s.ShareEnabled, s.Position, s.CommunityID,
-		s.CreatedOn, s.UpdatedOn, admin, member.OR(admin), s.IsFree, s.PriceCents, mc.ID, ac.ID).
+		s.CreatedOn, s.UpdatedOn, s.IsFree, s.PriceCents, admin.AS("admin"), member.OR(admin).AS("is_subscribed"),
+		mc.ID.AS("main_channel_id"), ac.ID.AS("admin_channel_id")).
 		FROM(s.
 			INNER_JOIN(mc, mc.SeriesID.EQ(s.ID).AND(mc.Kind.EQ(String("main")))).
 			INNER_JOIN(ac, ac.SeriesID.EQ(s.ID).AND(ac.Kind.EQ(String("admin"))))).
 		WHERE(access.ForumMembership(s.ID, me).OR(admin).AND(where))
 }
 
-func scanForums(rows pgx.Rows) ([]Forum, error) {
-	defer rows.Close()
-	out := []Forum{}
-	for rows.Next() {
-		var f Forum
-		var admin bool
-		var created, updated time.Time
-		var adminChannel uuid.UUID
-		if err := rows.Scan(&f.ID, &f.Name, &f.Description, &f.Image, &f.Exclusivity, &f.ShareEnabled, &f.Position,
-			&f.Context.CommunityID, &created, &updated, &admin, &f.IsSubscribed, &f.IsFree, &f.Price, &f.MainChannelID, &adminChannel); err != nil {
-			return nil, err
-		}
-		f.Currency = "USD"
-		f.CreatedOn, f.UpdatedOn = jsontime.Of(created), jsontime.Of(updated)
-		f.Role = "member"
-		if admin {
+// forumRow is a row of forumSelect, its columns by name.
+type forumRow struct {
+	model.Series
+	Admin          bool
+	IsSubscribed   bool
+	MainChannelID  uuid.UUID
+	AdminChannelID uuid.UUID
+}
+
+// readForums runs a forumSelect statement.
+func readForums(ctx context.Context, q db.Querier, stmt SelectStatement) ([]Forum, error) {
+	rows, err := db.All[forumRow](ctx, q, stmt)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Forum, 0, len(rows))
+	for _, r := range rows {
+		f := Forum{ID: r.ID, Name: r.Name, Description: r.Description, Image: r.Image, Exclusivity: r.Exclusivity,
+			ShareEnabled: r.ShareEnabled, Position: int(r.Position), Context: Context{CommunityID: r.CommunityID},
+			Role: "member", IsSubscribed: r.IsSubscribed, IsFree: r.IsFree, Price: int(r.PriceCents), Currency: "USD",
+			CreatedOn: jsontime.Of(r.CreatedOn), UpdatedOn: jsontime.Of(r.UpdatedOn), MainChannelID: r.MainChannelID}
+		if r.Admin {
 			f.Role = "admin"
-			f.AdminChannelID = &adminChannel
+			f.AdminChannelID = &r.AdminChannelID
 		}
 		out = append(out, f)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // reader checks that the caller may read the forum: one they may not is

@@ -37,13 +37,10 @@ func (q *Queries) Trending(ctx context.Context, in Trending) (paging.Page[Forum]
 	// subquery, which it does not do for a bare ORDER BY item.
 	joined := CAST(SELECT(COUNT(STAR)).FROM(j).
 		WHERE(j.SeriesID.EQ(s.ID).AND(j.AssignedOn.GT(NOW().SUB(INTERVAL(30, DAY)))))).AS_BIGINT()
-	rows, err := db.Query(ctx, q.db, forumSelect(in.Caller, Bool(true)).
+	var err error
+	if page.Results, err = readForums(ctx, q.db, forumSelect(in.Caller, Bool(true)).
 		ORDER_BY(joined.DESC(), s.CreatedOn.DESC(), s.ID).
-		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset())))
-	if err != nil {
-		return page, fmt.Errorf("forum: trending: %w", err)
-	}
-	if page.Results, err = scanForums(rows); err != nil {
+		LIMIT(int64(in.PageSize)).OFFSET(int64(in.Offset()))); err != nil {
 		return page, fmt.Errorf("forum: trending: %w", err)
 	}
 	return page, nil

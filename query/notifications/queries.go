@@ -210,8 +210,10 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	isRead := db.Any(n.ID, s.Read)
 	where := base.AND(NOT(db.Any(n.ID, s.Dismissed)))
 	unread := newer.AND(NOT(isRead))
-	rows, err := db.Query(ctx, q.db, SELECT(n.ID, n.Kind, n.CreatedOn, n.AuthorID, u.FirstName, u.LastName, u.Avatar, n.Preview,
-		co.ID, co.Name, fo.ID, fo.Name, n.PostID, isRead, unread).
+	rows, err := db.All[listRow](ctx, q.db, SELECT(n.ID.AS("id"), n.Kind.AS("kind"), n.CreatedOn.AS("created_on"),
+		n.AuthorID.AS("author_id"), u.FirstName.AS("first_name"), u.LastName.AS("last_name"), u.Avatar.AS("avatar"),
+		n.Preview.AS("preview"), co.ID.AS("community_id"), co.Name.AS("community_name"), fo.ID.AS("series_id"),
+		fo.Name.AS("series_name"), n.PostID.AS("post_id"), isRead.AS("is_read"), unread.AS("is_unread")).
 		FROM(n.LEFT_JOIN(fo, fo.ID.EQ(n.SeriesID)).
 			INNER_JOIN(co, co.ID.EQ(StringExp(COALESCE(fo.CommunityID, n.CommunityID)))).
 			LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
@@ -219,24 +221,35 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	if err != nil {
 		return page, fmt.Errorf("notifications: list: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var it Notification
-		var created time.Time
-		var author *uuid.UUID
-		var first, last *string
-		var avatar *string
-		if err := rows.Scan(&it.ID, &it.Type, &created, &author, &first, &last, &avatar, &it.Raw,
-			&it.Context.CommunityID, &it.Context.CommunityName, &it.Context.SeriesID, &it.Context.SeriesName, &it.PostID, &it.IsRead, &it.IsUnread); err != nil {
-			return page, fmt.Errorf("notifications: list: %w", err)
-		}
-		it.CreatedOn = jsontime.Of(created)
-		if author != nil && first != nil {
-			it.Author = &Author{UserID: *author, FirstName: *first, LastName: deref(last), Avatar: avatar}
+	for _, row := range rows {
+		it := Notification{ID: row.ID, Type: row.Kind, CreatedOn: jsontime.Of(row.CreatedOn), Raw: row.Preview,
+			Context: Context{CommunityID: row.CommunityID, CommunityName: row.CommunityName, SeriesID: row.SeriesID, SeriesName: row.SeriesName},
+			PostID:  row.PostID, IsRead: row.IsRead, IsUnread: row.IsUnread}
+		if row.AuthorID != nil && row.FirstName != nil {
+			it.Author = &Author{UserID: *row.AuthorID, FirstName: *row.FirstName, LastName: deref(row.LastName), Avatar: row.Avatar}
 		}
 		page.Results = append(page.Results, it)
 	}
-	return page, rows.Err()
+	return page, nil
+}
+
+// listRow is a row of the list's statement, its columns by name; the
+// author's are null for a notification without one (or whose author is
+// gone), the forum's for one about a community.
+type listRow struct {
+	ID                  uuid.UUID
+	Kind                string
+	CreatedOn           time.Time
+	AuthorID            *uuid.UUID
+	FirstName, LastName *string
+	Avatar              *string
+	Preview             string
+	CommunityID         uuid.UUID
+	CommunityName       string
+	SeriesID            *uuid.UUID
+	SeriesName          *string
+	PostID              *uuid.UUID
+	IsRead, IsUnread    bool
 }
 
 func deref(s *string) string {

@@ -1,4 +1,4 @@
-package feed
+package message
 
 import (
 	"context"
@@ -16,31 +16,20 @@ import (
 	"agora/internal/plumbing/db/gen/table"
 )
 
-// Decision (spec 001 §3, §5): a post's image and file are uploads of the
-// poster's own, completed, of the right kind, and on no other post. An
-// image or file elsewhere on the web is refused: the file viewer would
+// Decision (spec 001 §3, §5): a message's image and file are uploads of
+// the writer's own, completed, of the right kind, and on no other message.
+// An image or file elsewhere on the web is refused: the file viewer would
 // frame a page of anyone's choosing, and an image URL would tell another
-// site who reads the post. A page elsewhere is the post's link, shown as
-// a link. The client names a file's upload by its id, or by a URL it was
-// given for it (the spec's image has only a url); the post keeps the id, never a
-// URL, and the feed signs a short-lived URL each time it is read. An upload
-// belongs to its post: it goes with the post, or when an edit replaces it.
-
-// storedImage and storedFile are the image and file as a post keeps them.
-type storedImage struct {
-	ID   uuid.UUID `json:"id"`
-	Name string    `json:"name"`
-}
-
-type storedFile struct {
-	ID        uuid.UUID `json:"id"`
-	Name      string    `json:"name"`
-	MediaType string    `json:"mediaType"`
-}
+// site who reads the message. A page elsewhere is the message's link,
+// shown as a link. The client names a file's upload by its id, or by a URL
+// it was given for it (the spec's image has only a url); the message keeps
+// the id, never a URL, and each read signs a short-lived URL (Shown). An
+// upload belongs to its message: it goes with the message, or when an
+// edit replaces it.
 
 // Owner is what an upload is attached to: a post (uploads.thread_id) or a
-// private message (uploads.private_message_id, command/chat), which take
-// their uploads by the same rules.
+// private message (uploads.private_message_id), which take their uploads
+// by the same rules.
 type Owner struct {
 	column ColumnString
 	id     uuid.UUID
@@ -49,8 +38,8 @@ type Owner struct {
 // PostOwner is the post id as the owner of its uploads.
 func PostOwner(id uuid.UUID) Owner { return Owner{table.Uploads.ThreadID, id} }
 
-// MessageOwner is the private message id as the owner of its uploads.
-func MessageOwner(id uuid.UUID) Owner { return Owner{table.Uploads.PrivateMessageID, id} }
+// PrivateOwner is the private message id as the owner of its uploads.
+func PrivateOwner(id uuid.UUID) Owner { return Owner{table.Uploads.PrivateMessageID, id} }
 
 // holds tells whether an upload attached to thread or message (nil when
 // not) is attached to o.
@@ -59,8 +48,8 @@ func (o Owner) holds(thread, message *uuid.UUID) bool {
 	return (thread == nil || post && *thread == o.id) && (message == nil || !post && *message == o.id)
 }
 
-// Attachments are a post's or message's uploads once checked: what to
-// store, and the ids to attach.
+// Attachments are a message's uploads once checked: what to store, and
+// the ids to attach.
 type Attachments struct {
 	image *storedImage
 	file  *storedFile
@@ -88,9 +77,9 @@ func (a Attachments) ids() []uuid.UUID {
 }
 
 // ImageAttachment is the complete image upload id, named name, as a post
-// keeps it: what a post written outside these commands (the demo
-// discussions, app/demo) stores (Stored) and binds (Bind), so that
-// its image reads like any other.
+// keeps it: what a post written outside the commands (the demo
+// discussions, app/demo) stores (Stored) and binds (Bind), so that its
+// image reads like any other.
 func ImageAttachment(id uuid.UUID, name string) Attachments {
 	return Attachments{image: &storedImage{ID: id, Name: name}}
 }
@@ -112,7 +101,7 @@ func uploadID(id *string, url string) (uuid.UUID, string) {
 }
 
 // AttachUploads checks the image and file of c for owner and returns what
-// it keeps of them. prevImage and prevFile are the uploads the post had
+// it keeps of them. prevImage and prevFile are the uploads the message had
 // before an edit: naming one again keeps it unchecked, so that a forum
 // admin may edit the text of a member's post that shows the member's
 // upload.
@@ -158,9 +147,9 @@ type upload struct {
 
 // loadUpload reads upload id for an attachment of kind to owner, or says
 // why it cannot be attached, and locks its row, so that the sweep of
-// unattached uploads waits for the post to be written. kept is an upload
-// the post already shows. Someone else's upload reads as unknown, so that
-// ids cannot be probed.
+// unattached uploads waits for the message to be written. kept is an
+// upload the message already shows. Someone else's upload reads as
+// unknown, so that ids cannot be probed.
 func loadUpload(ctx context.Context, tx pgx.Tx, actor uuid.UUID, owner Owner, id uuid.UUID, kind string, kept bool) (upload, string, error) {
 	var u upload
 	var uploader uuid.UUID
@@ -175,7 +164,7 @@ func loadUpload(ctx context.Context, tx pgx.Tx, actor uuid.UUID, owner Owner, id
 	case errors.Is(err, pgx.ErrNoRows), err == nil && uploader != actor && !kept:
 		return u, "must be an upload of yours", nil
 	case err != nil:
-		return u, "", fmt.Errorf("feed: upload: %w", err)
+		return u, "", fmt.Errorf("message: upload: %w", err)
 	case state != "complete":
 		return u, "the upload is not complete", nil
 	case gotKind != kind:
@@ -198,7 +187,7 @@ func (a Attachments) Bind(ctx context.Context, tx pgx.Tx, owner Owner, now time.
 	if len(ids) > 0 {
 		if _, err := db.Exec(ctx, tx, up.UPDATE().SET(owner.column.SET(UUID(owner.id)), up.AttachedOn.SET(TimestampzT(now))).
 			WHERE(up.ID.IN(db.UUIDs(ids)...).AND(up.ThreadID.IS_NULL()).AND(up.PrivateMessageID.IS_NULL()))); err != nil {
-			return nil, fmt.Errorf("feed: attach uploads: %w", err)
+			return nil, fmt.Errorf("message: attach uploads: %w", err)
 		}
 	}
 	gone := owner.column.EQ(UUID(owner.id))
@@ -220,27 +209,7 @@ func detach(ctx context.Context, tx pgx.Tx, where BoolExpression) ([]uuid.UUID, 
 	up := table.Uploads
 	removed, err := db.Values[uuid.UUID](ctx, tx, up.DELETE().WHERE(where).RETURNING(up.ID))
 	if err != nil {
-		return nil, fmt.Errorf("feed: detach uploads: %w", err)
+		return nil, fmt.Errorf("message: detach uploads: %w", err)
 	}
 	return removed, nil
-}
-
-// removeBlobs removes the blobs of uploads whose rows a committed
-// transaction deleted. A blob that stays (the folder failed) is no longer
-// served, its row being gone: it is only disk, so the post's change stands.
-func (s *Service) removeBlobs(ids []uuid.UUID) {
-	_ = s.store.RemoveAll(ids)
-}
-
-// PrevUploads are the upload ids of a post's stored image and file.
-func PrevUploads(image, file []byte) (imageID, fileID uuid.UUID) {
-	var i storedImage
-	var f storedFile
-	if image != nil && jsonUnmarshal(image, &i) == nil {
-		imageID = i.ID
-	}
-	if file != nil && jsonUnmarshal(file, &f) == nil {
-		fileID = f.ID
-	}
-	return imageID, fileID
 }

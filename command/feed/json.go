@@ -1,8 +1,0 @@
-package feed
-
-import "encoding/json"
-
-var (
-	jsonMarshal   = json.Marshal
-	jsonUnmarshal = json.Unmarshal
-)
