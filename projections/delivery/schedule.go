@@ -17,6 +17,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/notice"
 )
 
 // Schedule runs the scheduler until ctx ends: every Interval it mails the
@@ -165,7 +166,7 @@ type member struct {
 }
 
 // digestKinds are the notifications a posts digest lists.
-var digestKinds = []string{"comment", "reply", "mention"}
+var digestKinds = notice.Names(func(k notice.Kind) bool { return k.Digested })
 
 // Digests mails each member whose digest is due the unread comment, reply
 // and mention notifications of its period, once per period.
@@ -348,7 +349,7 @@ func (p *Projection) postsDigest(ctx context.Context, m member, f string, start,
 		var b strings.Builder
 		fmt.Fprintf(&b, "Hello %s,\r\n\r\nWhat you have not read yet from the forums:\r\n", m.First)
 		for _, it := range items {
-			fmt.Fprintf(&b, "\r\n* %s:\r\n%s", headline(it.Author, it.Kinds, it.Forum), quote(it.Preview))
+			fmt.Fprintf(&b, "\r\n* %s:\r\n%s", notice.Headline(it.Kinds, notice.Who{Author: it.Author, Forum: it.Forum}), quote(it.Preview))
 			if it.PostID != nil {
 				fmt.Fprintf(&b, "    %s%s\r\n", p.opts.BaseURL, postPath(it.CommunityID, it.SeriesID, it.PostID, it.Kinds))
 			}

@@ -65,6 +65,24 @@ func readSettings(data []byte) settings {
 	return s
 }
 
+// on is the boolean setting key (a notice.Kind's Email or Push); "", or a
+// key that is no switch, is off.
+func (s settings) on(key string) bool {
+	switch key {
+	case personalization.EmailMentions:
+		return s.EmailMentions
+	case personalization.EmailPrivateChats:
+		return s.EmailPrivateChats
+	case personalization.PushMentions:
+		return s.PushMentions
+	case personalization.PushPrivateChats:
+		return s.PushPrivateChats
+	case personalization.PushComments:
+		return s.PushComments
+	}
+	return false
+}
+
 // period is the digest period of frequency f that ended last at or before
 // now: it ends at the member's hour (on their weekday, for weekly) in their
 // zone, and lasts a day or a week. due says it ended within the last hour:
