@@ -58,7 +58,7 @@ func (p *Projection) inBurst(ctx context.Context, q db.Querier, n notification) 
 		return false, nil
 	}
 	d, o := table.NotificationDeliveries, table.Notifications
-	where := o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(kinds(group)...)).AND(d.Channel.EQ(pg.String("push"))).
+	where := o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(db.Strings(group)...)).AND(d.Channel.EQ(pg.String("push"))).
 		AND(d.SentOn.GT(pg.TimestampzT(p.opts.Now().Add(-p.opts.Limits.NotificationBurst))))
 	if notice.Of(n.Kind).About == notice.Conversation && n.ChannelID != nil {
 		where = where.AND(o.ChannelID.EQ(pg.UUID(*n.ChannelID)))
@@ -86,7 +86,7 @@ func (p *Projection) burstMail(ctx context.Context, tx pgx.Tx, n notification, n
 		pg.MIN(d.HeldUntil).AS("pending"),
 		pg.MAX(d.SentOn).AS("last")).
 		FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
-		WHERE(o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
+		WHERE(o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(db.Strings(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
 			AND(d.HeldUntil.IS_NOT_NULL().AND(d.SentOn.IS_NULL()).OR(d.SentOn.GT(pg.TimestampzT(now.Add(-p.opts.Limits.NotificationBurst))))))).
 		Scan(&pending, &last)
 	if err != nil {
@@ -104,7 +104,7 @@ func (p *Projection) burstMail(ctx context.Context, tx pgx.Tx, n notification, n
 	}
 	var caused int
 	err = db.QueryRow(ctx, tx, pg.SELECT(pg.COUNT(d.ID)).FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
-		WHERE(o.AuthorID.EQ(pg.UUID(*n.AuthorID)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
+		WHERE(o.AuthorID.EQ(pg.UUID(*n.AuthorID)).AND(o.Kind.IN(db.Strings(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
 			AND(d.SentOn.GT(pg.TimestampzT(now.Add(-time.Hour)))))).Scan(&caused)
 	if err != nil {
 		return nil, false, fmt.Errorf("delivery: burst: %w", err)

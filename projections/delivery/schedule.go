@@ -176,7 +176,7 @@ func (p *Projection) Digests(ctx context.Context) error {
 	// anything to read.
 	n := table.Notifications
 	members, err := p.members(ctx, table.Users.ID.IN(pg.SELECT(n.UserID).FROM(n).
-		WHERE(n.Kind.IN(kinds(digestKinds)...).AND(n.CreatedOn.GT(pg.TimestampzT(now.AddDate(0, 0, -8)))))))
+		WHERE(n.Kind.IN(db.Strings(digestKinds)...).AND(n.CreatedOn.GT(pg.TimestampzT(now.AddDate(0, 0, -8)))))))
 	if err != nil {
 		return err
 	}
@@ -227,14 +227,6 @@ func (p *Projection) members(ctx context.Context, where pg.BoolExpression) ([]me
 	})
 }
 
-func kinds(ks []string) []pg.Expression {
-	out := make([]pg.Expression, len(ks))
-	for i, k := range ks {
-		out[i] = pg.String(k)
-	}
-	return out
-}
-
 // run records the digest period of kind for m in tx; false means it ran
 // already (here or in another scheduler, which holds the row until it has
 // mailed).
@@ -263,7 +255,7 @@ type digestItem struct {
 func (p *Projection) unread(ctx context.Context, tx pgx.Tx, m member, start, end time.Time) ([]digestItem, error) {
 	n, s := table.Notifications, table.Series
 	a := table.Users.AS("author")
-	where := n.UserID.EQ(pg.UUID(m.ID)).AND(n.Kind.IN(kinds(digestKinds)...)).
+	where := n.UserID.EQ(pg.UUID(m.ID)).AND(n.Kind.IN(db.Strings(digestKinds)...)).
 		AND(n.CreatedOn.GT_EQ(pg.TimestampzT(start))).AND(n.CreatedOn.LT(pg.TimestampzT(end)))
 	if !m.Settings.LastSeenAt.IsZero() {
 		where = where.AND(n.CreatedOn.GT(pg.TimestampzT(m.Settings.LastSeenAt)))

@@ -152,8 +152,8 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	// The kinds the bell lists (internal/rules/notice): those of a forum,
 	// listed while the member may read its channel, and those of a
 	// community, while they are its member.
-	forumKind := n.Kind.IN(names(func(k notice.Kind) bool { return k.Listed && k.About != notice.Community })...)
-	joinKind := n.Kind.IN(names(func(k notice.Kind) bool { return k.Listed && k.About == notice.Community })...)
+	forumKind := n.Kind.IN(db.Strings(notice.Names(func(k notice.Kind) bool { return k.Listed && k.About != notice.Community }))...)
+	joinKind := n.Kind.IN(db.Strings(notice.Names(func(k notice.Kind) bool { return k.Listed && k.About == notice.Community }))...)
 	listed := n.UserID.EQ(me).AND(forumKind.OR(joinKind))
 	newer := Bool(true)
 	if s.lastSeen != nil {
@@ -280,15 +280,6 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 		page.Results = append(page.Results, it)
 	}
 	return page, rows.Err()
-}
-
-// names are the kinds where says, as SQL values.
-func names(where func(notice.Kind) bool) []Expression {
-	var out []Expression
-	for _, k := range notice.Names(where) {
-		out = append(out, String(k))
-	}
-	return out
 }
 
 func deref(s *string) string {

@@ -120,8 +120,8 @@ type Kind struct {
 	// and a colon, as the opening line.
 	Mail func(Who) (subject, intro string)
 	// Event is the live event told to the recipient; "" tells nothing
-	// (a Meet Up's member reads it with the bell; messages have the chat's
-	// own events).
+	// (a Meet Up's notifications wait for the bell to be read again;
+	// messages have the chat's own events).
 	Event string
 }
 
@@ -191,20 +191,13 @@ func access(w Who) string { return membership.AccessSubject(w.Author, w.Forum) }
 // no author (the membership row does not say who made it).
 func joined(w Who) string { return "You were added to " + w.Community }
 
-// Lookup is the kind named name; ok is false, and the Kind zero (listed
-// nowhere, sent nowhere, told to nobody), for a name not in the table.
-func Lookup(name string) (k Kind, ok bool) {
-	i := slices.IndexFunc(Kinds, func(k Kind) bool { return k.Name == name })
-	if i < 0 {
-		return Kind{}, false
-	}
-	return Kinds[i], true
-}
-
-// Of is the kind named name, the zero Kind for a name not in the table.
+// Of is the kind named name; for a name not in the table, the zero Kind
+// (named "", listed nowhere, sent nowhere, told to nobody).
 func Of(name string) Kind {
-	k, _ := Lookup(name)
-	return k
+	if i := slices.IndexFunc(Kinds, func(k Kind) bool { return k.Name == name }); i >= 0 {
+		return Kinds[i]
+	}
+	return Kind{}
 }
 
 // Names are the names of the kinds where says, in the table's order.

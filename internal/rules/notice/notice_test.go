@@ -23,8 +23,8 @@ func TestKinds(t *testing.T) {
 			t.Errorf("kind %q: empty or twice in the table", k.Name)
 		}
 		seen[k.Name] = true
-		if got, ok := notice.Lookup(k.Name); !ok || got.Name != k.Name {
-			t.Errorf("Lookup(%q) = %q, %v", k.Name, got.Name, ok)
+		if got := notice.Of(k.Name); got.Name != k.Name {
+			t.Errorf("Of(%q) is %q", k.Name, got.Name)
 		}
 		if k.About < notice.Post || k.About > notice.Conversation {
 			t.Errorf("%s: about nothing (%d)", k.Name, k.About)
@@ -127,7 +127,7 @@ func TestWhatUsersRead(t *testing.T) {
 	if k := notice.Of("comment"); k.Push != personalization.PushComments {
 		t.Errorf("comment: pushed by %q", k.Push)
 	}
-	if _, ok := notice.Lookup("nudge"); ok || notice.Of("nudge").Listed || notice.Of("nudge").Event != "" {
+	if k := notice.Of("nudge"); k.Name != "" || k.Listed || k.Email != "" || k.Push != "" || k.Event != "" {
 		t.Error("an unknown kind is in the table")
 	}
 }
