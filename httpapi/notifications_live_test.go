@@ -8,7 +8,7 @@ import (
 
 	"agora/app/testenv"
 	"agora/httpapi/openapi"
-	"agora/projections/realtime"
+	"agora/internal/rules/notice"
 )
 
 // TestHubNotificationEvents runs the notifications' live events end to
@@ -23,7 +23,7 @@ func TestHubNotificationEvents(t *testing.T) {
 	mine, theirs := dial(t, n.Env, "", bearer(me.Client.Token)), dial(t, n.Env, "", bearer(other.Client.Token))
 	admin := dial(t, n.Env, "", bearer(m.forumAdmin.Client.Token))
 	key := "user:" + me.UserID
-	notice := func(m hubMsg) bool { return m.Event == realtime.ReplyNotified || m.Event == realtime.UserMentioned }
+	notified := func(m hubMsg) bool { return m.Event == notice.ReplyNotified || m.Event == notice.UserMentioned }
 	valid := func(t *testing.T, msg hubMsg, schema string) {
 		t.Helper()
 		p, _ := json.Marshal(msg.Data.Payload)
@@ -36,7 +36,7 @@ func TestHubNotificationEvents(t *testing.T) {
 	t.Run("a comment on my post", func(t *testing.T) {
 		mine.t = t
 		c := comment(t, other.Client, p.ID, nil, "a comment")
-		msg := mine.waitFor(liveWait, "channel.thread.reply.created", is(realtime.ReplyNotified, key))
+		msg := mine.waitFor(liveWait, "channel.thread.reply.created", is(notice.ReplyNotified, key))
 		valid(t, msg, "LiveReplyNotice")
 		if msg.Payload["id"] != c || msg.Payload["postId"] != p.ID || msg.Payload["parentId"] != nil ||
 			msg.Payload["parentCreatorId"] != me.UserID || msg.Payload["seriesId"] != m.forum.ID {
@@ -48,7 +48,7 @@ func TestHubNotificationEvents(t *testing.T) {
 		mine.t = t
 		c := comment(t, me.Client, p.ID, nil, "my comment")
 		r := comment(t, other.Client, p.ID, &c, "a reply")
-		msg := mine.waitFor(liveWait, "channel.thread.reply.created for a reply", is(realtime.ReplyNotified, key))
+		msg := mine.waitFor(liveWait, "channel.thread.reply.created for a reply", is(notice.ReplyNotified, key))
 		valid(t, msg, "LiveReplyNotice")
 		if msg.Payload["id"] != r || msg.Payload["parentId"] != c || msg.Payload["parentCreatorId"] != me.UserID {
 			t.Errorf("payload %s", msg.Raw)
@@ -58,7 +58,7 @@ func TestHubNotificationEvents(t *testing.T) {
 	t.Run("a mention", func(t *testing.T) {
 		mine.t = t
 		q := post(t, other.Client, m.forum.ID, map[string]any{"channelId": m.main, "raw": fmt.Sprintf("hello [Me](%s)", me.UserID)})
-		msg := mine.waitFor(liveWait, "user.mentioned", is(realtime.UserMentioned, key))
+		msg := mine.waitFor(liveWait, "user.mentioned", is(notice.UserMentioned, key))
 		valid(t, msg, "Notification")
 		author, _ := msg.Payload["author"].(map[string]any)
 		ctx, _ := msg.Payload["context"].(map[string]any)
@@ -73,7 +73,7 @@ func TestHubNotificationEvents(t *testing.T) {
 		q := post(t, other.Client, m.forum.ID, map[string]any{"channelId": m.main, "type": "question", "creatorAs": "anonymous",
 			"raw": fmt.Sprintf("what does [Me](%s) think?", me.UserID)})
 		msg := mine.waitFor(liveWait, "user.mentioned by an anonymous question", func(h hubMsg) bool {
-			return h.Event == realtime.UserMentioned && h.Payload["postId"] == q.ID
+			return h.Event == notice.UserMentioned && h.Payload["postId"] == q.ID
 		})
 		valid(t, msg, "Notification")
 		if msg.Payload["author"] != nil {
@@ -84,6 +84,6 @@ func TestHubNotificationEvents(t *testing.T) {
 	// Everything above notified me alone: not its authors, not the forum's
 	// other readers.
 	theirs.t, admin.t = t, t
-	theirs.none(time.Second, "a notification event at the author", notice)
-	admin.none(time.Second, "a notification event at another reader", notice)
+	theirs.none(time.Second, "a notification event at the author", notified)
+	admin.none(time.Second, "a notification event at another reader", notified)
 }

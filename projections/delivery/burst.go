@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -16,18 +15,16 @@ import (
 	"agora/internal/adapters/mail"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/notice"
 )
 
 // burstKinds are the notifications mailed as they come, but at most once
-// a burst (AGORA_NOTIFICATION_BURST) per member (issue 31, G3): twelve posts
-// mentioning someone within a second, or four open Meet Ups scheduled in
-// their forum, would otherwise be twelve or four mails. The first is
-// mailed at once; those that follow within the burst are held and mailed
-// together, as one, when it ends; and a member is pushed one of them a
-// burst (pushGroups).
-var burstKinds = []string{"mention", "meetup-open"}
-
-func burst(kind string) bool { return slices.Contains(burstKinds, kind) }
+// a burst (AGORA_NOTIFICATION_BURST) per member (issue 31, G3; notice's
+// Burst): twelve posts mentioning someone within a second, or four open
+// Meet Ups scheduled in their forum, would otherwise be twelve or four
+// mails. The first is mailed at once; those that follow within the burst
+// are held and mailed together, as one, when it ends.
+var burstKinds = notice.Names(func(k notice.Kind) bool { return k.Burst })
 
 // lockMember serializes the burst decisions of one member's mails across
 // projectors.
@@ -39,23 +36,18 @@ func lockMember(ctx context.Context, tx pgx.Tx, user uuid.UUID) error {
 	return nil
 }
 
-// pushGroups are the kinds pushed at most once a burst
-// (AGORA_NOTIFICATION_BURST) per member (issue 31, G3): the first push of
-// a group holds back the group's others within the burst, which would only
-// repeat its nudge (twelve comments in a second are one push). The
-// mentions and Meet Ups of burstKinds are one group, comments and replies
-// another; a private message's group is its conversation, so that a burst
-// in one chat is one push and another chat's message still pushes.
-var pushGroups = [][]string{burstKinds, {"comment", "reply"}, {"message"}}
-
-// pushGroup is the group of kind, nil for a kind pushed every time.
+// pushGroup is the group of kind (notice's PushGroup), nil for a kind
+// pushed every time: the first push of a group holds back the group's
+// others within the burst (AGORA_NOTIFICATION_BURST), which would only
+// repeat its nudge (twelve comments in a second are one push). A private
+// message's group is its conversation, so that a burst in one chat is one
+// push and another chat's message still pushes.
 func pushGroup(kind string) []string {
-	for _, g := range pushGroups {
-		if slices.Contains(g, kind) {
-			return g
-		}
+	g := notice.Of(kind).PushGroup
+	if g == "" {
+		return nil
 	}
-	return nil
+	return notice.Names(func(k notice.Kind) bool { return k.PushGroup == g })
 }
 
 // inBurst reports whether n's recipient was pushed a notification of n's
@@ -66,9 +58,9 @@ func (p *Projection) inBurst(ctx context.Context, q db.Querier, n notification) 
 		return false, nil
 	}
 	d, o := table.NotificationDeliveries, table.Notifications
-	where := o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(kinds(group)...)).AND(d.Channel.EQ(pg.String("push"))).
+	where := o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(db.Strings(group)...)).AND(d.Channel.EQ(pg.String("push"))).
 		AND(d.SentOn.GT(pg.TimestampzT(p.opts.Now().Add(-p.opts.Limits.NotificationBurst))))
-	if n.Kind == "message" && n.ChannelID != nil {
+	if notice.Of(n.Kind).About == notice.Conversation && n.ChannelID != nil {
 		where = where.AND(o.ChannelID.EQ(pg.UUID(*n.ChannelID)))
 	}
 	var recent bool
@@ -94,7 +86,7 @@ func (p *Projection) burstMail(ctx context.Context, tx pgx.Tx, n notification, n
 		pg.MIN(d.HeldUntil).AS("pending"),
 		pg.MAX(d.SentOn).AS("last")).
 		FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
-		WHERE(o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
+		WHERE(o.UserID.EQ(pg.UUID(n.UserID)).AND(o.Kind.IN(db.Strings(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
 			AND(d.HeldUntil.IS_NOT_NULL().AND(d.SentOn.IS_NULL()).OR(d.SentOn.GT(pg.TimestampzT(now.Add(-p.opts.Limits.NotificationBurst))))))).
 		Scan(&pending, &last)
 	if err != nil {
@@ -112,7 +104,7 @@ func (p *Projection) burstMail(ctx context.Context, tx pgx.Tx, n notification, n
 	}
 	var caused int
 	err = db.QueryRow(ctx, tx, pg.SELECT(pg.COUNT(d.ID)).FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID))).
-		WHERE(o.AuthorID.EQ(pg.UUID(*n.AuthorID)).AND(o.Kind.IN(kinds(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
+		WHERE(o.AuthorID.EQ(pg.UUID(*n.AuthorID)).AND(o.Kind.IN(db.Strings(burstKinds)...)).AND(d.Channel.EQ(pg.String("email"))).
 			AND(d.SentOn.GT(pg.TimestampzT(now.Add(-time.Hour)))))).Scan(&caused)
 	if err != nil {
 		return nil, false, fmt.Errorf("delivery: burst: %w", err)
@@ -190,7 +182,7 @@ func (p *Projection) burstDigest(ctx context.Context, user uuid.UUID) error {
 			ids[i] = pg.UUID(h.Delivery)
 		}
 		var sendErr error
-		if len(items) > 0 && items[0].Settings.EmailMentions {
+		if len(items) > 0 && items[0].Settings.Switch(notice.Of(items[0].Kind).Email) {
 			m, err := p.burstMessage(ctx, tx, items)
 			if err != nil {
 				return err
@@ -216,19 +208,20 @@ func (p *Projection) burstDigest(ctx context.Context, user uuid.UUID) error {
 
 // burstMessage is the one mail of a member's held notifications.
 func (p *Projection) burstMessage(ctx context.Context, tx pgx.Tx, items []notification) (mail.Message, error) {
-	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, items[0].UserID, "notifications.email.mentions")
+	// The burst's kinds share one setting (notice's tests), the first's.
+	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, items[0].UserID, notice.Of(items[0].Kind).Email)
 	if err != nil {
 		return mail.Message{}, err
 	}
 	var b strings.Builder
 	b.WriteString("Since the last e-mail:\r\n")
 	for _, n := range items {
-		fmt.Fprintf(&b, "\r\n* %s:\r\n%s    %s\r\n", headline(n.Author, []string{n.Kind}, n.Forum), quote(n.Preview), p.postURL(n, true))
+		fmt.Fprintf(&b, "\r\n* %s:\r\n%s    %s\r\n", notice.Headline([]string{n.Kind}, n.who()), quote(n.Preview), p.postURL(n, true))
 	}
 	fmt.Fprintf(&b, "\r\n-- \r\nTo stop these e-mails: %s\r\nOr change your notification settings: %s/profile\r\n", unsubscribe, p.opts.BaseURL)
 	subject := fmt.Sprintf("%d new mentions and Meet Ups on Agora", len(items))
 	if len(items) == 1 {
-		subject = headline(items[0].Author, []string{items[0].Kind}, items[0].Forum)
+		subject = notice.Headline([]string{items[0].Kind}, items[0].who())
 	}
 	return mail.Message{To: items[0].Email, Subject: subject, Body: b.String(), ListUnsubscribe: unsubscribe}, nil
 }

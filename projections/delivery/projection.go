@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"slices"
 	"time"
 
 	pg "github.com/go-jet/jet/v2/postgres"
@@ -34,7 +33,8 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
-	"agora/internal/rules/membership"
+	"agora/internal/rules/notice"
+	"agora/internal/rules/personalization"
 	"agora/projections"
 	"agora/projections/change"
 	qinsights "agora/query/insights"
@@ -164,28 +164,12 @@ func (p *Projection) Deliver(ctx context.Context, id uuid.UUID) error {
 			return err
 		}
 	}
-	s := n.Settings
-	var email, push bool
-	switch n.Kind {
-	case "mention":
-		email, push = s.EmailMentions, s.PushMentions
-	case "message":
-		email, push = s.EmailPrivateChats && !n.Online, s.PushPrivateChats
-	case "comment", "reply":
-		// Their e-mail is the digest's.
-		push = s.PushComments
-	case "meetup-open":
-		// Sent at once (spec 002 §5: the forum's members "will be
-		// notified by email"), as what is addressed to the member.
-		email, push = s.EmailMentions, s.PushMentions
-	case "meetup-invite", "meetup-seat":
-		push = s.PushMentions
-	case "forum-access", "community-join":
-		// Mailed at once, addressed to the member as a mention is: Manage
-		// Access's preview promises the forum's notice, and a community
-		// they were added to is one they may now open, and perhaps pay for.
-		email, push = s.EmailMentions, s.PushMentions
-	}
+	// The kind's settings say the channels (internal/rules/notice); a
+	// private message is not mailed to one who is online, whose chat
+	// shows it.
+	k, s := notice.Of(n.Kind), n.Settings
+	email := s.Switch(k.Email) && !(k.About == notice.Conversation && n.Online)
+	push := s.Switch(k.Push)
 	if email && n.Email != "" {
 		if err := p.email(ctx, n); err != nil {
 			return err
@@ -250,11 +234,12 @@ func deref(s *string) string {
 
 // postURL is the post's page with its comments open, for reason (comment
 // or mention), the forum's page for a notification without a post
-// (forum-access), the community's page for community-join, or the home
-// page (where the chat is) for a message.
+// (forum-access), the community's page for a notification about a
+// community (community-join), or the home page (where the chat is) for a
+// message.
 func (p *Projection) postURL(n notification, absolute bool) string {
 	path := postPath(n.CommunityID, n.SeriesID, n.PostID, []string{n.Kind})
-	if n.Kind == "community-join" && n.CommunityID != nil {
+	if notice.Of(n.Kind).About == notice.Community && n.CommunityID != nil {
 		path = "/communities/" + n.CommunityID.String()
 	}
 	if absolute {
@@ -263,9 +248,9 @@ func (p *Projection) postURL(n notification, absolute bool) string {
 	return path
 }
 
-// postPath is the page of a post for notifications of kinds: ?reason=mention
-// when one is a mention, else comment; the forum's without a post, /home
-// without a forum.
+// postPath is the page of a post for notifications of kinds, with the
+// ?reason= of the first that has one (notice.Reason: mention, else
+// comment); the forum's without a post, /home without a forum.
 func postPath(community, series, post *uuid.UUID, kinds []string) string {
 	if community == nil || series == nil {
 		return "/home"
@@ -274,46 +259,15 @@ func postPath(community, series, post *uuid.UUID, kinds []string) string {
 		return fmt.Sprintf("/communities/%s/series/%s", community, series)
 	}
 	page := fmt.Sprintf("/communities/%s/series/%s/posts/%s", community, series, post)
-	switch {
-	case slices.Contains(kinds, "mention"):
-		return page + "?reason=mention"
-	case slices.Contains(kinds, "comment") || slices.Contains(kinds, "reply"):
-		return page + "?reason=comment"
+	if r := notice.Reason(kinds); r != "" {
+		return page + "?reason=" + r
 	}
 	return page // a Meet Up's post: nothing to point at in it
 }
 
-// headline says what happened, for notifications of kinds from one
-// source: a mention first, then a reply, then a comment, then a Meet Up's;
-// a message is its author's name. author is "" for an anonymous asker.
-func headline(author string, kinds []string, forum string) string {
-	if author == "" {
-		author = "Someone"
-	}
-	var h string
-	switch {
-	case slices.Contains(kinds, "mention"):
-		h = author + " mentioned you"
-	case slices.Contains(kinds, "reply"):
-		h = author + " replied to your comment"
-	case slices.Contains(kinds, "comment"):
-		h = author + " commented on your post"
-	case slices.Contains(kinds, "meetup-open"):
-		h = author + " scheduled a Meet Up"
-	case slices.Contains(kinds, "meetup-invite"):
-		h = author + " invited you to a Meet Up"
-	case slices.Contains(kinds, "meetup-seat"):
-		h = "A seat is yours at a Meet Up"
-	case slices.Contains(kinds, "forum-access"):
-		// The wording of Manage Access's preview, which names the forum.
-		return membership.AccessSubject(author, forum)
-	default:
-		return author
-	}
-	if forum != "" {
-		h += " in " + forum
-	}
-	return h
+// who is what n's words name.
+func (n notification) who() notice.Who {
+	return notice.Who{Author: n.Author, Forum: n.Forum, Community: n.Community}
 }
 
 // claim writes the delivery row of (notification, channel, subscription)
@@ -361,13 +315,13 @@ func settle(ctx context.Context, tx pgx.Tx, delivery uuid.UUID, sendErr error, n
 func (p *Projection) email(ctx context.Context, n notification) error {
 	return db.InTx(ctx, p.db, func(tx pgx.Tx) error {
 		now := p.opts.Now()
-		if n.Kind == "message" && n.ChannelID != nil {
+		if notice.Of(n.Kind).About == notice.Conversation && n.ChannelID != nil {
 			d, o, cm := table.NotificationDeliveries, table.Notifications, table.ChannelMembers
 			var pending bool
 			err := db.QueryRow(ctx, tx, pg.SELECT(pg.EXISTS(pg.SELECT(d.ID).
 				FROM(d.INNER_JOIN(o, o.ID.EQ(d.NotificationID)).
 					LEFT_JOIN(cm, cm.ChannelID.EQ(o.ChannelID).AND(cm.UserID.EQ(o.UserID)))).
-				WHERE(d.Channel.EQ(pg.String("email")).AND(o.UserID.EQ(pg.UUID(n.UserID))).AND(o.Kind.EQ(pg.String("message"))).
+				WHERE(d.Channel.EQ(pg.String("email")).AND(o.UserID.EQ(pg.UUID(n.UserID))).AND(o.Kind.EQ(pg.String(n.Kind))).
 					AND(o.ChannelID.EQ(pg.UUID(*n.ChannelID))).AND(o.ID.NOT_EQ(pg.UUID(n.ID))).
 					AND(cm.LastSeenOn.IS_NULL().OR(o.CreatedOn.GT(cm.LastSeenOn))))))).Scan(&pending)
 			if err != nil {
@@ -377,7 +331,7 @@ func (p *Projection) email(ctx context.Context, n notification) error {
 				return nil
 			}
 		}
-		if burst(n.Kind) {
+		if notice.Of(n.Kind).Burst {
 			held, send, err := p.burstMail(ctx, tx, n, now)
 			if err != nil || !send {
 				return err
@@ -399,21 +353,15 @@ func (p *Projection) email(ctx context.Context, n notification) error {
 	})
 }
 
-// message is the e-mail of n.
+// message is the e-mail of n, with the unsubscribe link of the setting
+// that mails its kind.
 func (p *Projection) message(ctx context.Context, tx pgx.Tx, n notification) (mail.Message, error) {
-	setting, subject, intro := "notifications.email.mentions", headline(n.Author, []string{n.Kind}, ""), headline(n.Author, []string{n.Kind}, n.Forum)+":"
-	switch n.Kind {
-	case "message":
-		setting, subject, intro = "notifications.email.privateChats", headline(n.Author, nil, "")+" sent you a message", headline(n.Author, nil, "")+" sent you a private message:"
-	case "meetup-open":
-		subject = headline(n.Author, []string{n.Kind}, n.Forum)
-		intro = subject + ". Register for one of its seats:"
-	case "forum-access":
-		subject = headline(n.Author, []string{n.Kind}, n.Forum)
-		intro = subject + ":"
-	case "community-join":
-		subject = joinHeadline(n.Community)
-		intro = subject + ". Its forums are waiting for you:"
+	subject, intro := notice.Mail(n.Kind, n.who())
+	setting := notice.Of(n.Kind).Email
+	if setting == "" {
+		// A kind never mailed at once has no mail to retry; were one to
+		// come, its link turns off the mentions' mails, as it always did.
+		setting = personalization.EmailMentions
 	}
 	unsubscribe, err := unsubscribeLink(ctx, tx, p.opts.BaseURL, n.UserID, setting)
 	if err != nil {
@@ -503,15 +451,5 @@ func (p *Projection) sendPush(ctx context.Context, tx pgx.Tx, delivery uuid.UUID
 
 // pushMessage is what the browser shows for n.
 func (p *Projection) pushMessage(n notification) webpush.Message {
-	title := headline(n.Author, []string{n.Kind}, n.Forum)
-	if n.Kind == "community-join" {
-		title = joinHeadline(n.Community)
-	}
-	return webpush.Message{Title: title, Body: n.Preview, URL: p.postURL(n, false)}
-}
-
-// joinHeadline says that the member was added to community; the adding
-// has no author (the membership row does not say who made it).
-func joinHeadline(community string) string {
-	return "You were added to " + community
+	return webpush.Message{Title: notice.Headline([]string{n.Kind}, n.who()), Body: n.Preview, URL: p.postURL(n, false)}
 }

@@ -17,6 +17,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/notice"
 	"agora/internal/rules/personalization"
 )
 
@@ -166,7 +167,7 @@ type member struct {
 }
 
 // digestKinds are the notifications a posts digest lists.
-var digestKinds = []string{"comment", "reply", "mention"}
+var digestKinds = notice.Names(func(k notice.Kind) bool { return k.Digested })
 
 // Digests mails each member whose digest is due the unread comment, reply
 // and mention notifications of its period, once per period.
@@ -176,7 +177,7 @@ func (p *Projection) Digests(ctx context.Context) error {
 	// anything to read.
 	n := table.Notifications
 	members, err := p.members(ctx, table.Users.ID.IN(pg.SELECT(n.UserID).FROM(n).
-		WHERE(n.Kind.IN(kinds(digestKinds)...).AND(n.CreatedOn.GT(pg.TimestampzT(now.AddDate(0, 0, -8)))))))
+		WHERE(n.Kind.IN(db.Strings(digestKinds)...).AND(n.CreatedOn.GT(pg.TimestampzT(now.AddDate(0, 0, -8)))))))
 	if err != nil {
 		return err
 	}
@@ -227,14 +228,6 @@ func (p *Projection) members(ctx context.Context, where pg.BoolExpression) ([]me
 	})
 }
 
-func kinds(ks []string) []pg.Expression {
-	out := make([]pg.Expression, len(ks))
-	for i, k := range ks {
-		out[i] = pg.String(k)
-	}
-	return out
-}
-
 // run records the digest period of kind for m in tx; false means it ran
 // already (here or in another scheduler, which holds the row until it has
 // mailed).
@@ -263,7 +256,7 @@ type digestItem struct {
 func (p *Projection) unread(ctx context.Context, tx pgx.Tx, m member, start, end time.Time) ([]digestItem, error) {
 	n, s := table.Notifications, table.Series
 	a := table.Users.AS("author")
-	where := n.UserID.EQ(pg.UUID(m.ID)).AND(n.Kind.IN(kinds(digestKinds)...)).
+	where := n.UserID.EQ(pg.UUID(m.ID)).AND(n.Kind.IN(db.Strings(digestKinds)...)).
 		AND(n.CreatedOn.GT_EQ(pg.TimestampzT(start))).AND(n.CreatedOn.LT(pg.TimestampzT(end)))
 	if !m.Settings.LastSeenAt.IsZero() {
 		where = where.AND(n.CreatedOn.GT(pg.TimestampzT(m.Settings.LastSeenAt)))
@@ -347,7 +340,7 @@ func (p *Projection) postsDigest(ctx context.Context, m member, f string, start,
 		var b strings.Builder
 		fmt.Fprintf(&b, "Hello %s,\r\n\r\nWhat you have not read yet from the forums:\r\n", m.First)
 		for _, it := range items {
-			fmt.Fprintf(&b, "\r\n* %s:\r\n%s", headline(it.Author, it.Kinds, it.Forum), quote(it.Preview))
+			fmt.Fprintf(&b, "\r\n* %s:\r\n%s", notice.Headline(it.Kinds, notice.Who{Author: it.Author, Forum: it.Forum}), quote(it.Preview))
 			if it.PostID != nil {
 				fmt.Fprintf(&b, "    %s%s\r\n", p.opts.BaseURL, postPath(it.CommunityID, it.SeriesID, it.PostID, it.Kinds))
 			}

@@ -13,13 +13,9 @@ import (
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/membership"
+	"agora/internal/rules/notice"
 	"agora/projections/change"
 )
-
-// KindForumAccess is the notice Manage Access promises (spec 001 §3): the
-// recipient was given access to a forum by one of its admins. Its source
-// is the forum; it has no post.
-const KindForumAccess = "forum-access"
 
 // accessNote is a membership given by someone (series_memberships'
 // assigned_by), active: its person, if they have an account, is told.
@@ -99,7 +95,7 @@ func (p *Projection) accessRows(ctx context.Context, notes []accessNote) (map[uu
 			continue // no account (invited instead), or gone since
 		}
 		series, channel, community, by := r.SeriesID, r.ChannelID, r.CommunityID, n.by
-		row := model.Notifications{ID: ID(r.UserID, KindForumAccess, r.SeriesID), UserID: r.UserID, Kind: KindForumAccess,
+		row := model.Notifications{ID: ID(r.UserID, notice.ForumAccess, r.SeriesID), UserID: r.UserID, Kind: notice.ForumAccess,
 			SourceID: r.SeriesID, SeriesID: &series, ChannelID: &channel, CommunityID: &community, AuthorID: &by,
 			Preview: Preview(membership.AccessDescription(r.Forum, r.Community)), CreatedOn: n.on.UTC()}
 		out[row.ID] = row
@@ -111,7 +107,7 @@ func (p *Projection) accessRows(ctx context.Context, notes []accessNote) (map[uu
 func removeAccess(ctx context.Context, tx pgx.Tx, n *table.NotificationsTable, gone []accessNote) error {
 	pr := table.Profiles
 	for _, g := range gone {
-		if _, err := db.Exec(ctx, tx, n.DELETE().WHERE(n.SourceID.EQ(pg.UUID(g.series)).AND(n.Kind.EQ(pg.String(KindForumAccess))).
+		if _, err := db.Exec(ctx, tx, n.DELETE().WHERE(n.SourceID.EQ(pg.UUID(g.series)).AND(n.Kind.EQ(pg.String(notice.ForumAccess))).
 			AND(n.UserID.IN(pg.SELECT(pr.UserID).FROM(pr).WHERE(pr.ID.EQ(pg.UUID(g.profile))))))); err != nil {
 			return fmt.Errorf("notifications: access removed: %w", err)
 		}

@@ -11,13 +11,9 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/notice"
 	"agora/projections/change"
 )
-
-// KindCommunityJoin is a member added to a community (migration 0025):
-// by its admins, a file import, single sign-on, or an invitation they
-// accepted. Its source is the community; it has no forum, post or author.
-const KindCommunityJoin = "community-join"
 
 // joined is a community membership that became active: one made active
 // (the person has an account), or a pending one activated when its person
@@ -105,7 +101,7 @@ func (p *Projection) joinRows(ctx context.Context, js []joined) (map[uuid.UUID]m
 			continue
 		}
 		community := r.CommunityID
-		n := model.Notifications{ID: ID(r.UserID, KindCommunityJoin, community), UserID: r.UserID, Kind: KindCommunityJoin,
+		n := model.Notifications{ID: ID(r.UserID, notice.CommunityJoin, community), UserID: r.UserID, Kind: notice.CommunityJoin,
 			SourceID: community, CommunityID: &community, Preview: Preview(r.Name), CreatedOn: at.UTC()}
 		out[n.ID] = n
 	}

@@ -25,6 +25,9 @@
 //     invitation accepted), to them; its source is the community, and it
 //     has no forum or post.
 //
+// The kinds' names, and what each means to the bell, the mails, the pushes
+// and the live events, are internal/rules/notice's one table.
+//
 // Never to the author of the source, and never to one who cannot read the
 // post's channel when the change is applied (internal/rules/access's
 // ChannelRead, the rule of the feed and the live events). A row of an

@@ -12,17 +12,8 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/notice"
 	"agora/projections/change"
-)
-
-// The Meet Up kinds (spec 002 §4; migration 0021): an invitation to a
-// private Meet Up, an open Meet Up scheduled in one's forum, a seat given
-// to a waitlisted member. Their source is the Meet Up (its roomId); their
-// post is its post.
-const (
-	KindMeetupInvite = "meetup-invite"
-	KindMeetupOpen   = "meetup-open"
-	KindMeetupSeat   = "meetup-seat"
 )
 
 // meetupNote is a Meet Up notification a change asks for: to user (nil:
@@ -61,7 +52,7 @@ func (b *batch) readMeetup(c change.Change) error {
 				return fmt.Errorf("notifications: meetings: %w", err)
 			}
 			if m.Open {
-				b.meetups = append(b.meetups, meetupNote{kind: KindMeetupOpen, meeting: m.ID})
+				b.meetups = append(b.meetups, meetupNote{kind: notice.MeetupOpen, meeting: m.ID})
 			}
 		case change.Delete:
 			var m meetingChange
@@ -84,9 +75,9 @@ func (b *batch) readMeetup(c change.Change) error {
 		}
 		switch {
 		case (c.Op == change.Create || c.Op == change.Read) && after.Response == nil:
-			b.meetups = append(b.meetups, meetupNote{kind: KindMeetupInvite, meeting: after.MeetingID, user: &after.UserID})
+			b.meetups = append(b.meetups, meetupNote{kind: notice.MeetupInvite, meeting: after.MeetingID, user: &after.UserID})
 		case c.Op == change.Update && str(before.Response) == "waitlisted" && str(after.Response) == "registered":
-			b.meetups = append(b.meetups, meetupNote{kind: KindMeetupSeat, meeting: after.MeetingID, user: &after.UserID})
+			b.meetups = append(b.meetups, meetupNote{kind: notice.MeetupSeat, meeting: after.MeetingID, user: &after.UserID})
 		case c.Op == change.Delete:
 			b.meetupsGone = append(b.meetupsGone, meetupGone{meeting: before.MeetingID, user: before.UserID})
 		}
@@ -138,7 +129,7 @@ func (p *Projection) meetupRows(ctx context.Context, notes []meetupNote) (map[uu
 		if !ok {
 			continue // deleted since: nothing to tell
 		}
-		if n.kind == KindMeetupInvite && r.Open {
+		if n.kind == notice.MeetupInvite && r.Open {
 			continue
 		}
 		to := []uuid.UUID{}
@@ -148,7 +139,7 @@ func (p *Projection) meetupRows(ctx context.Context, notes []meetupNote) (map[uu
 			return nil, err
 		}
 		created := r.CreatedOn
-		if n.kind != KindMeetupOpen {
+		if n.kind != notice.MeetupOpen {
 			created = time.Now() // when it happened, not when the Meet Up was made
 		}
 		for _, u := range to {
@@ -181,7 +172,7 @@ func forumMembers(ctx context.Context, q db.Querier, series uuid.UUID) ([]uuid.U
 func removeInvitations(ctx context.Context, tx pgx.Tx, n *table.NotificationsTable, gone []meetupGone) error {
 	for _, g := range gone {
 		if _, err := db.Exec(ctx, tx, n.DELETE().WHERE(n.SourceID.EQ(pg.UUID(g.meeting)).AND(n.UserID.EQ(pg.UUID(g.user))).
-			AND(n.Kind.EQ(pg.String(KindMeetupInvite))))); err != nil {
+			AND(n.Kind.EQ(pg.String(notice.MeetupInvite))))); err != nil {
 			return fmt.Errorf("notifications: invitation removed: %w", err)
 		}
 	}

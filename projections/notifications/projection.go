@@ -25,14 +25,6 @@ var (
 // Name is the projection's consumer group name.
 const Name = "notifications"
 
-// The kinds of notification (the table's check).
-const (
-	KindComment = "comment"
-	KindReply   = "reply"
-	KindMention = "mention"
-	KindMessage = "message"
-)
-
 // PreviewMax is the most characters of a source's text a row keeps.
 const PreviewMax = 200
 

@@ -13,6 +13,7 @@ import (
 	"agora/internal/plumbing/db/gen/model"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
+	"agora/internal/rules/notice"
 )
 
 // insertChunk bounds the rows of one INSERT (eleven parameters a row,
@@ -127,7 +128,7 @@ func (b *batch) rows(l lookups) map[uuid.UUID]model.Notifications {
 				continue // an edit tells nobody again
 			}
 			for _, m := range l.members[s.channel] {
-				add(m, KindMessage)
+				add(m, notice.Message)
 			}
 			continue
 		}
@@ -138,13 +139,13 @@ func (b *batch) rows(l lookups) map[uuid.UUID]model.Notifications {
 		}
 		if s.table == "replies" && !s.update {
 			if s.parent == nil {
-				add(pl.CreatorID, KindComment)
+				add(pl.CreatorID, notice.Comment)
 			} else if c, ok := l.comments[*s.parent]; ok {
-				add(c, KindReply)
+				add(c, notice.Reply)
 			}
 		}
 		for _, m := range s.newMentions() {
-			add(m, KindMention)
+			add(m, notice.Mention)
 		}
 	}
 	return out
@@ -158,7 +159,7 @@ func (p *Projection) readers(ctx context.Context, rows map[uuid.UUID]model.Notif
 	var users, channels []uuid.UUID
 	seenU, seenC := map[uuid.UUID]bool{}, map[uuid.UUID]bool{}
 	for _, n := range rows {
-		if n.Kind == KindMessage || n.ChannelID == nil {
+		if n.Kind == notice.Message || n.ChannelID == nil {
 			continue
 		}
 		if !seenU[n.UserID] {
@@ -187,7 +188,7 @@ func (p *Projection) readers(ctx context.Context, rows map[uuid.UUID]model.Notif
 	}
 	out := make([]model.Notifications, 0, len(rows))
 	for _, n := range rows {
-		if n.Kind == KindMessage || n.ChannelID == nil || may[[2]uuid.UUID{*n.ChannelID, n.UserID}] {
+		if n.Kind == notice.Message || n.ChannelID == nil || may[[2]uuid.UUID{*n.ChannelID, n.UserID}] {
 			out = append(out, n)
 		}
 	}
@@ -256,7 +257,7 @@ func (p *Projection) write(ctx context.Context, b *batch) error {
 				mentioned = []uuid.UUID{}
 			}
 			if _, err := db.Exec(ctx, tx, n.DELETE().WHERE(n.SourceID.EQ(pg.UUID(s.id)).
-				AND(n.Kind.EQ(pg.String(KindMention))).AND(pg.NOT(db.Any(n.UserID, mentioned))))); err != nil {
+				AND(n.Kind.EQ(pg.String(notice.Mention))).AND(pg.NOT(db.Any(n.UserID, mentioned))))); err != nil {
 				return fmt.Errorf("notifications: mentions removed: %w", err)
 			}
 		}

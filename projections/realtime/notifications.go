@@ -8,28 +8,9 @@ import (
 	"github.com/google/uuid"
 
 	"agora/internal/plumbing/db/gen/model"
+	"agora/internal/rules/notice"
 	"agora/projections/change"
 	qnotifications "agora/query/notifications"
-)
-
-// The notifications' live events (contract of issue 17), made from the
-// notifications table so that they come after the row is written: the
-// recipient's browser refetches its list on either.
-const (
-	// UserMentioned tells a member they were mentioned; its payload is the
-	// Notification as GET /notifications lists it.
-	UserMentioned = "user.mentioned"
-	// ReplyNotified tells a member of a comment on their post or a reply
-	// to their comment.
-	ReplyNotified = "channel.thread.reply.created"
-	// UserNotified tells a member of a notification of another kind
-	// (forum-access: they were given access to a forum); its payload is
-	// the Notification, as user.mentioned's.
-	UserNotified = "user.notified"
-	// CommunityJoined tells a member they were added to a community (a
-	// community-join notification); its payload is the Notification, so
-	// that their tabs read the bell and their communities again.
-	CommunityJoined = "user.community.joined"
 )
 
 // Notifications is what the notifications' events read when they are
@@ -84,20 +65,18 @@ func notificationEvents(c change.Change) ([]Event, error) {
 	}
 	to := []Audience{{TheUser, n.UserID}}
 	key := "user:" + n.UserID.String()
-	switch n.Kind {
-	case "mention":
-		return []Event{{Type: UserMentioned, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
-	case "forum-access":
-		return []Event{{Type: UserNotified, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
-	case "community-join":
-		return []Event{{Type: CommunityJoined, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
-	case "comment", "reply":
+	// The kind's live event is the table's (internal/rules/notice).
+	switch event := notice.Of(n.Kind).Event; event {
+	case "":
+		return nil, nil
+	case notice.ReplyNotified:
 		if n.PostID == nil || n.SeriesID == nil {
 			return nil, fmt.Errorf("realtime: notifications: a %s without its post", n.Kind)
 		}
-		return []Event{{Type: ReplyNotified, ContextKey: key, To: to, Payload: &ReplyNotice{
-			ID: n.SourceID, PostID: *n.PostID, ParentCreatorID: n.UserID, SeriesID: *n.SeriesID, reply: n.Kind == "reply",
+		return []Event{{Type: event, ContextKey: key, To: to, Payload: &ReplyNotice{
+			ID: n.SourceID, PostID: *n.PostID, ParentCreatorID: n.UserID, SeriesID: *n.SeriesID, reply: n.Kind == notice.Reply,
 		}}}, nil
+	default:
+		return []Event{{Type: event, ContextKey: key, Payload: &MentionPayload{row: n}, To: to}}, nil
 	}
-	return nil, nil
 }

@@ -24,6 +24,7 @@ import (
 	"agora/internal/plumbing/jsontime"
 	"agora/internal/plumbing/paging"
 	"agora/internal/rules/access"
+	"agora/internal/rules/notice"
 	"agora/internal/rules/personalization"
 )
 
@@ -105,12 +106,11 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	s := personalization.Read(stored)
 	me := UUID(reader.UserID)
 	n, fo, co, u := table.Notifications.AS("n"), table.Series.AS("f"), table.Communities.AS("co"), table.Users.AS("u")
-	forumKind := n.Kind.IN(String("comment"), String("mention"),
-		// Meet Ups (spec 002 §4): invitations, open Meet Ups, seats given.
-		String("meetup-invite"), String("meetup-open"), String("meetup-seat"),
-		// Manage Access (spec 001 §3): access given to a forum.
-		String("forum-access"))
-	joinKind := n.Kind.EQ(String("community-join"))
+	// The kinds the bell lists (internal/rules/notice): those of a forum,
+	// listed while the member may read its channel, and those of a
+	// community, while they are its member.
+	forumKind := n.Kind.IN(db.Strings(notice.Names(func(k notice.Kind) bool { return k.Listed && k.About != notice.Community }))...)
+	joinKind := n.Kind.IN(db.Strings(notice.Names(func(k notice.Kind) bool { return k.Listed && k.About == notice.Community }))...)
 	listed := n.UserID.EQ(me).AND(forumKind.OR(joinKind))
 	newer := Bool(true)
 	if !s.LastSeenAt.IsZero() {

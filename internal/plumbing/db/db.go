@@ -186,6 +186,15 @@ func UUIDs(ids []uuid.UUID) []postgres.Expression {
 	return out
 }
 
+// Strings are values as jet literals, for IN lists (of kinds, states).
+func Strings(values []string) []postgres.Expression {
+	out := make([]postgres.Expression, len(values))
+	for i, v := range values {
+		out[i] = postgres.String(v)
+	}
+	return out
+}
+
 // Any is col = ANY(values), values bound as one array parameter. jet has no
 // array parameters, and its IN binds one parameter per value, a new
 // statement for every length: Any keeps one prepared statement whatever

@@ -37,3 +37,15 @@ func TestContains(t *testing.T) {
 		t.Errorf("arguments %q", args)
 	}
 }
+
+// TestStrings: each value is one item of an IN list, in order, bound as a
+// parameter (a quote in a value cannot end it).
+func TestStrings(t *testing.T) {
+	sql, args := postgres.SELECT(postgres.String("x").IN(db.Strings([]string{"mention", "it's"})...)).Sql()
+	if !strings.Contains(sql, "IN ($2::text, $3::text)") || len(args) != 3 || args[1] != "mention" || args[2] != "it's" {
+		t.Errorf("SQL %s, arguments %q", sql, args)
+	}
+	if len(db.Strings(nil)) != 0 {
+		t.Error("no values make a list")
+	}
+}

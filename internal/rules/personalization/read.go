@@ -33,6 +33,24 @@ type Settings struct {
 	Read, Dismissed []uuid.UUID
 }
 
+// Switch is the value of the boolean setting key (a notification kind's
+// e-mail or push key); "", or a key that is no switch, is off.
+func (s Settings) Switch(key string) bool {
+	switch key {
+	case EmailMentions:
+		return s.EmailMentions
+	case EmailPrivateChats:
+		return s.EmailPrivateChats
+	case PushMentions:
+		return s.PushMentions
+	case PushPrivateChats:
+		return s.PushPrivateChats
+	case PushComments:
+		return s.PushComments
+	}
+	return false
+}
+
 // Read reads a stored personalization (the flat object of dotted keys;
 // empty or not an object reads as {}). A key absent, or holding a value
 // of the wrong kind (PATCH checks kinds; what a browser stored before

@@ -78,3 +78,28 @@ func TestReadKeepsCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitch: each boolean key reads its own field; an empty key and a key
+// that is no switch are off.
+func TestSwitch(t *testing.T) {
+	for _, key := range []string{personalization.EmailMentions, personalization.EmailPrivateChats,
+		personalization.PushMentions, personalization.PushPrivateChats, personalization.PushComments} {
+		s := personalization.Read([]byte(`{"` + key + `": false}`))
+		if s.Switch(key) {
+			t.Errorf("%s stored false reads on", key)
+		}
+		if !personalization.Read(nil).Switch(key) {
+			t.Errorf("%s unset reads off, its default is on", key)
+		}
+		for _, other := range []string{personalization.EmailMentions, personalization.PushComments} {
+			if other != key && !s.Switch(other) {
+				t.Errorf("%s stored false turned %s off", key, other)
+			}
+		}
+	}
+	for _, key := range []string{"", "notifications.digest.frequency", "nope"} {
+		if personalization.Read(nil).Switch(key) {
+			t.Errorf("Switch(%q) is on", key)
+		}
+	}
+}
