@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch'
+import { persistedStore } from '@/lib/persisted-store'
 import type { components, paths } from './schema'
 
 /** The API's schemas, generated from httpapi/openapi/openapi.yaml. */
@@ -26,7 +27,10 @@ export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError
 // The token lives in localStorage under user_token (spec 000 §4). The API
 // client reads it for every request, so a sign-in in another tab is used too.
 export const TOKEN_KEY = 'user_token'
-export const readToken = () => localStorage.getItem(TOKEN_KEY)
+/** tokenStore is the kept session token; null (none kept) removes it. */
+export const tokenStore = persistedStore<string | null>(TOKEN_KEY, { fallback: null, parse: (raw) => raw, format: (t) => t })
+/** readToken is the kept session token, or null. */
+export const readToken = tokenStore.get
 
 type UnauthorizedHandler = (token: string) => void
 let onUnauthorized: UnauthorizedHandler = () => {}

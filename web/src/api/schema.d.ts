@@ -3149,7 +3149,8 @@ export interface paths {
          *     chat's `private.channel.seen` and `user.personalization.updated`;
          *     notifications' `user.mentioned`, `channel.thread.reply.created`,
          *     `user.notified` and `user.community.joined`)
-         *     and `data.payload` its data. A member receives only events about
+         *     and `data.payload` its data (`LivePayloads` lists every event with
+         *     the schema of its payload). A member receives only events about
          *     what they may read: a forum's events go to its readers (its active
          *     members and those who administer it), those of its admin channel to
          *     those who administer it alone.
@@ -4081,10 +4082,10 @@ export interface components {
             type: "api:messages:broadcast";
             /** @description What changed, as `type:id`. */
             contextKey: string;
-            /** @description The change, e.g. `user.updated`. */
+            /** @description The change, e.g. `user.updated`; `LivePayloads` lists every one. */
             event: string;
             data: {
-                /** @description The event's data; for `user.updated` the person's public fields (`id`, `firstName`, `lastName`, `avatar`, `jobTitle`, `company`), for presence `userId` and `status` (`online`, `away`, `do-not-disturb`, `offline`); for `presence.settings` `awayAfter` (milliseconds); for `application.deployment.completed` `version`; for the forum's events `LiveThread`, `LiveThreadRef`, `LiveReply` or `LiveReaction` (see `GET /api/hub`). */
+                /** @description The event's data, of the schema `LivePayloads` gives for `event` (see `GET /api/hub`). */
                 payload: unknown;
             };
         };
@@ -5835,6 +5836,101 @@ export interface components {
             postId: string;
             /** @enum {string|null} */
             state: "started" | "compiling" | "completed" | "canceled" | "failed" | null;
+        };
+        /** @description The payload of `user.updated`, the person's public fields. */
+        LivePublicUser: {
+            /** Format: uuid */
+            id: string;
+            firstName: string;
+            lastName: string;
+            avatar: string | null;
+            jobTitle: string;
+            company: string;
+        };
+        /** @description The payload of `user.connected`, `user.disconnected` (status `offline`) and `user.status`. */
+        LivePresence: {
+            /** Format: uuid */
+            userId: string;
+            /** @enum {string} */
+            status: "online" | "away" | "do-not-disturb" | "offline";
+        };
+        /** @description The payload of `presence.settings`, each connection's first message. */
+        LivePresenceSettings: {
+            /** @description How long a tab is hidden or without input before it reports idle, in milliseconds (`AGORA_PRESENCE_AWAY_AFTER`). */
+            awayAfter: number;
+        };
+        /** @description The payload of `application.deployment.completed`, each connection's second message. */
+        LiveDeployment: {
+            /** @description The build of the web app the node serves; empty when it serves none. */
+            version: string;
+        };
+        /** @description The payload of `community.deleted`, `series.deleted` and `organization.deleted`. */
+        LiveRef: {
+            /** Format: uuid */
+            id: string;
+        };
+        /** @description The payload of `community.members.removed` (with `communityId`) and `series.members.removed` (with `seriesId`). */
+        LiveMembersRemoved: {
+            /** Format: uuid */
+            communityId?: string;
+            /** Format: uuid */
+            seriesId?: string;
+            profileIds: string[];
+        };
+        /** @description The payload of `series.members.added`, told to the member alone. */
+        LiveMembersAdded: {
+            /** Format: uuid */
+            seriesId: string;
+            profileIds: string[];
+        };
+        /**
+         * @description Every live event of `GET /api/hub`, by its name (`HubMessage.event`),
+         *     with the schema of its `data.payload`: the one list of the event
+         *     names, which the web app reads its events from. The private chat
+         *     shares the forum's `thread.*` names; the context key tells them
+         *     apart (`channel:<id>` for a private message, `thread:<id>` for a
+         *     post).
+         */
+        LivePayloads: {
+            "user.updated": components["schemas"]["LivePublicUser"];
+            "user.connected": components["schemas"]["LivePresence"];
+            "user.disconnected": components["schemas"]["LivePresence"];
+            "user.status": components["schemas"]["LivePresence"];
+            "presence.settings": components["schemas"]["LivePresenceSettings"];
+            "application.deployment.completed": components["schemas"]["LiveDeployment"];
+            "community.created": components["schemas"]["LiveCommunity"];
+            "community.updated": components["schemas"]["LiveCommunity"];
+            "community.deleted": components["schemas"]["LiveRef"];
+            "community.members.removed": components["schemas"]["LiveMembersRemoved"];
+            "series.deleted": components["schemas"]["LiveRef"];
+            "series.members.removed": components["schemas"]["LiveMembersRemoved"];
+            "series.members.added": components["schemas"]["LiveMembersAdded"];
+            "organization.created": components["schemas"]["LiveOrganization"];
+            "organization.updated": components["schemas"]["LiveOrganization"];
+            "organization.deleted": components["schemas"]["LiveRef"];
+            "thread.created": components["schemas"]["LiveThread"] | components["schemas"]["ChatMessage"];
+            "thread.updated": components["schemas"]["LiveThread"] | components["schemas"]["ChatMessage"];
+            "thread.deleted": components["schemas"]["LiveThreadRef"] | components["schemas"]["LivePrivateMessageRef"];
+            "thread.reply.created": components["schemas"]["LiveReply"];
+            "thread.reply.updated": components["schemas"]["LiveReply"];
+            "thread.reply.deleted": components["schemas"]["LiveReply"];
+            "thread.reacted": components["schemas"]["LiveReaction"] | components["schemas"]["ChatMessage"];
+            "private.channel.seen": components["schemas"]["LivePrivateChannelSeen"];
+            "user.personalization.updated": components["schemas"]["LivePersonalizationUpdated"];
+            "user.mentioned": components["schemas"]["Notification"];
+            "user.notified": components["schemas"]["Notification"];
+            "user.community.joined": components["schemas"]["Notification"];
+            "channel.thread.reply.created": components["schemas"]["LiveReplyNotice"];
+            "user.subscription.created": components["schemas"]["LiveSubscriptionCreated"];
+            "meeting.created": components["schemas"]["Meeting"];
+            "meeting.updated": components["schemas"]["Meeting"];
+            "meeting.ended": components["schemas"]["Meeting"];
+            "meeting.deleted": components["schemas"]["LiveMeetingRef"];
+            "meeting.invitees.added": components["schemas"]["LiveMeetingInvitees"];
+            "meeting.invitees.removed": components["schemas"]["LiveMeetingInvitees"];
+            "meeting.invitees.responded": components["schemas"]["LiveMeetingInvitees"];
+            "meeting.breakouts.updated": components["schemas"]["LiveMeetingBreakouts"];
+            "meeting.minutes.updated": components["schemas"]["LiveMeetingMinutes"];
         };
     };
     responses: {

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from '@tanstack/react-router'
 import { Button } from '@/components/ui/button'
+import { persistedStore } from '@/lib/persisted-store'
 
 /** isChunkLoadError: a lazily loaded file could not be fetched (usually a new deployment). */
 export function isChunkLoadError(e: unknown) {
@@ -9,12 +10,13 @@ export function isChunkLoadError(e: unknown) {
   return /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module|ChunkLoadError|Unable to preload CSS/i.test(m)
 }
 
+// When the last reload for a chunk error was, for this tab alone.
+const chunkReloadAt = persistedStore('agora.chunkReloadAt', { fallback: 0, parse: Number, storage: () => sessionStorage })
+
 /** reloadForChunkError reloads once; a second failure in 10 s shows the crash screen instead of looping. */
 export function reloadForChunkError(): boolean {
-  const key = 'agora.chunkReloadAt'
-  const last = Number(sessionStorage.getItem(key) ?? 0)
-  if (Date.now() - last < 10_000) return false
-  sessionStorage.setItem(key, String(Date.now()))
+  if (Date.now() - chunkReloadAt.get() < 10_000) return false
+  chunkReloadAt.set(Date.now())
   window.location.reload()
   return true
 }

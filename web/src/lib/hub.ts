@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
-import { api, isApiError, unwrap, type Schemas } from '@/api/client'
+import { api, isApiError, unwrap } from '@/api/client'
+import { HUB_EVENTS, payloadOf, type HubMessage } from '@/api/hub-events'
 import { IdleDetector } from './idle'
 import { useCurrentUser } from './session-context'
 
@@ -14,7 +15,7 @@ import { useCurrentUser } from './session-context'
 // are lost, so listeners are also told when it comes back (onReconnect),
 // to refetch what they show.
 
-export type HubMessage = Schemas['HubMessage']
+export type { HubMessage }
 export type HubListener = (m: HubMessage) => void
 
 /** The server's close codes: 4401 is a session that ended (do not retry). */
@@ -39,9 +40,6 @@ export type SocketLike = {
 
 /** IdleLike is the part of IdleDetector the hub uses. */
 export type IdleLike = { readonly isIdle: boolean; setAwayAfter(ms: number): void; stop(): void }
-
-/** PRESENCE_SETTINGS is the event of each connection's first message: its payload's awayAfter (ms). */
-export const PRESENCE_SETTINGS = 'presence.settings'
 
 export type HubOptions = {
   /** url is the address of one connection: a ticket opens the hub once, so each connection asks anew. */
@@ -134,7 +132,7 @@ export class Hub {
       return
     }
     if (!m || typeof m.contextKey !== 'string' || typeof m.event !== 'string') return
-    if (m.event === PRESENCE_SETTINGS) this.presenceSettings(m)
+    if (m.event === HUB_EVENTS.presenceSettings) this.presenceSettings(m)
     for (const key of [m.contextKey, '*']) this.listeners.get(key)?.forEach((l) => l(m))
   }
 
@@ -144,7 +142,7 @@ export class Hub {
    * when the tab is idle already (a reconnection).
    */
   private presenceSettings(m: HubMessage) {
-    const awayAfter = (m.data?.payload as { awayAfter?: unknown } | null | undefined)?.awayAfter
+    const awayAfter = payloadOf(m, HUB_EVENTS.presenceSettings)?.awayAfter
     if (typeof awayAfter !== 'number' || !(awayAfter > 0) || this.closed) return
     if (this.detector) this.detector.setAwayAfter(awayAfter)
     else this.detector = this.opts.idle(awayAfter, (idle) => this.report(idle))

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
-import { useHubEvents, type HubMessage } from './hub'
+import { HUB_EVENTS, LIVE_KEYS, payloadOf, type HubMessage } from '@/api/hub-events'
+import { useHubEvents } from './hub'
 import { useCurrentUser } from './session-context'
 
 // The member's personalization (spec 000 §3): one flat object of dotted keys
@@ -109,17 +110,13 @@ export async function setTimeZoneIfEmpty(qc: QueryClient, userId: string, zone: 
   }
 }
 
-/** PERSONALIZATION_UPDATED is the live event of a change of the member's personalization: `{userId, keys}`, to `user:<id>`. */
-export const PERSONALIZATION_UPDATED = 'user.personalization.updated'
-
 /**
  * applyPersonalizationEvent reads the personalization again when m says it
  * changed elsewhere (another tab, an unsubscribe link in a mail), so every
  * screen that shows it follows. It says whether it did.
  */
 export function applyPersonalizationEvent(qc: QueryClient, m: HubMessage): boolean {
-  if (m.event !== PERSONALIZATION_UPDATED) return false
-  const p = (m.data as { payload?: { userId?: unknown } } | undefined)?.payload
+  const p = payloadOf(m, HUB_EVENTS.personalizationUpdated)
   if (typeof p?.userId !== 'string') return false
   void qc.invalidateQueries({ queryKey: personalizationKey(p.userId) })
   return true
@@ -130,7 +127,7 @@ export function usePersonalizationLive() {
   const qc = useQueryClient()
   const me = useCurrentUser()?.user.id
   useHubEvents(
-    me ? `user:${me}` : undefined,
+    me ? LIVE_KEYS.user(me) : undefined,
     (m) => void applyPersonalizationEvent(qc, m),
     () => void (me && qc.invalidateQueries({ queryKey: personalizationKey(me) })),
   )

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
-import { api, ApiError, readToken, setUnauthorizedHandler, TOKEN_KEY, unwrap, type Role, type User } from '@/api/client'
+import { api, ApiError, readToken, setUnauthorizedHandler, tokenStore, unwrap, type Role, type User } from '@/api/client'
 import { turnOffPush } from './push'
 
 // The session (spec 000 §4, 002 §4): on start the stored token is checked
@@ -70,7 +70,7 @@ export class Session {
       this.set({ status: 'user', user: d.user, role: d.role, token })
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) {
-        localStorage.removeItem(TOKEN_KEY)
+        tokenStore.set(null)
         this.expiredAtBoot = true
         return this.set({ status: 'guest' })
       }
@@ -80,7 +80,7 @@ export class Session {
 
   /** signedIn keeps a new session (from sign-in or registration). */
   signedIn(body: { accessToken: string; user: User; role: Role }) {
-    localStorage.setItem(TOKEN_KEY, body.accessToken)
+    tokenStore.set(body.accessToken)
     this.queryClient.clear()
     this.set({ status: 'user', user: body.user, role: body.role, token: body.accessToken })
   }
@@ -105,7 +105,7 @@ export class Session {
   }
 
   private end(e: SignedOutEvent) {
-    localStorage.removeItem(TOKEN_KEY)
+    tokenStore.set(null)
     this.queryClient.cancelQueries().catch(() => {})
     this.queryClient.clear()
     this.set({ status: 'guest' })

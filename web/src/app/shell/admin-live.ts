@@ -1,12 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { useQueryClient } from '@tanstack/react-query'
-import { useHubEvents, type HubMessage } from '@/lib/hub'
+import { HUB_EVENTS, keyId, payloadOf, type HubMessage } from '@/api/hub-events'
+import { useHubEvents } from '@/lib/hub'
 
+// The community's, forum's or organization's id: the payload's, or the
+// context key's for the events whose payload has none.
 const idOf = (m: HubMessage) => {
-  const p = m.data?.payload as { id?: unknown } | null | undefined
-  if (p && typeof p.id === 'string') return p.id
-  const i = m.contextKey.indexOf(':')
-  return i >= 0 ? m.contextKey.slice(i + 1) : undefined
+  const { communityCreated, communityUpdated, communityDeleted, organizationCreated, organizationUpdated, organizationDeleted } = HUB_EVENTS
+  const p = payloadOf(m, communityCreated, communityUpdated, communityDeleted, organizationCreated, organizationUpdated, organizationDeleted)
+  return typeof p?.id === 'string' ? p.id : keyId(m.contextKey)
 }
 
 /**
@@ -20,26 +22,26 @@ const idOf = (m: HubMessage) => {
 export function applyAdminEvent(qc: QueryClient, m: HubMessage): boolean {
   const id = idOf(m)
   switch (m.event) {
-    case 'community.created':
-    case 'community.updated':
-    case 'community.deleted':
-    case 'community.members.removed':
+    case HUB_EVENTS.communityCreated:
+    case HUB_EVENTS.communityUpdated:
+    case HUB_EVENTS.communityDeleted:
+    case HUB_EVENTS.communityMembersRemoved:
       void qc.invalidateQueries({ queryKey: ['communities'] })
       void qc.invalidateQueries({ queryKey: ['permissions'] })
       // An organization counts its communities.
       void qc.invalidateQueries({ queryKey: ['organizations'] })
       if (id) void qc.invalidateQueries({ queryKey: ['community', id] })
       return true
-    case 'series.members.added':
+    case HUB_EVENTS.seriesMembersAdded:
       // A forum is the member's now (assigned, or an open forum of their
       // community): Home and the community's page list it.
       void qc.invalidateQueries({ queryKey: ['communities'] })
       void qc.invalidateQueries({ queryKey: ['community'] })
       if (id) void qc.invalidateQueries({ queryKey: ['series', id] })
       return true
-    case 'organization.created':
-    case 'organization.updated':
-    case 'organization.deleted':
+    case HUB_EVENTS.organizationCreated:
+    case HUB_EVENTS.organizationUpdated:
+    case HUB_EVENTS.organizationDeleted:
       void qc.invalidateQueries({ queryKey: ['organizations'] })
       void qc.invalidateQueries({ queryKey: ['permissions'] })
       // A community shows its organization's name.

@@ -2,11 +2,9 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RefreshCw, X } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { HUB_EVENTS, payloadOf } from '@/api/hub-events'
 import { isNewerBuild } from '@/lib/build'
 import { useHubEvents } from '@/lib/hub'
-
-/** DEPLOYMENT_COMPLETED is the hub's event naming the build its node serves (each connection's second message). */
-export const DEPLOYMENT_COMPLETED = 'application.deployment.completed'
 
 /**
  * DeploymentNotice tells a member whose tab runs an older build of the app
@@ -18,9 +16,10 @@ export function DeploymentNotice() {
   const [version, setVersion] = useState<string>()
   const [closed, setClosed] = useState<string>()
   useHubEvents('*', (m) => {
-    if (m.event !== DEPLOYMENT_COMPLETED) return
-    const v = (m.data?.payload as { version?: unknown } | null | undefined)?.version
-    setVersion(isNewerBuild(v) ? (v as string) : undefined)
+    // Each connection's second message names the build its node serves.
+    if (m.event !== HUB_EVENTS.deploymentCompleted) return
+    const v = payloadOf(m, HUB_EVENTS.deploymentCompleted)?.version
+    setVersion(isNewerBuild(v) ? v : undefined)
   })
   if (!version || closed === version) return null
   return (

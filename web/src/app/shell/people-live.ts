@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { useQueryClient } from '@tanstack/react-query'
-import { useHubEvents, type HubMessage } from '@/lib/hub'
+import { HUB_EVENTS, keyId, payloadOf, type HubMessage } from '@/api/hub-events'
+import { useHubEvents } from '@/lib/hub'
 
 /**
  * applyUserUpdated reads again every open view of a person whose
@@ -10,9 +11,9 @@ import { useHubEvents, type HubMessage } from '@/lib/hub'
  * from any other. It says whether the event was one.
  */
 export function applyUserUpdated(qc: QueryClient, m: HubMessage): boolean {
-  if (m.event !== 'user.updated') return false
-  const p = m.data?.payload as { id?: unknown } | null | undefined
-  const id = p && typeof p.id === 'string' ? p.id : m.contextKey.startsWith('user:') ? m.contextKey.slice(5) : undefined
+  if (m.event !== HUB_EVENTS.userUpdated) return false
+  const p = payloadOf(m, HUB_EVENTS.userUpdated)
+  const id = typeof p?.id === 'string' ? p.id : keyId(m.contextKey, 'user')
   if (!id) return true
   void qc.invalidateQueries({
     predicate: (q) => q.queryKey.includes(id) || (q.state.data !== undefined && JSON.stringify(q.state.data).includes(`"${id}"`)),

@@ -1,10 +1,11 @@
-import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
+import { lazy, Suspense, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { BarChart3, ChevronLeft, ChevronRight, Maximize2, MessageCircle, Minimize2, Users, Video } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Tip } from '@/components/ui/tooltip'
 import { memoryStore } from '@/lib/memory-store'
+import { persistedStore } from '@/lib/persisted-store'
 import { cn } from '@/lib/utils'
 import { ChatPanel, useUnreadChats } from '@/features/chat/components/chat-panel'
 import { UnreadDot } from '@/features/chat/components/presence-dot'
@@ -27,38 +28,20 @@ const InsightsTab = lazy(() => import('./insights-tab').then((m) => ({ default: 
 
 export type PanelTab = 'chat' | 'meetups' | 'insights' | 'team'
 type PanelState = { expanded: boolean; tab: PanelTab; fullscreen: boolean }
-const KEY = 'agora.panel'
-const listeners = new Set<() => void>()
-let cached: { raw: string | null; value: PanelState } | undefined
+const DEFAULT_PANEL: PanelState = { expanded: false, tab: 'chat', fullscreen: false }
+const panelStore = persistedStore<PanelState>('agora.panel', {
+  fallback: DEFAULT_PANEL,
+  parse: (raw) => ({ ...DEFAULT_PANEL, ...(JSON.parse(raw) as Partial<PanelState>) }),
+  format: JSON.stringify,
+})
 
-function read(): PanelState {
-  const raw = localStorage.getItem(KEY)
-  if (cached && cached.raw === raw) return cached.value
-  let value: PanelState = { expanded: false, tab: 'chat', fullscreen: false }
-  try {
-    if (raw) value = { ...value, ...(JSON.parse(raw) as Partial<PanelState>) }
-  } catch {
-    /* a bad value falls back to the default */
-  }
-  cached = { raw, value }
-  return value
-}
-
+/** setPanel changes and keeps part of the panel's state. */
 export function setPanel(p: Partial<PanelState>) {
-  localStorage.setItem(KEY, JSON.stringify({ ...read(), ...p }))
-  listeners.forEach((l) => l())
+  panelStore.set({ ...panelStore.get(), ...p })
 }
 
-export function usePanel(): PanelState {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l)
-      return () => listeners.delete(l)
-    },
-    read,
-    read,
-  )
-}
+/** usePanel is the panel's kept state, followed. */
+export const usePanel: () => PanelState = panelStore.use
 
 // The small screens' sheet shows the panel over the page; it is open for
 // this page view only, not kept with the panel's state.

@@ -2,7 +2,8 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import type { Schemas } from '@/api/client'
-import { useHubEvents, type HubMessage } from '@/lib/hub'
+import { HUB_EVENTS, payloadOf, type HubMessage } from '@/api/hub-events'
+import { useHubEvents } from '@/lib/hub'
 
 export type Peer = Schemas['Peer']
 export type PeerList = Schemas['PeerList']
@@ -19,10 +20,9 @@ const STATUSES: readonly PeerStatus[] = ['online', 'away', 'do-not-disturb', 'of
 
 /** presenceOf reads a presence event's {userId, status}; undefined for any other event. */
 export function presenceOf(m: HubMessage): { userId: string; status: PeerStatus } | undefined {
-  if (m.event !== 'user.connected' && m.event !== 'user.disconnected' && m.event !== 'user.status') return undefined
-  const p = m.data?.payload as { userId?: unknown; status?: unknown } | null | undefined
+  const p = payloadOf(m, HUB_EVENTS.userConnected, HUB_EVENTS.userDisconnected, HUB_EVENTS.userStatus)
   if (!p || typeof p.userId !== 'string') return undefined
-  const status = m.event === 'user.disconnected' ? 'offline' : (p.status as PeerStatus)
+  const status = m.event === HUB_EVENTS.userDisconnected ? 'offline' : p.status
   if (!STATUSES.includes(status)) return undefined
   return { userId: p.userId, status }
 }

@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query'
-import type { HubMessage } from '@/lib/hub'
+import { HUB_EVENTS, LIVE_KEYS, liveEvent, type HubMessage, type LivePayloads } from '@/api/hub-events'
 import type { ChatMessage, ChatMessagePage, PrivateChannel, PrivateChannelList } from '../api/types'
 
 // The private chat's caches and its live events (thread.* with context key
@@ -16,20 +16,11 @@ export const chatKeys = {
   messages: (channelId: string) => ['chat', 'messages', channelId] as const,
 }
 
-export const CHAT_EVENTS = {
-  created: 'thread.created',
-  updated: 'thread.updated',
-  deleted: 'thread.deleted',
-  reacted: 'thread.reacted',
-  seen: 'private.channel.seen',
-} as const
-
 /** The dismissed new-message reminders' key (spec 002 §3 Reminder preferences). */
 export const DISMISSED_KEY = 'reminders.newMessages.dismissed'
 
 type Messages = InfiniteData<ChatMessagePage, string | undefined>
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 const isStr = (v: unknown): v is string => typeof v === 'string'
 
 /** ChatEvent is a private chat's live event, read and typed. */
@@ -44,21 +35,25 @@ export type ChatEvent =
  * (theirs is the post's), so the key tells them apart.
  */
 export function readChatEvent(m: HubMessage): ChatEvent | undefined {
-  const p = isObj(m.data) ? (m.data as { payload?: unknown }).payload : undefined
-  if (!isObj(p)) return undefined
-  switch (m.event) {
-    case CHAT_EVENTS.created:
-    case CHAT_EVENTS.updated:
-    case CHAT_EVENTS.reacted:
-    case CHAT_EVENTS.deleted: {
-      if (!m.contextKey.startsWith('channel:') || !isStr(p.id) || !isStr(p.channelId) || m.contextKey !== `channel:${p.channelId}`) return undefined
-      if (m.event === CHAT_EVENTS.deleted) return { kind: 'deleted', id: p.id, channelId: p.channelId }
-      if (!isStr(p.raw) || !isStr(p.createdOn) || !isStr(p.creatorId)) return undefined
-      const kind = m.event === CHAT_EVENTS.created ? 'created' : m.event === CHAT_EVENTS.updated ? 'updated' : 'reacted'
-      return { kind, message: { reactions: {}, ...p } as unknown as ChatMessage }
+  const e = liveEvent(m)
+  switch (e?.event) {
+    case HUB_EVENTS.threadCreated:
+    case HUB_EVENTS.threadUpdated:
+    case HUB_EVENTS.threadReacted:
+    case HUB_EVENTS.threadDeleted: {
+      // With a channel's context key the payload is the private chat's (a
+      // ChatMessage, or a reference for a deletion), not the forum's.
+      const p = e.payload as ChatMessage | LivePayloads['thread.deleted']
+      if (!isStr(p.id) || !isStr(p.channelId) || m.contextKey !== LIVE_KEYS.channel(p.channelId)) return undefined
+      if (e.event === HUB_EVENTS.threadDeleted) return { kind: 'deleted', id: p.id, channelId: p.channelId }
+      const message = p as ChatMessage
+      if (!isStr(message.raw) || !isStr(message.createdOn) || !isStr(message.creatorId)) return undefined
+      const kind = e.event === HUB_EVENTS.threadCreated ? 'created' : e.event === HUB_EVENTS.threadUpdated ? 'updated' : 'reacted'
+      // An older node's message may come without its reactions.
+      return { kind, message: { ...message, reactions: message.reactions ?? {} } }
     }
-    case CHAT_EVENTS.seen:
-      return isStr(p.channelId) && isStr(p.lastSeenOn) ? { kind: 'seen', channelId: p.channelId, lastSeenOn: p.lastSeenOn } : undefined
+    case HUB_EVENTS.channelSeen:
+      return isStr(e.payload.channelId) && isStr(e.payload.lastSeenOn) ? { kind: 'seen', channelId: e.payload.channelId, lastSeenOn: e.payload.lastSeenOn } : undefined
     default:
       return undefined
   }

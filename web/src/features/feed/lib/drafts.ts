@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react'
+import { readStored, writeStored } from '@/lib/persisted-store'
 import { useCurrentUser } from '@/lib/session-context'
 
 // Drafts of what a member is writing (a post or question in a forum, a
@@ -13,23 +14,13 @@ export const draftKey = (userId: string, scope: string) => `${PREFIX}.${userId}.
 
 /** readDraft is the stored draft, or '' (none, or storage unavailable). */
 export function readDraft(key: string | null): string {
-  if (!key) return ''
-  try {
-    return localStorage.getItem(key) ?? ''
-  } catch {
-    return ''
-  }
+  return key ? (readStored(key) ?? '') : ''
 }
 
 /** writeDraft keeps text under key; blank text removes the draft. */
 export function writeDraft(key: string | null, text: string) {
-  if (!key) return
-  try {
-    if (text.trim()) localStorage.setItem(key, text)
-    else localStorage.removeItem(key)
-  } catch {
-    // Storage full or refused: the text stays in the page, only not kept.
-  }
+  // Storage full or refused: the text stays in the page, only not kept.
+  if (key) writeStored(key, text.trim() ? text : null)
 }
 
 /** useDraftKey is the signed-in user's key for scope, or null when no one is signed in. */

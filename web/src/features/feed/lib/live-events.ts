@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { HubMessage } from '@/lib/hub'
+import type { Schemas } from '@/api/client'
+import { HUB_EVENTS, liveEvent, type HubMessage } from '@/api/hub-events'
 import {
   addReply,
   editThread,
@@ -21,30 +22,12 @@ import {
 // which is how a feed knows the event is its own: the context key is the
 // post's ("thread:<id>"), unknown to a feed before the post exists.
 
-export const FORUM_EVENTS = {
-  threadCreated: 'thread.created',
-  threadUpdated: 'thread.updated',
-  threadDeleted: 'thread.deleted',
-  replyCreated: 'thread.reply.created',
-  replyUpdated: 'thread.reply.updated',
-  replyDeleted: 'thread.reply.deleted',
-  reacted: 'thread.reacted',
-} as const
-
 /** The post of thread.created and thread.updated: a Thread without the reader's own fields. */
-export type ThreadPayload = Omit<Thread, 'myReaction' | 'canManage' | 'isMine' | 'repliesCount' | 'replies'>
+export type ThreadPayload = Schemas['LiveThread']
 /** The comment or reply of the reply events, with its post's place. */
-export type ReplyPayload = Omit<Reply, 'myReaction' | 'canManage' | 'repliesCount' | 'replies' | 'creator' | 'reactions'> &
-  Partial<Pick<Reply, 'creator' | 'reactions'>> & { channelId: string; seriesId: string }
-export type ReactedPayload = {
-  threadId: string
-  replyId: string | null
-  channelId: string
-  seriesId: string
-  userId: string
-  reaction: ReactionKind | null
-  reactions: ReactionStats
-}
+export type ReplyPayload = Schemas['LiveReply']
+/** A reaction set or cleared, with the counts after it. */
+export type ReactedPayload = Schemas['LiveReaction']
 
 /** FeedEvent is a forum event, read and typed. */
 export type FeedEvent =
@@ -61,26 +44,32 @@ const isStr = (v: unknown): v is string => typeof v === 'string'
 
 /** readFeedEvent reads a hub message as a forum event, or undefined for any other. */
 export function readFeedEvent(m: HubMessage): FeedEvent | undefined {
-  const p = isObj(m.data) ? (m.data as { payload?: unknown }).payload : undefined
-  if (!isObj(p)) return undefined
-  switch (m.event) {
-    case FORUM_EVENTS.threadCreated:
-    case FORUM_EVENTS.threadUpdated:
+  const e = liveEvent(m)
+  switch (e?.event) {
+    case HUB_EVENTS.threadCreated:
+    case HUB_EVENTS.threadUpdated: {
+      // A private message shares the names; its channel has no feed, so
+      // applying it changes nothing.
+      const p = e.payload as ThreadPayload
       if (!isStr(p.id) || !isStr(p.channelId) || !isStr(p.raw) || !isStr(p.createdOn)) return undefined
-      return { kind: m.event === FORUM_EVENTS.threadCreated ? 'threadCreated' : 'threadUpdated', thread: p as unknown as ThreadPayload }
-    case FORUM_EVENTS.threadDeleted:
-      if (!isStr(p.id) || !isStr(p.channelId)) return undefined
-      return { kind: 'threadDeleted', id: p.id, channelId: p.channelId }
-    case FORUM_EVENTS.replyCreated:
-    case FORUM_EVENTS.replyUpdated:
-    case FORUM_EVENTS.replyDeleted: {
-      if (!isStr(p.id) || !isStr(p.threadId) || !isStr(p.channelId)) return undefined
-      const kind = m.event === FORUM_EVENTS.replyCreated ? 'replyCreated' : m.event === FORUM_EVENTS.replyUpdated ? 'replyUpdated' : 'replyDeleted'
-      return { kind, reply: p as unknown as ReplyPayload }
+      return { kind: e.event === HUB_EVENTS.threadCreated ? 'threadCreated' : 'threadUpdated', thread: p }
     }
-    case FORUM_EVENTS.reacted:
+    case HUB_EVENTS.threadDeleted:
+      if (!isStr(e.payload.id) || !isStr(e.payload.channelId)) return undefined
+      return { kind: 'threadDeleted', id: e.payload.id, channelId: e.payload.channelId }
+    case HUB_EVENTS.replyCreated:
+    case HUB_EVENTS.replyUpdated:
+    case HUB_EVENTS.replyDeleted: {
+      const p = e.payload
+      if (!isStr(p.id) || !isStr(p.threadId) || !isStr(p.channelId)) return undefined
+      const kind = e.event === HUB_EVENTS.replyCreated ? 'replyCreated' : e.event === HUB_EVENTS.replyUpdated ? 'replyUpdated' : 'replyDeleted'
+      return { kind, reply: p }
+    }
+    case HUB_EVENTS.threadReacted: {
+      const p = e.payload as ReactedPayload
       if (!isStr(p.threadId) || !isStr(p.channelId) || !isStr(p.userId) || !isObj(p.reactions)) return undefined
-      return { kind: 'reacted', reacted: p as unknown as ReactedPayload }
+      return { kind: 'reacted', reacted: p }
+    }
     default:
       return undefined
   }

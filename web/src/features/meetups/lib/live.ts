@@ -1,53 +1,40 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { HubMessage } from '@/lib/hub'
+import { HUB_EVENTS, liveEvent, type HubMessage } from '@/api/hub-events'
 import { dropMeeting, meetingKeys, setPostMeeting, storeMeeting } from '../api/meetings'
 import type { Meeting, MinutesState } from '../api/types'
 
 // The Meet Up live events of contract 18 (context key meeting:<roomId>),
 // applied to the cached Meet Ups, their lists and the feed's posts.
 
-export const MEETING_EVENTS = {
-  created: 'meeting.created',
-  updated: 'meeting.updated',
-  ended: 'meeting.ended',
-  deleted: 'meeting.deleted',
-  inviteesAdded: 'meeting.invitees.added',
-  inviteesRemoved: 'meeting.invitees.removed',
-  inviteesResponded: 'meeting.invitees.responded',
-  breakoutsUpdated: 'meeting.breakouts.updated',
-  minutesUpdated: 'meeting.minutes.updated',
-} as const
-
 export type MeetingEvent =
-  | { kind: 'meeting'; event: string; meeting: Meeting }
+  | { kind: 'meeting'; event: typeof HUB_EVENTS.meetingCreated | typeof HUB_EVENTS.meetingUpdated | typeof HUB_EVENTS.meetingEnded; meeting: Meeting }
   | { kind: 'deleted'; roomId: string; postId: string; seriesId: string }
   | { kind: 'invitees'; roomId: string }
   | { kind: 'breakouts'; roomId: string; open: boolean }
   | { kind: 'minutes'; roomId: string; postId: string; state: MinutesState }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 const isStr = (v: unknown): v is string => typeof v === 'string'
 
 /** readMeetingEvent reads a hub message as a Meet Up event, or undefined for any other. */
 export function readMeetingEvent(m: HubMessage): MeetingEvent | undefined {
-  const p = isObj(m.data) ? (m.data as { payload?: unknown }).payload : undefined
-  if (!isObj(p) || !isStr(p.roomId)) return undefined
-  switch (m.event) {
-    case MEETING_EVENTS.created:
-    case MEETING_EVENTS.updated:
-    case MEETING_EVENTS.ended:
-      if (!isStr(p.postId) || !isStr(p.updatedOn)) return undefined
-      return { kind: 'meeting', event: m.event, meeting: p as unknown as Meeting }
-    case MEETING_EVENTS.deleted:
-      return { kind: 'deleted', roomId: p.roomId, postId: String(p.postId ?? ''), seriesId: String(p.seriesId ?? '') }
-    case MEETING_EVENTS.inviteesAdded:
-    case MEETING_EVENTS.inviteesRemoved:
-    case MEETING_EVENTS.inviteesResponded:
-      return { kind: 'invitees', roomId: p.roomId }
-    case MEETING_EVENTS.breakoutsUpdated:
-      return { kind: 'breakouts', roomId: p.roomId, open: p.open === true }
-    case MEETING_EVENTS.minutesUpdated:
-      return { kind: 'minutes', roomId: p.roomId, postId: String(p.postId ?? ''), state: (p.state ?? null) as MinutesState }
+  const e = liveEvent(m)
+  if (!e || !('roomId' in e.payload) || !isStr(e.payload.roomId)) return undefined
+  switch (e.event) {
+    case HUB_EVENTS.meetingCreated:
+    case HUB_EVENTS.meetingUpdated:
+    case HUB_EVENTS.meetingEnded:
+      if (!isStr(e.payload.postId) || !isStr(e.payload.updatedOn)) return undefined
+      return { kind: 'meeting', event: e.event, meeting: e.payload }
+    case HUB_EVENTS.meetingDeleted:
+      return { kind: 'deleted', roomId: e.payload.roomId, postId: String(e.payload.postId ?? ''), seriesId: String(e.payload.seriesId ?? '') }
+    case HUB_EVENTS.meetingInviteesAdded:
+    case HUB_EVENTS.meetingInviteesRemoved:
+    case HUB_EVENTS.meetingInviteesResponded:
+      return { kind: 'invitees', roomId: e.payload.roomId }
+    case HUB_EVENTS.meetingBreakoutsUpdated:
+      return { kind: 'breakouts', roomId: e.payload.roomId, open: e.payload.open === true }
+    case HUB_EVENTS.meetingMinutesUpdated:
+      return { kind: 'minutes', roomId: e.payload.roomId, postId: String(e.payload.postId ?? ''), state: e.payload.state ?? null }
     default:
       return undefined
   }
@@ -59,7 +46,7 @@ export function applyMeetingEvent(qc: QueryClient, e: MeetingEvent) {
     case 'meeting':
       storeMeeting(qc, e.meeting)
       // A new or changed Meet Up may enter or leave the upcoming lists.
-      if (e.event !== MEETING_EVENTS.updated) void qc.invalidateQueries({ queryKey: meetingKeys.lists })
+      if (e.event !== HUB_EVENTS.meetingUpdated) void qc.invalidateQueries({ queryKey: meetingKeys.lists })
       return
     case 'deleted':
       dropMeeting(qc, e.roomId)

@@ -1,5 +1,6 @@
 import { Track, type LocalParticipant, type LocalVideoTrack } from 'livekit-client'
 import { IMAGE_MAX_BYTES } from '@/lib/forms'
+import { oneOf, persistedStore } from '@/lib/persisted-store'
 
 /**
  * The virtual background (spec 002 §3 "Local settings", §5): none, a blur,
@@ -19,21 +20,20 @@ export const BACKGROUND_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp']
 /** The product's image limit. Kept as a data URL it takes 4/3 of that in localStorage (5 MB or so an origin). */
 export const BACKGROUND_IMAGE_MAX_BYTES = IMAGE_MAX_BYTES
 
-const TYPES: BackgroundType[] = ['none', 'blur', 'image']
+const typeStore = persistedStore<BackgroundType>(BACKGROUND_KEY, { fallback: 'none', parse: oneOf(['none', 'blur', 'image']) })
+const imageStore = persistedStore<string | null>(BACKGROUND_IMAGE_KEY, { fallback: null, parse: (raw) => raw, format: (i) => i || null })
 
 /** readBackground is the stored setting; an image without its data is none. */
 export function readBackground(): Background {
-  const stored = localStorage.getItem(BACKGROUND_KEY) as BackgroundType | null
-  const image = localStorage.getItem(BACKGROUND_IMAGE_KEY)
-  const type = stored && TYPES.includes(stored) ? stored : 'none'
+  const type = typeStore.get()
+  const image = imageStore.get()
   return { type: type === 'image' && !image ? 'none' : type, image }
 }
 
-/** saveBackground keeps b; it throws the browser's QuotaExceededError when the image does not fit. */
+/** saveBackground keeps b; it throws when the image does not fit in the browser's storage, the type left as it was. */
 export function saveBackground(b: Background) {
-  if (b.image) localStorage.setItem(BACKGROUND_IMAGE_KEY, b.image)
-  else localStorage.removeItem(BACKGROUND_IMAGE_KEY)
-  localStorage.setItem(BACKGROUND_KEY, b.type)
+  if (!imageStore.set(b.image)) throw new Error('the background image does not fit in this browser')
+  typeStore.set(b.type)
 }
 
 /** backgroundFileError checks a chosen file before it is read. */

@@ -22,7 +22,7 @@ import { ChatWindow } from './chat-window'
 import { useMeetupRoom, type ActiveMeetup } from './context'
 import { pageSize, visiblePeers } from './grid'
 import { mediaErrorKey, type MediaSource } from './media-errors'
-import { isOn, MIRROR_KEY, peersOf, readMirror, useRoomChanges, useWidth } from './use-room'
+import { isOn, mirrorStore, peersOf, readMirror, useRoomChanges, useWidth } from './use-room'
 
 /**
  * MeetupStage is the Meet Up screen (spec 002 §2): the peers grid, the
@@ -319,7 +319,7 @@ function DeviceSettings({ room }: { room: Room }) {
           <Switch
             checked={mirror}
             onCheckedChange={(on) => {
-              localStorage.setItem(MIRROR_KEY, String(on))
+              mirrorStore.set(on)
               setMirror(on)
             }}
             aria-label={t('meetups.room.mirror')}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeChat, encodeChat, reduceChat, type ChatMessage } from './chat'
 import { gridSize, pageSize, visiblePeers } from './grid'
 import { mediaErrorKey } from './media-errors'
+import { mirrorStore, readMirror } from './use-room'
 
 describe('peers grid (spec 002 §9)', () => {
   it('has 2/3/4/6 columns by width, 3 rows on small screens and 2 otherwise, and keeps at most 8 peers', () => {
@@ -53,5 +54,16 @@ describe('in-meeting chat messages', () => {
     list = reduceChat(list, { type: 'delete', id: '1' }, 'bo')
     expect(list).toHaveLength(0)
     expect(decodeChat(new TextEncoder().encode('not json'))).toBeUndefined()
+  })
+})
+
+describe('the mirror setting (spec 002 §3 "Local settings")', () => {
+  it('is on unless meetups.mirrorVideo holds false, and is kept as true or false', () => {
+    expect(readMirror()).toBe(true)
+    localStorage.setItem('meetups.mirrorVideo', 'false')
+    expect(readMirror()).toBe(false)
+    mirrorStore.set(true)
+    expect(localStorage.getItem('meetups.mirrorVideo')).toBe('true')
+    expect(readMirror()).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 import { useEffect, useReducer, useState } from 'react'
 import { RoomEvent, Track, type Participant, type Room } from 'livekit-client'
+import { persistedStore } from '@/lib/persisted-store'
 
 const EVENTS = [
   RoomEvent.ParticipantConnected,
@@ -48,5 +49,8 @@ export function useWidth() {
 }
 
 /** The mirror video setting (spec 002 §3 "Local settings"), default on, kept in this browser. */
-export const MIRROR_KEY = 'meetups.mirrorVideo'
-export const readMirror = () => localStorage.getItem(MIRROR_KEY) !== 'false'
+const MIRROR_KEY = 'meetups.mirrorVideo'
+/** mirrorStore keeps the mirror setting as 'true' or 'false'; anything but 'false' is on. */
+export const mirrorStore = persistedStore(MIRROR_KEY, { fallback: true, parse: (raw) => raw !== 'false' })
+/** readMirror is whether the member's own video is mirrored. */
+export const readMirror = mirrorStore.get

@@ -1,17 +1,8 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { useHubEvents, type HubMessage } from '@/lib/hub'
-import { PERSONALIZATION_UPDATED } from '@/lib/personalization'
+import { HUB_EVENTS, LIVE_KEYS, payloadOf, type HubMessage } from '@/api/hub-events'
+import { useHubEvents } from '@/lib/hub'
 import { useCurrentUser } from '@/lib/session-context'
 import { notificationKeys } from '../api/get-notifications'
-
-/** The live events that bring the member a notification (contract 17, spec 000 §7). */
-export const NOTIFICATION_EVENTS = {
-  mentioned: 'user.mentioned',
-  communityJoined: 'user.community.joined',
-  replyCreated: 'channel.thread.reply.created',
-  notified: 'user.notified',
-  personalization: PERSONALIZATION_UPDATED,
-} as const
 
 /**
  * applyNotificationEvent reads the notifications again when m brings the
@@ -21,15 +12,16 @@ export const NOTIFICATION_EVENTS = {
  * what was seen, read or dismissed. It says whether it did.
  */
 export function applyNotificationEvent(qc: QueryClient, me: string, m: HubMessage): boolean {
-  const p = (m.data?.payload ?? {}) as { parentCreatorId?: unknown; keys?: unknown }
+  const { mentioned, notified, communityJoined, replyNotice, personalizationUpdated } = HUB_EVENTS
+  const keys = payloadOf(m, personalizationUpdated)?.keys
   const mine =
-    m.event === NOTIFICATION_EVENTS.mentioned ||
-    m.event === NOTIFICATION_EVENTS.notified ||
-    m.event === NOTIFICATION_EVENTS.communityJoined ||
-    (m.event === NOTIFICATION_EVENTS.replyCreated && p.parentCreatorId === me) ||
-    (m.event === NOTIFICATION_EVENTS.personalization && Array.isArray(p.keys) && p.keys.some((k) => typeof k === 'string' && k.startsWith('notifications.posts.')))
+    m.event === mentioned ||
+    m.event === notified ||
+    m.event === communityJoined ||
+    payloadOf(m, replyNotice)?.parentCreatorId === me ||
+    (Array.isArray(keys) && keys.some((k) => typeof k === 'string' && k.startsWith('notifications.posts.')))
   if (mine) void qc.invalidateQueries({ queryKey: notificationKeys.all })
-  if (m.event === NOTIFICATION_EVENTS.communityJoined) {
+  if (m.event === communityJoined) {
     // Added to a community: it joins Home and its page opens, with the
     // community's open forums (its members are theirs), without a reload.
     void qc.invalidateQueries({ queryKey: ['communities'] })
@@ -44,7 +36,7 @@ export function useNotificationsLive() {
   const qc = useQueryClient()
   const me = useCurrentUser()?.user.id
   useHubEvents(
-    me ? `user:${me}` : undefined,
+    me ? LIVE_KEYS.user(me) : undefined,
     (m) => void (me && applyNotificationEvent(qc, me, m)),
     () => void qc.invalidateQueries({ queryKey: notificationKeys.all }),
   )

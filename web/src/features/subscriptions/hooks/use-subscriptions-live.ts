@@ -1,18 +1,17 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { Schemas } from '@/api/client'
-import { useHubEvents, type HubMessage } from '@/lib/hub'
+import { HUB_EVENTS, LIVE_KEYS, payloadOf, type HubMessage, type LivePayloads } from '@/api/hub-events'
+import { useHubEvents } from '@/lib/hub'
 import { useCurrentUser } from '@/lib/session-context'
 
-/** SUBSCRIPTION_CREATED is the event the member's tabs hear when a subscription starts giving access (spec 000 §7). */
-export const SUBSCRIPTION_CREATED = 'user.subscription.created'
+export type SubscriptionCreated = LivePayloads['user.subscription.created']
 
-export type SubscriptionCreated = Schemas['LiveSubscriptionCreated']
-
-/** subscriptionCreated is m's payload when m is user.subscription.created for the member me. */
+/**
+ * subscriptionCreated is m's payload when m is user.subscription.created
+ * (a subscription starts giving access, spec 000 §7) for the member me.
+ */
 export function subscriptionCreated(m: HubMessage, me: string | undefined): SubscriptionCreated | undefined {
-  if (m.event !== SUBSCRIPTION_CREATED || !me) return undefined
-  const p = m.data?.payload as Partial<SubscriptionCreated> | null | undefined
-  return p && p.userId === me && typeof p.productId === 'string' ? (p as SubscriptionCreated) : undefined
+  const p = me ? payloadOf(m, HUB_EVENTS.subscriptionCreated) : undefined
+  return p && p.userId === me && typeof p.productId === 'string' ? p : undefined
 }
 
 /**
@@ -39,7 +38,7 @@ export function useSubscriptionsLive() {
   const qc = useQueryClient()
   const me = useCurrentUser()?.user.id
   useHubEvents(
-    me ? `user:${me}` : undefined,
+    me ? LIVE_KEYS.user(me) : undefined,
     (m) => {
       if (subscriptionCreated(m, me)) void refreshAfterSubscription(qc)
     },
