@@ -55,10 +55,11 @@ type AudienceKind int
 
 // The audiences.
 const (
-	// ReadersOfUser are the members who may read the user's profile, as
-	// query/account's visibleTo decides: the user, members with an active
-	// membership in a community the user has a membership in, admins of an
-	// organization the user has a profile in, and super users.
+	// ReadersOfUser are the members who may read the user's profile
+	// (internal/rules/access's PersonReader, the rule the profile reads
+	// ask): the user, members with an active membership in a community the
+	// user has a membership in, admins of an organization the user has a
+	// profile in, and super users.
 	ReadersOfUser AudienceKind = iota + 1
 	// CommunityMembers are the active members of a community.
 	CommunityMembers
