@@ -40,7 +40,7 @@ import (
 	qnotifications "agora/query/notifications"
 	qorganization "agora/query/organization"
 	qsearch "agora/query/search"
-	"agora/search"
+	"agora/search/answer"
 )
 
 // NewAPI builds the HTTP API over d: the composition root, where every
@@ -123,87 +123,56 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		Fetch:               linkpreview.FetcherOptions{Guard: guard},
 		PerAccountPerMinute: cfg.LinkPreview.PerAccountPerMinute,
 	})
-	answerer, err := newAnswerer(cfg, log)
+	var answerer answer.Answerer
 	var links *blob.Links
-	if err == nil {
-		links, err = newBlobLinks(cfg)
-	}
-	if err == nil {
-		c.Accounts, err = cmdaccount.New(d, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.MailLimits, cfg.BaseURL())
-	}
-	if err == nil {
-		c.Communities, err = cmdcommunity.New(d, c.Accounts)
-	}
-	if err == nil {
-		c.Forums, err = cmdforum.New(d, c.Accounts)
-	}
-	if err == nil {
-		c.MemberImports, err = memberimport.New(d)
-		c.Organizations, err = cmdorganization.New(d, c.Accounts)
-	}
-	if err == nil {
-		c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute, guard)
-	}
-	if err == nil {
-		c.Feed, err = cmdfeed.New(d, links.Store())
-	}
-	if err == nil {
-		c.Meetings, err = cmdmeetup.New(d, o.sfu, log)
-	}
-	if err == nil {
-		c.Minutes, err = newMinutes(cfg, d, o.sfu, log)
-	}
-	if err == nil {
-		c.Chat, err = cmdchat.New(d, links.Store())
-	}
-	if err == nil {
-		c.Delivery, err = cmddelivery.New(d, cmddelivery.Options{PushPublicKey: cfg.Push.PublicKey, Guard: guard})
-	}
-	if err == nil {
-		var embed search.Embedder
-		if embed, err = NewEmbedder(cfg); err == nil {
+	// Each constructor runs only once those before it succeeded, and the
+	// first error is the one returned: a chain of `if err == nil` blocks
+	// once let one constructor's error be overwritten by the next one's.
+	err = firstError(
+		func() (err error) { answerer, err = newAnswerer(cfg, log); return },
+		func() (err error) { links, err = newBlobLinks(cfg); return },
+		func() (err error) {
+			c.Accounts, err = cmdaccount.New(d, auth.NewHasher(cfg.Auth.MaxConcurrentHashes), sender, cfg.Auth, cfg.MailLimits, cfg.BaseURL())
+			return
+		},
+		func() (err error) { c.Communities, err = cmdcommunity.New(d, c.Accounts); return },
+		func() (err error) { c.Forums, err = cmdforum.New(d, c.Accounts); return },
+		func() (err error) { c.MemberImports, err = newMemberImports(d); return },
+		func() (err error) { c.Organizations, err = cmdorganization.New(d, c.Accounts); return },
+		func() (err error) {
+			c.SSO, err = cmdsso.New(d, c.Accounts, cfg.BaseURL(), cfg.Auth.SignInPerIPPerMinute, guard)
+			return
+		},
+		func() (err error) { c.Feed, err = cmdfeed.New(d, links.Store()); return },
+		func() (err error) { c.Meetings, err = cmdmeetup.New(d, o.sfu, log); return },
+		func() (err error) { c.Minutes, err = newMinutes(cfg, d, o.sfu, log); return },
+		func() (err error) { c.Chat, err = cmdchat.New(d, links.Store()); return },
+		func() (err error) {
+			c.Delivery, err = cmddelivery.New(d, cmddelivery.Options{PushPublicKey: cfg.Push.PublicKey, Guard: guard})
+			return
+		},
+		func() error {
+			embed, err := NewEmbedder(cfg)
+			if err != nil {
+				return err
+			}
 			c.AISearch, err = cmdaisearch.New(d, store, answerer, embed, cfg.AI.SearchesPerAccountPerMinute)
-		}
-	}
-	if err == nil {
-		c.Uploads, q.Uploads, err = newUploads(cfg, d, links)
-	}
-	if err == nil {
-		c.Billing, err = newBilling(cfg, d, log)
-	}
-	if err == nil {
-		q.Billing, err = qbilling.New(d, cfg.DevCheckout())
-	}
-	if err == nil {
-		q.Accounts, err = qaccount.New(d)
-	}
-	if err == nil {
-		q.Communities, err = qcommunity.New(d)
-	}
-	if err == nil {
-		q.Organizations, err = qorganization.New(d)
-	}
-	if err == nil {
-		q.Forums, err = qforum.New(d, store.Members())
-	}
-	if err == nil {
-		q.Feed, err = qfeed.New(d, links)
-	}
-	if err == nil {
-		q.Meetings, err = qmeetup.New(d)
-	}
-	if err == nil {
-		q.Search, err = qsearch.New(store, d)
-	}
-	if err == nil {
-		q.Chat, err = qchat.New(d, links)
-	}
-	if err == nil {
-		q.Notifications, err = qnotifications.New(d)
-	}
-	if err == nil {
-		q.Insights, err = qinsights.New(d, insightsStore(o.warehouse))
-	}
+			return err
+		},
+		func() (err error) { c.Uploads, q.Uploads, err = newUploads(cfg, d, links); return },
+		func() (err error) { c.Billing, err = newBilling(cfg, d, log); return },
+		func() (err error) { q.Billing, err = qbilling.New(d, cfg.DevCheckout()); return },
+		func() (err error) { q.Accounts, err = qaccount.New(d); return },
+		func() (err error) { q.Communities, err = qcommunity.New(d); return },
+		func() (err error) { q.Organizations, err = qorganization.New(d); return },
+		func() (err error) { q.Forums, err = qforum.New(d, store.Members()); return },
+		func() (err error) { q.Feed, err = qfeed.New(d, links); return },
+		func() (err error) { q.Meetings, err = qmeetup.New(d); return },
+		func() (err error) { q.Search, err = qsearch.New(store, d); return },
+		func() (err error) { q.Chat, err = qchat.New(d, links); return },
+		func() (err error) { q.Notifications, err = qnotifications.New(d); return },
+		func() (err error) { q.Insights, err = qinsights.New(d, insightsStore(o.warehouse)); return },
+	)
 	release := func() {
 		if c.Minutes != nil {
 			// Recorders leave their rooms before the database closes.
@@ -216,6 +185,23 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		return nil, nil, err
 	}
 	return a, release, nil
+}
+
+// newMemberImports builds the member import use case; a variable so that a
+// test can make it fail and see its error reach NewAPI's caller.
+var newMemberImports = memberimport.New
+
+// firstError runs steps in order until one fails, and returns that
+// step's error (nil when all succeed): the construction of the
+// application stops at its first failure and no later step can overwrite
+// it.
+func firstError(steps ...func() error) error {
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Serve runs app on addr until ctx ends, then shuts it down gracefully.

@@ -86,19 +86,19 @@ func newRealtime(a *httpapi.Application, d *db.DB, links *blob.Links, margin tim
 		return nil, nil, err
 	}
 	own := &db.DB{Pool: pool}
-	feed, err := qfeed.New(own, links)
+	var feed *qfeed.Queries
 	var chat *qchat.Queries
-	if err == nil {
-		chat, err = qchat.New(own, links)
-	}
 	var notes *qnotifications.Queries
-	if err == nil {
-		notes, err = qnotifications.New(own)
-	}
 	var p *realtime.Projection
-	if err == nil {
-		p, err = realtime.NewProjection(a.Hub, pool, feed, chat, notes, margin, a.Log.With("part", "realtime"))
-	}
+	err = firstError(
+		func() (err error) { feed, err = qfeed.New(own, links); return },
+		func() (err error) { chat, err = qchat.New(own, links); return },
+		func() (err error) { notes, err = qnotifications.New(own); return },
+		func() (err error) {
+			p, err = realtime.NewProjection(a.Hub, pool, feed, chat, notes, margin, a.Log.With("part", "realtime"))
+			return
+		},
+	)
 	if err != nil {
 		pool.Close()
 		return nil, nil, err

@@ -17,7 +17,6 @@ import (
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/jsontime"
 	"agora/live"
-	"agora/projections/realtime"
 	qaccount "agora/query/account"
 )
 
@@ -66,19 +65,13 @@ func applyHubReport(hub *live.Hub, client *live.Client, b []byte) {
 
 // presenceSettings is the first message of a connection.
 func presenceSettings(hub *live.Hub, userID uuid.UUID) []byte {
-	b, _ := realtime.Event{
-		Type: HubPresenceSettings, ContextKey: "user:" + userID.String(),
-		Payload: map[string]int64{"awayAfter": hub.AwayAfter().Milliseconds()},
-	}.Encode()
+	b, _ := live.Encode(HubPresenceSettings, "user:"+userID.String(), map[string]int64{"awayAfter": hub.AwayAfter().Milliseconds()})
 	return b
 }
 
 // deploymentCompleted is the second message of a connection.
 func deploymentCompleted(userID uuid.UUID, version string) []byte {
-	b, _ := realtime.Event{
-		Type: HubDeploymentCompleted, ContextKey: "user:" + userID.String(),
-		Payload: map[string]string{"version": version},
-	}.Encode()
+	b, _ := live.Encode(HubDeploymentCompleted, "user:"+userID.String(), map[string]string{"version": version})
 	return b
 }
 

@@ -25,7 +25,7 @@ const liveWait = 20 * time.Second
 
 // hubMsg is a received message and its raw text.
 type hubMsg struct {
-	realtime.Message
+	live.Message
 	Payload map[string]any
 	Raw     string
 }

@@ -8,40 +8,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/analytics"
 	"agora/internal/adapters/linkpreview"
 	"agora/internal/rules/richtext"
 	"agora/projections/change"
-)
-
-// The kinds of facts. A post has a post fact and one fact for each other
-// kind it has (question, image…); a comment a comment or a reply fact, and
-// an inline_question fact when it asks; the others one each. A kind an
-// object had and no longer has (a deletion, an edit, read from the
-// change's before-image) is written again inactive.
-const (
-	KindPost           = "post"            // a thread of any type (post, question, shared AI chat)
-	KindQuestion       = "question"        // a question post; detail: its plain text
-	KindImage          = "image"           // a post with an image
-	KindFile           = "file"            // a post with a file
-	KindLink           = "link"            // a post with a link that is not an embedded video
-	KindVideo          = "video"           // a post with an embedded video link
-	KindAIChat         = "ai_chat"         // a shared AI search conversation
-	KindComment        = "comment"         // a reply without a parent
-	KindReply          = "reply"           // a reply to a comment
-	KindInlineQuestion = "inline_question" // a comment or reply asking questions; n: how many; detail: them, a line each
-	KindReaction       = "reaction"        // a reaction on a post or a comment; detail: its kind
-	KindVisit          = "visit"           // a forum visit
-	KindAISearch       = "ai_search"       // a question asked of the AI search; post_id: the search; detail: the question
-	KindMember         = "member"          // forum access of a profile; actor: its user; detail: the role
-	// Meet Ups: the Meet Up on the day it starts (post_id: its post;
-	// detail: open or private; n: its length in minutes), each invitation
-	// or registration (post_id: the Meet Up; actor: the invitee), and each
-	// time a participant spent in its rooms (object: the session; post_id:
-	// the Meet Up; actor: the participant; n: seconds, 0 while present).
-	// They are in no channel: a Meet Up is the forum's.
-	KindMeetup         = "meetup"
-	KindMeetupInvited  = "meetup_invited"
-	KindMeetupAttended = "meetup_attended"
 )
 
 // Fact is a row of the facts table: the state of one kind of one object.
@@ -131,22 +101,22 @@ func threadFacts(t threadRow, p place, exists, every bool, version uint64) []Fac
 	}
 	video := embedded(t.Link)
 	has := map[string]bool{
-		KindPost:     true,
-		KindQuestion: t.Type == "question",
-		KindImage:    present(t.Image),
-		KindFile:     present(t.File),
-		KindLink:     present(t.Link) && !video,
-		KindVideo:    present(t.Link) && video,
-		KindAIChat:   t.Type == "shared-ai-chat",
+		analytics.KindPost:     true,
+		analytics.KindQuestion: t.Type == "question",
+		analytics.KindImage:    present(t.Image),
+		analytics.KindFile:     present(t.File),
+		analytics.KindLink:     present(t.Link) && !video,
+		analytics.KindVideo:    present(t.Link) && video,
+		analytics.KindAIChat:   t.Type == "shared-ai-chat",
 	}
 	out := make([]Fact, 0, 2)
-	for _, kind := range []string{KindPost, KindQuestion, KindImage, KindFile, KindLink, KindVideo, KindAIChat} {
+	for _, kind := range []string{analytics.KindPost, analytics.KindQuestion, analytics.KindImage, analytics.KindFile, analytics.KindLink, analytics.KindVideo, analytics.KindAIChat} {
 		if !has[kind] && !every {
 			continue
 		}
 		f := base
 		f.Kind, f.Active = kind, exists && has[kind]
-		if kind == KindQuestion {
+		if kind == analytics.KindQuestion {
 			f.Detail = strings.TrimSpace(richtext.Plain(t.Raw))
 		}
 		out = append(out, f)
@@ -203,13 +173,13 @@ func replyFacts(r replyRow, p place, exists, every bool, version uint64) []Fact 
 	for _, k := range []struct {
 		kind string
 		has  bool
-	}{{KindComment, r.ParentID == nil}, {KindReply, r.ParentID != nil}, {KindInlineQuestion, len(qs) > 0}} {
+	}{{analytics.KindComment, r.ParentID == nil}, {analytics.KindReply, r.ParentID != nil}, {analytics.KindInlineQuestion, len(qs) > 0}} {
 		if !k.has && !every {
 			continue
 		}
 		f := base
 		f.Kind, f.Active = k.kind, exists && k.has
-		if k.kind == KindInlineQuestion && f.Active {
+		if k.kind == analytics.KindInlineQuestion && f.Active {
 			f.N, f.Detail = uint32(len(qs)), strings.Join(qs, "\n")
 		}
 		out = append(out, f)
@@ -236,7 +206,7 @@ func scanReaction(r change.Row) (reactionRow, error) {
 
 func reactionFacts(r reactionRow, p place, exists bool, version uint64) []Fact {
 	return []Fact{{
-		SeriesID: p.series, Kind: KindReaction, CommunityID: p.community, ChannelID: p.channel, ObjectID: r.ID,
+		SeriesID: p.series, Kind: analytics.KindReaction, CommunityID: p.community, ChannelID: p.channel, ObjectID: r.ID,
 		PostID: r.ThreadID, ActorID: r.UserID, Occurred: r.CreatedOn, Detail: r.Kind, Active: exists, Version: version,
 	}}
 }
@@ -260,7 +230,7 @@ func scanVisit(r change.Row) (visitRow, error) {
 // visitFacts: a visit is to the forum, in no channel.
 func visitFacts(v visitRow, community uuid.UUID, exists bool, version uint64) []Fact {
 	return []Fact{{
-		SeriesID: v.SeriesID, Kind: KindVisit, CommunityID: community, ObjectID: v.ID,
+		SeriesID: v.SeriesID, Kind: analytics.KindVisit, CommunityID: community, ObjectID: v.ID,
 		ActorID: v.UserID, Occurred: v.VisitedOn, Active: exists, Version: version,
 	}}
 }
@@ -300,7 +270,7 @@ func scanTurn(r change.Row) (turnRow, error) {
 // turnFacts: the asker is the search's, known from its parent.
 func turnFacts(t turnRow, p parent, community uuid.UUID, exists bool, version uint64) []Fact {
 	return []Fact{{
-		SeriesID: p.series, Kind: KindAISearch, CommunityID: community, ChannelID: p.channel, ObjectID: t.ID,
+		SeriesID: p.series, Kind: analytics.KindAISearch, CommunityID: community, ChannelID: p.channel, ObjectID: t.ID,
 		PostID: t.SearchID, ActorID: p.actor, Occurred: t.CreatedOn, Detail: t.Question, Active: exists, Version: version,
 	}}
 }
@@ -327,7 +297,7 @@ func scanMembership(r change.Row) (membershipRow, error) {
 // active (an invited profile without an account is pending).
 func memberFacts(m membershipRow, user, community uuid.UUID, exists bool, version uint64) []Fact {
 	return []Fact{{
-		SeriesID: m.SeriesID, Kind: KindMember, CommunityID: community, ObjectID: m.ProfileID,
+		SeriesID: m.SeriesID, Kind: analytics.KindMember, CommunityID: community, ObjectID: m.ProfileID,
 		ActorID: user, Occurred: m.AssignedOn, Detail: m.Role, Active: exists && m.Status == "active", Version: version,
 	}}
 }
@@ -359,7 +329,7 @@ func meetupFacts(m meetingRow, community uuid.UUID, exists bool, version uint64)
 		detail = "open"
 	}
 	return []Fact{{
-		SeriesID: m.SeriesID, Kind: KindMeetup, CommunityID: community, ObjectID: m.ID, PostID: m.ThreadID,
+		SeriesID: m.SeriesID, Kind: analytics.KindMeetup, CommunityID: community, ObjectID: m.ID, PostID: m.ThreadID,
 		ActorID: m.CreatorID, Occurred: m.StartTime, N: uint32(max(m.Duration, 0)), Detail: detail, Active: exists, Version: version,
 	}}
 }
@@ -386,7 +356,7 @@ func scanInvitee(r change.Row) (inviteeRow, error) {
 func inviteeFacts(v inviteeRow, p parent, community uuid.UUID, exists bool, version uint64) []Fact {
 	invited := v.Response == nil || (*v.Response != "no" && *v.Response != "waitlisted")
 	return []Fact{{
-		SeriesID: p.series, Kind: KindMeetupInvited, CommunityID: community, ObjectID: uuid.NewSHA1(v.MeetingID, v.UserID[:]),
+		SeriesID: p.series, Kind: analytics.KindMeetupInvited, CommunityID: community, ObjectID: uuid.NewSHA1(v.MeetingID, v.UserID[:]),
 		PostID: v.MeetingID, ActorID: v.UserID, Occurred: v.CreatedOn, Active: exists && invited, Version: version,
 	}}
 }
@@ -417,7 +387,7 @@ func attendanceFacts(v attendanceRow, p parent, community uuid.UUID, exists bool
 		seconds = uint32(v.LeftOn.Sub(v.JoinedOn) / time.Second)
 	}
 	return []Fact{{
-		SeriesID: p.series, Kind: KindMeetupAttended, CommunityID: community, ObjectID: uuid.NewSHA1(v.MeetingID, []byte(v.ID)),
+		SeriesID: p.series, Kind: analytics.KindMeetupAttended, CommunityID: community, ObjectID: uuid.NewSHA1(v.MeetingID, []byte(v.ID)),
 		PostID: v.MeetingID, ActorID: v.UserID, Occurred: v.JoinedOn, N: seconds, Active: exists, Version: version,
 	}}
 }

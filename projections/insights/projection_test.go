@@ -10,6 +10,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 
+	"agora/analytics"
 	"agora/app/seed"
 	"agora/app/testenv"
 	"agora/projections"
@@ -248,11 +249,11 @@ func TestFactsFollowTheRows(t *testing.T) {
 		        '{"url": "https://example.org/a.png"}', '{"url": "https://youtu.be/dQw4w9WgXcQ", "viewerType": "embedded"}', $5, $5)`,
 		post, w.main, w.series, w.member, now)
 	w.want(t, "the question's facts", post, now, map[string]func(fact) bool{
-		insights.KindPost:     func(f fact) bool { return f.Anonymous && f.Actor == uuid.Nil && f.Channel == w.main },
-		insights.KindQuestion: func(f fact) bool { return f.Detail == "Who has tried the Ada Lovelace method?" && f.Actor == uuid.Nil },
-		insights.KindImage:    nil,
-		insights.KindVideo:    nil,
-	}, insights.KindLink, insights.KindFile, insights.KindAIChat)
+		analytics.KindPost:     func(f fact) bool { return f.Anonymous && f.Actor == uuid.Nil && f.Channel == w.main },
+		analytics.KindQuestion: func(f fact) bool { return f.Detail == "Who has tried the Ada Lovelace method?" && f.Actor == uuid.Nil },
+		analytics.KindImage:    nil,
+		analytics.KindVideo:    nil,
+	}, analytics.KindLink, analytics.KindFile, analytics.KindAIChat)
 	if got := kindsOf(w.facts(t, post)); got != "image post question video" {
 		t.Errorf("the question's facts are %q: only the kinds it has are written", got)
 	}
@@ -264,18 +265,18 @@ func TestFactsFollowTheRows(t *testing.T) {
 		reply, post, comment, w.member, now)
 	w.exec(t, `INSERT INTO reactions (id, thread_id, user_id, kind, created_on) VALUES ($1, $2, $3, 'liked', $4)`, reaction, post, w.member, now)
 	w.want(t, "the comment's facts", comment, now, map[string]func(fact) bool{
-		insights.KindComment: func(f fact) bool { return f.Post == post && f.Actor == w.member && f.Channel == w.main },
-		insights.KindInlineQuestion: func(f fact) bool {
+		analytics.KindComment: func(f fact) bool { return f.Post == post && f.Actor == w.member && f.Channel == w.main },
+		analytics.KindInlineQuestion: func(f fact) bool {
 			return f.N == 2 && f.Detail == "Where is it?\nAnd when?!"
 		},
-	}, insights.KindReply)
-	w.want(t, "the reply's facts", reply, now, map[string]func(fact) bool{insights.KindReply: nil}, insights.KindComment, insights.KindInlineQuestion)
-	w.want(t, "the reaction's fact", reaction, now, map[string]func(fact) bool{insights.KindReaction: func(f fact) bool { return f.Detail == "liked" }})
+	}, analytics.KindReply)
+	w.want(t, "the reply's facts", reply, now, map[string]func(fact) bool{analytics.KindReply: nil}, analytics.KindComment, analytics.KindInlineQuestion)
+	w.want(t, "the reaction's fact", reaction, now, map[string]func(fact) bool{analytics.KindReaction: func(f fact) bool { return f.Detail == "liked" }})
 
 	// An edit that removes the image and the video and adds a file.
 	w.exec(t, `UPDATE threads SET image = NULL, link = NULL, file = '{"name": "a.pdf", "url": "https://example.org/a.pdf", "mediaType": "application/pdf"}' WHERE id = $1`, post)
-	w.want(t, "the edited question", post, now, map[string]func(fact) bool{insights.KindPost: nil, insights.KindFile: nil},
-		insights.KindImage, insights.KindVideo)
+	w.want(t, "the edited question", post, now, map[string]func(fact) bool{analytics.KindPost: nil, analytics.KindFile: nil},
+		analytics.KindImage, analytics.KindVideo)
 	// What the edit removed is written again, inactive (from the update's
 	// before-image); the kinds it never had are not written at all.
 	if got := kindsOf(w.facts(t, post)); got != "file image post question video" {
@@ -286,12 +287,12 @@ func TestFactsFollowTheRows(t *testing.T) {
 	// fact goes inactive.
 	then := now.AddDate(0, 0, -40)
 	w.exec(t, `UPDATE reactions SET kind = 'loved', created_on = $2 WHERE id = $1`, reaction, then)
-	w.want(t, "the reaction on its new day", reaction, then, map[string]func(fact) bool{insights.KindReaction: func(f fact) bool { return f.Detail == "loved" }})
-	w.want(t, "the reaction not on its old day", reaction, now, nil, insights.KindReaction)
+	w.want(t, "the reaction on its new day", reaction, then, map[string]func(fact) bool{analytics.KindReaction: func(f fact) bool { return f.Detail == "loved" }})
+	w.want(t, "the reaction not on its old day", reaction, now, nil, analytics.KindReaction)
 
 	// The comment edited to ask nothing.
 	w.exec(t, `UPDATE replies SET raw = 'Never mind.' WHERE id = $1`, comment)
-	w.want(t, "the comment without questions", comment, now, map[string]func(fact) bool{insights.KindComment: nil}, insights.KindInlineQuestion)
+	w.want(t, "the comment without questions", comment, now, map[string]func(fact) bool{analytics.KindComment: nil}, analytics.KindInlineQuestion)
 
 	// A second post, deleted with its comment and reaction (the cascade's
 	// deletions arrive in any order).
@@ -300,17 +301,17 @@ func TestFactsFollowTheRows(t *testing.T) {
 		gone, w.main, w.series, w.member, now)
 	w.exec(t, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'Why?', $4, $4)`, goneComment, gone, w.member, now)
 	w.exec(t, `INSERT INTO reactions (id, thread_id, reply_id, user_id, kind, created_on) VALUES ($1, $2, $3, $4, 'smiled', $5)`, goneReaction, gone, goneComment, w.member, now)
-	w.want(t, "the comment to delete", goneComment, now, map[string]func(fact) bool{insights.KindInlineQuestion: nil})
-	w.want(t, "the reaction to delete", goneReaction, now, map[string]func(fact) bool{insights.KindReaction: nil})
+	w.want(t, "the comment to delete", goneComment, now, map[string]func(fact) bool{analytics.KindInlineQuestion: nil})
+	w.want(t, "the reaction to delete", goneReaction, now, map[string]func(fact) bool{analytics.KindReaction: nil})
 	w.exec(t, `DELETE FROM threads WHERE id = $1`, gone)
-	w.want(t, "the deleted post", gone, now, nil, insights.KindPost)
-	w.want(t, "the deleted comment", goneComment, now, nil, insights.KindComment, insights.KindInlineQuestion)
-	w.want(t, "the deleted reaction", goneReaction, now, nil, insights.KindReaction)
+	w.want(t, "the deleted post", gone, now, nil, analytics.KindPost)
+	w.want(t, "the deleted comment", goneComment, now, nil, analytics.KindComment, analytics.KindInlineQuestion)
+	w.want(t, "the deleted reaction", goneReaction, now, nil, analytics.KindReaction)
 
 	// Visits and a membership.
 	visit := uuid.Must(uuid.NewV7())
 	w.exec(t, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`, visit, w.series, w.member, now)
-	w.want(t, "the visit", visit, now, map[string]func(fact) bool{insights.KindVisit: func(f fact) bool { return f.Actor == w.member && f.Channel == uuid.Nil }})
+	w.want(t, "the visit", visit, now, map[string]func(fact) bool{analytics.KindVisit: func(f fact) bool { return f.Actor == w.member && f.Channel == uuid.Nil }})
 
 	// Everything again under another consumer group: the same facts.
 	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
@@ -357,7 +358,7 @@ func TestFactsFollowTheRows(t *testing.T) {
 	w.ins.Run(t, w.ins.Projection)
 	late := uuid.Must(uuid.NewV7())
 	w.exec(t, `INSERT INTO series_visit_log (id, series_id, user_id, visited_on) VALUES ($1, $2, $3, $4)`, late, w.series, w.member, now)
-	w.want(t, "a visit after the rebuild", late, now, map[string]func(fact) bool{insights.KindVisit: nil})
+	w.want(t, "a visit after the rebuild", late, now, map[string]func(fact) bool{analytics.KindVisit: nil})
 }
 
 // TestCommunityDeletionLeavesNoActiveFacts: deleting a community deletes
@@ -371,14 +372,14 @@ func TestCommunityDeletionLeavesNoActiveFacts(t *testing.T) {
 	w.exec(t, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, 'Doomed', $5, $5)`,
 		post, w.main, w.series, w.member, now)
 	w.exec(t, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, 'Why?', $4, $4)`, comment, post, w.member, now)
-	w.want(t, "the post", post, now, map[string]func(fact) bool{insights.KindPost: nil})
-	w.want(t, "the comment", comment, now, map[string]func(fact) bool{insights.KindComment: nil})
+	w.want(t, "the post", post, now, map[string]func(fact) bool{analytics.KindPost: nil})
+	w.want(t, "the comment", comment, now, map[string]func(fact) bool{analytics.KindComment: nil})
 	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
 	w.wantDaily(t, w.ins.Warehouse, "before the deletion")
 
 	w.exec(t, `DELETE FROM communities WHERE id = $1`, w.community)
-	w.want(t, "the deleted community's post", post, now, nil, insights.KindPost)
-	w.want(t, "the deleted community's comment", comment, now, nil, insights.KindComment, insights.KindInlineQuestion)
+	w.want(t, "the deleted community's post", post, now, nil, analytics.KindPost)
+	w.want(t, "the deleted community's comment", comment, now, nil, analytics.KindComment, analytics.KindInlineQuestion)
 	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
 	w.wantDaily(t, w.ins.Warehouse, "after the deletion")
 	if active := w.dump(t, true); active != "" {
@@ -404,7 +405,7 @@ func TestPrivateChatLeavesNoFacts(t *testing.T) {
 	w.exec(t, `INSERT INTO private_message_reactions (message_id, user_id, reaction) VALUES ($1, $2, 'liked')`, message, other)
 	w.exec(t, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, 'In the open', $5, $5)`,
 		post, w.main, w.series, w.member, now)
-	w.want(t, "the forum's post", post, now, map[string]func(fact) bool{insights.KindPost: nil})
+	w.want(t, "the forum's post", post, now, map[string]func(fact) bool{analytics.KindPost: nil})
 	w.ins.WaitCaughtUp(t, w.ins.Projection, 30*time.Second)
 	var n uint64
 	if err := w.ins.Warehouse.QueryRow(t.Context(), `SELECT count() FROM facts WHERE object_id = ? OR post_id = ? OR channel_id = ?`,
@@ -435,7 +436,7 @@ func TestMeetupFactsFollowTheRows(t *testing.T) {
 	w.exec(t, `INSERT INTO meetings (id, thread_id, series_id, creator_id, name, start_time, duration, open) VALUES ($1, $2, $3, $4, 'Capstone review', $5, 45, false)`,
 		meetup, post, w.series, w.member, now)
 	w.want(t, "the Meet Up's fact", meetup, now, map[string]func(fact) bool{
-		insights.KindMeetup: func(f fact) bool { return f.Post == post && f.Actor == w.member && f.N == 45 && f.Detail == "private" },
+		analytics.KindMeetup: func(f fact) bool { return f.Post == post && f.Actor == w.member && f.N == 45 && f.Detail == "private" },
 	})
 
 	// An invitee who comes twice, one who declines.
@@ -443,28 +444,28 @@ func TestMeetupFactsFollowTheRows(t *testing.T) {
 	w.exec(t, `INSERT INTO meeting_invitees (meeting_id, user_id, role, response) VALUES ($1, $2, 'moderator', 'yes'), ($1, $3, 'member', 'no')`,
 		meetup, w.member, other)
 	w.want(t, "the invitation", invited, now, map[string]func(fact) bool{
-		insights.KindMeetupInvited: func(f fact) bool { return f.Post == meetup && f.Actor == w.member },
+		analytics.KindMeetupInvited: func(f fact) bool { return f.Post == meetup && f.Actor == w.member },
 	})
-	w.want(t, "the declined invitation", declined, now, nil, insights.KindMeetupInvited)
+	w.want(t, "the declined invitation", declined, now, nil, analytics.KindMeetupInvited)
 	w.exec(t, `INSERT INTO meeting_attendance (id, meeting_id, user_id, room, joined_on, left_on) VALUES ('PA_one', $1, $2, $3, $4, $5), ('PA_two', $1, $2, $3, $6, NULL)`,
 		meetup, w.member, meetup.String(), now, now.Add(10*time.Minute), now.Add(12*time.Minute))
 	first, second := uuid.NewSHA1(meetup, []byte("PA_one")), uuid.NewSHA1(meetup, []byte("PA_two"))
 	w.want(t, "the first session", first, now, map[string]func(fact) bool{
-		insights.KindMeetupAttended: func(f fact) bool { return f.Post == meetup && f.Actor == w.member && f.N == 600 },
+		analytics.KindMeetupAttended: func(f fact) bool { return f.Post == meetup && f.Actor == w.member && f.N == 600 },
 	})
-	w.want(t, "the session still open", second, now, map[string]func(fact) bool{insights.KindMeetupAttended: func(f fact) bool { return f.N == 0 }})
+	w.want(t, "the session still open", second, now, map[string]func(fact) bool{analytics.KindMeetupAttended: func(f fact) bool { return f.N == 0 }})
 	w.exec(t, `UPDATE meeting_attendance SET left_on = $1 WHERE id = 'PA_two'`, now.Add(40*time.Minute))
-	w.want(t, "the session ended", second, now, map[string]func(fact) bool{insights.KindMeetupAttended: func(f fact) bool { return f.N == 28*60 }})
+	w.want(t, "the session ended", second, now, map[string]func(fact) bool{analytics.KindMeetupAttended: func(f fact) bool { return f.N == 28*60 }})
 
 	// Moved to another day: the old day's fact goes inactive.
 	later := now.AddDate(0, 0, 3)
 	w.exec(t, `UPDATE meetings SET start_time = $2 WHERE id = $1`, meetup, later)
-	w.want(t, "the moved Meet Up", meetup, later, map[string]func(fact) bool{insights.KindMeetup: nil})
-	w.want(t, "the Meet Up not on its old day", meetup, now, nil, insights.KindMeetup)
+	w.want(t, "the moved Meet Up", meetup, later, map[string]func(fact) bool{analytics.KindMeetup: nil})
+	w.want(t, "the Meet Up not on its old day", meetup, now, nil, analytics.KindMeetup)
 
 	// Deleted with its post: every fact inactive.
 	w.exec(t, `DELETE FROM threads WHERE id = $1`, post)
-	w.want(t, "the deleted Meet Up", meetup, later, nil, insights.KindMeetup)
-	w.want(t, "the deleted invitation", invited, now, nil, insights.KindMeetupInvited)
-	w.want(t, "the deleted session", first, now, nil, insights.KindMeetupAttended)
+	w.want(t, "the deleted Meet Up", meetup, later, nil, analytics.KindMeetup)
+	w.want(t, "the deleted invitation", invited, now, nil, analytics.KindMeetupInvited)
+	w.want(t, "the deleted session", first, now, nil, analytics.KindMeetupAttended)
 }

@@ -1,18 +1,15 @@
 package realtime
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
 
 	"github.com/google/uuid"
 
+	"agora/live"
 	"agora/projections/change"
 )
-
-// MessageType is the type of every message the hub sends (spec 000 §7).
-const MessageType = "api:messages:broadcast"
 
 // The event types the projection emits.
 const (
@@ -58,10 +55,11 @@ type AudienceKind int
 
 // The audiences.
 const (
-	// ReadersOfUser are the members who may read the user's profile, as
-	// query/account's visibleTo decides: the user, members with an active
-	// membership in a community the user has a membership in, admins of an
-	// organization the user has a profile in, and super users.
+	// ReadersOfUser are the members who may read the user's profile
+	// (internal/rules/access's PersonReader, the rule the profile reads
+	// ask): the user, members with an active membership in a community the
+	// user has a membership in, admins of an organization the user has a
+	// profile in, and super users.
 	ReadersOfUser AudienceKind = iota + 1
 	// CommunityMembers are the active members of a community.
 	CommunityMembers
@@ -133,23 +131,8 @@ type Condition struct {
 	Exists bool
 }
 
-// Message is what the browser receives.
-type Message struct {
-	Type       string      `json:"type"`
-	ContextKey string      `json:"contextKey"`
-	Event      string      `json:"event"`
-	Data       MessageData `json:"data"`
-}
-
-// MessageData wraps the payload as the client expects it.
-type MessageData struct {
-	Payload any `json:"payload"`
-}
-
-// Encode is the message of e.
-func (e Event) Encode() ([]byte, error) {
-	return json.Marshal(Message{Type: MessageType, ContextKey: e.ContextKey, Event: e.Type, Data: MessageData{Payload: e.Payload}})
-}
+// Encode is the frame of e as the hub sends it (live.Message).
+func (e Event) Encode() ([]byte, error) { return live.Encode(e.Type, e.ContextKey, e.Payload) }
 
 // mapper turns one change of its table into events.
 type mapper func(c change.Change) ([]Event, error)

@@ -173,11 +173,11 @@ func TestForumAudiences(t *testing.T) {
 				for {
 					select {
 					case b := <-c.Messages():
-						var m realtime.Message
+						var m live.Message
 						if err := json.Unmarshal(b, &m); err != nil {
 							t.Fatal(err)
 						}
-						if m.Event != tc.event || m.Type != realtime.MessageType {
+						if m.Event != tc.event || m.Type != live.MessageType {
 							t.Errorf("%s received %s", name, b)
 						}
 						if tc.check != nil && name == "admin" {

@@ -78,7 +78,7 @@ func TestOrganizationEvents(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var m realtime.Message
+				var m live.Message
 				if err := json.Unmarshal(b, &m); err != nil {
 					t.Fatal(err)
 				}
@@ -187,7 +187,7 @@ func TestOrganizationAudiences(t *testing.T) {
 				for {
 					select {
 					case b := <-c.Messages():
-						var m realtime.Message
+						var m live.Message
 						if err := json.Unmarshal(b, &m); err != nil {
 							t.Fatal(err)
 						}

@@ -105,7 +105,7 @@ func TestProjectionAudiences(t *testing.T) {
 				for {
 					select {
 					case b := <-c.Messages():
-						var m realtime.Message
+						var m live.Message
 						if err := json.Unmarshal(b, &m); err != nil {
 							t.Fatal(err)
 						}
@@ -336,7 +336,7 @@ func TestCommunityEventAudiences(t *testing.T) {
 			var got []string
 			for name, c := range clients {
 				for len(c.Messages()) > 0 {
-					var m realtime.Message
+					var m live.Message
 					if err := json.Unmarshal(<-c.Messages(), &m); err != nil {
 						t.Fatal(err)
 					}

@@ -22,26 +22,15 @@ type DB = db.Querier
 type store struct{ db DB }
 
 // audienceStmt selects, among the candidates, the members of audience a,
-// or is nil for an unknown kind. readers mirrors query/account's
-// visibleTo: keep them together.
+// or is nil for an unknown kind. Who may read what is internal/rules/access's
+// rules, the ones the reads apply.
 func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 	about := pg.UUID(a.ID)
 	switch a.Kind {
 	case ReadersOfUser:
 		v := table.Users.AS("v")
-		tp, mp, ap := table.Profiles.AS("tp"), table.Profiles.AS("mp"), table.Profiles.AS("ap")
-		theirs, ours := table.CommunityMemberships.AS("theirs"), table.CommunityMemberships.AS("ours")
-		sharesCommunity := pg.EXISTS(pg.SELECT(tp.ID).
-			FROM(tp.INNER_JOIN(theirs, theirs.ProfileID.EQ(tp.ID)).
-				INNER_JOIN(ours, ours.CommunityID.EQ(theirs.CommunityID).AND(ours.Status.EQ(pg.String("active")))).
-				INNER_JOIN(mp, mp.ID.EQ(ours.ProfileID))).
-			WHERE(tp.UserID.EQ(about).AND(mp.UserID.EQ(v.ID))))
-		administersOrg := pg.EXISTS(pg.SELECT(tp.ID).
-			FROM(tp.INNER_JOIN(ap, ap.OrganizationID.EQ(tp.OrganizationID).AND(ap.Role.EQ(pg.String("admin"))))).
-			WHERE(tp.UserID.EQ(about).AND(ap.UserID.EQ(v.ID))))
 		return pg.SELECT(v.ID).FROM(v).
-			WHERE(db.Any(v.ID, candidates).
-				AND(v.ID.EQ(about).OR(v.Role.EQ(pg.String("super"))).OR(sharesCommunity).OR(administersOrg)))
+			WHERE(db.Any(v.ID, candidates).AND(access.PersonReader(about, v.ID, v.Role.EQ(pg.String("super")))))
 	case PeersOfUser:
 		v := table.Users.AS("v")
 		return pg.SELECT(v.ID).FROM(v).

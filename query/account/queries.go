@@ -214,7 +214,9 @@ func (o profileOwner) user() *model.Users {
 	}
 }
 
-// visibleTo is the condition under which viewer may read a profile row.
+// visibleTo is the condition under which viewer may read a profile row
+// (internal/rules/access's ProfileVisible, the rule the live events about
+// a person ask too).
 func visibleTo(viewer Principal) BoolExpression {
 	return access.ProfileVisible(viewer.UserID, viewer.Role == auth.RoleSuper)
 }

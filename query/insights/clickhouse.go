@@ -9,6 +9,8 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
+
+	"agora/analytics"
 )
 
 // ClickHouse is the Store of the warehouse's tables (analytics/migrations).
@@ -94,7 +96,7 @@ func (c *ClickHouse) Daily(ctx context.Context, s Scope, ks ...string) ([]KindDa
 func (c *ClickHouse) Meetups(ctx context.Context, s Scope) ([]Meetup, error) {
 	rows, err := c.conn.Query(ctx, `SELECT object_id, argMax(detail, version) AS detail
 		FROM facts WHERE kind = ? AND series_id = ? AND day >= toDate(?) AND day <= toDate(?)
-		GROUP BY day, object_id HAVING argMax(active, version) = 1`, kindMeetup, s.SeriesID, day(s.From), day(s.To))
+		GROUP BY day, object_id HAVING argMax(active, version) = 1`, analytics.KindMeetup, s.SeriesID, day(s.From), day(s.To))
 	if err != nil {
 		return nil, fmt.Errorf("insights: meetups: %w", err)
 	}
@@ -124,7 +126,7 @@ func (c *ClickHouse) Meetups(ctx context.Context, s Scope) ([]Meetup, error) {
 	parts, err := c.conn.Query(ctx, `SELECT kind, any(post_id), any(actor_id), argMax(occurred_ms, version), argMax(n, version)
 		FROM facts WHERE kind IN ? AND series_id = ? AND post_id IN ?
 		GROUP BY kind, day, object_id HAVING argMax(active, version) = 1`,
-		kinds(kindMeetupInvited, kindMeetupAttended), s.SeriesID, idSet(ids))
+		kinds(analytics.KindMeetupInvited, analytics.KindMeetupAttended), s.SeriesID, idSet(ids))
 	if err != nil {
 		return nil, fmt.Errorf("insights: meetups: %w", err)
 	}
@@ -138,7 +140,7 @@ func (c *ClickHouse) Meetups(ctx context.Context, s Scope) ([]Meetup, error) {
 			return nil, fmt.Errorf("insights: meetups: %w", err)
 		}
 		m := &out[at[meetup]]
-		if kind == kindMeetupInvited {
+		if kind == analytics.KindMeetupInvited {
 			m.Invited++
 			continue
 		}

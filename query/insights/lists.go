@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/analytics"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/jsontime"
@@ -89,7 +90,7 @@ func (q *Queries) list(ctx context.Context, r ListRequest, kind string) (Freshne
 
 // ListAskedQuestions lists the period's question posts.
 func (q *Queries) ListAskedQuestions(ctx context.Context, r ListRequest) (AskedQuestionList, error) {
-	fresh, p, err := q.list(ctx, r, kindQuestion)
+	fresh, p, err := q.list(ctx, r, analytics.KindQuestion)
 	if err != nil {
 		return AskedQuestionList{}, err
 	}
@@ -110,7 +111,7 @@ func (q *Queries) ListAskedQuestions(ctx context.Context, r ListRequest) (AskedQ
 // ListInlineQuestions lists the period's comments and replies that ask
 // questions.
 func (q *Queries) ListInlineQuestions(ctx context.Context, r ListRequest) (InlineQuestionList, error) {
-	fresh, p, err := q.list(ctx, r, kindInlineQuestion)
+	fresh, p, err := q.list(ctx, r, analytics.KindInlineQuestion)
 	if err != nil {
 		return InlineQuestionList{}, err
 	}
@@ -127,7 +128,7 @@ func (q *Queries) ListInlineQuestions(ctx context.Context, r ListRequest) (Inlin
 // ListAISearches lists the questions asked of the forum's AI search in the
 // period.
 func (q *Queries) ListAISearches(ctx context.Context, r ListRequest) (AISearchList, error) {
-	fresh, p, err := q.list(ctx, r, kindAISearch)
+	fresh, p, err := q.list(ctx, r, analytics.KindAISearch)
 	if err != nil {
 		return AISearchList{}, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/analytics"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 )
@@ -37,13 +38,13 @@ func rows(k KindDay) int { return k.Count }
 // The daily reports.
 var (
 	interactions = daily{
-		kinds: []string{kindPost, kindComment, kindReply, kindReaction}, count: rows,
-		counts: map[string]string{kindPost: "posts", kindComment: "comments", kindReply: "replies", kindReaction: "reactions"},
+		kinds: []string{analytics.KindPost, analytics.KindComment, analytics.KindReply, analytics.KindReaction}, count: rows,
+		counts: map[string]string{analytics.KindPost: "posts", analytics.KindComment: "comments", analytics.KindReply: "replies", analytics.KindReaction: "reactions"},
 	}
 	// Inline questions count the questions, not the messages asking them.
-	inlineQuestions = daily{kinds: []string{kindInlineQuestion}, count: func(k KindDay) int { return k.N }}
-	askedQuestions  = daily{kinds: []string{kindQuestion}, count: rows, anonymous: true}
-	aiSearches      = daily{kinds: []string{kindAISearch}, count: rows}
+	inlineQuestions = daily{kinds: []string{analytics.KindInlineQuestion}, count: func(k KindDay) int { return k.N }}
+	askedQuestions  = daily{kinds: []string{analytics.KindQuestion}, count: rows, anonymous: true}
+	aiSearches      = daily{kinds: []string{analytics.KindAISearch}, count: rows}
 )
 
 // Interactions is GET /reports/interactions/{seriesId}: posts, comments,
@@ -143,7 +144,7 @@ type ContentKind struct {
 // contentKinds are the kinds in the contract's order, with their names on
 // the wire.
 var contentKinds = []struct{ fact, wire string }{
-	{kindImage, "image"}, {kindFile, "file"}, {kindLink, "link"}, {kindVideo, "video"}, {kindAIChat, "aiChat"},
+	{analytics.KindImage, "image"}, {analytics.KindFile, "file"}, {analytics.KindLink, "link"}, {analytics.KindVideo, "video"}, {analytics.KindAIChat, "aiChat"},
 }
 
 // Content is the shared content report.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agora/analytics"
 	"agora/internal/plumbing/apperr"
 )
 
@@ -33,11 +34,11 @@ func TestDailyReport(t *testing.T) {
 	today := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
 	f := forum{period: 30, from: today.AddDate(0, 0, -29), to: today}
 	ks := []KindDay{
-		{Day: today, Kind: kindPost, Count: 2},
-		{Day: today, Kind: kindReaction, Count: 3},
-		{Day: f.from, Kind: kindComment, Count: 1},
-		{Day: f.from, Kind: kindInlineQuestion, Count: 1, N: 4},
-		{Day: today, Kind: kindQuestion, Count: 2, Anonymous: 1},
+		{Day: today, Kind: analytics.KindPost, Count: 2},
+		{Day: today, Kind: analytics.KindReaction, Count: 3},
+		{Day: f.from, Kind: analytics.KindComment, Count: 1},
+		{Day: f.from, Kind: analytics.KindInlineQuestion, Count: 1, N: 4},
+		{Day: today, Kind: analytics.KindQuestion, Count: 2, Anonymous: 1},
 	}
 	r := interactions.report(f, Freshness{Period: 30}, ks)
 	if len(r.Data) != 30 || time.Time(r.Data[0].Date) != f.from || time.Time(r.Data[29].Date) != today {
@@ -58,7 +59,7 @@ func TestDailyReport(t *testing.T) {
 }
 
 func TestContentReport(t *testing.T) {
-	r := content(Freshness{}, []KindDay{{Kind: kindImage, Count: 2}, {Kind: kindLink, Count: 1}, {Kind: kindImage, Count: 0}})
+	r := content(Freshness{}, []KindDay{{Kind: analytics.KindImage, Count: 2}, {Kind: analytics.KindLink, Count: 1}, {Kind: analytics.KindImage, Count: 0}})
 	want := []ContentKind{{"image", 2, 66.7}, {"file", 0, 0}, {"link", 1, 33.3}, {"video", 0, 0}, {"aiChat", 0, 0}}
 	if r.Total != 3 || !reflect.DeepEqual(r.Kinds, want) {
 		t.Errorf("content %+v", r)

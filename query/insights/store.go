@@ -7,25 +7,6 @@ import (
 	"github.com/google/uuid"
 )
 
-// The fact kinds the reports read (projections/insights writes them).
-const (
-	kindPost           = "post"
-	kindQuestion       = "question"
-	kindComment        = "comment"
-	kindReply          = "reply"
-	kindReaction       = "reaction"
-	kindInlineQuestion = "inline_question"
-	kindAISearch       = "ai_search"
-	kindImage          = "image"
-	kindFile           = "file"
-	kindLink           = "link"
-	kindVideo          = "video"
-	kindAIChat         = "ai_chat"
-	kindMeetup         = "meetup"
-	kindMeetupInvited  = "meetup_invited"
-	kindMeetupAttended = "meetup_attended"
-)
-
 // Store is the warehouse as the reports read it: facts that exist now,
 // deduplicated, of one forum's main channel over a period of UTC days.
 type Store interface {
