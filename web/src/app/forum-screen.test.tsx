@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import type { Schemas } from '@/api/client'
 import { json, renderInApp, stubFetch } from '@/test/utils'
-import { thread } from '@/features/feed/test/fixtures'
+import { forum as aForum, thread } from '@/test/factories'
 import { meeting } from '@/features/meetups/test/fixtures'
 import { ForumScreen } from './forum-screen'
 
@@ -10,25 +10,7 @@ afterEach(() => vi.unstubAllGlobals())
 
 const F = '00000000-0000-4000-8000-0000000000f1'
 const OTHER = '00000000-0000-4000-8000-0000000000f2'
-const forum: Schemas['Forum'] = {
-  id: F,
-  name: 'Design Forum',
-  description: 'About design',
-  image: null,
-  exclusivity: 'inviteOnly',
-  shareEnabled: false,
-  position: 0,
-  context: { communityId: 'c1' },
-  role: 'member',
-  isSubscribed: true,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  createdOn: '2026-01-01T00:00:00.000Z',
-  updatedOn: '2026-01-01T00:00:00.000Z',
-  mainChannelId: 'ch1',
-  adminChannelId: null,
-}
+const forum = aForum({ id: F, context: { communityId: 'c1' }, mainChannelId: 'ch1' })
 const myForum = (id: string, name: string): Schemas['MyForum'] => ({
   id,
   name,

@@ -7,7 +7,7 @@ import i18n from '.'
 // image picker): every literal key they name exists, so no screen shows a
 // raw key. Plural keys exist in their _one/_other forms.
 const root = join(import.meta.dirname, '..')
-const dirs = ['features/communities/components', 'features/accounts/components', 'components', 'app/shell']
+const dirs = ['features/communities/components', 'features/organizations/components', 'components', 'app/shell']
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

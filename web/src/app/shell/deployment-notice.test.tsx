@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
-import type { Schemas } from '@/api/client'
 import { closeHub } from '@/lib/hub'
 import { json, renderInApp, stubFetch } from '@/test/utils'
+import { ME, signIn } from '@/test/factories'
 import { DeploymentNotice } from './deployment-notice'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
-const ME = '0190a000-0000-7000-8000-000000000001'
 
 // The live connection as the browser makes it (a ticket, then a
 // WebSocket), with a socket the test speaks through.
@@ -47,7 +46,7 @@ afterEach(() => {
 /** connect renders the notice for a signed-in member and says which build the server serves. */
 async function connect(version: string) {
   const r = await renderInApp(<DeploymentNotice />)
-  act(() => r.session.signedIn({ accessToken: `t-${Math.random()}`, user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }))
+  signIn(r.session, {}, `t-${Math.random()}`)
   await waitFor(() => expect(sockets).toHaveLength(1))
   const s = sockets[0]!
   expect(s.url).toContain('/api/hub?ticket=tk')

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
 import { TooltipProvider } from '@/components/ui/tooltip'
+import { forumMember, signIn } from '@/test/factories'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { AuthorAvatar } from '@/features/feed/components/author'
 import { RichText } from '@/features/feed/components/rich-text'
@@ -35,21 +36,16 @@ const profile = (over: Partial<Schemas['PersonProfile']> = {}): Schemas['PersonP
 })
 
 let n = 0
-const member = (userId: string | null, first: string, role: Schemas['ForumAssignableRole'], isExpert = role.endsWith('expert')): Schemas['ForumMember'] => ({
-  id: `0190a000-0000-7000-8000-0000000001${String(++n).padStart(2, '0')}`,
-  userId,
-  firstName: first,
-  lastName: 'Person',
-  email: `${first.toLowerCase()}@example.test`,
-  avatar: null,
-  jobTitle: 'Engineer',
-  company: 'Acme',
-  assignedOn: '2026-01-01T00:00:00.000Z',
-  isSubscribed: true,
-  isExpert,
-  role,
-  status: userId ? 'active' : 'invited',
-})
+const member = (userId: string | null, first: string, role: Schemas['ForumAssignableRole'], isExpert = role.endsWith('expert')) =>
+  forumMember(first, {
+    id: `0190a000-0000-7000-8000-0000000001${String(++n).padStart(2, '0')}`,
+    userId,
+    jobTitle: 'Engineer',
+    company: 'Acme',
+    isExpert,
+    role,
+    status: userId ? 'active' : 'invited',
+  })
 
 /** serve answers the profile and team reads; profiles can change between reads. */
 function serve(profiles: Record<string, Schemas['PersonProfile']>, team: Schemas['ForumMember'][] = []) {
@@ -95,7 +91,7 @@ describe('the profile dialog (spec 000 §2.4, 002 §2)', () => {
         </ProfileDialogHost>
       </TooltipProvider>,
     )
-    act(() => r.session.signedIn({ accessToken: 't', role: 'user', user: { id: BOB, firstName: 'Bob', lastName: 'Builder', email: 'bob@example.test', avatar: null } as Schemas['User'] }))
+    signIn(r.session, { id: BOB, firstName: 'Bob', lastName: 'Builder', email: 'bob@example.test' })
     await userEvent.click(screen.getByRole('button', { name: 'Open the profile of Bob Builder' }))
     let dialog = await screen.findByRole('dialog')
     expect(await within(dialog).findByRole('heading', { name: 'Bob Builder' })).toBeInTheDocument()

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
-import type { Schemas } from '@/api/client'
 import { TooltipProvider } from '@/components/ui/tooltip'
+import { forum as aForum, thread } from '@/test/factories'
 import { json, renderInApp } from '@/test/utils'
 import { ADMIN_CHANNEL, COMMUNITY, SERIES, serveInsights, sizeCharts } from '@/features/insights/test/fixtures'
 import { RightPanel, setPanel, type PanelContext } from './right-panel'
@@ -16,50 +16,27 @@ globalThis.ResizeObserver ??= class {
 }
 sizeCharts()
 
-const forum = (role: 'admin' | 'member'): Schemas['Forum'] => ({
-  id: SERIES,
-  name: 'Roadmaps',
-  description: 'd',
-  image: null,
-  exclusivity: 'open',
-  shareEnabled: false,
-  position: 0,
-  context: { communityId: COMMUNITY },
-  role,
-  isSubscribed: true,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  createdOn: '2026-01-01T00:00:00.000Z',
-  updatedOn: '2026-01-01T00:00:00.000Z',
-  mainChannelId: '0190a000-0000-7000-8000-0000000000c1',
-  adminChannelId: role === 'admin' ? ADMIN_CHANNEL : null,
-})
+const forum = (role: 'admin' | 'member') =>
+  aForum({
+    id: SERIES,
+    name: 'Roadmaps',
+    description: 'd',
+    exclusivity: 'open',
+    context: { communityId: COMMUNITY },
+    role,
+    mainChannelId: '0190a000-0000-7000-8000-0000000000c1',
+    adminChannelId: role === 'admin' ? ADMIN_CHANNEL : null,
+  })
 
-const post = {
-  id: '0190a000-0000-7000-8000-0000000000d1',
+const post = thread('0190a000-0000-7000-8000-0000000000d1', {
   channelId: ADMIN_CHANNEL,
   seriesId: SERIES,
-  type: 'post',
-  creatorAs: 'author',
-  creatorId: '0190a000-0000-7000-8000-000000000002',
   creator: { userId: '0190a000-0000-7000-8000-000000000002', firstName: 'Olga', lastName: 'Other', avatar: null, isExpert: false },
   raw: 'Admins: plan the next Meet Up',
-  image: null,
-  file: null,
-  link: null,
-  meeting: null,
-  chat: null,
-  mentions: [],
-  hashtags: [],
-  reactions: { liked: 0, loved: 0, smiled: 0, disliked: 0, neutral: 0, totalCount: 0 },
-  myReaction: null,
   canManage: true,
-  repliesCount: 0,
-  replies: [],
   createdOn: '2026-03-20T09:00:00.000Z',
   updatedOn: '2026-03-20T09:00:00.000Z',
-}
+})
 
 function serve(role: 'admin' | 'member') {
   return serveInsights((_m, path) => {

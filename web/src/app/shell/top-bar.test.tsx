@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
-import type { Schemas } from '@/api/client'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { json, renderInApp, stubFetch, stubLayout } from '@/test/utils'
+import { ME, signIn } from '@/test/factories'
 import { setSheetOpen } from './right-panel'
 import { TopBar } from './top-bar'
 
@@ -16,7 +16,6 @@ afterEach(() => {
 })
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
-const ME = '0190a000-0000-7000-8000-000000000001'
 const ADA = '0190a000-0000-7000-8000-0000000000aa'
 const ada = { id: ADA, userId: ADA, name: 'Ada L', firstName: 'Ada', lastName: 'L', avatar: null, company: '', jobTitle: '', interestTags: [], tags: [], status: 'online', presence: null, lastMessageOn: null }
 
@@ -45,7 +44,7 @@ async function render({ beside = true } = {}) {
       <TopBar panel={{ beside, forumSelected: false, forumAdmin: false }} />
     </TooltipProvider>,
   )
-  act(() => r.session.signedIn({ accessToken: 't', user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }))
+  signIn(r.session)
   return r
 }
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
+import { signIn } from '@/test/factories'
 import { Toaster } from '@/components/ui/toast'
 import { AISearchBox } from './ai-search-box'
 
@@ -54,7 +55,7 @@ describe('AISearchBox (spec 001 §4 "AI search flow", §5)', () => {
       return json(404, { code: 'notFound', message: path })
     })
     const { session } = await render()
-    act(() => session.signedIn({ accessToken: 'tok', role: 'user', user: { id: 'u1', email: 'me@x.test', firstName: 'Me', lastName: 'Member' } as never }))
+    signIn(session, { id: 'u1', email: 'me@x.test', firstName: 'Me', lastName: 'Member' }, 'tok')
     const ask = screen.getByRole('button', { name: 'Ask' })
     expect(ask).toBeDisabled()
     await userEvent.type(box(), '   ')

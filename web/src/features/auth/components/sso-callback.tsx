@@ -4,7 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { isApiError } from '@/api/client'
 import { useSignedIn } from '../hooks/use-signed-in'
 import { HOME_PATH, safeRedirect } from '@/lib/redirect'
-import { completeSSO } from '../api/sso'
+import { completeSSO } from '../api/complete-sso'
 import { AuthLayout } from './auth-layout'
 
 function callbackErrorKey(e: unknown): string {

@@ -5,7 +5,7 @@ import { FieldControl, FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { isApiError } from '@/api/client'
 import { safeRedirect } from '@/lib/redirect'
-import { useStartSSO } from '../api/sso'
+import { useStartSSO } from '../api/start-sso'
 
 function startErrorKey(e: unknown): string {
   if (isApiError(e)) {

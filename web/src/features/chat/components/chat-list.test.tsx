@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { json, renderInApp, stubFetch, stubLayout } from '@/test/utils'
+import { signIn } from '@/test/factories'
 import type { Peer } from '../api/types'
 import { openChat } from '../lib/open-chat'
 import { ADA, BEN, channel, meUser, peer } from '../test/fixtures'
@@ -34,7 +35,7 @@ function serve(peers: Peer[], { unread = [] as string[] } = {}) {
 
 async function render() {
   const r = await renderInApp(<ChatPanel peersKey={['peers']} meControls={<span>controls</span>} />)
-  act(() => r.session.signedIn({ accessToken: 't', user: meUser, role: 'user' }))
+  signIn(r.session, meUser)
   return r
 }
 

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next'
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { Search, Users } from 'lucide-react'
-import { api, unwrap } from '@/api/client'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Input } from '@/components/ui/input'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
@@ -11,24 +10,11 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { useCurrentUser } from '@/lib/session-context'
-import { channelsQuery } from '../api/chat-api'
+import { channelsQuery } from '../api/list-channels'
+import { CRITERIA, peersQuery, type Criterion } from '../api/list-peers'
 import type { Peer } from '../api/types'
 import { openChat } from '../lib/open-chat'
 import { PresenceDot, UnreadDot } from './presence-dot'
-
-export const CRITERIA = ['all', 'name', 'org', 'job', 'expertise', 'tags'] as const
-export type Criterion = (typeof CRITERIA)[number]
-/** Peers are listed 25 at a time (spec 002 §9). */
-export const PEERS_PAGE = 25
-
-/** peersQuery is GET /api/peers for a search, page by page; key begins with the presence cache's key so presence events reach it. */
-export const peersQuery = (peersKey: readonly unknown[], q: string, criterion: Criterion) => ({
-  queryKey: [...peersKey, { q, criterion }],
-  initialPageParam: 1,
-  queryFn: async ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }) =>
-    unwrap(await api.GET('/api/peers', { params: { query: { ...(q ? { q, criterion } : {}), page: pageParam, pageSize: PEERS_PAGE } }, signal })),
-  getNextPageParam: (last: { results: Peer[]; total: number }, pages: unknown[]) => (pages.length * PEERS_PAGE < last.total ? pages.length + 1 : undefined),
-})
 
 /**
  * ChatList is the chat tab's list (spec 002 §2 "Private chat list"): Me,

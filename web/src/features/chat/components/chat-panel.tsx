@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useHubEvents } from '@/lib/hub'
-import { channelsQuery } from '../api/chat-api'
+import { channelsQuery } from '../api/list-channels'
 import { applyChatEvent, chatKeys } from '../lib/chat-cache'
 import { useOpenChat } from '../lib/open-chat'
 import { ChatList } from './chat-list'

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
+import { signIn } from '@/test/factories'
 import { ADA, BEN, ME, channel, meUser, peer } from '../test/fixtures'
 import { NewMessageBubble } from './new-message-bubble'
 
@@ -38,7 +39,7 @@ function serve(dismissed: string[]) {
 
 async function render(panelOpen: boolean, onView = () => {}) {
   const r = await renderInApp(<NewMessageBubble panelOpen={panelOpen} onView={onView} />)
-  act(() => r.session.signedIn({ accessToken: 't', user: meUser, role: 'user' }))
+  signIn(r.session, meUser)
   return r
 }
 

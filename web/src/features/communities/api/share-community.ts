@@ -1,19 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api, unwrap } from '@/api/client'
+import { assign } from './assign-community'
+import { assignBulk } from './assign-community-bulk'
+import { invite } from './invite-to-community'
 import type { AssignmentChange, BulkAssignment } from './types'
-
-export async function assignBulk(communityId: string, body: BulkAssignment) {
-  return unwrap(await api.POST('/api/communities/{communityId}/assignments/bulk', { params: { path: { communityId } }, body }))
-}
-
-export async function assign(communityId: string, body: AssignmentChange[]) {
-  return unwrap(await api.POST('/api/communities/{communityId}/assignments', { params: { path: { communityId } }, body }))
-}
-
-/** invite mails the invitations of the people given (POST /communities/{id}/invitations); the server skips those with an account. */
-export async function invite(communityId: string, profileIds: string[]) {
-  return unwrap(await api.POST('/api/communities/{communityId}/invitations', { params: { path: { communityId } }, body: { profileIds } }))
-}
 
 /**
  * useShareCommunity sends the share dialog's changes: the bulk one first

@@ -25,7 +25,8 @@ import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { useCommunityAssignables, type AssignablesFilter } from '../api/get-community-assignables'
 import { useCommunityRoles } from '../api/get-community-roles'
 import { useSetCommunityComplimentary } from '../api/set-community-complimentary'
-import { invite, useShareCommunity } from '../api/share-community'
+import { invite } from '../api/invite-to-community'
+import { useShareCommunity } from '../api/share-community'
 import type { Community, CommunityAssignable, CommunityRole } from '../api/types'
 import {
   changedCount,

@@ -4,7 +4,8 @@ import { act, renderHook, waitFor } from '@testing-library/react'
 import { QueryClientProvider, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { makeQueryClient } from '@/lib/query-client'
 import { json, stubFetch } from '@/test/utils'
-import { CHANNEL, feed, reply, stats, thread } from '../test/fixtures'
+import { CHANNEL, reactionStats, reply, thread } from '@/test/factories'
+import { feed } from '../test/fixtures'
 import { feedKeys, type FeedData, type Thread } from '../lib/thread-cache'
 import { threadQuery } from './get-thread'
 import { channelThreadsQuery } from './list-channel-threads'
@@ -12,7 +13,7 @@ import { useReact } from './react'
 
 function setup(respond: (method: string, path: string, req: Request) => Response | Promise<Response>) {
   const qc = makeQueryClient()
-  const post = thread('t1', { reactions: stats({ liked: 2 }), myReaction: 'liked', replies: [reply('c1', { reactions: stats({ smiled: 1 }) })], repliesCount: 1 })
+  const post = thread('t1', { reactions: reactionStats({ liked: 2 }), myReaction: 'liked', replies: [reply('c1', { reactions: reactionStats({ smiled: 1 }) })], repliesCount: 1 })
   qc.setQueryData(feedKeys.channel(CHANNEL), feed([post, thread('t2')]))
   qc.setQueryData(feedKeys.thread('t1'), post)
   const calls = stubFetch(respond)
@@ -27,18 +28,18 @@ describe('useReact', () => {
     let answer: (r: Response) => void = () => {}
     const { wrapper, inFeed, detail, calls } = setup((method, path) => {
       if (method === 'PUT') return new Promise<Response>((res) => (answer = res))
-      if (path.startsWith('/api/threads/t1')) return json(200, thread('t1', { reactions: stats({ liked: 1, loved: 1 }), myReaction: 'loved' }))
+      if (path.startsWith('/api/threads/t1')) return json(200, thread('t1', { reactions: reactionStats({ liked: 1, loved: 1 }), myReaction: 'loved' }))
       return json(200, { results: [] })
     })
     const { result } = renderHook(() => useReact({ threadId: 't1' }), { wrapper })
     act(() => result.current.mutate('loved'))
     await waitFor(() => expect(inFeed().myReaction).toBe('loved'))
-    expect(inFeed().reactions).toEqual(stats({ liked: 1, loved: 1 }))
+    expect(inFeed().reactions).toEqual(reactionStats({ liked: 1, loved: 1 }))
     expect(detail().myReaction).toBe('loved')
     const put = calls.find((c) => c.method === 'PUT')!
     expect(new URL(put.url).pathname).toBe('/api/threads/t1/reaction')
     expect(await put.clone().json()).toEqual({ reaction: 'loved' })
-    answer(json(200, { reactions: stats({ liked: 1, loved: 1 }), myReaction: 'loved' }))
+    answer(json(200, { reactions: reactionStats({ liked: 1, loved: 1 }), myReaction: 'loved' }))
     await waitFor(() => expect(result.current.isSuccess).toBe(true))
   })
 
@@ -64,7 +65,7 @@ describe('useReact', () => {
     )
     act(() => result.current.mutate('smiled'))
     await waitFor(() => expect(inFeed().replies[0]!.myReaction).toBe('smiled'))
-    expect(detail().replies[0]!.reactions).toEqual(stats({ smiled: 2 }))
+    expect(detail().replies[0]!.reactions).toEqual(reactionStats({ smiled: 2 }))
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true))
     fail()
     await waitFor(() => expect(result.current.isError).toBe(true))
@@ -84,12 +85,12 @@ describe('useReact', () => {
 
   it('sends null to clear the same reaction', async () => {
     const { wrapper, inFeed, calls } = setup((method) =>
-      method === 'PUT' ? json(200, { reactions: stats({ liked: 1 }), myReaction: null }) : json(200, { results: [] }),
+      method === 'PUT' ? json(200, { reactions: reactionStats({ liked: 1 }), myReaction: null }) : json(200, { results: [] }),
     )
     const { result } = renderHook(() => useReact({ threadId: 't1' }), { wrapper })
     act(() => result.current.mutate(null))
     await waitFor(() => expect(inFeed().myReaction).toBeNull())
-    expect(inFeed().reactions).toEqual(stats({ liked: 1 }))
+    expect(inFeed().reactions).toEqual(reactionStats({ liked: 1 }))
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true))
     expect(await calls.find((c) => c.method === 'PUT')!.clone().json()).toEqual({ reaction: null })
   })

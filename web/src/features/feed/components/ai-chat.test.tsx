@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { formatPostDate } from '@/lib/format-date'
-import { thread } from '../test/fixtures'
+import { thread } from '@/test/factories'
 import { PostCard } from './post-card'
 import { AIChat } from './ai-chat'
 

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import type { Thread } from '../lib/thread-cache'
-import { ME, OTHER, SERIES, reply, thread } from '../test/fixtures'
+import { ME, OTHER, SERIES, reply, thread } from '@/test/factories'
 import { Comments } from './comments'
 
 afterEach(() => vi.unstubAllGlobals())

@@ -1,29 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
-import type { Schemas } from '@/api/client'
 import { json, renderInApp, stubFetch } from '@/test/utils'
-import { CHANNEL, ME, SERIES, reply, thread } from '../test/fixtures'
+import { CHANNEL, forum, ME, reply, thread } from '@/test/factories'
 import { ForumFeed } from './forum-feed'
 
-const series: Schemas['Forum'] = {
-  id: SERIES,
-  name: 'Test forum',
-  description: 'd',
-  image: null,
-  exclusivity: 'open',
-  shareEnabled: false,
-  position: 0,
-  context: { communityId: '0190a000-0000-7000-8000-0000000000c0' },
-  role: 'member',
-  isSubscribed: true,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  createdOn: '2026-01-01T00:00:00.000Z',
-  updatedOn: '2026-01-01T00:00:00.000Z',
-  mainChannelId: CHANNEL,
-  adminChannelId: null,
-}
+const series = forum({ name: 'Test forum', description: 'd', exclusivity: 'open' })
 
 function serve(results: unknown[]) {
   return stubFetch((_m, path) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ME, OTHER } from '../test/fixtures'
+import { ME, OTHER } from '@/test/factories'
 import { isNew } from './unread'
 
 describe('isNew (spec 001 §4 "Feed refresh and unread")', () => {

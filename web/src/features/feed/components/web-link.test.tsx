@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
-import type { Schemas } from '@/api/client'
 import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
-import { ME } from '../test/fixtures'
+import { ME, signIn } from '@/test/factories'
 import { RichText } from './rich-text'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
@@ -20,7 +19,7 @@ function serve(stored: Record<string, unknown>) {
 
 async function render() {
   const r = await renderInApp(<RichText raw="Read https://example.com/article please" />)
-  act(() => r.session.signedIn({ accessToken: 't', user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }))
+  signIn(r.session)
   await waitFor(() => expect(r.queryClient.getQueryData(['personalization', ME])).toBeDefined())
   return r
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { HubMessage } from '@/lib/hub'
-import { CHANNEL, feed, ME, OTHER, reply, SERIES, stats, thread } from '../test/fixtures'
+import { CHANNEL, ME, OTHER, reactionStats, reply, SERIES, thread } from '@/test/factories'
+import { feed } from '../test/fixtures'
 import { readFeedEvent, reduceFeed, reduceThread, type FeedEvent, type Reader } from './live-events'
 
 const reader: Reader = { userId: ME, isForumAdmin: false }
@@ -74,7 +75,7 @@ describe('reduceFeed', () => {
 
   it('replaces the edited fields of a post and keeps the reader’s own', () => {
     const before = feed([thread('t1', { myReaction: 'loved', canManage: true, repliesCount: 2 })])
-    const edited = thread('t1', { raw: 'edited #x', hashtags: ['x'], image: { url: 'https://img.example/a.png' }, reactions: stats({ loved: 1 }) })
+    const edited = thread('t1', { raw: 'edited #x', hashtags: ['x'], image: { url: 'https://img.example/a.png' }, reactions: reactionStats({ loved: 1 }) })
     const after = reduceFeed(before, read('thread.updated', payloadOf(edited)), reader)!
     expect(after.pages[0]!.results[0]).toMatchObject({
       raw: 'edited #x',
@@ -144,16 +145,16 @@ describe('reduceThread', () => {
 
   it('sets the counts of a reaction, and the reader’s own only when it is theirs', () => {
     const theirs = read('thread.reacted', {
-      threadId: 't1', replyId: null, channelId: CHANNEL, seriesId: SERIES, userId: OTHER, reaction: 'liked', reactions: stats({ liked: 1 }),
+      threadId: 't1', replyId: null, channelId: CHANNEL, seriesId: SERIES, userId: OTHER, reaction: 'liked', reactions: reactionStats({ liked: 1 }),
     })
     const a = apply(post, theirs)
-    expect(a.reactions).toEqual(stats({ liked: 1 }))
+    expect(a.reactions).toEqual(reactionStats({ liked: 1 }))
     expect(a.myReaction).toBeNull()
     const mine = read('thread.reacted', {
-      threadId: 't1', replyId: 'r1', channelId: CHANNEL, seriesId: SERIES, userId: ME, reaction: 'smiled', reactions: stats({ smiled: 1 }),
+      threadId: 't1', replyId: 'r1', channelId: CHANNEL, seriesId: SERIES, userId: ME, reaction: 'smiled', reactions: reactionStats({ smiled: 1 }),
     })
     const b = apply(post, mine)
-    expect(b.replies[0]!.replies[0]).toMatchObject({ myReaction: 'smiled', reactions: stats({ smiled: 1 }) })
+    expect(b.replies[0]!.replies[0]).toMatchObject({ myReaction: 'smiled', reactions: reactionStats({ smiled: 1 }) })
     expect(b.reactions).toEqual(post.reactions)
   })
 

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '@/api/client'
+import { forumPeople, inviteToForum } from './invite-to-forum'
 
 export type AssignInput = { state: Schemas['ForumStagedState']; invite: string[] }
 
@@ -12,14 +13,6 @@ export async function assign(id: string, { state, invite }: AssignInput) {
   unwrap(await api.POST('/api/series/{id}/assignments', { params: { path: { id } }, body: state }))
   if (invite.length > 0) await inviteToForum(id, invite)
 }
-
-/** inviteToForum mails the people given an invitation to the forum (POST /api/series/{id}/invitations); the server skips those with an account. */
-export async function inviteToForum(id: string, profileIds: string[]) {
-  return unwrap(await api.POST('/api/series/{id}/invitations', { params: { path: { id } }, body: { profileIds } }))
-}
-
-/** forumPeople are the forum's lists of people, read again once someone is invited or assigned. */
-export const forumPeople = (id: string) => ['members', 'assignables'].map((k) => ['series', id, k])
 
 /** useAssign refreshes the forum's member lists once applied; the caller shows its own errors. */
 export function useAssign(id: string) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
+import { forum as aForum } from '@/test/factories'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import type { Schemas } from '@/api/client'
 import { EditForumDialog } from './edit-forum-dialog'
@@ -14,26 +15,8 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 }
 
-const forum = (o: Partial<Schemas['Forum']> = {}): Schemas['Forum'] => ({
-  id: 'f1',
-  name: 'Design Forum',
-  description: 'About design',
-  image: null,
-  exclusivity: 'inviteOnly',
-  shareEnabled: false,
-  position: 0,
-  context: { communityId: 'c1' },
-  role: 'admin',
-  isSubscribed: true,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  createdOn: '2026-01-01T00:00:00.000Z',
-  updatedOn: '2026-01-01T00:00:00.000Z',
-  mainChannelId: 'ch1',
-  adminChannelId: 'ch2',
-  ...o,
-})
+const forum = (o: Partial<Schemas['Forum']> = {}) =>
+  aForum({ id: 'f1', context: { communityId: 'c1' }, role: 'admin', mainChannelId: 'ch1', adminChannelId: 'ch2', ...o })
 
 describe('EditForumDialog (spec 001 §4, §5)', () => {
   it('shows the rules next to the fields and sends nothing until they hold', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
+import { forum as aForum, forumMember } from '@/test/factories'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import type { Schemas } from '@/api/client'
 import { Toaster } from '@/components/ui/toast'
@@ -11,41 +12,9 @@ afterEach(() => vi.unstubAllGlobals())
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
 const F = '00000000-0000-4000-8000-0000000000f1'
-const forum = (o: Partial<Schemas['Forum']> = {}): Schemas['Forum'] => ({
-  id: F,
-  name: 'Design Forum',
-  description: 'About design',
-  image: null,
-  exclusivity: 'inviteOnly',
-  shareEnabled: false,
-  position: 0,
-  context: { communityId: 'c1' },
-  role: 'member',
-  isSubscribed: true,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  createdOn: '2026-01-01T00:00:00.000Z',
-  updatedOn: '2026-01-01T00:00:00.000Z',
-  mainChannelId: 'ch1',
-  adminChannelId: null,
-  ...o,
-})
-const member = (id: string, isExpert: boolean): Schemas['ForumMember'] => ({
-  id,
-  userId: `u-${id}`,
-  firstName: id,
-  lastName: 'Person',
-  email: `${id}@demo.test`,
-  avatar: null,
-  jobTitle: 'Engineer',
-  company: 'Acme',
-  assignedOn: '2026-01-01T00:00:00.000Z',
-  isSubscribed: true,
-  isExpert,
-  role: isExpert ? 'member-expert' : 'member',
-  status: 'active',
-})
+const forum = (o: Partial<Schemas['Forum']> = {}) => aForum({ id: F, context: { communityId: 'c1' }, mainChannelId: 'ch1', ...o })
+const member = (id: string, isExpert: boolean) =>
+  forumMember(id, { id, userId: `u-${id}`, email: `${id}@demo.test`, jobTitle: 'Engineer', company: 'Acme', isExpert, role: isExpert ? 'member-expert' : 'member' })
 
 /** api answers the forum page's reads; anything else is a 404. */
 function api(f: Schemas['Forum'] | { status: number; code: string }) {

@@ -3,26 +3,13 @@ import userEventLib from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Schemas } from '@/api/client'
 import { Toaster } from '@/components/ui/toast'
+import { forumMember } from '@/test/factories'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { MembersDialog } from './members-dialog'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
-const member = (id: string, first: string, status: Schemas['InvitationStatus']): Schemas['ForumMember'] => ({
-  id,
-  userId: status === 'active' ? `u-${id}` : null,
-  firstName: first,
-  lastName: 'Person',
-  email: `${first.toLowerCase()}@example.test`,
-  avatar: null,
-  jobTitle: '',
-  company: '',
-  assignedOn: '2026-01-01T00:00:00.000Z',
-  isSubscribed: true,
-  isExpert: false,
-  role: 'member',
-  status,
-})
+const member = (id: string, first: string, status: Schemas['InvitationStatus']) => forumMember(first, { id, userId: status === 'active' ? `u-${id}` : null, status })
 
 // Ann has an account; Bo was imported and never mailed; Cy was mailed an invitation.
 function serve() {

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
-import { forumPeople, inviteToForum } from '../api/assign'
+import { forumPeople, inviteToForum } from '../api/invite-to-forum'
 import { useForumMembersList } from '../api/get-forum-members'
 import { fullName, MemberAvatar, RolePill } from './member-avatar'
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { Schemas } from '@/api/client'
+import { forumMember } from '@/test/factories'
 import { json, stubFetch } from '@/test/utils'
 
 // Insights reports as the API serves them, and a fetch stub that answers
@@ -60,21 +61,8 @@ export const summary = (period: Period): Schemas['InsightsSummary'] => ({
   inquiries: 17,
 })
 
-const forumMember = (userId: string, firstName: string, lastName: string): Schemas['ForumMember'] => ({
-  id: `p-${userId}`,
-  userId,
-  firstName,
-  lastName,
-  email: `${firstName.toLowerCase()}@demo.test`,
-  avatar: null,
-  jobTitle: '',
-  company: '',
-  assignedOn: '2026-01-01T00:00:00.000Z',
-  isSubscribed: true,
-  isExpert: false,
-  role: 'member',
-  status: 'active',
-})
+const member = (userId: string, firstName: string, lastName: string) =>
+  forumMember(firstName, { id: `p-${userId}`, userId, lastName, email: `${firstName.toLowerCase()}@demo.test` })
 
 export type Route = (method: string, path: string, url: URL) => Response | undefined | Promise<Response | undefined>
 
@@ -100,7 +88,7 @@ export function serveInsights(over: Route = () => undefined) {
     if (is('summary')) return json(200, summary(period))
     if (is('list/content-gaps')) return json(200, { results: [], total: 0 })
     if (p === `/api/insights/series/${SERIES}/admin-channel`) return json(200, { _id: ADMIN_CHANNEL })
-    if (p === `/api/series/${SERIES}/members`) return json(200, { results: [forumMember(ADA, 'Ada', 'Lovelace')], total: 1 })
+    if (p === `/api/series/${SERIES}/members`) return json(200, { results: [member(ADA, 'Ada', 'Lovelace')], total: 1 })
     return json(404, { code: 'notFound', message: path })
   })
 }

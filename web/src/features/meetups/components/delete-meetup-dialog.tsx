@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { toast } from '@/components/ui/toast'
-import { useDeleteMeetup } from '../api/meetings'
+import { useDeleteMeetup } from '../api/delete-meetup'
 
 /** DeleteMeetupDialog asks the creator before deleting a Meet Up with its post; a failure shows feedPostMeetupDeleting (spec 001 §8). */
 export function DeleteMeetupDialog({ meeting, open, onOpenChange }: { meeting: Parameters<typeof useDeleteMeetup>[0]; open: boolean; onOpenChange: (open: boolean) => void }) {

@@ -5,7 +5,7 @@ import { PersonAvatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Switch } from '@/components/ui/switch'
-import { personName, useForumPeople } from '../api/members'
+import { personName, useForumPeople } from '../api/get-forum-people'
 import type { Invitee } from '../lib/form'
 
 /**

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { personName, useForumPeople } from '../api/members'
+import { personName, useForumPeople } from '../api/get-forum-people'
 import type { Meeting } from '../api/types'
 
 /** InviteesDialog lists a Meet Up's host and invitees with their answers and roles (spec 002 §2 "invitee list"). */

@@ -5,7 +5,8 @@ import { Toaster } from '@/components/ui/toast'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import type { Meeting } from '../api/types'
 import { MeetupRoomContext, type MeetupRoomApi } from '../room/context'
-import { ADA, BO, ME, meeting, PEOPLE, POST, ROOM, SERIES, signIn } from '../test/fixtures'
+import { ME, SERIES, signIn } from '@/test/factories'
+import { ADA, BO, meeting, PEOPLE, POST, ROOM } from '../test/fixtures'
 import { MeetupPost } from './meetup-post'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })

@@ -6,7 +6,11 @@ import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Textarea } from '@/components/ui/textarea'
-import { deleteMinutes, editMinutes, setPostMeeting, storeMeeting, useMeetingAction, meetingKeys } from '../api/meetings'
+import { deleteMinutes } from '../api/delete-minutes'
+import { editMinutes } from '../api/edit-minutes'
+import { meetingKeys } from '../api/keys'
+import { useMeetingAction } from '../hooks/use-meeting-action'
+import { setPostMeeting, storeMeeting } from '../lib/meeting-cache'
 import type { Meeting } from '../api/types'
 
 /** MINUTES_MAX: the most characters the AI notes may hold (contract 18). */

@@ -10,7 +10,7 @@ import { EmptyState, ErrorFallback } from '@/components/ui/states'
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { personalizationQuery, usePersonalization, useUpdatePersonalization } from '@/lib/personalization'
 import { useCurrentUser } from '@/lib/session-context'
-import { useMeetings } from '../api/meetings'
+import { useMeetings } from '../api/list-meetups'
 import type { Meeting } from '../api/types'
 import { MeetupSummary, type ForumAccess } from './meetup-summary'
 

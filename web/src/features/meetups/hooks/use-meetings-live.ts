@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useHubEvents, type HubMessage } from '@/lib/hub'
-import { meetingKeys } from '../api/meetings'
+import { meetingKeys } from '../api/keys'
 import { applyMeetingEvent, readMeetingEvent, type MeetingEvent } from '../lib/live'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeQueryClient } from '@/lib/query-client'
-import { meetingKeys } from '../api/meetings'
+import { meetingKeys } from '../api/keys'
 import type { Meeting, MeetingList } from '../api/types'
 import { meeting, POST, ROOM } from '../test/fixtures'
 import { applyMeetingEvent, readMeetingEvent } from './live'

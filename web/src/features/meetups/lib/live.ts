@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { HUB_EVENTS, liveEvent, type HubMessage } from '@/api/hub-events'
-import { dropMeeting, meetingKeys, setPostMeeting, storeMeeting } from '../api/meetings'
+import { meetingKeys } from '../api/keys'
+import { dropMeeting, setPostMeeting, storeMeeting } from './meeting-cache'
 import type { Meeting, MinutesState } from '../api/types'
 
 // The Meet Up live events of contract 18 (context key meeting:<roomId>),

@@ -1,15 +1,10 @@
-import { act } from '@testing-library/react'
-import type { Schemas } from '@/api/client'
-import type { Session } from '@/lib/session'
+import { COMMUNITY, forumMember, ME, SERIES } from '@/test/factories'
 import type { Meeting } from '../api/types'
 
 // Meet Ups as the API serves them (contract 18), for the Meet Ups' tests.
 
-export const ME = '0190a000-0000-7000-8000-000000000001'
 export const ADA = '0190a000-0000-7000-8000-0000000000aa'
 export const BO = '0190a000-0000-7000-8000-0000000000bb'
-export const COMMUNITY = '0190a000-0000-7000-8000-0000000000c0'
-export const SERIES = '0190a000-0000-7000-8000-0000000000f1'
 export const ROOM = '0190a000-0000-7000-8000-0000000000e1'
 export const POST = '0190a000-0000-7000-8000-0000000000d1'
 
@@ -52,27 +47,7 @@ export function meeting(over: Partial<Meeting> = {}, startsIn = 60): Meeting {
   }
 }
 
-export const forumMember = (userId: string, firstName: string, lastName: string): Schemas['ForumMember'] => ({
-  id: `m-${userId}`,
-  userId,
-  firstName,
-  lastName,
-  email: `${firstName.toLowerCase()}@example.com`,
-  avatar: null,
-  jobTitle: '',
-  company: '',
-  assignedOn: '2026-01-01T00:00:00.000Z',
-  isSubscribed: true,
-  isExpert: false,
-  role: 'member',
-  status: 'active',
-})
+const person = (userId: string, firstName: string, lastName: string) =>
+  forumMember(firstName, { id: `m-${userId}`, userId, lastName, email: `${firstName.toLowerCase()}@example.com` })
 
-export const PEOPLE = [forumMember(ME, 'Mia', 'Me'), forumMember(ADA, 'Ada', 'Lovelace'), forumMember(BO, 'Bo', 'Brown')]
-
-/** signIn signs the test's session in as ME. */
-export function signIn(session: Session) {
-  act(() =>
-    session.signedIn({ accessToken: 't', user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }),
-  )
-}
+export const PEOPLE = [person(ME, 'Mia', 'Me'), person(ADA, 'Ada', 'Lovelace'), person(BO, 'Bo', 'Brown')]

@@ -1,14 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
-import type { Schemas } from '@/api/client'
 import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
+import { ME, signIn } from '@/test/factories'
 import type { Notification } from '../api/types'
 import { NotificationsBell } from './notifications-bell'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
-const ME = '0190a000-0000-7000-8000-000000000001'
 const ADA = '0190a000-0000-7000-8000-0000000000aa'
 const COMMUNITY = '0190a000-0000-7000-8000-0000000000c0'
 const SERIES = '0190a000-0000-7000-8000-0000000000f1'
@@ -82,7 +81,7 @@ function serve({ list = [], unread = 0, personalization = {}, failNotifications 
 
 async function render() {
   const r = await renderInApp(<NotificationsBell />)
-  act(() => r.session.signedIn({ accessToken: 't', user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }))
+  signIn(r.session)
   return r
 }
 

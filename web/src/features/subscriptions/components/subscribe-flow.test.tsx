@@ -2,15 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { useQuery } from '@tanstack/react-query'
-import type { Schemas } from '@/api/client'
 import { clearToasts, Toaster } from '@/components/ui/toast'
 import { closeHub } from '@/lib/hub'
 import { json, renderInApp, stubFetch } from '@/test/utils'
+import { ME, signIn } from '@/test/factories'
 import { useSubscriptionsLive } from '../hooks/use-subscriptions-live'
 import { SubscribeFlow, type Product, type SubscribeFlowProps } from './subscribe-flow'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
-const ME = '0190a000-0000-7000-8000-000000000001'
 const F = '00000000-0000-4000-8000-0000000000f1'
 const C = '00000000-0000-4000-8000-0000000000c1'
 
@@ -203,7 +202,7 @@ describe('back from checkout (spec 000 §4, §7)', () => {
   async function open(props: { confirmWithin?: number } = {}) {
     const onCheckoutSeen = vi.fn()
     const r = await renderInApp(<ForumLike onCheckoutSeen={onCheckoutSeen} {...props} />, { path: `/communities/${C}/series/${F}?checkout=success` })
-    act(() => r.session.signedIn({ accessToken: `t-${Math.random()}`, user: { id: ME, firstName: 'Mia', lastName: 'Me', email: 'm@example.com', avatar: null } as Schemas['User'], role: 'user' }))
+    signIn(r.session, {}, `t-${Math.random()}`)
     return { ...r, onCheckoutSeen }
   }
 

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { AccountsPage } from '@/features/accounts/components/accounts-page'
+import { OrganizationsPage } from '@/features/organizations/components/organizations-page'
 
 export const Route = createFileRoute('/_authenticated/accounts/')({
-  component: AccountsPage,
+  component: OrganizationsPage,
 })

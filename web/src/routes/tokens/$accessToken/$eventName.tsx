@@ -2,7 +2,7 @@ import { createFileRoute, redirect } from '@tanstack/react-router'
 import i18n from '@/i18n'
 import { toast } from '@/components/ui/toast'
 import { HOME_PATH } from '@/lib/redirect'
-import { redeemAccessToken } from '@/features/auth/api/sso'
+import { redeemAccessToken } from '@/features/auth/api/redeem-access-token'
 
 // The token route (spec 000 §2.1). An access token here is a one-time grant
 // of an organization's profile to the account of the address it was mailed

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
 import { Toaster } from '@/components/ui/toast'
+import { forum, thread } from '@/test/factories'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { Composer } from './composer'
 import { ApiError } from '@/api/client'
@@ -13,46 +14,33 @@ afterEach(() => vi.unstubAllGlobals())
 const SERIES = '0190a8b2-0000-7000-8000-000000000001'
 const CHANNEL = '0190a8b2-0000-7000-8000-0000000000c1'
 
-const series = {
+const series = forum({
   id: SERIES,
   name: 'Data Science',
   description: 'd',
-  image: null,
-  exclusivity: 'inviteOnly',
-  shareEnabled: false,
-  position: 0,
   context: { communityId: '0190a8b2-0000-7000-8000-0000000000b1' },
-  role: 'member',
-  isSubscribed: true,
   createdOn: '2024-01-01T00:00:00.000Z',
   updatedOn: '2024-01-01T00:00:00.000Z',
   mainChannelId: CHANNEL,
-  adminChannelId: null,
-} as Schemas['Forum']
-
-const thread = (body: Record<string, unknown>) => ({
-  id: '0190a8b2-0000-7000-8000-0000000000d1',
-  channelId: CHANNEL,
-  seriesId: SERIES,
-  type: body.type,
-  creatorAs: body.creatorAs,
-  creatorId: null,
-  creator: null,
-  raw: body.raw,
-  image: body.image ?? null,
-  file: body.file ?? null,
-  link: body.link ?? null,
-  meeting: null,
-  mentions: [],
-  hashtags: [],
-  reactions: { liked: 0, loved: 0, smiled: 0, disliked: 0, neutral: 0, totalCount: 0 },
-  myReaction: null,
-  canManage: true,
-  repliesCount: 0,
-  replies: [],
-  createdOn: '2024-01-01T00:00:00.000Z',
-  updatedOn: '2024-01-01T00:00:00.000Z',
 })
+
+/** answer is the post the server makes of a posted body. */
+const answer = (body: Record<string, unknown>) =>
+  thread('0190a8b2-0000-7000-8000-0000000000d1', {
+    channelId: CHANNEL,
+    seriesId: SERIES,
+    type: body.type as Schemas['Thread']['type'],
+    creatorAs: body.creatorAs as Schemas['Thread']['creatorAs'],
+    creatorId: null,
+    creator: null,
+    raw: body.raw as string,
+    image: (body.image as Schemas['Thread']['image']) ?? null,
+    file: (body.file as Schemas['Thread']['file']) ?? null,
+    link: (body.link as Schemas['Thread']['link']) ?? null,
+    canManage: true,
+    createdOn: '2024-01-01T00:00:00.000Z',
+    updatedOn: '2024-01-01T00:00:00.000Z',
+  })
 
 /** server answers the composer's calls; `fail` makes the post fail. */
 function server({ fail = false, preview = true } = {}) {
@@ -63,7 +51,7 @@ function server({ fail = false, preview = true } = {}) {
     if (method === 'POST' && u.pathname === `/api/series/${SERIES}/threads`) {
       const body = await req.json()
       posted.push(body)
-      return fail ? json(400, { code: 'feedPostCreating', message: 'no' }) : json(201, thread(body))
+      return fail ? json(400, { code: 'feedPostCreating', message: 'no' }) : json(201, answer(body))
     }
     if (u.pathname === '/api/links/preview') {
       const url = u.searchParams.get('url')!

@@ -7,7 +7,7 @@ import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/co
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
-import { forumPeople, inviteToForum } from '../../api/assign'
+import { forumPeople, inviteToForum } from '../../api/invite-to-forum'
 import { useAssignables, type Assignable } from '../../api/get-assignables'
 import { useAdminCount } from '../../api/count-admins'
 import { useForumAdmins } from '../../api/get-forum-members'

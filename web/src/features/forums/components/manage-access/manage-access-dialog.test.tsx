@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
+import { forum as aForum, signIn } from '@/test/factories'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import type { Schemas } from '@/api/client'
 import { ManageAccessDialog } from './manage-access-dialog'
@@ -8,26 +9,8 @@ import { ManageAccessDialog } from './manage-access-dialog'
 afterEach(() => vi.unstubAllGlobals())
 
 const ME = '00000000-0000-4000-8000-0000000000aa'
-const forum = (o: Partial<Schemas['Forum']> = {}): Schemas['Forum'] => ({
-  id: 'f1',
-  name: 'Design Forum',
-  description: 'About design',
-  image: null,
-  exclusivity: 'inviteOnly',
-  shareEnabled: false,
-  position: 0,
-  context: { communityId: 'c1' },
-  role: 'admin',
-  isSubscribed: false,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  createdOn: '2026-01-01T00:00:00.000Z',
-  updatedOn: '2026-01-01T00:00:00.000Z',
-  mainChannelId: 'ch1',
-  adminChannelId: 'ch2',
-  ...o,
-})
+const forum = (o: Partial<Schemas['Forum']> = {}) =>
+  aForum({ id: 'f1', context: { communityId: 'c1' }, role: 'admin', isSubscribed: false, mainChannelId: 'ch1', adminChannelId: 'ch2', ...o })
 
 const person = (id: string, role: Schemas['ForumAssignableRole'] | null, o: Partial<Schemas['Assignable']> = {}): Schemas['Assignable'] => ({
   id,
@@ -61,7 +44,7 @@ async function open(f: Schemas['Forum'], respond: Parameters<typeof stubFetch>[0
   const calls = stubFetch(respond)
   const onOpenChange = vi.fn()
   const r = await renderInApp(<ManageAccessDialog forum={f} open onOpenChange={onOpenChange} />)
-  act(() => r.session.signedIn({ accessToken: 't', role: 'user', user: { id: ME, email: 'me@demo.test', firstName: 'Me', lastName: 'Admin' } as never }))
+  signIn(r.session, { id: ME, email: 'me@demo.test', firstName: 'Me', lastName: 'Admin' })
   return { calls, onOpenChange }
 }
 

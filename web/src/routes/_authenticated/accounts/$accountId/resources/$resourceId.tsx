@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
 
-// An account's resource is one of its communities (spec 000 §2.1): the
+// An organization's resource is one of its communities (spec 000 §2.1): the
 // route opens the community's page.
 export const Route = createFileRoute('/_authenticated/accounts/$accountId/resources/$resourceId')({
   beforeLoad: ({ params }) => {

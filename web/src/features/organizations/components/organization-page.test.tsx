@@ -3,7 +3,7 @@ import userEventLib from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Toaster } from '@/components/ui/toast'
 import { json, renderInApp, stubFetch } from '@/test/utils'
-import { AccountPage } from './account-page'
+import { OrganizationPage } from './organization-page'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 
@@ -42,10 +42,10 @@ function serve(o: object = org) {
   return sent
 }
 
-describe('an account’s pages', () => {
+describe('an organization’s pages', () => {
   it('shows the single sign-on status and saves a new name', async () => {
     const sent = serve()
-    await renderInApp(<AccountPage accountId="o1" view="settings" communities={() => null} />)
+    await renderInApp(<OrganizationPage organizationId="o1" view="settings" communities={() => null} />)
     expect(await screen.findByText('On: members sign in through https://idp.acme.test.')).toBeInTheDocument()
     const name = screen.getByLabelText('Name')
     await userEvent.clear(name)
@@ -56,7 +56,7 @@ describe('an account’s pages', () => {
 
   it('lists the members and edits one, showing a taken email on the form', async () => {
     const sent = serve()
-    await renderInApp(<AccountPage accountId="o1" view="members" communities={() => null} />)
+    await renderInApp(<OrganizationPage organizationId="o1" view="members" communities={() => null} />)
     expect(await screen.findByText('ann@acme.test · ai')).toBeInTheDocument()
     expect(screen.getByText('Invited')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Edit Ann Lee' }))
@@ -73,7 +73,7 @@ describe('an account’s pages', () => {
     const sent = serve()
     await renderInApp(
       <>
-        <AccountPage accountId="o1" view="members" communities={() => null} />
+        <OrganizationPage organizationId="o1" view="members" communities={() => null} />
         <Toaster />
       </>,
     )
@@ -88,7 +88,7 @@ describe('an account’s pages', () => {
 
   it('imports members from a file into the organization', async () => {
     serve()
-    await renderInApp(<AccountPage accountId="o1" view="members" communities={() => null} />)
+    await renderInApp(<OrganizationPage organizationId="o1" view="members" communities={() => null} />)
     await userEvent.click(await screen.findByRole('button', { name: 'Import from a file' }))
     expect(await screen.findByRole('dialog', { name: 'Import members' })).toBeInTheDocument()
     expect(screen.getByText('Add the people of a CSV or Excel file to Acme.')).toBeInTheDocument()
@@ -96,7 +96,7 @@ describe('an account’s pages', () => {
 
   it('sets the single sign-on client, showing the server’s field errors, and turns it off', async () => {
     const sent = serve()
-    await renderInApp(<AccountPage accountId="o1" view="settings" communities={() => null} />)
+    await renderInApp(<OrganizationPage organizationId="o1" view="settings" communities={() => null} />)
     const form = within(await screen.findByTestId('identity-client-form'))
     const issuer = form.getByLabelText('Issuer URL')
     expect(issuer).toHaveValue('https://idp.acme.test')
@@ -127,7 +127,7 @@ describe('an account’s pages', () => {
 
   it('shows a member the single sign-on status without its form', async () => {
     serve({ ...org, role: 'member' })
-    await renderInApp(<AccountPage accountId="o1" view="settings" communities={() => null} />)
+    await renderInApp(<OrganizationPage organizationId="o1" view="settings" communities={() => null} />)
     expect(await screen.findByText('On: members sign in through https://idp.acme.test.')).toBeInTheDocument()
     expect(screen.queryByTestId('identity-client-form')).toBeNull()
   }, 30_000)

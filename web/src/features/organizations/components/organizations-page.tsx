@@ -33,8 +33,8 @@ export function OrgLogo({ org, className = 'size-12' }: { org: Pick<Organization
   )
 }
 
-/** AccountsPage is /accounts: the organizations the user belongs to (all for super users), by name. */
-export function AccountsPage() {
+/** OrganizationsPage is /accounts: the organizations the user belongs to (all for super users), by name. */
+export function OrganizationsPage() {
   const { t } = useTranslation()
   const me = useCurrentUser()
   const [keyword, setKeyword] = useState('')

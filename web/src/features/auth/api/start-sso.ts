@@ -6,14 +6,4 @@ export async function startSSO({ email, organizationId, redirect }: { email: str
   return unwrap(await api.POST('/api/sso/start', { body: { email: email.trim(), organizationId, redirect } }))
 }
 
-/** completeSSO finishes it with what the identity provider sent back to /callbacks/auth. */
-export async function completeSSO({ state, code }: { state: string; code: string }) {
-  return unwrap(await api.POST('/api/sso/callback', { body: { state, code } }))
-}
-
-/** redeemAccessToken redeems an access link for the signed-in person (the /tokens/… route). */
-export async function redeemAccessToken(token: string) {
-  return unwrap(await api.POST('/api/tokens/{token}/redeem', { params: { path: { token } } }))
-}
-
 export const useStartSSO = () => useMutation({ mutationFn: startSSO, meta: { silent: true } })

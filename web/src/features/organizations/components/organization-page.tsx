@@ -28,21 +28,21 @@ import { useOrganizationProfiles } from '../api/list-organization-profiles'
 import type { Organization, OrgProfile } from '../api/types'
 import { useUpdateOrganization } from '../api/update-organization'
 import { updateProfile } from '../api/update-profile'
-import { ORG_NAME_MAX, OrgLogo } from './accounts-page'
+import { ORG_NAME_MAX, OrgLogo } from './organizations-page'
 import { IdentityClientForm } from './identity-client-form'
 import { Pager } from './pager'
-import { ACCOUNT_VIEWS, type AccountView } from '../lib/views'
+import { ORGANIZATION_VIEWS, type OrganizationView } from '../lib/views'
 
 /**
- * AccountPage is /accounts/{id}/{view}: an organization's settings (name,
+ * OrganizationPage is /accounts/{id}/{view}: an organization's settings (name,
  * image, single sign-on), its members, and its communities (which the app
  * layer brings from the communities feature). An organization that cannot
- * be read sends the user to the accounts list.
+ * be read sends the user to the organizations list (/accounts).
  */
-export function AccountPage({ accountId, view, communities }: { accountId: string; view: AccountView; communities: (org: Organization) => ReactNode }) {
+export function OrganizationPage({ organizationId, view, communities }: { organizationId: string; view: OrganizationView; communities: (org: Organization) => ReactNode }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const org = useOrganization(accountId)
+  const org = useOrganization(organizationId)
   useEffect(() => {
     if (!org.isError) return
     toast({ title: t('global:error.organizationGet'), variant: 'destructive' })
@@ -73,11 +73,11 @@ export function AccountPage({ accountId, view, communities }: { accountId: strin
         </div>
       </header>
       <nav className="mb-6 flex gap-1 border-b" aria-label={t('accounts.views')}>
-        {ACCOUNT_VIEWS.map((v) => (
+        {ORGANIZATION_VIEWS.map((v) => (
           <Link
             key={v}
             to="/accounts/$accountId/$view"
-            params={{ accountId, view: v }}
+            params={{ accountId: organizationId, view: v }}
             className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-muted-foreground hover:text-foreground"
             activeProps={{ className: 'border-primary! text-foreground!', 'aria-current': 'page' }}
           >
