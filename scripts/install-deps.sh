@@ -208,6 +208,74 @@ need_schemathesis() {
 	installed_any=1
 }
 
+# --- Kafka and Debezium (the real engines) ------------------------------------
+# agora dev --engines real, the real-engines tests and the pipeline benchmark
+# run Apache Kafka's broker (KRaft) and Kafka Connect with Debezium's Postgres
+# connector, as Java programs on the machine's JDK. Their jars come from
+# Maven Central through the poms in scripts/engines/, copied once by
+# mvn dependency:copy-dependencies into
+# ${XDG_CACHE_HOME:-~/.cache}/agora/kafka-<version>/lib (the broker),
+# …/connect-<version>/lib (Kafka Connect) and
+# …/debezium-<version>/debezium-connector-postgres (the connector, a plugin
+# folder of its own), where internal/standins/kafkaserver looks (its
+# constants must equal these; deploy/ names the same versions, and
+# deploy's tests check both). Connect is the Kafka Debezium is built
+# against (scripts/engines/connect.pom.xml says why).
+KAFKA_VERSION=4.4.0
+CONNECT_VERSION=4.3.0
+DEBEZIUM_VERSION=3.6.1.Final
+
+need_java() {
+	need_apt "openjdk-17-jre-headless" "command -v java" \
+		"Kafka's broker, Kafka Connect and Debezium's connector are Java programs"
+	need_apt maven "command -v mvn" \
+		"the jars of Kafka and Debezium are resolved from Maven Central with mvn"
+}
+
+# maven_copy NAME DIR POM WHY [MVN-FLAGS…]: copies POM's runtime
+# dependencies into DIR with Maven, once (a stamp written last marks a
+# complete copy), saying WHY.
+maven_copy() {
+	local name=$1 dir=$2 pom=$3 why=$4
+	shift 4
+	[ -f "$dir/installed" ] && return 0
+	need_java
+	echo "installing $name into $dir: $why (Maven Central, once)"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if ! mvn -q -B -Dstyle.color=never -f "$pom" dependency:copy-dependencies -DincludeScope=runtime "$@"; then
+		rm -rf "$dir"
+		die "resolving $name with Maven failed (see above)"
+	fi
+	touch "$dir/installed"
+	installed_any=1
+}
+
+engines_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/engines"
+engines_cache="${XDG_CACHE_HOME:-$HOME/.cache}/agora"
+
+need_kafka() {
+	local dir="$engines_cache/kafka-$KAFKA_VERSION"
+	maven_copy "Apache Kafka $KAFKA_VERSION (the broker)" "$dir" "$engines_dir/kafka.pom.xml" \
+		"agora dev --engines real, the real-engines tests and the pipeline benchmark run Kafka brokers (KRaft)" \
+		-Dkafka.version="$KAFKA_VERSION" -DoutputDirectory="$dir/lib"
+}
+
+need_debezium() {
+	need_kafka
+	local dir="$engines_cache/connect-$CONNECT_VERSION"
+	maven_copy "Kafka Connect $CONNECT_VERSION" "$dir" "$engines_dir/connect.pom.xml" \
+		"it runs Debezium's connector (the Kafka that Debezium $DEBEZIUM_VERSION is built against)" \
+		-Dkafka.version="$CONNECT_VERSION" -DoutputDirectory="$dir/lib"
+	dir="$engines_cache/debezium-$DEBEZIUM_VERSION"
+	# Connect provides Kafka's, SLF4J's, Jackson's and the compression
+	# codecs' classes; a second copy in the plugin folder would shadow them.
+	maven_copy "Debezium's Postgres connector $DEBEZIUM_VERSION" "$dir" "$engines_dir/debezium.pom.xml" \
+		"Kafka Connect runs it to capture Postgres's changes into Kafka under agora dev --engines real and the real-engines tests" \
+		-Ddebezium.version="$DEBEZIUM_VERSION" -DoutputDirectory="$dir/debezium-connector-postgres" \
+		-DexcludeGroupIds=org.apache.kafka,org.slf4j,com.fasterxml.jackson.core,com.fasterxml.jackson.datatype,jakarta.ws.rs,org.lz4,org.xerial.snappy,com.github.luben
+}
+
 # --- Optional components --------------------------------------------------
 # Later issues add their components here: one case per name, each a need_apt
 # (or another check-then-install) call. `all-extras` may list them together.
@@ -243,6 +311,12 @@ optional_component() {
 		;;
 	schemathesis)
 		need_schemathesis
+		;;
+	kafka)
+		need_kafka
+		;;
+	debezium)
+		need_debezium
 		;;
 	speech)
 		# The Meet Up recorder decodes Opus (libopus, libopusfile) and
