@@ -65,10 +65,12 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 # and a local LiveKit and stripe-mock, built once into ~/.cache/agora when
 # missing; the recorder's tests need Debian's speech packages; deploy/'s tests run nginx
 # (Debian's nginx-light) over the load balancer's configuration; the browser
-# tests' agora dev embeds with the word vectors (wordvectors), fetched once.
+# tests' agora dev embeds with the word vectors (wordvectors), fetched once;
+# the real-engines tests run Kafka's brokers and Kafka Connect with
+# Debezium's connector, whose jars Maven resolves once (kafka, debezium).
 test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, the browser tests, then the API fuzzer
 	@$(MAKE) --no-print-directory lint
-	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx wordvectors
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx wordvectors kafka debezium
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test

@@ -243,7 +243,8 @@ maven_copy() {
 	echo "installing $name into $dir: $why (Maven Central, once)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	if ! mvn -q -B -Dstyle.color=never -f "$pom" dependency:copy-dependencies -DincludeScope=runtime "$@"; then
+	# Maven 3.8's -q still prints colour resets; sed drops them.
+	if ! mvn -q -B -f "$pom" dependency:copy-dependencies -DincludeScope=runtime "$@" 2>&1 | sed 's/\x1b\[0m//g'; then
 		rm -rf "$dir"
 		die "resolving $name with Maven failed (see above)"
 	fi
