@@ -332,11 +332,13 @@ func readStream(t *testing.T, ctx context.Context, brokers []string, prefix, log
 	return out
 }
 
-// envelopeFields are what the test compares: the projections read them.
+// sourceFields are the source fields the test compares: the projections
+// read them.
 var sourceFields = []string{"db", "schema", "table", "txId", "lsn", "sequence", "snapshot", "ts_ms"}
 
-// fields flattens a message into the compared fields: key, op, each
-// column of before and after, and the source fields; canonical JSON.
+// fields flattens a message into the compared fields: key, its
+// partition, op, each column of before and after, and the source fields;
+// canonical JSON.
 func fields(t *testing.T, m message) map[string]string {
 	t.Helper()
 	var v struct {
@@ -349,6 +351,11 @@ func fields(t *testing.T, m message) map[string]string {
 		t.Fatalf("%s: %v", m.value, err)
 	}
 	out := map[string]string{"key": canonical(t, m.key), "op": v.Op}
+	if len(m.key) > 0 {
+		// A key's partition: both hash the key with murmur2, so a row's
+		// changes are ordered on the same partition whichever wrote them.
+		out["partition"] = strconv.Itoa(m.partition)
+	}
 	for side, row := range map[string]map[string]json.RawMessage{"before": v.Before, "after": v.After} {
 		if row == nil {
 			out[side] = "null"
