@@ -577,4 +577,3 @@ func lsnOf(t *testing.T, m message) int64 {
 	}
 	return v.Source.LSN
 }
-
