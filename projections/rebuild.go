@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pglogrepl"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	kafkago "github.com/segmentio/kafka-go"
 
@@ -36,19 +37,21 @@ var ErrGroupActive = errors.New("projections: the projection's consumer group is
 //  2. export a snapshot with a temporary replication slot, at LSN S: it
 //     holds exactly the transactions that commit before S;
 //  3. Reset the target, apply every row of the snapshot as op r, Swap;
-//  4. wait until the relay's slot has confirmed S, then, in each
-//     partition, find the first change from step 1's offset on whose
-//     transaction commits at or after S — partitions are in commit order,
-//     so everything before it is in the snapshot and everything from it
-//     on is not;
+//  4. wait until the slot that feeds the topics has confirmed S, then, in
+//     each partition, find the first change from step 1's offset on whose
+//     transaction the snapshot does not see (by its source.txId against
+//     the snapshot's xmin, xmax and running xids) — partitions are in
+//     commit order and the exported snapshot sees exactly the
+//     transactions that commit before S, so everything before that change
+//     is in the snapshot and everything from it on is not;
 //  5. commit those offsets for the group. The projection's consumers,
 //     started again, go on from there.
 //
-// Step 4 reads the commit LSN from source.sequence, where the relay puts
-// the commit LSN of the change's own transaction. Debezium puts the
-// previous transaction's commit there; on a Debezium-fed stream the first
-// transaction to commit after S may be taken for one before it, so pause
-// writes while rebuilding such a projection.
+// Step 4 needs nothing of source.sequence, whose first element (the
+// previous transaction's commit, as Debezium writes it) cannot tell the
+// first transaction after S from the last one before it; so the split is
+// exact on a stream from the relay and from Debezium alike, with writes
+// going on.
 func Rebuild(ctx context.Context, cfg Config, o RebuildOptions, h Rebuilder) (rows int, err error) {
 	cfg.defaults()
 	topics := Topics(cfg.TopicPrefix, h)
@@ -82,6 +85,23 @@ func Rebuild(ctx context.Context, cfg Config, o RebuildOptions, h Rebuilder) (ro
 	if err := waitForSlot(ctx, pool, o.Slot, exp.LSN); err != nil {
 		return rows, err
 	}
+	var snapshot string
+	if err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SET TRANSACTION SNAPSHOT '"+exp.Name+"'"); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, "SELECT pg_current_snapshot()::text").Scan(&snapshot)
+	}); err != nil {
+		return rows, fmt.Errorf("projections: the snapshot's transactions: %w", err)
+	}
+	inSnapshot := func(c change.Change) (bool, error) {
+		if c.Op == change.Read {
+			return true, nil // an earlier snapshot's read
+		}
+		var visible bool
+		err := pool.QueryRow(ctx, inSnapshotSQL, c.Source.TxID, snapshot).Scan(&visible)
+		return visible, err
+	}
 	commit := map[string][]kafkago.OffsetCommit{}
 	for _, t := range topics {
 		end, err := kafka.EndOffsets(ctx, cfg.Brokers, t)
@@ -89,7 +109,7 @@ func Rebuild(ctx context.Context, cfg Config, o RebuildOptions, h Rebuilder) (ro
 			return rows, err
 		}
 		for p, hw := range end {
-			split, err := findSplit(ctx, cfg.Brokers, t, p, start[t][p], hw, uint64(exp.LSN))
+			split, err := findSplit(ctx, cfg.Brokers, t, p, start[t][p], hw, inSnapshot)
 			if err != nil {
 				return rows, err
 			}
@@ -191,9 +211,18 @@ func waitForSlot(ctx context.Context, pool *pgxpool.Pool, slot string, lsn pglog
 	}
 }
 
+// inSnapshotSQL is whether the transaction $1 (a 32-bit xid, as
+// source.txId has it) is visible in the snapshot $2 (pg_snapshot's text).
+// The xid is widened to the 64-bit xid nearest the snapshot's xmax, below
+// or above it: transactions that begin after the snapshot have xids past
+// its xmax (WaitVisible's widening, for a snapshot newer than every xid it
+// is asked about, would take them for old ones).
+const inSnapshotSQL = `SELECT pg_visible_in_snapshot(GREATEST(top + (((x - top + 2147483648) & 4294967295) - 2147483648), 3)::text::xid8, snap)
+	FROM (SELECT $2::pg_snapshot AS snap, pg_snapshot_xmax($2::pg_snapshot)::text::bigint AS top, $1::bigint AS x) s`
+
 // findSplit returns the offset of the first message in [from, hw) of a
-// partition whose transaction commits at or after lsn, or hw.
-func findSplit(ctx context.Context, brokers []string, topic string, partition int, from, hw int64, lsn uint64) (int64, error) {
+// partition whose change is not in the snapshot, or hw.
+func findSplit(ctx context.Context, brokers []string, topic string, partition int, from, hw int64, inSnapshot func(change.Change) (bool, error)) (int64, error) {
 	if from >= hw {
 		return hw, nil
 	}
@@ -209,8 +238,14 @@ func findSplit(ctx context.Context, brokers []string, topic string, partition in
 		if err != nil {
 			return 0, fmt.Errorf("projections: scan %s/%d: %w", topic, partition, err)
 		}
-		if c, err := change.Decode(m.Topic, m.Key, m.Value); err == nil && c.Position().Commit >= lsn {
-			return m.Offset, nil
+		if c, err := change.Decode(m.Topic, m.Key, m.Value); err == nil {
+			in, err := inSnapshot(c)
+			if err != nil {
+				return 0, fmt.Errorf("projections: scan %s/%d: %w", topic, partition, err)
+			}
+			if !in {
+				return m.Offset, nil
+			}
 		}
 		if m.Offset+1 >= hw {
 			return hw, nil

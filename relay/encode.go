@@ -18,9 +18,14 @@ import (
 // sourceInfo is the source block of one event.
 type sourceInfo struct {
 	name, db, schema, table string
-	tsMs, txID              int64
-	lsn, commit             pglogrepl.LSN
-	snapshot                string
+	// tsUs is the commit time (the snapshot's start for op r), µs.
+	tsUs, txID int64
+	lsn        pglogrepl.LSN
+	// lastCommit is the end of the previous transaction's commit record,
+	// source.sequence's first element as Debezium writes it; 0 (null) for
+	// snapshot reads and the first transaction after a snapshot.
+	lastCommit pglogrepl.LSN
+	snapshot   string
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -59,10 +64,15 @@ func encodeEvent(rel *relation, op string, before, after []value, src sourceInfo
 	if err := appendRow(buf, rel, after); err != nil {
 		return nil, nil, err
 	}
+	last := "null"
+	if src.lastCommit != 0 {
+		last = `\"` + strconv.FormatUint(uint64(src.lastCommit), 10) + `\"`
+	}
+	// The fields in Debezium's order, ts_us and ts_ns beside ts_ms.
+	fmt.Fprintf(buf, `,"source":{"version":%q,"connector":"postgresql","name":%q,"ts_ms":%d,"snapshot":%q,"db":%q,"sequence":"[%s,\"%d\"]","ts_us":%d,"ts_ns":%d,"schema":%q,"table":%q,"txId":%d,"lsn":%d,"xmin":null,"origin":null,"origin_lsn":null}`,
+		Version, src.name, src.tsUs/1000, src.snapshot, src.db, last, uint64(src.lsn), src.tsUs, src.tsUs*1000, src.schema, src.table, src.txID, uint64(src.lsn))
 	now := time.Now()
-	fmt.Fprintf(buf, `,"source":{"version":%q,"connector":"postgresql","name":%q,"ts_ms":%d,"snapshot":%q,"db":%q,"sequence":"[\"%d\",\"%d\"]","schema":%q,"table":%q,"txId":%d,"lsn":%d,"xmin":null}`,
-		Version, src.name, src.tsMs, src.snapshot, src.db, uint64(src.commit), uint64(src.lsn), src.schema, src.table, src.txID, uint64(src.lsn))
-	fmt.Fprintf(buf, `,"op":%q,"ts_ms":%d,"transaction":null}`, op, now.UnixMilli())
+	fmt.Fprintf(buf, `,"transaction":null,"op":%q,"ts_ms":%d,"ts_us":%d,"ts_ns":%d}`, op, now.UnixMilli(), now.UnixMicro(), now.UnixNano())
 	return key, bytes.Clone(buf.Bytes()), nil
 }
 
@@ -119,6 +129,7 @@ const (
 	oidTime        = pgtype.TimeOID
 	oidTimestamp   = pgtype.TimestampOID
 	oidTimestamptz = pgtype.TimestamptzOID
+	oidInterval    = pgtype.IntervalOID
 )
 
 // arrayElem maps an array type to its element type, for the array types
@@ -141,6 +152,7 @@ var arrayElem = map[uint32]uint32{
 	pgtype.TimestampArrayOID:   oidTimestamp,
 	pgtype.TimestamptzArrayOID: oidTimestamptz,
 	pgtype.ByteaArrayOID:       oidBytea,
+	pgtype.IntervalArrayOID:    oidInterval,
 }
 
 // epochDate is day 0 of io.debezium.time.Date.
@@ -206,13 +218,15 @@ func appendValue(buf *bytes.Buffer, oid uint32, typmod int32, text []byte) error
 		}
 		micros := int64(t.Hour())*3600e6 + int64(t.Minute())*60e6 + int64(t.Second())*1e6 + int64(t.Nanosecond()/1000)
 		buf.WriteString(strconv.FormatInt(micros, 10))
+	case oidInterval:
+		appendString(buf, debeziumInterval(string(text)))
 	default:
 		if elem, ok := arrayElem[oid]; ok {
 			return appendArray(buf, elem, typmod, text)
 		}
 		// text, varchar, uuid, json(b) (io.debezium.data.Json), numeric
-		// (decimal.handling.mode=string), interval (string, ISO 8601),
-		// enums: the text form as a JSON string.
+		// (decimal.handling.mode=string), enums: the text form as a JSON
+		// string.
 		appendString(buf, string(text))
 	}
 	return nil
@@ -311,4 +325,52 @@ func parseArray(s string) ([]*string, error) {
 		i++ // the comma
 	}
 	return out, nil
+}
+
+// debeziumInterval turns Postgres's iso_8601 interval output ("P-1DT2H3M",
+// "PT0.5S") into the form of Debezium's interval.handling.mode=string,
+// which names every field ("P0Y0M-1DT2H3M0S"); anything else is kept.
+func debeziumInterval(s string) string {
+	if !strings.HasPrefix(s, "P") {
+		return s
+	}
+	var y, mo, d, h, mi, sec string
+	inTime := false
+	num := ""
+	for _, c := range s[1:] {
+		switch {
+		case c == 'T':
+			inTime = true
+		case c == '-' || c == '.' || (c >= '0' && c <= '9'):
+			num += string(c)
+		default:
+			switch {
+			case c == 'Y' && !inTime:
+				y = num
+			case c == 'M' && !inTime:
+				mo = num
+			case c == 'D' && !inTime:
+				d = num
+			case c == 'H' && inTime:
+				h = num
+			case c == 'M' && inTime:
+				mi = num
+			case c == 'S' && inTime:
+				sec = num
+			default:
+				return s
+			}
+			num = ""
+		}
+	}
+	if num != "" {
+		return s
+	}
+	or0 := func(v string) string {
+		if v == "" {
+			return "0"
+		}
+		return v
+	}
+	return "P" + or0(y) + "Y" + or0(mo) + "M" + or0(d) + "DT" + or0(h) + "H" + or0(mi) + "M" + or0(sec) + "S"
 }

@@ -28,7 +28,6 @@ type producer struct {
 	cfg        Config
 	in         chan item
 	ackedLSN   atomic.Uint64
-	pending    atomic.Int64 // items handed over and not yet written
 	topics     map[string]bool
 	maxBatch   int
 	lastCommit pglogrepl.LSN
@@ -39,7 +38,6 @@ func newProducer(w *kafkago.Writer, cfg Config) *producer {
 }
 
 func (p *producer) send(ctx context.Context, it item) error {
-	p.pending.Add(1)
 	select {
 	case p.in <- it:
 		return nil
@@ -63,7 +61,6 @@ func (p *producer) flush(ctx context.Context) error {
 }
 
 func (p *producer) acked() pglogrepl.LSN { return pglogrepl.LSN(p.ackedLSN.Load()) }
-func (p *producer) idle() bool           { return p.pending.Load() == 0 }
 
 func (p *producer) run(ctx context.Context) error {
 	var (
@@ -71,14 +68,12 @@ func (p *producer) run(ctx context.Context) error {
 		waiters []chan error
 		commits []time.Time
 		commit  pglogrepl.LSN
-		n       int64
 	)
 	for {
-		batch, waiters, commits, commit, n = batch[:0], waiters[:0], commits[:0], 0, 0
+		batch, waiters, commits, commit = batch[:0], waiters[:0], commits[:0], 0
 		// Block for the first item, then take what is queued, up to a batch.
 		select {
 		case it := <-p.in:
-			n++
 			p.take(it, &batch, &waiters, &commit, &commits)
 		case <-ctx.Done():
 			return ctx.Err()
@@ -87,7 +82,6 @@ func (p *producer) run(ctx context.Context) error {
 		for len(batch) < p.maxBatch {
 			select {
 			case it := <-p.in:
-				n++
 				p.take(it, &batch, &waiters, &commit, &commits)
 			default:
 				break drain
@@ -109,7 +103,6 @@ func (p *producer) run(ctx context.Context) error {
 		for _, ct := range commits {
 			p.cfg.Metrics.Delay.Observe(now.Sub(ct).Seconds())
 		}
-		p.pending.Add(-n)
 	}
 }
 

@@ -103,21 +103,23 @@ func Snapshot(ctx context.Context, pool *pgxpool.Pool, snapshotName string, poin
 	if err := tx.QueryRow(ctx, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").Scan(&xmin); err != nil {
 		return 0, fmt.Errorf("relay: snapshot: %w", err)
 	}
-	started := time.Now().UnixMilli()
+	started := time.Now().UnixMicro()
 
-	// Events are written one behind, so the last can be marked "last".
+	// Events are written one behind, so that a table's last row and the
+	// snapshot's last are known when they are marked.
 	type pending struct {
-		rel  *relation
-		vals []value
+		rel          *relation
+		vals         []value
+		firstInTable bool
 	}
 	var prev *pending
 	n := 0
-	flush := func(mark string) error {
+	flush := func(lastInTable, last bool) error {
 		if prev == nil {
 			return nil
 		}
 		src := sourceInfo{name: cfg.TopicPrefix, db: pool.Config().ConnConfig.Database, schema: prev.rel.schema, table: prev.rel.table,
-			tsMs: started, txID: xmin, lsn: point, commit: point, snapshot: mark}
+			tsUs: started, txID: xmin, lsn: point, snapshot: snapshotMark(n == 0, last, prev.firstInTable, lastInTable)}
 		key, val, err := encodeEvent(prev.rel, "r", nil, prev.vals, src)
 		if err != nil {
 			return err
@@ -151,8 +153,9 @@ func Snapshot(ctx context.Context, pool *pgxpool.Pool, snapshotName string, poin
 				}
 			}
 		}
+		first := true
 		for rr.NextRow() {
-			if err := flush(mark(n == 0)); err != nil {
+			if err := flush(prev != nil && prev.rel != rel, false); err != nil {
 				rr.Close()
 				return n, err
 			}
@@ -165,21 +168,33 @@ func Snapshot(ctx context.Context, pool *pgxpool.Pool, snapshotName string, poin
 					vals[i] = value{text: bytes.Clone(v)}
 				}
 			}
-			prev = &pending{rel: rel, vals: vals}
+			prev = &pending{rel: rel, vals: vals, firstInTable: first}
+			first = false
 		}
 		if _, err := rr.Close(); err != nil {
 			return n, fmt.Errorf("relay: snapshot %s: %w", qualified, err)
 		}
 	}
-	if err := flush("last"); err != nil {
+	if err := flush(true, true); err != nil {
 		return n, err
 	}
 	return n, tx.Commit(ctx)
 }
 
-func mark(first bool) string {
-	if first {
+// snapshotMark is source.snapshot of a snapshot read as Debezium 3 writes
+// it: "first" and "last" for the snapshot's first and last record,
+// "first_in_data_collection" and "last_in_data_collection" for a table's
+// (the last winning for a table of one row), "true" between.
+func snapshotMark(first, last, firstInTable, lastInTable bool) string {
+	switch {
+	case last:
+		return "last"
+	case first:
 		return "first"
+	case lastInTable:
+		return "last_in_data_collection"
+	case firstInTable:
+		return "first_in_data_collection"
 	}
 	return "true"
 }

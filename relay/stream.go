@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -34,6 +35,10 @@ type streamer struct {
 	repl *pgconn.PgConn
 	prod *producer
 	rels map[uint32]*relation
+	// lastCommit is the end of the last transaction's commit record, the
+	// first element of source.sequence as Debezium writes it: 0 (null)
+	// until the first commit after a snapshot.
+	lastCommit pglogrepl.LSN
 }
 
 // prepareSlot makes sure the slot exists and its snapshot was delivered,
@@ -48,6 +53,18 @@ func (s *streamer) prepareSlot(ctx context.Context) (pglogrepl.LSN, error) {
 		return 0, fmt.Errorf("relay: %w", err)
 	}
 	if slotExists && done {
+		// Streaming goes on from the slot's confirmed position, the end of
+		// the last transaction Kafka acknowledged (the relay confirms no
+		// other), so the changes it replays carry the sequence they had;
+		// none yet when it is still the snapshot's.
+		var confirmed, snapshotLSN pglogrepl.LSN
+		if err := s.pool.QueryRow(ctx, `SELECT s.confirmed_flush_lsn::text, r.snapshot_lsn::text FROM pg_replication_slots s
+			JOIN cdc_relay_state r ON r.slot_name = s.slot_name WHERE s.slot_name = $1`, s.cfg.Slot).Scan(lsnText{&confirmed}, lsnText{&snapshotLSN}); err != nil {
+			return 0, fmt.Errorf("relay: %w", err)
+		}
+		if confirmed != snapshotLSN {
+			s.lastCommit = confirmed
+		}
 		return 0, nil
 	}
 	if slotExists {
@@ -98,19 +115,18 @@ func (s *streamer) stream(ctx context.Context, start pglogrepl.LSN) error {
 	var (
 		inTx       bool
 		tx         txInfo
-		serverEnd  pglogrepl.LSN // the server's sent position, from keepalives
 		lastChange = time.Now()
 		nextStatus = time.Now().Add(s.cfg.StatusInterval)
 		confirmed  pglogrepl.LSN
 	)
 	sendStatus := func(reply bool) error {
+		// Only the end of a transaction Kafka acknowledged is confirmed,
+		// never a keepalive's position past it: a relay started again
+		// takes the confirmed position for the last commit in
+		// source.sequence, which must be what the replayed changes had.
+		// The heartbeat's transactions keep the slot moving when nothing
+		// else changes.
 		pos := s.prod.acked()
-		// Nothing in flight and not inside a transaction: everything the
-		// server sent is either delivered or skipped, so its position can be
-		// confirmed; this keeps the slot moving while nothing changes.
-		if !inTx && s.prod.idle() && serverEnd > pos {
-			pos = serverEnd
-		}
 		if pos < confirmed {
 			pos = confirmed
 		}
@@ -179,9 +195,6 @@ func (s *streamer) stream(ctx context.Context, start pglogrepl.LSN) error {
 				if err != nil {
 					return fmt.Errorf("relay: %w", err)
 				}
-				if !inTx && ka.ServerWALEnd > serverEnd {
-					serverEnd = ka.ServerWALEnd
-				}
 				if ka.ReplyRequested {
 					if err := sendStatus(false); err != nil {
 						return err
@@ -222,6 +235,7 @@ func (s *streamer) handle(ctx context.Context, xld pglogrepl.XLogData, inTx *boo
 	case *pglogrepl.CommitMessage:
 		*inTx = false
 		s.cfg.Log.Debug("commit received", "lsn", m.CommitLSN, "end", m.TransactionEndLSN)
+		s.lastCommit = m.TransactionEndLSN
 		return s.prod.send(ctx, item{commit: m.TransactionEndLSN, commitTime: m.CommitTime})
 	case *pglogrepl.InsertMessage:
 		rel, err := s.rel(m.RelationID)
@@ -233,6 +247,15 @@ func (s *streamer) handle(ctx context.Context, xld pglogrepl.XLogData, inTx *boo
 		rel, err := s.rel(m.RelationID)
 		if err != nil || rel.skip {
 			return err
+		}
+		if m.OldTuple != nil && keyChanged(rel, m.OldTuple, m.NewTuple) {
+			// As Debezium does: a delete of the old key, then a create of
+			// the new, each on its key's partition (no tombstone:
+			// tombstones.on.delete=false).
+			if err := s.emit(ctx, rel, "d", m.OldTuple, nil, xld.WALStart, tx); err != nil {
+				return err
+			}
+			return s.emitCreate(ctx, rel, m.OldTuple, m.NewTuple, xld.WALStart, tx)
 		}
 		return s.emit(ctx, rel, "u", m.OldTuple, m.NewTuple, xld.WALStart, tx)
 	case *pglogrepl.DeleteMessage:
@@ -308,10 +331,6 @@ func primaryKey(ctx context.Context, q interface {
 
 // emit encodes one change and hands it to the producer.
 func (s *streamer) emit(ctx context.Context, rel *relation, op string, oldT, newT *pglogrepl.TupleData, lsn pglogrepl.LSN, tx *txInfo) error {
-	src := sourceInfo{
-		name: s.cfg.TopicPrefix, db: s.dbName(), schema: rel.schema, table: rel.table,
-		tsMs: tx.commitTime.UnixMilli(), txID: int64(tx.xid), lsn: lsn, commit: tx.commitLSN, snapshot: "false",
-	}
 	var before, after []value
 	if oldT != nil {
 		before = tupleValues(oldT, nil)
@@ -319,11 +338,57 @@ func (s *streamer) emit(ctx context.Context, rel *relation, op string, oldT, new
 	if newT != nil {
 		after = tupleValues(newT, before)
 	}
+	return s.send(ctx, rel, op, before, after, lsn, tx)
+}
+
+// emitCreate is the create half of a primary-key update: no before, and
+// the new row's unchanged TOASTed columns filled from the old.
+func (s *streamer) emitCreate(ctx context.Context, rel *relation, oldT, newT *pglogrepl.TupleData, lsn pglogrepl.LSN, tx *txInfo) error {
+	return s.send(ctx, rel, "c", nil, tupleValues(newT, tupleValues(oldT, nil)), lsn, tx)
+}
+
+func (s *streamer) send(ctx context.Context, rel *relation, op string, before, after []value, lsn pglogrepl.LSN, tx *txInfo) error {
+	src := sourceInfo{
+		name: s.cfg.TopicPrefix, db: s.dbName(), schema: rel.schema, table: rel.table,
+		tsUs: tx.commitTime.UnixMicro(), txID: int64(tx.xid), lsn: lsn, lastCommit: s.lastCommit, snapshot: "false",
+	}
 	key, val, err := encodeEvent(rel, op, before, after, src)
 	if err != nil {
 		return err
 	}
 	return s.prod.send(ctx, item{msg: kafkago.Message{Topic: Topic(s.cfg.TopicPrefix, rel.schema, rel.table), Key: key, Value: val}})
+}
+
+// keyChanged reports whether an update changed the row's primary key: the
+// old tuple (the key under REPLICA IDENTITY DEFAULT, which pgoutput sends
+// only then; the whole row under FULL) and the new differ in a key column.
+func keyChanged(rel *relation, oldT, newT *pglogrepl.TupleData) bool {
+	for _, i := range rel.pk {
+		if i >= len(oldT.Columns) || i >= len(newT.Columns) {
+			return false
+		}
+		o, n := oldT.Columns[i], newT.Columns[i]
+		if n.DataType == pglogrepl.TupleDataTypeToast || o.DataType == pglogrepl.TupleDataTypeToast {
+			continue // unchanged
+		}
+		if o.DataType != n.DataType || !bytes.Equal(o.Data, n.Data) {
+			return true
+		}
+	}
+	return false
+}
+
+// lsnText scans an LSN's text form (NULL leaves it 0).
+type lsnText struct{ lsn *pglogrepl.LSN }
+
+func (l lsnText) Scan(src any) error {
+	s, ok := src.(string)
+	if !ok || s == "" {
+		return nil
+	}
+	v, err := pglogrepl.ParseLSN(s)
+	*l.lsn = v
+	return err
 }
 
 func (s *streamer) dbName() string { return s.pool.Config().ConnConfig.Database }

@@ -84,6 +84,13 @@ func jBool(b bool) json.RawMessage {
 // (below xmin), and a batch still carries hundreds of them, as the
 // projector's do.
 func (w *insightsWorld) change(op change.Op, table string, key, before, after change.Row, at time.Time) change.Change {
+	// source.sequence as Debezium writes it: the previous transaction's
+	// commit end (null for the first), then the change's own LSN; the
+	// previous commit record is taken to end 40 bytes past its change.
+	last := "null"
+	if w.lsn > 0 {
+		last = `"` + strconv.FormatUint(w.lsn+40, 10) + `"`
+	}
 	w.lsn += 40 + uint64(w.rng.IntN(400))
 	w.tx++
 	var xid int64 // none: WaitVisible skips the change
@@ -95,7 +102,7 @@ func (w *insightsWorld) change(op change.Op, table string, key, before, after ch
 		Topic: "agora.public." + table, Op: op, Schema: "public", Table: table, Key: key, Before: before, After: after,
 		Source: change.Source{
 			Version: "agora", Connector: "postgresql", Name: "agora", TsMs: ms, Snapshot: "false", DB: "agora",
-			Sequence: `["` + strconv.FormatUint(w.lsn, 10) + `","` + strconv.FormatUint(w.lsn, 10) + `"]`,
+			Sequence: `[` + last + `,"` + strconv.FormatUint(w.lsn, 10) + `"]`,
 			Schema:   "public", Table: table, TxID: xid, LSN: int64(w.lsn),
 		},
 		TsMs: ms + 30,

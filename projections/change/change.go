@@ -60,7 +60,9 @@ type Source struct {
 	Snapshot string `json:"snapshot"`
 	DB       string `json:"db"`
 	// Sequence is a JSON array of two LSN strings as Debezium writes it:
-	// a commit position, then the change's own LSN.
+	// the end of the previous transaction's commit record (null for a
+	// snapshot read and the first transaction after a snapshot), then the
+	// change's own LSN.
 	Sequence string `json:"sequence"`
 	Schema   string `json:"schema"`
 	Table    string `json:"table"`
@@ -99,12 +101,24 @@ func (c Change) Row() Row {
 	return c.Before
 }
 
-// Position orders the changes of one row: a row's transactions commit in
-// order and a transaction's records are in LSN order, so (commit, lsn)
-// grows with every change of a row. Projections store it to drop a change
-// that is not newer than what they hold (replays after a crash or a
-// rebalance). A snapshot read has the snapshot's LSN and Change 0, so every
-// change streamed after the snapshot is newer.
+// Position orders the changes of one row. source.sequence is
+// ["<end of the previous transaction's commit>", "<the change's LSN>"],
+// as Debezium writes it (and the relay): transactions reach the stream in
+// commit order, each one's first element is at least the end of the one
+// before, and a transaction's records are in LSN order, so (Commit,
+// Change) grows with every change of a row. Projections store it to drop a
+// change that is not newer than what they hold (replays after a crash or
+// a rebalance).
+//
+// Two cases have no previous commit to go by. A snapshot read (op r) is
+// older than every streamed change: it has Commit 0 and the snapshot's
+// LSN as Change, so the reads of a later snapshot (a snapshot redone)
+// replace an earlier one's. The first transaction after a snapshot has a
+// null first element: it has Commit 1, after every read and before the
+// next transaction, whose first element is its commit. A change's own
+// LSN cannot stand in for either: a transaction that began before the
+// snapshot and committed after it has changes at LSNs below the
+// snapshot's, yet is newer than the snapshot.
 type Position struct {
 	Commit uint64
 	Change uint64
@@ -121,19 +135,23 @@ func (p Position) Less(q Position) bool {
 // Position returns the change's position; see the type.
 func (c Change) Position() Position {
 	lsn := uint64(c.Source.LSN)
-	commit := lsn
-	if seq := c.Source.Sequence; seq != "" {
-		var parts []*string
-		if err := json.Unmarshal([]byte(seq), &parts); err == nil && len(parts) == 2 && parts[0] != nil {
-			if v, err := strconv.ParseUint(*parts[0], 10, 64); err == nil {
-				commit = v
-			}
+	if c.Op == Read {
+		return Position{Commit: 0, Change: lsn}
+	}
+	return Position{Commit: c.LastCommit(), Change: lsn}
+}
+
+// LastCommit is source.sequence's first element: the end of the commit of
+// the transaction before the change's; 1 when there is none (the first
+// transaction after a snapshot, or a sequence that cannot be read).
+func (c Change) LastCommit() uint64 {
+	var parts []*string
+	if err := json.Unmarshal([]byte(c.Source.Sequence), &parts); err == nil && len(parts) == 2 && parts[0] != nil {
+		if v, err := strconv.ParseUint(*parts[0], 10, 64); err == nil && v > 1 {
+			return v
 		}
 	}
-	if c.Op == Read {
-		return Position{Commit: lsn, Change: 0}
-	}
-	return Position{Commit: commit, Change: lsn}
+	return 1
 }
 
 // QualifiedTable is schema.table.

@@ -15,9 +15,10 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// TestDecodeDebeziumFixtures decodes messages in the exact shape the
-// Debezium Postgres connector writes (JsonConverter, schemas disabled) and
-// checks every typed value.
+// TestDecodeDebeziumFixtures decodes messages the Debezium Postgres
+// connector wrote (JsonConverter, schemas disabled; recorded by
+// app.TestRelayEnvelopeEqualsDebezium with AGORA_RECORD_FIXTURES=1, which
+// changes the LSNs below) and checks every typed value.
 func TestDecodeDebeziumFixtures(t *testing.T) {
 	id1 := uuid.MustParse("0193a2c4-5b7e-7c3a-9f10-2d4e6a8b0c11")
 	id2 := uuid.MustParse("0193a2c4-5b7e-7c3a-9f10-2d4e6a8b0c22")
@@ -38,11 +39,11 @@ func TestDecodeDebeziumFixtures(t *testing.T) {
 		{"read", projectiontest.TypedChange{Op: change.Read, Table: "public.typed_rows", Key: id1.String(), After: &projectiontest.TypedRow{
 			ID: id1, CreatedOn: time.Date(2026, 11, 20, 9, 15, 30, 123456000, time.UTC), Data: json.RawMessage(`{"a":1,"tags":["go","sql"]}`),
 			Amount: ptr("1234.50"), Tags: []string{"first", "with space", `quote"d`}, N: ptr[int32](7), Flag: true,
-		}}, "first", change.Position{Commit: 34562440}},
-		{"insert", projectiontest.TypedChange{Op: change.Create, Table: "public.typed_rows", Key: id2.String(), After: inserted}, "false", change.Position{Commit: 34562440, Change: 34562784}},
-		{"update", projectiontest.TypedChange{Op: change.Update, Table: "public.typed_rows", Key: id2.String(), Before: inserted, After: updated}, "false", change.Position{Commit: 34562912, Change: 34563120}},
-		{"delete", projectiontest.TypedChange{Op: change.Delete, Table: "public.typed_rows", Key: id2.String(), Before: updated}, "false", change.Position{Commit: 34563240, Change: 34563400}},
-		{"truncate", projectiontest.TypedChange{Op: change.Truncate, Table: "public.typed_rows"}, "false", change.Position{Commit: 34563520, Change: 34563688}},
+		}}, "last", change.Position{Commit: 0, Change: 26477600}},
+		{"insert", projectiontest.TypedChange{Op: change.Create, Table: "public.typed_rows", Key: id2.String(), After: inserted}, "false", change.Position{Commit: 26478576, Change: 26478576}},
+		{"update", projectiontest.TypedChange{Op: change.Update, Table: "public.typed_rows", Key: id2.String(), Before: inserted, After: updated}, "false", change.Position{Commit: 26478840, Change: 26478840}},
+		{"delete", projectiontest.TypedChange{Op: change.Delete, Table: "public.typed_rows", Key: id2.String(), Before: updated}, "false", change.Position{Commit: 26479160, Change: 26479160}},
+		{"truncate", projectiontest.TypedChange{Op: change.Truncate, Table: "public.typed_rows"}, "false", change.Position{Commit: 26479384, Change: 26482296}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
@@ -94,6 +95,36 @@ func TestPositionsOrderAStream(t *testing.T) {
 			t.Fatalf("%s: position %+v not after %+v", name, c.Position(), prev)
 		}
 		prev = c.Position()
+	}
+}
+
+// TestPositionAfterASnapshot orders what source.sequence alone cannot: a
+// transaction that began before a snapshot and committed after it has
+// changes at LSNs below the snapshot's, and the first transaction after
+// a snapshot has no previous commit (null); both are newer than the
+// snapshot's reads, and the next transaction is newer still.
+func TestPositionAfterASnapshot(t *testing.T) {
+	at := func(op change.Op, seq string, lsn int64) change.Position {
+		return change.Change{Op: op, Source: change.Source{Sequence: seq, LSN: lsn}}.Position()
+	}
+	stream := []struct {
+		name string
+		pos  change.Position
+	}{
+		{"a read of an earlier snapshot", at(change.Read, `[null,"900"]`, 900)},
+		{"a read of the snapshot", at(change.Read, `[null,"1000"]`, 1000)},
+		{"the first transaction after it, begun before it", at(change.Update, `[null,"950"]`, 950)},
+		{"its next change", at(change.Update, `[null,"1100"]`, 1100)},
+		{"the next transaction", at(change.Update, `["1180","1040"]`, 1040)},
+		{"the one after", at(change.Delete, `["1300","1300"]`, 1300)},
+	}
+	for i := 1; i < len(stream); i++ {
+		if !stream[i-1].pos.Less(stream[i].pos) {
+			t.Errorf("%s (%+v) is not before %s (%+v)", stream[i-1].name, stream[i-1].pos, stream[i].name, stream[i].pos)
+		}
+	}
+	if p := at(change.Update, `["1180","1040"]`, 1040); p.Less(p) {
+		t.Error("a replayed change is newer than itself")
 	}
 }
 

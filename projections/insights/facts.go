@@ -32,7 +32,8 @@ type Fact struct {
 	N        uint32
 	Detail   string
 	Active   bool
-	// Version is the commit LSN of the change: the newest state wins.
+	// Version is the change's transaction in commit order
+	// (change.Position's Commit): the newest state wins.
 	Version uint64
 }
 

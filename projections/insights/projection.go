@@ -169,7 +169,7 @@ type image struct {
 	table   string
 	row     change.Row
 	exists  bool   // false: the row is gone (a delete) or is the before-image of an update
-	version uint64 // the change's commit LSN
+	version uint64 // the change's transaction in commit order (Position().Commit)
 	seq     int    // the change's place in the batch: later wins a tie
 	// moved marks a before-image: only its keys that the after-image does
 	// not have are written (inactive).
@@ -260,6 +260,10 @@ func (b *batch) read(c change.Change) error {
 	if ms := c.Source.TsMs; ms > b.committed {
 		b.committed = ms
 	}
+	// Transactions, not rows, order facts: a fact's key gathers several
+	// rows. Position's Commit grows from one transaction to the next (and
+	// is 0 for a snapshot read); a transaction's changes share it, and
+	// seq breaks the tie within a batch.
 	v := c.Position().Commit
 	seq := len(b.images)
 	switch {

@@ -1,5 +1,7 @@
--- The table the fixtures were captured from, and the statements that made
--- them, in order: the relay test replays them and compares its output.
+-- The table the fixtures were recorded from: Debezium's messages of the
+-- writes of app/envelope_test.go (AGORA_RECORD_FIXTURES=1 records them
+-- again); relay/relay_test.go makes the same writes and compares its
+-- output.
 CREATE TABLE typed_rows (
     id         uuid PRIMARY KEY,
     created_on timestamptz NOT NULL,

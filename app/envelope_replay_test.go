@@ -1,0 +1,111 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"agora/app"
+	"agora/internal/standins/pgserver"
+	"agora/relay"
+)
+
+// TestDebeziumReplaysKeepTheirSequence kills Kafka Connect (kill -9) under
+// writes: Debezium, started again, writes what it had not flushed offsets
+// for once more, and every replayed record carries the source.sequence it
+// had, so change.Position, which projections compare to drop replays,
+// takes it for the same change. (The relay keeps it the same way: it
+// confirms only commit ends, which it takes back as the last commit.)
+func TestDebeziumReplaysKeepTheirSequence(t *testing.T) {
+	saved := envelopeTables
+	envelopeTables = []string{"marker"}
+	defer func() { envelopeTables = saved }()
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "agora-replay-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			_ = os.RemoveAll(dir)
+		}
+	})
+	if err := os.Chmod(dir, 0o755); err != nil { // Postgres runs as the postgres user
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	pg, err := pgserver.Start(ctx, filepath.Join(dir, "pg"), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop() //nolint:errcheck
+	if err := pg.CreateDatabase(ctx, "agora"); err != nil {
+		t.Fatal(err)
+	}
+	url := pg.URL("agora")
+	db, err := relay.NewPool(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(ctx, `CREATE TABLE cdc_heartbeat (id integer PRIMARY KEY, beat_on timestamptz NOT NULL);
+		CREATE TABLE marker (id bigint PRIMARY KEY); INSERT INTO marker VALUES (0);
+		CREATE PUBLICATION agora_cdc FOR ALL TABLES`); err != nil {
+		t.Fatal(err)
+	}
+	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engines.Close()
+	brokers := engines.Kafka.Brokers()
+	waitForMessages(t, ctx, brokers, "agora", 1, engines.Connect.LogFile())
+	n := 0
+	write := func(d time.Duration) {
+		for end := time.Now().Add(d); time.Now().Before(end); {
+			n++
+			if _, err := db.Exec(ctx, "INSERT INTO marker VALUES ($1)", n); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	write(2500 * time.Millisecond)
+	if err := engines.Connect.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	write(3 * time.Second)
+	waitForMessages(t, ctx, brokers, "agora", int64(n+1), engines.Connect.LogFile())
+	first := map[string]string{}
+	replayed := 0
+	for _, m := range readStream(t, ctx, brokers, "agora", engines.Connect.LogFile()) {
+		var v struct {
+			Source struct {
+				Sequence string `json:"sequence"`
+			} `json:"source"`
+		}
+		if err := json.Unmarshal(m.value, &v); err != nil {
+			t.Fatal(err)
+		}
+		k := string(m.key)
+		seq, ok := first[k]
+		if !ok {
+			first[k] = v.Source.Sequence
+			continue
+		}
+		replayed++
+		if seq != v.Source.Sequence {
+			t.Errorf("key %s: written with sequence %s, replayed with %s", k, seq, v.Source.Sequence)
+		}
+	}
+	if replayed == 0 {
+		t.Fatal("Debezium replayed nothing after the kill: nothing to compare")
+	}
+	t.Logf("%d writes; %d records replayed after the kill, each with its sequence", n, replayed)
+}
