@@ -249,6 +249,10 @@ func (b *Broker) properties() string {
 		// A consumer group's first members join at once rather than
 		// after the default 3 s wait for more.
 		"group.initial.rebalance.delay.ms=0",
+		// As the embedded broker allows: the tests' consumer groups use
+		// sessions of 2 s, below Kafka's default floor of 6 s, where a
+		// join is refused and nothing is consumed.
+		"group.min.session.timeout.ms=1000",
 		"num.network.threads=2",
 		"num.io.threads=4",
 		"num.recovery.threads.per.data.dir=1",
