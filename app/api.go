@@ -108,6 +108,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		PublicURL:      cfg.PublicURL,
 		Hub:            newHub(cfg, d, log, o),
 		Dev:            cfg.Dev,
+		Engines:        o.engines,
 	}
 	if a.Registry == nil {
 		a.Registry = NewRegistry()

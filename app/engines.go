@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"agora/deploy"
+	"agora/httpapi"
 	"agora/internal/standins/kafkaserver"
 )
 
@@ -68,6 +69,17 @@ func (e *RealEngines) Versions() map[string]string {
 		"kafka":    kafkaserver.KafkaVersion,
 		"connect":  kafkaserver.ConnectVersion,
 		"debezium": kafkaserver.DebeziumVersion,
+	}
+}
+
+// Engines are the engines in the order a change passes them, with their
+// roles, for /readyz.
+func (e *RealEngines) Engines() []httpapi.Engine {
+	v := e.Versions()
+	return []httpapi.Engine{
+		{Role: "capture", Name: "Debezium", Version: v["debezium"]},
+		{Role: "runtime", Name: "Kafka Connect", Version: v["connect"]},
+		{Role: "broker", Name: "Kafka", Version: v["kafka"]},
 	}
 }
 

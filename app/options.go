@@ -6,6 +6,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"agora/httpapi"
 	"agora/internal/adapters/sfu"
 	"agora/live"
 	"agora/search"
@@ -22,7 +23,9 @@ type apiOptions struct {
 	warehouse driver.Conn
 	// brokers are where the realtime projection reads the change stream;
 	// none means KAFKA_BROKERS.
-	brokers      []string
+	brokers []string
+	// engines are the change pipeline's parts /readyz names.
+	engines      []httpapi.Engine
 	hub          live.HubOptions
 	replayMargin time.Duration
 	marginSet    bool
@@ -59,9 +62,15 @@ func WithWarehouse(conn driver.Conn) APIOption {
 	return func(o *apiOptions) { o.warehouse = conn }
 }
 
-// WithPipeline makes the API's realtime projection consume from p's broker:
-// agora dev, whose broker is embedded and has no KAFKA_BROKERS.
-func WithPipeline(p *Pipeline) APIOption { return WithBrokers(p.Brokers()) }
+// WithPipeline makes the API's realtime projection consume from p's broker
+// (agora dev, whose broker is embedded or its own Kafka and not
+// KAFKA_BROKERS) and its /readyz name p's engines.
+func WithPipeline(p *Pipeline) APIOption {
+	return func(o *apiOptions) {
+		WithBrokers(p.Brokers())(o)
+		o.engines = p.Engines()
+	}
+}
 
 // WithBrokers makes the API's realtime projection consume from brokers
 // rather than KAFKA_BROKERS.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"agora/httpapi"
 	"agora/internal/adapters/kafka"
 	"agora/internal/plumbing/config"
 	"agora/projections"
@@ -21,6 +22,11 @@ import (
 type PipelineOptions struct {
 	// Relay runs the CDC relay.
 	Relay bool
+	// Engines are the real engines the pipeline runs on (agora dev
+	// --engines real): Debezium captures instead of the relay (Relay must
+	// be false) and the projections read their brokers, not
+	// KAFKA_BROKERS's nor an embedded one.
+	Engines *RealEngines
 	// Projections are run by the projector, each in its own consumer
 	// group; none means no projector.
 	Projections []projections.Handler
@@ -33,6 +39,7 @@ type PipelineOptions struct {
 // to run.
 type Pipeline struct {
 	brokers  []string
+	engines  []httpapi.Engine
 	embedded *kafka.Embedded
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
@@ -41,19 +48,38 @@ type Pipeline struct {
 // Brokers are the addresses of the broker the pipeline uses.
 func (p *Pipeline) Brokers() []string { return append([]string(nil), p.brokers...) }
 
+// Engines name what captures the changes and the broker they go through,
+// for /readyz.
+func (p *Pipeline) Engines() []httpapi.Engine { return append([]httpapi.Engine(nil), p.engines...) }
+
 // StartPipeline starts the pipeline's parts in the background over the
 // database at databaseURL. With KAFKA_BROKERS unset it starts the embedded
 // broker, its state under the data folder's kafka/. It returns at once: the
 // relay's first snapshot and the consumers' group joins happen behind it.
 func StartPipeline(ctx context.Context, cfg config.Config, databaseURL string, log *slog.Logger, o PipelineOptions) (*Pipeline, error) {
 	p := &Pipeline{brokers: cfg.Kafka.BrokerList()}
-	if len(p.brokers) == 0 {
+	if o.Relay {
+		p.engines = append(p.engines, httpapi.Engine{Role: "capture", Name: "relay"})
+	}
+	switch {
+	case o.Engines != nil:
+		if o.Relay {
+			// Both would put every change on the topics twice.
+			return nil, errors.New("pipeline: the relay and Debezium both capture; run one")
+		}
+		p.brokers = o.Engines.Kafka.Brokers()
+		p.engines = append(p.engines, o.Engines.Engines()...)
+	case len(p.brokers) == 0:
 		e, err := kafka.StartEmbedded(filepath.Join(cfg.DataDir, "kafka"), kafka.EmbeddedOptions{Partitions: cfg.Kafka.Partitions, Log: log})
 		if err != nil {
 			return nil, err
 		}
 		p.embedded, p.brokers = e, e.Brokers()
+		p.engines = append(p.engines, httpapi.Engine{Role: "broker", Name: "embedded broker"})
 		log.Info("embedded Kafka-protocol broker started", "addr", p.brokers[0])
+	default:
+		// KAFKA_BROKERS' cluster, whose version this process does not know.
+		p.engines = append(p.engines, httpapi.Engine{Role: "broker", Name: "Kafka"})
 	}
 	ctx, p.cancel = context.WithCancel(ctx)
 	if o.Relay {

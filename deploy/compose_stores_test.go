@@ -25,6 +25,11 @@ func TestPostgres(t *testing.T) {
 	if !strings.Contains(cmd, "wal_level=logical") {
 		t.Errorf("postgres command %q lacks wal_level=logical", cmd)
 	}
+	// A slot whose reader is gone keeps WAL until the disk is full unless
+	// this bounds it (-1, the default, keeps it all).
+	if m := regexp.MustCompile(`max_slot_wal_keep_size=(\d+)(MB|GB|TB)\b`).FindStringSubmatch(cmd); m == nil || m[1] == "0" {
+		t.Errorf("postgres command %q does not bound the WAL a slot keeps (max_slot_wal_keep_size)", cmd)
+	}
 	for _, setting := range []string{"max_replication_slots", "max_wal_senders"} {
 		m := regexp.MustCompile(setting + `=(\d+)`).FindStringSubmatch(cmd)
 		if m == nil {

@@ -58,6 +58,12 @@ type Application struct {
 	// Projections tells /readyz the state and lag of the projections
 	// this process runs; nil: none.
 	Projections ProjectionStates
+	// Engines are the parts of the change pipeline this process runs
+	// (agora dev: the relay and the embedded broker, or Debezium on Kafka
+	// Connect and Kafka), which /readyz names with their versions, so an
+	// operator sees which pipeline a figure or a failure comes from; none
+	// for a node that only reads KAFKA_BROKERS.
+	Engines []Engine
 	// Hub holds this node's live connections (GET /api/hub); nil answers
 	// the route with hubUnavailable.
 	Hub *live.Hub
@@ -79,6 +85,15 @@ type Application struct {
 	// Dev is agora dev (and the test servers): it serves the dev-only
 	// routes beside the mailbox, such as the dev checkout page.
 	Dev bool
+}
+
+// Engine is a part of the change pipeline: what captures Postgres's
+// changes (capture), what runs it (runtime), and the broker the
+// projections read (broker).
+type Engine struct {
+	Role    string `json:"role"`
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
 }
 
 // ProjectionStates are the states of a process's projections (a

@@ -99,7 +99,8 @@ func (s *server) healthz(c fiber.Ctx) error {
 }
 
 // readyz answers 200 only when Postgres answers and every migration is
-// applied. Its details show each projection's state and lag, but a
+// applied. Its details name the change pipeline's engines and show each
+// projection's state and lag, but a
 // projection retrying (or stalled on) a target that is down keeps the node
 // ready: the node still serves reads and writes, taking it out of the load
 // balancer would not bring the target back, and taking every node out
@@ -118,14 +119,21 @@ func (s *server) readyz(c fiber.Ctx) error {
 			states = append(states, st)
 		}
 	}
+	details := func(m fiber.Map) fiber.Map {
+		m["projections"] = states
+		if len(s.Engines) > 0 {
+			m["engines"] = s.Engines
+		}
+		return m
+	}
 	if err := s.DB.Pool.Ping(ctx); err != nil {
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "postgres": err.Error(), "projections": states})
+		return c.Status(fiber.StatusServiceUnavailable).JSON(details(fiber.Map{"status": "unavailable", "postgres": err.Error()}))
 	}
 	pending, err := db.Pending(ctx, s.DB.Pool)
 	if err != nil || len(pending) > 0 {
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "pendingMigrations": pending, "projections": states})
+		return c.Status(fiber.StatusServiceUnavailable).JSON(details(fiber.Map{"status": "unavailable", "pendingMigrations": pending}))
 	}
-	return c.JSON(fiber.Map{"status": "ready", "projections": states})
+	return c.JSON(details(fiber.Map{"status": "ready"}))
 }
 
 // projectionState is a projection's state in /readyz's details.

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"agora/app/seed"
+	"agora/internal/standins/childproc"
 )
 
 const demoPassword = "agora-demo"
@@ -103,6 +104,7 @@ func newDataDir(t *testing.T) string {
 	}
 	dir := filepath.Join(parent, "var")
 	t.Cleanup(func() {
+		stopOrphanedEngines(t, dir)
 		stopOrphanedPostgres(t, dir)
 		stopOrphanedClickHouse(t, dir)
 		stopOrphanedLiveKit(t, dir)
@@ -187,6 +189,25 @@ func stripeMockPid(dir string) int {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	return pid
+}
+
+// stopOrphanedEngines kills the JVMs of agora dev --engines real (Kafka's
+// brokers and Kafka Connect) left on dir; Kafka keeps its data safe across
+// a kill -9, and the folder is removed next anyway.
+func stopOrphanedEngines(t *testing.T, dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "engines", "kafka", "broker-*", "broker.pid"))
+	files = append(files, filepath.Join(dir, "engines", "connect", "connect.pid"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// The JVM's command line names its folder: a recycled pid is not it.
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); childproc.Running(pid, filepath.Dir(f)) {
+			t.Logf("cleanup: killing the JVM pid %d of %s", pid, f)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // stopOrphanedLiveKit kills a livekit-server left on dir (it keeps no
@@ -344,11 +365,12 @@ func newDevServer(t *testing.T) *devServer {
 
 func (s *devServer) url(path string) string { return "http://" + s.addr + path }
 
-// start runs `agora dev` and waits until /readyz answers 200, failing the
-// test after limit. It returns the process and the time it took.
-func (s *devServer) start(limit time.Duration) (*proc, time.Duration) {
+// start runs `agora dev` (with flags) and waits until /readyz answers 200,
+// failing the test after limit. It returns the process and the time it
+// took.
+func (s *devServer) start(limit time.Duration, flags ...string) (*proc, time.Duration) {
 	s.t.Helper()
-	p := startAgora(s.t, testEnv("AGORA_LOG_LEVEL=warn"), "dev", "--addr", s.addr, "--data", s.data)
+	p := startAgora(s.t, testEnv("AGORA_LOG_LEVEL=warn"), append([]string{"dev", "--addr", s.addr, "--data", s.data}, flags...)...)
 	deadline := p.started.Add(limit)
 	for {
 		if p.exited() {

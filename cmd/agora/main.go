@@ -3,7 +3,9 @@
 //	agora dev      everything on one machine: a private Postgres, a local
 //	               ClickHouse, local word vectors for the AI search,
 //	               migrations, demo data with the demo forums'
-//	               discussions and the API (flags --addr, --data)
+//	               discussions and the API (flags --addr, --data;
+//	               --engines real runs Debezium on Kafka Connect and a
+//	               Kafka broker instead of the relay and embedded broker)
 //	agora api      the production API role, configured by the environment
 //	agora migrate  apply pending migrations (and the warehouse's, with
 //	               CLICKHOUSE_URL) and exit
@@ -34,6 +36,7 @@ import (
 
 	"agora/app"
 	"agora/app/seed"
+	"agora/httpapi"
 	"agora/internal/adapters/webpush"
 	"agora/internal/plumbing/config"
 	"agora/search/wordvec"
@@ -42,7 +45,8 @@ import (
 const usage = `usage: agora <command> [flags]
 
 commands:
-  dev      run everything on embedded defaults (--addr 127.0.0.1:8080 --data ./var)
+  dev      run everything on embedded defaults (--addr 127.0.0.1:8080 --data ./var);
+           --engines real: the change pipeline on Debezium, Kafka Connect and Kafka
   api      run the API (production role; configured by environment)
   migrate  apply pending migrations (and the warehouse's, with CLICKHOUSE_URL)
   seed     write the demo data once
@@ -140,6 +144,7 @@ func loadConfig(cmd string, args []string) (config.Config, error) {
 	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder of the embedded runtime (AGORA_DATA_DIR)")
 	if cmd == "dev" {
 		fs.BoolVar(&cfg.SSOTestProvider, "sso-test-provider", false, "run a test OpenID Provider on loopback to try single sign-on with")
+		fs.StringVar(&cfg.Engines, "engines", cfg.Engines, "the change pipeline: embedded (the relay and an embedded broker) or real (Debezium on Kafka Connect, and Kafka)")
 	}
 	if err := fs.Parse(args); err != nil {
 		os.Exit(2)
@@ -256,8 +261,24 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		defer embeddings.Close() //nolint:errcheck
 		// The change pipeline runs in process: the embedded broker (unless
 		// KAFKA_BROKERS is set), the relay and the projections; the API
-		// serves the metrics of all of them.
+		// serves the metrics of all of them. With --engines real, Debezium
+		// on Kafka Connect and a Kafka broker replace the relay and the
+		// broker, as in deploy/.
 		reg := app.NewRegistry()
+		pipeOpts := app.PipelineOptions{Relay: true, Registry: reg}
+		if cfg.Engines == config.EnginesReal {
+			engines, err := app.StartRealEngines(ctx, app.EnginesOptions{
+				Dir: filepath.Join(cfg.DataDir, "engines"), DatabaseURL: d.URL, Brokers: 1, Log: log,
+			})
+			if err != nil {
+				return err
+			}
+			defer engines.Close()
+			pipeOpts.Relay, pipeOpts.Engines = false, engines
+			// Debezium's slot is the one a rebuild's or check's snapshot
+			// waits on (agora projector with AGORA_RELAY_SLOT).
+			cfg.Kafka.RelaySlot = engines.Slot()
+		}
 		// One search store for the projection that fills it and the API
 		// that reads it: the embedded engine belongs to one process.
 		store, err := app.OpenSearch(ctx, cfg)
@@ -269,7 +290,8 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
-		pipe, err := app.StartPipeline(ctx, cfg, d.URL, log, app.PipelineOptions{Relay: true, Projections: handlers, Registry: reg})
+		pipeOpts.Projections = handlers
+		pipe, err := app.StartPipeline(ctx, cfg, d.URL, log, pipeOpts)
 		if err != nil {
 			return err
 		}
@@ -301,6 +323,13 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 				fmt.Printf("  %s\n", e)
 			}
 			fmt.Printf("\nDev mailbox: http://%s/api/dev/mailbox\n", a)
+			if pipeOpts.Engines != nil {
+				fmt.Printf("Change pipeline: %s, Kafka brokers %s (agora projector check: KAFKA_BROKERS=%s AGORA_RELAY_SLOT=%s), Kafka Connect's REST API %s, its log %s\n",
+					engineNames(pipe.Engines()), strings.Join(pipe.Brokers(), ","), strings.Join(pipe.Brokers(), ","), cfg.Kafka.RelaySlot,
+					pipeOpts.Engines.Connect.URL(), pipeOpts.Engines.Connect.LogFile())
+			} else {
+				fmt.Printf("Change pipeline: %s at %s (--engines real runs Debezium and Kafka instead)\n", engineNames(pipe.Engines()), strings.Join(pipe.Brokers(), ","))
+			}
 			if lk.Local != nil {
 				fmt.Printf("LiveKit (Meet Ups): %s, a local livekit-server (pid %d, data in %s)\n", cfg.LiveKit.URL, lk.Local.PID(), cfg.SFUDir())
 			} else {
@@ -323,6 +352,16 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			fmt.Printf("Stop with Ctrl-C.\n\n")
 		})
 	})
+}
+
+// engineNames reads the pipeline's engines as a person would say them:
+// "Debezium 3.6.1.Final, Kafka Connect 4.3.0, Kafka 4.4.0".
+func engineNames(engines []httpapi.Engine) string {
+	names := make([]string, len(engines))
+	for i, e := range engines {
+		names[i] = strings.TrimSpace(e.Name + " " + e.Version)
+	}
+	return strings.Join(names, ", ")
 }
 
 // api runs the API role against DATABASE_URL (or the private cluster when

@@ -15,9 +15,11 @@
 //	            10,000 members, a first and a deep page, 4 workers (see
 //	            peers.go)
 //	pipeline-latency, pipeline-throughput
-//	            the change pipeline (relay, embedded broker, one projection):
-//	            commit-to-projection latency at 1,000 changes/s, and the
-//	            highest sustained changes/s (see pipeline.go)
+//	            the change pipeline into one projection, on both paths side
+//	            by side (the relay and the embedded broker; Debezium on Kafka
+//	            Connect and Kafka): commit-to-projection latency at 1,000
+//	            changes/s, and the highest sustained changes/s, each run
+//	            -pipeline-runs times (see pipeline.go)
 //	feed        the feed page on a forum of 100,000 posts, API (open loop
 //	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
 //	ai-quality  the AI search's evaluation: the team's questions over the

@@ -24,7 +24,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -174,9 +173,8 @@ func meetupsSFUBench(ctx context.Context, selected map[string]bool, verbose bool
 	}
 	fullAudio := float64(n*(n-1)) * 50
 	fullVideo := float64(n*(n-1)) * float64(fps*perLoop) / float64(len(frames))
-	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("meetups-sfu: SFU CPU %.1f%% of one core over %.0f s (the %d participants in this process: %.1f%%); %d participants, %d tracks published, %d subscriptions; delivered %.0f packets/s (audio %.0f%%, video %.0f%% of full delivery), %.1f Mbit/s to the subscribers; load average %s\n",
 		100*(sfu1-sfu0).Seconds()/wall.Seconds(), wall.Seconds(), n, 100*(self1-self0).Seconds()/wall.Seconds(),
-		len(tracks), published, n*want, float64(pk1-pk0)/wall.Seconds(), 100*float64(a1-a0)/wall.Seconds()/fullAudio, 100*float64(pk1-pk0-(a1-a0))/wall.Seconds()/fullVideo, float64(b1-b0)*8/wall.Seconds()/1e6, strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+		len(tracks), published, n*want, float64(pk1-pk0)/wall.Seconds(), 100*float64(a1-a0)/wall.Seconds()/fullAudio, 100*float64(pk1-pk0-(a1-a0))/wall.Seconds()/fullVideo, float64(b1-b0)*8/wall.Seconds()/1e6, loadAverage())
 	return nil
 }

@@ -65,6 +65,7 @@ func TestValidBodiesPass(t *testing.T) {
 		{"method not allowed", "POST", "/healthz", 405, jsonCT, body(t, map[string]any{"code": "methodNotAllowed", "message": "Method Not Allowed"})},
 		{"nullable array", "GET", "/readyz", 503, jsonCT, []byte(`{"status":"unavailable","pendingMigrations":null}`)},
 		{"ready while a projection retries", "GET", "/readyz", 200, jsonCT, []byte(`{"status":"ready","projections":[{"projection":"insights","state":"stalled","since":"2024-05-01T12:30:00.000Z","lastError":"dial tcp 127.0.0.1:9000: connect: connection refused","lag":42},{"projection":"search","state":"healthy","lag":0}]}`)},
+		{"ready on the real engines", "GET", "/readyz", 200, jsonCT, []byte(`{"status":"ready","projections":[],"engines":[{"role":"capture","name":"Debezium","version":"3.6.1.Final"},{"role":"runtime","name":"Kafka Connect","version":"4.3.0"},{"role":"broker","name":"Kafka","version":"4.4.0"}]}`)},
 		{"mailbox", "GET", "/api/dev/mailbox?to=a@b.co", 200, jsonCT, []byte(`{"results":[{"id":"0190a6f2-9a4e-7c3b-8f00-1234567890ab","to":"a@b.co","subject":"s","body":"b","createdOn":"2024-05-01T12:30:00.000Z"}],"total":1}`)},
 	}
 	for _, c := range cases {

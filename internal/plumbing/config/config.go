@@ -39,6 +39,11 @@ type Config struct {
 	// SSOTestProvider (agora dev --sso-test-provider) runs a test OpenID
 	// Provider on loopback to try single sign-on with; never outside dev.
 	SSOTestProvider bool
+	// Engines (agora dev --engines) are the change pipeline's engines:
+	// EnginesEmbedded (the default: the relay and the embedded broker,
+	// quick to start) or EnginesReal (Debezium's Postgres connector on
+	// Kafka Connect, and a Kafka broker, as deploy/ runs them).
+	Engines string
 	// DemoPassword is the password of the seeded demo logins.
 	DemoPassword string
 	// LogLevel is one of debug, info, warn, error.
@@ -453,6 +458,12 @@ type SMTPConfig struct {
 	From     string
 }
 
+// The values of Engines.
+const (
+	EnginesEmbedded = "embedded"
+	EnginesReal     = "real"
+)
+
 // Default returns the configuration used when nothing is set.
 func Default() Config {
 	return Config{
@@ -475,6 +486,7 @@ func Default() Config {
 		SMTP: SMTPConfig{Port: 587, From: "Agora <no-reply@agora.local>"},
 		MailLimits: MailLimits{InvitationResendAfter: time.Hour, InvitationsPerActorPerDay: 100,
 			NotificationBurst: 15 * time.Minute, MentionMailsPerAuthorPerHour: 200},
+		Engines: EnginesEmbedded,
 		Kafka: KafkaConfig{TopicPrefix: "agora", Partitions: 8, RelaySlot: "agora_relay", MetricsAddr: "127.0.0.1:9464",
 			RetryMaxBackoff: 30 * time.Second, StallAfter: time.Minute},
 		Blobs: BlobConfig{UploadURLTTL: 15 * time.Minute, ReadURLTTL: 2 * time.Hour, UploadQuota: 200 << 20, UnattachedTTL: 24 * time.Hour},
@@ -609,6 +621,12 @@ func (c Config) Validate() error {
 	}
 	if c.SSOTestProvider && !c.Dev {
 		bad("--sso-test-provider: only agora dev runs the test identity provider")
+	}
+	switch {
+	case c.Engines != EnginesEmbedded && c.Engines != EnginesReal:
+		bad("--engines: %q is neither %s nor %s", c.Engines, EnginesEmbedded, EnginesReal)
+	case c.Engines == EnginesReal && !c.Dev:
+		bad("--engines: only agora dev starts engines; the other roles use KAFKA_BROKERS")
 	}
 	if c.DatabaseURL == "" && strings.TrimSpace(c.DataDir) == "" {
 		bad("AGORA_DATA_DIR (--data): required when DATABASE_URL is not set")

@@ -121,6 +121,7 @@ func TestFromEnvReadsEveryVariable(t *testing.T) {
 		t.Fatalf("unexpected problems: %q", msgs)
 	}
 	want := Config{
+		Engines:      EnginesEmbedded, // a flag's, not a variable's
 		Addr:         "0.0.0.0:9000",
 		DataDir:      "/srv/agora",
 		DatabaseURL:  "postgres://u:p@db:5432/agora",
@@ -462,6 +463,24 @@ func TestSSOTestProviderOnlyInDev(t *testing.T) {
 	cfg.Dev = true
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("in dev: %v", err)
+	}
+}
+
+// TestEnginesOnlyInDev: only agora dev starts engines of its own, and
+// only the two it knows.
+func TestEnginesOnlyInDev(t *testing.T) {
+	cfg := Default()
+	cfg.Engines = EnginesReal
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--engines") {
+		t.Errorf("real outside dev: %v", err)
+	}
+	cfg.Dev = true
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("real in dev: %v", err)
+	}
+	cfg.Engines = "debezium"
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), `"debezium"`) {
+		t.Errorf("an unknown value: %v", err)
 	}
 }
 

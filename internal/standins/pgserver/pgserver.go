@@ -183,6 +183,11 @@ func (s *Server) ensureInit(ctx context.Context, bin string, cred *syscall.Crede
 		"wal_level = logical",
 		"max_wal_senders = 10",
 		"max_replication_slots = 10",
+		// A slot keeps WAL until its reader confirms it; a reader gone for
+		// good (Debezium's after agora dev --engines real, a test's relay)
+		// would keep it until the disk is full. Past this, Postgres gives
+		// the slot up instead, as deploy/'s Postgres does.
+		"max_slot_wal_keep_size = 1GB",
 		"max_connections = 200",
 		"shared_buffers = 128MB",
 		"fsync = on",

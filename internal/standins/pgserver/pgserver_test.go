@@ -126,6 +126,10 @@ func TestStartCreateStopRestartKeepsData(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SHOW wal_level").Scan(&level); err != nil || level != "logical" {
 		t.Fatalf("wal_level = %q (%v), want logical", level, err)
 	}
+	var keep string
+	if err := conn.QueryRow(ctx, "SHOW max_slot_wal_keep_size").Scan(&keep); err != nil || keep == "-1" {
+		t.Fatalf("max_slot_wal_keep_size = %q (%v), want a bound", keep, err)
+	}
 	_ = conn.Close(ctx)
 
 	if err := s.Stop(); err != nil {

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 only when Postgres answers and every migration is applied. `projections` shows the state and lag of each projection the process runs; one that is retrying or stalled on a target that is down (the warehouse, say) keeps the process ready, as the process still serves.
+         * @description Answers 200 only when Postgres answers and every migration is applied. `projections` shows the state and lag of each projection the process runs; one that is retrying or stalled on a target that is down (the warehouse, say) keeps the process ready, as the process still serves. `engines` names the parts of the change pipeline the process runs, with their versions: in `agora dev`, the relay and the embedded broker, or with `--engines real` Debezium's Postgres connector on Kafka Connect and Kafka.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -4339,6 +4339,28 @@ export interface components {
             status: "ready";
             /** @description The projections this process runs, by name. */
             projections: components["schemas"]["ProjectionState"][];
+            /** @description The parts of the change pipeline this process runs; absent when it runs none (an API node reading KAFKA_BROKERS). */
+            engines?: components["schemas"]["Engine"][];
+        };
+        Engine: {
+            /**
+             * @description `capture`: what turns Postgres's changes into events (the relay, Debezium's connector); `runtime`: what runs the capture (Kafka Connect); `broker`: what the projections read (the embedded broker, Kafka).
+             * @enum {string}
+             */
+            role: "capture" | "runtime" | "broker";
+            /**
+             * @example relay
+             * @example embedded broker
+             * @example Debezium
+             * @example Kafka Connect
+             * @example Kafka
+             */
+            name: string;
+            /**
+             * @description The engine's version, when it is not Agora's own.
+             * @example 3.6.1.Final
+             */
+            version?: string;
         };
         ProjectionState: {
             /** @description The projection's name (its consumer group is agora.projection.<name>). */
@@ -4367,6 +4389,8 @@ export interface components {
             pendingMigrations?: string[] | null;
             /** @description The projections this process runs, by name. */
             projections?: components["schemas"]["ProjectionState"][];
+            /** @description The parts of the change pipeline this process runs. */
+            engines?: components["schemas"]["Engine"][];
         };
         Message: {
             message: string;
