@@ -161,11 +161,12 @@ type apiProcess struct {
 }
 
 // startAPI starts agora api with a data folder of its own under the
-// stack's (the projector holds the search index of the stack's).
-func (s *faultStack) startAPI() {
+// stack's, named name (the projector holds the search index of the
+// stack's), and signs in there as the seed member.
+func (s *faultStack) startAPI(name string) *apiProcess {
 	t := s.t
 	addr := freeAddr(t)
-	a := &apiProcess{url: "http://" + addr, data: filepath.Join(s.dir, "api"), http: &http.Client{Timeout: 15 * time.Second}}
+	a := &apiProcess{url: "http://" + addr, data: filepath.Join(s.dir, name), http: &http.Client{Timeout: 15 * time.Second}}
 	a.proc = startAgora(t, append(slices.Clone(s.env), "AGORA_ADDR="+addr, "AGORA_PUBLIC_URL="+a.url, "AGORA_DATA_DIR="+a.data), "api")
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
 		if status, _, _ := a.call("GET", "/readyz", nil, ""); status == http.StatusOK {
@@ -183,7 +184,7 @@ func (s *faultStack) startAPI() {
 		t.Fatalf("sign in: %d %s", status, body)
 	}
 	a.token = session.AccessToken
-	s.api = a
+	return a
 }
 
 // call sends a request to path (or to a whole URL of the API) with body,

@@ -6,7 +6,8 @@ package main
 // (faults_disk_test.go), twice each, while a writer commits posts,
 // comments, reactions and edits. Afterwards `agora projector check` must
 // find every projection's target equal to what a rebuild from Postgres
-// gives.
+// gives. engines_test.go runs the same stack and checks on Debezium and
+// three Kafka brokers.
 
 import (
 	"context"
@@ -21,7 +22,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,6 +31,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/analytics"
+	"agora/app"
 	"agora/app/seed"
 	"agora/internal/adapters/kafka"
 	"agora/internal/standins/chserver"
@@ -42,22 +44,35 @@ import (
 )
 
 // faultStack is agora relay and agora projector over a Postgres, a
-// ClickHouse and a broker of the test's own, which the test may kill.
+// ClickHouse and a broker of the test's own, which the test may kill; or,
+// with faultOptions.engines, agora projector over Debezium's connector on
+// Kafka Connect and three Kafka brokers (engines_test.go).
 type faultStack struct {
 	t         *testing.T
 	dir       string // the data folder
 	pg        *pgserver.Server
 	ch        *chserver.Server
-	broker    *brokerProcess
+	broker    *brokerProcess   // the embedded broker, or nil
+	engines   *app.RealEngines // the real engines, or nil
 	brokers   []string
+	slot      string // the replication slot that feeds the topics
 	env       []string
 	pool      *pgxpool.Pool
-	relay     *proc
+	relay     *proc // nil on the real engines
 	projector *proc
 	api       *apiProcess // with faultOptions.api
 	// series is the forum the writer writes in: member posts, other
 	// comments (a notification for member) and reacts.
 	series, channel, member, other uuid.UUID
+	// writers write under the faults: by default one in series.
+	writers []forumWriter
+}
+
+// forumWriter is a writer in one forum: author posts and edits, other
+// comments and reacts, a statement every pace.
+type forumWriter struct {
+	series, channel, author, other uuid.UUID
+	pace                           time.Duration
 }
 
 // faultOptions add to the stack what one test needs.
@@ -67,12 +82,17 @@ type faultOptions struct {
 	disk int64
 	// api starts agora api too (faultStack.api).
 	api bool
+	// engines runs Debezium's connector on Kafka Connect and this many
+	// Kafka brokers (app.StartRealEngines) instead of the relay and the
+	// embedded broker.
+	engines int
 }
 
 func newFaultStack(t *testing.T, o faultOptions) *faultStack {
 	t.Helper()
 	agoraBinary(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	// Three brokers and Connect take minutes to start on a loaded machine.
+	ctx, cancel := context.WithTimeout(t.Context(), 6*time.Minute)
 	defer cancel()
 	dir := dataDir(t)
 	if o.disk > 0 {
@@ -95,18 +115,32 @@ func newFaultStack(t *testing.T, o faultOptions) *faultStack {
 	if err := ch.CreateDatabase(ctx, "agora"); err != nil {
 		t.Fatal(err)
 	}
-	broker := startBroker(t, filepath.Join(dir, "kafka"), 0)
-	s := &faultStack{t: t, dir: dir, pg: pg, ch: ch, broker: broker, brokers: []string{broker.addr}}
-	s.env = testEnv(
-		"DATABASE_URL="+pg.URL("agora"), "CLICKHOUSE_URL="+ch.URL("agora"), "KAFKA_BROKERS="+strings.Join(s.brokers, ","),
-		"AGORA_DATA_DIR="+filepath.Join(dir, "data"), "AGORA_METRICS_ADDR=127.0.0.1:0", "AGORA_LOG_LEVEL=warn",
+	s := &faultStack{t: t, dir: dir, pg: pg, ch: ch, slot: "agora_relay"}
+	env := []string{"DATABASE_URL=" + pg.URL("agora"), "CLICKHOUSE_URL=" + ch.URL("agora"),
+		"AGORA_DATA_DIR=" + filepath.Join(dir, "data"), "AGORA_METRICS_ADDR=127.0.0.1:0", "AGORA_LOG_LEVEL=warn",
 		// Back within a second of a component that returns.
-		"AGORA_PROJECTION_RETRY_MAX_BACKOFF=1s")
+		"AGORA_PROJECTION_RETRY_MAX_BACKOFF=1s"}
+	// agora migrate and seed need no broker.
 	for _, cmd := range []string{"migrate", "seed"} {
-		if p := startAgora(t, s.env, cmd); p.waitExit(t, time.Minute) != 0 {
+		if p := startAgora(t, testEnv(env...), cmd); p.waitExit(t, time.Minute) != 0 {
 			t.Fatalf("agora %s failed:\n%s", cmd, p.stderr.String())
 		}
 	}
+	if o.engines == 0 {
+		s.broker = startBroker(t, filepath.Join(dir, "kafka"), 0)
+		s.brokers = []string{s.broker.addr}
+	} else {
+		// After the seed, so that Debezium's snapshot holds it, as the
+		// relay's does.
+		s.engines, err = app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: pg.URL("agora"), Brokers: o.engines, Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.engines.Close)
+		s.brokers, s.slot = s.engines.Kafka.Brokers(), s.engines.Slot()
+		env = append(env, "AGORA_RELAY_SLOT="+s.slot)
+	}
+	s.env = testEnv(append(env, "KAFKA_BROKERS="+strings.Join(s.brokers, ","))...)
 	if s.pool, err = pgxpool.New(ctx, pg.URL("agora")); err != nil {
 		t.Fatal(err)
 	}
@@ -120,20 +154,57 @@ func newFaultStack(t *testing.T, o faultOptions) *faultStack {
 		WHERE m.series_id = $1 AND p.user_id IS NOT NULL AND p.user_id != $2 LIMIT 1`, s.series, s.member).Scan(&s.other); err != nil {
 		t.Fatalf("another member of the forum: %v", err)
 	}
-	s.relay = startAgora(t, s.env, "relay")
+	s.writers = []forumWriter{{series: s.series, channel: s.channel, author: s.member, other: s.other, pace: 10 * time.Millisecond}}
+	if s.engines == nil {
+		s.relay = startAgora(t, s.env, "relay")
+	}
 	s.projector = startAgora(t, s.env, "projector")
 	if o.api {
-		s.startAPI()
+		s.api = s.startAPI("api")
 	}
 	return s
+}
+
+// write is one statement of the writer: a post, a comment, a reaction
+// (id is its post's) or an edit (id is the post, raw its new text).
+type write struct {
+	kind string // post, comment, reaction, edit
+	id   uuid.UUID
+	raw  string
+}
+
+// writes are what the writer did: the statements that committed, and
+// those that failed, which may or may not have committed (Postgres went
+// down before it answered).
+type writes struct {
+	mu        sync.Mutex
+	committed []write
+	unsure    []write
+}
+
+func (w *writes) add(x write, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		w.unsure = append(w.unsure, x)
+	} else {
+		w.committed = append(w.committed, x)
+	}
+}
+
+// counts are how many statements committed and failed.
+func (w *writes) counts() (committed, failed int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.committed), len(w.unsure)
 }
 
 // writer commits posts, comments on them, reactions and edits in the
 // forum until stop, through every fault: a statement that fails (Postgres
 // down) is dropped, whether or not it committed, as the check compares
 // with what Postgres holds, not with what was sent.
-func (s *faultStack) writer(stop <-chan struct{}) (done <-chan struct{}, committed, failed *atomic.Int64) {
-	committed, failed = new(atomic.Int64), new(atomic.Int64)
+func (s *faultStack) writer(stop <-chan struct{}, f forumWriter) (done <-chan struct{}, w *writes) {
+	w = new(writes)
 	d := make(chan struct{})
 	go func() {
 		defer close(d)
@@ -142,54 +213,68 @@ func (s *faultStack) writer(stop <-chan struct{}) (done <-chan struct{}, committ
 			select {
 			case <-stop:
 				return
-			case <-time.After(10 * time.Millisecond):
+			case <-time.After(f.pace):
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			now := time.Now().UTC()
 			id := uuid.Must(uuid.NewV7())
+			var x write
 			var err error
 			switch {
 			case i%4 == 0 || post == uuid.Nil:
+				x = write{kind: "post", id: id, raw: fmt.Sprintf("Fault post %d: who has tried #chaos?", i)}
 				_, err = s.pool.Exec(ctx, `INSERT INTO threads (id, channel_id, series_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-					id, s.channel, s.series, s.member, fmt.Sprintf("Fault post %d: who has tried #chaos?", i), now)
+					id, f.channel, f.series, f.author, x.raw, now)
 				if err == nil {
 					post = id
 				}
 			case i%4 == 1:
+				x = write{kind: "comment", id: id, raw: fmt.Sprintf("Comment %d. Where?", i)}
 				_, err = s.pool.Exec(ctx, `INSERT INTO replies (id, thread_id, creator_id, raw, created_on, updated_on) VALUES ($1, $2, $3, $4, $5, $5)`,
-					id, post, s.other, fmt.Sprintf("Comment %d. Where?", i), now)
+					id, post, f.other, x.raw, now)
 			case i%4 == 2:
-				_, err = s.pool.Exec(ctx, `INSERT INTO reactions (id, thread_id, user_id, kind, created_on) VALUES ($1, $2, $3, 'liked', $4)`, id, post, s.other, now)
+				x = write{kind: "reaction", id: post}
+				_, err = s.pool.Exec(ctx, `INSERT INTO reactions (id, thread_id, user_id, kind, created_on) VALUES ($1, $2, $3, 'liked', $4)`, id, post, f.other, now)
 			default:
-				_, err = s.pool.Exec(ctx, `UPDATE threads SET raw = $2, updated_on = $3 WHERE id = $1`, post, fmt.Sprintf("Fault post edited at %d #chaos #edited", i), now)
+				x = write{kind: "edit", id: post, raw: fmt.Sprintf("Fault post edited at %d #chaos #edited", i)}
+				_, err = s.pool.Exec(ctx, `UPDATE threads SET raw = $2, updated_on = $3 WHERE id = $1`, post, x.raw, now)
 			}
 			cancel()
+			w.add(x, err)
 			if err != nil {
-				failed.Add(1)
 				time.Sleep(100 * time.Millisecond)
-				continue
 			}
-			committed.Add(1)
 		}
 	}()
-	return d, committed, failed
+	return d, w
 }
 
-// underWrites runs fault cycles times while the writer writes, then
-// checks every projection.
-func (s *faultStack) underWrites(cycles int, fault func(cycle int)) {
+// underWrites runs fault cycles times while the writers write, then
+// checks every projection, and answers what each writer wrote.
+func (s *faultStack) underWrites(cycles int, fault func(cycle int)) []*writes {
 	t := s.t
 	stop := make(chan struct{})
-	done, committed, failed := s.writer(stop)
+	var dones []<-chan struct{}
+	var ws []*writes
+	for _, f := range s.writers {
+		done, w := s.writer(stop, f)
+		dones, ws = append(dones, done), append(ws, w)
+	}
 	time.Sleep(2 * time.Second)
 	for c := 1; c <= cycles; c++ {
 		fault(c)
 		time.Sleep(time.Duration(1500+rand.IntN(1500)) * time.Millisecond)
 	}
 	close(stop)
-	<-done
-	t.Logf("%d changes committed under %d faults (%d statements failed while a component was down)", committed.Load(), cycles, failed.Load())
+	var committed, failed int
+	for i, done := range dones {
+		<-done
+		c, f := ws[i].counts()
+		committed, failed = committed+c, failed+f
+	}
+	t.Logf("%d changes committed under %d faults (%d statements failed while a component was down)", committed, cycles, failed)
 	s.check()
+	return ws
 }
 
 // check waits until the projections have applied every change, stops the
@@ -223,7 +308,7 @@ func (s *faultStack) check() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitRelayed(t, s.pool)
+	waitRelayed(t, s.pool, s.slot)
 	for _, h := range []projections.Handler{sp, ip, np} {
 		if err := projections.WaitApplied(ctx, projections.Config{Brokers: s.brokers}, h, 2*time.Minute); err != nil {
 			t.Fatalf("%v\nprojector stderr:\n%s", err, s.projector.stderr.String())
@@ -231,8 +316,11 @@ func (s *faultStack) check() {
 	}
 	caught := time.Since(start)
 	// Each process rode out the fault rather than being started again.
-	if s.relay.exited() || s.projector.exited() {
-		t.Fatalf("the relay or the projector exited:\n%s\n%s", s.relay.stderr.String(), s.projector.stderr.String())
+	if s.relay != nil && s.relay.exited() {
+		t.Fatalf("the relay exited:\n%s", s.relay.stderr.String())
+	}
+	if s.projector.exited() {
+		t.Fatalf("the projector exited:\n%s", s.projector.stderr.String())
 	}
 	_ = s.projector.cmd.Process.Signal(syscall.SIGTERM)
 	s.projector.waitExit(t, 30*time.Second)
@@ -249,9 +337,10 @@ func (s *faultStack) check() {
 	}
 }
 
-// waitRelayed waits until the relay's slot has confirmed the current end
-// of the write-ahead log: every change committed so far is in Kafka.
-func waitRelayed(t *testing.T, pool *pgxpool.Pool) {
+// waitRelayed waits until slot, the relay's or Debezium's, has confirmed
+// the current end of the write-ahead log: every change committed so far
+// is in Kafka.
+func waitRelayed(t *testing.T, pool *pgxpool.Pool, slot string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -261,13 +350,13 @@ func waitRelayed(t *testing.T, pool *pgxpool.Pool) {
 	}
 	for {
 		var done bool
-		err := pool.QueryRow(ctx, "SELECT COALESCE(bool_and(confirmed_flush_lsn >= $1::pg_lsn), false) FROM pg_replication_slots WHERE slot_name = 'agora_relay'", lsn).Scan(&done)
+		err := pool.QueryRow(ctx, "SELECT COALESCE(bool_and(confirmed_flush_lsn >= $1::pg_lsn), false) FROM pg_replication_slots WHERE slot_name = $2", lsn, slot).Scan(&done)
 		if err == nil && done {
 			return
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("the relay has not published up to %s (%v)", lsn, err)
+			t.Fatalf("slot %s has not confirmed %s (%v)", slot, lsn, err)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -295,8 +384,10 @@ func waitStartedAgain(t *testing.T, name string, restarts func() int, before int
 	t.Helper()
 	since := time.Now()
 	for restarts() == before {
-		if time.Since(since) > time.Minute {
-			t.Fatalf("%s not started again within a minute", name)
+		// A JVM (a Kafka broker, Connect) takes most of a minute to start
+		// again on a loaded machine.
+		if time.Since(since) > 3*time.Minute {
+			t.Fatalf("%s not started again within 3 minutes", name)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

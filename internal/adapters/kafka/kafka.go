@@ -119,18 +119,42 @@ func EndOffsets(ctx context.Context, brokers []string, topic string) (map[int]in
 }
 
 // offsetRanges returns the first and the next offset of every partition of
-// topic.
+// topic. A partition's error that a moment can mend is tried again, for a
+// few seconds: kafka-go sends a request per partition to its leader and
+// reports one whose connection failed as error -1 (Unknown) rather than as
+// an error of the call, which the transport would have redialled for; so
+// after a broker of three restarted, the first request to it failed that
+// way, as did one sent to a leader that had just moved (Not Leader).
 func offsetRanges(ctx context.Context, brokers []string, topic string) (map[int]kafkago.PartitionOffsets, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, failed, err := offsetRangesOnce(ctx, brokers, topic)
+		var broker kafkago.Error
+		if err == nil || !errors.As(failed, &broker) || (broker != kafkago.Unknown && !broker.Temporary()) || time.Now().After(deadline) {
+			return out, err
+		}
+		transport.CloseIdleConnections()
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// offsetRangesOnce is one try of offsetRanges; failed is a partition's
+// error, the one tried again.
+func offsetRangesOnce(ctx context.Context, brokers []string, topic string) (out map[int]kafkago.PartitionOffsets, failed, err error) {
 	c := Client(brokers)
 	meta, err := c.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{topic}})
 	if err != nil {
-		return nil, fmt.Errorf("kafka: metadata %s: %w", topic, err)
+		return nil, nil, fmt.Errorf("kafka: metadata %s: %w", topic, err)
 	}
 	if len(meta.Topics) != 1 || meta.Topics[0].Error != nil {
 		if len(meta.Topics) == 1 {
-			return nil, fmt.Errorf("kafka: metadata %s: %w", topic, meta.Topics[0].Error)
+			return nil, nil, fmt.Errorf("kafka: metadata %s: %w", topic, meta.Topics[0].Error)
 		}
-		return nil, fmt.Errorf("kafka: metadata %s: no such topic", topic)
+		return nil, nil, fmt.Errorf("kafka: metadata %s: no such topic", topic)
 	}
 	var reqs []kafkago.OffsetRequest
 	for _, p := range meta.Topics[0].Partitions {
@@ -138,16 +162,16 @@ func offsetRanges(ctx context.Context, brokers []string, topic string) (map[int]
 	}
 	res, err := c.ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{topic: reqs}})
 	if err != nil {
-		return nil, fmt.Errorf("kafka: list offsets %s: %w", topic, err)
+		return nil, nil, fmt.Errorf("kafka: list offsets %s: %w", topic, err)
 	}
-	out := map[int]kafkago.PartitionOffsets{}
+	out = map[int]kafkago.PartitionOffsets{}
 	for _, p := range res.Topics[topic] {
 		if p.Error != nil {
-			return nil, fmt.Errorf("kafka: list offsets %s/%d: %w", topic, p.Partition, p.Error)
+			return nil, p.Error, fmt.Errorf("kafka: list offsets %s/%d: %w", topic, p.Partition, p.Error)
 		}
 		out[p.Partition] = p
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // CommittedOffsets returns the offset group has committed in every
