@@ -31,6 +31,7 @@ type Projection struct {
 	chat  Chat
 	notes Notifications
 	since int64 // commit time (ms) before which changes are skipped
+	sent  *delivered
 	log   *slog.Logger
 }
 
@@ -48,7 +49,7 @@ func NewProjection(hub *live.Hub, db DB, feed Feed, chat Chat, notes Notificatio
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Projection{hub: hub, store: store{db}, feed: feed, chat: chat, notes: notes, since: hub.Started().Add(-replayMargin).UnixMilli(), log: log}, nil
+	return &Projection{hub: hub, store: store{db}, feed: feed, chat: chat, notes: notes, since: hub.Started().Add(-replayMargin).UnixMilli(), sent: newDelivered(deliveredLimit), log: log}, nil
 }
 
 // Name is "realtime." and the node id: a consumer group per node, so that
@@ -63,9 +64,11 @@ const sessionsTable = "public.sessions"
 func (p *Projection) Tables() []string { return append(Tables(), sessionsTable) }
 
 // Apply delivers the events of c to this node's connections that may read
-// them. It fails nothing: a live event is a hint for the browser to
-// refetch, not worth holding up the stream with retries or a dead letter,
-// so a failure is logged and the change dropped.
+// them, once (see delivered). It fails only while the database is
+// unavailable (a restart), so that the runner tries again once it is back
+// and no event is lost to a restart; any other failure is logged and the
+// change dropped: a live event is a hint for the browser to refetch, not
+// worth holding up the stream with retries or a dead letter.
 func (p *Projection) Apply(ctx context.Context, c change.Change) error {
 	return p.ApplyBatch(ctx, []change.Change{c})
 }
@@ -89,6 +92,9 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 		// node was waiting for what happened before it started, so those
 		// changes are skipped (a reconnecting browser refetches).
 		if c.Source.TsMs > 0 && c.Source.TsMs < p.since {
+			continue
+		}
+		if !p.sent.fresh(c) {
 			continue
 		}
 		if c.QualifiedTable() == sessionsTable {
@@ -119,9 +125,17 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
+				if projections.IsUnavailable(err) {
+					// The changes delivered before this one are recorded
+					// as sent, so the runner's retry of the batch delivers
+					// only the rest. A change of several events may send
+					// its first ones again: rare, and each is only a hint.
+					return err
+				}
 				p.log.Warn("realtime: event not delivered", "event", e.Type, "contextKey", e.ContextKey, "err", err)
 			}
 		}
+		p.sent.done(a.c)
 	}
 	return nil
 }
