@@ -6,9 +6,11 @@
 // Facts are stateless and idempotent. A change of a row writes a fact
 // row for each kind its object has (a post: post, and question, image,
 // file, link, video, ai_chat when it has them), with the change's place in
-// commit order as version (change.Position's Commit: the end of the
-// previous transaction's commit, so a later transaction has a higher
-// version; 0 for a snapshot read, older than every streamed change); a delete writes its before-image's kinds inactive, and
+// commit order as version (change.Position's Commit plus one: the end of
+// the previous transaction's commit, so a later transaction has a higher
+// version; 1 for a snapshot read, older than every streamed change, and
+// never 0, which the daily recount's sum of versions could not tell from
+// no fact); a delete writes its before-image's kinds inactive, and
 // an update writes inactive the before-image's keys the after-image does
 // not have (an image removed, a reaction set again on another day). The
 // facts table is a ReplacingMergeTree on (forum, kind, day, object), so

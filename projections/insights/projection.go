@@ -263,8 +263,12 @@ func (b *batch) read(c change.Change) error {
 	// Transactions, not rows, order facts: a fact's key gathers several
 	// rows. Position's Commit grows from one transaction to the next (and
 	// is 0 for a snapshot read); a transaction's changes share it, and
-	// seq breaks the tie within a batch.
-	v := c.Position().Commit
+	// seq breaks the tie within a batch. One more than Commit: the daily
+	// recount's version is the sum of its facts' versions, which must grow
+	// with every fact a recount sees, snapshot reads' too (with 0, a
+	// rebuild's recounts of one group all had version 0, and a partial one
+	// could win).
+	v := c.Position().Commit + 1
 	seq := len(b.images)
 	switch {
 	case c.Op == change.Delete:
