@@ -3,16 +3,11 @@ package app_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"agora/app"
-	"agora/internal/standins/pgserver"
-	"agora/relay"
 )
 
 // TestDebeziumReplaysKeepTheirSequence kills Kafka Connect (kill -9) under
@@ -27,39 +22,13 @@ func TestDebeziumReplaysKeepTheirSequence(t *testing.T) {
 	defer func() { envelopeTables = saved }()
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	dir, err := os.MkdirTemp("", "agora-replay-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if !t.Failed() {
-			_ = os.RemoveAll(dir)
-		}
-	})
-	if err := os.Chmod(dir, 0o755); err != nil { // Postgres runs as the postgres user
-		t.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pg, err := pgserver.Start(ctx, filepath.Join(dir, "pg"), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Stop() //nolint:errcheck
-	if err := pg.CreateDatabase(ctx, "agora"); err != nil {
-		t.Fatal(err)
-	}
-	url := pg.URL("agora")
-	db, err := relay.NewPool(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, url, db := privateDatabase(t, ctx, "agora-replay-")
 	if _, err := db.Exec(ctx, `CREATE TABLE cdc_heartbeat (id integer PRIMARY KEY, beat_on timestamptz NOT NULL);
 		CREATE TABLE marker (id bigint PRIMARY KEY); INSERT INTO marker VALUES (0);
 		CREATE PUBLICATION agora_cdc FOR ALL TABLES`); err != nil {
 		t.Fatal(err)
 	}
-	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quiet})
+	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quietLog()})
 	if err != nil {
 		t.Fatal(err)
 	}

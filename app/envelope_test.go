@@ -82,34 +82,7 @@ CREATE PUBLICATION agora_cdc FOR ALL TABLES;
 func TestRelayEnvelopeEqualsDebezium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 	defer cancel()
-	dir, err := os.MkdirTemp("", "agora-envelope-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if !t.Failed() {
-			_ = os.RemoveAll(dir)
-		}
-	})
-	// Postgres runs as the postgres user, who must reach its folder.
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pg, err := pgserver.Start(ctx, filepath.Join(dir, "pg"), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Stop() //nolint:errcheck
-	if err := pg.CreateDatabase(ctx, "agora"); err != nil {
-		t.Fatal(err)
-	}
-	url := pg.URL("agora")
-	db, err := relay.NewPool(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, url, db := privateDatabase(t, ctx, "agora-envelope-")
 	exec := func(sql string, args ...any) {
 		t.Helper()
 		if _, err := db.Exec(ctx, sql, args...); err != nil {
@@ -131,7 +104,7 @@ func TestRelayEnvelopeEqualsDebezium(t *testing.T) {
 	exec(`INSERT INTO pair VALUES (1, 'x', 'snapshot')`)
 
 	// The relay first, on a slot of its own.
-	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quiet})
+	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quietLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,3 +550,40 @@ func lsnOf(t *testing.T, m message) int64 {
 	}
 	return v.Source.LSN
 }
+
+// privateDatabase starts a private Postgres (wal_level=logical) for one
+// test in a folder of prefix, kept when the test fails, and returns the
+// folder, the URL of its database agora and a pool on it; both stop when
+// the test ends.
+func privateDatabase(t *testing.T, ctx context.Context, prefix string) (dir, url string, db *pgxpool.Pool) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			_ = os.RemoveAll(dir)
+		}
+	})
+	// Postgres runs as the postgres user, who must reach its folder.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pg, err := pgserver.Start(ctx, filepath.Join(dir, "pg"), quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pg.Stop() })
+	if err := pg.CreateDatabase(ctx, "agora"); err != nil {
+		t.Fatal(err)
+	}
+	url = pg.URL("agora")
+	if db, err = relay.NewPool(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return dir, url, db
+}
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

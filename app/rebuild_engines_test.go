@@ -2,9 +2,6 @@ package app_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,10 +9,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"agora/app"
-	"agora/internal/standins/pgserver"
 	"agora/projections"
 	"agora/projections/projectiontest"
-	"agora/relay"
 )
 
 // TestRebuildOnDebezium rebuilds a projection fed by Debezium while writes
@@ -27,40 +22,14 @@ import (
 func TestRebuildOnDebezium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	dir, err := os.MkdirTemp("", "agora-rebuild-engines-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if !t.Failed() {
-			_ = os.RemoveAll(dir)
-		}
-	})
-	if err := os.Chmod(dir, 0o755); err != nil { // Postgres runs as the postgres user
-		t.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pg, err := pgserver.Start(ctx, filepath.Join(dir, "pg"), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Stop() //nolint:errcheck
-	if err := pg.CreateDatabase(ctx, "agora"); err != nil {
-		t.Fatal(err)
-	}
-	url := pg.URL("agora")
-	db, err := relay.NewPool(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, url, db := privateDatabase(t, ctx, "agora-rebuild-engines-")
 	if _, err := db.Exec(ctx, `CREATE TABLE cdc_heartbeat (id integer PRIMARY KEY, beat_on timestamptz NOT NULL);
 		CREATE TABLE src (id bigint PRIMARY KEY, val text); ALTER TABLE src REPLICA IDENTITY FULL;
 		INSERT INTO src VALUES (0, 'before');
 		CREATE PUBLICATION agora_cdc FOR ALL TABLES`); err != nil {
 		t.Fatal(err)
 	}
-	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quiet})
+	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quietLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
