@@ -149,8 +149,18 @@ func (c *Cluster) loadState() error {
 
 // clusterID is a new cluster id as Kafka writes one: 16 random bytes in
 // URL-safe base64 without padding (what StorageTool random-uuid prints),
-// made here to save a JVM start.
+// made here to save a JVM start. Not one that begins with "-": StorageTool's
+// argument parser takes it for an option and refuses to format (seen: a
+// start failed once in 64).
 func clusterID() string {
+	for {
+		if id := randomClusterID(); id[0] != '-' {
+			return id
+		}
+	}
+}
+
+func randomClusterID() string {
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 	h := childproc.RandomHex(16)
 	var bits, n uint

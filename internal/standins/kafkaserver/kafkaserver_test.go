@@ -223,3 +223,14 @@ func TestConnectCapturesPostgres(t *testing.T) {
 		t.Fatal("kafka connect was not started again")
 	}
 }
+
+// A cluster id is 22 characters of URL-safe base64 and never begins with
+// "-", which StorageTool's parser would take for an option.
+func TestClusterIDs(t *testing.T) {
+	for range 2000 {
+		id := clusterID()
+		if len(id) != 22 || id[0] == '-' || strings.Trim(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+			t.Fatalf("cluster id %q", id)
+		}
+	}
+}
