@@ -8,12 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	kafkago "github.com/segmentio/kafka-go"
@@ -371,37 +369,11 @@ func (c *Cluster) Nodes() []*Broker { return c.nodes }
 
 // Kill kills the broker with SIGKILL, as a crash would; its supervision
 // starts it again.
-func (b *Broker) Kill() error {
-	cmd, _ := b.Current()
-	if cmd == nil {
-		return errors.New("kafkaserver: broker not running")
-	}
-	return syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
-}
+func (b *Broker) Kill() error { return kill(&b.Supervised, "broker") }
 
 // stop asks the broker to shut down (SIGTERM: a controlled shutdown that
 // moves its partitions' leadership away) and waits, then kills it.
-func (b *Broker) stop() error {
-	cmd, exited := b.Stopping()
-	if cmd == nil {
-		return nil
-	}
-	defer os.Remove(b.pidFile())
-	return halt(cmd, exited, 30*time.Second)
-}
-
-// halt stops a JVM with SIGTERM, then SIGKILL after grace.
-func halt(cmd *exec.Cmd, exited <-chan struct{}, grace time.Duration) error {
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-exited:
-		return nil
-	case <-time.After(grace):
-		_ = cmd.Process.Kill()
-		<-exited
-		return nil
-	}
-}
+func (b *Broker) stop() error { return stop(&b.Supervised, b.pidFile()) }
 
 // Close stops every broker, all at once: one by one, the last ones would
 // wait for a controller quorum that is gone.

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"agora/internal/standins/childproc"
@@ -231,24 +230,13 @@ func allRunning(s Status) bool {
 
 // Kill kills the worker with SIGKILL, as a crash would; its supervision
 // starts it again, and the connector resumes from its flushed offsets.
-func (c *Connect) Kill() error {
-	cmd, _ := c.Current()
-	if cmd == nil {
-		return errors.New("kafkaserver: kafka connect not running")
-	}
-	return syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
-}
+func (c *Connect) Kill() error { return kill(&c.Supervised, "kafka connect") }
 
-func (c *Connect) stop() error {
-	cmd, exited := c.Stopping()
-	if cmd == nil {
-		return nil
-	}
-	defer os.Remove(c.pidFile())
-	return halt(cmd, exited, 30*time.Second)
-}
+// stop asks the worker to shut down (SIGTERM: it flushes its offsets
+// first) and waits, then kills it.
+func (c *Connect) stop() error { return stop(&c.Supervised, c.pidFile()) }
 
-// Close stops the worker (SIGTERM: it flushes its offsets first).
+// Close stops the worker.
 func (c *Connect) Close() { _ = c.stop() }
 
 // properties writes m as a Java properties file, keys sorted, with the

@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"agora/internal/standins/childproc"
 )
@@ -114,3 +115,30 @@ var log4j2Properties = strings.Join([]string{
 	"logger.utils.level = warn",
 	"",
 }, "\n")
+
+// kill sends the current process of p SIGKILL, as a crash would.
+func kill(p *childproc.Supervised, name string) error {
+	cmd, _ := p.Current()
+	if cmd == nil {
+		return fmt.Errorf("kafkaserver: %s not running", name)
+	}
+	return syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// stop marks p stopped (no restart), asks its JVM to shut down (SIGTERM)
+// and waits for it, at most 30 s, then kills it, and removes its pid file.
+func stop(p *childproc.Supervised, pidFile string) error {
+	cmd, exited := p.Stopping()
+	if cmd == nil {
+		return nil
+	}
+	defer os.Remove(pidFile)
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+	}
+	return nil
+}
