@@ -3,11 +3,8 @@ package app_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"agora/app"
 )
 
 // TestDebeziumReplaysKeepTheirSequence kills Kafka Connect (kill -9) under
@@ -28,11 +25,7 @@ func TestDebeziumReplaysKeepTheirSequence(t *testing.T) {
 		CREATE PUBLICATION agora_cdc FOR ALL TABLES`); err != nil {
 		t.Fatal(err)
 	}
-	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quietLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer engines.Close()
+	engines := startDebezium(t, ctx, dir, url)
 	brokers := engines.Kafka.Brokers()
 	waitForMessages(t, ctx, brokers, "agora", 1, engines.Connect.LogFile())
 	n := 0

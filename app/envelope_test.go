@@ -104,11 +104,7 @@ func TestRelayEnvelopeEqualsDebezium(t *testing.T) {
 	exec(`INSERT INTO pair VALUES (1, 'x', 'snapshot')`)
 
 	// The relay first, on a slot of its own.
-	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quietLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer engines.Close()
+	engines := startDebezium(t, ctx, dir, url)
 	brokers := engines.Kafka.Brokers()
 	rctx, stopRelay := context.WithCancel(context.Background())
 	relayDone := make(chan struct{})
@@ -587,3 +583,16 @@ func privateDatabase(t *testing.T, ctx context.Context, prefix string) (dir, url
 }
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// startDebezium starts one Kafka broker and Connect with Debezium's
+// connector over the database at url, in dir/engines, stopped when the
+// test ends (before the database: cleanups run last first).
+func startDebezium(t *testing.T, ctx context.Context, dir, url string) *app.RealEngines {
+	t.Helper()
+	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quietLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(engines.Close)
+	return engines
+}

@@ -2,13 +2,11 @@ package app_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"agora/app"
 	"agora/projections"
 	"agora/projections/projectiontest"
 )
@@ -29,11 +27,7 @@ func TestRebuildOnDebezium(t *testing.T) {
 		CREATE PUBLICATION agora_cdc FOR ALL TABLES`); err != nil {
 		t.Fatal(err)
 	}
-	engines, err := app.StartRealEngines(ctx, app.EnginesOptions{Dir: filepath.Join(dir, "engines"), DatabaseURL: url, Brokers: 1, Log: quietLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer engines.Close()
+	engines := startDebezium(t, ctx, dir, url)
 	brokers := engines.Kafka.Brokers()
 	h, err := projectiontest.NewCounting(ctx, db, "rebuild_src", "public.src")
 	if err != nil {
