@@ -322,7 +322,7 @@ func (c *consumer) process(ctx context.Context, batch []kafkago.Message) (failed
 		if !c.tables[ch.QualifiedTable()] {
 			continue
 		}
-		ch.Partition, ch.Offset = m.Partition, m.Offset
+		ch.Partition, ch.Offset, ch.Time = m.Partition, m.Offset, m.Time
 		ds = append(ds, decoded{msg: m, c: ch, ok: true})
 		todo = append(todo, ch)
 	}

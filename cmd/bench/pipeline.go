@@ -151,13 +151,15 @@ func (path pipelinePath) measure(ctx context.Context, selected map[string]bool, 
 	}
 	for i := 1; selected["pipeline-latency"] && i <= *pipelineRuns; i++ {
 		err := run("latency", func(ctx context.Context, table string, applied *appliedLog) error {
-			r, capt, err := latencyRun(ctx, pool, table, applied, duration)
+			r, parts, err := latencyRun(ctx, pool, table, applied, duration)
 			if err != nil {
 				return err
 			}
 			f.p50, f.p99, f.max = append(f.p50, r.p(50)), append(f.p99, r.p(99)), append(f.max, r.lat[len(r.lat)-1])
-			fmt.Printf("  %s, latency run %d: p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d, offered %.0f changes/s); of it, commit to captured (ts_ms) p50 %.0f ms, p99 %.0f ms; load average %s\n",
-				path.name, i, ms(r.p(50)), ms(r.p(99)), ms(r.lat[len(r.lat)-1]), r.n(), float64(r.n())/r.wall.Seconds(), ms(capt.p(50)), ms(capt.p(99)), loadAverage())
+			fmt.Printf("  %s, latency run %d: p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d, offered %.0f changes/s); load average %s\n",
+				path.name, i, ms(r.p(50)), ms(r.p(99)), ms(r.lat[len(r.lat)-1]), r.n(), float64(r.n())/r.wall.Seconds(), loadAverage())
+			fmt.Printf("    stages p50/p99: commit to captured (ts_ms) %.0f/%.0f ms, captured to sent (record time) %.0f/%.0f ms, sent to applied %.1f/%.1f ms\n",
+				ms(parts[0].p(50)), ms(parts[0].p(99)), ms(parts[1].p(50)), ms(parts[1].p(99)), ms(parts[2].p(50)), ms(parts[2].p(99)))
 			return nil
 		})
 		if err != nil {
@@ -183,54 +185,67 @@ func (path pipelinePath) measure(ctx context.Context, selected map[string]bool, 
 }
 
 // latencyRun offers 1,000 single-row inserts a second for duration and
-// answers each one's time from its commit to the projection's, and the
-// part of it until the capture processed the change (its ts_ms, in ms).
-func latencyRun(ctx context.Context, pool *pgxpool.Pool, table string, applied *appliedLog, duration time.Duration) (total, capture result, err error) {
+// answers each one's time from its commit to the projection's, and its
+// stages: commit to captured (ts_ms, whole ms), captured to sent (the
+// record's timestamp, ms) and sent to applied.
+func latencyRun(ctx context.Context, pool *pgxpool.Pool, table string, applied *appliedLog, duration time.Duration) (total result, parts [3]result, err error) {
 	const rate = 1000
 	n := int(duration.Seconds() * rate)
-	committed := make([]time.Time, n)
+	committed, wall, err := offer(ctx, pool, table, 1, n, rate)
+	if err != nil {
+		return result{}, parts, err
+	}
+	if err := applied.waitFor(ctx, n, time.Minute); err != nil {
+		return result{}, parts, err
+	}
+	lat := make([]time.Duration, 0, n)
+	var part [3][]time.Duration
+	for i := 0; i < n; i++ {
+		st, _ := applied.at(int64(i + 1))
+		lat = append(lat, max(0, st.applied.Sub(committed[i])))
+		// ts_ms and the record's timestamp have whole milliseconds: each
+		// is up to 1 ms early.
+		part[0] = append(part[0], max(0, st.captured.Sub(committed[i].Truncate(time.Millisecond))))
+		part[1] = append(part[1], max(0, st.sent.Sub(st.captured)))
+		part[2] = append(part[2], max(0, st.applied.Sub(st.sent)))
+	}
+	for k := range part {
+		parts[k] = newResult(part[k], wall)
+	}
+	return newResult(lat, wall), parts, nil
+}
+
+// offer inserts rows first..first+n-1 of table at rate a second and
+// answers when each one committed and how long offering took. A commit
+// waits for its WAL flush (a few ms here): 8 writers keep the offered
+// rate.
+func offer(ctx context.Context, pool *pgxpool.Pool, table string, first int64, n, rate int) (committed []time.Time, wall time.Duration, err error) {
+	committed = make([]time.Time, n)
 	var next atomic.Int64
 	start := time.Now().Add(20 * time.Millisecond)
-	// A commit waits for its WAL flush (a few ms here): 8 writers keep
-	// the offered rate at 1,000 a second.
 	var wg sync.WaitGroup
 	errc := make(chan error, 8)
 	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= n {
 					return
 				}
-				time.Sleep(time.Until(start.Add(time.Duration(i) * time.Second / rate)))
-				if _, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, 'x')", int64(i+1)); err != nil {
+				time.Sleep(time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(rate))))
+				if _, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, 'x')", first+int64(i)); err != nil {
 					errc <- err
 					next.Store(int64(n))
 					return
 				}
 				committed[i] = time.Now()
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	wall := time.Since(start)
+	wall = time.Since(start)
 	close(errc)
-	if err := <-errc; err != nil {
-		return result{}, result{}, err
-	}
-	if err := applied.waitFor(ctx, n, time.Minute); err != nil {
-		return result{}, result{}, err
-	}
-	lat, capt := make([]time.Duration, 0, n), make([]time.Duration, 0, n)
-	for i := 0; i < n; i++ {
-		at, _ := applied.at(int64(i + 1))
-		lat = append(lat, max(0, at.Sub(committed[i])))
-		// ts_ms has whole milliseconds: up to 1 ms early.
-		capt = append(capt, max(0, applied.capturedAt(int64(i+1)).Sub(committed[i].Truncate(time.Millisecond))))
-	}
-	return newResult(lat, wall), newResult(capt, wall), nil
+	return committed, wall, <-errc
 }
 
 // throughputRun writes a backlog as fast as Postgres takes it and answers
@@ -329,20 +344,23 @@ func spreadRate(rs []float64) string {
 	return fmt.Sprintf("%.0f (%.0f–%.0f)", median(rs), slices.Min(rs), slices.Max(rs))
 }
 
-// appliedLog records when the projection applied each row's first change,
-// and when the capture (the relay, or Debezium) processed it: the
-// envelope's ts_ms, which splits the latency into the capture's part and
-// the broker's and projection's.
+// appliedLog records, for each row's first change, when the capture (the
+// relay, or Debezium) processed it (the envelope's ts_ms), when its record
+// was sent to the broker (the record's timestamp) and when the projection
+// applied it: the stages that split the latency between the capture, the
+// capture's producer, and the broker with the consumer and the apply.
 type appliedLog struct {
-	mu       sync.Mutex
-	times    map[int64]time.Time
-	captured map[int64]time.Time
-	latest   time.Time
-	grew     chan struct{}
+	mu     sync.Mutex
+	stages map[int64]stages
+	latest time.Time
+	grew   chan struct{}
 }
 
+// stages are the times of one change on its way.
+type stages struct{ captured, sent, applied time.Time }
+
 func newAppliedLog() *appliedLog {
-	return &appliedLog{times: map[int64]time.Time{}, captured: map[int64]time.Time{}, grew: make(chan struct{}, 1)}
+	return &appliedLog{stages: map[int64]stages{}, grew: make(chan struct{}, 1)}
 }
 
 func (a *appliedLog) record(cs []change.Change) {
@@ -353,9 +371,8 @@ func (a *appliedLog) record(cs []change.Change) {
 		if err != nil {
 			continue
 		}
-		if _, ok := a.times[id]; !ok {
-			a.times[id] = now
-			a.captured[id] = time.UnixMilli(c.TsMs)
+		if _, ok := a.stages[id]; !ok {
+			a.stages[id] = stages{captured: time.UnixMilli(c.TsMs), sent: c.Time, applied: now}
 		}
 	}
 	a.latest = now
@@ -366,18 +383,12 @@ func (a *appliedLog) record(cs []change.Change) {
 	}
 }
 
-func (a *appliedLog) at(id int64) (time.Time, bool) {
+// at are row id's stages, if its change was applied.
+func (a *appliedLog) at(id int64) (stages, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t, ok := a.times[id]
-	return t, ok
-}
-
-// capturedAt is when the capture processed row id's first change (ms).
-func (a *appliedLog) capturedAt(id int64) time.Time {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.captured[id]
+	st, ok := a.stages[id]
+	return st, ok
 }
 
 func (a *appliedLog) last() time.Time {
@@ -388,12 +399,17 @@ func (a *appliedLog) last() time.Time {
 
 // waitFor waits until rows 1..n were applied.
 func (a *appliedLog) waitFor(ctx context.Context, n int, limit time.Duration) error {
+	return a.waitForRows(ctx, 1, n, limit)
+}
+
+// waitForRows waits until rows first..first+n-1 were applied.
+func (a *appliedLog) waitForRows(ctx context.Context, first int64, n int, limit time.Duration) error {
 	deadline := time.After(limit)
 	for {
 		a.mu.Lock()
 		have := 0
-		for i := 1; i <= n; i++ {
-			if _, ok := a.times[int64(i)]; ok {
+		for i := first; i < first+int64(n); i++ {
+			if _, ok := a.stages[i]; ok {
 				have++
 			}
 		}
@@ -412,21 +428,25 @@ func (a *appliedLog) waitFor(ctx context.Context, n int, limit time.Duration) er
 	}
 }
 
-// warmUp writes one row with a negative id and waits for it.
+// warmUp writes one row with a negative id and waits for it (the
+// consumer group has joined and a path that has just started has
+// delivered its snapshot), then offers warmRows more at 1,000 a second
+// and waits for them: the JVMs of the Debezium path compile their hot
+// paths in the first seconds of traffic, and the figures are of the
+// steady state, not of that.
 func warmUp(ctx context.Context, pool *pgxpool.Pool, table string, a *appliedLog) error {
 	if _, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES (-1, 'warm')"); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		if _, ok := a.at(-1); ok {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the projection did not start within 3 minutes")
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := a.waitForRows(ctx, -1, 1, 3*time.Minute); err != nil {
+		return fmt.Errorf("the projection did not start: %w", err)
 	}
+	const warmRows = 3000
+	first := int64(-1 - warmRows)
+	if _, _, err := offer(ctx, pool, table, first, warmRows, 1000); err != nil {
+		return err
+	}
+	return a.waitForRows(ctx, first, warmRows, time.Minute)
 }
 
 // waitForSnapshot waits until the relay's slot delivered its snapshot.

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Op is the kind of a change.
@@ -74,11 +75,13 @@ type Source struct {
 
 // Change is one decoded change event.
 type Change struct {
-	// Topic, Partition and Offset say where the event was read; the runner
-	// fills them.
+	// Topic, Partition and Offset say where the event was read, and Time
+	// is the record's timestamp (when its producer sent it, or when the
+	// broker appended it under LogAppendTime); the runner fills them.
 	Topic     string
 	Partition int
 	Offset    int64
+	Time      time.Time
 
 	Op Op
 	// Schema and Table name the changed table (from source).
