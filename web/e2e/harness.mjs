@@ -39,8 +39,11 @@ export function freePort() {
   })
 }
 
-/** startAgora runs `agora dev` and resolves when /readyz answers 200. */
-export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, '../../bin/agora') } = {}) {
+/**
+ * startAgora runs `agora dev` with args after its own and resolves when
+ * /readyz answers 200, failing after readyWithin ms.
+ */
+export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, '../../bin/agora'), args = [], readyWithin = 60_000 } = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} not found: run make build first`)
   const port = await freePort()
   // The ports of the tests' own servers that agora may reach on loopback, exactly: the composer
@@ -53,7 +56,7 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
   const url = `http://127.0.0.1:${port}`
   const logs = []
   // --sso-test-provider: a loopback OpenID Provider to sign in through (tests/sso.mjs).
-  const proc = spawn(bin, ['dev', '--addr', `127.0.0.1:${port}`, '--data', data, '--sso-test-provider'], {
+  const proc = spawn(bin, ['dev', '--addr', `127.0.0.1:${port}`, '--data', data, '--sso-test-provider', ...args], {
     env: {
       ...process.env,
       AGORA_LOG_LEVEL: 'warn',
@@ -72,7 +75,7 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
   proc.stdout.on('data', (b) => logs.push(b.toString()))
   proc.stderr.on('data', (b) => logs.push(b.toString()))
   const exited = new Promise((res) => proc.on('exit', res))
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + readyWithin
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`agora dev exited (${proc.exitCode}):\n${logs.join('')}`)
     try {
@@ -81,7 +84,7 @@ export async function startAgora({ bin = process.env.AGORA_BIN ?? resolve(here, 
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`agora dev not ready after 60 s:\n${logs.join('')}`)
+    if (Date.now() > deadline) throw new Error(`agora dev not ready after ${readyWithin / 1000} s:\n${logs.join('')}`)
     await new Promise((r) => setTimeout(r, 150))
   }
   // The test provider's issuer and client, as agora dev prints them.

@@ -9,7 +9,12 @@ import { screenshotDir } from './harness.mjs'
 export const PASSWORD = process.env.AGORA_DEMO_PASSWORD ?? 'agora-demo'
 export const WIDE = { width: 1440, height: 900 }
 export const NARROW = { width: 390, height: 844 }
-export const TIMEOUT = 10_000
+// TIMEOUT bounds each wait for the page; run.mjs sets it per suite (a
+// bound for a loaded machine, not a figure).
+export let TIMEOUT = 10_000
+export function setWaitBound(ms) {
+  TIMEOUT = ms
+}
 
 /** server is the running `agora dev` ({url, …}); set by run.mjs. */
 export const server = {}
@@ -156,4 +161,35 @@ export async function demoForum(email, name) {
     return { token, series, path: `/communities/${c.id}/series/${f.id}` }
   }
   throw new Error(`no demo forum ${name} for ${email}`)
+}
+
+/**
+ * openFeed signs in and opens the forum at path, and waits for the hub's
+ * WebSocket to open, so that the events of what others do next reach this
+ * page.
+ */
+export async function openFeed(ctx, email, path, viewport) {
+  const page = await signedInPage(ctx, email, viewport)
+  const hub = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/api/hub'), timeout: TIMEOUT })
+  // Awaited below; a failure before that must not also reject unheard.
+  hub.catch(() => {})
+  await page.goto(server.url + path)
+  await visible(page.getByTestId('forum-feed'))
+  await hub
+  // The hub registers the connection after the upgrade.
+  await page.waitForTimeout(500)
+  return page
+}
+
+/** postCard is the feed's first post card holding text. */
+export const postCard = (page, text) => page.getByTestId('post-card').filter({ hasText: text }).first()
+
+/** askAI asks a channel's AI search through the API, as token, and returns its NDJSON events. */
+export async function askAI(token, channelId, q) {
+  const r = await fetch(`${server.url}/api/ai/search/${channelId}?q=${encodeURIComponent(q)}`, { headers: { Authorization: `Bearer ${token}` } })
+  if (r.status !== 200) throw new Error(`AI search: ${r.status}`)
+  return (await r.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 }

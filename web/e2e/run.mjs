@@ -2,7 +2,7 @@
 // Run with `npm --prefix web run e2e` after `make build` (make test does both).
 // Each file under tests/ exports its tests, run in the order listed here.
 import { launchChromium, run, startAgora } from './harness.mjs'
-import { cspReported, server, TIMEOUT, watchCSP, WIDE } from './lib.mjs'
+import { cspReported, server, setWaitBound, TIMEOUT, watchCSP, WIDE } from './lib.mjs'
 import auth from './tests/auth.mjs'
 import composer from './tests/composer.mjs'
 import forum from './tests/forum.mjs'
@@ -20,15 +20,40 @@ import delivery from './tests/delivery.mjs'
 import notifications from './tests/notifications.mjs'
 import meetups from './tests/meetups.mjs'
 import subscriptions from './tests/subscriptions.mjs'
+import engines from './tests/engines.mjs'
 
-const tests = [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...gaps, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups, ...subscriptions]
+// Each suite runs against an agora dev of its own: the product's quick
+// default (the embedded relay and broker), then the real engines (Debezium's
+// connector on Kafka Connect, and Kafka), whose three JVMs take a minute or
+// two to start on a loaded 2-core machine.
+const suites = [
+  { tests: [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...gaps, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups, ...subscriptions] },
+  { tests: engines, options: { args: ['--engines', 'real'], readyWithin: 8 * 60_000 }, waitBound: 30_000 },
+]
+const only = process.env.E2E_ONLY
 
-Object.assign(server, await startAgora())
 const chromium = await launchChromium()
-
-let ok = false
+let ok = true
 try {
-  ok = await run(tests, async () => {
+  for (const suite of suites) {
+    if (only && !suite.tests.some((t) => t.name.includes(only))) continue
+    for (const k of Object.keys(server)) delete server[k]
+    Object.assign(server, await startAgora(suite.options))
+    setWaitBound(suite.waitBound ?? 10_000)
+    try {
+      ok = (await runSuite(suite.tests)) && ok
+    } finally {
+      await server.stop()
+    }
+  }
+} finally {
+  await chromium.close()
+}
+process.exit(ok ? 0 : 1)
+
+/** runSuite runs tests against the server, each in fresh contexts of the shared Chromium. */
+function runSuite(tests) {
+  return run(tests, async () => {
     const contexts = []
     const browsers = []
     const pages = []
@@ -67,8 +92,4 @@ try {
     }
     return ctx
   })
-} finally {
-  await chromium.close()
-  await server.stop()
 }
-process.exit(ok ? 0 : 1)

@@ -3,7 +3,7 @@
 // question that only a forum admin can look behind, and an XSS corpus that
 // must execute nothing.
 import assert from 'node:assert/strict'
-import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signedInPage, visible } from '../lib.mjs'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, openFeed, postCard as card, server, shot, signedInPage, visible } from '../lib.mjs'
 
 const A = 'member@demo.agora'
 const B = 'expert@demo.agora'
@@ -31,23 +31,6 @@ async function forum() {
   }
   throw new Error(`${A} is not in ${FORUM}`)
 }
-
-/**
- * openFeed signs in and opens the forum, and waits for the hub's WebSocket
- * to open, so that the events of what others do next reach this page.
- */
-async function openFeed(ctx, email, path, viewport) {
-  const page = await signedInPage(ctx, email, viewport)
-  const hub = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/api/hub'), timeout: TIMEOUT })
-  await page.goto(server.url + path)
-  await visible(page.getByTestId('forum-feed'))
-  await hub
-  // The hub registers the connection after the upgrade.
-  await page.waitForTimeout(500)
-  return page
-}
-
-const card = (page, text) => page.getByTestId('post-card').filter({ hasText: text }).first()
 
 /** scrollTo scrolls the feed down (loading pages) until locator shows. */
 async function scrollTo(page, locator) {

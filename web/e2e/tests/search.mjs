@@ -3,7 +3,7 @@
 // a citation, asks a follow-up and shares the conversation; an admin finds a
 // community member by a misspelt name in Manage Access.
 import assert from 'node:assert/strict'
-import { TIMEOUT, api, apiSignIn, axe, poll, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+import { TIMEOUT, api, apiSignIn, askAI as ask, axe, poll, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
 
 const A = 'member@demo.agora'
 const B = 'expert@demo.agora'
@@ -12,16 +12,6 @@ const FORUM = 'Welcome & Introductions'
 const CLOSED = 'Leadership Roundtable'
 // New posts and people reach the search index through the change stream.
 const INDEXED = 30_000
-
-/** ask asks the AI search through the API and returns its events. */
-async function ask(token, channelId, q) {
-  const r = await fetch(`${server.url}/api/ai/search/${channelId}?q=${encodeURIComponent(q)}`, { headers: { Authorization: `Bearer ${token}` } })
-  assert.equal(r.status, 200, `AI search: ${r.status}`)
-  return (await r.text())
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-}
 
 /** welcome is the demo forum of A and B, as A sees it. */
 async function welcome(token) {
