@@ -569,9 +569,9 @@ func vectorPermissions(t *testing.T, s search.Store) {
 	put(t, s.Posts(),
 		search.Post{ID: "mine", ForumID: "fA", ChannelID: "cA", Text: "mine", Vector: at(30)},
 		search.Post{ID: "dm", ChannelID: "dm1", ReaderIDs: []string{"u1", "u2"}, Text: "dm", Vector: at(20)},
-		search.Post{ID: "other forum", ForumID: "fB", ChannelID: "cB", Text: "other", Vector: at(0)},
-		search.Post{ID: "others' dm", ChannelID: "dm2", ReaderIDs: []string{"u2", "u3"}, Text: "theirs", Vector: at(1)},
-		search.Post{ID: "fA elsewhere", ForumID: "fA", ChannelID: "cA2", Text: "admins", Vector: at(2)},
+		search.Post{ID: "other-forum", ForumID: "fB", ChannelID: "cB", Text: "other", Vector: at(0)},
+		search.Post{ID: "others-dm", ChannelID: "dm2", ReaderIDs: []string{"u2", "u3"}, Text: "theirs", Vector: at(1)},
+		search.Post{ID: "fA-elsewhere", ForumID: "fA", ChannelID: "cA2", Text: "admins", Vector: at(2)},
 	)
 	asker := search.ReadableBy("u1", "cA")
 	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: search.Filter{asker}})
