@@ -124,6 +124,11 @@ func OpenMeili(ctx context.Context, cfg MeiliConfig) (Store, error) {
 			return nil, err
 		}
 	}
+	if m.dimensions == 0 {
+		if err := m.readDimensions(ctx, postSchema); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
 }
 
@@ -192,13 +197,7 @@ func (m *meili) setUp(ctx context.Context, s *schema) error {
 	if task.Status != meilisearch.TaskStatusSucceeded && task.Error.Code != "index_already_exists" {
 		return fmt.Errorf("search: create index %s: %s: %s", uid, task.Error.Code, task.Error.Message)
 	}
-	if err := m.await(ctx, uid, set.TaskUID); err != nil {
-		return err
-	}
-	if s.vectors && dimensions == 0 {
-		return m.readDimensions(ctx, s)
-	}
-	return nil
+	return m.await(ctx, uid, set.TaskUID)
 }
 
 // readDimensions learns the dimensions of an embedder an earlier process

@@ -65,6 +65,8 @@ func TestMeiliOpenCreatesIndexesWithSettings(t *testing.T) {
 		"POST /indexes", "PATCH /indexes/t_hashtags/settings", "GET /tasks/3", "GET /tasks/4",
 		"POST /indexes", "PATCH /indexes/t_posts/settings", "GET /tasks/5", "GET /tasks/6",
 		"POST /indexes", "PATCH /indexes/t_peers/settings", "GET /tasks/7", "GET /tasks/8",
+		// An embedder an earlier process set up says the vectors' length.
+		"GET /indexes/t_posts/settings/embedders",
 	)
 	for _, r := range rs {
 		if r.Auth != "Bearer master-key" {
@@ -75,11 +77,11 @@ func TestMeiliOpenCreatesIndexesWithSettings(t *testing.T) {
 	sameJSON(t, "create peers", rs[12].Body, `{"uid":"t_peers","primaryKey":"id"}`)
 	const typos = `"typoTolerance":{"enabled":true,"minWordSizeForTypos":{"oneTypo":5,"twoTypos":9},
 		"disableOnWords":[],"disableOnAttributes":[],"disableOnNumbers":false}`
-	const ranking = `"rankingRules":["sort","words","typo","proximity","attribute","exactness"]`
+	const ranking = `"rankingRules":["sort","words","typo","proximity","attribute","exactness"],"pagination":{"maxTotalHits":1000000}`
 	sameJSON(t, "posts settings", rs[9].Body, `{`+ranking+`,
 		"searchableAttributes":["text","hashtags"],
 		"displayedAttributes":["*"],
-		"filterableAttributes":["kind","threadId","parentId","channelId","forumId","communityId","authorId","hashtags","readerIds"],
+		"filterableAttributes":["kind","threadId","parentId","channelId","forumId","communityId","authorId","hashtags","readerIds","hasVector"],
 		"sortableAttributes":["createdAt"],`+typos+`}`)
 	sameJSON(t, "members settings", rs[1].Body, `{`+ranking+`,
 		"searchableAttributes":["fullName","firstName","lastName","email","jobTitle","company"],
@@ -138,10 +140,12 @@ func TestMeiliWritesAreTasksAwaitedByWait(t *testing.T) {
 	rs := f.Take()
 	// Writes do not wait: a projection writes a batch, then waits once.
 	samePaths(t, "writes", rs, "POST /indexes/t_posts/documents", "POST /indexes/t_posts/documents/delete-batch", "POST /indexes/t_posts/documents/delete")
+	// A post without a vector says so: once the embedder exists,
+	// Meilisearch fails a batch with a new post that does not.
 	sameJSON(t, "upsert", rs[0].Body, `[
-		{"id":"p1","kind":"thread","threadId":"","parentId":"","channelId":"c1","forumId":"f1","communityId":"k1","authorId":"u1",
+		{"_vectors":{"default":null},"hasVector":false,"id":"p1","kind":"thread","threadId":"","parentId":"","channelId":"c1","forumId":"f1","communityId":"k1","authorId":"u1",
 		 "text":"Kubernetes rollout","hashtags":["k8s"],"readerIds":null,"createdAt":1763809200000},
-		{"id":"p2","kind":"comment","threadId":"p1","parentId":"","channelId":"c1","forumId":"f1","communityId":"","authorId":"",
+		{"_vectors":{"default":null},"hasVector":false,"id":"p2","kind":"comment","threadId":"p1","parentId":"","channelId":"c1","forumId":"f1","communityId":"","authorId":"",
 		 "text":"anonymous question","hashtags":null,"readerIds":null,"createdAt":0}]`)
 	sameJSON(t, "delete", rs[1].Body, `["p3","p4"]`)
 	sameJSON(t, "delete where", rs[2].Body, `{"filter":"forumId IN [\"f9\"]"}`)
@@ -219,13 +223,22 @@ func TestMeiliSearchSendsTheQueryAndDecodesHits(t *testing.T) {
 	rs = f.Take()
 	sameJSON(t, "blank search", rs[0].Body, `{"q":"","limit":20,"matchingStrategy":"all","hybrid":null}`)
 
-	// AnyWord lets Meilisearch drop the most frequent words first.
-	f.SetSearchAnswer(`{"hits":[],"query":"deploy migrations","processingTimeMs":0,"limit":20,"offset":0,"estimatedTotalHits":0}`)
-	if _, err := s.Posts().Search(context.Background(), search.Query{Text: "deploy migrations", AnyWord: true, Filter: search.Filter{search.ReadableBy("u1")}}); err != nil {
+	// AnyWord is a search a word (no matching strategy keeps a document
+	// with any word), after a count of what passes the filter; a word
+	// shorter than four letters ends with a space, so it is no prefix.
+	f.SetSearchAnswer("")
+	if _, err := s.Posts().Search(context.Background(), search.Query{Text: "deploy migrations on AWS", AnyWord: true, Filter: search.Filter{search.ReadableBy("u1")}}); err != nil {
 		t.Fatal(err)
 	}
 	rs = f.Take()
-	sameJSON(t, "any word", rs[0].Body, `{"q":"deploy migrations","limit":20,"matchingStrategy":"frequency","filter":"readerIds IN [\"u1\"]","hybrid":null}`)
+	samePaths(t, "any word", rs, "POST /multi-search")
+	const readable = `"filter":"readerIds IN [\"u1\"]","indexUid":"t_posts","hybrid":null,"matchingStrategy":"all"`
+	sameJSON(t, "any word", rs[0].Body, `{"queries":[
+		{"q":"","limit":1,"attributesToRetrieve":["id"],`+readable+`},
+		{"q":"deploy","limit":20,`+readable+`},
+		{"q":"migrations","limit":20,`+readable+`},
+		{"q":"on ","limit":20,`+readable+`},
+		{"q":"aws ","limit":20,`+readable+`}]}`)
 }
 
 func TestMeiliRefusesBeforeSending(t *testing.T) {
@@ -286,14 +299,15 @@ func TestMeiliVectorsGoWithTheirEmbedder(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := f.Take()
-	// The first vectors set the embedder up, before their documents.
-	samePaths(t, "first vectors", rs, "PATCH /indexes/t_posts/settings/embedders", "POST /indexes/t_posts/documents")
+	// The first vectors set the embedder up, and wait for it, before their
+	// documents.
+	samePaths(t, "first vectors", rs, "PATCH /indexes/t_posts/settings/embedders", "GET /tasks/9", "POST /indexes/t_posts/documents")
 	sameJSON(t, "embedder", rs[0].Body, `{"default":{"source":"userProvided","dimensions":3}}`)
 	const rest = `"threadId":"","parentId":"","channelId":"c1","forumId":"","communityId":"","authorId":"","hashtags":null,"readerIds":null,"createdAt":0`
-	sameJSON(t, "documents", rs[1].Body, `[
-		{"_vectors":{"default":[0.5,-1,2]},"id":"p1","kind":"","text":"with",`+rest+`},
-		{"id":"p2","kind":"","text":"without",`+rest+`},
-		{"id":"p3","kind":"","text":"zeros",`+rest+`}]`)
+	sameJSON(t, "documents", rs[2].Body, `[
+		{"_vectors":{"default":[0.5,-1,2]},"hasVector":true,"id":"p1","kind":"","text":"with",`+rest+`},
+		{"_vectors":{"default":null},"hasVector":false,"id":"p2","kind":"","text":"without",`+rest+`},
+		{"_vectors":{"default":null},"hasVector":false,"id":"p3","kind":"","text":"zeros",`+rest+`}]`)
 
 	if err := s.Posts().Upsert(ctx, search.Post{ID: "p4", ChannelID: "c1", Text: "later", Vector: []float32{1, 2, 3}}); err != nil {
 		t.Fatal(err)
@@ -302,7 +316,7 @@ func TestMeiliVectorsGoWithTheirEmbedder(t *testing.T) {
 	if err := s.Posts().Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	samePaths(t, "wait", f.Take(), "GET /tasks/9", "GET /tasks/10", "GET /tasks/11")
+	samePaths(t, "wait", f.Take(), "GET /tasks/10", "GET /tasks/11")
 
 	// A rebuilt index gets the embedder with its other settings.
 	if err := s.Posts().Rebuild(ctx); err != nil {
@@ -352,7 +366,10 @@ func TestMeiliVectorSearchIsSemantic(t *testing.T) {
 	f, srv := newFakeMeili(t)
 	s := openFake(t, srv)
 	f.Take()
-	f.SetSearchAnswer(`{"hits":[{"id":"p7","kind":"thread","channelId":"c1","text":"Rolling out"}],
+	// A hit the vectors did not rank (no similarity) is dropped.
+	f.SetSearchAnswer(`{"hits":[
+		{"id":"p7","kind":"thread","channelId":"c1","text":"Rolling out","_rankingScoreDetails":{"vectorSort":{"order":0,"similarity":0.9}}},
+		{"id":"p8","kind":"thread","channelId":"c1","text":"No vector","_rankingScoreDetails":{"vectorSort":{"order":0}}}],
 		"query":"","processingTimeMs":1,"limit":5,"offset":5,"estimatedTotalHits":12,"semanticHitCount":1}`)
 	r, err := s.Posts().Search(context.Background(), search.Query{
 		Vector: []float32{0.25, -0.5}, Filter: search.Filter{search.ReadableBy("u1", "c1"), search.In("forumId", "f1")}, Limit: 5, Offset: 5,
@@ -362,10 +379,11 @@ func TestMeiliVectorSearchIsSemantic(t *testing.T) {
 	}
 	rs := f.Take()
 	samePaths(t, "search", rs, "POST /indexes/t_posts/search")
-	// No retrieveVectors: hits come without their vectors.
+	// No retrieveVectors: hits come without their vectors. Only posts
+	// with a vector are asked for.
 	sameJSON(t, "search", rs[0].Body, `{
-		"q":"","limit":5,"offset":5,"matchingStrategy":"all",
-		"filter":"(readerIds IN [\"u1\"] OR channelId IN [\"c1\"]) AND forumId IN [\"f1\"]",
+		"q":"","limit":5,"offset":5,"matchingStrategy":"all","showRankingScoreDetails":true,
+		"filter":"(readerIds IN [\"u1\"] OR channelId IN [\"c1\"]) AND forumId IN [\"f1\"] AND hasVector = true",
 		"vector":[0.25,-0.5],
 		"hybrid":{"embedder":"default","semanticRatio":1}}`)
 	if len(r.Hits) != 1 || r.Hits[0].ID != "p7" || r.Hits[0].Vector != nil || r.Total != 12 {

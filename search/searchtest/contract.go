@@ -46,6 +46,9 @@ func Run(t *testing.T, open Open) {
 		{"vector: writes replace and delete vectors", vectorWrites},
 		{"vector: rebuild empties", vectorRebuild},
 		{"vector: bad queries", vectorBadQueries},
+		{"vector: a post without text or vector", postWithoutText},
+		{"vector: an edit that removes the vector", editRemovesVector},
+		{"a search on a new index", newIndexSearch},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -643,4 +646,62 @@ func vectorBadQueries(t *testing.T, s search.Store) {
 		search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: at(0)})
 	sameSet(t, "a vector of zeros is none", find(t, s.Posts(), search.Query{Vector: at(0), Filter: f}), "p1")
 	sameSet(t, "a query of zeros finds nothing", find(t, s.Posts(), search.Query{Vector: make([]float32, 3), Filter: f}))
+}
+
+// postWithoutText: an image-only post (no text, so no vector) written in
+// one batch with posts that have vectors is kept, found by the filter, and
+// does not come back from a Vector query.
+func postWithoutText(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: at(0)},
+		search.Post{ID: "image", ChannelID: "c", Kind: "thread"},
+		search.Post{ID: "p2", ChannelID: "c", Text: "two", Vector: at(30)},
+	)
+	// A later batch of image-only posts alone, once vectors exist.
+	put(t, s.Posts(), search.Post{ID: "image2", ChannelID: "c", Kind: "thread"})
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	sameSet(t, "every post", find(t, s.Posts(), search.Query{Filter: f}), "p1", "image", "p2", "image2")
+	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: f})
+	if got := ids(r); !slices.Equal(got, []string{"p1", "p2"}) || r.Total != 2 {
+		t.Errorf("nearest: %v of %d, want [p1 p2] of 2", got, r.Total)
+	}
+}
+
+// editRemovesVector: an edit that loses its vector (the text is gone, or
+// the embedder could not embed it) is no longer near anything.
+func editRemovesVector(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "kubernetes rollout", Vector: at(0)},
+		search.Post{ID: "p2", ChannelID: "c", Text: "other", Vector: at(60)},
+	)
+	put(t, s.Posts(), search.Post{ID: "p1", ChannelID: "c", Text: "kubernetes rollout, edited"})
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: f})
+	if got := ids(r); !slices.Equal(got, []string{"p2"}) || r.Total != 1 {
+		t.Errorf("nearest after the edit: %v of %d, want [p2] of 1", got, r.Total)
+	}
+	sameSet(t, "by words", find(t, s.Posts(), search.Query{Text: "edited", Filter: f}), "p1")
+	// And a vector again, later.
+	put(t, s.Posts(), search.Post{ID: "p1", ChannelID: "c", Text: "kubernetes rollout, again", Vector: at(5)})
+	if got := ids(find(t, s.Posts(), search.Query{Vector: at(0), Filter: f})); !slices.Equal(got, []string{"p1", "p2"}) {
+		t.Errorf("nearest after a new vector: %v, want [p1 p2]", got)
+	}
+}
+
+// newIndexSearch: every kind of search of a store nothing was written to
+// answers nothing, without an error (a vector search before any vector
+// included: the AI search runs it on a new forum).
+func newIndexSearch(t *testing.T, s search.Store) {
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	for _, q := range []search.Query{
+		{Vector: at(0), Filter: f},
+		{Text: "kubernetes", Filter: f},
+		{Text: "how do we deploy kubernetes", AnyWord: true, Filter: f},
+		{Filter: f},
+	} {
+		if r := find(t, s.Posts(), q); len(r.Hits) != 0 || r.Total != 0 {
+			t.Errorf("Search(%+v) on a new index: %v of %d", q, ids(r), r.Total)
+		}
+	}
+	sameSet(t, "members", find(t, s.Members(), search.Query{Text: "ada"}))
 }
