@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"slices"
@@ -404,5 +406,168 @@ func TestMeiliDownIsUnavailable(t *testing.T) {
 	err := s.Posts().Upsert(context.Background(), search.Post{ID: "p1", Kind: "thread", Text: "t"})
 	if !errors.Is(err, search.ErrUnavailable) {
 		t.Fatalf("a write to a closed server: %v, want ErrUnavailable", err)
+	}
+}
+
+// TestMeiliFailedEmbedderTaskIsAnError: the embedder setting's task is
+// waited for, and its failure fails the write (no documents go after a
+// setting that did not take); the next write sets it up again.
+func TestMeiliFailedEmbedderTaskIsAnError(t *testing.T) {
+	f, srv := newFakeMeili(t)
+	s := openFake(t, srv)
+	f.Take()
+	ctx := context.Background()
+	f.FailTask(9, "invalid_settings_embedders", "`.embedders.default`: bad")
+	err := s.Posts().Upsert(ctx, search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: []float32{1, 0}})
+	if err == nil || !strings.Contains(err.Error(), "invalid_settings_embedders") {
+		t.Fatalf("Upsert after a failed embedder task = %v, want its error", err)
+	}
+	samePaths(t, "no documents after it", f.Take(), "PATCH /indexes/t_posts/settings/embedders", "GET /tasks/9")
+	if err := s.Posts().Upsert(ctx, search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: []float32{1, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Posts().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A vector of another length is Meilisearch's failure, which Wait reports.
+	if err := s.Posts().Upsert(ctx, search.Post{ID: "p2", ChannelID: "c", Text: "two", Vector: []float32{1, 0, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Posts().Wait(ctx); err == nil || !strings.Contains(err.Error(), "invalid_vector_dimensions") {
+		t.Fatalf("Wait after vectors of another length = %v, want invalid_vector_dimensions", err)
+	}
+}
+
+// TestMeiliOpenLearnsAnExistingEmbedder: a process opening a store another
+// set up with vectors knows their length, so it sends no second setting.
+func TestMeiliOpenLearnsAnExistingEmbedder(t *testing.T) {
+	f, srv := newFakeMeili(t)
+	ctx := context.Background()
+	first := openFake(t, srv)
+	if err := first.Posts().Upsert(ctx, search.Post{ID: "p1", ChannelID: "c", Vector: []float32{1, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	second := openFake(t, srv)
+	f.Take()
+	if err := second.Posts().Upsert(ctx, search.Post{ID: "p2", ChannelID: "c", Vector: []float32{0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	samePaths(t, "second process", f.Take(), "POST /indexes/t_posts/documents")
+}
+
+// meiliDo sends one request to the fake and decodes its answer.
+func meiliDo(t *testing.T, srv *httptest.Server, method, path, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+func taskOf(t *testing.T, srv *httptest.Server, answer map[string]any) map[string]any {
+	t.Helper()
+	_, task := meiliDo(t, srv, "GET", fmt.Sprintf("/tasks/%v", answer["taskUid"]), "")
+	return task
+}
+
+func hitIDs(answer map[string]any) []string {
+	var out []string
+	hits, _ := answer["hits"].([]any)
+	for _, h := range hits {
+		out = append(out, h.(map[string]any)["id"].(string))
+	}
+	return out
+}
+
+// TestFakeMeiliKeepsMeilisearchRules pins the rules of Meilisearch 1.15
+// the fake implements, which the adapter is written against.
+func TestFakeMeiliKeepsMeilisearchRules(t *testing.T) {
+	_, srv := newFakeMeili(t)
+	meiliDo(t, srv, "POST", "/indexes", `{"uid":"x","primaryKey":"id"}`)
+	meiliDo(t, srv, "PATCH", "/indexes/x/settings", `{"filterableAttributes":["tag"]}`)
+	_, a := meiliDo(t, srv, "POST", "/indexes/x/documents", `[{"id":"d1","text":"alpha beta"},{"id":"d2","text":"beta gamma"},
+		{"id":"d3","text":"beta"},{"id":"d4","text":"alpha"}]`)
+	if task := taskOf(t, srv, a); task["status"] != "succeeded" {
+		t.Fatalf("documents: %v", task)
+	}
+	search := func(body string) []string {
+		t.Helper()
+		status, res := meiliDo(t, srv, "POST", "/indexes/x/search", body)
+		if status != 200 {
+			t.Fatalf("search %s: %d %v", body, status, res)
+		}
+		return hitIDs(res)
+	}
+	// last: the first word is needed; frequency: the rarest (alpha).
+	if got := search(`{"q":"alpha beta","matchingStrategy":"last"}`); !slices.Equal(got, []string{"d1", "d4"}) {
+		t.Errorf("last: %v, want [d1 d4]", got)
+	}
+	if got := search(`{"q":"alpha beta","matchingStrategy":"frequency"}`); !slices.Equal(got, []string{"d1", "d4"}) {
+		t.Errorf("frequency: %v, want [d1 d4]: a document without the rarest word is dropped", got)
+	}
+	if got := search(`{"q":"alpha beta","matchingStrategy":"all"}`); !slices.Equal(got, []string{"d1"}) {
+		t.Errorf("all: %v", got)
+	}
+	// Only the last word is a prefix, and not followed by a space; words
+	// past the tenth do not count.
+	if got := search(`{"q":"alp","matchingStrategy":"all"}`); !slices.Equal(got, []string{"d1", "d4"}) {
+		t.Errorf("prefix: %v", got)
+	}
+	if got := search(`{"q":"alp ","matchingStrategy":"all"}`); len(got) != 0 {
+		t.Errorf("prefix before a space: %v", got)
+	}
+	if got := search(`{"q":"alp beta","matchingStrategy":"all"}`); len(got) != 0 {
+		t.Errorf("a prefix that is not last: %v", got)
+	}
+	if got := search(`{"q":"gamma b c d e f g h i j nothing","matchingStrategy":"all"}`); len(got) != 0 {
+		t.Errorf("ten words: %v", got)
+	}
+	if got := search(`{"q":"alpha alpha alpha alpha alpha alpha alpha alpha alpha alpha gamma","matchingStrategy":"all"}`); !slices.Equal(got, []string{"d1", "d4"}) {
+		t.Errorf("past the tenth word: %v, want [d1 d4] (gamma is not read)", got)
+	}
+	// A userProvided embedder: a new document must say its vector.
+	_, a = meiliDo(t, srv, "PATCH", "/indexes/x/settings/embedders", `{"default":{"source":"userProvided","dimensions":2}}`)
+	if task := taskOf(t, srv, a); task["status"] != "succeeded" {
+		t.Fatalf("embedder: %v", task)
+	}
+	_, a = meiliDo(t, srv, "POST", "/indexes/x/documents", `[{"id":"v1","_vectors":{"default":[1,0]}},{"id":"v2"}]`)
+	task := taskOf(t, srv, a)
+	if e, _ := task["error"].(map[string]any); task["status"] != "failed" || e["code"] != "vector_embedding_error" {
+		t.Fatalf("a new document without a vector: %v, want the batch failed", task)
+	}
+	if status, _ := meiliDo(t, srv, "POST", "/indexes/x/search", `{"q":"","filter":"text = none"}`); status != 400 {
+		t.Errorf("a filter on an unfilterable field: %d", status)
+	}
+	_, a = meiliDo(t, srv, "POST", "/indexes/x/documents", `[{"id":"v1","_vectors":{"default":[1,0]}},{"id":"v2","_vectors":{"default":null}}]`)
+	if task := taskOf(t, srv, a); task["status"] != "succeeded" {
+		t.Fatalf("with a null: %v", task)
+	}
+	// A replacement that says nothing keeps the old vector.
+	meiliDo(t, srv, "POST", "/indexes/x/documents", `[{"id":"v1","text":"edited"}]`)
+	_, res := meiliDo(t, srv, "POST", "/indexes/x/search", `{"q":"","vector":[1,0],"hybrid":{"embedder":"default","semanticRatio":1},"showRankingScoreDetails":true}`)
+	if got := hitIDs(res); len(got) < 1 || got[0] != "v1" {
+		t.Errorf("semantic: %v, want v1 first, with its old vector", got)
+	}
+	if status, res := meiliDo(t, srv, "POST", "/indexes/x/search", `{"q":"","vector":[1,0],"hybrid":{"embedder":"other","semanticRatio":1}}`); status != 400 || res["code"] != "invalid_search_embedder" {
+		t.Errorf("an unknown embedder: %d %v", status, res)
+	}
+	// maxTotalHits (1000 by default) bounds the hits and the total.
+	var docs []string
+	for i := range 1005 {
+		docs = append(docs, fmt.Sprintf(`{"id":"m%d","_vectors":{"default":null}}`, i))
+	}
+	meiliDo(t, srv, "POST", "/indexes/x/documents", "["+strings.Join(docs, ",")+"]")
+	_, res = meiliDo(t, srv, "POST", "/indexes/x/search", `{"q":"","offset":995,"limit":20}`)
+	if n := len(hitIDs(res)); n != 5 || res["estimatedTotalHits"] != float64(1000) {
+		t.Errorf("past maxTotalHits: %d hits of %v, want 5 of 1000", n, res["estimatedTotalHits"])
 	}
 }
