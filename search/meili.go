@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -85,6 +86,9 @@ type meili struct {
 	// dimensions is the vectors' length once known (VectorDimensions, or
 	// the first vectors written): the embedder setting has been sent.
 	dimensions int
+	// warnedNoEmbedder is set once a vector search found no embedder, so
+	// that a new forum's every AI search does not log it again.
+	warnedNoEmbedder atomic.Bool
 }
 
 // OpenMeili connects to Meilisearch, creates the indexes that are missing
@@ -342,7 +346,11 @@ func queryWords(text string) []string {
 // are still too many, in their order, with the text's last word last so
 // that it stays the prefix the port promises. Meilisearch would otherwise
 // match on the first ten alone.
+//
+// A separator that ends the text ("kubernetes?") is dropped first: after
+// one, Meilisearch does not read the last word as a prefix.
 func fitWords(text string) string {
+	text = strings.TrimRightFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	all := queryWords(text)
 	if len(all) <= maxQueryWords {
 		return text
@@ -418,7 +426,9 @@ func (m *meili) nearest(ctx context.Context, s *schema, q Query) ([]json.RawMess
 	req.Vector = q.Vector
 	req.Hybrid = &meilisearch.SearchRequestHybrid{Embedder: vectorEmbedder, SemanticRatio: 1}
 	req.ShowRankingScoreDetails = true
-	marker := vectorMarker + " = true"
+	// "!= false" also keeps posts written before the marker existed;
+	// those without a vector among them are dropped below.
+	marker := vectorMarker + " != false"
 	if f, ok := req.Filter.(string); ok {
 		marker = f + " AND " + marker
 	}
@@ -428,7 +438,9 @@ func (m *meili) nearest(ctx context.Context, s *schema, q Query) ([]json.RawMess
 	if errors.As(err, &me) && me.MeilisearchApiError.Code == "invalid_search_embedder" {
 		// No vector was written yet, so no embedder exists and no post is
 		// near: an AI search goes on with its words alone.
-		m.log.Warn("search: a vector search before the first vector; no post has one yet", "index", m.uid(s))
+		if !m.warnedNoEmbedder.Swap(true) {
+			m.log.Warn("search: a vector search before the first vector was written: no post is near, the AI search goes on with words", "index", m.uid(s))
+		}
 		return nil, 0, nil
 	}
 	if err != nil {

@@ -385,7 +385,7 @@ func TestMeiliVectorSearchIsSemantic(t *testing.T) {
 	// with a vector are asked for.
 	sameJSON(t, "search", rs[0].Body, `{
 		"q":"","limit":5,"offset":5,"matchingStrategy":"all","showRankingScoreDetails":true,
-		"filter":"(readerIds IN [\"u1\"] OR channelId IN [\"c1\"]) AND forumId IN [\"f1\"] AND hasVector = true",
+		"filter":"(readerIds IN [\"u1\"] OR channelId IN [\"c1\"]) AND forumId IN [\"f1\"] AND hasVector != false",
 		"vector":[0.25,-0.5],
 		"hybrid":{"embedder":"default","semanticRatio":1}}`)
 	if len(r.Hits) != 1 || r.Hits[0].ID != "p7" || r.Hits[0].Vector != nil || r.Total != 12 {

@@ -36,6 +36,7 @@ func Run(t *testing.T, open Open) {
 		{"hashtags", hashtags},
 		{"a post outside the readable set never comes back", postPermissions},
 		{"any word", anyWord},
+		{"a long text", longText},
 		{"post search needs a readable clause", postUnscoped},
 		{"peer criteria", peerCriteria},
 		{"bad queries", badQueries},
@@ -261,6 +262,7 @@ func typosAndPrefixes(t *testing.T, s search.Store) {
 		{"grace hopqer", []string{"m2"}}, // the last word with a typo
 		{"alam", nil},                    // four letters: no typo allowed
 		{"ada lov", []string{"m1"}},      // the last word is a prefix
+		{"ada lov?", []string{"m1"}},     // also before punctuation
 		{"tur", []string{"m3"}},
 		{"kath", []string{"m4"}},
 	}
@@ -431,6 +433,23 @@ func anyWord(t *testing.T, s search.Store) {
 		t.Errorf("any word: %v; want p1, which holds both words, first", ids(r))
 	}
 	sameSet(t, "no word", find(t, s.Posts(), search.Query{Text: "sandwiches", AnyWord: true, Filter: f}))
+	// A long question: a post holding only its twelfth word, or a word
+	// that is not the last as the start of a longer one, comes back.
+	long := "when is the office hour for people asking about a lunch break deploy"
+	sameSet(t, "a long question", find(t, s.Posts(), search.Query{Text: long, AnyWord: true, Filter: f}), "p1", "p2", "p3")
+	sameSet(t, "a word start that is not last", find(t, s.Posts(), search.Query{Text: "deploy lunches", AnyWord: true, Filter: f}), "p1", "p2")
+}
+
+// longText: a text of more than ten words still needs every word (the
+// repeated ones once) and its last as a prefix.
+func longText(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "we deploy the schema migrations on tuesdays with the release team and the ops rota"},
+		search.Post{ID: "p2", ChannelID: "c", Text: "we deploy the schema migrations on tuesdays with the release team and the ops"},
+	)
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	text := "the the we deploy the schema migrations on tuesdays with the release team and the ops ro"
+	sameSet(t, "every word of a long text", find(t, s.Posts(), search.Query{Text: text, Filter: f}), "p1")
 }
 
 func postUnscoped(t *testing.T, s search.Store) {
