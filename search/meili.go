@@ -159,6 +159,10 @@ func embedders(dimensions int) map[string]meilisearch.Embedder {
 func settings(s *schema, dimensions int) *meilisearch.Settings {
 	tt := typoTolerance
 	filterable := s.filterable
+	if !has(filterable, "id") {
+		// longText keeps a page of hits to those that hold the other words.
+		filterable = append(slices.Clip(filterable), "id")
+	}
 	if s.vectors {
 		filterable = append(slices.Clip(filterable), vectorMarker)
 	}
@@ -341,19 +345,19 @@ func queryWords(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// fitWords chooses the words sent for a text of more than maxQueryWords:
-// each once, the longest (which are the rarest, most often) when there
-// are still too many, in their order, with the text's last word last so
-// that it stays the prefix the port promises. Meilisearch would otherwise
-// match on the first ten alone.
+// fitWords chooses the words sent for a text: Meilisearch reads the first
+// maxQueryWords words of a query alone. A longer text is sent as its
+// longest words (which are the rarest, most often), each once, in their
+// order, with its last word last so that it stays the prefix the port
+// promises; rest holds the words left out, which longText checks apart.
 //
 // A separator that ends the text ("kubernetes?") is dropped first: after
 // one, Meilisearch does not read the last word as a prefix.
-func fitWords(text string) string {
+func fitWords(text string) (sent string, rest []string) {
 	text = strings.TrimRightFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	all := queryWords(text)
 	if len(all) <= maxQueryWords {
-		return text
+		return text, nil
 	}
 	last := all[len(all)-1]
 	var distinct []string
@@ -371,9 +375,14 @@ func fitWords(text string) string {
 		for _, w := range byLength[:maxQueryWords-1] {
 			keep[w] = true
 		}
+		for _, w := range distinct {
+			if !keep[w] {
+				rest = append(rest, w)
+			}
+		}
 		distinct = slices.DeleteFunc(distinct, func(w string) bool { return !keep[w] })
 	}
-	return strings.Join(append(distinct, last), " ")
+	return strings.Join(append(distinct, last), " "), rest
 }
 
 func (m *meili) request(s *schema, q Query) *meilisearch.SearchRequest {
@@ -406,16 +415,103 @@ func (m *meili) search(ctx context.Context, s *schema, q Query) ([]json.RawMessa
 	if q.AnyWord && q.Text != "" {
 		return m.anyWord(ctx, s, q)
 	}
-	q.Text = fitWords(q.Text)
-	raw, err := m.client.Index(m.uid(s)).SearchRawWithContext(ctx, q.Text, m.request(s, q))
-	if err != nil {
-		return nil, 0, fmt.Errorf("search: %s: %w", m.uid(s), meiliError(err))
+	var rest []string
+	if q.Text, rest = fitWords(q.Text); len(rest) > 0 {
+		return m.longText(ctx, s, q, rest)
 	}
+	a, err := m.searchOnce(ctx, s, m.request(s, q))
+	return a.Hits, a.EstimatedTotalHits, err
+}
+
+func (m *meili) searchOnce(ctx context.Context, s *schema, req *meilisearch.SearchRequest) (meiliAnswer, error) {
 	var a meiliAnswer
-	if err := json.Unmarshal(*raw, &a); err != nil {
-		return nil, 0, fmt.Errorf("search: %s: answer: %w", m.uid(s), err)
+	raw, err := m.client.Index(m.uid(s)).SearchRawWithContext(ctx, req.Query, req)
+	if err != nil {
+		return a, fmt.Errorf("search: %s: %w", m.uid(s), meiliError(err))
 	}
-	return a.Hits, a.EstimatedTotalHits, nil
+	if err := json.Unmarshal(*raw, &a); err != nil {
+		return a, fmt.Errorf("search: %s: answer: %w", m.uid(s), err)
+	}
+	return a, nil
+}
+
+// longTextPage is how many hits of its sent words longText checks at a
+// time, at least.
+const longTextPage = 100
+
+// longText answers a text whose words do not fit in one query: the sent
+// words rank and page the hits, and each page is kept to the documents
+// that also hold the words left out, asked for in groups of ten (each
+// ending with a space, so that none is a prefix) over the page's ids. The
+// total is exact once every hit was checked, and otherwise the share of
+// checked hits that held every word, times the hits of the sent words.
+func (m *meili) longText(ctx context.Context, s *schema, q Query, rest []string) ([]json.RawMessage, int, error) {
+	uid := m.uid(s)
+	want := q.Offset + q.Limit
+	page := min(max(want, longTextPage), MaxLimit)
+	var kept []json.RawMessage
+	checked, total := 0, 0
+	for {
+		req := m.request(s, Query{Text: q.Text, Fields: q.Fields, Filter: q.Filter, Sort: q.Sort, Limit: page, Offset: checked})
+		a, err := m.searchOnce(ctx, s, req)
+		if err != nil {
+			return nil, 0, err
+		}
+		total = a.EstimatedTotalHits
+		if len(a.Hits) == 0 {
+			break
+		}
+		ids := make([]string, len(a.Hits))
+		for i, h := range a.Hits {
+			var d struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(h, &d); err != nil {
+				return nil, 0, fmt.Errorf("search: %s: a hit: %w", uid, err)
+			}
+			ids[i] = d.ID
+		}
+		onPage := append(slices.Clip(q.Filter), In("id", ids...))
+		var queries []*meilisearch.SearchRequest
+		for i := 0; i < len(rest); i += maxQueryWords {
+			group := strings.Join(rest[i:min(i+maxQueryWords, len(rest))], " ") + " "
+			r := m.request(s, Query{Text: group, Fields: q.Fields, Filter: onPage, Limit: len(ids)})
+			r.IndexUID, r.AttributesToRetrieve = uid, []string{"id"}
+			queries = append(queries, r)
+		}
+		res, err := m.client.MultiSearchWithContext(ctx, &meilisearch.MultiSearchRequest{Queries: queries})
+		if err != nil {
+			return nil, 0, fmt.Errorf("search: %s: %w", uid, meiliError(err))
+		}
+		held := map[string]int{}
+		for _, r := range res.Results {
+			for _, h := range r.Hits {
+				var id string
+				if json.Unmarshal(h["id"], &id) == nil {
+					held[id]++
+				}
+			}
+		}
+		for i, h := range a.Hits {
+			if held[ids[i]] == len(queries) {
+				kept = append(kept, h)
+			}
+		}
+		checked += len(a.Hits)
+		if len(kept) >= want || checked >= total {
+			break
+		}
+	}
+	if checked < total && checked > 0 {
+		total = len(kept) * total / checked
+	} else {
+		total = len(kept)
+	}
+	total = max(total, len(kept))
+	if q.Offset >= len(kept) {
+		return nil, total, nil
+	}
+	return kept[q.Offset:min(want, len(kept))], total, nil
 }
 
 // nearest is a semantic search: only the vectors rank (the text is

@@ -83,7 +83,7 @@ func TestMeiliOpenCreatesIndexesWithSettings(t *testing.T) {
 	sameJSON(t, "posts settings", rs[9].Body, `{`+ranking+`,
 		"searchableAttributes":["text","hashtags"],
 		"displayedAttributes":["*"],
-		"filterableAttributes":["kind","threadId","parentId","channelId","forumId","communityId","authorId","hashtags","readerIds","hasVector"],
+		"filterableAttributes":["kind","threadId","parentId","channelId","forumId","communityId","authorId","hashtags","readerIds","id","hasVector"],
 		"sortableAttributes":["createdAt"],`+typos+`}`)
 	sameJSON(t, "members settings", rs[1].Body, `{`+ranking+`,
 		"searchableAttributes":["fullName","firstName","lastName","email","jobTitle","company"],
@@ -92,7 +92,7 @@ func TestMeiliOpenCreatesIndexesWithSettings(t *testing.T) {
 		"sortableAttributes":["sortName"],`+typos+`}`)
 	sameJSON(t, "hashtags settings", rs[5].Body, `{`+ranking+`,
 		"searchableAttributes":["name"],"displayedAttributes":["*"],
-		"filterableAttributes":["forumId","communityId"],"sortableAttributes":["count","name"],`+typos+`}`)
+		"filterableAttributes":["forumId","communityId","id"],"sortableAttributes":["count","name"],`+typos+`}`)
 	sameJSON(t, "peers settings", rs[13].Body, `{`+ranking+`,
 		"searchableAttributes":["name","firstName","lastName","company","jobTitle","expertise","tags"],
 		"displayedAttributes":["*"],"filterableAttributes":["id","communityIds"],"sortableAttributes":["sortName"],`+typos+`}`)
