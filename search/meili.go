@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -637,7 +638,8 @@ func (m *meili) anyWord(ctx context.Context, s *schema, q Query) ([]json.RawMess
 		raw   json.RawMessage
 		score float64
 		best  int
-		order int
+		// sorts are the values of q.Sort's fields.
+		sorts []any
 	}
 	byID := map[string]*candidate{}
 	var union []*candidate
@@ -654,7 +656,14 @@ func (m *meili) anyWord(ctx context.Context, s *schema, q Query) ([]json.RawMess
 			}
 			c := byID[id.ID]
 			if c == nil {
-				c = &candidate{raw: h, best: rank, order: len(union)}
+				c = &candidate{raw: h, best: rank}
+				if len(q.Sort) > 0 {
+					var d map[string]any
+					_ = json.Unmarshal(h, &d)
+					for _, o := range q.Sort {
+						c.sorts = append(c.sorts, d[o.Field])
+					}
+				}
 				byID[id.ID] = c
 				union = append(union, c)
 			}
@@ -669,6 +678,15 @@ func (m *meili) anyWord(ctx context.Context, s *schema, q Query) ([]json.RawMess
 	}
 	total = max(total, len(union))
 	slices.SortStableFunc(union, func(a, b *candidate) int {
+		// A Sort orders first, relevance breaking ties, as in Search.
+		for i, o := range q.Sort {
+			if d := compareJSON(a.sorts[i], b.sorts[i]); d != 0 {
+				if o.Desc {
+					return -d
+				}
+				return d
+			}
+		}
 		switch {
 		case a.score > b.score:
 			return -1
@@ -682,6 +700,30 @@ func (m *meili) anyWord(ctx context.Context, s *schema, q Query) ([]json.RawMess
 		out = append(out, union[i].raw)
 	}
 	return out, total, nil
+}
+
+// compareJSON orders two sortable values as Meilisearch does: numbers
+// before strings, both before a missing value.
+func compareJSON(a, b any) int {
+	rank := func(v any) int {
+		switch v.(type) {
+		case float64:
+			return 0
+		case string:
+			return 1
+		}
+		return 2
+	}
+	if ra, rb := rank(a), rank(b); ra != rb {
+		return ra - rb
+	}
+	switch a := a.(type) {
+	case float64:
+		return cmp.Compare(a, b.(float64))
+	case string:
+		return strings.Compare(a, b.(string))
+	}
+	return 0
 }
 
 // meiliAllPage is how many documents all reads at a time.

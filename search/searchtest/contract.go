@@ -438,6 +438,16 @@ func anyWord(t *testing.T, s search.Store) {
 	long := "when is the office hour for people asking about a lunch break deploy"
 	sameSet(t, "a long question", find(t, s.Posts(), search.Query{Text: long, AnyWord: true, Filter: f}), "p1", "p2", "p3")
 	sameSet(t, "a word start that is not last", find(t, s.Posts(), search.Query{Text: "deploy lunches", AnyWord: true, Filter: f}), "p1", "p2")
+	// With a sort, the order is the sort's.
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "We deploy the schema migrations on Tuesdays", CreatedAt: 1},
+		search.Post{ID: "p2", ChannelID: "c", Text: "Deployment freezes start in December", CreatedAt: 3},
+		search.Post{ID: "p5", ChannelID: "c", Text: "Migrations run at night", CreatedAt: 2},
+	)
+	r = find(t, s.Posts(), search.Query{Text: "deploy migrations", AnyWord: true, Filter: f, Sort: []search.Sort{{Field: "createdAt", Desc: true}}})
+	if got := ids(r); !slices.Equal(got, []string{"p2", "p5", "p1"}) {
+		t.Errorf("any word, newest first: %v, want [p2 p5 p1]", got)
+	}
 }
 
 // longText: a text of more than ten words still needs every word (the

@@ -714,6 +714,7 @@ func (f *FakeMeili) search(uid string, q fakeQuery) (map[string]any, *fakeError)
 		if strategy == "" {
 			strategy = "last"
 		}
+		order := removalOrder(terms, strategy, universe, fields, prefix, s)
 		for _, c := range universe {
 			if len(terms) == 0 {
 				hits = append(hits, c)
@@ -723,7 +724,7 @@ func (f *FakeMeili) search(uid string, q fakeQuery) (map[string]any, *fakeError)
 			for i, t := range terms {
 				ms[i] = matchTerm(c.d.fields, fields, t, prefix && i == len(terms)-1, s)
 			}
-			words := wordsMatched(ms, removalOrder(terms, strategy, universe, fields, prefix, s))
+			words := wordsMatched(ms, order)
 			if words == 0 {
 				continue
 			}
