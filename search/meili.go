@@ -437,8 +437,14 @@ func (m *meili) searchOnce(ctx context.Context, s *schema, req *meilisearch.Sear
 }
 
 // longTextPage is how many hits of its sent words longText checks at a
-// time, at least.
-const longTextPage = 100
+// time, at least; longTextChecked how many in all, so that a long text
+// whose chosen words are common costs a bounded number of round trips
+// (its hits beyond are not found, as the embedded engine's vector
+// candidates stop at MaxVectorCandidates).
+const (
+	longTextPage    = 100
+	longTextChecked = 10_000
+)
 
 // longText answers a text whose words do not fit in one query: the sent
 // words rank and page the hits, and each page is kept to the documents
@@ -499,7 +505,7 @@ func (m *meili) longText(ctx context.Context, s *schema, q Query, rest []string)
 			}
 		}
 		checked += len(a.Hits)
-		if len(kept) >= want || checked >= total {
+		if len(kept) >= want || checked >= total || checked >= longTextChecked {
 			break
 		}
 	}
