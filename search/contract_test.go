@@ -23,6 +23,21 @@ func TestEmbeddedContract(t *testing.T) {
 	})
 }
 
+// TestFakeMeiliContract runs the contract against the Meilisearch adapter
+// talking to searchtest.FakeMeili, which follows Meilisearch 1.15's rules
+// (tasks that fail, the userProvided embedder, matching strategies, the
+// ten-word limit, maxTotalHits): no Meilisearch server runs here.
+func TestFakeMeiliContract(t *testing.T) {
+	searchtest.Run(t, func(t *testing.T) search.Store {
+		_, srv := searchtest.NewFakeMeili(t)
+		s, err := search.OpenMeili(context.Background(), search.MeiliConfig{URL: srv.URL, Prefix: "t_", PollInterval: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
+
 // TestMeiliContract runs the contract against the Meilisearch at MEILI_URL
 // (with MEILI_MASTER_KEY). Each test gets indexes of its own, named after
 // it and the time, so runs never see each other's documents.

@@ -22,4 +22,13 @@
 // similarity. Meilisearch keeps them as user-provided embeddings; the
 // embedded engine beside each document and in memory
 // (embedded_vectors.go).
+//
+// Where Meilisearch's rules differ from the port's, the adapter bridges
+// them (meili.go): a post without a vector says so (_vectors null), or a
+// userProvided embedder fails its whole batch and an edit keeps the old
+// vector; a vector search before any embedder answers nothing rather than
+// a 400; AnyWord is a search a word, as no matching strategy keeps a
+// document with any word; a text of more than ten words is checked in
+// groups; maxTotalHits lifts the 1,000-hit bound. searchtest.FakeMeili
+// implements those rules, and the contract suite runs on it.
 package search

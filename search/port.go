@@ -161,7 +161,8 @@ func ReadableBy(userID string, channelIDs ...string) Clause {
 type Result[D Document] struct {
 	Hits []D
 	// Total counts every document that matches (an estimate from
-	// Meilisearch beyond its first thousand), for a "more results" line.
+	// Meilisearch, which stops counting at its maxTotalHits), for a "more
+	// results" line.
 	Total int
 }
 

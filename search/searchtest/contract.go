@@ -36,6 +36,7 @@ func Run(t *testing.T, open Open) {
 		{"hashtags", hashtags},
 		{"a post outside the readable set never comes back", postPermissions},
 		{"any word", anyWord},
+		{"a long text", longText},
 		{"post search needs a readable clause", postUnscoped},
 		{"peer criteria", peerCriteria},
 		{"bad queries", badQueries},
@@ -46,6 +47,9 @@ func Run(t *testing.T, open Open) {
 		{"vector: writes replace and delete vectors", vectorWrites},
 		{"vector: rebuild empties", vectorRebuild},
 		{"vector: bad queries", vectorBadQueries},
+		{"vector: a post without text or vector", postWithoutText},
+		{"vector: an edit that removes the vector", editRemovesVector},
+		{"a search on a new index", newIndexSearch},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,6 +262,7 @@ func typosAndPrefixes(t *testing.T, s search.Store) {
 		{"grace hopqer", []string{"m2"}}, // the last word with a typo
 		{"alam", nil},                    // four letters: no typo allowed
 		{"ada lov", []string{"m1"}},      // the last word is a prefix
+		{"ada lov?", []string{"m1"}},     // also before punctuation
 		{"tur", []string{"m3"}},
 		{"kath", []string{"m4"}},
 	}
@@ -428,6 +433,39 @@ func anyWord(t *testing.T, s search.Store) {
 		t.Errorf("any word: %v; want p1, which holds both words, first", ids(r))
 	}
 	sameSet(t, "no word", find(t, s.Posts(), search.Query{Text: "sandwiches", AnyWord: true, Filter: f}))
+	// A long question: a post holding only its twelfth word, or a word
+	// that is not the last as the start of a longer one, comes back.
+	long := "when is the office hour for people asking about a lunch break deploy"
+	sameSet(t, "a long question", find(t, s.Posts(), search.Query{Text: long, AnyWord: true, Filter: f}), "p1", "p2", "p3")
+	sameSet(t, "a word start that is not last", find(t, s.Posts(), search.Query{Text: "deploy lunches", AnyWord: true, Filter: f}), "p1", "p2")
+	// With a sort, the order is the sort's.
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "We deploy the schema migrations on Tuesdays", CreatedAt: 1},
+		search.Post{ID: "p2", ChannelID: "c", Text: "Deployment freezes start in December", CreatedAt: 3},
+		search.Post{ID: "p5", ChannelID: "c", Text: "Migrations run at night", CreatedAt: 2},
+	)
+	r = find(t, s.Posts(), search.Query{Text: "deploy migrations", AnyWord: true, Filter: f, Sort: []search.Sort{{Field: "createdAt", Desc: true}}})
+	if got := ids(r); !slices.Equal(got, []string{"p2", "p5", "p1"}) {
+		t.Errorf("any word, newest first: %v, want [p2 p5 p1]", got)
+	}
+}
+
+// longText: a text of more than ten words still needs every word (the
+// repeated ones once) and its last as a prefix.
+func longText(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "we deploy the schema migrations on tuesdays with the release team and the ops rota"},
+		search.Post{ID: "p2", ChannelID: "c", Text: "we deploy the schema migrations on tuesdays with the release team and the ops"},
+		// Without "ops", a short word among many: all the same a word.
+		search.Post{ID: "p3", ChannelID: "c", Text: "we deploy the schema migrations on tuesdays with the release team and the rota"},
+	)
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	text := "the the we deploy the schema migrations on tuesdays with the release team and the ops ro"
+	r := find(t, s.Posts(), search.Query{Text: text, Filter: f})
+	sameSet(t, "every word of a long text", r, "p1")
+	if r.Total != 1 {
+		t.Errorf("Total = %d, want 1", r.Total)
+	}
 }
 
 func postUnscoped(t *testing.T, s search.Store) {
@@ -569,9 +607,9 @@ func vectorPermissions(t *testing.T, s search.Store) {
 	put(t, s.Posts(),
 		search.Post{ID: "mine", ForumID: "fA", ChannelID: "cA", Text: "mine", Vector: at(30)},
 		search.Post{ID: "dm", ChannelID: "dm1", ReaderIDs: []string{"u1", "u2"}, Text: "dm", Vector: at(20)},
-		search.Post{ID: "other forum", ForumID: "fB", ChannelID: "cB", Text: "other", Vector: at(0)},
-		search.Post{ID: "others' dm", ChannelID: "dm2", ReaderIDs: []string{"u2", "u3"}, Text: "theirs", Vector: at(1)},
-		search.Post{ID: "fA elsewhere", ForumID: "fA", ChannelID: "cA2", Text: "admins", Vector: at(2)},
+		search.Post{ID: "other-forum", ForumID: "fB", ChannelID: "cB", Text: "other", Vector: at(0)},
+		search.Post{ID: "others-dm", ChannelID: "dm2", ReaderIDs: []string{"u2", "u3"}, Text: "theirs", Vector: at(1)},
+		search.Post{ID: "fA-elsewhere", ForumID: "fA", ChannelID: "cA2", Text: "admins", Vector: at(2)},
 	)
 	asker := search.ReadableBy("u1", "cA")
 	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: search.Filter{asker}})
@@ -643,4 +681,62 @@ func vectorBadQueries(t *testing.T, s search.Store) {
 		search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: at(0)})
 	sameSet(t, "a vector of zeros is none", find(t, s.Posts(), search.Query{Vector: at(0), Filter: f}), "p1")
 	sameSet(t, "a query of zeros finds nothing", find(t, s.Posts(), search.Query{Vector: make([]float32, 3), Filter: f}))
+}
+
+// postWithoutText: an image-only post (no text, so no vector) written in
+// one batch with posts that have vectors is kept, found by the filter, and
+// does not come back from a Vector query.
+func postWithoutText(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "one", Vector: at(0)},
+		search.Post{ID: "image", ChannelID: "c", Kind: "thread"},
+		search.Post{ID: "p2", ChannelID: "c", Text: "two", Vector: at(30)},
+	)
+	// A later batch of image-only posts alone, once vectors exist.
+	put(t, s.Posts(), search.Post{ID: "image2", ChannelID: "c", Kind: "thread"})
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	sameSet(t, "every post", find(t, s.Posts(), search.Query{Filter: f}), "p1", "image", "p2", "image2")
+	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: f})
+	if got := ids(r); !slices.Equal(got, []string{"p1", "p2"}) || r.Total != 2 {
+		t.Errorf("nearest: %v of %d, want [p1 p2] of 2", got, r.Total)
+	}
+}
+
+// editRemovesVector: an edit that loses its vector (the text is gone, or
+// the embedder could not embed it) is no longer near anything.
+func editRemovesVector(t *testing.T, s search.Store) {
+	put(t, s.Posts(),
+		search.Post{ID: "p1", ChannelID: "c", Text: "kubernetes rollout", Vector: at(0)},
+		search.Post{ID: "p2", ChannelID: "c", Text: "other", Vector: at(60)},
+	)
+	put(t, s.Posts(), search.Post{ID: "p1", ChannelID: "c", Text: "kubernetes rollout, edited"})
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	r := find(t, s.Posts(), search.Query{Vector: at(0), Filter: f})
+	if got := ids(r); !slices.Equal(got, []string{"p2"}) || r.Total != 1 {
+		t.Errorf("nearest after the edit: %v of %d, want [p2] of 1", got, r.Total)
+	}
+	sameSet(t, "by words", find(t, s.Posts(), search.Query{Text: "edited", Filter: f}), "p1")
+	// And a vector again, later.
+	put(t, s.Posts(), search.Post{ID: "p1", ChannelID: "c", Text: "kubernetes rollout, again", Vector: at(5)})
+	if got := ids(find(t, s.Posts(), search.Query{Vector: at(0), Filter: f})); !slices.Equal(got, []string{"p1", "p2"}) {
+		t.Errorf("nearest after a new vector: %v, want [p1 p2]", got)
+	}
+}
+
+// newIndexSearch: every kind of search of a store nothing was written to
+// answers nothing, without an error (a vector search before any vector
+// included: the AI search runs it on a new forum).
+func newIndexSearch(t *testing.T, s search.Store) {
+	f := search.Filter{search.ReadableBy("u1", "c")}
+	for _, q := range []search.Query{
+		{Vector: at(0), Filter: f},
+		{Text: "kubernetes", Filter: f},
+		{Text: "how do we deploy kubernetes", AnyWord: true, Filter: f},
+		{Filter: f},
+	} {
+		if r := find(t, s.Posts(), q); len(r.Hits) != 0 || r.Total != 0 {
+			t.Errorf("Search(%+v) on a new index: %v of %d", q, ids(r), r.Total)
+		}
+	}
+	sameSet(t, "members", find(t, s.Members(), search.Query{Text: "ada"}))
 }
