@@ -259,7 +259,14 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	for k, id := range ids {
 		threads[k] = id.String()
 	}
-	written, entries, err := aiWritePosts(ctx, cfg, d, log, posts)
+	// The store is opened before the posts are written: the API that
+	// writes them needs one, and the bench's own API holds the default.
+	store, err := search.OpenEmbedded(filepath.Join(cfg.DataDir, "ai-quality-search"))
+	if err != nil {
+		return fmt.Errorf("ai-quality: %w", err)
+	}
+	defer store.Close()
+	written, entries, err := aiWritePosts(ctx, cfg, d, store, log, posts)
 	if err != nil {
 		return fmt.Errorf("ai-quality: the evaluation's posts: %w", err)
 	}
@@ -277,11 +284,6 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 		return fmt.Errorf("ai-quality: %w", err)
 	}
 	defer emb.Close()
-	store, err := search.OpenEmbedded(filepath.Join(cfg.DataDir, "ai-quality-search"))
-	if err != nil {
-		return fmt.Errorf("ai-quality: %w", err)
-	}
-	defer store.Close()
 	docs, err := aiFillStore(ctx, cfg, d, store, log)
 	if err != nil {
 		return fmt.Errorf("ai-quality: %w", err)
@@ -327,8 +329,8 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 // then indexes them from the change stream like any post. It returns the
 // thread keys' ids and how many posts, comments and replies it wrote. The
 // API stamps them with the present time: their files' at: only orders them.
-func aiWritePosts(ctx context.Context, cfg config.Config, d *app.Database, log *slog.Logger, posts []seed.Discussion) (_ map[string]string, entries int, err error) {
-	srv, err := app.NewAPI(cfg, d.DB, log)
+func aiWritePosts(ctx context.Context, cfg config.Config, d *app.Database, store search.Store, log *slog.Logger, posts []seed.Discussion) (_ map[string]string, entries int, err error) {
+	srv, err := app.NewAPI(cfg, d.DB, log, app.WithSearch(store))
 	if err != nil {
 		return nil, 0, err
 	}
