@@ -294,7 +294,7 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	}
 	fmt.Printf("ai-quality data: the demo discussions (%d threads) seeded, the evaluation's %d posts (%d threads) written through the API, %d documents indexed by the search projection in %.1f s; embedder: %s\n",
 		len(ids), entries, len(written), docs, time.Since(start).Seconds(), embedder)
-	fmt.Printf("ai-quality questions: -ai-split %s, %d of %d asked %d times each. Tune on the train half only: the test half must never be looked at question by question nor tuned on.\n",
+	fmt.Printf("ai-quality questions: -ai-split %s, %d of %d, each asked in %d run(s). Tune on the train half only: the test half must never be looked at question by question nor tuned on.\n",
 		*aiSplit, len(questions), len(all), *aiRuns)
 
 	keyword := cfg
@@ -608,7 +608,7 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 			}
 		}
 	}
-	fmt.Printf("\nAI search quality, %s, %d questions asked %d times:\n", name, len(outs), len(runs))
+	fmt.Printf("\nAI search quality, %s, %d questions, %d run(s):\n", name, len(outs), len(runs))
 	switch {
 	case len(runs) == 1:
 		fmt.Printf("  quality from one run (-ai-runs 1): whether it is deterministic was not checked\n")
