@@ -5,40 +5,68 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"agora/app"
 	"agora/app/seed"
+	"agora/command/aisearch"
 	"agora/internal/plumbing/config"
 	"agora/projections/searchindex"
 	"agora/search"
+	"agora/search/answer"
 )
 
-// aiQualityBench is the AI search's evaluation (ai-quality): the team's
-// questions (aiquality/*.txt) asked over the demo discussions (package
-// seed) through the API, as the members who ask them, and what came back
-// compared with the threads that answer each:
+// aiQualityBench is the AI search's evaluation (ai-quality): questions
+// asked through the API, as the members who ask them, over the demo
+// discussions (package seed) and over posts written for the evaluation
+// (aiquality/posts, written into the forums through the API by their
+// authors before anything is asked), and what came back compared with the
+// threads that answer each. Two groups of questions, reported apart:
+//
+//	held-out  aiquality/split/*.txt: written from the posts alone, before
+//	          the AI search ever ran on them, each in a fixed half (train
+//	          or test, see aiHalf). Tuning may look at the train half only
+//	          (-ai-split train); the test half is for reporting.
+//	team's    aiquality/*.txt: the 65 questions the extractive answerer's
+//	          gates were fitted to, kept to see what the fitting was worth.
+//
+// Figures, per group and half:
 //
 //	recall@5            the share of a question's answering threads among
 //	                    the threads of the first five sources, averaged
+//	                    over the questions some thread answers
 //	MRR@10              1 / the rank of the first source of an answering
-//	                    thread within ten, averaged
+//	                    thread within ten, averaged likewise
+//	first citation      the share of ALL questions whose answer's first
+//	                    citation is a post of an answering thread; for a
+//	                    question no readable post answers ("unanswerable",
+//	                    "unreadable"), the share whose answer cites nothing,
+//	                    which is how the stream says no post answers
+//	                    (aisearch.Unanswered)
 //	citation precision  the cited sources whose thread answers, over all
-//	                    cited sources
+//	                    cited sources of answerable questions
 //	leaks               the answers citing a post the asker may not read
 //	                    (must be 0); the "unreadable" questions, whose only
 //	                    answer is out of the asker's reach, look for them
 //	first line, whole   the time to the stream's first NDJSON line and to
-//	                    its end, p95
+//	                    its end, p95: the median and range over -ai-runs runs
+//
+// The questions are asked -ai-runs times; the quality figures are the first
+// run's, and the bench says whether the other runs answered every question
+// the same (the retrieval and the extractive answerer are deterministic, so
+// they should).
 //
 // The discussions go into the search store the way agora dev fills it:
 // the relay's snapshot, the embedded broker and the search projection,
@@ -48,66 +76,159 @@ import (
 // are the extractive answerer's and, when AGORA_AI_* names a model, the
 // model's too (hybrid when there is an embedder).
 //
-//go:embed aiquality/*.txt
+//go:embed aiquality/*.txt aiquality/split/*.txt aiquality/posts/*.txt
 var aiQuestionFiles embed.FS
+
+var (
+	aiSplit = flag.String("ai-split", "all", "ai-quality: the questions asked and printed: train (the held-out train half and the team's questions), test (the held-out test half) or all")
+	aiRuns  = flag.Int("ai-runs", 3, "ai-quality: times each question is asked, for the timings' spread")
+)
+
+// aiSplits are the values -ai-split takes.
+var aiSplits = []string{"train", "test", "all"}
 
 // aiQuestion is one question of the evaluation.
 type aiQuestion struct {
 	asker, forum, kind, text string
-	// answers are the thread keys that answer it; none for "unreadable".
+	// group is aiHeldOut or aiTeam; half is "train" or "test" for
+	// aiHeldOut, "" for aiTeam.
+	group, half string
+	// answers are the thread keys that answer it; none for the kinds of
+	// aiNoAnswer.
 	answers []string
 	where   string
 }
 
-// readAIQuestions reads the question files: "Q asker forum kind | text" then
-// "A key, key" (or "A -"); "//" lines are comments.
+const (
+	aiHeldOut = "held-out"
+	aiTeam    = "team's"
+)
+
+// aiNoAnswer are the kinds of question no post the asker may read answers:
+// the right answer says the forum does not answer ("unanswerable": nothing
+// in the forum does; "unreadable": only posts out of the asker's reach do).
+var aiNoAnswer = map[string]bool{"unanswerable": true, "unreadable": true}
+
+// aiSplitSeed seeds the split's hash: changing it reshuffles the halves,
+// which would put questions already looked at into the test half, so it
+// never changes.
+const aiSplitSeed = "agora ai-quality split 1\n"
+
+// aiHalf is the half of a held-out question that leads (is no follow-up):
+// the low bit of the 64-bit FNV-1a hash of the seed and the question's
+// text. A follow-up takes its lead's half, so that a conversation is never
+// split.
+func aiHalf(text string) string {
+	h := fnv.New64a()
+	h.Write([]byte(aiSplitSeed + text))
+	if h.Sum64()%2 == 0 {
+		return "train"
+	}
+	return "test"
+}
+
+// readAIQuestions reads the question files. The team's (aiquality/*.txt):
+// "Q asker forum kind | text" then "A key, key" (or "A -"). The held-out
+// ones (aiquality/split/*.txt): "Q asker forum kind half | text", half
+// being aiHalf's, checked. "//" lines are comments. A follow-up follows a
+// question of the same asker and forum, whose search it continues.
 func readAIQuestions() ([]aiQuestion, error) {
 	var out []aiQuestion
-	err := fs.WalkDir(aiQuestionFiles, "aiquality", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := aiQuestionFiles.ReadFile(path)
+	for _, g := range []struct{ dir, group string }{{"aiquality", aiTeam}, {"aiquality/split", aiHeldOut}} {
+		entries, err := fs.ReadDir(aiQuestionFiles, g.dir)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		var q *aiQuestion
-		for i, line := range strings.Split(string(b), "\n") {
-			line = strings.TrimSpace(line)
-			where := fmt.Sprintf("%s:%d", path, i+1)
-			switch {
-			case line == "" || strings.HasPrefix(line, "//"):
-			case strings.HasPrefix(line, "Q "):
-				head, text, ok := strings.Cut(line[2:], "|")
-				f := strings.Fields(head)
-				if !ok || len(f) != 3 || strings.TrimSpace(text) == "" {
-					return fmt.Errorf("%s: want \"Q asker forum kind | question\"", where)
-				}
-				q = &aiQuestion{asker: f[0], forum: f[1], kind: f[2], text: strings.TrimSpace(text), where: where}
-			case strings.HasPrefix(line, "A "):
-				if q == nil {
-					return fmt.Errorf("%s: an answer line with no question", where)
-				}
-				if a := strings.TrimSpace(line[2:]); a != "-" {
-					for _, k := range strings.Split(a, ",") {
-						q.answers = append(q.answers, strings.TrimSpace(k))
-					}
-				}
-				if (q.kind == "unreadable") != (len(q.answers) == 0) {
-					return fmt.Errorf("%s: an unreadable question answers \"-\", every other one names threads", where)
-				}
-				out = append(out, *q)
-				q = nil
-			default:
-				return fmt.Errorf("%s: want a Q or an A line", where)
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".txt") {
+				continue
 			}
+			path := g.dir + "/" + e.Name()
+			b, err := aiQuestionFiles.ReadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			qs, err := parseAIQuestions(path, string(b), g.group)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, qs...)
 		}
-		if q != nil {
-			return fmt.Errorf("%s: a question with no answer line", q.where)
+	}
+	return out, nil
+}
+
+// parseAIQuestions reads one question file of group, text being the
+// content of path.
+func parseAIQuestions(path, text, group string) ([]aiQuestion, error) {
+	fields, form := 3, "Q asker forum kind | question"
+	if group == aiHeldOut {
+		fields, form = 4, "Q asker forum kind half | question"
+	}
+	var out []aiQuestion
+	var q *aiQuestion
+	lead := ""
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		where := fmt.Sprintf("%s:%d", path, i+1)
+		switch {
+		case line == "" || strings.HasPrefix(line, "//"):
+		case strings.HasPrefix(line, "Q "):
+			if q != nil {
+				return nil, fmt.Errorf("%s: a question with no answer line", q.where)
+			}
+			head, text, ok := strings.Cut(line[2:], "|")
+			f := strings.Fields(head)
+			if !ok || len(f) != fields || strings.TrimSpace(text) == "" {
+				return nil, fmt.Errorf("%s: want %q", where, form)
+			}
+			q = &aiQuestion{asker: f[0], forum: f[1], kind: f[2], text: strings.TrimSpace(text), group: group, where: where}
+			if q.kind == "follow-up" {
+				if len(out) == 0 || out[len(out)-1].asker != q.asker || out[len(out)-1].forum != q.forum {
+					return nil, fmt.Errorf("%s: a follow-up must follow a question of the same asker and forum", where)
+				}
+			} else {
+				lead = aiHalf(q.text)
+			}
+			if group == aiHeldOut {
+				if q.half = f[3]; q.half != lead {
+					return nil, fmt.Errorf("%s: half %q, but the split puts it in %q", where, q.half, lead)
+				}
+			}
+		case strings.HasPrefix(line, "A "):
+			if q == nil {
+				return nil, fmt.Errorf("%s: an answer line with no question", where)
+			}
+			if a := strings.TrimSpace(line[2:]); a != "-" {
+				for _, k := range strings.Split(a, ",") {
+					q.answers = append(q.answers, strings.TrimSpace(k))
+				}
+			}
+			if aiNoAnswer[q.kind] != (len(q.answers) == 0) {
+				return nil, fmt.Errorf("%s: an unanswerable or unreadable question answers \"-\", every other one names threads", where)
+			}
+			out = append(out, *q)
+			q = nil
+		default:
+			return nil, fmt.Errorf("%s: want a Q or an A line", where)
 		}
-		return nil
-	})
-	return out, err
+	}
+	if q != nil {
+		return nil, fmt.Errorf("%s: a question with no answer line", q.where)
+	}
+	return out, nil
+}
+
+// aiSelected keeps the questions -ai-split asks: a follow-up is in its
+// lead's half, so a kept follow-up still follows its lead.
+func aiSelected(qs []aiQuestion, split string) []aiQuestion {
+	var out []aiQuestion
+	for _, q := range qs {
+		if split == "all" || q.half == split || split == "train" && q.group == aiTeam {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // aiAskers are the demo logins the questions name.
@@ -117,9 +238,14 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	if !selected["ai-quality"] {
 		return nil
 	}
-	questions, err := readAIQuestions()
+	all, err := readAIQuestions()
 	if err != nil {
 		return fmt.Errorf("ai-quality: %w", err)
+	}
+	questions := aiSelected(all, *aiSplit)
+	posts, err := seed.ParseDiscussions(aiQuestionFiles, "aiquality/posts")
+	if err != nil {
+		return fmt.Errorf("ai-quality: the evaluation's posts: %w", err)
 	}
 	start := time.Now()
 	if err := app.SeedDiscussions(ctx, d.DB, cfg, log); err != nil {
@@ -133,6 +259,23 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	for k, id := range ids {
 		threads[k] = id.String()
 	}
+	// The store is opened before the posts are written: the API that
+	// writes them needs one, and the bench's own API holds the default.
+	store, err := search.OpenEmbedded(filepath.Join(cfg.DataDir, "ai-quality-search"))
+	if err != nil {
+		return fmt.Errorf("ai-quality: %w", err)
+	}
+	defer store.Close()
+	written, entries, err := aiWritePosts(ctx, cfg, d, store, log, posts)
+	if err != nil {
+		return fmt.Errorf("ai-quality: the evaluation's posts: %w", err)
+	}
+	for k, id := range written {
+		if _, ok := threads[k]; ok {
+			return fmt.Errorf("ai-quality: the evaluation's post %q has a demo thread's key", k)
+		}
+		threads[k] = id
+	}
 	// Embeddings as agora dev has them: AGORA_EMBEDDINGS_*, else the local
 	// word vectors (cfg then names the local server).
 	cfg.Embeddings = aiEnvConfig().Embeddings
@@ -141,11 +284,6 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 		return fmt.Errorf("ai-quality: %w", err)
 	}
 	defer emb.Close()
-	store, err := search.OpenEmbedded(filepath.Join(cfg.DataDir, "ai-quality-search"))
-	if err != nil {
-		return fmt.Errorf("ai-quality: %w", err)
-	}
-	defer store.Close()
 	docs, err := aiFillStore(ctx, cfg, d, store, log)
 	if err != nil {
 		return fmt.Errorf("ai-quality: %w", err)
@@ -154,8 +292,10 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	if cfg.Embeddings.Enabled() {
 		embedder = cfg.Embeddings.Model + " at " + cfg.Embeddings.URL
 	}
-	fmt.Printf("ai-quality data: the demo discussions (%d threads) seeded and %d documents indexed by the search projection in %.1f s; embedder: %s; %d questions\n",
-		len(threads), docs, time.Since(start).Seconds(), embedder, len(questions))
+	fmt.Printf("ai-quality data: the demo discussions (%d threads) seeded, the evaluation's %d posts (%d threads) written through the API, %d documents indexed by the search projection in %.1f s; embedder: %s\n",
+		len(ids), entries, len(written), docs, time.Since(start).Seconds(), embedder)
+	fmt.Printf("ai-quality questions: -ai-split %s, %d of %d, each asked in %d run(s). Tune on the train half only: the test half must never be looked at question by question nor tuned on.\n",
+		*aiSplit, len(questions), len(all), *aiRuns)
 
 	keyword := cfg
 	keyword.Embeddings.URL, keyword.Embeddings.Model = "", ""
@@ -181,6 +321,89 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 		}
 	}
 	return nil
+}
+
+// aiWritePosts writes the evaluation's posts the way members write them:
+// through the API, each signed in as its author, threads into their forum's
+// main channel and comments and replies under them; the search projection
+// then indexes them from the change stream like any post. It returns the
+// thread keys' ids and how many posts, comments and replies it wrote. The
+// API stamps them with the present time: their files' at: only orders them.
+func aiWritePosts(ctx context.Context, cfg config.Config, d *app.Database, store search.Store, log *slog.Logger, posts []seed.Discussion) (_ map[string]string, entries int, err error) {
+	srv, err := app.NewAPI(cfg, d.DB, log, app.WithSearch(store))
+	if err != nil {
+		return nil, 0, err
+	}
+	c, stop, err := serveAPI(ctx, srv)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer func() {
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	tokens := map[string]string{}
+	token := func(person string) (string, error) {
+		if t, ok := tokens[person]; ok {
+			return t, nil
+		}
+		t, err := c.signIn(ctx, seed.PersonEmail(person), cfg.DemoPassword)
+		tokens[person] = t
+		return t, err
+	}
+	type created struct {
+		ID string `json:"id"`
+	}
+	post := func(e seed.Entry, path string, body map[string]any) (string, error) {
+		t, err := token(e.By)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", e.Pos, err)
+		}
+		b, err := json.Marshal(body)
+		if err != nil {
+			return "", err
+		}
+		var out created
+		if _, err := c.do(ctx, "POST", path, t, b, &out); err != nil {
+			return "", fmt.Errorf("%s: %w", e.Pos, err)
+		}
+		entries++
+		return out.ID, nil
+	}
+	ids := map[string]string{}
+	for _, disc := range posts {
+		var series, channel string
+		if err := d.Pool.QueryRow(ctx, `SELECT s.id::text, c.id::text FROM series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
+			WHERE s.name = $1`, disc.Forum).Scan(&series, &channel); err != nil {
+			return nil, 0, fmt.Errorf("forum %q: %w", disc.Forum, err)
+		}
+		for _, th := range disc.Threads {
+			// What the API takes from a member as text: a chart, a link
+			// preview or reactions would need other calls, and none of
+			// the questions asks about them.
+			if th.Kind != seed.KindPost && th.Kind != seed.KindQuestion || th.Image != nil || th.Link != nil || th.Anonymous || len(th.Reactions) > 0 {
+				return nil, 0, fmt.Errorf("%s: the evaluation's posts are plain posts and questions, with no chart, link, reaction or anonymity", th.Pos)
+			}
+			id, err := post(th.Entry, "/api/series/"+series+"/threads", map[string]any{"channelId": channel, "raw": th.Body, "type": th.Kind})
+			if err != nil {
+				return nil, 0, err
+			}
+			ids[th.Key] = id
+			for _, cm := range th.Comments {
+				cid, err := post(cm.Entry, "/api/threads/"+id+"/replies", map[string]any{"raw": cm.Body})
+				if err != nil {
+					return nil, 0, err
+				}
+				for _, r := range cm.Replies {
+					if _, err := post(r, "/api/threads/"+id+"/replies", map[string]any{"raw": r.Body, "parentId": cid}); err != nil {
+						return nil, 0, err
+					}
+				}
+			}
+		}
+	}
+	return ids, entries, nil
 }
 
 // aiEnvConfig is the configuration the environment gives; the bench takes
@@ -252,7 +475,63 @@ type aiTurn struct {
 
 type aiSource struct{ ID, ThreadID string }
 
-// aiEvaluate asks every question with one answerer and prints its figures.
+// aiOutcome is what one question got, judged.
+type aiOutcome struct {
+	q            aiQuestion
+	t            aiTurn
+	recall, rr   float64
+	firstRight   bool
+	cited, right int
+	leaks        int
+}
+
+// same says whether two askings of a question came back alike: the same
+// sources in the same order, the same citations and the same text.
+func (o aiOutcome) same(p aiOutcome) bool {
+	if len(o.t.sources) != len(p.t.sources) || !slices.Equal(o.t.cited, p.t.cited) || o.t.answer != p.t.answer {
+		return false
+	}
+	for i := range o.t.sources {
+		if o.t.sources[i] != p.t.sources[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// aiTally sums outcomes.
+type aiTally struct {
+	all, n, firstRight, leaks, cited, right, noAnswer int
+	recall, rr                                        float64
+}
+
+func (t *aiTally) add(o aiOutcome) {
+	t.all++
+	t.leaks += o.leaks
+	if o.firstRight {
+		t.firstRight++
+	}
+	if len(o.t.cited) == 0 {
+		t.noAnswer++
+	}
+	if len(o.q.answers) > 0 {
+		t.n++
+		t.recall += o.recall
+		t.rr += o.rr
+		t.cited += o.cited
+		t.right += o.right
+	}
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// aiEvaluate asks every question with one answerer -ai-runs times and
+// prints its figures.
 func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Database, store search.Store, log *slog.Logger,
 	questions []aiQuestion, threads map[string]string) (err error) {
 	srv, err := app.NewAPI(cfg, d.DB, log, app.WithSearch(store))
@@ -283,138 +562,204 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 		byID[id] = k
 	}
 
-	type tally struct {
-		n                    int
-		recall, rr           float64
-		cited, citedRight    int
-		leaks, noAnswer, all int
+	var runs [][]aiOutcome
+	var firstP95, wholeP95, firstP50 []time.Duration
+	for range *aiRuns {
+		var outs []aiOutcome
+		var first, whole []time.Duration
+		var prev *aiTurn
+		for _, q := range questions {
+			ch, ok := channels[q.forum]
+			if !ok {
+				return fmt.Errorf("%s: no demo forum %q", q.where, q.forum)
+			}
+			token, ok := tokens[q.asker]
+			if !ok {
+				return fmt.Errorf("%s: no demo login %q", q.where, q.asker)
+			}
+			searchID := ""
+			if q.kind == "follow-up" {
+				searchID = prev.searchID // readAIQuestions saw that a question precedes it
+			}
+			t, err := aiAsk(ctx, c, token, ch, searchID, q.text)
+			if err != nil {
+				return fmt.Errorf("%s: %w", q.where, err)
+			}
+			prev = &t
+			first, whole = append(first, t.first), append(whole, t.whole)
+			o, err := aiJudge(ctx, d, q, t, threads)
+			if err != nil {
+				return err
+			}
+			outs = append(outs, o)
+		}
+		runs = append(runs, outs)
+		f, w := newResult(first, 0), newResult(whole, 0)
+		firstP50, firstP95, wholeP95 = append(firstP50, f.p(50)), append(firstP95, f.p(95)), append(wholeP95, w.p(95))
 	}
-	kinds := map[string]*tally{}
-	total := &tally{}
-	var first, whole []time.Duration
-	var prev *aiTurn
-	var misses []string
-	for i, q := range questions {
-		ch, ok := channels[q.forum]
-		if !ok {
-			return fmt.Errorf("%s: no demo forum %q", q.where, q.forum)
-		}
-		token, ok := tokens[q.asker]
-		if !ok {
-			return fmt.Errorf("%s: no demo login %q", q.where, q.asker)
-		}
-		searchID := ""
-		if q.kind == "follow-up" {
-			if prev == nil || i == 0 || questions[i-1].asker != q.asker || questions[i-1].forum != q.forum {
-				return fmt.Errorf("%s: a follow-up must follow a question of the same asker and forum", q.where)
-			}
-			searchID = prev.searchID
-		}
-		t, err := aiAsk(ctx, c, token, ch, searchID, q.text)
-		if err != nil {
-			return fmt.Errorf("%s: %w", q.where, err)
-		}
-		prev = &t
-		first, whole = append(first, t.first), append(whole, t.whole)
-		leaked, err := aiLeaks(ctx, d, aiAskers[q.asker], t.cited)
-		if err != nil {
-			return err
-		}
-		for _, tl := range []*tally{total, kindTally(kinds, q.kind)} {
-			tl.all++
-			tl.leaks += leaked
-			if len(t.cited) == 0 {
-				tl.noAnswer++
+
+	outs := runs[0]
+	differ := 0
+	for i := range outs {
+		for _, r := range runs[1:] {
+			if !outs[i].same(r[i]) {
+				differ++
+				break
 			}
 		}
-		if q.kind == "unreadable" {
+	}
+	fmt.Printf("\nAI search quality, %s, %d questions, %d run(s):\n", name, len(outs), len(runs))
+	switch {
+	case len(runs) == 1:
+		fmt.Printf("  quality from one run (-ai-runs 1): whether it is deterministic was not checked\n")
+	case differ == 0:
+		fmt.Printf("  quality: every run answered every question alike (deterministic), so it is given once\n")
+	default:
+		fmt.Printf("  quality: %d of %d questions were answered differently between runs (not deterministic); the figures are the first run's\n", differ, len(outs))
+	}
+	groups := []struct {
+		label string
+		keep  func(aiQuestion) bool
+	}{
+		{"held-out, train half", func(q aiQuestion) bool { return q.half == "train" }},
+		{"held-out, test half", func(q aiQuestion) bool { return q.half == "test" }},
+		{"the team's 65 (fitted to)", func(q aiQuestion) bool { return q.group == aiTeam }},
+	}
+	fmt.Printf("  %-27s %4s %9s %7s %-22s %-21s %s\n", "", "n", "recall@5", "MRR@10", "first citation right", "citation precision", "leaks")
+	var total aiTally
+	for _, g := range groups {
+		var t aiTally
+		for _, o := range outs {
+			if g.keep(o.q) {
+				t.add(o)
+			}
+		}
+		if t.all == 0 {
 			continue
 		}
-		want := map[string]bool{}
-		for _, k := range q.answers {
-			id, ok := threads[k]
-			if !ok {
-				return fmt.Errorf("%s: no demo thread %q", q.where, k)
-			}
-			want[id] = true
-		}
-		// Recall counts the answering threads among the first five
-		// sources' threads; the reciprocal rank, the first source of one.
-		found := map[string]bool{}
-		rr := 0.0
-		for r, s := range t.sources {
-			if r < 5 && want[s.ThreadID] {
-				found[s.ThreadID] = true
-			}
-			if r < 10 && rr == 0 && want[s.ThreadID] {
-				rr = 1 / float64(r+1)
-			}
-		}
-		thread := map[string]string{}
-		for _, s := range t.sources {
-			thread[s.ID] = s.ThreadID
-		}
-		right := 0
-		for _, id := range t.cited {
-			if want[thread[id]] {
-				right++
-			}
-		}
-		recall := float64(len(found)) / float64(len(want))
-		if recall < 1 || right < len(t.cited) {
-			var got []string
-			for _, s := range t.sources[:min(5, len(t.sources))] {
-				got = append(got, byID[s.ThreadID])
-			}
-			misses = append(misses, fmt.Sprintf("  %s [%s] %q\n    want %v, top 5 %v, cited %d of which %d right: %.120q",
-				q.where, q.kind, q.text, q.answers, got, len(t.cited), right, t.answer))
-		}
-		for _, tl := range []*tally{total, kindTally(kinds, q.kind)} {
-			tl.n++
-			tl.recall += recall
-			tl.rr += rr
-			tl.cited += len(t.cited)
-			tl.citedRight += right
-		}
+		total.leaks += t.leaks
+		fmt.Printf("  %-27s %4d %9.3f %7.3f %5.3f (%3d of %3d)    %5.3f (%3d of %3d)   %d\n", g.label, t.all,
+			ratio(t.recall, float64(t.n)), ratio(t.rr, float64(t.n)), ratio(float64(t.firstRight), float64(t.all)), t.firstRight, t.all,
+			ratio(float64(t.right), float64(t.cited)), t.right, t.cited, t.leaks)
 	}
-	f, w := newResult(first, 0), newResult(whole, 0)
-	precision := func(t *tally) float64 {
-		if t.cited == 0 {
-			return 0
-		}
-		return float64(t.citedRight) / float64(t.cited)
-	}
-	fmt.Printf("\nAI search quality, %s, %d questions (%d with answering threads):\n", name, total.all, total.n)
-	fmt.Printf("  %-34s %5.3f   (target >= 0.9: %s)\n", "recall@5:", total.recall/float64(total.n), verdict(total.recall/float64(total.n) >= 0.9))
-	fmt.Printf("  %-34s %5.3f\n", "MRR@10:", total.rr/float64(total.n))
-	fmt.Printf("  %-34s %5.3f   (%d of %d cited sources; target >= 0.9: %s)\n", "citation precision:", precision(total), total.citedRight, total.cited, verdict(precision(total) >= 0.9))
-	fmt.Printf("  %-34s %d of %d answers   (target 0: %s)\n", "answers citing an unreadable post:", total.leaks, total.all, verdict(total.leaks == 0))
-	fmt.Printf("  %-34s p50 %6.2f ms  p95 %6.2f ms   (target p95 <= 150 ms: %s)\n", "first NDJSON line:", ms(f.p(50)), ms(f.p(95)), verdict(f.p(95) <= 150*time.Millisecond))
-	fmt.Printf("  %-34s p50 %6.2f ms  p95 %6.2f ms\n", "whole answer (stored):", ms(w.p(50)), ms(w.p(95)))
+	fmt.Printf("  (recall@5 and MRR@10 over the questions a readable thread answers; first citation right over all: for an\n" +
+		"  unanswerable or unreadable question, an answer citing nothing. Targets on the test half: recall@5 >= 0.9,\n" +
+		"  first citation right >= 0.9, 0 leaks.)\n")
+	fmt.Printf("  %-34s %d   (target 0: %s)\n", "answers citing an unreadable post:", total.leaks, verdict(total.leaks == 0))
+	fmt.Printf("  %-34s p50 %s, p95 %s   (median and range over %d runs; target p95 <= 150 ms: %s)\n", "first NDJSON line:",
+		spreadMS(firstP50), spreadMS(firstP95), len(runs), verdict(median(firstP95) <= 150*time.Millisecond))
+	fmt.Printf("  %-34s p95 %s\n", "whole answer (stored):", spreadMS(wholeP95))
+
+	// Per kind of question, each half apart.
+	kinds := map[string]*[2]aiTally{}
 	var names []string
-	for k := range kinds {
-		names = append(names, k)
+	for _, o := range outs {
+		if o.q.group != aiHeldOut {
+			continue
+		}
+		if kinds[o.q.kind] == nil {
+			kinds[o.q.kind] = &[2]aiTally{}
+			names = append(names, o.q.kind)
+		}
+		h := 0
+		if o.q.half == "test" {
+			h = 1
+		}
+		kinds[o.q.kind][h].add(o)
 	}
 	sort.Strings(names)
+	if len(names) > 0 {
+		fmt.Printf("  held-out questions by kind       train: n  recall@5  first citation right   test: n  recall@5  first citation right\n")
+	}
 	for _, k := range names {
-		t := kinds[k]
-		if t.n == 0 {
-			fmt.Printf("  %-14s n=%-3d no answer (nothing cited) %d of %d, leaks %d\n", k, t.all, t.noAnswer, t.all, t.leaks)
+		cell := func(t aiTally) string {
+			if t.all == 0 {
+				return fmt.Sprintf("%8s %9s %21s", "-", "", "")
+			}
+			r := "    -"
+			if t.n > 0 {
+				r = fmt.Sprintf("%5.3f", ratio(t.recall, float64(t.n)))
+			}
+			return fmt.Sprintf("%8d %9s %13.3f (%d/%d)", t.all, r, ratio(float64(t.firstRight), float64(t.all)), t.firstRight, t.all)
+		}
+		fmt.Printf("  %-28s %s %s\n", k, cell(kinds[k][0]), cell(kinds[k][1]))
+	}
+
+	// The questions answered wrongly are listed for the train half and the
+	// team's questions only: the test half is reported, never read
+	// question by question.
+	var misses []string
+	hidden := 0
+	for _, o := range outs {
+		if o.firstRight && o.recall == 1 && o.right == o.cited || len(o.q.answers) == 0 && o.firstRight {
 			continue
 		}
-		fmt.Printf("  %-14s n=%-3d recall@5 %5.3f  MRR@10 %5.3f  citation precision %5.3f\n", k, t.n, t.recall/float64(t.n), t.rr/float64(t.n), precision(t))
+		if o.q.half == "test" {
+			hidden++
+			continue
+		}
+		var got []string
+		for _, s := range o.t.sources[:min(5, len(o.t.sources))] {
+			got = append(got, byID[s.ThreadID])
+		}
+		misses = append(misses, fmt.Sprintf("  %s [%s] %q\n    want %v, top 5 %v, cited %d of which %d right: %.140q",
+			o.q.where, o.q.kind, o.q.text, o.q.answers, got, o.cited, o.right, o.t.answer))
 	}
 	if len(misses) > 0 {
-		fmt.Printf("  questions not fully answered (%d):\n%s\n", len(misses), strings.Join(misses, "\n"))
+		fmt.Printf("  questions of the train half and the team's not answered right (%d):\n%s\n", len(misses), strings.Join(misses, "\n"))
+	}
+	if hidden > 0 {
+		fmt.Printf("  (%d questions of the test half not answered right are not listed: the test half is not tuned on)\n", hidden)
 	}
 	return nil
 }
 
-func kindTally[T any](m map[string]*T, k string) *T {
-	if m[k] == nil {
-		m[k] = new(T)
+// aiJudge compares what one question got with its answering threads.
+func aiJudge(ctx context.Context, d *app.Database, q aiQuestion, t aiTurn, threads map[string]string) (aiOutcome, error) {
+	o := aiOutcome{q: q, t: t, cited: len(t.cited)}
+	var err error
+	if o.leaks, err = aiLeaks(ctx, d, aiAskers[q.asker], t.cited); err != nil {
+		return o, err
 	}
-	return m[k]
+	if len(q.answers) == 0 {
+		// The stream says no post answers by citing none (the rule
+		// the product's content gaps use).
+		o.firstRight = aisearch.Unanswered(answer.Result{Answer: t.answer, Citations: t.cited}) && strings.TrimSpace(t.answer) != ""
+		return o, nil
+	}
+	want := map[string]bool{}
+	for _, k := range q.answers {
+		id, ok := threads[k]
+		if !ok {
+			return o, fmt.Errorf("%s: no thread %q among the demo discussions and the evaluation's posts", q.where, k)
+		}
+		want[id] = true
+	}
+	// Recall counts the answering threads among the first five sources'
+	// threads; the reciprocal rank, the first source of one.
+	found := map[string]bool{}
+	for r, s := range t.sources {
+		if r < 5 && want[s.ThreadID] {
+			found[s.ThreadID] = true
+		}
+		if r < 10 && o.rr == 0 && want[s.ThreadID] {
+			o.rr = 1 / float64(r+1)
+		}
+	}
+	thread := map[string]string{}
+	for _, s := range t.sources {
+		thread[s.ID] = s.ThreadID
+	}
+	for i, id := range t.cited {
+		if want[thread[id]] {
+			o.right++
+			if i == 0 {
+				o.firstRight = true
+			}
+		}
+	}
+	o.recall = float64(len(found)) / float64(len(want))
+	return o, nil
 }
 
 // aiForumChannels maps each demo forum's file name to its main channel.

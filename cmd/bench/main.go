@@ -22,9 +22,11 @@
 //	            -pipeline-runs times (see pipeline.go)
 //	feed        the feed page on a forum of 100,000 posts, API (open loop
 //	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
-//	ai-quality  the AI search's evaluation: the team's questions over the
-//	            demo discussions, recall@5, MRR@10, citation precision,
-//	            leaks and latency, per answerer (see aiquality.go)
+//	ai-quality  the AI search's evaluation: held-out questions (train and
+//	            test halves, -ai-split) and the team's, over the demo
+//	            discussions and posts written for it; recall@5, MRR@10,
+//	            right first citations, leaks and latency over -ai-runs
+//	            runs, per answerer (see aiquality.go)
 //	import      the member import of 10,000 CSV rows into a community
 //	            and into the organization, in rows/s (see memberimport.go)
 //	insights-ingest, insights-reports
@@ -89,6 +91,7 @@ import (
 	"os"
 	"os/signal"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -131,6 +134,10 @@ func main() {
 			fmt.Fprintln(os.Stderr, "bench: crowd:", err)
 			os.Exit(2)
 		}
+	}
+	if !slices.Contains(aiSplits, *aiSplit) || *aiRuns < 1 { // see aiquality.go
+		fmt.Fprintf(os.Stderr, "bench: -ai-split takes one of %v and -ai-runs at least 1\n", aiSplits)
+		os.Exit(2)
 	}
 	if *duration <= 0 || *warmup < 0 {
 		fmt.Fprintln(os.Stderr, "bench: -duration must be positive and -warmup not negative")
