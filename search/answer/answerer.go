@@ -25,6 +25,21 @@ type Request struct {
 	// question and of the previous one, or nil: the extractive answer then
 	// weighs the words by the request's posts alone.
 	Frequencies *Frequencies
+	// Authors are the display names of the posts' authors by AuthorID, so
+	// that the answer says who said what. An anonymous post has no
+	// AuthorID and so no name; a missing map names no one.
+	Authors map[string]string
+}
+
+// Author is the display name the answer gives the post's author: none for
+// an anonymous post, for Meet Up minutes (the note-taker wrote them, not
+// the Meet Up's creator whose id they carry) and for an author the request
+// has no name for.
+func (r Request) Author(p search.Post) string {
+	if p.AuthorID == "" || p.Kind == search.KindMinutes {
+		return ""
+	}
+	return strings.TrimSpace(r.Authors[p.AuthorID])
 }
 
 // Frequencies are how many posts hold each of some words, of how many in
@@ -56,17 +71,26 @@ type Answerer interface {
 
 // Result is what a finished search leaves, for storing it.
 type Result struct {
-	Answer    string
+	// Answer is the text with its markers numbered as cited: the first
+	// post cited is [1], the next one [2].
+	Answer string
+	// Citations are the ids of the posts cited, in order of first citation.
 	Citations []string
+	// Sources are the cited posts, each with the number Answer's markers
+	// give it: the sources the answer lists, and only those.
+	Sources []Source
 }
 
 // ErrEmptyQuestion is returned for a blank question: the search box submits
 // only non-empty text (spec 001 §6), so a blank one is a bad request.
 var ErrEmptyQuestion = errors.New("answer: empty question")
 
-// Run streams one search: the threads event, the answerer's completion
-// events, then the answer event with the ids of the given posts the text
-// cites. On error (a cancelled context, a failed model call, a writer that
+// Run streams one search: the threads event with the posts retrieved, the
+// answerer's completion events (whose markers number the posts as the
+// threads event does), then the answer event: the whole text with its
+// markers numbered as cited, the ids of the posts it cites and those posts
+// alone as its sources. A reader is shown what the answer cites, not all
+// that was retrieved for it. On error (a cancelled context, a failed model call, a writer that
 // went away) no answer event is written.
 //
 // keep, when not nil, is called with the whole answer before the answer
@@ -91,13 +115,13 @@ func Run(ctx context.Context, a Answerer, req Request, s *Stream, keep func(Resu
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	res := Result{Answer: text, Citations: Citations(text, req.Posts)}
+	res := Cite(text, req.Posts)
 	if keep != nil {
 		if err := keep(res); err != nil {
 			return Result{}, err
 		}
 	}
-	if err := s.Answer(res.Answer, res.Citations); err != nil {
+	if err := s.Answer(res.Answer, res.Citations, res.Sources); err != nil {
 		return Result{}, err
 	}
 	return res, nil
@@ -111,17 +135,47 @@ var markerRE = regexp.MustCompile(`\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]`)
 // (a model's [9] when it was given three posts) cites nothing: only a given
 // post can be cited.
 func Citations(text string, posts []search.Post) []string {
-	out := []string{}
-	seen := map[int]bool{}
-	for _, m := range markerRE.FindAllStringSubmatch(text, -1) {
-		for _, part := range strings.Split(m[1], ",") {
+	return Cite(text, posts).Citations
+}
+
+// Cite numbers the text's markers as cited: the first post a marker names
+// becomes [1], the next new one [2], and so on, a marker naming no given
+// post is dropped, and the cited posts are the result's sources under
+// those numbers.
+func Cite(text string, posts []search.Post) Result {
+	number := map[int]int{} // position in posts → number as cited
+	var order []int
+	text = markerRE.ReplaceAllStringFunc(text, func(m string) string {
+		var ns []string
+		for _, part := range strings.Split(markerRE.FindStringSubmatch(m)[1], ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(part))
-			if err != nil || n < 1 || n > len(posts) || seen[n] {
+			if err != nil || n < 1 || n > len(posts) {
 				continue
 			}
-			seen[n] = true
-			out = append(out, posts[n-1].ID)
+			if _, ok := number[n]; !ok {
+				number[n] = len(order) + 1
+				order = append(order, n)
+			}
+			ns = append(ns, strconv.Itoa(number[n]))
 		}
+		if len(ns) == 0 {
+			return ""
+		}
+		return "[" + strings.Join(ns, ", ") + "]"
+	})
+	// A dropped marker leaves its space before the full stop.
+	text = strings.TrimSpace(droppedRE.ReplaceAllString(text, "$1"))
+	res := Result{Answer: text, Citations: []string{}, Sources: []Source{}}
+	all := Sources(posts)
+	for i, n := range order {
+		src := all[n-1]
+		src.N = i + 1
+		res.Citations = append(res.Citations, src.ID)
+		res.Sources = append(res.Sources, src)
 	}
-	return out
+	return res
 }
+
+// droppedRE is the space a dropped marker leaves before punctuation or at
+// the end.
+var droppedRE = regexp.MustCompile(` +([.,;:!?]|$)`)
