@@ -145,9 +145,10 @@ func Citations(text string, posts []search.Post) []string {
 func Cite(text string, posts []search.Post) Result {
 	number := map[int]int{} // position in posts → number as cited
 	var order []int
-	text = markerRE.ReplaceAllStringFunc(text, func(m string) string {
+	text = spacedMarkerRE.ReplaceAllStringFunc(text, func(m string) string {
+		sub := spacedMarkerRE.FindStringSubmatch(m)
 		var ns []string
-		for _, part := range strings.Split(markerRE.FindStringSubmatch(m)[1], ",") {
+		for _, part := range strings.Split(sub[2], ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(part))
 			if err != nil || n < 1 || n > len(posts) {
 				continue
@@ -159,12 +160,10 @@ func Cite(text string, posts []search.Post) Result {
 			ns = append(ns, strconv.Itoa(number[n]))
 		}
 		if len(ns) == 0 {
-			return ""
+			return "" // with the spaces before it
 		}
-		return "[" + strings.Join(ns, ", ") + "]"
+		return sub[1] + "[" + strings.Join(ns, ", ") + "]"
 	})
-	// A dropped marker leaves its space before the full stop.
-	text = strings.TrimSpace(droppedRE.ReplaceAllString(text, "$1"))
 	res := Result{Answer: text, Citations: []string{}, Sources: []Source{}}
 	all := Sources(posts)
 	for i, n := range order {
@@ -176,6 +175,6 @@ func Cite(text string, posts []search.Post) Result {
 	return res
 }
 
-// droppedRE is the space a dropped marker leaves before punctuation or at
-// the end.
-var droppedRE = regexp.MustCompile(` +([.,;:!?]|$)`)
+// spacedMarkerRE is a marker with the spaces before it, which go with it
+// when it is dropped ("fail [9]." is "fail.").
+var spacedMarkerRE = regexp.MustCompile(`( *)` + markerRE.String())
