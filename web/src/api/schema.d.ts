@@ -5038,10 +5038,13 @@ export interface components {
             count: number;
         };
         /**
-         * @description One line of an AI search stream. `threads` carries `posts`;
+         * @description One line of an AI search stream. `threads` carries `posts`, those
+         *     retrieved, which the markers of the `completion` texts number;
          *     `completion` carries `text`, to append to the text so far; `answer`
-         *     (the last line) carries `answer`, `citations`, `done` and
-         *     `createdOn`.
+         *     (the last line) carries `answer`, `citations`, `done`, `createdOn`
+         *     and `posts`: the posts the answer cites and only those, numbered
+         *     as cited (its first citation is `[1]`), as are the markers of its
+         *     `answer` text; `posts` is absent when it cites none.
          */
         AISearchEvent: {
             /** @enum {string} */

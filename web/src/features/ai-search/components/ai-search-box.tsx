@@ -193,7 +193,8 @@ function Turn({ question, result, place }: { question: Question; result: UseQuer
               </p>
             )}
             {text ? (
-              <AnswerText text={text} posts={data?.posts} place={place} />
+              // The final text numbers its markers as cited, as its sources are.
+              <AnswerText text={text} posts={data?.final ? data.final.sources : data?.posts} place={place} />
             ) : (
               fetching && (
                 <p className="flex items-center gap-2 text-sm text-muted-foreground">
@@ -203,7 +204,7 @@ function Turn({ question, result, place }: { question: Question; result: UseQuer
               )
             )}
             {!fetching && data && !data.final && <Failure message={t('aiSearch.cutOff')} onRetry={() => void result.refetch()} />}
-            {data?.final && data.posts && <Sources posts={data.posts} place={place} />}
+            {data?.final && data.final.sources.length > 0 && <Sources posts={data.final.sources} place={place} />}
           </>
         )}
       </div>
