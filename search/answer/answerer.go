@@ -86,11 +86,12 @@ type Result struct {
 var ErrEmptyQuestion = errors.New("answer: empty question")
 
 // Run streams one search: the threads event with the posts retrieved, the
-// answerer's completion events (whose markers number the posts as the
-// threads event does), then the answer event: the whole text with its
-// markers numbered as cited, the ids of the posts it cites and those posts
-// alone as its sources. A reader is shown what the answer cites, not all
-// that was retrieved for it. On error (a cancelled context, a failed model call, a writer that
+// answerer's completion events, then the answer event: the whole text
+// (what the completions add up to), the ids of the posts it cites and
+// those posts alone as its sources. The text's markers number the posts
+// as cited, in the completions already: the first post cited is [1]. A
+// reader is shown what the answer cites, not all that was retrieved for
+// it. On error (a cancelled context, a failed model call, a writer that
 // went away) no answer event is written.
 //
 // keep, when not nil, is called with the whole answer before the answer
@@ -103,11 +104,20 @@ func Run(ctx context.Context, a Answerer, req Request, s *Stream, keep func(Resu
 	if err := s.Threads(req.Posts); err != nil {
 		return Result{}, err
 	}
-	text, err := a.Answer(ctx, req, func(t string) error {
+	// The completions are numbered as cited as they stream, so that they
+	// add up to the answer event's text.
+	cite := newCiter(req.Posts)
+	var streamed, raw strings.Builder
+	send := func(t string) error {
 		if t == "" {
 			return nil
 		}
+		streamed.WriteString(t)
 		return s.Completion(t)
+	}
+	text, err := a.Answer(ctx, req, func(t string) error {
+		raw.WriteString(t)
+		return send(cite.write(t))
 	})
 	if err != nil {
 		return Result{}, err
@@ -115,7 +125,16 @@ func Run(ctx context.Context, a Answerer, req Request, s *Stream, keep func(Resu
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	res := Cite(text, req.Posts)
+	if raw.Len() == 0 {
+		// An answerer that streamed nothing of its text: it comes now.
+		if err := send(cite.write(text)); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := send(cite.flush()); err != nil {
+		return Result{}, err
+	}
+	res := cite.result(streamed.String())
 	if keep != nil {
 		if err := keep(res); err != nil {
 			return Result{}, err
@@ -140,33 +159,74 @@ func Citations(text string, posts []search.Post) []string {
 
 // Cite numbers the text's markers as cited: the first post a marker names
 // becomes [1], the next new one [2], and so on, a marker naming no given
-// post is dropped, and the cited posts are the result's sources under
-// those numbers.
+// post is dropped with the spaces before it, and the cited posts are the
+// result's sources under those numbers.
 func Cite(text string, posts []search.Post) Result {
-	number := map[int]int{} // position in posts → number as cited
-	var order []int
-	text = spacedMarkerRE.ReplaceAllStringFunc(text, func(m string) string {
+	c := newCiter(posts)
+	return c.result(c.write(text) + c.flush())
+}
+
+// citer renumbers the markers of a text that comes in pieces, as Cite
+// does the whole: a piece's tail that may be the start of a marker ("[",
+// "[1", "[1, ") or the spaces that would go with a dropped one is held
+// back until the next piece says what it is.
+type citer struct {
+	posts   []search.Post
+	number  map[int]int // position in posts, from 1 → number as cited
+	order   []int       // positions in posts, in order of first citation
+	pending string
+}
+
+func newCiter(posts []search.Post) *citer {
+	return &citer{posts: posts, number: map[int]int{}}
+}
+
+// openMarkerRE is a text's tail that may yet become a marker, with the
+// spaces before it; a tail longer than any marker is text.
+var openMarkerRE = regexp.MustCompile(` *(\[[\d\s,]{0,24})?$`)
+
+// write returns what of the text so far can be given out, renumbered.
+func (c *citer) write(piece string) string {
+	text := c.pending + piece
+	hold := openMarkerRE.FindStringIndex(text)[0]
+	c.pending = text[hold:]
+	return c.renumber(text[:hold])
+}
+
+// flush returns what write held back: what is left is no marker.
+func (c *citer) flush() string {
+	text := c.renumber(c.pending)
+	c.pending = ""
+	return text
+}
+
+func (c *citer) renumber(text string) string {
+	return spacedMarkerRE.ReplaceAllStringFunc(text, func(m string) string {
 		sub := spacedMarkerRE.FindStringSubmatch(m)
 		var ns []string
 		for _, part := range strings.Split(sub[2], ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(part))
-			if err != nil || n < 1 || n > len(posts) {
+			if err != nil || n < 1 || n > len(c.posts) {
 				continue
 			}
-			if _, ok := number[n]; !ok {
-				number[n] = len(order) + 1
-				order = append(order, n)
+			if _, ok := c.number[n]; !ok {
+				c.number[n] = len(c.order) + 1
+				c.order = append(c.order, n)
 			}
-			ns = append(ns, strconv.Itoa(number[n]))
+			ns = append(ns, strconv.Itoa(c.number[n]))
 		}
 		if len(ns) == 0 {
 			return "" // with the spaces before it
 		}
 		return sub[1] + "[" + strings.Join(ns, ", ") + "]"
 	})
+}
+
+// result is the answer text with the posts it cited.
+func (c *citer) result(text string) Result {
 	res := Result{Answer: text, Citations: []string{}, Sources: []Source{}}
-	all := Sources(posts)
-	for i, n := range order {
+	all := Sources(c.posts)
+	for i, n := range c.order {
 		src := all[n-1]
 		src.N = i + 1
 		res.Citations = append(res.Citations, src.ID)

@@ -180,6 +180,9 @@ func TestAnswerListsOnlyItsSources(t *testing.T) {
 	if last.Answer != want || res.Answer != want {
 		t.Errorf("answer %q (result %q), want %q", last.Answer, res.Answer, want)
 	}
+	if got := joined(evs); got != want {
+		t.Errorf("completions add up to %q, want the answer %q", got, want)
+	}
 	var ids []string
 	for i, s := range last.Posts {
 		ids = append(ids, s.ID)

@@ -5039,12 +5039,13 @@ export interface components {
         };
         /**
          * @description One line of an AI search stream. `threads` carries `posts`, those
-         *     retrieved, which the markers of the `completion` texts number;
-         *     `completion` carries `text`, to append to the text so far; `answer`
-         *     (the last line) carries `answer`, `citations`, `done`, `createdOn`
-         *     and `posts`: the posts the answer cites and only those, numbered
-         *     as cited (its first citation is `[1]`), as are the markers of its
-         *     `answer` text; `posts` is absent when it cites none.
+         *     retrieved; `completion` carries `text`, to append to the text so
+         *     far; `answer` (the last line) carries `answer` (what the
+         *     completions add up to), `citations`, `done`, `createdOn` and
+         *     `posts`: the posts the answer cites and only those, numbered as
+         *     cited, as the markers of the text are from the first completion
+         *     on (its first citation is `[1]`); `posts` is absent when it cites
+         *     none.
          */
         AISearchEvent: {
             /** @enum {string} */

@@ -193,8 +193,9 @@ function Turn({ question, result, place }: { question: Question; result: UseQuer
               </p>
             )}
             {text ? (
-              // The final text numbers its markers as cited, as its sources are.
-              <AnswerText text={text} posts={data?.final ? data.final.sources : data?.posts} place={place} />
+              // The text numbers its markers as cited, and only the answer
+              // event says which post each number is: until then they link nowhere.
+              <AnswerText text={text} posts={data?.final?.sources} place={place} />
             ) : (
               fetching && (
                 <p className="flex items-center gap-2 text-sm text-muted-foreground">
