@@ -133,24 +133,6 @@ func TestAnswerNeverRestatesTheQuestion(t *testing.T) {
 	}
 }
 
-// TestAnswerFromTheAnsweringPost: the best-scoring sentence may hold too
-// little of the question (a thread whose sentences each touch one of its
-// words), but when a retrieved post's sentence answers it, the answer is
-// that sentence, not "no post answers".
-func TestAnswerFromTheAnsweringPost(t *testing.T) {
-	posts := []search.Post{
-		{ID: "wk", ThreadID: "wk", Kind: "post", ChannelID: "c", AuthorID: "u-maya",
-			Text: "Our new cohort starts on Monday. Every hire meets a buddy. Visitor badges are at reception. " +
-				"Contractor laptops go through procurement. IT runs a security session."},
-		{ID: "it", ThreadID: "it", Kind: "post", ChannelID: "c", AuthorID: "u-grace",
-			Text: "Laptops and badges are handed out at 9 am on the first day."},
-	}
-	got := extract(t, answer.Request{Question: "When do new hires get their laptops and badges from IT?", Posts: posts, Authors: members})
-	if got == answer.NoAnswer || !strings.Contains(got, "9 am on the first day") {
-		t.Errorf("answer %q, want the post that says new hires get them at 9 am on their first day", got)
-	}
-}
-
 // TestAnswerListsOnlyItsSources: of seven posts retrieved, the answer
 // event lists the ones the answer cites, numbered as cited, and its text's
 // markers use those numbers; what is stored is the same.

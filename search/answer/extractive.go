@@ -253,29 +253,14 @@ func pick(req Request, limit int) []passage {
 			cands, referred = theirs, true
 		}
 	}
-	// The answer leads with the best sentence that holds enough of the
-	// question in a thread about it: a better-scoring one that fails
-	// either is no reason to say that nothing answers, when one below it
-	// does. Sentences of other threads scoring above it are left out.
-	at := -1
-	for i, c := range cands {
-		if c.covers >= minCovers && (isCited(c) || topic[req.Posts[c.post].Thread()] >= minAbout) {
-			at = i
-			break
-		}
-	}
-	if at < 0 {
+	if len(cands) == 0 || cands[0].covers < minCovers {
 		return nil
 	}
-	top := cands[at]
+	top := cands[0]
 	topThread := req.Posts[top.post].Thread()
-	passed := cands[:0:0]
-	for i, c := range cands {
-		if i >= at || req.Posts[c.post].Thread() == topThread {
-			passed = append(passed, c)
-		}
+	if !isCited(top) && topic[topThread] < minAbout {
+		return nil
 	}
-	cands = passed
 	// What the previous answer said is not said again, unless the posts
 	// hold nothing else for the question ("Who did he mention in that
 	// post?" about a post the answer quoted whole).
