@@ -23,7 +23,10 @@ const NoAnswer = "No post in this forum answers that yet."
 // what answers nothing (a greeting, a sign-off, a question, a sentence
 // another one already says), keeps the best sentence and the few others
 // nearly as good, and writes them grouped by post, each post's sentences
-// in their own order followed by its one citation marker. When even the
+// in their own order followed by its one citation marker, and saying who
+// wrote them (voice). When the question asks for a figure (how much, what
+// percent, when), a sentence carrying one comes first; a sentence saying
+// the question again is none of the answer. When even the
 // best sentence holds too little of the question, or its thread too
 // little of all the question asks, it says that no post answers. It is
 // deterministic, so that the feature works, and can be tested, with no
@@ -223,8 +226,11 @@ func pick(req Request, limit int) []passage {
 		}
 		// The figure asked for puts its sentence first, but what else
 		// the answer keeps is chosen as without it (choose reads base).
+		// A figure in a sentence holding too little of the question to
+		// lead the answer does not make it lead: that would leave the
+		// question unanswered rather than answered without the figure.
 		c.base = c.score
-		if c.figure {
+		if c.figure && c.covers >= minCovers {
 			c.score *= figureBonus
 		}
 		cands = append(cands, c)
