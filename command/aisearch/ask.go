@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
+	"strings"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -54,6 +54,7 @@ type Asking struct {
 	posts    []search.Post
 	history  []answer.Turn
 	freq     *answer.Frequencies
+	authors  map[string]string
 }
 
 // Prepare does everything Ask does before the first byte of the answer:
@@ -94,6 +95,9 @@ func (s *Service) Prepare(ctx context.Context, v auth.Caller, channelID uuid.UUI
 	}
 	a.posts, a.freq, err = s.retrieve(ctx, v.UserID.String(), ch.SeriesID.String(), ch.readable(), q, a.history)
 	if err != nil {
+		return nil, err
+	}
+	if a.authors, err = authorNames(ctx, s.db, a.posts); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -164,7 +168,7 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 // answerer, and with it a model's upstream request; an answer that did not
 // finish is not stored. w is flushed after every line when it can be.
 func (a *Asking) Stream(ctx context.Context, w io.Writer) error {
-	req := answer.Request{SearchID: a.SearchID.String(), Question: a.question, Posts: a.posts, History: a.history, Frequencies: a.freq}
+	req := answer.Request{SearchID: a.SearchID.String(), Question: a.question, Posts: a.posts, History: a.history, Frequencies: a.freq, Authors: a.authors}
 	_, err := answer.Run(ctx, a.s.answerer, req, answer.NewStream(w, a.SearchID.String()), func(res answer.Result) error {
 		// The answer is whole: keep it before the client reads it as done,
 		// and even if the client leaves now, so that a follow-up finds it.
@@ -178,7 +182,7 @@ func (a *Asking) Stream(ctx context.Context, w io.Writer) error {
 func (a *Asking) store(ctx context.Context, res answer.Result) error {
 	cited := make([]string, len(res.Citations))
 	copy(cited, res.Citations)
-	sources, err := json.Marshal(citedSources(a.posts, res.Citations))
+	sources, err := json.Marshal(res.Sources)
 	if err != nil {
 		return fmt.Errorf("aisearch: sources: %w", err)
 	}
@@ -203,14 +207,40 @@ func (a *Asking) store(ctx context.Context, res answer.Result) error {
 	})
 }
 
-// citedSources are the retrieved posts the answer cites, numbered as the
-// answer's markers name them: what a shared chat needs to keep its links.
-func citedSources(posts []search.Post, cited []string) []answer.Source {
-	out := []answer.Source{}
-	for _, src := range answer.Sources(posts) {
-		if slices.Contains(cited, src.ID) {
-			out = append(out, src)
+// authorNames are the display names of the posts' authors, by user id, read
+// now rather than indexed with the posts, so that a renamed member is named
+// as they are called today. An anonymous post carries no author id and so
+// gets no name here.
+func authorNames(ctx context.Context, q db.Querier, posts []search.Post) (map[string]string, error) {
+	var ids []uuid.UUID
+	seen := map[uuid.UUID]bool{}
+	for _, p := range posts {
+		id, err := uuid.Parse(p.AuthorID)
+		if err != nil || seen[id] {
+			continue // anonymous (no id)
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	out := map[string]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	u := table.Users
+	rows, err := db.Query(ctx, q, SELECT(u.ID, u.FirstName, u.LastName).FROM(u).WHERE(db.Any(u.ID, ids)))
+	if err != nil {
+		return nil, fmt.Errorf("aisearch: author names: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id uuid.UUID
+		var first, last string
+		if err := rows.Scan(&id, &first, &last); err != nil {
+			return nil, fmt.Errorf("aisearch: author names: %w", err)
+		}
+		if name := strings.TrimSpace(first + " " + last); name != "" {
+			out[id.String()] = name
 		}
 	}
-	return out
+	return out, rows.Err()
 }

@@ -221,10 +221,14 @@ func TestModelStreams(t *testing.T) {
 	for _, e := range evs[1 : len(evs)-1] {
 		streamed = append(streamed, e.Text)
 	}
-	if !slices.Equal(streamed, tokens) {
-		t.Errorf("completions %q, want %q", streamed, tokens)
+	// The completions are numbered as cited as they stream: [9] names no
+	// post and goes.
+	if want := []string{"Run the migrations", " first [1]", ", and roll back", " if they fail [2]."}; !slices.Equal(streamed, want) {
+		t.Errorf("completions %q, want %q", streamed, want)
 	}
-	full := strings.Join(tokens, "")
+	// The answer event's text is numbered as cited: [9] names no post
+	// and is dropped.
+	full := "Run the migrations first [1], and roll back if they fail [2]."
 	last := evs[len(evs)-1]
 	if last.Answer != full || res.Answer != full {
 		t.Errorf("answer %q, want %q", last.Answer, full)

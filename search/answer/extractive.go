@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"agora/search/words"
 )
@@ -24,7 +23,10 @@ const NoAnswer = "No post in this forum answers that yet."
 // what answers nothing (a greeting, a sign-off, a question, a sentence
 // another one already says), keeps the best sentence and the few others
 // nearly as good, and writes them grouped by post, each post's sentences
-// in their own order followed by its one citation marker. When even the
+// in their own order followed by its one citation marker, and saying who
+// wrote them (voice). When the question asks for a figure (how much, what
+// percent, when), a sentence carrying one comes first; a sentence saying
+// the question again is none of the answer. When even the
 // best sentence holds too little of the question, or its thread too
 // little of all the question asks, it says that no post answers. It is
 // deterministic, so that the feature works, and can be tested, with no
@@ -43,7 +45,16 @@ type passage struct {
 	score float64
 	// covers is the share of the question's weight the sentence holds.
 	covers float64
+	// figure is set when the question asks for a figure (an amount, a
+	// share, a date) and the sentence carries one.
+	figure bool
+	// base is the score without the figure's bonus.
+	base float64
 }
+
+// kindQuestion is the Kind of a thread a member opened as a question: the
+// asker's post, whose sentences ask rather than answer.
+const kindQuestion = "question"
 
 // Answer implements Answerer.
 func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) error) (string, error) {
@@ -58,20 +69,19 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 		}
 		return NoAnswer, nil
 	}
+	// One post's sentences are written together, with who said them
+	// (voice), then its citation marker.
 	var b strings.Builder
-	for i, c := range picked {
+	for i := 0; i < len(picked); {
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		piece := c.text
-		// A line without its full stop (a list item, a figure on a line
-		// of its own) gets one, so that the next sentence does not run on.
-		if r, _ := utf8.DecodeLastRuneInString(piece); !strings.ContainsRune(".!?:;)\"'”’", r) {
-			piece += "."
+		j := i
+		var sents []string
+		for ; j < len(picked) && picked[j].post == picked[i].post; j++ {
+			sents = append(sents, endSentence(picked[j].text))
 		}
-		if i+1 == len(picked) || picked[i+1].post != c.post {
-			piece += fmt.Sprintf(" [%d]", c.post+1)
-		}
+		piece := voice(sents, req.Author(req.Posts[picked[i].post])) + fmt.Sprintf(" [%d]", picked[i].post+1)
 		if i > 0 {
 			piece = " " + piece
 		}
@@ -79,6 +89,7 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 			return "", err
 		}
 		b.WriteString(piece)
+		i = j
 	}
 	return b.String(), nil
 }
@@ -102,6 +113,12 @@ const (
 	sameShare     = 0.3
 	minCovers     = 0.3
 	minAbout      = 0.2
+	// figureBonus weighs a sentence that carries the figure asked for
+	// ("what percent…?") against one that only names the subject: the
+	// one without the number does not answer, so it needs to hold twice
+	// as much of the question to come first. Set by that reading, not
+	// fitted to any evaluation.
+	figureBonus = 2
 )
 
 // term is a question word as the posts read it, with its weight: word as
@@ -119,14 +136,24 @@ type term struct {
 func pick(req Request, limit int) []passage {
 	var all []passage
 	df, vocab := map[string]int{}, map[string]int{}
+	asked := stemsOf(req.Question)
+	figure := asksFigure(req.Question)
 	for i, p := range req.Posts {
 		for j, sent := range sentences(p.Text) {
 			if chatter(sent) {
 				continue
 			}
-			c := passage{text: sent, words: contentWords(sent), stems: map[string]bool{}, post: i, pos: j}
+			c := passage{text: sent, words: contentWords(sent), stems: map[string]bool{}, post: i, pos: j,
+				figure: figure != figureNone && holdsFigure(sent, figure)}
 			for w := range c.words {
 				c.stems[words.Stem(w)] = true
+			}
+			// The question said again (by the asker's post, or a
+			// comment quoting it) answers nothing.
+			if restates(c, asked, p.Kind == kindQuestion) {
+				continue
+			}
+			for w := range c.words {
 				vocab[w]++
 			}
 			for st := range c.stems {
@@ -146,10 +173,10 @@ func pick(req Request, limit int) []passage {
 	// hold them, not to nothing.
 	n := float64(len(all))
 	idf := func(st string) float64 { return math.Log(1 + n/float64(df[st])) }
-	asked := 0.0
+	weight := 0.0
 	for _, t := range terms {
 		if t.question {
-			asked += idf(t.stem)
+			weight += idf(t.stem)
 		}
 	}
 	cited := map[string]bool{}
@@ -178,8 +205,8 @@ func pick(req Request, limit int) []passage {
 				}
 			}
 		}
-		if asked > 0 {
-			c.covers = held / asked
+		if weight > 0 {
+			c.covers = held / weight
 		}
 		c.score *= topic[req.Posts[c.post].Thread()]
 		best = max(best, c.score)
@@ -196,6 +223,15 @@ func pick(req Request, limit int) []passage {
 		if isCited(c) {
 			c.score *= citedBonus
 			c.covers = 1 // it goes on with what was answered
+		}
+		// The figure asked for puts its sentence first, but what else
+		// the answer keeps is chosen as without it (choose reads base).
+		// A figure in a sentence holding too little of the question to
+		// lead the answer does not make it lead: that would leave the
+		// question unanswered rather than answered without the figure.
+		c.base = c.score
+		if c.figure && c.covers >= minCovers {
+			c.score *= figureBonus
 		}
 		cands = append(cands, c)
 	}
@@ -340,9 +376,9 @@ var anaphora = map[string]bool{"he": true, "she": true, "they": true, "him": tru
 	"his": true, "hers": true, "their": true, "theirs": true, "it": true, "its": true, "that": true,
 	"this": true, "those": true, "these": true, "there": true, "then": true, "one": true, "ones": true}
 
-// choose takes, best first, at most limit sentences scoring at least
-// keepShare of top's (sameShare for those sameThread keeps), none nearly
-// the same as one taken or one said.
+// choose takes, best first, at most limit sentences scoring (before the
+// figure's bonus) at least keepShare of top's (sameShare for those
+// sameThread keeps), none nearly the same as one taken or one said.
 func choose(cands []passage, top passage, limit int, sameThread func(passage) bool, said []map[string]bool) []passage {
 	var picked []passage
 	for _, c := range cands {
@@ -353,7 +389,7 @@ func choose(cands []passage, top passage, limit int, sameThread func(passage) bo
 		if sameThread(c) {
 			share = sameShare
 		}
-		if c.score < share*top.score {
+		if c.base < share*top.base {
 			continue
 		}
 		dup := false
@@ -457,7 +493,7 @@ func nearDuplicate(a, b map[string]bool) bool {
 // and at line breaks. Bracketed numbers are taken out, so that a post's own
 // "[2]" never reads as a citation.
 func sentences(text string) []string {
-	text = markerRE.ReplaceAllString(text, "")
+	text = spacedMarkerRE.ReplaceAllString(text, "")
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		start := 0

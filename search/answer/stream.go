@@ -28,8 +28,10 @@ const (
 )
 
 // Event is one line of the stream. Which fields are set depends on Type:
-// threads carries Posts, completion carries Text (to be appended to what
-// came before), answer carries Answer, Citations, Done and CreatedOn.
+// threads carries Posts (those retrieved), completion carries Text (to be
+// appended to what came before), answer carries Answer, Citations, Posts
+// (those cited, numbered as Answer's markers name them; absent when it
+// cites none), Done and CreatedOn.
 type Event struct {
 	Type     string   `json:"type"`
 	SearchID string   `json:"searchId"`
@@ -86,13 +88,13 @@ func (s *Stream) Completion(text string) error {
 	return s.write(Event{Type: TypeCompletion, Text: text})
 }
 
-// Answer writes the final answer event.
-func (s *Stream) Answer(text string, citations []string) error {
+// Answer writes the final answer event with the posts it cites.
+func (s *Stream) Answer(text string, citations []string, sources []Source) error {
 	if citations == nil {
 		citations = []string{}
 	}
 	return s.write(Event{
-		Type: TypeAnswer, Answer: text, Citations: citations, Done: true,
+		Type: TypeAnswer, Answer: text, Citations: citations, Posts: sources, Done: true,
 		CreatedOn: s.now().UTC().Format(jsontime.Layout),
 	})
 }

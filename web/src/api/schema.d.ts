@@ -5038,10 +5038,14 @@ export interface components {
             count: number;
         };
         /**
-         * @description One line of an AI search stream. `threads` carries `posts`;
-         *     `completion` carries `text`, to append to the text so far; `answer`
-         *     (the last line) carries `answer`, `citations`, `done` and
-         *     `createdOn`.
+         * @description One line of an AI search stream. `threads` carries `posts`, those
+         *     retrieved; `completion` carries `text`, to append to the text so
+         *     far; `answer` (the last line) carries `answer` (what the
+         *     completions add up to), `citations`, `done`, `createdOn` and
+         *     `posts`: the posts the answer cites and only those, numbered as
+         *     cited, as the markers of the text are from the first completion
+         *     on (its first citation is `[1]`); `posts` is absent when it cites
+         *     none.
          */
         AISearchEvent: {
             /** @enum {string} */

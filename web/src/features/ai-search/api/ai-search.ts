@@ -9,14 +9,15 @@ export type AISearchSource = Schemas['AISearchSource']
  * Answer is one question's answer as it streams in (spec 001 §3 "AI search
  * result", §4 "AI search flow"): the retrieved posts (`threads`), the text
  * so far (each `completion` appended), and, once the `answer` event came,
- * the final text and the ids of the posts it cites.
+ * the final text, the ids of the posts it cites and those posts alone
+ * (`sources`), numbered as the final text's markers cite them.
  */
 export type Answer = {
   searchId?: string
   /** The retrieved posts; undefined until the threads event. */
   posts?: AISearchSource[]
   text: string
-  final?: { answer: string; citations: string[]; createdOn?: string }
+  final?: { answer: string; citations: string[]; sources: AISearchSource[]; createdOn?: string }
 }
 
 export const EMPTY_ANSWER: Answer = { text: '' }
@@ -31,7 +32,7 @@ export function reduceAnswer(a: Answer, e: AISearchEvent): Answer {
       return { ...a, searchId, text: a.text + (e.text ?? '') }
     case 'answer': {
       const answer = e.answer ?? a.text
-      return { ...a, searchId, text: answer, final: { answer, citations: e.citations ?? [], createdOn: e.createdOn } }
+      return { ...a, searchId, text: answer, final: { answer, citations: e.citations ?? [], sources: e.posts ?? [], createdOn: e.createdOn } }
     }
     default:
       return a

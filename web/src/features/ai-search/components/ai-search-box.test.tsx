@@ -82,6 +82,7 @@ describe('AISearchBox (spec 001 §4 "AI search flow", §5)', () => {
       type: 'answer',
       answer: 'On Fridays [1], with two options [2].',
       citations: [POST, COMMENT],
+      posts: sources,
       done: true,
       createdOn: '2026-05-01T10:00:00Z',
     })
@@ -117,6 +118,24 @@ describe('AISearchBox (spec 001 §4 "AI search flow", §5)', () => {
       expect(c.headers.get('Accept')).toBe('application/x-ndjson')
       expect(c.headers.get('Authorization')).toBe('Bearer tok')
     }
+  })
+
+  it('lists only the sources the answer cites, numbered as its final text cites them', async () => {
+    const s = ndjsonStream()
+    stubFetch(() => s.response())
+    await render()
+    await userEvent.type(box(), 'Who brings options?{Enter}')
+    const other = { n: 3, id: '00000000-0000-4000-8000-00000000b003', threadId: '00000000-0000-4000-8000-00000000b003', channelId: CH, kind: 'post', excerpt: 'Lunch is pizza.' }
+    await s.send({ type: 'threads', posts: [...sources, other] })
+    await s.send({ type: 'completion', text: 'Bring two options [2].' })
+    await s.send({ type: 'answer', answer: 'Bring two options [1].', citations: [COMMENT], posts: [{ ...sources[1]!, n: 1 }], done: true })
+    await s.close()
+    const list = within(await screen.findByTestId('ai-sources'))
+    expect(list.getByText('Bring two options to the review.')).toBeInTheDocument()
+    expect(list.queryByText('Design reviews happen on Fridays.')).toBeNull()
+    expect(list.queryByText('Lunch is pizza.')).toBeNull()
+    expect(screen.getByRole('link', { name: 'Source 1' })).toHaveAttribute('href', `/communities/c1/series/${SERIES}/posts/${POST}`)
+    expect(screen.queryByRole('link', { name: 'Source 2' })).toBeNull()
   })
 
   it('shows the API message of a refused question, and a generic one otherwise', async () => {
@@ -171,7 +190,7 @@ describe('AISearchBox (spec 001 §4 "AI search flow", §5)', () => {
     const share = await screen.findByRole('button', { name: 'Share to the forum' })
     expect(share).toBeDisabled()
     await s.send({ type: 'threads', posts: sources })
-    await s.send({ type: 'answer', answer: 'Yes [1].', citations: [POST], done: true })
+    await s.send({ type: 'answer', answer: 'Yes [1].', citations: [POST], posts: [sources[0]], done: true })
     await s.close()
     await waitFor(() => expect(share).toBeEnabled())
     await userEvent.click(share)

@@ -193,7 +193,9 @@ function Turn({ question, result, place }: { question: Question; result: UseQuer
               </p>
             )}
             {text ? (
-              <AnswerText text={text} posts={data?.posts} place={place} />
+              // The text numbers its markers as cited, and only the answer
+              // event says which post each number is: until then they link nowhere.
+              <AnswerText text={text} posts={data?.final?.sources} place={place} />
             ) : (
               fetching && (
                 <p className="flex items-center gap-2 text-sm text-muted-foreground">
@@ -203,7 +205,7 @@ function Turn({ question, result, place }: { question: Question; result: UseQuer
               )
             )}
             {!fetching && data && !data.final && <Failure message={t('aiSearch.cutOff')} onRetry={() => void result.refetch()} />}
-            {data?.final && data.posts && <Sources posts={data.posts} place={place} />}
+            {data?.final && data.final.sources.length > 0 && <Sources posts={data.final.sources} place={place} />}
           </>
         )}
       </div>
