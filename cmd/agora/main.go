@@ -290,6 +290,9 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
+		if err := app.MatchEmbedder(ctx, cfg, handlers, log); err != nil {
+			return err
+		}
 		pipeOpts.Projections = handlers
 		pipe, err := app.StartPipeline(ctx, cfg, d.URL, log, pipeOpts)
 		if err != nil {
@@ -428,6 +431,9 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 		defer warehouse.Close() //nolint:errcheck
 		handlers, err := app.Projections(cfg, d, store, warehouse, log)
 		if err != nil {
+			return err
+		}
+		if err := app.MatchEmbedder(ctx, cfg, handlers, log); err != nil {
 			return err
 		}
 		switch {
