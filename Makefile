@@ -56,12 +56,14 @@ build: web ## build bin/agora (with the web app when it exists)
 # without STRIPE_SECRET_KEY a local stripe-mock (Stripe's API), built there
 # too; the Meet Up recorder transcribes with Debian's pocketsphinx (speech);
 # without AGORA_EMBEDDINGS_URL the AI search embeds with word vectors,
-# fetched once with npm and converted into ~/.cache/agora (wordvectors).
+# all-MiniLM-L6-v2 run by ONNX Runtime, fetched once from Maven Central and
+# PyPI into ~/.cache/agora (sentencemodel), or as a fallback word vectors,
+# fetched once with npm and converted there (wordvectors).
 # With ENGINES=real the change pipeline runs on Kafka's broker and Kafka
 # Connect with Debezium's connector, whose jars Maven resolves once (kafka,
 # debezium).
 dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo data
-	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors $(if $(filter real,$(ENGINES)),kafka debezium)
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors sentencemodel $(if $(filter real,$(ENGINES)),kafka debezium)
 	./$(BIN) dev $(DEV_FLAGS)
 
 # Go first, then the web app: Vitest, then the browser tests (Playwright
@@ -71,12 +73,12 @@ dev: deps build ## run everything locally on http://127.0.0.1:8080 with demo dat
 # and a local LiveKit and stripe-mock, built once into ~/.cache/agora when
 # missing; the recorder's tests need Debian's speech packages; deploy/'s tests run nginx
 # (Debian's nginx-light) over the load balancer's configuration; the browser
-# tests' agora dev embeds with the word vectors (wordvectors), fetched once;
+# tests' agora dev embeds with all-MiniLM-L6-v2 (sentencemodel), fetched once;
 # the real-engines tests run Kafka's brokers and Kafka Connect with
 # Debezium's connector, whose jars Maven resolves once (kafka, debezium).
 test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, the browser tests, then the API fuzzer
 	@$(MAKE) --no-print-directory lint
-	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx wordvectors kafka debezium
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech nginx wordvectors sentencemodel kafka debezium
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 	$(NPM) --prefix web run --silent test
@@ -90,7 +92,7 @@ test: deps build ## go vet, gofmt and ESLint, every Go test with -race, Vitest, 
 # and fails on a 5xx, an undocumented status or a body the document does not
 # describe (scripts/fuzz-api.sh; FUZZ_API_EXAMPLES=N for more cases).
 fuzz-api: ## fuzz the API of bin/agora against its OpenAPI document with schemathesis, as each demo persona
-	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors schemathesis
+	@bash scripts/install-deps.sh clickhouse livekit stripe speech wordvectors sentencemodel schemathesis
 	AGORA_BIN=$(CURDIR)/$(BIN) bash scripts/fuzz-api.sh
 
 # The fuzz targets run beyond their seed corpus (which every plain go test
@@ -135,7 +137,7 @@ gen: deps ## regenerate the jet models in internal/plumbing/db/gen from the migr
 # the pipeline benchmarks run Kafka and Debezium on Kafka Connect beside
 # the relay (kafka, debezium).
 bench: deps build ## run the benchmark programs and print their figures
-	@bash scripts/install-deps.sh clickhouse livekit stripe wordvectors chromium kafka debezium
+	@bash scripts/install-deps.sh clickhouse livekit stripe wordvectors sentencemodel chromium kafka debezium
 	$(GO) run ./cmd/bench $(BENCHFLAGS)
 	AGORA_BIN=$(CURDIR)/$(BIN) $(NPM) --prefix web run --silent bench
 

@@ -109,6 +109,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		Hub:            newHub(cfg, d, log, o),
 		Dev:            cfg.Dev,
 		Engines:        o.engines,
+		Embedder:       o.embedder,
 	}
 	if a.Registry == nil {
 		a.Registry = NewRegistry()

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"agora/app"
+	"agora/httpapi"
 	"agora/internal/plumbing/config"
+	"agora/search/sentence"
 	"agora/search/wordvec"
 )
 
@@ -26,6 +28,8 @@ func TestStartEmbeddingsServesWordVectors(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// An empty cache: no sentence model.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	cfg := config.Default()
 	cfg.Embeddings.WordVectors = path
 	var logs bytes.Buffer
@@ -39,6 +43,13 @@ func TestStartEmbeddingsServesWordVectors(t *testing.T) {
 	}
 	if !strings.HasPrefix(e.Local, "http://127.0.0.1:") || !strings.Contains(logs.String(), "local word vectors") {
 		t.Errorf("local %q, log %s", e.Local, logs.String())
+	}
+	// Said in the log and in /readyz's embedder: why not the model.
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), sentence.ModelFile) {
+		t.Errorf("the log does not warn why the model cannot load: %s", logs.String())
+	}
+	if e.Embedder.Kind != app.EmbedderWordVectors || e.Embedder.Model != wordvec.Model || !strings.Contains(e.Embedder.Fallback, sentence.ModelFile) {
+		t.Errorf("embedder %+v", e.Embedder)
 	}
 	emb, err := app.NewEmbedder(cfg)
 	if err != nil || emb == nil {
@@ -69,13 +80,16 @@ func TestStartEmbeddingsWithoutWordVectors(t *testing.T) {
 	if e.Local != "" || cfg.Embeddings.URL != "" {
 		t.Errorf("a server without word vectors: %q, %+v", e.Local, cfg.Embeddings)
 	}
-	for _, want := range []string{"level=WARN", "keyword ranking only", "scripts/install-deps.sh wordvectors", wordvec.FileName} {
+	for _, want := range []string{"level=WARN", "keyword ranking only", "scripts/install-deps.sh sentencemodel", wordvec.FileName, sentence.ModelFile} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log %q lacks %q", logs.String(), want)
 		}
 	}
 	if emb, err := app.NewEmbedder(cfg); emb != nil || err != nil {
 		t.Errorf("embedder %v, %v; want none", emb, err)
+	}
+	if e.Embedder.Kind != app.EmbedderNone || e.Embedder.Fallback == "" {
+		t.Errorf("embedder %+v", e.Embedder)
 	}
 }
 
@@ -94,5 +108,107 @@ func TestStartEmbeddingsWithAProvider(t *testing.T) {
 	}
 	if emb, err := app.NewEmbedder(cfg); emb == nil || err != nil {
 		t.Errorf("embedder %v, %v", emb, err)
+	}
+	if e.Embedder != (httpapi.Embedder{Kind: app.EmbedderAPI, Model: "nomic-embed-text"}) {
+		t.Errorf("embedder %+v", e.Embedder)
+	}
+}
+
+// sentenceModelFiles are the model and runtime scripts/install-deps.sh
+// sentencemodel installs; the test skips when they are absent.
+func sentenceModelFiles(t *testing.T) sentence.Files {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no cache folder: the sentence model is not installed")
+	}
+	f := sentence.Files{
+		Dir:     filepath.Join(cache, "agora", "sentencemodel-"+sentence.ModelVersion),
+		Library: filepath.Join(cache, "agora", "onnxruntime-"+sentence.RuntimeVersion, sentence.LibraryFile),
+	}
+	for _, p := range []string{filepath.Join(f.Dir, sentence.ModelFile), f.Library} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("the sentence model is not installed (no %s): scripts/install-deps.sh sentencemodel", p)
+		}
+	}
+	return f
+}
+
+// With the model installed, agora dev serves it rather than the word
+// vectors (installed too, or not: the model comes first), and the
+// embedder built from its cfg embeds with the model over loopback.
+func TestStartEmbeddingsServesTheSentenceModel(t *testing.T) {
+	f := sentenceModelFiles(t)
+	// The model named by configuration, in a cache that holds nothing:
+	// AGORA_SENTENCE_MODEL and AGORA_ONNXRUNTIME are honoured.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cfg := config.Default()
+	cfg.Embeddings.SentenceModel, cfg.Embeddings.ONNXRuntime = f.Dir, f.Library
+	var logs bytes.Buffer
+	e, err := app.StartEmbeddings(&cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Embedder != (httpapi.Embedder{Kind: app.EmbedderModel, Model: sentence.Model}) || cfg.Embeddings.Model != sentence.Model || cfg.Embeddings.URL != e.Local {
+		t.Fatalf("embedder %+v, cfg %+v", e.Embedder, cfg.Embeddings)
+	}
+	if strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "sentence model") {
+		t.Errorf("log %s", logs.String())
+	}
+	emb, err := app.NewEmbedder(cfg)
+	if err != nil || emb == nil {
+		t.Fatalf("embedder %v, %v", emb, err)
+	}
+	texts := []string{"How do I reset my password?", "I forgot my login and cannot get into my account", "The meetup is on Tuesday"}
+	got, err := emb.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sentence.Open(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	want, _ := m.Embed(context.Background(), texts)
+	for i := range texts {
+		if len(got[i]) != sentence.Dim {
+			t.Fatalf("%d components over the API", len(got[i]))
+		}
+		for d := range got[i] {
+			if diff := got[i][d] - want[i][d]; diff > 1e-5 || diff < -1e-5 {
+				t.Fatalf("text %d: over the local API %v…, directly %v…", i, got[i][:3], want[i][:3])
+			}
+		}
+	}
+}
+
+// A model folder that holds no model falls back to the word vectors.
+func TestStartEmbeddingsFallsBackWhenTheModelCannotLoad(t *testing.T) {
+	var buf bytes.Buffer
+	if err := wordvec.Write(&buf, 2, []string{"recipe", "server"}, [][]float32{{1, 0.2}, {0.1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), wordvec.FileName)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, sentence.ModelFile), []byte("not an onnx graph"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Embeddings.WordVectors, cfg.Embeddings.SentenceModel = path, broken
+	var logs bytes.Buffer
+	e, err := app.StartEmbeddings(&cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Embedder.Kind != app.EmbedderWordVectors || cfg.Embeddings.Model != wordvec.Model || !strings.Contains(e.Embedder.Fallback, sentence.TokenizerFile) {
+		t.Errorf("embedder %+v, cfg %+v", e.Embedder, cfg.Embeddings)
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "the sentence model cannot load") {
+		t.Errorf("log %s", logs.String())
 	}
 }

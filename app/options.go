@@ -25,7 +25,9 @@ type apiOptions struct {
 	// none means KAFKA_BROKERS.
 	brokers []string
 	// engines are the change pipeline's parts /readyz names.
-	engines      []httpapi.Engine
+	engines []httpapi.Engine
+	// embedder is the AI search's embedder /readyz names.
+	embedder     httpapi.Embedder
 	hub          live.HubOptions
 	replayMargin time.Duration
 	marginSet    bool
@@ -70,6 +72,12 @@ func WithPipeline(p *Pipeline) APIOption {
 		WithBrokers(p.Brokers())(o)
 		o.engines = p.Engines()
 	}
+}
+
+// WithEmbeddings makes the API's /readyz name the embedder e started
+// (the model, or the word vectors and why).
+func WithEmbeddings(e *Embeddings) APIOption {
+	return func(o *apiOptions) { o.embedder = e.Embedder }
 }
 
 // WithBrokers makes the API's realtime projection consume from brokers

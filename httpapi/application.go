@@ -64,6 +64,10 @@ type Application struct {
 	// operator sees which pipeline a figure or a failure comes from; none
 	// for a node that only reads KAFKA_BROKERS.
 	Engines []Engine
+	// Embedder is what embeds the AI search's posts and questions, which
+	// /readyz names, and when the word vectors stand in for the model,
+	// why; zero for a process that names none.
+	Embedder Embedder
 	// Hub holds this node's live connections (GET /api/hub); nil answers
 	// the route with hubUnavailable.
 	Hub *live.Hub
@@ -94,6 +98,17 @@ type Engine struct {
 	Role    string `json:"role"`
 	Name    string `json:"name"`
 	Version string `json:"version,omitempty"`
+}
+
+// Embedder names the AI search's embedder in /readyz.
+type Embedder struct {
+	// Kind is api (AGORA_EMBEDDINGS_URL), sentenceModel (the local
+	// model), wordVectors (the fallback) or none (keyword ranking only).
+	Kind  string `json:"kind"`
+	Model string `json:"model,omitempty"`
+	// Fallback says why the local model does not embed, when it was
+	// tried and the word vectors (or nothing) stand in.
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // ProjectionStates are the states of a process's projections (a

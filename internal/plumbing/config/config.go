@@ -229,9 +229,10 @@ func (a AIConfig) ModelProvider() string {
 // EmbeddingsConfig chooses the embedding model that turns posts and
 // questions into vectors, so that the AI search also finds the posts that
 // say the same in other words (hybrid retrieval). With URL unset, agora
-// dev serves word vectors (WordVectors) behind the same API on loopback and
-// fills URL and Model in; without them, or in agora api, the AI search
-// ranks by keywords only.
+// dev serves the sentence-embedding model (SentenceModel, ONNXRuntime)
+// behind the same API on loopback and fills URL and Model in, or word
+// vectors (WordVectors) when the model cannot load; without either, or in
+// agora api, the AI search ranks by keywords only.
 type EmbeddingsConfig struct {
 	// URL is AGORA_EMBEDDINGS_URL, the base URL of an OpenAI-compatible
 	// embeddings API, such as https://api.openai.com/v1 or
@@ -247,6 +248,15 @@ type EmbeddingsConfig struct {
 	// empty means the one scripts/install-deps.sh wordvectors installs,
 	// ($XDG_CACHE_HOME or ~/.cache)/agora/wordvectors-<version>/.
 	WordVectors string
+	// SentenceModel is AGORA_SENTENCE_MODEL, the folder of the sentence
+	// model (model.onnx and tokenizer.json, all-MiniLM-L6-v2's) agora dev
+	// embeds with when URL is unset; empty means the one
+	// scripts/install-deps.sh sentencemodel installs.
+	SentenceModel string
+	// ONNXRuntime is AGORA_ONNXRUNTIME, ONNX Runtime's shared library
+	// (libonnxruntime.so, of the C API version 24) that runs the model;
+	// empty means the one scripts/install-deps.sh sentencemodel installs.
+	ONNXRuntime string
 }
 
 // Enabled reports whether an embeddings API is configured.
@@ -597,6 +607,8 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_EMBEDDINGS_MODEL", &c.Embeddings.Model)
 	str("AGORA_EMBEDDINGS_API_KEY", &c.Embeddings.APIKey)
 	str("AGORA_WORD_VECTORS", &c.Embeddings.WordVectors)
+	str("AGORA_SENTENCE_MODEL", &c.Embeddings.SentenceModel)
+	str("AGORA_ONNXRUNTIME", &c.Embeddings.ONNXRuntime)
 	str("AGORA_VAPID_PUBLIC_KEY", &c.Push.PublicKey)
 	str("AGORA_VAPID_PRIVATE_KEY", &c.Push.PrivateKey)
 	str("AGORA_VAPID_SUBJECT", &c.Push.Subject)
@@ -901,6 +913,19 @@ func (e EmbeddingsConfig) validate(bad func(format string, args ...any)) {
 		}
 		if e.WordVectors != "" {
 			bad("AGORA_WORD_VECTORS: set with AGORA_EMBEDDINGS_URL; the word vectors stand in only when no embeddings API is configured")
+		}
+		if e.SentenceModel != "" || e.ONNXRuntime != "" {
+			bad("AGORA_SENTENCE_MODEL, AGORA_ONNXRUNTIME: set with AGORA_EMBEDDINGS_URL; the local model embeds only when no embeddings API is configured")
+		}
+	}
+	if e.SentenceModel != "" {
+		if fi, err := os.Stat(e.SentenceModel); err != nil || !fi.IsDir() {
+			bad("AGORA_SENTENCE_MODEL: no folder at %q (it holds model.onnx and tokenizer.json; unset, the one scripts/install-deps.sh sentencemodel installs is used)", e.SentenceModel)
+		}
+	}
+	if e.ONNXRuntime != "" {
+		if fi, err := os.Stat(e.ONNXRuntime); err != nil || !fi.Mode().IsRegular() {
+			bad("AGORA_ONNXRUNTIME: no file at %q (ONNX Runtime's libonnxruntime.so; unset, the one scripts/install-deps.sh sentencemodel installs is used)", e.ONNXRuntime)
 		}
 	}
 	if e.WordVectors != "" {

