@@ -20,14 +20,7 @@ import (
 // agora dev serves word vectors on loopback when no embeddings API is
 // configured, and the embedder built from its cfg embeds through them.
 func TestStartEmbeddingsServesWordVectors(t *testing.T) {
-	var buf bytes.Buffer
-	if err := wordvec.Write(&buf, 2, []string{"recipe", "server"}, [][]float32{{1, 0.2}, {0.1, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), wordvec.FileName)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := twoWordVectors(t)
 	// An empty cache: no sentence model.
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	cfg := config.Default()
@@ -59,7 +52,10 @@ func TestStartEmbeddingsServesWordVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vecs, _ := wordvec.Parse(buf.Bytes())
+	vecs, err := wordvec.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want, _ := vecs.Embed(context.Background(), []string{"The server", "a recipe", "nothing known"})
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("over the local API %v, directly %v", got, want)
@@ -185,14 +181,7 @@ func TestStartEmbeddingsServesTheSentenceModel(t *testing.T) {
 
 // A model folder that holds no model falls back to the word vectors.
 func TestStartEmbeddingsFallsBackWhenTheModelCannotLoad(t *testing.T) {
-	var buf bytes.Buffer
-	if err := wordvec.Write(&buf, 2, []string{"recipe", "server"}, [][]float32{{1, 0.2}, {0.1, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), wordvec.FileName)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := twoWordVectors(t)
 	broken := t.TempDir()
 	if err := os.WriteFile(filepath.Join(broken, sentence.ModelFile), []byte("not an onnx graph"), 0o644); err != nil {
 		t.Fatal(err)
@@ -211,4 +200,18 @@ func TestStartEmbeddingsFallsBackWhenTheModelCannotLoad(t *testing.T) {
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "the sentence model cannot load") {
 		t.Errorf("log %s", logs.String())
 	}
+}
+
+// twoWordVectors writes a word-vector file of two words and answers its path.
+func twoWordVectors(t *testing.T) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := wordvec.Write(&buf, 2, []string{"recipe", "server"}, [][]float32{{1, 0.2}, {0.1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), wordvec.FileName)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
