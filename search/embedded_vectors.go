@@ -103,13 +103,40 @@ func (vs *vectorSet) set(ids []string, entries []vectorEntry) {
 		}
 		g.AddAll(keys, vectors)
 	}
+	vs.compact()
 }
+
+// compact replaces a graph that holds more tombstones (deleted vectors and
+// the old vectors of edits) than vectors, and at least compactMin, by one
+// built from its live vectors: the tombstones cost memory and make walks
+// longer. The writes wait for it (wmu is held), the queries walk the old
+// graph meanwhile.
+func (vs *vectorSet) compact() {
+	vs.mu.RLock()
+	var stale []*hnsw.Graph
+	for _, g := range vs.graphs {
+		if t := g.Tombstones(); t >= compactMin && t > g.Len() {
+			stale = append(stale, g)
+		}
+	}
+	vs.mu.RUnlock()
+	for _, g := range stale {
+		fresh := hnsw.New(g.Dim(), 0, 0, graphSeed)
+		fresh.AddAll(g.Live())
+		vs.mu.Lock()
+		vs.graphs[g.Dim()] = fresh
+		vs.mu.Unlock()
+	}
+}
+
+// compactMin keeps a small graph from being rebuilt often; a variable for
+// the tests.
+var compactMin = 10_000
 
 func (vs *vectorSet) drop(ids ...string) {
 	vs.wmu.Lock()
 	defer vs.wmu.Unlock()
 	vs.mu.Lock()
-	defer vs.mu.Unlock()
 	for _, id := range ids {
 		if d, ok := vs.dimOf[id]; ok {
 			vs.graphs[d].Delete(id)
@@ -117,6 +144,8 @@ func (vs *vectorSet) drop(ids ...string) {
 			delete(vs.newer, id)
 		}
 	}
+	vs.mu.Unlock()
+	vs.compact()
 }
 
 // encodeEntry is how vectorField stores an entry: newer as a little-endian

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"agora/search/hnsw"
 	"agora/search/hnsw/synthetic"
 )
 
@@ -19,8 +20,8 @@ import (
 // exactMin is lowered so that a few thousand posts are walked in the
 // graph, not scored exactly.
 func TestEmbeddedVectorQueryAgainstExact(t *testing.T) {
-	defer func(old int) { exactMin = old }(exactMin)
-	exactMin = 0
+	defer func(old, oldCompact int) { exactMin, compactMin = old, oldCompact }(exactMin, compactMin)
+	exactMin, compactMin = 0, 1
 	const n, dim = 3000, 64
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -136,6 +137,30 @@ func TestEmbeddedVectorQueryAgainstExact(t *testing.T) {
 	}
 	check("after edits", s, []string{"c1", "c2"}, old, gone)
 	check("after edits, c2 only", s, []string{"c2"}, old, gone)
+
+	// A second edit of the edited posts leaves more tombstones (1,800
+	// deleted or replaced vectors, then 2,400) than live vectors (1,800):
+	// the graph is built again without them.
+	graph := func() *hnsw.Graph { return s.(*embedded).indexes[postSchema.name].vectors.graphs[dim] }
+	if graph().Tombstones() == 0 {
+		t.Fatal("no tombstones before the compaction")
+	}
+	var again []Post
+	for _, e := range edits {
+		if e.Vector != nil {
+			old = append(old, e.Vector)
+			e.Vector = m.Vector(rng)
+			posts[e.ID] = e
+			again = append(again, e)
+		}
+	}
+	if err := s.Posts().Upsert(ctx, again...); err != nil {
+		t.Fatal(err)
+	}
+	if g := graph(); g.Tombstones() != 0 || g.Len() != n-2*len(deletes) {
+		t.Fatalf("after the second edits: %d tombstones, %d vectors; want 0 and %d", g.Tombstones(), g.Len(), n-2*len(deletes))
+	}
+	check("compacted", s, []string{"c1", "c2"}, old, gone)
 
 	if _, err := Settle(ctx, s); err != nil {
 		t.Fatal(err)

@@ -257,6 +257,18 @@ func (g *Graph) Vector(key string) ([]float32, bool) {
 	return g.node(id).vec, true
 }
 
+// Live lists the keys that have a vector, and their vectors, for a
+// compaction (a new graph without the tombstones).
+func (g *Graph) Live() ([]string, [][]float32) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	keys, vs := make([]string, 0, len(g.byKey)), make([][]float32, 0, len(g.byKey))
+	for k, id := range g.byKey {
+		keys, vs = append(keys, k), append(vs, g.node(id).vec)
+	}
+	return keys, vs
+}
+
 // Set is a set of the graph's nodes, for a filter: those of the keys that
 // have a vector. Its IDs are valid for this graph only.
 type Set struct {
