@@ -296,12 +296,15 @@ func (bi *bleveIndex) nearest(ctx context.Context, s *schema, q Query) ([]json.R
 // exactBelow says whether a filter that admits n of a graph's size
 // vectors is better scored exactly than walked. A walk keeps only the
 // admitted nodes but goes through the others, so it visits about 1/share
-// times the nodes of an unfiltered walk and misses more; scoring every
-// admitted vector costs n dot products. cmd/bench -only search-vectors
-// prints both at several shares: up to 20,000 admitted vectors (a few
-// milliseconds of dot products at 384 dimensions) or one in twenty of the
-// graph, the exact scan is as fast as the walk or faster, and its recall
-// is 1.
+// times the nodes of an unfiltered walk; scoring every admitted vector
+// costs n dot products. cmd/bench -only search-vectors prints both at
+// several shares; at 50,000 vectors of 384 dimensions (on a loaded
+// machine, so the figures are rough) the walk took p50 146 ms at 1 %
+// admitted and 39 ms at 5 %, against 0.2 ms and 10 ms scored exactly;
+// at 20 % the walk was faster (8 ms against 34 ms). Hence exact up to one
+// in twenty of the graph, and up to 20,000 vectors whatever the share
+// (at the 1 % figure's 0.4 µs a vector, about 8 ms). Both are exact or
+// near it (recall@10 1.000 in every case measured).
 func exactBelow(n, size int) bool { return n <= exactMin || n*20 <= size }
 
 // exactMin is a variable so that the engine's tests walk the graph with

@@ -107,14 +107,14 @@ func vectorsBench(ctx context.Context, selected map[string]bool) error {
 		}
 		g = nil
 		runtime.GC()
-		before := heapInUse()
+		before := heapLive()
 		start := time.Now()
 		g = hnsw.New(dim, 0, 0, vectorsSeed+uint64(run))
 		g.AddAll(keys, vs)
 		build := time.Since(start)
 		runtime.GC()
 		// The vectors were allocated before: what grows is the graph.
-		mem := float64(heapInUse()-before) / 1e6
+		mem := float64(heapLive()-before) / 1e6
 		builds, mems = append(builds, build), append(mems, mem)
 		if exact == nil {
 			start := time.Now()
@@ -335,10 +335,12 @@ func timedSearches(g *hnsw.Graph, queries [][]float32, exact [][]hnsw.Hit, ef in
 	return float64(found) / float64(max(of, 1)), lat
 }
 
-func heapInUse() uint64 {
+// heapLive is the bytes of live objects, after a collection by the
+// caller: HeapInuse would count spans the collector freed but kept.
+func heapLive() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
+	return ms.HeapAlloc
 }
 
 func durSeconds(ds []time.Duration) []float64 {
