@@ -187,6 +187,8 @@ func TestExactBelow(t *testing.T) {
 		{49_000, 1_000_000, true},
 		{60_000, 1_000_000, false},
 		{30_000, 30_000, false},
+		{5_000, 50_000, true},
+		{6_000, 50_000, false},
 	} {
 		if got := exactBelow(tc.n, tc.size); got != tc.want {
 			t.Errorf("exactBelow(%d, %d) = %v, want %v", tc.n, tc.size, got, tc.want)
