@@ -20,8 +20,8 @@
 // Posts may carry a vector (Post.Vector, from an Embedder): a Query.Vector
 // then finds the posts that pass the filter nearest first, by cosine
 // similarity. Meilisearch keeps them as user-provided embeddings; the
-// embedded engine beside each document and in memory
-// (embedded_vectors.go).
+// embedded engine beside each document and in memory, in a
+// nearest-neighbour graph (embedded_vectors.go, search/hnsw).
 //
 // Where Meilisearch's rules differ from the port's, the adapter bridges
 // them (meili.go): a post without a vector says so (_vectors null), or a

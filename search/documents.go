@@ -159,7 +159,7 @@ type schema struct {
 	// vectors means documents may carry a vector (see vectored) and
 	// queries may ask for the nearest ones; newest is the numeric sortable
 	// field whose highest values are the newest documents, which the
-	// embedded engine scores first (MaxVectorCandidates).
+	// embedded engine ranks first of two as near.
 	vectors bool
 	newest  string
 }

@@ -96,8 +96,10 @@ type Query struct {
 	// pass the filter and have a vector come back by cosine similarity,
 	// nearest first (Limit and Offset apply). Text and Sort must then be
 	// empty (ErrBadQuery); only the post index holds vectors. A vector of
-	// zeros is near nothing and finds nothing. The embedded engine scores
-	// the newest MaxVectorCandidates of the documents that pass the filter.
+	// zeros is near nothing and finds nothing. The embedded engine finds
+	// them in a nearest-neighbour graph (search/hnsw: about 0.95 of the
+	// exact nearest or more), or scores each exactly when the filter
+	// admits few documents.
 	Vector []float32
 }
 
@@ -106,13 +108,6 @@ const (
 	DefaultLimit = 20
 	MaxLimit     = 1000
 )
-
-// MaxVectorCandidates bounds how many documents the embedded engine scores
-// for a Vector query: the newest of those that pass the filter. Scoring is
-// a pass over every candidate's vector, so the bound keeps a query on a
-// large forum within tens of milliseconds; a forum's older posts beyond it
-// are still found by words.
-const MaxVectorCandidates = 50_000
 
 // Sort orders results by one sortable field.
 type Sort struct {

@@ -38,6 +38,12 @@
 //	            the embedded search engine on 100,000 members and 1,000,000
 //	            posts: Upsert throughput, member search and post search
 //	            latency (see search.go; no Postgres, no API)
+//	search-vectors
+//	            the engine's nearest-neighbour graph on 1,000,000 synthetic
+//	            clustered unit vectors of 384 dimensions: build time,
+//	            memory, recall@10 against exact and query p50/p99 over 3
+//	            builds, filtered walks against exact scans, and Vector
+//	            queries through the engine at 100,000 posts (see vectors.go)
 //	organizations
 //	            an organization of 20,000 people: its people list (a first
 //	            page, a keyword) and the organization list, 8 workers each
@@ -103,12 +109,12 @@ import (
 
 // benchmarks are the names -only accepts, in the order they run.
 var benchmarks = []string{"signin-seq", "signin-par", "read", "communities", "peers", "pipeline-latency", "pipeline-throughput", "ai-first-line", "ai-quality", "import", "organizations", "chat", "notifications", "meetups-join", "crowd", "feed",
-	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "meetups-sfu", "embed"}
+	"insights-ingest", "insights-reports", "search-index", "search-members", "search-posts", "search-vectors", "meetups-sfu", "embed"}
 
 // standalone lists the benchmarks that need neither the product's Postgres
 // nor its API: the search engine's, and the warehouse's (which start
 // servers of their own).
-var standalone = map[string]bool{"search-index": true, "search-members": true, "search-posts": true,
+var standalone = map[string]bool{"search-index": true, "search-members": true, "search-posts": true, "search-vectors": true,
 	"insights-ingest": true, "insights-reports": true, "meetups-sfu": true, "embed": true}
 
 func main() {
@@ -191,6 +197,9 @@ func run(ctx context.Context, selected map[string]bool, duration, warmup time.Du
 		return err
 	}
 	if err := searchBench(ctx, selected); err != nil {
+		return err
+	}
+	if err := vectorsBench(ctx, selected); err != nil { // see vectors.go
 		return err
 	}
 	if err := embedBench(ctx, selected); err != nil { // see embed.go
