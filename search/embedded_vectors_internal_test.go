@@ -22,7 +22,10 @@ import (
 func TestEmbeddedVectorQueryAgainstExact(t *testing.T) {
 	defer func(old, oldCompact int) { exactMin, compactMin = old, oldCompact }(exactMin, compactMin)
 	exactMin, compactMin = 0, 1
-	const n, dim = 3000, 64
+	n, dim := 3000, 64
+	if underRace {
+		n = 600
+	}
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(11, 12))
 	m := synthetic.Default(dim, 20)
