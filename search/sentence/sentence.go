@@ -59,9 +59,17 @@ const (
 // Encoder is the model loaded: safe for concurrent use (ONNX Runtime's
 // Run may be called from several goroutines on one session).
 type Encoder struct {
-	tok     *Tokenizer
-	session *ort.DynamicAdvancedSession
+	tok *Tokenizer
+	// mu keeps Close from destroying the session under a run, which
+	// crashes the whole process inside ONNX Runtime (a server's shutdown
+	// gives up on a long batch and closes the model while it runs): runs
+	// hold it shared, Close alone.
+	mu      sync.RWMutex
+	session *ort.DynamicAdvancedSession // nil once closed
 }
+
+// ErrClosed is what a run of a closed Encoder answers.
+var ErrClosed = errors.New("sentence: the model is closed")
 
 // Files names what Open loads.
 type Files struct {
@@ -139,8 +147,16 @@ func startRuntime(library string) error {
 }
 
 // Close releases the model's session (the runtime stays for the process).
+// It waits for the runs under way to end.
 func (e *Encoder) Close() error {
-	return e.session.Destroy()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.session == nil {
+		return nil
+	}
+	err := e.session.Destroy()
+	e.session = nil
+	return err
 }
 
 // Tokenizer is the model's tokenizer.
@@ -198,6 +214,11 @@ func (e *Encoder) run(seqs [][]int64) ([][]float32, error) {
 		for k := range s {
 			mask[j*width+k] = 1
 		}
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.session == nil {
+		return nil, ErrClosed
 	}
 	shape := ort.NewShape(int64(n), int64(width))
 	idsT, err := ort.NewTensor(shape, inputIDs)

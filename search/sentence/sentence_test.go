@@ -3,6 +3,8 @@ package sentence
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // installed is the model scripts/install-deps.sh sentencemodel installs
@@ -241,6 +244,38 @@ func TestConcurrentEmbeds(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// Close under a run waits for it (destroying the session under a run
+// crashes the process), and a closed Encoder answers ErrClosed.
+func TestCloseWaitsForTheRun(t *testing.T) {
+	enc, err := Open(installed(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := make([]string, 2*BatchSize)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("post %d about cohorts, billing and the next Meet Up of the guild", i)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := enc.Embed(context.Background(), texts)
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // the first batch runs
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The batch under way ended; the next one found the model closed.
+	if err := <-done; err != nil && !errors.Is(err, ErrClosed) {
+		t.Fatalf("the embed under the close: %v", err)
+	}
+	if _, err := enc.Embed(context.Background(), []string{"after"}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("an embed after the close: %v, want ErrClosed", err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatalf("a second close: %v", err)
 	}
 }
 
