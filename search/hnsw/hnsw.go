@@ -333,7 +333,7 @@ func (g *Graph) Exact(q []float32, k int, among *Set) []Hit {
 	if len(q) != g.dim || k <= 0 {
 		return nil
 	}
-	top := &minHeap{}
+	top := &heap{}
 	consider := func(id uint32) {
 		n := g.node(id)
 		if n.deleted.Load() {
@@ -426,8 +426,8 @@ type scored struct {
 func (g *Graph) searchLayer(q []float32, eps []scored, ef, l int, admit func(uint32) bool) []scored {
 	vis := g.visitedSet()
 	defer g.visited.Put(vis)
-	candidates := &maxHeap{}
-	results := &minHeap{}
+	candidates := &heap{nearest: true}
+	results := &heap{}
 	for _, e := range eps {
 		if vis.visit(e.id) {
 			candidates.push(e)
