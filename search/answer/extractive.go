@@ -85,8 +85,12 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 		if i > 0 {
 			piece = " " + piece
 		}
-		if err := emit(piece); err != nil {
-			return "", err
+		// The piece streams a sentence at a time, as it is read: the
+		// parts add up to the piece.
+		for _, part := range strings.SplitAfter(piece, ". ") {
+			if err := emit(part); err != nil {
+				return "", err
+			}
 		}
 		b.WriteString(piece)
 		i = j
