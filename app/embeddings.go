@@ -14,6 +14,7 @@ import (
 	"agora/internal/plumbing/config"
 	"agora/internal/standins/childproc"
 	"agora/search"
+	"agora/search/embedcache"
 	"agora/search/embedding"
 	"agora/search/sentence"
 	"agora/search/wordvec"
@@ -33,6 +34,8 @@ type Embeddings struct {
 	Embedder httpapi.Embedder
 	srv      *http.Server
 	model    *sentence.Encoder
+	cache    *embedcache.Cache // in front of the model, when it opened
+	log      *slog.Logger
 }
 
 // The kinds of embedder /readyz names.
@@ -51,8 +54,10 @@ const (
 // else the installed ones), warning why; and names it in cfg.Embeddings
 // so that everything built from cfg afterwards (the API, the search
 // projection) embeds through the same client as with a provider. Without
-// either it warns that the AI search ranks by keywords only. agora dev
-// calls it before building the API and the projections.
+// either it warns that the AI search ranks by keywords only. The model's
+// vectors are kept on disk (AGORA_EMBEDDINGS_CACHE), so that what an
+// earlier start embedded, such as the demo posts, is not embedded again.
+// agora dev calls it before building the API and the projections.
 func StartEmbeddings(cfg *config.Config, log *slog.Logger) (*Embeddings, error) {
 	if cfg.Embeddings.Enabled() {
 		log.Info("AI search embeds with an embeddings API", "url", cfg.Embeddings.URL, "model", cfg.Embeddings.Model)
@@ -61,13 +66,17 @@ func StartEmbeddings(cfg *config.Config, log *slog.Logger) (*Embeddings, error) 
 	start := time.Now()
 	model, files, modelErr := openSentenceModel(cfg.Embeddings)
 	if modelErr == nil {
-		e := &Embeddings{Embedder: httpapi.Embedder{Kind: EmbedderModel, Model: sentence.Model}, model: model}
-		if err := e.serve(cfg, log, model, sentence.Model); err != nil {
+		e := &Embeddings{Embedder: httpapi.Embedder{Kind: EmbedderModel, Model: sentence.Model}, model: model, log: log}
+		emb, cacheDir := e.cached(cfg.Embeddings.Cache, model)
+		if err := e.serve(cfg, log, emb, sentence.Model); err != nil {
 			model.Close()
+			if e.cache != nil {
+				e.cache.Close()
+			}
 			return nil, err
 		}
 		log.Info("AI search embeds with a local sentence model in process, served on loopback by the embeddings API (no AGORA_EMBEDDINGS_URL)",
-			"url", e.Local, "model", sentence.Model, "dir", files.Dir, "onnxRuntime", files.Library, "took", time.Since(start).Round(time.Millisecond))
+			"url", e.Local, "model", sentence.Model, "dir", files.Dir, "onnxRuntime", files.Library, "cache", cacheDir, "took", time.Since(start).Round(time.Millisecond))
 		return e, nil
 	}
 	why := modelErr.Error()
@@ -110,6 +119,29 @@ func openSentenceModel(c config.EmbeddingsConfig) (*sentence.Encoder, sentence.F
 	return m, f, err
 }
 
+// cached puts the on-disk cache of the model's vectors in front of it,
+// in AGORA_EMBEDDINGS_CACHE or ($XDG_CACHE_HOME or ~/.cache)/agora/
+// embeddings, unless that is "off", and says which folder. A cache that
+// cannot open (a read-only home) is warned of: the model serves uncached.
+func (e *Embeddings) cached(dir string, model search.Embedder) (search.Embedder, string) {
+	if dir == config.EmbeddingsCacheOff {
+		return model, dir
+	}
+	var err error
+	if dir == "" {
+		dir, err = childproc.CacheDir("embeddings")
+	}
+	if err == nil {
+		e.cache, err = embedcache.Wrap(model, dir, sentence.Model, sentence.Dim)
+	}
+	if err != nil {
+		e.log.Warn("the embeddings cache cannot open: the sentence model embeds every text at every start",
+			"why", err, "set", "AGORA_EMBEDDINGS_CACHE (off keeps none)")
+		return model, config.EmbeddingsCacheOff
+	}
+	return e.cache, e.cache.Dir()
+}
+
 // serve starts the embeddings API over emb on a free loopback port and
 // names it, as model, in cfg.
 func (e *Embeddings) serve(cfg *config.Config, log *slog.Logger, emb search.Embedder, model string) error {
@@ -131,7 +163,8 @@ func (e *Embeddings) serve(cfg *config.Config, log *slog.Logger, emb search.Embe
 }
 
 // Close stops the local server, if any, letting requests under way end
-// for up to 5 s, then releases the model.
+// for up to 5 s, then releases the model and its cache, saying what the
+// cache served.
 func (e *Embeddings) Close() error {
 	if e.srv == nil {
 		return nil
@@ -141,6 +174,15 @@ func (e *Embeddings) Close() error {
 	err := e.srv.Shutdown(ctx)
 	if e.model != nil {
 		err = errors.Join(err, e.model.Close())
+	}
+	if e.cache != nil {
+		s := e.cache.Stats()
+		if s.Unkept > 0 {
+			e.log.Warn("the embeddings cache could not keep some vectors (full, or a disk error): those texts will be embedded again at the next start",
+				"unkept", s.Unkept, "cache", e.cache.Dir(), "max", embedcache.MaxBytes)
+		}
+		e.log.Info("the embeddings cache served", "hits", s.Hits, "embedded", s.Misses, "cache", e.cache.Dir())
+		err = errors.Join(err, e.cache.Close())
 	}
 	return err
 }

@@ -177,6 +177,52 @@ func TestStartEmbeddingsServesTheSentenceModel(t *testing.T) {
 			}
 		}
 	}
+	// The vectors are kept in the cache folder for the next start.
+	cache := filepath.Join(os.Getenv("XDG_CACHE_HOME"), "agora", "embeddings", fmt.Sprintf("%s-%d", sentence.Model, sentence.Dim))
+	if !strings.Contains(logs.String(), "cache="+cache) || folderBytes(t, cache) == 0 {
+		t.Errorf("nothing kept in %s; log %s", cache, logs.String())
+	}
+}
+
+// folderBytes is the size of the files in dir.
+func folderBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	var n int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+// An embeddings cache that cannot open (its folder under a file, as a
+// read-only home would) is warned of, and the model serves without it.
+func TestStartEmbeddingsWithoutItsCache(t *testing.T) {
+	f := sentenceModelFiles(t)
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Embeddings.SentenceModel, cfg.Embeddings.ONNXRuntime, cfg.Embeddings.Cache = f.Dir, f.Library, filepath.Join(file, "cache")
+	var logs bytes.Buffer
+	e, err := app.StartEmbeddings(&cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Embedder.Kind != app.EmbedderModel || !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "AGORA_EMBEDDINGS_CACHE") {
+		t.Errorf("embedder %+v, log %s", e.Embedder, logs.String())
+	}
+	emb, err := app.NewEmbedder(cfg)
+	if err != nil || emb == nil {
+		t.Fatalf("embedder %v, %v", emb, err)
+	}
+	if got, err := emb.Embed(context.Background(), []string{"The meetup is on Tuesday"}); err != nil || len(got) != 1 || len(got[0]) != sentence.Dim {
+		t.Errorf("embedded %d vectors, %v", len(got), err)
+	}
 }
 
 // A model folder that holds no model falls back to the word vectors.

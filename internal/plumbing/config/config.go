@@ -257,7 +257,15 @@ type EmbeddingsConfig struct {
 	// (libonnxruntime.so, of the C API version 24) that runs the model;
 	// empty means the one scripts/install-deps.sh sentencemodel installs.
 	ONNXRuntime string
+	// Cache is AGORA_EMBEDDINGS_CACHE, the folder where agora dev keeps
+	// the sentence model's vectors, so that a text is embedded once for
+	// every start; empty means ($XDG_CACHE_HOME or ~/.cache)/agora/
+	// embeddings, EmbeddingsCacheOff keeps none.
+	Cache string
 }
+
+// EmbeddingsCacheOff is the AGORA_EMBEDDINGS_CACHE that keeps no vectors.
+const EmbeddingsCacheOff = "off"
 
 // Enabled reports whether an embeddings API is configured.
 func (e EmbeddingsConfig) Enabled() bool { return e.URL != "" }
@@ -609,6 +617,7 @@ func (c *Config) FromEnv(lookup Env) []error {
 	str("AGORA_WORD_VECTORS", &c.Embeddings.WordVectors)
 	str("AGORA_SENTENCE_MODEL", &c.Embeddings.SentenceModel)
 	str("AGORA_ONNXRUNTIME", &c.Embeddings.ONNXRuntime)
+	str("AGORA_EMBEDDINGS_CACHE", &c.Embeddings.Cache)
 	str("AGORA_VAPID_PUBLIC_KEY", &c.Push.PublicKey)
 	str("AGORA_VAPID_PRIVATE_KEY", &c.Push.PrivateKey)
 	str("AGORA_VAPID_SUBJECT", &c.Push.Subject)

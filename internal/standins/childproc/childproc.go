@@ -139,11 +139,22 @@ func CachedFile(name, version, file string) (path string, ok bool) {
 // cachePath is the install script's path of file, kept in the cache folder
 // by name and version so that versions live side by side.
 func cachePath(name, version, file string) (string, error) {
+	dir, err := CacheDir(name + "-" + version)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, file), nil
+}
+
+// CacheDir is ($XDG_CACHE_HOME or ~/.cache)/agora/<name>: where agora
+// keeps what it installs or can make again, such as the vectors of
+// texts it embedded.
+func CacheDir(name string) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(cache, "agora", name+"-"+version, file), nil
+	return filepath.Join(cache, "agora", name), nil
 }
 
 // StopOrphan kills the server that a killed earlier run left, named in
