@@ -14,9 +14,11 @@ import (
 // takes it for the same change. (The relay keeps it the same way: it
 // confirms only commit ends, which it takes back as the last commit.)
 func TestDebeziumReplaysKeepTheirSequence(t *testing.T) {
+	// The topology first: its start has a timeout of its own, not this
+	// test's.
+	top := sharedDebezium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	top := sharedDebezium(t)
 	db, engines := top.db, top.engines
 	// A table of its own, new to the running connector: its first row is
 	// streamed, and its topic holds only this test's records.

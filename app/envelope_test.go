@@ -85,9 +85,11 @@ func TestRelayEnvelopeEqualsDebezium(t *testing.T) {
 	if envelopeRan.Swap(true) {
 		t.Skip("the shared connector's snapshot of the envelope tables was read by this binary's first run")
 	}
+	// The topology first: its start has a timeout of its own, not this
+	// test's.
+	top := sharedDebezium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 	defer cancel()
-	top := sharedDebezium(t)
 	url, db, engines := top.url, top.db, top.engines
 
 	// The relay, on a slot of its own: its snapshot reads what Debezium's

@@ -18,9 +18,11 @@ import (
 // could not say where the snapshot ends). Afterwards the target matches
 // the source table row for row.
 func TestRebuildOnDebezium(t *testing.T) {
+	// The topology first: its start has a timeout of its own, not this
+	// test's.
+	top := sharedDebezium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	top := sharedDebezium(t)
 	url, db, engines := top.url, top.db, top.engines
 	// A table of its own, new to the running connector, streamed from its
 	// first row on.

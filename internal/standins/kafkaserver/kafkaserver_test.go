@@ -98,9 +98,11 @@ func produce(ctx context.Context, brokers []string, topic string, values ...stri
 // idempotent producer, so a batch in flight to the killed leader may be
 // written again by the retry (the relay's consumers are idempotent).
 func TestThreeBrokersSurviveAKill(t *testing.T) {
+	// The cluster first: its start has a timeout of its own, not this
+	// test's.
+	c := sharedCluster(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	c := sharedCluster(t)
 	topic := fmt.Sprintf("t%d", runs.Add(1))
 	conn, err := kafkago.DialContext(ctx, "tcp", c.Brokers()[0])
 	if err != nil {
@@ -169,6 +171,7 @@ func TestThreeBrokersSurviveAKill(t *testing.T) {
 // table's topic in Debezium's envelope, and after a kill -9 the worker is
 // started again and goes on from its offsets.
 func TestConnectCapturesPostgres(t *testing.T) {
+	kc := sharedCluster(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	// Postgres runs as the postgres user, who must reach its folder
@@ -201,7 +204,6 @@ func TestConnectCapturesPostgres(t *testing.T) {
 	if _, err := db.Exec(ctx, `CREATE TABLE notes (id int PRIMARY KEY, body text); INSERT INTO notes VALUES (1, 'before')`); err != nil {
 		t.Fatal(err)
 	}
-	kc := sharedCluster(t)
 	// The connector's name, slot and topic prefix are new on every run.
 	prefix := fmt.Sprintf("t%d", runs.Add(1))
 	u, _ := pgx.ParseConfig(pg.URL("cdc"))
