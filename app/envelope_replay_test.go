@@ -14,25 +14,26 @@ import (
 // takes it for the same change. (The relay keeps it the same way: it
 // confirms only commit ends, which it takes back as the last commit.)
 func TestDebeziumReplaysKeepTheirSequence(t *testing.T) {
-	saved := envelopeTables
-	envelopeTables = []string{"marker"}
-	defer func() { envelopeTables = saved }()
+	// The topology first: its start has a timeout of its own, not this
+	// test's.
+	top := sharedDebezium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	dir, url, db := privateDatabase(t, ctx, "agora-replay-")
-	if _, err := db.Exec(ctx, `CREATE TABLE cdc_heartbeat (id integer PRIMARY KEY, beat_on timestamptz NOT NULL);
-		CREATE TABLE marker (id bigint PRIMARY KEY); INSERT INTO marker VALUES (0);
-		CREATE PUBLICATION agora_cdc FOR ALL TABLES`); err != nil {
+	db, engines := top.db, top.engines
+	// A table of its own, new to the running connector: its first row is
+	// streamed, and its topic holds only this test's records.
+	table := ownTable("replay_marker")
+	if _, err := db.Exec(ctx, `CREATE TABLE `+table+` (id bigint PRIMARY KEY); INSERT INTO `+table+` VALUES (0)`); err != nil {
 		t.Fatal(err)
 	}
-	engines := startDebezium(t, ctx, dir, url)
+	tables := []string{table}
 	brokers := engines.Kafka.Brokers()
-	waitForMessages(t, ctx, brokers, "agora", 1, engines.Connect.LogFile())
+	waitForMessages(t, ctx, brokers, "agora", tables, 1, engines.Connect.LogFile())
 	n := 0
 	write := func(d time.Duration) {
 		for end := time.Now().Add(d); time.Now().Before(end); {
 			n++
-			if _, err := db.Exec(ctx, "INSERT INTO marker VALUES ($1)", n); err != nil {
+			if _, err := db.Exec(ctx, "INSERT INTO "+table+" VALUES ($1)", n); err != nil {
 				t.Fatal(err)
 			}
 			time.Sleep(2 * time.Millisecond)
@@ -43,10 +44,10 @@ func TestDebeziumReplaysKeepTheirSequence(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(3 * time.Second)
-	waitForMessages(t, ctx, brokers, "agora", int64(n+1), engines.Connect.LogFile())
+	waitForMessages(t, ctx, brokers, "agora", tables, int64(n+1), engines.Connect.LogFile())
 	first := map[string]string{}
 	replayed := 0
-	for _, m := range readStream(t, ctx, brokers, "agora", engines.Connect.LogFile()) {
+	for _, m := range readStream(t, ctx, brokers, "agora", tables, engines.Connect.LogFile()) {
 		var v struct {
 			Source struct {
 				Sequence string `json:"sequence"`

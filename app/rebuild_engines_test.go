@@ -18,18 +18,23 @@ import (
 // could not say where the snapshot ends). Afterwards the target matches
 // the source table row for row.
 func TestRebuildOnDebezium(t *testing.T) {
+	// The topology first: its start has a timeout of its own, not this
+	// test's.
+	top := sharedDebezium(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	dir, url, db := privateDatabase(t, ctx, "agora-rebuild-engines-")
-	if _, err := db.Exec(ctx, `CREATE TABLE cdc_heartbeat (id integer PRIMARY KEY, beat_on timestamptz NOT NULL);
-		CREATE TABLE src (id bigint PRIMARY KEY, val text); ALTER TABLE src REPLICA IDENTITY FULL;
-		INSERT INTO src VALUES (0, 'before');
-		CREATE PUBLICATION agora_cdc FOR ALL TABLES`); err != nil {
+	url, db, engines := top.url, top.db, top.engines
+	// A table of its own, new to the running connector, streamed from its
+	// first row on.
+	src := ownTable("src")
+	if _, err := db.Exec(ctx, `CREATE TABLE `+src+` (id bigint PRIMARY KEY, val text); ALTER TABLE `+src+` REPLICA IDENTITY FULL;
+		INSERT INTO `+src+` VALUES (0, 'before')`); err != nil {
 		t.Fatal(err)
 	}
-	engines := startDebezium(t, ctx, dir, url)
 	brokers := engines.Kafka.Brokers()
-	h, err := projectiontest.NewCounting(ctx, db, "rebuild_src", "public.src")
+	// Its topic is made by its first record: the projection starts on it.
+	waitForMessages(t, ctx, brokers, "agora", []string{src}, 1, engines.Connect.LogFile())
+	h, err := projectiontest.NewCounting(ctx, db, "rebuild_"+src, "public."+src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +51,8 @@ func TestRebuildOnDebezium(t *testing.T) {
 		return func() { rcancel(); <-done }
 	}
 	stop := run()
-	// Debezium's snapshot read the first row: what follows is streamed.
+	// The projection applied the first row: what follows is written while
+	// it runs.
 	waitRows(t, ctx, db, "SELECT count(*) FROM "+h.Target(), 1, engines.Connect.LogFile())
 
 	wctx, stopWriting := context.WithCancel(ctx)
@@ -55,7 +61,7 @@ func TestRebuildOnDebezium(t *testing.T) {
 		n := 0
 		for wctx.Err() == nil {
 			n++
-			for _, q := range []string{"INSERT INTO src VALUES ($1, 'v1')", "UPDATE src SET val = 'v2-' || id WHERE id = $1 / 2", "DELETE FROM src WHERE id = $1 - 7 AND id % 5 = 0"} {
+			for _, q := range []string{"INSERT INTO " + src + " VALUES ($1, 'v1')", "UPDATE " + src + " SET val = 'v2-' || id WHERE id = $1 / 2", "DELETE FROM " + src + " WHERE id = $1 - 7 AND id % 5 = 0"} {
 				if _, err := db.Exec(context.Background(), q, n); err != nil {
 					t.Error(err)
 					written <- n
@@ -80,7 +86,7 @@ func TestRebuildOnDebezium(t *testing.T) {
 	time.Sleep(time.Second)
 	stopWriting()
 	n := <-written
-	diffSQL := `SELECT count(*) FROM src s FULL JOIN (SELECT * FROM ` + h.Target() + ` WHERE NOT deleted) p ON p.id = s.id::text
+	diffSQL := `SELECT count(*) FROM ` + src + ` s FULL JOIN (SELECT * FROM ` + h.Target() + ` WHERE NOT deleted) p ON p.id = s.id::text
 		WHERE p.id IS NULL OR s.id IS NULL OR p.val IS DISTINCT FROM to_json(s.val)::text`
 	deadline := time.Now().Add(90 * time.Second)
 	for {

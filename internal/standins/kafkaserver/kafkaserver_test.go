@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +23,53 @@ import (
 )
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// The package's tests share one 3-broker cluster per test binary: a
+// broker is a JVM that takes tens of seconds to start on a 2-core machine,
+// and starting brokers for each test made the package slow in CI. Tests
+// keep apart by their topics, new on every run (runs).
+var (
+	clusterOnce sync.Once
+	cluster     *Cluster
+	clusterDir  string
+	clusterErr  error
+	runs        atomic.Int64
+)
+
+// TestMain stops the shared cluster, if a test started it.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cluster != nil {
+		cluster.Close()
+	}
+	if clusterDir != "" {
+		if code == 0 {
+			_ = os.RemoveAll(clusterDir)
+		} else {
+			fmt.Fprintf(os.Stderr, "kafka cluster kept in %s\n", clusterDir)
+		}
+	}
+	os.Exit(code)
+}
+
+// sharedCluster starts the 3 brokers on its first call and returns them.
+func sharedCluster(t *testing.T) *Cluster {
+	t.Helper()
+	needInstalled(t)
+	clusterOnce.Do(func() {
+		if clusterDir, clusterErr = os.MkdirTemp("", "agora-kafkaserver-cluster-"); clusterErr != nil {
+			return
+		}
+		// Not the first test's context: the cluster outlives it.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cluster, clusterErr = Start(ctx, Options{Dir: filepath.Join(clusterDir, "kafka"), Brokers: 3, Log: quietLog()})
+	})
+	if clusterErr != nil {
+		t.Fatal(clusterErr)
+	}
+	return cluster
+}
 
 func needInstalled(t *testing.T) {
 	t.Helper()
@@ -48,14 +98,12 @@ func produce(ctx context.Context, brokers []string, topic string, values ...stri
 // idempotent producer, so a batch in flight to the killed leader may be
 // written again by the retry (the relay's consumers are idempotent).
 func TestThreeBrokersSurviveAKill(t *testing.T) {
-	needInstalled(t)
+	// The cluster first: its start has a timeout of its own, not this
+	// test's.
+	c := sharedCluster(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	c, err := Start(ctx, Options{Dir: filepath.Join(t.TempDir(), "kafka"), Brokers: 3, Log: quietLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	topic := fmt.Sprintf("t%d", runs.Add(1))
 	conn, err := kafkago.DialContext(ctx, "tcp", c.Brokers()[0])
 	if err != nil {
 		t.Fatal(err)
@@ -66,11 +114,11 @@ func TestThreeBrokersSurviveAKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	client := &kafkago.Client{Addr: kafkago.TCP(c.Brokers()...)}
-	res, err := client.CreateTopics(ctx, &kafkago.CreateTopicsRequest{Topics: []kafkago.TopicConfig{{Topic: "t", NumPartitions: 4, ReplicationFactor: -1}}})
-	if err != nil || res.Errors["t"] != nil {
+	res, err := client.CreateTopics(ctx, &kafkago.CreateTopicsRequest{Topics: []kafkago.TopicConfig{{Topic: topic, NumPartitions: 4, ReplicationFactor: -1}}})
+	if err != nil || res.Errors[topic] != nil {
 		t.Fatalf("create topic (controller %v): %v %v", ctrl, err, res)
 	}
-	if err := produce(ctx, c.Brokers(), "t", "a", "b", "c"); err != nil {
+	if err := produce(ctx, c.Brokers(), topic, "a", "b", "c"); err != nil {
 		t.Fatal(err)
 	}
 	victim := c.Nodes()[1]
@@ -78,7 +126,7 @@ func TestThreeBrokersSurviveAKill(t *testing.T) {
 	if err := victim.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if err := produce(ctx, c.Brokers(), "t", "d", "e", "f"); err != nil {
+	if err := produce(ctx, c.Brokers(), topic, "d", "e", "f"); err != nil {
 		t.Fatalf("acks=all with one broker of three down: %v", err)
 	}
 	for victim.Restarts() == before {
@@ -90,7 +138,7 @@ func TestThreeBrokersSurviveAKill(t *testing.T) {
 	if err := c.WaitReady(ctx, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	meta, err := client.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{"t"}})
+	meta, err := client.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{topic}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +147,12 @@ func TestThreeBrokersSurviveAKill(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for p := range 4 {
-		r := kafkago.NewReader(kafkago.ReaderConfig{Brokers: c.Brokers(), Topic: "t", Partition: p})
-		last, err := client.ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{"t": {kafkago.LastOffsetOf(p)}}})
+		r := kafkago.NewReader(kafkago.ReaderConfig{Brokers: c.Brokers(), Topic: topic, Partition: p})
+		last, err := client.ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{topic: {kafkago.LastOffsetOf(p)}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range last.Topics["t"][0].LastOffset {
+		for range last.Topics[topic][0].LastOffset {
 			m, err := r.ReadMessage(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -119,11 +167,11 @@ func TestThreeBrokersSurviveAKill(t *testing.T) {
 }
 
 // Kafka Connect runs Debezium's Postgres connector from the installed
-// plugin folder: an insert reaches the table's topic in Debezium's
-// envelope, and after a kill -9 the worker is started again and goes on
-// from its offsets.
+// plugin folder, on the shared 3-broker cluster: an insert reaches the
+// table's topic in Debezium's envelope, and after a kill -9 the worker is
+// started again and goes on from its offsets.
 func TestConnectCapturesPostgres(t *testing.T) {
-	needInstalled(t)
+	kc := sharedCluster(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	// Postgres runs as the postgres user, who must reach its folder
@@ -156,20 +204,17 @@ func TestConnectCapturesPostgres(t *testing.T) {
 	if _, err := db.Exec(ctx, `CREATE TABLE notes (id int PRIMARY KEY, body text); INSERT INTO notes VALUES (1, 'before')`); err != nil {
 		t.Fatal(err)
 	}
-	kc, err := Start(ctx, Options{Dir: filepath.Join(dir, "kafka"), Log: quietLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kc.Close()
+	// The connector's name, slot and topic prefix are new on every run.
+	prefix := fmt.Sprintf("t%d", runs.Add(1))
 	u, _ := pgx.ParseConfig(pg.URL("cdc"))
 	connect, err := StartConnect(ctx, ConnectOptions{
 		Dir: filepath.Join(dir, "connect"), Brokers: kc.Brokers(), Log: quietLog(),
 		Env: []string{"PGPASS=" + u.Password},
 		Connector: map[string]string{
-			"name": "t", "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+			"name": prefix, "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
 			"database.hostname": "127.0.0.1", "database.port": strconv.Itoa(pg.Port()), "database.user": u.User,
 			"database.password": "${env:PGPASS}", "database.dbname": "cdc", "plugin.name": "pgoutput",
-			"slot.name": "t_slot", "publication.autocreate.mode": "all_tables", "topic.prefix": "t",
+			"slot.name": prefix + "_slot", "publication.autocreate.mode": "all_tables", "topic.prefix": prefix,
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
 			"topic.creation.default.partitions": "1", "topic.creation.default.replication.factor": "-1",
@@ -181,7 +226,7 @@ func TestConnectCapturesPostgres(t *testing.T) {
 	defer connect.Close()
 	// A consumer group (kafka-go's JoinGroup, SyncGroup and commits
 	// against Kafka 4.4) reads every partition the topic has.
-	r := kafkago.NewReader(kafkago.ReaderConfig{Brokers: kc.Brokers(), Topic: "t.public.notes", GroupID: "reader", StartOffset: kafkago.FirstOffset})
+	r := kafkago.NewReader(kafkago.ReaderConfig{Brokers: kc.Brokers(), Topic: prefix + ".public.notes", GroupID: prefix + "-reader", StartOffset: kafkago.FirstOffset})
 	defer r.Close()
 	read := func(want string) map[string]any {
 		t.Helper()
