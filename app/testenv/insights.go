@@ -37,7 +37,13 @@ func NewInsights(t testing.TB, options ...func(*config.Config)) *Insights {
 // the test's OwnWarehouse, say).
 func NewInsightsOn(t testing.TB, conn driver.Conn, options ...func(*config.Config)) *Insights {
 	t.Helper()
-	p := StartPipeline(t)
+	return NewInsightsOnPipeline(t, StartPipeline(t), conn, options...)
+}
+
+// NewInsightsOnPipeline is NewInsightsOn with the projection reading p
+// (the test's StartOwnPipeline, say).
+func NewInsightsOnPipeline(t testing.TB, p *projectiontest.Pipeline, conn driver.Conn, options ...func(*config.Config)) *Insights {
+	t.Helper()
 	proj, err := insights.New(conn, shared.db.Pool, projectiontest.Logger())
 	if err != nil {
 		t.Fatal(err)

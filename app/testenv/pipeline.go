@@ -56,6 +56,17 @@ func StartPipeline(t testing.TB) *projectiontest.Pipeline {
 	return pipe
 }
 
+// StartOwnPipeline starts a change pipeline of t's own over the shared
+// test database, stopped when t ends, for a test that does to its pipeline
+// what would harm the later tests on the binary's: one that sends a
+// change no projection can read, say, which every projection reading the
+// topics from the first offset would retry before it dead-letters it.
+func StartOwnPipeline(t testing.TB) *projectiontest.Pipeline {
+	t.Helper()
+	sharedCluster(t)
+	return projectiontest.StartPipeline(t, shared.url)
+}
+
 // stopPipeline stops the search projection and the pipeline, if a test
 // started them.
 func stopPipeline() {

@@ -25,7 +25,10 @@ import (
 // from a snapshot gives (projections.Check, as agora projector check).
 func TestWarehouseOutageLosesNothing(t *testing.T) {
 	srv, conn := testenv.OwnWarehouse(t)
-	ins := testenv.NewInsightsOn(t, conn)
+	// A pipeline of its own: the poison change would stay in the shared
+	// one's topics, and every later test's projection, reading them from
+	// the first offset, would retry it for seconds before dead-lettering.
+	ins := testenv.NewInsightsOnPipeline(t, testenv.StartOwnPipeline(t), conn)
 	// Back within half a second of the warehouse, and stalled early
 	// enough to be seen.
 	ins.Stop()
