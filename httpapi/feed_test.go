@@ -27,7 +27,7 @@ func newFeedFixture(t *testing.T) *feedFixture {
 }
 
 // feedFixtureOn names the demo forums for a server already started (one
-// with a search store of its own: testenv.NewSearch).
+// with a search store the search projection fills: testenv.NewSearch).
 func feedFixtureOn(t *testing.T, env *testenv.Env) *feedFixture {
 	t.Helper()
 	f := &feedFixture{env: env}

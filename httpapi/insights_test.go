@@ -248,7 +248,11 @@ func (f *insightsForum) seedAfter(t *testing.T) {
 func TestInsightsMatchPostgres(t *testing.T) {
 	before := newInsightsForum(t, testenv.New(t))
 	before.seedBefore(t)
-	ins := testenv.NewInsights(t)
+	// A pipeline of its own, started after the first writes, so that they
+	// reach the projection as the relay's snapshot; on the binary's, they
+	// would be changes among everything the earlier tests wrote.
+	conn, _ := testenv.Warehouse(t)
+	ins := testenv.NewInsightsOnPipeline(t, testenv.StartOwnPipeline(t), conn)
 	f := before.on(t, ins.Env)
 	f.seedAfter(t)
 

@@ -13,9 +13,11 @@ import (
 )
 
 // Insights is an API server whose insights reports read a warehouse
-// database of the test's own, filled by the analytics projection from a
-// pipeline of its own, as in agora dev. The relay's snapshot brings in
-// what the shared database already holds.
+// database of the test's own, filled by the analytics projection from the
+// binary's pipeline (StartPipeline), as in agora dev. The projection runs
+// in a consumer group of the test's own, so it reads the topics from the
+// first offset: the relay's snapshot and every change since bring in what
+// the shared database holds.
 type Insights struct {
 	*Env
 	*Projector
@@ -35,11 +37,20 @@ func NewInsights(t testing.TB, options ...func(*config.Config)) *Insights {
 // the test's OwnWarehouse, say).
 func NewInsightsOn(t testing.TB, conn driver.Conn, options ...func(*config.Config)) *Insights {
 	t.Helper()
-	p := StartPipeline(t)
+	return NewInsightsOnPipeline(t, StartPipeline(t), conn, options...)
+}
+
+// NewInsightsOnPipeline is NewInsightsOn with the projection reading p
+// (the test's StartOwnPipeline, say).
+func NewInsightsOnPipeline(t testing.TB, p *projectiontest.Pipeline, conn driver.Conn, options ...func(*config.Config)) *Insights {
+	t.Helper()
 	proj, err := insights.New(conn, shared.db.Pool, projectiontest.Logger())
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A group of its own: under the shared "insights" group a later test's
+	// warehouse would get only what changed after the earlier test ended.
+	proj = proj.Named(Unique(insights.Name))
 	i := &Insights{Warehouse: conn, Projector: newProjector(p), Projection: proj}
 	// The API serves the projector's metrics, and its /readyz the
 	// projection's state, as in agora dev.

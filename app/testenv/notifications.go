@@ -11,9 +11,12 @@ import (
 )
 
 // Notifications is an API server with live events whose notifications are
-// written by the notifications projection from a pipeline of its own, as
-// in agora dev. The relay's snapshot brings in what the shared database
-// already holds (its notifications are written again, unchanged).
+// written by the notifications projection from the binary's pipeline
+// (StartPipeline), as in agora dev. The notifications table is the shared
+// database's, so the projection keeps its group, "notifications", from
+// test to test, like a projector restarted: it goes on from where the
+// previous test's stopped (the first one reads the relay's snapshot), and
+// writes the notifications of what other tests did in between.
 type Notifications struct {
 	*Env
 	*Projector

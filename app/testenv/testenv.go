@@ -6,7 +6,9 @@
 // test binary, which every API server uses unless a test sets its own
 // LIVEKIT_URL (Env.SFU is a client of it); and one stripe-mock per test
 // binary, the Stripe of every API server unless a test sets its own
-// STRIPE_SECRET_KEY (Env.Config.Stripe has its webhook secret). Tests are
+// STRIPE_SECRET_KEY (Env.Config.Stripe has its webhook secret); and one
+// change pipeline per test binary, with one search store it fills
+// (StartPipeline, NewSearch). Tests are
 // isolated by unique names (new addresses, new communities) rather than by
 // cleaning up.
 package testenv
@@ -49,15 +51,16 @@ type cluster struct {
 	url    string
 	// search is the store of servers started without one of their own
 	// (New): nothing fills it, so their searches find nothing. NewSearch
-	// starts a server whose store its own search projection fills.
+	// starts a server on the store the binary's search projection fills.
 	search search.Store
 }
 
-// Main runs the tests of a package and stops the cluster (and the
-// ClickHouse and LiveKit servers, if a test started them) afterwards. Call it
-// from TestMain: func TestMain(m *testing.M) { testenv.Main(m) }.
+// Main runs the tests of a package and stops the cluster (and the change
+// pipeline, the ClickHouse and LiveKit servers, if a test started them)
+// afterwards. Call it from TestMain: func TestMain(m *testing.M) { testenv.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
+	stopPipeline()
 	if shared != nil {
 		_ = shared.search.Close()
 		shared.db.Close()
@@ -68,6 +71,15 @@ func Main(m *testing.M) {
 	stopSFU()
 	stopStripe()
 	os.Exit(code)
+}
+
+// sharedCluster starts the binary's database on first use.
+func sharedCluster(t testing.TB) {
+	t.Helper()
+	once.Do(func() { shared, sharedE = start() })
+	if sharedE != nil {
+		t.Fatalf("testenv: %v", sharedE)
+	}
 }
 
 func start() (*cluster, error) {
@@ -152,10 +164,7 @@ func AllowOutbound(addrs ...netip.AddrPort) func(*config.Config) {
 // serve starts an API server built with apiOptions over the shared database.
 func serve(t testing.TB, apiOptions []app.APIOption, options []func(*config.Config)) *Env {
 	t.Helper()
-	once.Do(func() { shared, sharedE = start() })
-	if sharedE != nil {
-		t.Fatalf("testenv: %v", sharedE)
-	}
+	sharedCluster(t)
 	cfg := Config()
 	// Uploads land in the test binary's folder, not in ./var of the
 	// package under test; a test that looks at the files sets its own.

@@ -15,7 +15,6 @@ import (
 	"agora/app/testenv"
 	"agora/internal/adapters/kafka"
 	"agora/projections"
-	"agora/projections/insights"
 )
 
 // TestWarehouseOutageLosesNothing is issue 21's test: ClickHouse stopped
@@ -26,7 +25,10 @@ import (
 // from a snapshot gives (projections.Check, as agora projector check).
 func TestWarehouseOutageLosesNothing(t *testing.T) {
 	srv, conn := testenv.OwnWarehouse(t)
-	ins := testenv.NewInsightsOn(t, conn)
+	// A pipeline of its own: the poison change would stay in the shared
+	// one's topics, and every later test's projection, reading them from
+	// the first offset, would retry it for seconds before dead-lettering.
+	ins := testenv.NewInsightsOnPipeline(t, testenv.StartOwnPipeline(t), conn)
 	// Back within half a second of the warehouse, and stalled early
 	// enough to be seen.
 	ins.Stop()
@@ -69,7 +71,7 @@ func TestWarehouseOutageLosesNothing(t *testing.T) {
 	if got := readiness(t, ins); got != "200 healthy" {
 		t.Errorf("/readyz once caught up: %s", got)
 	}
-	ends, err := kafka.EndOffsets(t.Context(), ins.Pipeline.Brokers, projections.DeadLetterTopic("agora", insights.Name))
+	ends, err := kafka.EndOffsets(t.Context(), ins.Pipeline.Brokers, projections.DeadLetterTopic("agora", ins.Projection.Name()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +159,7 @@ func readiness(t *testing.T, ins *testenv.Insights) string {
 		t.Fatalf("/readyz: %v: %s", err, r.Body)
 	}
 	for _, p := range body.Projections {
-		if p.Projection == insights.Name {
+		if p.Projection == ins.Projection.Name() {
 			if r.Status != http.StatusOK {
 				t.Errorf("/readyz answered %d while the projection was %s: %s", r.Status, p.State, r.Body)
 			}

@@ -17,7 +17,7 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 // world is a forum of a fresh community, written in SQL, and the
-// notifications projection over a pipeline of its own.
+// notifications projection over the binary's pipeline.
 type world struct {
 	n                      *testenv.Notifications
 	org, community, series uuid.UUID

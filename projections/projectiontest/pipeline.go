@@ -41,9 +41,26 @@ func Logger() *slog.Logger {
 // and a relay for databaseURL, both stopped when the test ends.
 func StartPipeline(t testing.TB, databaseURL string) *Pipeline {
 	t.Helper()
-	b, err := kafka.StartEmbedded(t.TempDir(), kafka.EmbeddedOptions{Log: Logger()})
+	p, stop, err := Start(t.TempDir(), databaseURL)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Log(err)
+		}
+	})
+	return p
+}
+
+// Start starts an embedded broker (state in dir) and a relay for
+// databaseURL on a slot of its own, and returns once the relay's snapshot
+// is in the broker; stop stops both and drops the slot. A harness that
+// shares one pipeline between the tests of a binary calls it itself.
+func Start(dir, databaseURL string) (p *Pipeline, stop func() error, err error) {
+	b, err := kafka.StartEmbedded(dir, kafka.EmbeddedOptions{Log: Logger()})
+	if err != nil {
+		return nil, nil, err
 	}
 	// A slot of its own: several pipelines may share a test database.
 	slot := fmt.Sprintf("test_%d_%d", os.Getpid(), slots.Add(1))
@@ -53,41 +70,50 @@ func StartPipeline(t testing.TB, databaseURL string) *Pipeline {
 		defer close(done)
 		_ = relay.Run(ctx, relay.Config{DatabaseURL: databaseURL, Brokers: b.Brokers(), Slot: slot, Log: Logger(), HeartbeatInterval: time.Second})
 	}()
-	t.Cleanup(func() {
+	stop = func() error {
 		cancel()
 		<-done
 		b.Close()
-		dropSlot(t, databaseURL, slot)
-	})
+		return dropSlot(databaseURL, slot)
+	}
 	// Changes made before the slot exists would be in the snapshot or
 	// nowhere: wait for the snapshot, so a test's writes are streamed.
-	WaitForSnapshot(t, databaseURL, slot)
-	return &Pipeline{Brokers: b.Brokers(), Broker: b, Slot: slot}
+	if err := waitForSnapshot(databaseURL, slot); err != nil {
+		_ = stop()
+		return nil, nil, err
+	}
+	return &Pipeline{Brokers: b.Brokers(), Broker: b, Slot: slot}, stop, nil
 }
 
 // WaitForSnapshot waits until the relay of slot has delivered its initial
 // snapshot.
 func WaitForSnapshot(t testing.TB, databaseURL, slot string) {
 	t.Helper()
+	if err := waitForSnapshot(databaseURL, slot); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func waitForSnapshot(databaseURL, slot string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer conn.Close(context.Background())
 	for {
 		var done bool
 		err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM cdc_relay_state WHERE slot_name = $1 AND snapshot_done_on IS NOT NULL)", slot).Scan(&done)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		if done {
-			return
+			return nil
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("relay %s: no snapshot within a minute", slot)
+			return fmt.Errorf("relay %s: no snapshot within a minute", slot)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -97,13 +123,12 @@ func WaitForSnapshot(t testing.TB, databaseURL, slot string) {
 // and a slot nobody reads keeps its WAL forever. The walsender may hold
 // the slot for a moment after the relay stops, so an active slot is
 // retried.
-func dropSlot(t testing.TB, databaseURL, slot string) {
+func dropSlot(databaseURL, slot string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
-		t.Logf("drop slot %s: %v", slot, err)
-		return
+		return fmt.Errorf("drop slot %s: %w", slot, err)
 	}
 	defer conn.Close(context.Background())
 	for {
@@ -114,12 +139,11 @@ func dropSlot(t testing.TB, databaseURL, slot string) {
 			err = conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = $1)", slot).Scan(&left)
 		}
 		if err == nil && !left {
-			return
+			return nil
 		}
 		select {
 		case <-ctx.Done():
-			t.Logf("drop slot %s: still in use (%v)", slot, err)
-			return
+			return fmt.Errorf("drop slot %s: still in use (%v)", slot, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

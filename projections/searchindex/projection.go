@@ -26,6 +26,9 @@ type Projection struct {
 	db       *pgxpool.Pool
 	log      *slog.Logger
 	embedder search.Embedder
+	// name is the consumer group; tests that fill a store of their own
+	// on a broker others read too run it under another.
+	name string
 }
 
 // Option sets an optional dependency of the projection.
@@ -45,15 +48,26 @@ func New(store search.Store, db *pgxpool.Pool, log *slog.Logger, opts ...Option)
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &Projection{store: store, db: db, log: log}
+	p := &Projection{store: store, db: db, log: log, name: Name}
 	for _, o := range opts {
 		o(p)
 	}
 	return p, nil
 }
 
-// Name is the projection's consumer group: "search".
-func (p *Projection) Name() string { return "search" }
+// Name is the projection's consumer group name.
+const Name = "search"
+
+// Named is the same projection under another consumer group, which reads
+// the stream from its beginning into the same store.
+func (p *Projection) Named(name string) *Projection {
+	c := *p
+	c.name = name
+	return &c
+}
+
+// Name is the consumer group: "search".
+func (p *Projection) Name() string { return p.name }
 
 // Tables are the tables whose rows make up search documents.
 func (p *Projection) Tables() []string {

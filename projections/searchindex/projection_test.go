@@ -247,6 +247,9 @@ func TestRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A consumer group of its own: the binary's search projection
+	// (testenv.NewSearch) runs under "search" on the same pipeline.
+	h = h.Named("search-rebuild-" + uuid.NewString()[:8])
 	count := func() (members, posts int) {
 		m, err := store.Members().Search(ctx, search.Query{Limit: 1})
 		if err != nil {
