@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { crc32, deflateSync } from 'node:zlib'
-import { NARROW, TIMEOUT, api, apiSignIn, axe, server, shot, signIn, signedInPage, visible, waitPath } from '../lib.mjs'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, poll, server, shot, signIn, signedInPage, visible, waitPath } from '../lib.mjs'
 
 const MEMBER = 'member@demo.agora'
 const FORUM = 'Welcome & Introductions'
@@ -110,6 +110,9 @@ export default [
         body: { channelId: series.mainChannelId, raw: `seed #${tag}` },
       })
       assert.equal(seeded.status, 201)
+      // The hashtag reaches the suggestions through the change stream, a
+      // moment behind on a busy machine: in use means suggested.
+      await poll('the seeded hashtag among the suggestions', async () => JSON.stringify((await api('GET', `/api/hashtags?q=${tag}`, { token })).body ?? '').includes(tag), 30_000)
       const members = await api('GET', `/api/series/${series.id}/members?page=1&pageSize=9999`, { token })
       const me = (await api('GET', '/api/tokens/decode', { token })).body.user.id
       const other = members.body.results.find((m) => m.userId && m.userId !== me)
