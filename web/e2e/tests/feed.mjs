@@ -193,10 +193,13 @@ export default [
       await page.getByRole('menuitem', { name: 'Edit' }).click()
       const box = post.getByRole('textbox', { name: 'Edit the post' })
       await box.fill(`Edited ${stamp}`)
+      // The card shows the edit before the server answers: wait for the answer, then read.
+      const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/api/threads/${postId}`))
       await post.getByRole('button', { name: 'Save' }).click()
       const edited = card(page, `Edited ${stamp}`)
       await visible(edited)
       assert.equal(await edited.getAttribute('data-id'), postId)
+      assert.equal((await saved).status(), 200)
       assert.equal((await api('GET', `/api/threads/${postId}`, { token: a })).body.raw, `Edited ${stamp}`)
 
       // B cannot manage A's post.
