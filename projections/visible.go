@@ -12,11 +12,14 @@ import (
 
 // visibleSQL says whether the transactions $1 (32-bit xids, as a change's
 // source.txId has them) are all visible to a new snapshot. Each xid is
-// widened to the newest 64-bit xid that ends in it, from the snapshot's
-// xmax; one too old to widen (a test's made-up xid) counts as visible.
+// widened to the 64-bit xid nearest the snapshot's xmax that ends in it:
+// nearest, not the newest at or below, because Postgres reuses a backend's
+// snapshot while no transaction has ended, so xmax can be older than a
+// transaction still in progress. One too old to widen (a test's made-up
+// xid) counts as visible.
 const visibleSQL = `WITH s AS (SELECT pg_current_snapshot() AS snap, pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS top)
-	SELECT COALESCE(bool_and(pg_visible_in_snapshot(GREATEST(top - ((top - x) & 4294967295), 3)::text::xid8, snap)), true)
-	FROM s, unnest($1::bigint[]) AS x`
+	SELECT COALESCE(bool_and(pg_visible_in_snapshot(GREATEST(top + d - CASE WHEN d >= 2147483648 THEN 4294967296 ELSE 0 END, 3)::text::xid8, snap)), true)
+	FROM s, unnest($1::bigint[]) AS x, LATERAL (SELECT (x - top) & 4294967295 AS d) AS w`
 
 // visibleWithin bounds the wait for a transaction to be visible; the
 // window is microseconds, unless the machine is starved.
