@@ -25,6 +25,16 @@ func unit(v []float32) []float32 {
 	return out
 }
 
+// Cosine is the cosine similarity of two vectors of one length, 0 when
+// either is all zeros.
+func Cosine(a, b []float32) float64 {
+	na, nb := norm(a), norm(b)
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return float64(dot(a, b)) / (na * nb)
+}
+
 // dot is the dot product of two vectors of one length.
 func dot(a, b []float32) float32 {
 	var sum float32

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"agora/app/seed"
@@ -35,14 +34,11 @@ func embedBench(ctx context.Context, selected map[string]bool) error {
 	if *embedRunsN < 1 || *embedQuestionsN < 1 {
 		return fmt.Errorf("embed: -embed-runs and -embed-questions must be positive")
 	}
-	cache, err := os.UserCacheDir()
+	files, err := sentence.Installed()
 	if err != nil {
 		return err
 	}
-	enc, err := sentence.Open(sentence.Files{
-		Dir:     filepath.Join(cache, "agora", "sentencemodel-"+sentence.ModelVersion),
-		Library: filepath.Join(cache, "agora", "onnxruntime-"+sentence.RuntimeVersion, sentence.LibraryFile),
-	})
+	enc, err := sentence.Open(files)
 	if err != nil {
 		return fmt.Errorf("embed: %w (scripts/install-deps.sh sentencemodel)", err)
 	}

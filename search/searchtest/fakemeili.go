@@ -17,6 +17,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"agora/search"
 )
 
 // Request is one request FakeMeili received.
@@ -694,7 +696,7 @@ func (f *FakeMeili) search(uid string, q fakeQuery) (map[string]any, *fakeError)
 		var with, without []scored
 		for _, c := range universe {
 			if v := c.d.vectors[q.Hybrid.Embedder]; v != nil {
-				sim := (1 + cosine(q.Vector, v)) / 2
+				sim := (1 + search.Cosine(q.Vector, v)) / 2
 				c.similarity = &sim
 				with = append(with, c)
 			} else {
@@ -797,19 +799,6 @@ func (f *FakeMeili) search(uid string, q fakeQuery) (map[string]any, *fakeError)
 		res["semanticHitCount"] = semanticHits
 	}
 	return res, nil
-}
-
-func cosine(a, b []float32) float64 {
-	var ab, aa, bb float64
-	for i := range a {
-		ab += float64(a[i]) * float64(b[i])
-		aa += float64(a[i]) * float64(a[i])
-		bb += float64(b[i]) * float64(b[i])
-	}
-	if aa == 0 || bb == 0 {
-		return 0
-	}
-	return ab / math.Sqrt(aa*bb)
 }
 
 // removalOrder is the order in which the words ranking rule drops query

@@ -79,6 +79,20 @@ type Files struct {
 	Library string
 }
 
+// Installed names the files where scripts/install-deps.sh sentencemodel
+// puts them: under ($XDG_CACHE_HOME or ~/.cache)/agora/. Open says whether
+// they are there.
+func Installed() (Files, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return Files{}, fmt.Errorf("sentence: no cache folder: %w", err)
+	}
+	return Files{
+		Dir:     filepath.Join(cache, "agora", "sentencemodel-"+ModelVersion),
+		Library: filepath.Join(cache, "agora", "onnxruntime-"+RuntimeVersion, LibraryFile),
+	}, nil
+}
+
 // runtime is the process's ONNX Runtime: one environment per process,
 // from one library, started by the first Open and kept for the process's
 // life (sessions share it; tearing it down under a live session crashes).

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"agora/search"
 )
 
 // installed is the model scripts/install-deps.sh sentencemodel installs
@@ -20,13 +22,9 @@ import (
 // tests that run the model skip, saying so, when it is absent.
 func installed(t testing.TB) Files {
 	t.Helper()
-	cache, err := os.UserCacheDir()
+	f, err := Installed()
 	if err != nil {
-		t.Skipf("no cache folder (%v): the sentence model is not installed", err)
-	}
-	f := Files{
-		Dir:     filepath.Join(cache, "agora", "sentencemodel-"+ModelVersion),
-		Library: filepath.Join(cache, "agora", "onnxruntime-"+RuntimeVersion, LibraryFile),
+		t.Skipf("%v: the sentence model is not installed", err)
 	}
 	if d := os.Getenv("AGORA_SENTENCE_MODEL"); d != "" {
 		f.Dir = d
@@ -85,16 +83,6 @@ func loadReference(t *testing.T) reference {
 	return ref
 }
 
-func cosine(a, b []float32) float64 {
-	var ab, aa, bb float64
-	for i := range a {
-		ab += float64(a[i]) * float64(b[i])
-		aa += float64(a[i]) * float64(a[i])
-		bb += float64(b[i]) * float64(b[i])
-	}
-	return ab / math.Sqrt(aa*bb)
-}
-
 // The token ids equal those of Hugging Face's tokenizer on the same
 // tokenizer.json: accents, punctuation, CJK, control characters, emoji,
 // unknown words, an over-long word, empty input and a text cut at MaxLen.
@@ -134,7 +122,7 @@ func TestVectorsEqualTheReference(t *testing.T) {
 			if len(v) != Dim {
 				t.Fatalf("%q %s: %d components", r.Text, name, len(v))
 			}
-			if c := cosine(v, r.Vector); c < 0.999 {
+			if c := search.Cosine(v, r.Vector); c < 0.999 {
 				t.Errorf("%q %s: cosine %.5f with the reference, want ≥ 0.999", r.Text, name, c)
 			}
 			var n float64
@@ -205,7 +193,7 @@ func TestMeaning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p, o := cosine(v[0], v[1]), cosine(v[0], v[2]); p <= o+0.1 {
+		if p, o := search.Cosine(v[0], v[1]), search.Cosine(v[0], v[2]); p <= o+0.1 {
 			t.Errorf("%q: paraphrase %.3f, unrelated %.3f; want the paraphrase clearly above", c.q, p, o)
 		}
 	}
@@ -232,7 +220,7 @@ func TestConcurrentEmbeds(t *testing.T) {
 					return
 				}
 				for i := range got {
-					if c := cosine(got[i], want[i]); c < 0.99999 {
+					if c := search.Cosine(got[i], want[i]); c < 0.99999 {
 						errs <- "a concurrent vector differs"
 						return
 					}
@@ -295,7 +283,7 @@ func TestBatchesKeepTheOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := cosine(all[i], one[0]); c < 0.9999 {
+		if c := search.Cosine(all[i], one[0]); c < 0.9999 {
 			t.Errorf("text %d: cosine %.5f between batched and alone", i, c)
 		}
 	}
