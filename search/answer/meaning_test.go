@@ -73,3 +73,28 @@ func TestExtractiveAnswersAParaphraseByMeaning(t *testing.T) {
 		t.Errorf("an unrelated question: answer %q, want %q", got, answer.NoAnswer)
 	}
 }
+
+// TestExtractiveRefusesWhatNoPostSpeaksTo: a question on a post's subject
+// asking what no post says (its words held by none: "sponsors", "pay") is
+// not answered by the post about the subject, read by meaning; what the
+// post does say is.
+func TestExtractiveRefusesWhatNoPostSpeaksTo(t *testing.T) {
+	posts := []search.Post{
+		{ID: "news", Kind: "post", AuthorID: "u1", Text: "Small announcement: the community now has a monthly newsletter. " +
+			"It goes out on the first Monday of each month to every member, with the best threads and the next Meet Ups."},
+		{ID: "kit", Kind: "post", AuthorID: "u2", Text: "Meet Up hosts get a host kit a week before their session: a slide template and a checklist."},
+	}
+	e := model(t)
+	for q, want := range map[string]string{
+		"How much do sponsors pay to appear in the monthly newsletter?": answer.NoAnswer,
+		"What does an advert in the newsletter cost?":                   answer.NoAnswer,
+		"Can hosts claim their travel costs for a Meet Up?":             answer.NoAnswer,
+		"When does the monthly newsletter go out?":                      "first Monday of each month",
+		"What is in the host kit?":                                      "a slide template and a checklist",
+	} {
+		got := extract(t, answer.Request{Question: q, Posts: posts, Authors: costAuthors, Embed: e})
+		if !strings.Contains(got, want) {
+			t.Errorf("%q: answer %q, want %q", q, got, want)
+		}
+	}
+}
