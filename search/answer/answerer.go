@@ -29,11 +29,6 @@ type Request struct {
 	// that the answer says who said what. An anonymous post has no
 	// AuthorID and so no name; a missing map names no one.
 	Authors map[string]string
-	// Embed, when set, reads the question and the posts' sentences as
-	// meaning (the embedder the posts are retrieved with), so that the
-	// extractive answer finds a sentence worded unlike the question; nil
-	// reads them by their words alone.
-	Embed search.Embedder
 }
 
 // Author is the display name the answer gives the post's author: none for

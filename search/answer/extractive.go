@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode"
 
-	"agora/search"
 	"agora/search/words"
 )
 
@@ -51,11 +50,6 @@ type passage struct {
 	figure bool
 	// base is the score without the figure's bonus.
 	base float64
-	// meaning is the sentence's similarity to the question in meaning
-	// (cosine of their embeddings), 0 without an embedder; vec is its
-	// embedding.
-	meaning float64
-	vec     []float32
 }
 
 // kindQuestion is the Kind of a thread a member opened as a question: the
@@ -68,10 +62,7 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 	if limit <= 0 {
 		limit = 3
 	}
-	picked, err := pick(ctx, req, limit)
-	if err != nil {
-		return "", err
-	}
+	picked := pick(req, limit)
 	if len(picked) == 0 {
 		if err := emit(NoAnswer); err != nil {
 			return "", err
@@ -132,25 +123,6 @@ const (
 	// as much of the question to come first. Set by that reading, not
 	// fitted to any evaluation.
 	figureBonus = 2
-	// With an embedder, a sentence's score is meaningWeight its words'
-	// (as above, as a share of the best) and the rest its similarity in
-	// meaning to the question, as a share of the nearest sentence's above
-	// meaningFloor (what two unrelated sentences of one forum share). A
-	// sentence at answerMeaning or more answers in words of its own (a
-	// paraphrase) where the words' gates would refuse. Fitted on the
-	// evaluation's train half (cmd/bench's ai-quality -ai-split train):
-	// answerMeaning 0.4 answers one more question there but cites more
-	// wrong posts (precision 0.884), 0.5 one fewer; the weight changed
-	// nothing between 0.5 and 0.85 and lost one at 0.3.
-	meaningWeight = 0.5
-	meaningFloor  = 0.2
-	answerMeaning = 0.45
-	// unaddressedGain is how much nearer the question without its words
-	// no sentence holds may come to the best sentence before the
-	// sentence is taken not to answer what those words ask. Read on the
-	// train half: its answered questions gained at most 0.083 that way,
-	// two of its unanswerable ones 0.136 and 0.216.
-	unaddressedGain = 0.1
 )
 
 // term is a question word as the posts read it, with its weight: word as
@@ -165,7 +137,7 @@ type term struct {
 // best-scoring one and at most limit-1 others scoring nearly as well,
 // grouped by post (the post of the best sentence first), each group in the
 // post's own order; none when nothing answers.
-func pick(ctx context.Context, req Request, limit int) ([]passage, error) {
+func pick(req Request, limit int) []passage {
 	var all []passage
 	df, vocab := map[string]int{}, map[string]int{}
 	asked := stemsOf(req.Question)
@@ -194,20 +166,10 @@ func pick(ctx context.Context, req Request, limit int) ([]passage, error) {
 			all = append(all, c)
 		}
 	}
-	meant := req.Embed != nil && len(all) > 0
-	if meant {
-		if err := readMeaning(ctx, req, all); err != nil {
-			return nil, err
-		}
-	}
 	var terms []term
-	unheld := map[string]bool{} // the question's words no sentence holds
 	for _, t := range readTerms(req, df, vocab) {
-		switch {
-		case t.held:
+		if t.held {
 			terms = append(terms, t)
-		case t.question:
-			unheld[t.word] = true
 		}
 	}
 	// Every sentence here was retrieved for the question, so its subject's
@@ -253,17 +215,10 @@ func pick(ctx context.Context, req Request, limit int) ([]passage, error) {
 		c.score *= topic[req.Posts[c.post].Thread()]
 		best = max(best, c.score)
 	}
-	bestMeaning := 0.0
-	for _, c := range all {
-		bestMeaning = max(bestMeaning, c.meaning)
-	}
 	var cands []passage
 	for _, c := range all {
 		if best > 0 {
 			c.score /= best
-		}
-		if meant {
-			c.score = (1-meaningWeight)*c.score + meaningWeight*meaningShare(c.meaning, bestMeaning)
 		}
 		if c.score == 0 {
 			continue
@@ -308,47 +263,13 @@ func pick(ctx context.Context, req Request, limit int) ([]passage, error) {
 			cands, referred = theirs, true
 		}
 	}
-	if len(cands) == 0 {
-		return nil, nil
+	if len(cands) == 0 || cands[0].covers < minCovers {
+		return nil
 	}
 	top := cands[0]
 	topThread := req.Posts[top.post].Thread()
-	// The words' gates: the best sentence holds too little of the
-	// question, or its thread is about something else. Read by meaning,
-	// a sentence close enough to the question answers it in words of its
-	// own (a paraphrase): the best one still leads when it is, and
-	// otherwise the one nearest the question in meaning, when that is.
-	weak := top.covers < minCovers || (!isCited(top) && topic[topThread] < minAbout)
-	if weak && meant {
-		m := 0
-		for i, c := range cands {
-			if top.meaning < answerMeaning && c.meaning > cands[m].meaning {
-				m = i
-			}
-		}
-		if cands[m].meaning >= answerMeaning {
-			top, weak = cands[m], false
-			cands = append([]passage{top}, append(cands[:m:m], cands[m+1:]...)...)
-			topThread = req.Posts[top.post].Thread()
-		}
-	}
-	if weak {
-		return nil, nil
-	}
-	// A question asking about what no sentence's words hold ("How much
-	// does the digest cost advertisers?") is not answered by a sentence
-	// that, those words taken out of the question, is nearer it still:
-	// the sentence speaks to the rest of the question, not to them. A
-	// paraphrase's own words, taken out, take it further from the
-	// sentence that says them otherwise.
-	if meant && len(unheld) > 0 && !isCited(top) {
-		vs, err := embed(ctx, req.Embed, []string{without(req.Question, unheld)})
-		if err != nil {
-			return nil, err
-		}
-		if search.Cosine(vs[0], top.vec)-top.meaning > unaddressedGain {
-			return nil, nil
-		}
+	if !isCited(top) && topic[topThread] < minAbout {
+		return nil
 	}
 	// What the previous answer said is not said again, unless the posts
 	// hold nothing else for the question ("Who did he mention in that
@@ -388,76 +309,7 @@ func pick(ctx context.Context, req Request, limit int) ([]passage, error) {
 		}
 		return picked[a].pos < picked[b].pos
 	})
-	return picked, nil
-}
-
-// readMeaning sets each sentence's similarity in meaning to the question,
-// embedding them all at once (the embedder's cache keeps a post's
-// sentences for the next question).
-func readMeaning(ctx context.Context, req Request, all []passage) error {
-	texts := make([]string, 0, len(all)+1)
-	texts = append(texts, req.Question)
-	for _, c := range all {
-		// Who wrote it is part of what it says: "How did Yusuf get
-		// people to adopt it?" is answered by Yusuf's comment.
-		if a := req.Author(req.Posts[c.post]); a != "" {
-			texts = append(texts, a+": "+c.text)
-		} else {
-			texts = append(texts, c.text)
-		}
-	}
-	vs, err := embed(ctx, req.Embed, texts)
-	if err != nil {
-		return err
-	}
-	for i := range all {
-		all[i].meaning, all[i].vec = search.Cosine(vs[0], vs[i+1]), vs[i+1]
-	}
-	return nil
-}
-
-// embed returns one vector per text, or says why not.
-func embed(ctx context.Context, e search.Embedder, texts []string) ([][]float32, error) {
-	vs, err := e.Embed(ctx, texts)
-	if err != nil {
-		return nil, fmt.Errorf("answer: embed %d texts: %w", len(texts), err)
-	}
-	if len(vs) != len(texts) {
-		return nil, fmt.Errorf("answer: embed %d texts: %d vectors", len(texts), len(vs))
-	}
-	return vs, nil
-}
-
-// without returns the text with the given words (lower-cased, as
-// words.Split reads them) taken out, the rest as written.
-func without(text string, drop map[string]bool) string {
-	var b strings.Builder
-	word := []rune{}
-	flush := func() {
-		if w := string(word); !drop[strings.ToLower(w)] {
-			b.WriteString(w)
-		}
-		word = word[:0]
-	}
-	for _, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			word = append(word, r)
-			continue
-		}
-		flush()
-		b.WriteRune(r)
-	}
-	flush()
-	return b.String()
-}
-
-// meaningShare is a sentence's meaning as a share of the best one's, above
-// meaningFloor: the similarity two unrelated sentences of a forum have.
-func meaningShare(m, best float64) float64 {
-	if best <= meaningFloor || m <= meaningFloor {
-		return 0
-	}
-	return (m - meaningFloor) / (best - meaningFloor)
+	return picked
 }
 
 // about returns, for each thread of the posts, the share of the question's
