@@ -1,6 +1,6 @@
 // The forum page and access management (spec 001 §2, §4, §5, §6, §8).
 import assert from 'node:assert/strict'
-import { NARROW, TIMEOUT, api, apiSignIn, axe, poll, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
+import { NARROW, TIMEOUT, api, apiSignIn, axe, openFeed, poll, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
 
 // The demo forums used here: an open forum with an expert, which the demo
 // member is in, and the invite-only one the member is not in, whose access
@@ -211,6 +211,36 @@ export default [
         await visible(page.getByTestId('toast').getByText('This forum does not exist, or you do not have access to it.'))
         await page.close()
       }
+    },
+  },  {
+    name: 'forum: an admin deletes a forum, and a member who has it open is sent home at once',
+    async fn(ctx) {
+      // A new open forum of the demo community: the member is in it.
+      const { communityId, token } = await forumPath(OPEN)
+      const name = `Short-lived ${Date.now()}`
+      const made = await api('POST', `/api/communities/${communityId}/series`, {
+        token,
+        body: { name, description: 'Here for a moment.', exclusivity: 'open', shareEnabled: true, price: 0, isFree: true },
+      })
+      assert.equal(made.status, 201, JSON.stringify(made.body))
+      const path = `/communities/${communityId}/series/${made.body.id}`
+      const memberToken = await apiSignIn('member@demo.agora')
+      await poll('the member is in the new forum', async () => (await api('GET', `/api/series/${made.body.id}`, { token: memberToken })).status === 200, TIMEOUT)
+      const member = await openFeed(ctx, 'member@demo.agora', path)
+      await visible(member.getByRole('heading', { level: 1, name }))
+      await visible(member.getByRole('link', { name }).first())
+
+      const admin = await signedInPage(ctx, 'admin@demo.agora')
+      await openForum(admin, path, name)
+      await admin.getByRole('button', { name: 'Forum settings' }).click()
+      await admin.getByRole('menuitem', { name: 'Delete forum' }).click()
+      await admin.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+
+      // The member's page leaves the forum without a reload: Home, the
+      // message, and no entry for the forum in the navigation.
+      await waitPath(member, '/home')
+      await visible(member.getByTestId('toast').getByText('This forum does not exist, or you do not have access to it.'))
+      await poll('the forum leaves the member\'s navigation', async () => (await member.getByRole('link', { name }).count()) === 0, TIMEOUT)
     },
   },
 ]

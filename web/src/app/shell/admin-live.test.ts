@@ -39,6 +39,14 @@ describe('live community and organization events (spec 000 §7)', () => {
     expect(stale()).toEqual(['["communities","mine",{}]', '["community","c1"]', '["community","c2"]', '["series","s1"]'])
   })
 
+  it('reads the communities and the forum again when a forum is deleted or members leave it', () => {
+    for (const m of [msg('series.deleted', 'series:s1', { id: 's1' }), msg('series.members.removed', 'series:s1', { seriesId: 's1', profileIds: ['p1'] })]) {
+      const { qc, stale } = seeded()
+      expect(applyAdminEvent(qc, m)).toBe(true)
+      expect(stale()).toEqual(['["communities","mine",{}]', '["community","c1"]', '["community","c2"]', '["series","s1"]'])
+    }
+  })
+
   it('reads every organization and community again on an organization event, and leaves other events alone', () => {
     const { qc, stale } = seeded()
     expect(applyAdminEvent(qc, msg('thread.created', 'thread:t1'))).toBe(false)

@@ -15,7 +15,8 @@ const idOf = (m: HubMessage) => {
  * applyAdminEvent reads again what a community or organization event
  * changes (spec 000 §7: api:community.created/updated/deleted,
  * api:organization.created/updated/deleted, community.members.removed,
- * and series.members.added, a forum that became the member's):
+ * and series.members.added/removed and series.deleted, a forum that
+ * became the member's or stopped being it):
  * the lists, the permissions behind the Manage menu, and the community or
  * organization itself. It says whether the event was one of them.
  */
@@ -33,8 +34,13 @@ export function applyAdminEvent(qc: QueryClient, m: HubMessage): boolean {
       if (id) void qc.invalidateQueries({ queryKey: ['community', id] })
       return true
     case HUB_EVENTS.seriesMembersAdded:
+    case HUB_EVENTS.seriesMembersRemoved:
+    case HUB_EVENTS.seriesDeleted:
       // A forum is the member's now (assigned, or an open forum of their
-      // community): Home and the community's page list it.
+      // community), or no longer (removed from it, or deleted): Home, the
+      // community's page and the side nav list it or drop it, and a page
+      // of it reads it again, which sends a member who lost it home at
+      // once (spec 001 §2), its composer with it.
       void qc.invalidateQueries({ queryKey: ['communities'] })
       void qc.invalidateQueries({ queryKey: ['community'] })
       if (id) void qc.invalidateQueries({ queryKey: ['series', id] })
