@@ -166,3 +166,35 @@ func get(t *testing.T, url, accept string) *http.Response {
 	res.Body.Close()
 	return res
 }
+
+// TestVisitMarksTheCommunityVisited: opening a forum visits its community
+// (spec 000 §4: GET /communities' lastVisitedOn, Home's New ribbon and
+// Visited filter); another member's visit is theirs alone.
+func TestVisitMarksTheCommunityVisited(t *testing.T) {
+	env := testenv.New(t)
+	m := newMatrixForum(t, env)
+	visited := func(c *testenv.Client) *string {
+		t.Helper()
+		var got myCommunities
+		r := c.Do("GET", "/api/communities", nil)
+		wantStatus(t, r, 200)
+		r.JSON(t, &got)
+		for _, x := range got.Results {
+			if x.ID == m.community {
+				return x.LastVisitedOn
+			}
+		}
+		t.Fatalf("the forum's community is not listed: %s", r.Body)
+		return nil
+	}
+	if v := visited(m.reader.Client); v != nil {
+		t.Fatalf("before any visit: lastVisitedOn %s, want null", *v)
+	}
+	wantStatus(t, m.reader.Client.Do("POST", "/api/series/"+m.forum.ID+"/visits", nil), 200)
+	if v := visited(m.reader.Client); v == nil {
+		t.Error("after a visit to its forum: lastVisitedOn null")
+	}
+	if v := visited(m.creator.Client); v != nil {
+		t.Errorf("another member: lastVisitedOn %s after the reader's visit, want null", *v)
+	}
+}

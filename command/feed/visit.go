@@ -27,7 +27,7 @@ type Visit struct {
 func (s *Service) Visit(ctx context.Context, in Visit) (*time.Time, error) {
 	var prev *time.Time
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		_, err := access.ReadForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
+		f, err := access.ReadForum(ctx, tx, in.Actor.UserID, in.Actor.Role, in.SeriesID)
 		if err != nil {
 			return err
 		}
@@ -40,6 +40,16 @@ func (s *Service) Visit(ctx context.Context, in Visit) (*time.Time, error) {
 			RETURNING(sv.PreviouslyVisitedOn)).Scan(&prev)
 		if err != nil {
 			return fmt.Errorf("feed: visit: %w", err)
+		}
+		// A visit to a forum is one to its community: GET /communities'
+		// lastVisitedOn, which Home's New ribbon and its Visited filter
+		// read (spec 000 §4), is the member's last visit to any of its
+		// forums.
+		cm, p := table.CommunityMemberships, table.Profiles
+		if _, err := db.Exec(ctx, tx, cm.UPDATE(cm.LastVisitedOn).SET(TimestampzT(now)).
+			WHERE(cm.CommunityID.EQ(UUID(f.CommunityID)).
+				AND(cm.ProfileID.IN(SELECT(p.ID).FROM(p).WHERE(p.UserID.EQ(UUID(in.Actor.UserID))))))); err != nil {
+			return fmt.Errorf("feed: visit the community: %w", err)
 		}
 		// The log keeps every visit, for the forum's insights.
 		if _, err := db.Exec(ctx, tx, table.SeriesVisitLog.INSERT(table.SeriesVisitLog.AllColumns).

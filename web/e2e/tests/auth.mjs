@@ -104,6 +104,31 @@ export default [
     },
   },
   {
+    name: 'home: opening a forum makes its community Visited, and its New ribbon goes',
+    async fn(ctx) {
+      const page = await signedInPage(ctx, 'member@demo.agora')
+      const card = page.getByTestId('community-card')
+      await visible(card.getByTestId('new-ribbon'))
+      await page.getByRole('link', { name: 'Roadmaps & Prioritization' }).first().click()
+      await visible(page.getByRole('heading', { level: 1, name: 'Roadmaps & Prioritization' }))
+      await visible(page.getByTestId('forum-feed'))
+      await page.getByRole('link', { name: 'Home' }).first().click()
+      await waitPath(page, '/home')
+      await visible(card)
+      assert.equal(await card.getByTestId('new-ribbon').count(), 0, 'the New ribbon after a visit')
+      await page.getByRole('tab', { name: 'Visited' }).click()
+      await visible(card)
+      await page.getByRole('tab', { name: 'New' }).click()
+      await visible(page.getByText('No community matches this filter.'))
+      // As the server has it: after a reload too.
+      await page.reload()
+      await visible(page.getByText('No community matches this filter.'))
+      await page.getByRole('tab', { name: 'All' }).click()
+      await visible(card)
+      assert.equal(await card.getByTestId('new-ribbon').count(), 0, 'the New ribbon after a reload')
+    },
+  },
+  {
     name: 'a deep link returns after sign-in',
     async fn(ctx) {
       const page = await ctx.newPage()

@@ -42,7 +42,16 @@ export function useRecordVisit(seriesId: string, enabled: boolean) {
     // A value left from an earlier opening is not this opening's.
     void queryClient.resetQueries({ queryKey, exact: true })
     recordVisit(seriesId).then(
-      (visit) => queryClient.setQueryData(queryKey, visit),
+      (visit) => {
+        queryClient.setQueryData(queryKey, visit)
+        // The visit is its community's too (lastVisitedOn: Home's New
+        // ribbon and Visited filter): the member's list says so now,
+        // without being read again.
+        const now = new Date().toISOString()
+        queryClient.setQueriesData<{ results: Schemas['Community'][] }>({ queryKey: ['communities', 'mine'] }, (old) =>
+          old ? { ...old, results: old.results.map((c) => (c.series.some((f) => f.id === seriesId) ? { ...c, lastVisitedOn: now } : c)) } : old,
+        )
+      },
       (err: unknown) => console.warn('forum visit not recorded', err),
     )
   }, [enabled, seriesId, queryClient])
