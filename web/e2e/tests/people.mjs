@@ -1,7 +1,7 @@
 // People (issue 16): the profile dialog from a mention chip and from the
 // team panel, and the editable profile page with its cropped picture.
 import assert from 'node:assert/strict'
-import { api, apiSignIn, axe, mailLink, server, shot, signedInPage, visible } from '../lib.mjs'
+import { api, apiSignIn, axe, mailLink, server, shot, signedInPage, visible, waitPath } from '../lib.mjs'
 
 const MEMBER = 'member@demo.agora'
 const EXPERT = 'expert@demo.agora'
@@ -126,6 +126,30 @@ export default [
       const size = await avatar.evaluate((img) => [img.naturalWidth, img.naturalHeight])
       assert.deepEqual(size, [512, 512])
       await shot(page, 'people-profile-page')
+
+      // An edit not saved is not lost without a word: leaving asks, and
+      // Keep editing stays with it; leaving anyway drops it.
+      await form.getByLabel('Job title').fill('Head of Data')
+      await page.getByRole('link', { name: 'Home' }).first().click()
+      const ask = page.getByRole('dialog', { name: 'Leave without saving?' })
+      await visible(ask)
+      await axe(page, 'profile: leave without saving')
+      await ask.getByRole('button', { name: 'Keep editing' }).click()
+      await ask.waitFor({ state: 'detached' })
+      assert.equal(new URL(page.url()).pathname, '/profile')
+      assert.equal(await form.getByLabel('Job title').inputValue(), 'Head of Data')
+      await page.getByRole('link', { name: 'Home' }).first().click()
+      await ask.getByRole('button', { name: 'Leave' }).click()
+      await waitPath(page, '/home')
+      await page.goto(server.url + '/profile')
+      await visible(form)
+      assert.equal(await form.getByLabel('Job title').inputValue(), '')
+      // Saved, it leaves without asking.
+      await form.getByLabel('Job title').fill('Head of Data')
+      await form.getByRole('button', { name: 'Save' }).click()
+      await visible(page.getByText('Your profile is saved.'))
+      await page.getByRole('link', { name: 'Home' }).first().click()
+      await waitPath(page, '/home')
     },
   },
 ]

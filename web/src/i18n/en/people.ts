@@ -34,6 +34,12 @@ export const profile = {
     saving: 'Saving…',
     saved: 'Your profile is saved.',
     failed: 'Your profile could not be saved.',
+    leave: {
+      title: 'Leave without saving?',
+      body: 'The changes to your profile will be lost.',
+      keep: 'Keep editing',
+      confirm: 'Leave',
+    },
     errors: {
       name: 'Must be 1 to 50 characters.',
       line: 'Must be at most 100 characters.',

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useBlocker } from '@tanstack/react-router'
 import { Loader2 } from 'lucide-react'
 import type { Role, User } from '@/api/client'
 import { PageGrid } from '@/components/layout/page-grid'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { FieldControl, FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
@@ -65,8 +67,14 @@ export function ProfilePage({ forumAdmin = false }: { forumAdmin?: boolean }) {
 function ProfileForm({ user }: { user: User }) {
   const { t } = useTranslation()
   const [values, setValues] = useState<ProfileValues>(() => valuesOf(user))
+  // What the server holds: the form is changed while they differ.
+  const [saved, setSaved] = useState<ProfileValues>(values)
   const [errors, setErrors] = useState<ProfileErrors>({})
   const update = useUpdateMe()
+  const changed = (Object.keys(values) as ProfileField[]).some((f) => values[f] !== saved[f])
+  // Leaving with changes asks first, as the composer's Cancel does: a link
+  // of the app asks here, a reload or a closed tab the browser's own way.
+  const leaving = useBlocker({ shouldBlockFn: () => changed, enableBeforeUnload: () => changed, withResolver: true })
   const set = (f: ProfileField) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [f]: e.target.value }))
     setErrors(({ [f]: _, ...rest }) => rest)
@@ -80,8 +88,12 @@ function ProfileForm({ user }: { user: User }) {
     const bad = validateProfile(values)
     setErrors(bad)
     if (Object.keys(bad).length > 0) return
-    update.mutate(profileBody(values), {
-      onSuccess: () => toast({ title: t('profile.form.saved'), variant: 'success' }),
+    const sent = values
+    update.mutate(profileBody(sent), {
+      onSuccess: () => {
+        setSaved(sent)
+        toast({ title: t('profile.form.saved'), variant: 'success' })
+      },
       onError: (err) => {
         const fields = serverErrors(err)
         setErrors(fields)
@@ -133,6 +145,15 @@ function ProfileForm({ user }: { user: User }) {
           {update.isPending ? t('profile.form.saving') : t('profile.form.save')}
         </Button>
       </div>
+      <ConfirmDialog
+        open={leaving.status === 'blocked'}
+        onOpenChange={(open) => !open && leaving.reset?.()}
+        title={t('profile.form.leave.title')}
+        description={t('profile.form.leave.body')}
+        cancelLabel={t('profile.form.leave.keep')}
+        confirmLabel={t('profile.form.leave.confirm')}
+        onConfirm={() => leaving.proceed?.()}
+      />
     </form>
   )
 }
