@@ -56,7 +56,10 @@ const (
 	aiSeed      = 20260607
 )
 
-var aiPostsN = flag.Int("ai-posts", 100_000, "ai-first-line: posts and comments in the forum searched")
+var (
+	aiPostsN  = flag.Int("ai-posts", 100_000, "ai-first-line: posts and comments in the forum searched")
+	aiProfile = flag.String("ai-cpuprofile", "", "write a CPU profile of ai-first-line's timed questions (the API in process) to this file")
+)
 
 // aiTopics, aiSentences, aiAsides and the lists of names, customers and
 // figures make the posts' texts; aiAsks the questions. A text draws a
@@ -256,6 +259,12 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 	first := make([]time.Duration, 0, aiQuestions)
 	whole := make([]time.Duration, 0, aiQuestions)
 	found, cited := 0, 0
+	// The API runs in this process: the profile is of its handling.
+	stopProfile, err := startProfile(*aiProfile)
+	if err != nil {
+		return fmt.Errorf("ai-first-line: %w", err)
+	}
+	defer stopProfile()
 	wall := time.Now()
 	for range aiQuestions {
 		a, err := ask(question())
@@ -270,6 +279,7 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 			cited++
 		}
 	}
+	stopProfile()
 	f, w := newResult(first, time.Since(wall)), newResult(whole, time.Since(wall))
 	mode := fmt.Sprintf("sequential, extractive, hybrid retrieval (keywords + %s vectors), %s posts", model, thousands(int64(*aiPostsN)))
 	fmt.Printf("%-48s p50 %6.2f ms  p95 %6.2f ms  p99 %6.2f ms  (n=%d, %s)\n",
