@@ -162,6 +162,17 @@ func (e *Embeddings) serve(cfg *config.Config, log *slog.Logger, emb search.Embe
 	return nil
 }
 
+// CacheStats is what the on-disk cache in front of the local model has
+// served since the start (texts answered from it, texts the model
+// embedded), and false when there is none: an embeddings API, the word
+// vectors, or a cache that is off or could not open.
+func (e *Embeddings) CacheStats() (embedcache.Stats, bool) {
+	if e.cache == nil {
+		return embedcache.Stats{}, false
+	}
+	return e.cache.Stats(), true
+}
+
 // Close stops the local server, if any, letting requests under way end
 // for up to 5 s, then releases the model and its cache, saying what the
 // cache served.

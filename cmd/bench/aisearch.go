@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,34 +19,54 @@ import (
 	"agora/app"
 	"agora/app/seed"
 	"agora/internal/plumbing/config"
+	"agora/projections"
+	"agora/projections/searchindex"
 	"agora/search"
 )
 
-// aiSearchBench measures the forums' AI search over loopback HTTP:
+// aiSearchBench measures the forums' AI search over loopback HTTP as
+// agora dev runs it:
 //
 //	ai-first-line  the time from sending GET /api/ai/search/{channelId}?q=
 //	               to receiving the stream's first NDJSON line (the threads
 //	               event: the session, the channel and access checks, the
-//	               retrieval from the search store, the first flush), with
-//	               the extractive answerer, over aiQuestions questions asked
-//	               one after another after aiWarmup untimed ones, each read
-//	               to its end (the turn is stored). aiPosts generated posts
-//	               and comments of the demo member's forum are indexed
-//	               straight into an embedded search store of their own, and
-//	               a second API is built over it and the bench's database,
-//	               as runProduct builds its own.
+//	               question embedded by the sentence model, the hybrid
+//	               retrieval from the search store, keywords and vectors,
+//	               the first flush), with the extractive answerer, over
+//	               aiQuestions questions asked one after another after
+//	               aiWarmup untimed ones, each read to its end (the turn is
+//	               stored). -ai-posts generated posts and comments (100,000)
+//	               of the demo member's forum are indexed straight into an
+//	               embedded search store of their own, then given their
+//	               vectors as agora dev gives a store's posts when its
+//	               embedding model changed (app.MatchEmbedder: the search
+//	               projection's embedder, through the embeddings API that
+//	               app.StartEmbeddings serves over the model and its on-disk
+//	               cache, so that a second run on the machine reads the
+//	               vectors back); a second API is built over that store, the
+//	               same embeddings and the bench's database, as runProduct
+//	               builds its own.
 //
 // Questions are plain-language ("How do you approach pricing experiments?"),
 // so most go through retrieval's fallbacks (stopwords dropped, then the
 // longest words) before they find posts: the measure includes them.
 const (
-	aiPosts     = 3000
 	aiQuestions = 300
 	aiWarmup    = 30
 	aiSeed      = 20260607
 )
 
-// aiTopics and aiSentences make the posts' texts; aiAsks the questions.
+var (
+	aiPostsN  = flag.Int("ai-posts", 100_000, "ai-first-line: posts and comments in the forum searched")
+	aiProfile = flag.String("ai-cpuprofile", "", "write a CPU profile of ai-first-line's timed questions (the API in process) to this file")
+)
+
+// aiTopics, aiSentences, aiAsides and the lists of names, customers and
+// figures make the posts' texts; aiAsks the questions. A text draws a
+// topic, a customer, a person and numbers for each of its one to three
+// sentences, so that 100,000 of them are nearly all distinct: repeated
+// texts would be embedded once (the cache) and crowd together in the
+// graph, flattering both the indexing time and the nearest-neighbour walk.
 var (
 	aiTopics = []string{
 		"pricing experiments", "discovery interviews", "roadmap planning", "engineer onboarding", "hiring loops",
@@ -55,19 +76,52 @@ var (
 		"performance budgets", "product documentation", "beta programs", "partner integrations", "localization",
 		"mobile releases", "analytics tracking", "sales handoffs", "team rituals", "board reporting",
 	}
+	// aiSentences take a topic, a customer, a person and a number.
 	aiSentences = []string{
-		"We moved our %s to a weekly cadence and it cut the back-and-forth in half.",
-		"Has anyone found a good way to measure %s without annoying customers?",
-		"Our checklist for %s lives in the team wiki; the first step is always a written brief.",
-		"The hardest part of %s for us was getting sales and engineering to agree on priorities.",
-		"I would run %s with a small group first, then widen it once the format works.",
-		"We tried outsourcing %s last year and brought it back in-house after two quarters.",
-		"For %s we keep a decision log so new hires can see why things are the way they are.",
-		"Our board asks about %s every quarter, so we built a one-page dashboard for it.",
-		"Start %s with the customer interviews, not with the spreadsheet.",
-		"We budget two sprints a year just for the debt that %s leaves behind.",
-		"A product manager owns %s here, with a designer and an engineer as co-owners.",
-		"Honestly, %s only started working once leadership stopped treating it as optional.",
+		"We moved our %[1]s to a weekly cadence after %[2]s complained, and it cut the back-and-forth in half within %[4]d days.",
+		"Has anyone found a good way to measure %[1]s without annoying customers like %[2]s?",
+		"Our checklist for %[1]s lives in the team wiki; %[3]s insists the first step is always a written brief.",
+		"The hardest part of %[1]s for us was getting sales and engineering to agree, until %[3]s ran a %[4]d-minute workshop.",
+		"I would run %[1]s with a small group first, maybe %[4]d accounts like %[2]s, then widen it once the format works.",
+		"We tried outsourcing %[1]s to %[2]s last year and brought it back in-house after %[4]d weeks.",
+		"For %[1]s we keep a decision log so new hires can see why things are the way they are; %[3]s started it.",
+		"Our board asks about %[1]s every quarter, so %[3]s built a one-page dashboard with %[4]d metrics.",
+		"Start %[1]s with the customer interviews, not with the spreadsheet: %[2]s taught us that the hard way.",
+		"We budget %[4]d sprints a year just for the debt that %[1]s leaves behind, says %[3]s.",
+		"%[3]s owns %[1]s here, with a designer and an engineer as co-owners since the %[2]s launch.",
+		"Honestly, %[1]s only started working once %[3]s stopped treating it as optional, about %[4]d weeks ago.",
+		"%[2]s asked us to pause %[1]s for %[4]d days while their procurement team reviewed the contract.",
+		"Does anyone have a template for %[1]s? %[3]s wants one before the offsite.",
+		"Our %[1]s went sideways when %[2]s renewed early; %[3]s is writing up what we learned.",
+		"After %[4]d rounds of %[1]s we finally have numbers that %[2]s's finance team trusts.",
+	}
+	// aiAsides follow a first sentence: a person, a number, a customer.
+	aiAsides = []string{
+		"%[1]s thinks we should revisit it in %[2]d weeks.",
+		"It took %[1]s about %[2]d hours end to end.",
+		"Happy to share the doc if it helps, ping %[1]s.",
+		"%[3]s liked the result, for what it is worth.",
+		"We are at %[2]d percent adoption so far.",
+		"Next up is doing the same for %[3]s's team.",
+		"Curious whether others see the same thing with %[3]s.",
+		"%[1]s will present the numbers on Thursday.",
+	}
+	aiFirstNames = []string{
+		"Amara", "Bruno", "Chen", "Dalia", "Emeka", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kavya", "Liam",
+		"Mei", "Nadia", "Omar", "Priya", "Quentin", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wen", "Yara",
+		"Zoe", "Arjun", "Beatriz", "Cyrus", "Dmitri", "Elif",
+	}
+	aiLastNames = []string{
+		"Okafor", "Silva", "Nakamura", "Haddad", "Kowalski", "Ferreira", "Lindqvist", "Mensah", "Rossi", "Novak",
+		"Ibrahim", "Tanaka", "Moreau", "Kaur", "Jensen", "Alvarez", "Petrov", "Osei", "Dubois", "Yilmaz",
+		"Nguyen", "Schmidt", "Costa", "Bianchi", "Kim",
+	}
+	aiCustomers = []string{
+		"Northwind", "Globex", "Initech", "Umbrella Health", "Stark Logistics", "Wayne Foods", "Acme Retail",
+		"Hooli", "Vandelay Imports", "Soylent Labs", "Tyrell Systems", "Cyberdyne", "Wonka Confections",
+		"Oceanic Air", "Gringotts Bank", "Pied Piper", "Monarch Telecom", "Blue Sun", "Aperture Science",
+		"Duff Beverages", "Massive Dynamic", "Virtucon", "Oscorp", "Dunder Mifflin", "Prestige Worldwide",
+		"Sterling Cooper", "Bluth Homes", "Nakatomi Trading", "Kerb Energy", "Lumon Industries",
 	}
 	aiAsks = []string{
 		"How do you approach %s?",
@@ -79,9 +133,29 @@ var (
 	}
 )
 
+// aiText draws one post's text: one to three sentences.
+func aiText(rng *rand.Rand) string {
+	person := func() string {
+		return aiFirstNames[rng.IntN(len(aiFirstNames))] + " " + aiLastNames[rng.IntN(len(aiLastNames))]
+	}
+	customer := func() string { return aiCustomers[rng.IntN(len(aiCustomers))] }
+	text := fmt.Sprintf(aiSentences[rng.IntN(len(aiSentences))], aiTopics[rng.IntN(len(aiTopics))], customer(), person(), 2+rng.IntN(98))
+	for range rng.IntN(3) {
+		if rng.IntN(2) == 0 {
+			text += " " + fmt.Sprintf(aiAsides[rng.IntN(len(aiAsides))], person(), 2+rng.IntN(98), customer())
+		} else {
+			text += " " + fmt.Sprintf(aiSentences[rng.IntN(len(aiSentences))], aiTopics[rng.IntN(len(aiTopics))], customer(), person(), 2+rng.IntN(98))
+		}
+	}
+	return text
+}
+
 func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Config, d *app.Database, log *slog.Logger) (err error) {
 	if !selected["ai-first-line"] {
 		return nil
+	}
+	if *aiPostsN < 1 {
+		return fmt.Errorf("ai-first-line: -ai-posts must be positive")
 	}
 	var forumID, channelID, communityID string
 	if err := d.Pool.QueryRow(ctx, `SELECT s.id::text, c.id::text, s.community_id::text FROM series s
@@ -107,21 +181,49 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 		return fmt.Errorf("ai-first-line: forum %q has no members", feedForum)
 	}
 
-	store, err := search.OpenEmbedded(filepath.Join(cfg.DataDir, "ai-bench-search"))
+	// Embeddings as agora dev has them: AGORA_EMBEDDINGS_*, else the local
+	// sentence model behind the loopback embeddings API and its cache; cfg
+	// then names them for the projection and the API alike. The word
+	// vectors would measure another product, so they are refused.
+	cfg.Embeddings = aiEnvConfig().Embeddings
+	emb, err := app.StartEmbeddings(&cfg, log)
+	if err != nil {
+		return fmt.Errorf("ai-first-line: %w", err)
+	}
+	defer emb.Close()
+	if k := emb.Embedder.Kind; k != app.EmbedderModel && k != app.EmbedderAPI {
+		return fmt.Errorf("ai-first-line: embeds with %s, not the sentence model (%s): scripts/install-deps.sh sentencemodel", k, emb.Embedder.Fallback)
+	}
+	// The store lives in a data folder of its own, so that MatchEmbedder
+	// finds it (and its record of the embedder) where agora dev would.
+	storeCfg := cfg
+	storeCfg.DataDir = filepath.Join(cfg.DataDir, "ai-bench")
+	store, err := app.OpenSearch(ctx, storeCfg)
 	if err != nil {
 		return fmt.Errorf("ai-first-line: %w", err)
 	}
 	defer store.Close()
 	rng := rand.New(rand.NewPCG(aiSeed, aiSeed))
 	start := time.Now()
-	if err := aiIndex(ctx, store, rng, forumID, channelID, communityID, authors); err != nil {
+	distinct, err := aiIndex(ctx, store, rng, *aiPostsN, forumID, channelID, communityID, authors)
+	if err != nil {
 		return fmt.Errorf("ai-first-line: index: %w", err)
 	}
 	indexed := time.Since(start)
+	start = time.Now()
+	if err := aiEmbed(ctx, storeCfg, d, store, log); err != nil {
+		return fmt.Errorf("ai-first-line: embed: %w", err)
+	}
+	embedded := time.Since(start)
+	cache := "no cache"
+	if s, ok := emb.CacheStats(); ok {
+		cache = fmt.Sprintf("%s texts embedded by the model, %s answered by the on-disk cache", thousands(s.Misses), thousands(s.Hits))
+	}
 
-	// A second API over the same database, reading this store; the
-	// configuration has no model, so answers are extractive.
-	srv, err := app.NewAPI(cfg, d.DB, log, app.WithSearch(store))
+	// A second API over the same database, reading this store and
+	// embedding questions as its posts were; the configuration has no
+	// language model, so answers are extractive.
+	srv, err := app.NewAPI(cfg, d.DB, log, app.WithSearch(store), app.WithEmbeddings(emb))
 	if err != nil {
 		return err
 	}
@@ -138,8 +240,10 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 	if err != nil {
 		return fmt.Errorf("ai-first-line: %w", err)
 	}
-	fmt.Printf("ai search data: %d posts and comments of forum %q indexed straight into an embedded store in %.1f s\n",
-		aiPosts, feedForum, indexed.Seconds())
+	model := emb.Embedder.Model
+	fmt.Printf("ai search data: %s posts and comments (%s distinct texts) of forum %q indexed straight into an embedded store in %.1f s; their vectors (%s) in %.1f s (%.0f texts/s): %s\n",
+		thousands(int64(*aiPostsN)), thousands(int64(distinct)), feedForum, indexed.Seconds(), model, embedded.Seconds(),
+		float64(*aiPostsN)/embedded.Seconds(), cache)
 
 	ask := func(q string) (aiAnswer, error) {
 		return aiAskOnce(ctx, c, token, channelID, q)
@@ -155,6 +259,12 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 	first := make([]time.Duration, 0, aiQuestions)
 	whole := make([]time.Duration, 0, aiQuestions)
 	found, cited := 0, 0
+	// The API runs in this process: the profile is of its handling.
+	stopProfile, err := startProfile(*aiProfile)
+	if err != nil {
+		return fmt.Errorf("ai-first-line: %w", err)
+	}
+	defer stopProfile()
 	wall := time.Now()
 	for range aiQuestions {
 		a, err := ask(question())
@@ -169,9 +279,11 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 			cited++
 		}
 	}
+	stopProfile()
 	f, w := newResult(first, time.Since(wall)), newResult(whole, time.Since(wall))
-	fmt.Printf("%-48s p50 %6.2f ms  p95 %6.2f ms  p99 %6.2f ms  (n=%d, sequential, extractive)\n",
-		"AI search, first NDJSON line:", ms(f.p(50)), ms(f.p(95)), ms(f.p(99)), f.n())
+	mode := fmt.Sprintf("sequential, extractive, hybrid retrieval (keywords + %s vectors), %s posts", model, thousands(int64(*aiPostsN)))
+	fmt.Printf("%-48s p50 %6.2f ms  p95 %6.2f ms  p99 %6.2f ms  (n=%d, %s)\n",
+		"AI search, first NDJSON line:", ms(f.p(50)), ms(f.p(95)), ms(f.p(99)), f.n(), mode)
 	fmt.Printf("%-48s p50 %6.2f ms  p95 %6.2f ms  (posts retrieved for %d of %d questions, cited by %d answers)\n",
 		"AI search, whole answer (stored):", ms(w.p(50)), ms(w.p(95)), found, aiQuestions, cited)
 	fmt.Printf("ai-first-line target: p95 <= 150 ms (%s)\n", verdict(f.p(95) <= 150*time.Millisecond))
@@ -181,23 +293,23 @@ func aiSearchBench(ctx context.Context, selected map[string]bool, cfg config.Con
 	return nil
 }
 
-// aiIndex upserts aiPosts documents into the store: posts, and a fifth of
-// comments under them, by the forum's members, over the last 90 days.
-func aiIndex(ctx context.Context, store search.Store, rng *rand.Rand, forumID, channelID, communityID string, authors []string) error {
+// aiIndex upserts n documents into the store, without vectors: posts,
+// and a fifth of comments under them, by the forum's members, over the
+// last 90 days. It answers how many distinct texts they have.
+func aiIndex(ctx context.Context, store search.Store, rng *rand.Rand, n int, forumID, channelID, communityID string, authors []string) (int, error) {
 	now := time.Now().UnixMilli()
-	docs := make([]search.Post, 0, aiPosts)
+	step := int64(90*24*time.Hour/time.Millisecond) / int64(n)
+	docs := make([]search.Post, 0, n)
+	texts := make(map[string]bool, n)
 	var threads []string
-	for i := range aiPosts {
+	for i := range n {
 		id := guuid.Must(guuid.NewV7()).String()
-		topic := aiTopics[rng.IntN(len(aiTopics))]
-		text := fmt.Sprintf(aiSentences[rng.IntN(len(aiSentences))], topic)
-		if rng.IntN(2) == 0 {
-			text += " " + fmt.Sprintf(aiSentences[rng.IntN(len(aiSentences))], aiTopics[rng.IntN(len(aiTopics))])
-		}
+		text := aiText(rng)
+		texts[text] = true
 		p := search.Post{
 			ID: id, Kind: "post", ThreadID: id, ChannelID: channelID, ForumID: forumID, CommunityID: communityID,
 			AuthorID: authors[rng.IntN(len(authors))], Text: text, Hashtags: []string{},
-			ReaderIDs: []string{}, CreatedAt: now - int64(aiPosts-i)*int64(45*time.Minute/time.Millisecond),
+			ReaderIDs: []string{}, CreatedAt: now - int64(n-i)*step,
 		}
 		if len(threads) > 0 && i%5 == 0 {
 			p.Kind, p.ThreadID = "comment", threads[rng.IntN(len(threads))]
@@ -206,12 +318,28 @@ func aiIndex(ctx context.Context, store search.Store, rng *rand.Rand, forumID, c
 		}
 		docs = append(docs, p)
 	}
-	for i := 0; i < len(docs); i += 500 {
-		if err := store.Posts().Upsert(ctx, docs[i:min(i+500, len(docs))]...); err != nil {
-			return err
+	for i := 0; i < len(docs); i += 5000 {
+		if err := store.Posts().Upsert(ctx, docs[i:min(i+5000, len(docs))]...); err != nil {
+			return 0, err
 		}
 	}
-	return store.Posts().Wait(ctx)
+	return len(texts), store.Posts().Wait(ctx)
+}
+
+// aiEmbed gives the store's posts their vectors the way agora dev does
+// when it starts on posts embedded by no model or another: the search
+// projection built with cfg's embedder, and app.MatchEmbedder, which
+// re-embeds every post through it.
+func aiEmbed(ctx context.Context, cfg config.Config, d *app.Database, store search.Store, log *slog.Logger) error {
+	embed, err := app.NewEmbedder(cfg)
+	if err != nil {
+		return err
+	}
+	h, err := searchindex.New(store, d.Pool, log, searchindex.WithEmbedder(embed))
+	if err != nil {
+		return err
+	}
+	return app.MatchEmbedder(ctx, cfg, []projections.Handler{h}, log)
 }
 
 // aiAnswer is one timed question.

@@ -3,6 +3,8 @@ package searchindex
 import (
 	"context"
 	"fmt"
+	"runtime"
+	gosync "sync"
 
 	"agora/search"
 )
@@ -20,6 +22,11 @@ const reembedBatch = 256
 // Postgres, so the rest of each document stays as the projection wrote
 // it. It is run before the projection consumes, so that no change is
 // written in between; it answers how many posts it rewrote.
+//
+// It embeds a batch per CPU at once: the local sentence model runs one
+// batch on one core (one thread per call), and nothing else of the
+// process runs yet (agora dev re-embeds before its API and projections
+// start), so a forum's posts take half the time on two cores.
 func (p *Projection) Reembed(ctx context.Context) (int, error) {
 	posts := p.store.Posts()
 	var all []search.Post
@@ -29,20 +36,57 @@ func (p *Projection) Reembed(ctx context.Context) (int, error) {
 	}); err != nil {
 		return 0, fmt.Errorf("re-embed: %w", err)
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	starts := make(chan int)
+	var (
+		wg       gosync.WaitGroup
+		mu       gosync.Mutex
+		firstErr error
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for start := range starts {
+				if err := p.reembed(ctx, all[start:min(start+reembedBatch, len(all))]); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = fmt.Errorf("re-embed: posts from %d: %w", start, err)
+					}
+					mu.Unlock()
+					cancel()
+				}
+			}
+		})
+	}
+feed:
 	for start := 0; start < len(all); start += reembedBatch {
-		batch := all[start:min(start+reembedBatch, len(all))]
-		for i := range batch {
-			batch[i].Vector = nil
+		select {
+		case starts <- start:
+		case <-ctx.Done():
+			break feed
 		}
-		if err := p.embed(ctx, batch); err != nil {
-			return start, fmt.Errorf("re-embed: %w", err)
-		}
-		if err := posts.Upsert(ctx, batch...); err != nil {
-			return start, fmt.Errorf("re-embed: %w", err)
-		}
+	}
+	close(starts)
+	wg.Wait()
+	if firstErr != nil {
+		return 0, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("re-embed: %w", err)
 	}
 	if err := posts.Wait(ctx); err != nil {
 		return 0, fmt.Errorf("re-embed: %w", err)
 	}
 	return len(all), nil
+}
+
+// reembed embeds one batch afresh and writes it.
+func (p *Projection) reembed(ctx context.Context, batch []search.Post) error {
+	for i := range batch {
+		batch[i].Vector = nil
+	}
+	if err := p.embed(ctx, batch); err != nil {
+		return err
+	}
+	return p.store.Posts().Upsert(ctx, batch...)
 }
