@@ -24,9 +24,10 @@ type notificationView struct {
 		SeriesID    string `json:"seriesId"`
 		SeriesName  string `json:"seriesName"`
 	} `json:"context"`
-	PostID   string `json:"postId"`
-	IsRead   bool   `json:"isRead"`
-	IsUnread bool   `json:"isUnread"`
+	PostID   string  `json:"postId"`
+	ReplyID  *string `json:"replyId"`
+	IsRead   bool    `json:"isRead"`
+	IsUnread bool    `json:"isUnread"`
 }
 
 type notificationList struct {
@@ -85,8 +86,9 @@ func TestNotificationsList(t *testing.T) {
 	m := newMatrixForum(t, n.Env)
 	me, other := m.creator, m.reader
 	p := post(t, me.Client, m.forum.ID, map[string]any{"channelId": m.main, "raw": "my post"})
+	comments := map[string]bool{}
 	for i := range 24 {
-		comment(t, other.Client, p.ID, nil, fmt.Sprintf("comment %d", i))
+		comments[comment(t, other.Client, p.ID, nil, fmt.Sprintf("comment %d", i))] = true
 	}
 	mine := comment(t, me.Client, p.ID, nil, "my own comment")
 	comment(t, other.Client, p.ID, &mine, "a reply to my comment")
@@ -109,6 +111,9 @@ func TestNotificationsList(t *testing.T) {
 		top.Context.SeriesID != m.forum.ID || top.Context.CommunityID != m.community || top.Context.SeriesName != m.forum.Name {
 		t.Errorf("the newest, the anonymous question's mention: %+v", top)
 	}
+	if top.ReplyID != nil {
+		t.Errorf("a mention in a post points at comment %s", *top.ReplyID)
+	}
 	second := listNotifications(t, me.Client, "?page=2")
 	if second.Total != 25+told || len(second.Results) != 5+told || second.Results[5].Type != "forum-access" {
 		t.Fatalf("second page: total %d, %d results", second.Total, len(second.Results))
@@ -125,6 +130,11 @@ func TestNotificationsList(t *testing.T) {
 		}
 		if i > 0 && it.Type == "comment" && (it.Author == nil || it.Author.UserID != other.UserID || it.PostID != p.ID) {
 			t.Errorf("comment %d: %+v", i, it)
+		}
+		// A comment's notification points at the comment, which View
+		// scrolls to; the notices about no post at nothing.
+		if it.Type == "comment" && (it.ReplyID == nil || !comments[*it.ReplyID]) || it.Type != "comment" && it.Type != "mention" && it.ReplyID != nil {
+			t.Errorf("%s %d points at comment %v", it.Type, i, it.ReplyID)
 		}
 		if i > 0 && it.CreatedOn > all[i-1].CreatedOn {
 			t.Errorf("not newest first at %d", i)

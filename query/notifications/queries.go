@@ -72,7 +72,10 @@ type Notification struct {
 	Context Context `json:"context"`
 	// PostID is the post it is about; nil for forum-access, which is
 	// about the forum, and for community-join.
-	PostID   *uuid.UUID `json:"postId"`
+	PostID *uuid.UUID `json:"postId"`
+	// ReplyID is the comment or reply of the post it points at
+	// (notice.ReplyOf), which the bell's View scrolls to.
+	ReplyID  *uuid.UUID `json:"replyId"`
 	IsRead   bool       `json:"isRead"`
 	IsUnread bool       `json:"isUnread"`
 }
@@ -213,7 +216,7 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	rows, err := db.All[listRow](ctx, q.db, SELECT(n.ID.AS("id"), n.Kind.AS("kind"), n.CreatedOn.AS("created_on"),
 		n.AuthorID.AS("author_id"), u.FirstName.AS("first_name"), u.LastName.AS("last_name"), u.Avatar.AS("avatar"),
 		n.Preview.AS("preview"), co.ID.AS("community_id"), co.Name.AS("community_name"), fo.ID.AS("series_id"),
-		fo.Name.AS("series_name"), n.PostID.AS("post_id"), isRead.AS("is_read"), unread.AS("is_unread")).
+		fo.Name.AS("series_name"), n.PostID.AS("post_id"), n.SourceID.AS("source_id"), isRead.AS("is_read"), unread.AS("is_unread")).
 		FROM(n.LEFT_JOIN(fo, fo.ID.EQ(n.SeriesID)).
 			INNER_JOIN(co, co.ID.EQ(StringExp(COALESCE(fo.CommunityID, n.CommunityID)))).
 			LEFT_JOIN(u, u.ID.EQ(n.AuthorID))).WHERE(where).
@@ -224,7 +227,7 @@ func (q *Queries) List(ctx context.Context, reader auth.Caller, r paging.Request
 	for _, row := range rows {
 		it := Notification{ID: row.ID, Type: row.Kind, CreatedOn: jsontime.Of(row.CreatedOn), Raw: row.Preview,
 			Context: Context{CommunityID: row.CommunityID, CommunityName: row.CommunityName, SeriesID: row.SeriesID, SeriesName: row.SeriesName},
-			PostID:  row.PostID, IsRead: row.IsRead, IsUnread: row.IsUnread}
+			PostID:  row.PostID, ReplyID: notice.ReplyOf(row.Kind, row.SourceID, row.PostID), IsRead: row.IsRead, IsUnread: row.IsUnread}
 		if row.AuthorID != nil && row.FirstName != nil {
 			it.Author = &Author{UserID: *row.AuthorID, FirstName: *row.FirstName, LastName: deref(row.LastName), Avatar: row.Avatar}
 		}
@@ -249,6 +252,7 @@ type listRow struct {
 	SeriesID            *uuid.UUID
 	SeriesName          *string
 	PostID              *uuid.UUID
+	SourceID            uuid.UUID
 	IsRead, IsUnread    bool
 }
 
@@ -264,7 +268,8 @@ func deref(s *string) string {
 // author's name and the forum's are read now (they were committed before
 // it).
 func (q *Queries) Live(ctx context.Context, n model.Notifications) (Notification, error) {
-	it := Notification{ID: n.ID, Type: n.Kind, CreatedOn: jsontime.Of(n.CreatedOn), Raw: n.Preview, IsUnread: true, PostID: n.PostID}
+	it := Notification{ID: n.ID, Type: n.Kind, CreatedOn: jsontime.Of(n.CreatedOn), Raw: n.Preview, IsUnread: true,
+		PostID: n.PostID, ReplyID: notice.ReplyOf(n.Kind, n.SourceID, n.PostID)}
 	if n.SeriesID == nil && n.CommunityID == nil {
 		return it, nil
 	}

@@ -16,6 +16,8 @@ package notice
 import (
 	"slices"
 
+	"github.com/google/uuid"
+
 	"agora/internal/rules/membership"
 	"agora/internal/rules/personalization"
 )
@@ -248,6 +250,18 @@ func Mail(name string, w Who) (subject, intro string) {
 		w.Author = "Someone"
 	}
 	return k.Mail(w)
+}
+
+// ReplyOf is the comment or reply of its post that a notification of kind
+// from source points at: the source, when it is not the post itself (a
+// comment on the member's post, a comment or reply mentioning them); nil
+// for a post, for a Meet Up's notification (whose source is the Meet Up,
+// and which points at nothing in its post: no Reason) and without a post.
+func ReplyOf(kind string, source uuid.UUID, post *uuid.UUID) *uuid.UUID {
+	if post == nil || source == *post || Of(kind).Reason == "" {
+		return nil
+	}
+	return &source
 }
 
 // Reason is the ?reason= of the link to the post of the notifications of

@@ -90,6 +90,11 @@ export default [
         await commented.getByRole('button', { name: 'View' }).click()
         await page.waitForURL((u) => u.pathname === `/communities/${community.id}/series/${series.id}/posts/${mine.body.id}` && u.searchParams.get('reason') === 'comment', { timeout: TIMEOUT })
         await visible(page.getByText(comment))
+        // …at B's comment: scrolled into view and marked.
+        const marked = page.locator('[data-testid="comment"][aria-current="true"]')
+        await visible(marked)
+        assert.ok((await marked.innerText()).includes(comment), 'the marked comment is B\'s')
+        assert.ok(await marked.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight), 'the comment is in view')
 
         // One mail for the mention (comments wait for the digest), and one push for each.
         const mentionPath = `/posts/${mention.body.id}?reason=mention`

@@ -5302,6 +5302,11 @@ export interface components {
              * @description The post it is about; null for `forum-access`, which is about the forum (`context`), and for `community-join`.
              */
             postId: string | null;
+            /**
+             * Format: uuid
+             * @description The comment or reply of the post it is about (a comment on the member's post, or a comment or reply mentioning them), which its View scrolls to; null when it is about the post itself, a Meet Up or no post.
+             */
+            replyId: string | null;
             isRead: boolean;
             isUnread: boolean;
         };

@@ -11,7 +11,7 @@ import { ScheduleMeetupButton } from '@/features/meetups/components/schedule-but
 import { UpNextCard } from '@/features/meetups/components/up-next-card'
 import { SubscribeFlow, type CheckoutReturn, type SubscribeFlowProps } from '@/features/subscriptions/components/subscribe-flow'
 
-export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' | 'postId' | 'reason'> & {
+export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' | 'postId' | 'reason' | 'reply'> & {
   /** What checkout's return says (`?checkout=`), on the forum's page. */
   checkout?: CheckoutReturn
 }
@@ -23,7 +23,7 @@ export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' |
  * posts, the Up next card); the forum's community from the user's
  * community list; and the subscribe flow for a member without access.
  */
-export function ForumScreen({ seriesId, communityId, postId, reason, checkout }: ForumScreenProps) {
+export function ForumScreen({ seriesId, communityId, postId, reason, reply, checkout }: ForumScreenProps) {
   const { community, pending: communityPending } = useForumCommunity(communityId)
   const navigate = useNavigate()
   // Checkout's return is said once: a reload does not wait again.
@@ -38,6 +38,7 @@ export function ForumScreen({ seriesId, communityId, postId, reason, checkout }:
       community={community && { name: community.name, forums: community.forums }}
       postId={postId}
       reason={reason}
+      reply={reply}
       feed={(forum) => (
         <FeedExtensionsProvider value={meetupExtensions}>
           {!postId && <UpNextCard series={forum} />}
@@ -45,6 +46,7 @@ export function ForumScreen({ seriesId, communityId, postId, reason, checkout }:
             series={forum}
             postId={postId}
             reason={reason}
+            reply={reply}
             search={(channelId) => <AISearchBox key={`ai-search-${channelId}`} channelId={channelId} communityId={forum.context.communityId} seriesId={forum.id} />}
           />
         </FeedExtensionsProvider>

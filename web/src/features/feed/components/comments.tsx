@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react'
+import { useContext, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -10,6 +10,7 @@ import { useDeleteReply } from '../api/delete-reply'
 import { useThread } from '../api/get-thread'
 import { useUpdateReply } from '../api/update-reply'
 import { useDraft } from '../lib/drafts'
+import { FocusedReply } from '../lib/focused-reply'
 import { commentMentions } from '../lib/mentions'
 import type { Reply, Thread } from '../lib/thread-cache'
 import { AuthorAvatar, creatorName } from './author'
@@ -175,11 +176,29 @@ function CommentItem({
   const remove = useDeleteReply(thread.id, comment.id)
   const name = creatorName(comment.creator)
   const fresh = isNew(comment, seen)
+  // The comment a notification is about is brought into view and marked,
+  // and takes the focus, so that a screen reader starts there too.
+  const focused = useContext(FocusedReply) === comment.id
+  const ref = useRef<HTMLElement>(null)
+  useEffect(() => {
+    if (!focused || !ref.current) return
+    ref.current.scrollIntoView({ block: 'center' })
+    ref.current.focus({ preventScroll: true })
+  }, [focused])
   return (
-    <article className={cn('flex gap-2', nested && 'mt-2')} aria-label={name} data-testid={nested ? 'reply' : 'comment'} data-id={comment.id} data-new={fresh || undefined}>
+    <article
+      ref={ref}
+      tabIndex={focused ? -1 : undefined}
+      className={cn('flex gap-2 outline-none', nested && 'mt-2')}
+      aria-label={name}
+      aria-current={focused || undefined}
+      data-testid={nested ? 'reply' : 'comment'}
+      data-id={comment.id}
+      data-new={fresh || undefined}
+    >
       <AuthorAvatar creator={comment.creator} className="size-8" />
       <div className="min-w-0 flex-1">
-        <div className="rounded-lg bg-muted/60 px-3 py-2">
+        <div className={cn('rounded-lg bg-muted/60 px-3 py-2', focused && 'ring-2 ring-primary')}>
           <header className="flex items-start gap-2">
             <div className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2">
               <span className="truncate text-sm font-semibold">{name}</span>

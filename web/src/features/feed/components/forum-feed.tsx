@@ -12,6 +12,7 @@ import { useThread } from '../api/get-thread'
 import { useChannelThreads } from '../api/list-channel-threads'
 import { useRecordView } from '../api/record-activity'
 import { useFeedLive } from '../hooks/use-feed-live'
+import { FocusedReply } from '../lib/focused-reply'
 import { useScrollLoad } from '../hooks/use-scroll-load'
 import { ComposerButtons } from './composer'
 import { PostCard } from './post-card'
@@ -21,6 +22,8 @@ export interface ForumFeedProps {
   series: Schemas['Forum']
   postId?: string
   reason?: 'comment' | 'mention'
+  /** The comment or reply of the single post to scroll to and mark. */
+  reply?: string
   /**
    * The AI search box shown with the composer buttons above the feed, for
    * the channel shown (the forum page composes it: features do not import
@@ -50,7 +53,7 @@ function useLastSeen(seriesId: string): Seen {
  * the forum's live events; forum admins can switch to the admins' channel. With postId it
  * shows that one post with its comments open.
  */
-export function ForumFeed({ series, postId, reason, search }: ForumFeedProps) {
+export function ForumFeed({ series, postId, reason, reply, search }: ForumFeedProps) {
   const me = useCurrentUser()?.user.id
   const isForumAdmin = series.role === 'admin'
   const seen = useLastSeen(series.id)
@@ -59,7 +62,7 @@ export function ForumFeed({ series, postId, reason, search }: ForumFeedProps) {
   const reader = useMemo(() => ({ userId: me, isForumAdmin }), [me, isForumAdmin])
   useFeedLive(channelId, reader, postId)
 
-  if (postId) return <SinglePost postId={postId} series={series} isForumAdmin={isForumAdmin} seen={seen} reason={reason} />
+  if (postId) return <SinglePost postId={postId} series={series} isForumAdmin={isForumAdmin} seen={seen} reason={reason} reply={reply} />
   return (
     <div className="grid gap-4">
       <ComposerButtons series={series} channelId={channelId} />
@@ -176,12 +179,14 @@ function SinglePost({
   isForumAdmin,
   seen,
   reason,
+  reply,
 }: {
   postId: string
   series: Schemas['Forum']
   isForumAdmin: boolean
   seen: Seen
   reason?: 'comment' | 'mention'
+  reply?: string
 }) {
   const { t } = useTranslation()
   const q = useThread(postId)
@@ -195,7 +200,9 @@ function SinglePost({
   if (q.data.seriesId !== series.id) return <EmptyState>{t('feed.postNotFound')}</EmptyState>
   return (
     <section aria-label={t('feed.label', { forum: series.name })} data-testid="single-post" data-reason={reason}>
-      <PostCard thread={q.data} seriesId={series.id} isForumAdmin={isForumAdmin} seen={seen} expanded />
+      <FocusedReply.Provider value={reply}>
+        <PostCard thread={q.data} seriesId={series.id} isForumAdmin={isForumAdmin} seen={seen} expanded />
+      </FocusedReply.Provider>
     </section>
   )
 }

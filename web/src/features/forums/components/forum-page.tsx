@@ -16,9 +16,10 @@ export type ForumPageProps = {
   communityId: string
   /** The forum's community and its forums, when the user's community list has them. */
   community?: { name: string; forums: { id: string; name: string }[] }
-  /** The single-post view: the post to open, and why (a notification link). */
+  /** The single-post view: the post to open, why, and the comment or reply it is about (a notification link). */
   postId?: string
   reason?: 'comment' | 'mention'
+  reply?: string
   /**
    * The forum's feed, once the forum is read (the app layer brings it from
    * the feed feature, with the AI search box: features do not import each
@@ -52,7 +53,7 @@ export const needsSubscription = (f: Forum) => !f.isSubscribed && f.role !== 'ad
  * one, so that ids cannot be probed) or global:error.seriesLoading
  * (anything else).
  */
-export function ForumPage({ seriesId, communityId, community, postId, reason, feed, subscribe }: ForumPageProps) {
+export function ForumPage({ seriesId, communityId, community, postId, reason, reply, feed, subscribe }: ForumPageProps) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const q = useForum(seriesId)
@@ -73,10 +74,10 @@ export function ForumPage({ seriesId, communityId, community, postId, reason, fe
     if (forum && forum.context.communityId !== communityId) {
       const params = { communityId: forum.context.communityId, seriesId }
       void (postId
-        ? navigate({ to: '/communities/$communityId/series/$seriesId/posts/$postId', params: { ...params, postId }, search: { reason }, replace: true })
+        ? navigate({ to: '/communities/$communityId/series/$seriesId/posts/$postId', params: { ...params, postId }, search: { reason, reply }, replace: true })
         : navigate({ to: '/communities/$communityId/series/$seriesId', params, replace: true }))
     }
-  }, [forum, communityId, seriesId, postId, reason, navigate])
+  }, [forum, communityId, seriesId, postId, reason, reply, navigate])
 
   const left = community && community.forums.length > 0 && (
     <nav aria-label={t('forum.forumsOf')} className="sticky top-20 grid gap-1">

@@ -21,6 +21,7 @@ function note(i: number, over: Partial<Notification> = {}): Notification {
     raw: `comment ${i}`,
     context: { communityId: COMMUNITY, communityName: 'Growers', seriesId: SERIES, seriesName: 'Gardening' },
     postId: `0190a000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`,
+    replyId: null,
     isRead: false,
     isUnread: false,
     ...over,
@@ -181,6 +182,16 @@ describe('NotificationsBell (spec 000 §2.2, §2.5)', () => {
     expect(patches[0]!['notifications.posts.read']).toEqual(['0190a000-0000-7000-8000-00000000beef', n.id])
     expect(patches[0]!['notifications.posts.lastSeenAt']).toEqual(expect.any(String))
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('View opens the post at the comment it is about', async () => {
+    const n = note(2, { replyId: '0190a000-0000-7000-8000-0000000002aa' })
+    serve({ list: [n] })
+    const r = await render()
+    await userEvent.click(bell())
+    await userEvent.click(within(await screen.findByTestId('notification')).getByRole('button', { name: 'View' }))
+    await waitFor(() => expect(r.router.state.location.pathname).toBe(`/communities/${COMMUNITY}/series/${SERIES}/posts/${n.postId}`))
+    expect(r.router.state.location.search).toEqual({ reason: 'comment', reply: n.replyId })
   })
 
   it('Dismiss hides the notification and stores its id, keeping the newest 500', async () => {

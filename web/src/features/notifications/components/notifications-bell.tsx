@@ -126,8 +126,9 @@ function NotificationsList({ onClose, onSave }: { onClose: (also?: Change) => vo
     void navigate({
       to: '/communities/$communityId/series/$seriesId/posts/$postId',
       params: { communityId: n.context.communityId, seriesId, postId: n.postId },
-      // A Meet Up notification opens its post without a comment or mention to point at.
-      search: { reason: n.type === 'comment' || n.type === 'mention' ? n.type : undefined },
+      // A Meet Up notification opens its post without a comment or mention
+      // to point at; a comment, or one mentioning the member, is scrolled to.
+      search: { reason: n.type === 'comment' || n.type === 'mention' ? n.type : undefined, reply: n.replyId ?? undefined },
     })
   }
   const dismiss = (n: Notification) => onSave((p) => ({ [NOTIFICATION_KEYS.dismissed]: withId(idList(p, NOTIFICATION_KEYS.dismissed), n.id) }))
