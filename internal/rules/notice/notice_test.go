@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"agora/internal/plumbing/db"
 	"agora/internal/rules/notice"
 	"agora/internal/rules/personalization"
@@ -271,5 +273,29 @@ func TestMigrationsCheckCatches(t *testing.T) {
 	}
 	if d := differ(notice.Names(all)[1:], check); !strings.Contains(d, "not in the table: [mention]") {
 		t.Errorf("a kind left out of the table: %q", d)
+	}
+}
+
+// TestReplyOf: a notification points at the comment or reply that is its
+// source, never at its post itself, a Meet Up or nothing.
+func TestReplyOf(t *testing.T) {
+	post, comment, meetup := uuid.New(), uuid.New(), uuid.New()
+	for _, c := range []struct {
+		kind   string
+		source uuid.UUID
+		post   *uuid.UUID
+		want   *uuid.UUID
+	}{
+		{notice.Comment, comment, &post, &comment},
+		{notice.Mention, comment, &post, &comment},
+		{notice.Reply, comment, &post, &comment},
+		{notice.Mention, post, &post, nil},
+		{notice.MeetupOpen, meetup, &post, nil},
+		{notice.ForumAccess, uuid.New(), nil, nil},
+	} {
+		got := notice.ReplyOf(c.kind, c.source, c.post)
+		if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
+			t.Errorf("%s: %v, want %v", c.kind, got, c.want)
+		}
 	}
 }
