@@ -10,6 +10,7 @@ export const meetups = {
     agendaHelp: 'Max 250 characters. A clear agenda helps the AI take better notes.',
     startDate: 'Start date',
     startTime: 'Start time',
+    timeZone: 'In your time zone, {{zone}}',
     duration: 'Duration',
     durationOption: '{{count}} minutes',
     access: 'Who may come',

@@ -17,6 +17,7 @@ import { useMeetingAction } from '../hooks/use-meeting-action'
 import { personName, useForumPeople } from '../api/get-forum-people'
 import { DURATIONS, type Duration, type Meeting } from '../api/types'
 import { breakoutError, emptyForm, formOf, LIMITS, toBody, validate, type FormErrors, type FormValues } from '../lib/form'
+import { zoneName } from '../lib/time'
 import { InviteePicker } from './invitee-picker'
 
 export type MeetupFormDialogProps = {
@@ -115,7 +116,7 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
             <Input type="date" value={v.date} onChange={(e) => set({ date: e.target.value })} />
           </FieldControl>
         </FormField>
-        <FormField label={t('meetups.form.startTime')}>
+        <FormField label={t('meetups.form.startTime')} description={t('meetups.form.timeZone', { zone: zoneName(new Date()) })}>
           <FieldControl>
             <Input type="time" value={v.time} onChange={(e) => set({ time: e.target.value })} />
           </FieldControl>

@@ -61,7 +61,7 @@ describe('MeetupPost (spec 001 §4 "Post kind", spec 002 §4)', () => {
     const m = meeting({ open: true, seatCount: 10, seatsLeft: 5, invitees: {}, roles: {} })
     const calls = serve(m)
     const card = await show(m)
-    expect(within(card).getByTestId('meetup-time')).toHaveTextContent(/– \d+:\d\d (AM|PM)/)
+    expect(within(card).getByTestId('meetup-time')).toHaveTextContent(/– \d+:\d\d (AM|PM) (UTC|GMT[+-]?\d*|[A-Z]{2,5})$/)
     expect(within(card).getByTestId('meetup-agenda')).toHaveTextContent('When and how to prune.')
     expect(within(card).getByTestId('seats-left')).toHaveTextContent('5 spots left')
     expect(within(card).queryByTestId('private-chip')).toBeNull()

@@ -24,10 +24,20 @@ function clock(d: Date) {
   return `${h}:${String(d.getMinutes()).padStart(2, '0')} ${d.getHours() < 12 ? 'AM' : 'PM'}`
 }
 
-/** timeFrame is "Nov 24th, 3:00 PM – 3:30 PM" (the start as the feed shows dates, then the end's time). */
+/**
+ * zoneName is the viewer's time zone at d as the browser abbreviates it
+ * ("CET", "GMT+1", "UTC"): a Meet Up's members are in several, so its
+ * times say whose they are.
+ */
+export function zoneName(d: Date): string {
+  return new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? ''
+}
+
+/** timeFrame is "Nov 24th, 3:00 PM – 3:30 PM CET" (the start as the feed shows dates, then the end's time and the viewer's time zone). */
 export function timeFrame(m: Pick<Meeting, 'startTime' | 'endTime'>, now = new Date()): { start: string; end: string } {
   const s = new Date(m.startTime)
   const start = formatPostDate(s, now)
   // The feed's date drops the time for other years; a Meet Up always shows it.
-  return { start: s.getFullYear() !== now.getFullYear() ? `${start}, ${clock(s)}` : start, end: clock(new Date(m.endTime)) }
+  const e = new Date(m.endTime)
+  return { start: s.getFullYear() !== now.getFullYear() ? `${start}, ${clock(s)}` : start, end: `${clock(e)} ${zoneName(e)}`.trim() }
 }
