@@ -127,6 +127,8 @@ export const meetups = {
   reminder: {
     title: '{{name}} starts soon',
     body: 'The Meet Up in {{forum}} starts at {{start}}.',
+    startedTitle: '{{name}} has started',
+    startedBody: 'The Meet Up in {{forum}} started at {{start}}.',
     go: 'Go to the Meet Up',
     dismiss: 'Dismiss',
   },

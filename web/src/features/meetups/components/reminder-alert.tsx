@@ -14,9 +14,15 @@ import { timeFrame } from '../lib/time'
 /** The personalization key of the dismissed Meet Up reminders (their tags; spec 002 §3). */
 export const REMINDERS_DISMISSED = 'reminders.meeting.dismissed'
 
-/** due is the first Meet Up whose reminder time has come, not dismissed, not ended, and not of the forum shown. */
-export function due(list: Meeting[], dismissed: string[], seriesId: string | undefined, now = Date.now()): Meeting | undefined {
-  return list.find((m) => !m.ended && Date.parse(m.reminderAt) <= now && now < Date.parse(m.endTime) && !dismissed.includes(m.tag) && m.seriesId !== seriesId)
+/**
+ * due is the first Meet Up whose reminder time has come, not dismissed,
+ * not ended, not of the forum shown, and the member's (mine): a super
+ * user reads every Meet Up, but is reminded only of their own.
+ */
+export function due(list: Meeting[], dismissed: string[], seriesId: string | undefined, now = Date.now(), mine: (m: Meeting) => boolean = () => true): Meeting | undefined {
+  return list.find(
+    (m) => !m.ended && Date.parse(m.reminderAt) <= now && now < Date.parse(m.endTime) && !dismissed.includes(m.tag) && m.seriesId !== seriesId && mine(m),
+  )
 }
 
 /**
@@ -25,7 +31,9 @@ export function due(list: Meeting[], dismissed: string[], seriesId: string | und
  * its end, unless they are on its forum's page; Dismiss stores its tag in
  * reminders.meeting.dismissed. For a forum the member has no access to
  * (access), Subscribe replaces Go (spec 000 §6) and opens the forum's page,
- * whose subscribe prompt takes it from there.
+ * whose subscribe prompt takes it from there. It reminds of a Meet Up of
+ * a forum in the member's list (access knows it) or one they are invited
+ * to or created; once it has started, it says so.
  */
 export function MeetupReminder({ seriesId, access }: { /** The forum whose page is shown. */ seriesId?: string; access?: ForumAccess }) {
   const { t } = useTranslation()
@@ -36,16 +44,18 @@ export function MeetupReminder({ seriesId, access }: { /** The forum whose page 
   const update = useUpdatePersonalization(userId)
   const [now, setNow] = useState(() => Date.now())
   const results = list.data?.results ?? []
-  // Wake at the next reminder time to come.
-  const next = Math.min(...results.map((m) => Date.parse(m.reminderAt)).filter((at) => at > now))
+  // Wake at the next reminder time or start to come.
+  const next = Math.min(...results.flatMap((m) => [Date.parse(m.reminderAt), Date.parse(m.startTime)]).filter((at) => at > now))
   useEffect(() => {
     if (!Number.isFinite(next)) return
     const id = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 50, 2 ** 31 - 1))
     return () => clearTimeout(id)
   }, [next])
   if (!personalization.data) return null
-  const m = due(results, idList(personalization.data, REMINDERS_DISMISSED), seriesId, now)
+  const mine = (m: Meeting) => !access || access(m.seriesId) !== undefined || userId in m.invitees || m.creatorId === userId
+  const m = due(results, idList(personalization.data, REMINDERS_DISMISSED), seriesId, now, mine)
   if (!m) return null
+  const started = now >= Date.parse(m.startTime)
   const dismiss = () =>
     void qc.ensureQueryData(personalizationQuery(userId)).then(
       (p) => update.mutate({ [REMINDERS_DISMISSED]: withId(idList(p, REMINDERS_DISMISSED), m.tag) }),
@@ -61,9 +71,9 @@ export function MeetupReminder({ seriesId, access }: { /** The forum whose page 
     >
       <h2 id={titleId} className="flex items-center gap-2 font-semibold">
         <BellRing aria-hidden className="size-4 text-primary" />
-        {t('meetups.reminder.title', { name: m.name })}
+        {t(started ? 'meetups.reminder.startedTitle' : 'meetups.reminder.title', { name: m.name })}
       </h2>
-      <p className="text-sm text-muted-foreground">{t('meetups.reminder.body', { forum: m.context.seriesName, start: timeFrame(m).start })}</p>
+      <p className="text-sm text-muted-foreground">{t(started ? 'meetups.reminder.startedBody' : 'meetups.reminder.body', { forum: m.context.seriesName, start: timeFrame(m).start })}</p>
       <div className="flex justify-end gap-2">
         <Button type="button" size="sm" variant="ghost" onClick={dismiss}>
           {t('meetups.reminder.dismiss')}

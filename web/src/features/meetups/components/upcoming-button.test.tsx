@@ -92,6 +92,25 @@ describe('MeetupReminder (spec 002 §4 "Reminders")', () => {
     expect(within(alert).getByRole('link', { name: 'Subscribe' })).toHaveAttribute('href', `/communities/${soon.context.communityId}/series/${soon.seriesId}`)
   })
 
+  it('says that a Meet Up has started once it has', async () => {
+    serve([meeting({ name: 'Now' }, -5)])
+    const r = await renderInApp(<MeetupReminder />)
+    signIn(r.session)
+    const alert = await screen.findByRole('alert', { name: 'Now has started' })
+    expect(alert).toHaveTextContent('The Meet Up in Gardening started at')
+  })
+
+  it('reminds a super user only of the Meet Ups of their own forums or invitations', async () => {
+    const theirs = meeting({ roomId: 'r-mine', tag: 'r-mine', name: 'Mine', seriesId: 'mine' }, 10)
+    const invited = meeting({ roomId: 'r-inv', tag: 'r-inv', name: 'Invited', seriesId: 'elsewhere' }, 12)
+    const other = meeting({ roomId: 'r-other', tag: 'r-other', name: 'Other', seriesId: 'elsewhere', invitees: {}, creatorId: 'someone' }, 5)
+    serve([other, theirs, invited])
+    const r = await renderInApp(<MeetupReminder access={(id) => (id === 'mine' ? true : undefined)} />)
+    signIn(r.session)
+    expect(await screen.findByRole('alert', { name: 'Mine starts soon' })).toBeInTheDocument()
+    expect(screen.queryByRole('alert', { name: 'Other starts soon' })).toBeNull()
+  })
+
   it('does not alert on that forum’s page, nor for a dismissed one', async () => {
     const soon = meeting({}, 10)
     const other = meeting({ roomId: 'r2', tag: 'r2', seriesId: 'other-forum', name: 'Elsewhere' }, 10)
