@@ -122,7 +122,7 @@ describe('NotificationsBell (spec 000 §2.2, §2.5)', () => {
     const items = await screen.findAllByTestId('notification')
     expect(items.map((i) => i.getAttribute('aria-label'))).toEqual([
       'Ada L invited you to a Meet Up',
-      'Ada L scheduled a Meet Up you can register for',
+      'Ada L scheduled a Meet Up',
       'A seat is yours in a Meet Up by Ada L',
     ])
   })
