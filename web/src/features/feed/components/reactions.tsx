@@ -72,7 +72,10 @@ export function Reactions({ target, item, onReact, compact }: { target: Reaction
                 .join(', ')}
               ,{' '}
             </span>
-            <span data-testid="reaction-total">{t('feed.reactions.total', { count: item.reactions.totalCount })}</span>
+            {/* One kind's count is the total: said again only to a screen reader. */}
+            <span className={cn(REACTION_KINDS.filter((k) => item.reactions[k] > 0).length < 2 && 'sr-only')} data-testid="reaction-total">
+              {t('feed.reactions.total', { count: item.reactions.totalCount })}
+            </span>
           </button>
           <ReactionsDialog open={listOpen} onOpenChange={setListOpen} target={target} stats={item.reactions} />
         </>
