@@ -11,7 +11,8 @@ describe('password rules (spec 002 §5)', () => {
   })
   it('lists each failing rule', () => {
     expect(passwordRules('a b').filter((r) => !r.ok).map((r) => r.key)).toEqual(['minLength', 'noSpaces'])
-    expect(passwordRules('').filter((r) => !r.ok).map((r) => r.key)).toEqual(['minLength', 'noSpaces'])
+    expect(passwordRules('').filter((r) => !r.ok).map((r) => r.key)).toEqual(['minLength'])
+    expect(passwordIsValid('')).toBe(false)
   })
   it('checks emails', () => {
     expect(isValidEmail(' member@demo.agora ')).toBe(true)

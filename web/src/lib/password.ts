@@ -6,7 +6,8 @@ export function passwordRules(password: string): PasswordRule[] {
   return [
     { key: 'minLength', ok: password.length >= 8 },
     { key: 'maxLength', ok: password.length <= 64 },
-    { key: 'noSpaces', ok: password.length > 0 && !/\s/.test(password) },
+    // An empty password has no spaces: it fails on its length alone.
+    { key: 'noSpaces', ok: !/\s/.test(password) },
   ]
 }
 
