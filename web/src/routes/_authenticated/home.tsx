@@ -1,5 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useForumAccess } from '@/app/shell/forum-access'
 import { HomePage } from '@/features/communities/components/home-page'
+import { UpcomingMeetupsCard } from '@/features/meetups/components/upcoming-card'
 import { myCommunitiesQuery } from '@/features/communities/api/get-my-communities'
 import type { CommunityFilter, CommunitySort } from '@/features/communities/hooks/community-list'
 
@@ -17,6 +19,7 @@ export const Route = createFileRoute('/_authenticated/home')({
   },
   component: function Home() {
     const { filter = 'all', sort = 'event' } = Route.useSearch()
-    return <HomePage filter={filter} sort={sort} />
+    const access = useForumAccess()
+    return <HomePage filter={filter} sort={sort} upcoming={<UpcomingMeetupsCard access={access} />} />
   },
 })

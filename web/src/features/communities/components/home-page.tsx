@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { CalendarDays, MessagesSquare, Star, Users } from 'lucide-react'
@@ -14,7 +15,16 @@ import { useCurrentUser } from '@/lib/session-context'
 import { useMyCommunities, type MyCommunity } from '../api/get-my-communities'
 import { filterAndSort, manageable, type CommunityFilter, type CommunitySort } from '../hooks/community-list'
 
-export function HomePage({ filter, sort }: { filter: CommunityFilter; sort: CommunitySort }) {
+export function HomePage({
+  filter,
+  sort,
+  upcoming,
+}: {
+  filter: CommunityFilter
+  sort: CommunitySort
+  /** The upcoming Meet Ups card, which the app layer brings from the Meet Ups feature. */
+  upcoming?: ReactNode
+}) {
   const { t } = useTranslation()
   const navigate = useNavigate({ from: '/home' })
   const me = useCurrentUser()
@@ -22,13 +32,12 @@ export function HomePage({ filter, sort }: { filter: CommunityFilter; sort: Comm
   const list = communities.data ? filterAndSort([...communities.data.results], filter, sort) : []
 
   return (
-    // The upcoming Meet Ups card (spec 000 §2.3) comes back with Meet Ups:
-    // until then it could only ever be empty.
     <PageGrid left={<CommunityNav communities={communities.data?.results} />}>
       <div className="mb-6">
         <h1 className="text-2xl font-semibold tracking-tight">{t('home.title')}</h1>
         {me && <p className="text-muted-foreground">{t('home.welcome', { name: me.user.firstName })}</p>}
       </div>
+      {upcoming}
       <Tabs value={filter} onValueChange={(v) => void navigate({ search: (s) => ({ ...s, filter: v as CommunityFilter }), replace: true })}>
       <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
         <h2 className="text-lg font-semibold">{t('home.communities')}</h2>
