@@ -59,7 +59,17 @@ export default [
         if (c.communities !== undefined) {
           assert.equal(await page.getByTestId('community-card').count(), c.communities, `${c.email}: communities`)
         }
-        if (c.communities === 0) await visible(page.getByText('You are not a member of any community yet.'))
+        if (c.communities === 0) {
+          // The next step: an invitation, or an admin.
+          await visible(page.getByText('You are not a member of any community yet.'))
+          await visible(page.getByText('Open the invitation in your e-mail to join one, or ask an admin of your organization to add you.'))
+        }
+        if (c.email === 'super@demo.agora') {
+          // A super user in no community may create one, from Home.
+          await page.getByRole('button', { name: 'Create a community' }).click()
+          await visible(page.getByRole('dialog', { name: 'Manage communities' }))
+          await page.keyboard.press('Escape')
+        }
         // The Manage menu (accounts, communities) shows to those who manage
         // an organization or a community, and to nobody else.
         if (c.manages) await visible(page.getByTestId('manage-menu'))

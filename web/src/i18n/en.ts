@@ -245,6 +245,8 @@ export const translation = {
     forums: 'Forums',
     noForums: 'No forums yet.',
     empty: 'You are not a member of any community yet.',
+    emptyNext: 'Open the invitation in your e-mail to join one, or ask an admin of your organization to add you.',
+    emptyCreate: 'Create a community',
     emptyFiltered: 'No community matches this filter.',
     loadFailed: 'Your communities could not be loaded.',
     filter: 'Show',

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { CalendarDays, MessagesSquare, Star, Users } from 'lucide-react'
@@ -13,6 +13,8 @@ import { Label } from '@/components/ui/label'
 import { PageGrid } from '@/components/layout/page-grid'
 import { useCurrentUser } from '@/lib/session-context'
 import { useMyCommunities, type MyCommunity } from '../api/get-my-communities'
+import { useOrganizationPermissions } from '../api/get-organization-permissions'
+import { ManageCommunitiesDialog } from './manage-communities-dialog'
 import { filterAndSort, manageable, type CommunityFilter, type CommunitySort } from '../hooks/community-list'
 
 export function HomePage({
@@ -69,7 +71,11 @@ export function HomePage({
       ) : communities.isError ? (
         <ErrorFallback message={t('home.loadFailed')} onRetry={() => void communities.refetch()} />
       ) : list.length === 0 ? (
-        <EmptyState icon={<Users />}>{communities.data.total === 0 ? t('home.empty') : t('home.emptyFiltered')}</EmptyState>
+        communities.data.total === 0 ? (
+          <NoCommunity />
+        ) : (
+          <EmptyState icon={<Users />}>{t('home.emptyFiltered')}</EmptyState>
+        )
       ) : (
         <ul className="grid gap-4" data-testid="community-list">
           {list.map((c) => (
@@ -102,6 +108,33 @@ export function CommunityListSkeleton() {
         </div>
       ))}
     </div>
+  )
+}
+
+/**
+ * NoCommunity is Home for a member of no community, with the next step:
+ * one who may add communities (an organization's admin, a super user)
+ * creates one; anyone else joins by an invitation or an admin.
+ */
+function NoCommunity() {
+  const { t } = useTranslation()
+  const org = useOrganizationPermissions()
+  const [creating, setCreating] = useState(false)
+  const canCreate = (org.data?.whichOnesCanIAddCommunitiesTo?.length ?? 0) > 0
+  return (
+    <EmptyState icon={<Users />}>
+      <p>{t('home.empty')}</p>
+      {canCreate ? (
+        <>
+          <Button className="mt-2" onClick={() => setCreating(true)}>
+            {t('home.emptyCreate')}
+          </Button>
+          <ManageCommunitiesDialog open={creating} onOpenChange={setCreating} />
+        </>
+      ) : (
+        <p>{t('home.emptyNext')}</p>
+      )}
+    </EmptyState>
   )
 }
 
