@@ -48,6 +48,13 @@ export default [
       await page.keyboard.press('Escape')
       await dialog.waitFor({ state: 'detached' })
 
+      // The post's author's name opens their profile too.
+      const author = await card.getByTestId('post-author').innerText()
+      await card.getByTestId('post-author').getByRole('button', { name: `Open the profile of ${author}` }).click()
+      await visible(dialog.getByRole('heading', { name: author }))
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+
       // The team panel: docked avatars, then the cards with "learn more".
       const panel = page.getByTestId('right-panel')
       await panel.getByRole('button', { name: 'Team', exact: true }).click()

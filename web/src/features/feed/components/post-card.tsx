@@ -12,6 +12,7 @@ import type { Thread } from '../lib/thread-cache'
 import { AIChat } from './ai-chat'
 import { AskerButton } from './asker-button'
 import { PostFile, PostImage, PostLink } from './attachments'
+import { ProfileButton } from '@/components/profile-button'
 import { AuthorAvatar, creatorName } from './author'
 import { Comments } from './comments'
 import { ConfirmDeleteDialog } from './confirm-delete-dialog'
@@ -77,8 +78,19 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
         <AuthorAvatar creator={anonymous ? null : thread.creator} />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <span id={titleId} className="truncate font-semibold" data-testid="post-author">
+            {/* The card is named by its author's name alone, not by the button's words. */}
+            <span id={titleId} hidden>
               {name}
+            </span>
+            <span className="truncate font-semibold" data-testid="post-author">
+              {anonymous || !thread.creator ? (
+                name
+              ) : (
+                // The name opens the author's profile, as their picture does.
+                <ProfileButton userId={thread.creator.userId} name={name} className="rounded-sm hover:underline">
+                  {name}
+                </ProfileButton>
+              )}
             </span>
             {thread.type === 'question' && <Badge variant="secondary">{t('feed.question')}</Badge>}
             {thread.type === 'shared-ai-chat' && (
