@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -181,6 +182,9 @@ func (e *embedded) upsert(ctx context.Context, s *schema, ids []string, docs []j
 				newer, _ := m[s.newest].(float64)
 				entries[i] = vectorEntry{v: unit(vectors[i]), newer: newer}
 				m[vectorField] = encodeEntry(entries[i])
+				if bi.layout.vectorDims {
+					m[vectorDimField] = strconv.Itoa(len(entries[i].v))
+				}
 			}
 			if bi.numbersAsText {
 				for _, f := range s.numeric {

@@ -28,6 +28,11 @@ const (
 	// vectorField stores a document's vector (encodeEntry), apart from
 	// its source so that a hit never loads it.
 	vectorField = "_vec"
+	// vectorDimField holds the length of a document's vector as a term, so
+	// that a Vector query counts the documents that pass its filter and
+	// have a vector of its length from the posting lists alone, without
+	// reading their ids (nearestUnfiltered).
+	vectorDimField = "_vecdim"
 	// keywordPrefix names the exact-value twin of a field that is both
 	// searched as text and filtered or sorted.
 	keywordPrefix = "kw_"
@@ -66,6 +71,10 @@ type layout struct {
 	// them keeps none: its documents are found by words only, until a
 	// Rebuild (agora projector rebuild search) recreates it.
 	vectors bool
+	// vectorDims says the documents with a vector hold vectorDimField. An
+	// index made before it still answers Vector queries, from the ids its
+	// filter admits, until a Rebuild.
+	vectorDims bool
 }
 
 // layoutOf reads an index's layout from its mapping.
@@ -77,6 +86,7 @@ func layoutOf(idx bleve.Index) layout {
 	var l layout
 	if im.DefaultMapping != nil {
 		_, l.vectors = im.DefaultMapping.Properties[vectorField]
+		_, l.vectorDims = im.DefaultMapping.Properties[vectorDimField]
 	}
 	if im.CustomAnalysis == nil || im.CustomAnalysis.Analyzers[prefixAnalyzer] == nil {
 		return l
@@ -153,6 +163,9 @@ func bleveMapping(s *schema) (*mapping.IndexMappingImpl, error) {
 	fields[sourceField] = append(fields[sourceField], stored())
 	if s.vectors {
 		fields[vectorField] = append(fields[vectorField], stored())
+		fm := bleve.NewKeywordFieldMapping()
+		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, false, false
+		fields[vectorDimField] = append(fields[vectorDimField], fm)
 	}
 	for path, fms := range fields {
 		dm.AddFieldMappingsAt(path, fms...)

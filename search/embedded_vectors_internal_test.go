@@ -198,3 +198,127 @@ func TestExactBelow(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedVectorQueryUnfiltered holds the unfiltered walk of a filter
+// that admits most posts (nearestUnfiltered) to exact scoring: the same
+// nearest, and a Total that counts only the admitted posts with a vector
+// of the query's length (not those without one, nor those of another
+// length). When the admitted posts are all far from the query, too few of
+// the walk's candidates pass and the filtered path must answer instead.
+func TestEmbeddedVectorQueryUnfiltered(t *testing.T) {
+	n, dim := 1200, 32
+	if underRace {
+		n = 600
+	}
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(21, 22))
+	m := synthetic.Default(dim, 10)
+	m.Init(rng)
+	s, err := OpenEmbedded(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// near is a tight cluster of 45 % of the posts around target; the
+	// other posts (channel far) are of the model's clusters, or have no
+	// vector, or one of 16 dimensions.
+	target := m.Vector(rng)
+	nearTarget := func() []float32 {
+		v := make([]float32, dim)
+		for i := range v {
+			v[i] = target[i] + 0.02*float32(rng.NormFloat64())
+		}
+		return unit(v)
+	}
+	posts := map[string]Post{}
+	var batch []Post
+	for i := range n {
+		p := Post{ID: fmt.Sprintf("p%05d", i), Kind: "thread", ChannelID: "far", ForumID: "f", Text: fmt.Sprintf("post %d", i), CreatedAt: int64(i)}
+		switch {
+		case i%20 < 9:
+			p.ChannelID, p.Vector = "near", nearTarget()
+		case i%20 == 9:
+		case i%20 == 10:
+			p.Vector = unit(m.Vector(rng)[:16])
+		default:
+			p.Vector = m.Vector(rng)
+		}
+		posts[p.ID] = p
+		batch = append(batch, p)
+	}
+	if err := s.Posts().Upsert(ctx, batch...); err != nil {
+		t.Fatal(err)
+	}
+	bi := s.(*embedded).indexes[postSchema.name]
+	g := bi.vectors.graphs[dim]
+	// exact is the reference: the admitted posts with a vector of dim
+	// dimensions, scored; and how many they are.
+	exact := func(q []float32, channels []string) ([]string, int) {
+		type hit struct {
+			id    string
+			score float32
+		}
+		var all []hit
+		for _, p := range posts {
+			if len(p.Vector) == dim && slices.Contains(channels, p.ChannelID) {
+				all = append(all, hit{p.ID, dot(unit(p.Vector), q)})
+			}
+		}
+		slices.SortFunc(all, func(a, b hit) int { return cmp.Compare(b.score, a.score) })
+		var ids []string
+		for _, h := range all[:min(10, len(all))] {
+			ids = append(ids, h.id)
+		}
+		return ids, len(all)
+	}
+	for _, tc := range []struct {
+		name       string
+		channels   []string
+		queries    func() []float32
+		unfiltered bool
+	}{
+		{"all posts, walked unfiltered", []string{"near", "far"}, func() []float32 { return m.Vector(rng) }, true},
+		{"all posts, near the cluster", []string{"near", "far"}, nearTarget, true},
+		{"the far posts, near the cluster: filtered", []string{"far"}, nearTarget, false},
+	} {
+		filter := Filter{ReadableBy("u", tc.channels...)}
+		found, of := 0, 0
+		for range 50 {
+			q := tc.queries()
+			want, wantTotal := exact(q, tc.channels)
+			_, _, ok, err := bi.nearestUnfiltered(ctx, postSchema, filter, g, q, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != tc.unfiltered {
+				t.Fatalf("%s: answered unfiltered %v, want %v", tc.name, ok, tc.unfiltered)
+			}
+			r, err := s.Posts().Search(ctx, Query{Vector: q, Limit: 10, Filter: filter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Total != wantTotal {
+				t.Fatalf("%s: Total %d, want %d", tc.name, r.Total, wantTotal)
+			}
+			if len(r.Hits) != len(want) {
+				t.Fatalf("%s: %d hits, want %d", tc.name, len(r.Hits), len(want))
+			}
+			got := map[string]bool{}
+			for _, h := range r.Hits {
+				if !slices.Contains(tc.channels, posts[h.ID].ChannelID) {
+					t.Fatalf("%s: %s of channel %s leaked", tc.name, h.ID, posts[h.ID].ChannelID)
+				}
+				got[h.ID] = true
+			}
+			for _, id := range want {
+				of++
+				if got[id] {
+					found++
+				}
+			}
+		}
+		if r := float64(found) / float64(of); r < 0.95 {
+			t.Errorf("%s: recall@10 %.3f < 0.95", tc.name, r)
+		}
+	}
+}
