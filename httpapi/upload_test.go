@@ -581,10 +581,10 @@ func TestUploadSweep(t *testing.T) {
 
 	// A node sweeps when it starts listening: one on the same blob folder.
 	testenv.New(t, func(c *config.Config) { c.Blobs.Dir = e.dir })
-	eventually(t, func() bool { return e.Count(t, "uploads", "id = $1", old.ID) == 0 })
-	if slices.Contains(e.files(t, "objects"), old.ID) {
-		t.Error("the swept upload's blob is still there")
-	}
+	// The sweep deletes the rows, then their blobs: both are waited for.
+	eventually(t, func() bool {
+		return e.Count(t, "uploads", "id = $1", old.ID) == 0 && !slices.Contains(e.files(t, "objects"), old.ID)
+	})
 	if r := e.Client(t).Do("GET", e.local(t, old.URL), nil); r.Status != 404 {
 		t.Errorf("the swept upload's URL answers %d", r.Status)
 	}

@@ -341,7 +341,10 @@ func (bi *bleveIndex) nearestUnfiltered(ctx context.Context, s *schema, f Filter
 	if n == 0 {
 		return nil, 0, true, nil
 	}
-	if n*2 < size {
+	// A filter admitting few of the vectors is better walked among them;
+	// few vectors at all are better scored exactly (exactBelow): the
+	// filtered path does both.
+	if n*2 < size || exactBelow(n, size) {
 		return nil, 0, false, nil
 	}
 	c := min(size, max(hnsw.DefaultEF, 2*k*size/n))

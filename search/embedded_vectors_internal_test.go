@@ -206,6 +206,9 @@ func TestExactBelow(t *testing.T) {
 // length). When the admitted posts are all far from the query, too few of
 // the walk's candidates pass and the filtered path must answer instead.
 func TestEmbeddedVectorQueryUnfiltered(t *testing.T) {
+	// exactMin is lowered so that the walk, not exact scoring, answers.
+	defer func(old int) { exactMin = old }(exactMin)
+	exactMin = 0
 	n, dim := 1200, 32
 	if underRace {
 		n = 600

@@ -44,11 +44,13 @@ func (s *Service) Visit(ctx context.Context, in Visit) (*time.Time, error) {
 		// A visit to a forum is one to its community: GET /communities'
 		// lastVisitedOn, which Home's New ribbon and its Visited filter
 		// read (spec 000 §4), is the member's last visit to any of its
-		// forums.
+		// forums, to the hour: a membership row written at every opening
+		// would be a change for every projection to read.
 		cm, p := table.CommunityMemberships, table.Profiles
 		if _, err := db.Exec(ctx, tx, cm.UPDATE(cm.LastVisitedOn).SET(TimestampzT(now)).
 			WHERE(cm.CommunityID.EQ(UUID(f.CommunityID)).
-				AND(cm.ProfileID.IN(SELECT(p.ID).FROM(p).WHERE(p.UserID.EQ(UUID(in.Actor.UserID))))))); err != nil {
+				AND(cm.ProfileID.IN(SELECT(p.ID).FROM(p).WHERE(p.UserID.EQ(UUID(in.Actor.UserID))))).
+				AND(cm.LastVisitedOn.IS_NULL().OR(cm.LastVisitedOn.LT(TimestampzT(now.Add(-time.Hour))))))); err != nil {
 			return fmt.Errorf("feed: visit the community: %w", err)
 		}
 		// The log keeps every visit, for the forum's insights.
