@@ -57,13 +57,13 @@ describe('MeetupFormDialog (spec 002 §5)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Schedule' }))
     expect(within(dialog).getByText('The name is required.')).toBeInTheDocument()
     expect(within(dialog).getByText('The agenda may have at most 250 characters.')).toBeInTheDocument()
-    expect(within(dialog).getByText('must choose whether this Meet Up is open or private')).toBeInTheDocument()
-    expect(within(dialog).getByText('At least one person must be invited, unless Open Registration is allowed')).toBeInTheDocument()
+    expect(within(dialog).getByText('Choose whether this Meet Up is open or private.')).toBeInTheDocument()
+    expect(within(dialog).getByText('Invite at least one person.')).toBeInTheDocument()
     await userEvent.click(within(dialog).getByRole('radio', { name: /Open registration/ }))
-    expect(within(dialog).getByText('must set seat count if the Meet Up is open')).toBeInTheDocument()
+    expect(within(dialog).getByText('Enter how many seats this open Meet Up has (1 to 50).')).toBeInTheDocument()
     await userEvent.type(within(dialog).getByLabelText('Seats'), '51')
     expect(within(dialog).getByText('The seat count must be between 1 and 50.')).toBeInTheDocument()
-    expect(within(dialog).queryByText(/At least one person/)).toBeNull()
+    expect(within(dialog).queryByText('Invite at least one person.')).toBeNull()
     await userEvent.clear(within(dialog).getByLabelText('Start date'))
     await userEvent.type(within(dialog).getByLabelText('Start date'), '2020-01-01')
     expect(within(dialog).getByText('The start cannot be earlier than now.')).toBeInTheDocument()
@@ -88,6 +88,25 @@ describe('MeetupFormDialog (spec 002 §5)', () => {
     expect(new Date(sent[0]!.body.startTime).getSeconds()).toBe(0)
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(sent[0]!.body.invitees).not.toHaveProperty(ME)
+  })
+
+  it('sends a start left at its default as the time of sending, not of opening', async () => {
+    const sent = serve()
+    const dialog = await openForm('member')
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Slow typist')
+    await userEvent.type(within(dialog).getByRole('searchbox', { name: 'Search forum members to invite' }), 'a')
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Ada Lovelace' }))
+    // Three minutes pass while the form is filled in.
+    const later = Date.now() + 3 * 60_000
+    vi.useFakeTimers({ toFake: ['Date'], now: later })
+    try {
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Schedule' }))
+      await waitFor(() => expect(sent).toHaveLength(1))
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(within(dialog).queryByText('The start cannot be earlier than now.')).toBeNull()
+    expect(Date.parse(sent[0]!.body.startTime)).toBeGreaterThan(later - 60_000)
   })
 
   it('adds breakout rooms by Enter or Add: unique, 1 to 50 characters, at most 10', async () => {

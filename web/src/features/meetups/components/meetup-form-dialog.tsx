@@ -16,7 +16,7 @@ import { updateMeeting } from '../api/update-meetup'
 import { useMeetingAction } from '../hooks/use-meeting-action'
 import { personName, useForumPeople } from '../api/get-forum-people'
 import { DURATIONS, type Duration, type Meeting } from '../api/types'
-import { breakoutError, emptyForm, formOf, LIMITS, toBody, validate, type FormErrors, type FormValues } from '../lib/form'
+import { breakoutError, emptyForm, formOf, LIMITS, startNow, toBody, validate, type FormErrors, type FormValues } from '../lib/form'
 import { zoneName } from '../lib/time'
 import { InviteePicker } from './invitee-picker'
 
@@ -60,13 +60,17 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
     return p ? personName(p) : userId
   }
   const [v, setV] = useState<FormValues>(() => (meeting ? formOf(meeting, nameOf) : emptyForm(canOpen)))
+  // A new Meet Up's start left at its default is "now" when it is sent,
+  // not when the form opened: filling the form in takes minutes.
+  const [startChosen, setStartChosen] = useState(!!meeting)
   const [shown, setShown] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const [failed, setFailed] = useState<string>()
   const create = useCreateMeeting(series.id)
   const edit = useMeetingAction((body: ReturnType<typeof toBody>) => updateMeeting(meeting!.roomId, body), { silent: true })
   const pending = create.isPending || edit.isPending
-  const errors: FormErrors = shown ? validate(v, { keptStart: meeting?.startTime }) : {}
+  const current = (): FormValues => (startChosen ? v : { ...v, ...startNow() })
+  const errors: FormErrors = shown ? validate(current(), { keptStart: meeting?.startTime }) : {}
   const set = (p: Partial<FormValues>) => setV((x) => ({ ...x, ...p }))
   const err = (k: keyof FormErrors) => errors[k] && t(errors[k])
   const ids = { access: useId(), invitees: useId(), breakouts: useId() }
@@ -79,13 +83,13 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
       const field = isApiError(e) ? (e.details as { fields?: Record<string, string> } | undefined)?.fields : undefined
       setFailed(field ? Object.values(field).join(' ') : t('meetups.form.failed'))
     }
-    const body = toBody(v)
+    const body = toBody(current())
     if (meeting) edit.mutate(body, { onSuccess: () => onOpenChange(false), onError })
     else create.mutate(body, { onSuccess: () => onOpenChange(false), onError })
   }
   const submit = () => {
     setShown(true)
-    if (Object.keys(validate(v, { keptStart: meeting?.startTime })).length > 0) return
+    if (Object.keys(validate(current(), { keptStart: meeting?.startTime })).length > 0) return
     if (!meeting && v.open) setConfirming(true)
     else send()
   }
@@ -113,12 +117,26 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
       <div className="grid gap-3 sm:grid-cols-3">
         <FormField label={t('meetups.form.startDate')} error={err('start')}>
           <FieldControl>
-            <Input type="date" value={v.date} onChange={(e) => set({ date: e.target.value })} />
+            <Input
+              type="date"
+              value={v.date}
+              onChange={(e) => {
+                setStartChosen(true)
+                set({ date: e.target.value })
+              }}
+            />
           </FieldControl>
         </FormField>
         <FormField label={t('meetups.form.startTime')} description={t('meetups.form.timeZone', { zone: zoneName(new Date()) })}>
           <FieldControl>
-            <Input type="time" value={v.time} onChange={(e) => set({ time: e.target.value })} />
+            <Input
+              type="time"
+              value={v.time}
+              onChange={(e) => {
+                setStartChosen(true)
+                set({ time: e.target.value })
+              }}
+            />
           </FieldControl>
         </FormField>
         <FormField label={t('meetups.form.duration')}>

@@ -23,11 +23,16 @@ const pad = (n: number) => String(n).padStart(2, '0')
 const localDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
 const localTime = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`
 
-/** emptyForm: a new Meet Up starts now (seconds 0), for 15 minutes; private unless the member may choose. */
-export function emptyForm(canOpen: boolean, now = new Date()): FormValues {
+/** startNow is the form's start at now (seconds 0). */
+export function startNow(now = new Date()): Pick<FormValues, 'date' | 'time'> {
   const d = new Date(now)
   d.setSeconds(0, 0)
-  return { name: '', agenda: '', date: localDate(d), time: localTime(d), duration: 15, open: canOpen ? null : false, seatCount: '', invitees: [], breakouts: [] }
+  return { date: localDate(d), time: localTime(d) }
+}
+
+/** emptyForm: a new Meet Up starts now (seconds 0), for 15 minutes; private unless the member may choose. */
+export function emptyForm(canOpen: boolean, now = new Date()): FormValues {
+  return { name: '', agenda: '', ...startNow(now), duration: 15, open: canOpen ? null : false, seatCount: '', invitees: [], breakouts: [] }
 }
 
 /** formOf is an existing Meet Up's values, invitees named by names(userId). */
