@@ -72,6 +72,10 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
   const current = (): FormValues => (startChosen ? v : { ...v, ...startNow() })
   const errors: FormErrors = shown ? validate(current(), { keptStart: meeting?.startTime }) : {}
   const set = (p: Partial<FormValues>) => setV((x) => ({ ...x, ...p }))
+  const setStart = (p: Pick<Partial<FormValues>, 'date' | 'time'>) => {
+    setStartChosen(true)
+    set(p)
+  }
   const err = (k: keyof FormErrors) => errors[k] && t(errors[k])
   const ids = { access: useId(), invitees: useId(), breakouts: useId() }
 
@@ -117,26 +121,12 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
       <div className="grid gap-3 sm:grid-cols-3">
         <FormField label={t('meetups.form.startDate')} error={err('start')}>
           <FieldControl>
-            <Input
-              type="date"
-              value={v.date}
-              onChange={(e) => {
-                setStartChosen(true)
-                set({ date: e.target.value })
-              }}
-            />
+            <Input type="date" value={v.date} onChange={(e) => setStart({ date: e.target.value })} />
           </FieldControl>
         </FormField>
         <FormField label={t('meetups.form.startTime')} description={t('meetups.form.timeZone', { zone: zoneName(new Date()) })}>
           <FieldControl>
-            <Input
-              type="time"
-              value={v.time}
-              onChange={(e) => {
-                setStartChosen(true)
-                set({ time: e.target.value })
-              }}
-            />
+            <Input type="time" value={v.time} onChange={(e) => setStart({ time: e.target.value })} />
           </FieldControl>
         </FormField>
         <FormField label={t('meetups.form.duration')}>
