@@ -39,6 +39,16 @@ type BatchHandler interface {
 	ApplyBatch(ctx context.Context, cs []change.Change) error
 }
 
+// FromNow is a Handler whose consumer group, when it is new, starts at the
+// topics' end rather than their beginning: what happened before it first
+// ran concerns no one (a node's live events, whose group is the node's).
+// The end offsets are committed before the reader joins, so that a change
+// written while it joins is still applied.
+type FromNow interface {
+	Handler
+	FromNow()
+}
+
 // Rebuilder is a Handler that can be rebuilt from a snapshot (agora
 // projector rebuild NAME). Reset makes a fresh, empty target that the
 // snapshot's op r changes are then applied to.

@@ -166,6 +166,11 @@ func runOne(ctx context.Context, cfg Config, h Handler) error {
 	if err := kafka.EnsureTopics(ctx, cfg.Brokers, cfg.Partitions, append(append([]string{}, topics...), dlqTopic)...); err != nil {
 		return err
 	}
+	if _, ok := h.(FromNow); ok {
+		if err := kafka.CommitEndsOfNew(ctx, cfg.Brokers, GroupID(cfg.TopicPrefix, h.Name()), topics...); err != nil {
+			return err
+		}
+	}
 	var measuring sync.WaitGroup
 	defer measuring.Wait()
 	lagCtx, stopMeasuring := context.WithCancel(ctx)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agora/app/testenv"
+	"agora/internal/adapters/kafka"
 	"agora/projections"
 	"agora/projections/projectiontest"
 )
@@ -89,4 +90,74 @@ func TestCountingProjectionSeesEveryChange(t *testing.T) {
 		}
 		return n == 50 && applied == 65 && deleted == 5, fmt.Sprintf("rows %d applied %d deleted %d", n, applied, deleted)
 	})
+}
+
+// fromNow is a counting projection that starts at the topics' end.
+type fromNow struct{ *projectiontest.Counting }
+
+func (fromNow) FromNow() {}
+
+func TestNewFromNowGroupSkipsWhatCameBefore(t *testing.T) {
+	env := testenv.New(t)
+	p := projectiontest.StartPipeline(t, env.DBURL)
+	src := sourceTable(t, env)
+	ctx := t.Context()
+	insert := func(from, to int) {
+		for i := from; i <= to; i++ {
+			if _, err := env.DB.Pool.Exec(ctx, fmt.Sprintf("INSERT INTO %s VALUES ($1, 'v')", src), i); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A projection from the beginning sees the first 20 rows arrive in
+	// the topic before the other one starts.
+	all, err := projectiontest.NewCounting(ctx, env.DB.Pool, "all_"+src, "public."+src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runProjection(t, p.Brokers, all, projections.Config{})
+	insert(1, 20)
+	count := func(table string) (n int, state string) {
+		if err := env.DB.Pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+			return 0, err.Error()
+		}
+		return n, fmt.Sprintf("%d rows", n)
+	}
+	waitFor(t, 30*time.Second, "the first rows in the topic", func() (bool, string) { n, s := count(all.Target()); return n == 20, s })
+
+	c, err := projectiontest.NewCounting(ctx, env.DB.Pool, "now_"+src, "public."+src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runProjection(t, p.Brokers, fromNow{c}, projections.Config{})
+	// Its group has committed the ends once nothing is left to read.
+	topic := projections.Topics("agora", c)[0]
+	group := projections.GroupID("agora", c.Name())
+	waitFor(t, 30*time.Second, "the new group at the topic's end", func() (bool, string) {
+		lag, err := kafka.Lag(ctx, p.Brokers, group, topic)
+		if err != nil {
+			return false, err.Error()
+		}
+		var n int64
+		for _, l := range lag {
+			n += l
+		}
+		return n == 0, fmt.Sprintf("lag %d", n)
+	})
+	// Written at once, while the reader may still be joining the group.
+	insert(21, 25)
+	waitFor(t, 30*time.Second, "the rows written after it started", func() (bool, string) {
+		var n int
+		err := env.DB.Pool.QueryRow(ctx, fmt.Sprintf("SELECT count(*) FROM %s WHERE id::bigint > 20", c.Target())).Scan(&n)
+		if err != nil {
+			return false, err.Error()
+		}
+		return n == 5, fmt.Sprintf("%d of 5", n)
+	})
+	// The old rows sit in the same partitions before the new ones, so they
+	// would have come first; a moment more for any other partition.
+	time.Sleep(time.Second)
+	if n, _ := count(c.Target()); n != 5 {
+		t.Fatalf("the new group applied %d changes, want the 5 written after it started", n)
+	}
 }

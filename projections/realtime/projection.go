@@ -15,7 +15,10 @@ import (
 	qchat "agora/query/chat"
 )
 
-var _ projections.BatchHandler = (*Projection)(nil)
+var (
+	_ projections.BatchHandler = (*Projection)(nil)
+	_ projections.FromNow      = (*Projection)(nil)
+)
 
 // DefaultReplayMargin is how far before the node started a change may have
 // been committed and still be delivered: room for the clocks of Postgres
@@ -56,6 +59,10 @@ func NewProjection(hub *live.Hub, db DB, feed Feed, chat Chat, notes Notificatio
 // every node sees every change.
 func (p *Projection) Name() string { return "realtime." + p.hub.NodeID() }
 
+// FromNow makes a node's new consumer group start at the topics' end: no
+// browser connected to this node waits for what happened before it started.
+func (p *Projection) FromNow() {}
+
 // sessionsTable is where a revocation (sign-out, password change or reset)
 // comes from: it closes the session's connections on this node.
 const sessionsTable = "public.sessions"
@@ -87,10 +94,12 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	var ids []uuid.UUID
 	seen := map[uuid.UUID]bool{}
 	for _, c := range cs {
-		// A node's consumer group is new when the node starts, and so reads
-		// the topics from their beginning; no browser connected to this
-		// node was waiting for what happened before it started, so those
-		// changes are skipped (a reconnecting browser refetches).
+		// A node's new consumer group starts at the topics' end (FromNow),
+		// but a node restarted under its id goes on from where it stopped,
+		// and a change may be in flight while the group is made: no browser
+		// connected to this node was waiting for what happened before it
+		// started, so those changes are skipped (a reconnecting browser
+		// refetches).
 		if c.Source.TsMs > 0 && c.Source.TsMs < p.since {
 			continue
 		}

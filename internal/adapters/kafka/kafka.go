@@ -186,13 +186,24 @@ func CommittedOffsets(ctx context.Context, brokers []string, group, topic string
 }
 
 func committed(ctx context.Context, brokers []string, group, topic string, ranges map[int]kafkago.PartitionOffsets) (map[int]int64, error) {
+	at, err := committedOrNone(ctx, brokers, group, topic, ranges)
+	if err != nil {
+		return nil, err
+	}
+	for p, r := range ranges {
+		at[p] = max(at[p], r.FirstOffset)
+	}
+	return at, nil
+}
+
+// committedOrNone is the offset group has committed in every partition of
+// ranges, -1 where it has committed nothing.
+func committedOrNone(ctx context.Context, brokers []string, group, topic string, ranges map[int]kafkago.PartitionOffsets) (map[int]int64, error) {
 	parts := make([]int, 0, len(ranges))
+	out := map[int]int64{}
 	for p := range ranges {
 		parts = append(parts, p)
-	}
-	out := map[int]int64{}
-	for p, r := range ranges {
-		out[p] = r.FirstOffset
+		out[p] = -1
 	}
 	res, err := Client(brokers).OffsetFetch(ctx, &kafkago.OffsetFetchRequest{GroupID: group, Topics: map[string][]int{topic: parts}})
 	if err == nil {
@@ -209,10 +220,51 @@ func committed(ctx context.Context, brokers []string, group, topic string, range
 			return nil, fmt.Errorf("kafka: committed offsets of %s on %s/%d: %w", group, topic, p.Partition, p.Error)
 		}
 		if p.CommittedOffset >= 0 {
-			out[p.Partition] = max(p.CommittedOffset, ranges[p.Partition].FirstOffset)
+			out[p.Partition] = p.CommittedOffset
 		}
 	}
 	return out, nil
+}
+
+// CommitEndsOfNew commits, for group, the end offset of every partition of
+// topics that group has committed nothing in, so that a group that did not
+// exist starts at what comes next rather than at the beginning of the
+// topics: kafka-go's reader starts a partition without a committed offset
+// where its StartOffset says, but only once it has joined, and a change
+// written meanwhile would be skipped. A group with live members refuses the
+// commit: it has been reading already, and that is not an error here.
+func CommitEndsOfNew(ctx context.Context, brokers []string, group string, topics ...string) error {
+	commit := map[string][]kafkago.OffsetCommit{}
+	for _, topic := range topics {
+		ranges, err := offsetRanges(ctx, brokers, topic)
+		if err != nil {
+			return err
+		}
+		at, err := committedOrNone(ctx, brokers, group, topic, ranges)
+		if err != nil {
+			return err
+		}
+		for p, r := range ranges {
+			if at[p] < 0 && r.LastOffset > r.FirstOffset {
+				commit[topic] = append(commit[topic], kafkago.OffsetCommit{Partition: p, Offset: r.LastOffset})
+			}
+		}
+	}
+	if len(commit) == 0 {
+		return nil
+	}
+	res, err := Client(brokers).OffsetCommit(ctx, &kafkago.OffsetCommitRequest{GroupID: group, GenerationID: -1, Topics: commit})
+	if err != nil {
+		return fmt.Errorf("kafka: commit the end offsets for %s: %w", group, err)
+	}
+	for _, ps := range res.Topics {
+		for _, p := range ps {
+			if p.Error != nil && !errors.Is(p.Error, kafkago.IllegalGeneration) && !errors.Is(p.Error, kafkago.UnknownMemberId) && !errors.Is(p.Error, kafkago.RebalanceInProgress) {
+				return fmt.Errorf("kafka: commit the end offsets for %s: %w", group, p.Error)
+			}
+		}
+	}
+	return nil
 }
 
 // Lag returns, for every partition of topic, how many messages group has
