@@ -300,7 +300,7 @@ func (bi *bleveIndex) nearestAmong(ctx context.Context, s *schema, f Filter, g *
 	if exactBelow(among.Len(), g.Len()) {
 		return g.Exact(qv, k, among), among.Len(), nil
 	}
-	hits := g.Search(qv, k, max(hnsw.DefaultEF, k), among)
+	hits := g.Search(qv, k, max(hnsw.EF(g.Len()), k), among)
 	// A walk meets few of a small set's members; it is then scored as a
 	// whole.
 	if len(hits) < min(k, among.Len()) {
@@ -347,7 +347,7 @@ func (bi *bleveIndex) nearestUnfiltered(ctx context.Context, s *schema, f Filter
 	if n*2 < size || exactBelow(n, size) {
 		return nil, 0, false, nil
 	}
-	c := min(size, max(hnsw.DefaultEF, 2*k*size/n))
+	c := min(size, max(hnsw.EF(size), 2*k*size/n))
 	cands := g.Search(qv, c, c, nil)
 	keys := make([]string, len(cands))
 	for i, h := range cands {

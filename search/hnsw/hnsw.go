@@ -33,16 +33,30 @@ import (
 //   - efConstruction = 100: the candidates kept while linking a new node.
 //     The build's cost grows with it (each add scores some thousands of
 //     vectors); at 20,000 vectors it gives recall@10 1.000 at efSearch 96.
-//   - efSearch = 96 by default (DefaultEF): at 100,000 vectors the sweep
+//   - efSearch = 96 (DefaultEF) up to 100,000 vectors: there the sweep
 //     gave recall@10 0.982 at 32, 0.995 at 64 and 1.000 at 96, with p50
-//     0.9, 1.3 and 1.8 ms; 96 leaves room for the recall a larger graph
-//     loses (not yet measured at 1,000,000: its build, about 190 s at
-//     100,000 on 2 shared CPUs, did not fit the time).
+//     0.9, 1.3 and 1.8 ms. A larger graph needs more candidates for the
+//     same recall: at 1,000,000 vectors (one build, 764 s on 2 CPUs) 96
+//     gave 0.909 and 160 gave 0.950, p99 3.5 and 4.4 ms. So EF grows with
+//     the square root of the graph's size beyond 100,000 (304 at
+//     1,000,000), which the walk's cost of a few milliseconds affords.
 const (
 	DefaultM              = 16
 	DefaultEFConstruction = 100
 	DefaultEF             = 96
 )
+
+// efFlat is the size up to which a query walks with DefaultEF.
+const efFlat = 100_000
+
+// EF is the efSearch for a graph of n vectors: DefaultEF up to efFlat,
+// then DefaultEF times the square root of n/efFlat.
+func EF(n int) int {
+	if n <= efFlat {
+		return DefaultEF
+	}
+	return int(math.Ceil(DefaultEF * math.Sqrt(float64(n)/efFlat)))
+}
 
 // Hit is a key and its vector's similarity to the query (the dot product).
 type Hit struct {
