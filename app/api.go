@@ -165,7 +165,7 @@ func newApplication(cfg config.Config, d *db.DB, log *slog.Logger, o apiOptions)
 		func() (err error) { c.Billing, err = newBilling(cfg, d, log); return },
 		func() (err error) { q.Billing, err = qbilling.New(d, cfg.DevCheckout()); return },
 		func() (err error) { q.Accounts, err = qaccount.New(d); return },
-		func() (err error) { q.Communities, err = qcommunity.New(d); return },
+		func() (err error) { q.Communities, err = qcommunity.New(d, store.Members()); return },
 		func() (err error) { q.Organizations, err = qorganization.New(d); return },
 		func() (err error) { q.Forums, err = qforum.New(d, store.Members()); return },
 		func() (err error) { q.Feed, err = qfeed.New(d, links); return },

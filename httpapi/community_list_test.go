@@ -101,7 +101,7 @@ func TestCommunityListParameters(t *testing.T) {
 // then by last and first name; and the highlighted members give three,
 // admins and experts first, with the total.
 func TestCommunityMembers(t *testing.T) {
-	env := testenv.New(t)
+	env, _ := testenv.NewSearch(t)
 	c := newCommunity(t, env)
 	me := newMember(t, env, "Me")
 	join(t, env, c, "member", me.ProfileID)
@@ -181,11 +181,30 @@ func TestCommunityMembers(t *testing.T) {
 	if got := ids(get(env.As(t, adminEmail), "?pageSize=2")); !reflect.DeepEqual(got, []string{yves, abel}) {
 		t.Errorf("the organization admin, not a member: %v", got)
 	}
-	if got := ids(get(me.Client, "?keyword=BROWN")); !reflect.DeepEqual(got, []string{bea}) {
-		t.Errorf("keyword: %v", got)
+	// A keyword is searched in the member index: a moment behind the
+	// commits, a typo forgiven, first, last or full name, best match first.
+	eventually(t, func() bool { return get(me.Client, "?keyword=Brown").Total == 1 })
+	for _, q := range []string{"BROWN", "bea%20brown", "Bea", "brow"} {
+		if got := ids(get(me.Client, "?keyword="+q)); !reflect.DeepEqual(got, []string{bea}) {
+			t.Errorf("keyword %q: %v, want Bea Brown", q, got)
+		}
 	}
-	if got := ids(get(me.Client, "?keyword=s%20y")); !reflect.DeepEqual(got, []string{yves}) {
-		t.Errorf("a keyword over first and last name: %v", got)
+	// As the member search reads a word of five letters or more.
+	if got := ids(get(me.Client, "?keyword=Adamz")); !reflect.DeepEqual(got, []string{abel}) {
+		t.Errorf("a typo: %v, want Abel Adams", got)
+	}
+	if got := ids(get(me.Client, "?keyword=cleo")); !reflect.DeepEqual(got, []string{pending}) {
+		t.Errorf("the invited person by name: %v", got)
+	}
+	if p := get(me.Client, "?keyword=%25"); p.Total != 0 || len(p.Results) != 0 {
+		t.Errorf("punctuation alone matched %d", p.Total)
+	}
+	// Someone of another community with the same name is not in this one.
+	other := newMember(t, env, "Other")
+	exec(t, env, "UPDATE users SET first_name = 'Bea', last_name = 'Brown' WHERE id = $1", other.UserID)
+	join(t, env, newCommunity(t, env), "member", other.ProfileID)
+	if got := ids(get(me.Client, "?keyword=brown")); !reflect.DeepEqual(got, []string{bea}) {
+		t.Errorf("keyword over another community's people: %v", got)
 	}
 	for _, q := range []string{"?sort=isExpert", "?pageSize=0", "?page=x", "?keyword=" + strings.Repeat("k", 201)} {
 		wantError(t, me.Client.Do("GET", "/api/communities/"+c+"/members"+q, nil), 400, "validationFailed")

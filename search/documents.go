@@ -34,6 +34,26 @@ type Member struct {
 // DocID is the member's profile id.
 func (m Member) DocID() string { return m.ID }
 
+// MemberNameFields are what a search of members by name reads: first, last
+// or full name (never the e-mail, which only admins may search by).
+var MemberNameFields = []string{"fullName", "firstName", "lastName"}
+
+// CommunityMembersNamed is the query of the member index for a community's
+// people (members, admins and the invited) by name, best match first: the
+// community's member list with a keyword and the dialogs' quick find.
+func CommunityMembersNamed(text, communityID string, limit, offset int) Query {
+	return Query{Text: text, Fields: MemberNameFields, Limit: limit, Offset: offset, Filter: Filter{In("communityIds", communityID)}}
+}
+
+// DocIDs are the ids of docs, in their order.
+func DocIDs[D Document](docs []D) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = d.DocID()
+	}
+	return out
+}
+
 // Hashtag is one hashtag's use in one forum: ID is HashtagID(forum, name).
 type Hashtag struct {
 	ID          string `json:"id"`

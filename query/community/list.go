@@ -18,6 +18,7 @@ import (
 	"agora/internal/plumbing/jsontime"
 	"agora/internal/plumbing/paging"
 	"agora/internal/rules/access"
+	"agora/search"
 )
 
 // MaxPageSize is the largest page of communities (spec 000 §9: lists load
@@ -108,14 +109,16 @@ type MyForum struct {
 // Queries reads communities from Postgres (the read pool).
 type Queries struct {
 	db *pgxpool.Pool
+	// members is the search index a member list's keyword is searched in.
+	members search.Index[search.Member]
 }
 
-// New returns the community queries over db.
-func New(d *db.DB) (*Queries, error) {
-	if d == nil || d.Pool == nil {
+// New returns the community queries over db and the member index.
+func New(d *db.DB, members search.Index[search.Member]) (*Queries, error) {
+	if d == nil || d.Pool == nil || members == nil {
 		return nil, errors.New("community.New: nil dependency")
 	}
-	return &Queries{db: d.Pool}, nil
+	return &Queries{db: d.Pool, members: members}, nil
 }
 
 // view is how a caller sees communities: each community c with its

@@ -15,6 +15,7 @@ import (
 	"agora/internal/plumbing/paging"
 	"agora/internal/rules/access"
 	"agora/internal/rules/membership"
+	"agora/search"
 )
 
 // Member is a person of a community (spec 000 §3 Community member). Names
@@ -41,7 +42,8 @@ type Members struct {
 	auth.Caller
 	paging.Request
 	CommunityID uuid.UUID
-	// Keyword keeps the people whose first or last name contains it.
+	// Keyword keeps the people whose name it finds in the member index
+	// (first, last or full name, a typo forgiven), best match first.
 	Keyword string
 	// Sort is "" or "isExpert desc" (the caller, experts, then by name),
 	// or "name" (the caller, then by name).
@@ -74,7 +76,8 @@ func scanMember(row pgx.Row, extra ...any) (Member, error) {
 }
 
 // Members lists a community's people (active and invited) for its readers:
-// on page 1 the caller first, then experts, then by last and first name.
+// on page 1 the caller first, then experts, then by last and first name;
+// with a keyword, those the member index finds, best match first.
 func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member], error) {
 	bad := apperr.Fields{}
 	in.Request.Check(bad, MaxPageSize)
@@ -97,8 +100,7 @@ func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member],
 	}
 	where := mcm.CommunityID.EQ(UUID(in.CommunityID))
 	if in.Keyword != "" {
-		// Over the columns memberColumns names.
-		where = where.AND(db.Contains(in.Keyword, "(coalesce(u.first_name, p.first_name) || ' ' || coalesce(u.last_name, p.last_name))"))
+		return q.membersMatching(ctx, in, where)
 	}
 	page, err := paging.Windowed(in.Request, func() (page paging.Page[Member], err error) {
 		cols := append(memberColumns(), COUNT(STAR).OVER())
@@ -107,6 +109,33 @@ func (q *Queries) Members(ctx context.Context, in Members) (paging.Page[Member],
 			func(r pgx.Row) (Member, error) { return scanMember(r, &page.Total) })
 		return page, err
 	}, func() (int, error) { return db.Count(ctx, q.db, memberFrom, where) })
+	if err != nil {
+		return page, fmt.Errorf("community: members: %w", err)
+	}
+	return page, nil
+}
+
+// membersMatching is Members with a keyword: the index finds one page of the
+// community's people by name, by relevance, and Postgres reads them in that
+// order (the index is a moment behind a membership just ended, which the
+// join to the community's memberships leaves out).
+func (q *Queries) membersMatching(ctx context.Context, in Members, where BoolExpression) (paging.Page[Member], error) {
+	page := paging.Page[Member]{Results: []Member{}}
+	if !search.HasWords(in.Keyword) {
+		return page, nil
+	}
+	res, err := q.members.Search(ctx, search.CommunityMembersNamed(in.Keyword, in.CommunityID.String(), in.PageSize, in.Offset()))
+	if err != nil {
+		return page, fmt.Errorf("community: members: %w", err)
+	}
+	page.Total = res.Total
+	ids := search.DocIDs(res.Hits)
+	if len(ids) == 0 {
+		return page, nil
+	}
+	page.Results, err = db.Collect(ctx, q.db, SELECT(memberColumns()[0], memberColumns()[1:]...).FROM(memberFrom).
+		WHERE(where.AND(db.Any(mp.ID, ids))).ORDER_BY(db.UUIDPosition(ids, mp.ID)),
+		func(r pgx.Row) (Member, error) { return scanMember(r) })
 	if err != nil {
 		return page, fmt.Errorf("community: members: %w", err)
 	}

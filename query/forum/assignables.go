@@ -3,6 +3,7 @@ package forum
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	. "github.com/go-jet/jet/v2/postgres"
@@ -157,15 +158,11 @@ func (q *Queries) keywordPage(ctx context.Context, in Assignables, communityID u
 		f = append(f, c)
 	}
 	res, err := q.members.Search(ctx, search.Query{
-		Text: in.Keyword, Fields: []string{"fullName", "firstName", "lastName", "email"}, Filter: f,
+		Text: in.Keyword, Fields: append(slices.Clip(search.MemberNameFields), "email"), Filter: f,
 		Limit: in.PageSize, Offset: in.Offset(),
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("forum: assignables: %w", err)
 	}
-	ids := make([]string, len(res.Hits))
-	for i, m := range res.Hits {
-		ids[i] = m.ID
-	}
-	return ids, res.Total, nil
+	return search.DocIDs(res.Hits), res.Total, nil
 }

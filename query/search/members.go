@@ -38,15 +38,13 @@ func (q *Queries) Members(ctx context.Context, in MemberSearch) (paging.Page[Per
 	if in.Text != "" && !index.HasWords(in.Text) {
 		return page, nil
 	}
-	res, err := q.store.Members().Search(ctx, index.Query{
-		Text: in.Text, Fields: nameFields, Limit: in.Limit,
-		Filter: index.Filter{index.In("communityIds", in.CommunityID.String())},
-		Sort:   sortByName(in.Text),
-	})
+	mq := index.CommunityMembersNamed(in.Text, in.CommunityID.String(), in.Limit, 0)
+	mq.Sort = sortByName(in.Text)
+	res, err := q.store.Members().Search(ctx, mq)
 	if err != nil {
 		return page, err
 	}
-	if page.Results, err = q.people(ctx, ids(res.Hits)); err != nil {
+	if page.Results, err = q.people(ctx, index.DocIDs(res.Hits)); err != nil {
 		return page, err
 	}
 	page.Total = res.Total
@@ -87,14 +85,14 @@ func (q *Queries) MentionCandidates(ctx context.Context, in MentionSearch) (pagi
 		return page, nil
 	}
 	res, err := q.store.Members().Search(ctx, index.Query{
-		Text: in.Text, Fields: nameFields, Limit: in.Limit,
+		Text: in.Text, Fields: index.MemberNameFields, Limit: in.Limit,
 		Filter: index.Filter{index.In("forumIds", in.SeriesID.String()), index.NotIn("userId", "")},
 		Sort:   sortByName(in.Text),
 	})
 	if err != nil {
 		return page, err
 	}
-	people, err := q.people(ctx, ids(res.Hits))
+	people, err := q.people(ctx, index.DocIDs(res.Hits))
 	if err != nil {
 		return page, err
 	}

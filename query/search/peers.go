@@ -143,7 +143,7 @@ func (q *Queries) matchPeers(ctx context.Context, in PeerSearch, communities []u
 	if err != nil {
 		return nil, fmt.Errorf("search: peers: %w", err)
 	}
-	return ids(res.Hits), nil
+	return index.DocIDs(res.Hits), nil
 }
 
 // peerFrom and peerWhere select the peers of the user among users u: the

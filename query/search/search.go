@@ -52,9 +52,6 @@ type Person struct {
 	Company   string     `json:"company"`
 }
 
-// nameFields are what a search by name reads: first, last or full name.
-var nameFields = []string{"fullName", "firstName", "lastName"}
-
 // checkText adds the problems of a search box's text and limit to f.
 func checkText(f apperr.Fields, text string, limit int) {
 	if utf8.RuneCountInString(text) > MaxText {
@@ -84,13 +81,4 @@ func (q *Queries) people(ctx context.Context, ids []string) ([]Person, error) {
 		var p Person
 		return p, r.Scan(&p.ID, &p.UserID, &p.FirstName, &p.LastName, &p.Avatar, &p.JobTitle, &p.Company)
 	})
-}
-
-// ids are the documents' ids.
-func ids[D index.Document](docs []D) []string {
-	out := make([]string, len(docs))
-	for i, d := range docs {
-		out[i] = d.DocID()
-	}
-	return out
 }

@@ -7995,7 +7995,7 @@ export interface operations {
                 page?: number;
                 /** @description People per page, 1 to 9999 (3 for the avatar preview). */
                 pageSize?: number;
-                /** @description Only people whose first or last name contains it (case-insensitive), at most 200 characters. */
+                /** @description Only the people the member index finds by first, last or full name (a typo forgiven), best match first, at most 200 characters. */
                 keyword?: string;
                 /** @description `isExpert desc` (the default: experts before the others) or `name` (by name only); the caller comes first either way. */
                 sort?: "isExpert desc" | "name" | "name asc";
