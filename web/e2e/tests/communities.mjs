@@ -207,4 +207,30 @@ export default [
       await visible(row.getByText('Invited', { exact: true }))
     },
   },
+  {
+    name: 'communities: a member opens the community\'s member list and finds someone by name with a typo',
+    async fn(ctx) {
+      // The community of the demo forum the demo member (Chris Morgan) is in.
+      const token = await apiSignIn('expert@demo.agora')
+      const { body } = await api('GET', '/api/communities', { token })
+      const c = body.results.find((x) => x.series.some((s) => s.name === 'Roadmaps & Prioritization'))
+      assert.ok(c, 'the demo community of Roadmaps & Prioritization')
+      const page = await signedInPage(ctx, 'expert@demo.agora')
+      await page.goto(server.url + `/communities/${c.id}`)
+      await visible(page.getByRole('heading', { level: 1, name: c.name }))
+      await page.getByRole('button', { name: 'See all members' }).click()
+      const dialog = page.getByRole('dialog', { name: /Members/ })
+      await visible(dialog.getByTestId('community-member-row').first())
+      // The caller comes first on the first page.
+      assert.match(await dialog.getByTestId('community-member-row').first().innerText(), /Priya Raman/)
+      const listed = await dialog.getByTestId('community-member-row').count()
+      assert.ok(listed > 3, `the list shows more than the three avatars: ${listed}`)
+      await axe(page, 'community members')
+      await dialog.getByRole('searchbox', { name: 'Search members' }).fill('Mogan')
+      await poll('Mogan finds Chris Morgan', async () => (await dialog.getByTestId('community-member-row').allInnerTexts()).some((t) => t.includes('Chris Morgan')), 15_000)
+      await visible(dialog.getByText(/members? found/))
+      await dialog.getByRole('searchbox', { name: 'Search members' }).fill('Zzyzx')
+      await visible(dialog.getByText('No member matches “Zzyzx”.'))
+    },
+  },
 ]

@@ -12,6 +12,7 @@ import { toast } from '@/components/ui/toast'
 import { PageGrid } from '@/components/layout/page-grid'
 import { useCommunity, type CommunityWithForums } from '../api/get-community'
 import { useHighlightedMembers } from '../api/get-highlighted-members'
+import { CommunityMembersDialog } from './community-members-dialog'
 import { useNewPosts } from '../api/get-new-posts'
 import { useReorderForums } from '../api/reorder-forums'
 import { moveItem } from '../lib/reorder'
@@ -72,6 +73,7 @@ function CommunityView({ c, createForum }: { c: CommunityWithForums; createForum
   const { t } = useTranslation()
   const [sharing, setSharing] = useState(false)
   const [creating, setCreating] = useState(false)
+  const [listing, setListing] = useState(false)
   const highlighted = useHighlightedMembers([c.id]).data?.[c.id]
   const manage = !!c.permissions?.canManage
   return (
@@ -93,9 +95,12 @@ function CommunityView({ c, createForum }: { c: CommunityWithForums; createForum
         </header>
         <p className="mt-3 whitespace-pre-line text-muted-foreground">{c.description}</p>
         {highlighted && highlighted.total > 0 && (
-          <section className="mt-4 flex items-center gap-3" aria-label={t('communities.page.members')}>
+          <section className="mt-4 flex flex-wrap items-center gap-3" aria-label={t('communities.page.members')}>
             <AvatarGroup people={highlighted.highlightedMembers} total={highlighted.total} />
             <span className="text-sm text-muted-foreground">{t('communities.page.memberCount', { count: highlighted.total })}</span>
+            <Button variant="link" size="sm" className="h-auto px-0" onClick={() => setListing(true)} data-testid="community-members-open">
+              {t('communities.members.open')}
+            </Button>
           </section>
         )}
         <section className="mt-8" aria-labelledby="community-forums">
@@ -113,6 +118,7 @@ function CommunityView({ c, createForum }: { c: CommunityWithForums; createForum
           <ForumList c={c} manage={manage} />
         </section>
       </article>
+      <CommunityMembersDialog communityId={c.id} open={listing} onOpenChange={setListing} />
       {c.permissions?.canShare && <ShareDialog community={c} open={sharing} onOpenChange={setSharing} />}
       {manage && createForum?.({ communityId: c.id, open: creating, onOpenChange: setCreating })}
     </PageGrid>

@@ -8,7 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
 import { forumPeople, inviteToForum } from '../api/invite-to-forum'
 import { useForumMembersList } from '../api/get-forum-members'
-import { fullName, MemberAvatar, RolePill } from './member-avatar'
+import { fullName, MemberAvatar, RolePill } from '@/components/member-avatar'
 
 /**
  * MembersDialog lists the forum's members, experts first (spec 001 §2), 25

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Skeleton } from '@/components/ui/skeleton'
 import { useForumMembersStrip } from '../api/get-forum-members'
 import { MembersDialog } from './members-dialog'
-import { fullName, MemberAvatar } from './member-avatar'
+import { fullName, MemberAvatar } from '@/components/member-avatar'
 
 /**
  * MembersStrip is the header's highlighted members: the first three,

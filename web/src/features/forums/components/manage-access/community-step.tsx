@@ -7,7 +7,7 @@ import { MemberSearch } from './member-search'
 import type { MemberMatch } from '../../api/search-members'
 import { assignablesQuery, useAssignables, type Assignable } from '../../api/get-assignables'
 import { canConfirm, stage, UNASSIGNED_PAGE_SIZE, unstage, type Staged, type StagedPerson } from '../../hooks/access-rules'
-import { fullName, MemberAvatar } from '../member-avatar'
+import { fullName, MemberAvatar } from '@/components/member-avatar'
 import { Pager, PeopleList } from './people-list'
 
 type NewRole = 'member' | 'admin'

@@ -26,7 +26,7 @@ import {
   type StagedRole,
 } from '../../hooks/access-rules'
 import { AccessNotice } from '../access-notice'
-import { fullName, MemberAvatar } from '../member-avatar'
+import { fullName, MemberAvatar } from '@/components/member-avatar'
 import { personOf } from './community-step'
 import { Pager, PeopleList, SearchBox } from './people-list'
 

@@ -4,7 +4,7 @@ import { PersonAvatar, type Person } from '@/components/ui/avatar'
 import { cn } from '@/lib/utils'
 
 /**
- * MemberAvatar is a forum member's picture; experts get a star badge on it
+ * MemberAvatar is a member's picture; a forum's experts get a star badge on it
  * (spec 001 §1, §6). The badge is decoration: lists say "Expert" in words.
  */
 export function MemberAvatar({
