@@ -72,6 +72,7 @@ type threadView struct {
 	CanManage    bool           `json:"canManage"`
 	IsMine       bool           `json:"isMine"`
 	RepliesCount int            `json:"repliesCount"`
+	Comments     int            `json:"commentsCount"`
 	Replies      []replyView    `json:"replies"`
 	CreatedOn    string         `json:"createdOn"`
 }
@@ -443,7 +444,7 @@ func TestFeedReplies(t *testing.T) {
 	// The post shows its comments with their replies.
 	var full threadView
 	member.Do("GET", "/api/threads/"+th.ID, nil).JSON(t, &full)
-	if full.RepliesCount != 3 || len(full.Replies) != 2 || full.Replies[0].ID != comment.ID ||
+	if full.RepliesCount != 3 || full.Comments != 2 || len(full.Replies) != 2 || full.Replies[0].ID != comment.ID ||
 		len(full.Replies[0].Replies) != 1 || full.Replies[0].RepliesCount != 1 {
 		t.Errorf("thread's comments: %+v", full)
 	}

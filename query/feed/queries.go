@@ -124,8 +124,11 @@ type Thread struct {
 	// of an anonymous question's asker, and only the asker receives it, so
 	// that their own question is theirs (never new to them, for instance).
 	IsMine bool `json:"isMine"`
-	// RepliesCount counts comments and their replies.
-	RepliesCount int `json:"repliesCount"`
+	// RepliesCount counts comments and their replies; CommentsCount the
+	// comments alone, so that a comment and its reply read "1 comment, 1
+	// reply" rather than "2 comments".
+	RepliesCount  int `json:"repliesCount"`
+	CommentsCount int `json:"commentsCount"`
 	// Replies are the comments, oldest first, each with its replies: all of
 	// them for one post, only the first (featured) comment in the feed.
 	Replies []*Reply `json:"replies"`
@@ -210,6 +213,7 @@ func threadsSQL(forum, page string, all bool) string {
 		SELECT 0 AS sec, t.id, t.id AS thread_id, NULL::uuid AS parent_id, t.channel_id, t.series_id, t.type, t.creator_as, t.creator_id,
 			t.raw, t.image, t.file, t.link, t.meeting, t.chat, t.mentions::text[] AS mentions, t.hashtags, t.created_on, t.updated_on,
 			(SELECT count(*) FROM replies c WHERE c.thread_id = t.id)::int AS replies_count,
+			(SELECT count(*) FROM replies c WHERE c.thread_id = t.id AND c.parent_id IS NULL)::int AS comments_count,
 			-- Whether the post is a Meet Up's, so that only a page with one
 			-- reads the Meet Ups (withMeetings).
 			EXISTS (SELECT 1 FROM meetings mt WHERE mt.thread_id = t.id) AS has_meeting,
@@ -217,12 +221,12 @@ func threadsSQL(forum, page string, all bool) string {
 		FROM page t
 		UNION ALL
 		SELECT 1, r.id, r.thread_id, r.parent_id, NULL, t.series_id, NULL, NULL, r.creator_id,
-			r.raw, NULL, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, false, r.id
+			r.raw, NULL, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, 0, false, r.id
 		FROM shown r JOIN page t ON t.id = r.thread_id
 	)
 	SELECT acc.series_id, acc.kind, acc.member, acc.admin, i.sec,
 		i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting, i.chat,
-		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count, i.has_meeting,
+		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count, i.comments_count, i.has_meeting,
 		u.first_name, u.last_name, u.avatar,
 		` + isExpertSQL("u.id", "i.series_id") + `,
 		x.liked, x.loved, x.smiled, x.disliked, x.neutral, x.mine
@@ -355,6 +359,7 @@ type threadRow struct {
 	mentions, hashtags []string
 	created, updated   time.Time
 	repliesCount       int
+	commentsCount      int
 	hasMeeting         bool
 	creator            Creator
 	stats              Stats
@@ -374,7 +379,7 @@ func (r *threadRow) scan(rows pgx.Rows) error {
 		r.all = []any{(*[16]byte)(&r.seriesID), &r.kind, &r.member, &r.admin, &r.sec,
 			(*[16]byte)(&r.id), (*[16]byte)(&r.threadID), &r.parentID, &r.channelID, (*[16]byte)(&r.itemSeriesID),
 			&r.typ, &r.creatorAs, (*[16]byte)(&r.creatorID), &r.raw, &r.image, &r.file, &r.link, &r.meeting, &r.chat,
-			&r.mentions, &r.hashtags, &r.created, &r.updated, &r.repliesCount, &r.hasMeeting,
+			&r.mentions, &r.hashtags, &r.created, &r.updated, &r.repliesCount, &r.commentsCount, &r.hasMeeting,
 			&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert,
 			&r.stats.Liked, &r.stats.Loved, &r.stats.Smiled, &r.stats.Disliked, &r.stats.Neutral, &r.mine}
 		r.rights = make([]any, len(r.all))
@@ -410,7 +415,7 @@ func (r *threadRow) thread() *Thread {
 			Mentions: orEmpty(r.mentions), Hashtags: orEmpty(r.hashtags), Reactions: r.stats,
 			CreatedOn: jsontime.Of(r.created), UpdatedOn: jsontime.Of(r.updated),
 		},
-		MyReaction: r.myReaction(), RepliesCount: r.repliesCount, Replies: []*Reply{},
+		MyReaction: r.myReaction(), RepliesCount: r.repliesCount, CommentsCount: r.commentsCount, Replies: []*Reply{},
 		creatorID: r.creatorID, hasMeeting: r.hasMeeting,
 	}
 	c := r.creator

@@ -4962,6 +4962,8 @@ export interface components {
             isMine: boolean;
             /** @description Comments and replies. */
             repliesCount: number;
+            /** @description Comments alone (repliesCount less the replies to comments). */
+            commentsCount: number;
             /** @description Comments, oldest first, with their replies; in the feed only the first (featured) one. */
             replies: components["schemas"]["Reply"][];
             createdOn: components["schemas"]["Timestamp"];

@@ -111,6 +111,7 @@ export function thread(id: string, over: Partial<Schemas['Thread']> = {}): Schem
     canManage: false,
     isMine: false,
     repliesCount: 0,
+    commentsCount: 0,
     replies: [],
     createdOn: '2026-11-20T09:00:00.000Z',
     updatedOn: '2026-11-20T09:00:00.000Z',

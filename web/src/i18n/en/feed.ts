@@ -83,6 +83,7 @@ export const feed = {
   comments: {
     count_one: '{{count}} comment',
     count_other: '{{count}} comments',
+    countWithReplies: '{{comments}} · {{replies}}',
     label: 'Comments',
     showMore: 'Show more comments',
     showLess: 'Show less',

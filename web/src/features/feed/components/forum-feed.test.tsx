@@ -20,7 +20,7 @@ describe('ForumFeed', () => {
   it('shows posts by kind: an anonymous question without its author, the expert badge, the featured comment', async () => {
     const calls = serve([
       thread('t3', { type: 'question', creatorAs: 'anonymous', creatorId: null, creator: null, raw: 'Who knows?' }),
-      thread('t2', { raw: 'Hello [Ada L](0190a000-0000-7000-8000-0000000000aa) #intro', repliesCount: 2, replies: [reply('c1', { raw: 'first!' })] }),
+      thread('t2', { raw: 'Hello [Ada L](0190a000-0000-7000-8000-0000000000aa) #intro', repliesCount: 3, commentsCount: 2, replies: [reply('c1', { raw: 'first!' })] }),
       // A kind this client does not know is shown as such, not as a broken feed.
       thread('t1', { type: 'poll' as never }),
     ])
@@ -35,6 +35,8 @@ describe('ForumFeed', () => {
     expect(within(post).getByRole('img', { name: 'Expert' })).toBeInTheDocument()
     expect(within(post).getByLabelText('Mention of Ada L')).toHaveTextContent('@Ada L')
     expect(within(post).getAllByTestId('comment')).toHaveLength(1)
+    // Two comments and a reply to one are not "3 comments".
+    expect(within(post).getByTestId('comment-count')).toHaveTextContent('2 comments · 1 reply')
     expect(within(post).getByRole('button', { name: 'Show more comments' })).toBeInTheDocument()
     expect(within(post).queryByRole('button', { name: 'Manage post' })).toBeNull()
     expect(screen.getByTestId('post-unknown')).toHaveTextContent('This post cannot be shown.')

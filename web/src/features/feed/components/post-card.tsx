@@ -139,7 +139,12 @@ function PostCardBody({ thread, seriesId, isForumAdmin, seen, expanded }: PostCa
         {thread.repliesCount > 0 && (
           <span className="flex items-center gap-1 text-xs text-muted-foreground" data-testid="comment-count">
             <MessageSquare className="size-3.5" aria-hidden />
-            {t('feed.comments.count', { count: thread.repliesCount })}
+            {thread.commentsCount > 0 && thread.commentsCount < thread.repliesCount
+              ? t('feed.comments.countWithReplies', {
+                  comments: t('feed.comments.count', { count: thread.commentsCount }),
+                  replies: t('feed.comments.replies', { count: thread.repliesCount - thread.commentsCount }),
+                })
+              : t('feed.comments.count', { count: thread.repliesCount })}
           </span>
         )}
       </div>

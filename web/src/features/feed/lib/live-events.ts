@@ -124,6 +124,7 @@ export function newThread(p: ThreadPayload, reader: Reader): Thread {
     // the asker: the asker's own copy comes from the API, with isMine.
     isMine: !!reader.userId && p.creatorId === reader.userId,
     repliesCount: 0,
+    commentsCount: 0,
     replies: [],
   }
 }

@@ -77,8 +77,9 @@ export function addReply(thread: Thread, reply: Reply, complete: boolean): Threa
       replies: thread.replies.map((c) => (c.id === parent.id ? { ...c, repliesCount: c.repliesCount + 1, replies: [...c.replies, reply] } : c)),
     }
   }
-  if (!complete && thread.replies.length > 0) return { ...thread, repliesCount: count }
-  return { ...thread, repliesCount: count, replies: [...thread.replies, reply] }
+  const comments = thread.commentsCount + 1
+  if (!complete && thread.replies.length > 0) return { ...thread, repliesCount: count, commentsCount: comments }
+  return { ...thread, repliesCount: count, commentsCount: comments, replies: [...thread.replies, reply] }
 }
 
 /** removeReply deletes a comment (with its replies) or a reply, searched at top level and then nested. */
@@ -88,6 +89,7 @@ export function removeReply(thread: Thread, replyId: string): Thread {
     return {
       ...thread,
       repliesCount: Math.max(0, thread.repliesCount - 1 - top.repliesCount),
+      commentsCount: Math.max(0, thread.commentsCount - 1),
       replies: thread.replies.filter((c) => c.id !== replyId),
     }
   }
