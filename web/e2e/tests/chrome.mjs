@@ -163,6 +163,10 @@ export default [
       assert.ok(noteId, 'the button is described by the note')
       assert.match(await admin.locator(`[id="${noteId}"]`).innerText(), /Your look is recorded/)
       await look.click()
+      // It asks once more, as the look cannot be taken back.
+      const confirm = admin.getByRole('dialog', { name: 'See who asked this question?' })
+      await visible(confirm)
+      await confirm.getByRole('button', { name: 'See who asked' }).click()
       await visible(theirs.getByTestId('asker'))
       await visible(theirs.getByText('Your look was recorded.', { exact: false }))
     },

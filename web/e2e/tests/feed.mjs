@@ -127,6 +127,7 @@ export default [
       await visible(qAdmin)
       assert.equal(await qAdmin.getByTestId('post-author').innerText(), 'Anonymous')
       await qAdmin.getByRole('button', { name: 'See who asked' }).click()
+      await admin.getByRole('dialog', { name: 'See who asked this question?' }).getByRole('button', { name: 'See who asked' }).click()
       await visible(qAdmin.getByText(`Asked by ${userB.firstName} ${userB.lastName}`))
       // Admins can switch to the admins' channel, which members do not see.
       assert.equal(await pageA.getByTestId('channel-switch').count(), 0)

@@ -1,18 +1,21 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Eye } from 'lucide-react'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { useLookAtAsker } from '../api/get-asker'
 
 /**
  * AskerButton lets a forum admin see who asked an anonymous question. The
- * server records each look, and the button says so before it is pressed.
+ * server records each look, so the button says so before it is pressed and
+ * asks once more before the name is shown: a look cannot be taken back.
  */
 export function AskerButton({ threadId }: { threadId: string }) {
   const { t } = useTranslation()
   const noteId = useId()
   const look = useLookAtAsker(threadId)
+  const [asking, setAsking] = useState(false)
   if (look.data) {
     const a = look.data
     const name = `${a.firstName} ${a.lastName}`.trim()
@@ -28,10 +31,24 @@ export function AskerButton({ threadId }: { threadId: string }) {
   }
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button variant="outline" size="sm" onClick={() => look.mutate()} disabled={look.isPending} aria-describedby={noteId}>
+      <Button variant="outline" size="sm" onClick={() => setAsking(true)} disabled={look.isPending} aria-describedby={noteId}>
         <Eye aria-hidden />
         {t('feed.seeWhoAsked')}
       </Button>
+      <ConfirmDialog
+        open={asking}
+        onOpenChange={setAsking}
+        title={t('feed.askerConfirmTitle')}
+        description={t('feed.askerConfirmBody')}
+        cancelLabel={t('feed.askerConfirmCancel')}
+        confirmLabel={t('feed.seeWhoAsked')}
+        destructive={false}
+        pending={look.isPending}
+        onConfirm={() => {
+          setAsking(false)
+          look.mutate()
+        }}
+      />
       <span id={noteId} className="text-xs text-muted-foreground" data-testid="asker-look-note">
         {t('feed.askerLookNote')}
       </span>

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest'
+import userEventLib from '@testing-library/user-event'
 import { screen, waitFor, within } from '@testing-library/react'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { CHANNEL, forum, ME, reply, thread } from '@/test/factories'
 import { ForumFeed } from './forum-feed'
 
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
+
 const series = forum({ name: 'Test forum', description: 'd', exclusivity: 'open' })
 
 function serve(results: unknown[]) {
   return stubFetch((_m, path) => {
+    if (path === '/api/threads/t2/asker') return json(200, { userId: 'u9', firstName: 'Ann', lastName: 'Asker', avatar: null })
     if (path.startsWith(`/api/channels/${CHANNEL}/threads`)) {
       return json(200, { results: path.includes('createdBefore') ? [] : results })
     }
@@ -46,7 +50,7 @@ describe('ForumFeed', () => {
   })
 
   it('offers the manage menu on what the member may manage, and the look at an anonymous asker to forum admins', async () => {
-    serve([
+    const calls = serve([
       thread('t2', { type: 'question', creatorAs: 'anonymous', creatorId: null, creator: null, canManage: true }),
       thread('t1', { creatorId: ME, canManage: true }),
     ])
@@ -55,6 +59,17 @@ describe('ForumFeed', () => {
     const look = within(cards[0]!).getByRole('button', { name: 'See who asked' })
     expect(look).toHaveAccessibleDescription('For moderation only. Your look is recorded.')
     expect(within(cards[1]!).getByRole('button', { name: 'Manage post' })).toBeInTheDocument()
+    // A look is recorded: it asks first, and Cancel asks the server nothing.
+    const asked = () => calls.filter((r) => new URL(r.url).pathname === '/api/threads/t2/asker').length
+    await userEvent.click(look)
+    const confirm = await screen.findByRole('dialog', { name: 'See who asked this question?' })
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(asked()).toBe(0)
+    await userEvent.click(look)
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'See who asked' }))
+    expect(await within(cards[0]!).findByText('Asked by Ann Asker')).toBeInTheDocument()
+    expect(asked()).toBe(1)
   })
 
   it.each(['comment', 'mention'] as const)('opens the post of a notification (?reason=%s) with every comment and their replies expanded', async (reason) => {
