@@ -543,6 +543,21 @@ export default [
       await page.keyboard.press('Escape')
       await viewer.waitFor({ state: 'hidden' })
 
+      // A file pdf.js cannot read (a PDF header, no document) is offered as a download.
+      const brokenCard = await attach(`${stamp} the broken one`, {
+        name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\nthis is not a document\n%%EOF\n'),
+      })
+      viewer = await open(brokenCard, 'broken.pdf')
+      const error = viewer.getByRole('alert')
+      await visible(error.getByText("This file can't be shown here"))
+      const download = error.getByRole('link', { name: 'Download' })
+      assert.equal(await download.getAttribute('download'), 'broken.pdf')
+      const [saved] = await Promise.all([page.waitForEvent('download'), download.click()])
+      assert.equal(saved.suggestedFilename(), 'broken.pdf')
+      await axe(page, 'file viewer error')
+      await viewer.getByRole('button', { name: 'Close' }).click()
+      await viewer.waitFor({ state: 'hidden' })
+
       /** plays clicks the player's play control (its left end) and waits for time to pass. */
       const plays = async (player) => {
         await player.evaluate((el) => new Promise((resolve) => (el.readyState >= 1 ? resolve() : el.addEventListener('loadedmetadata', resolve, { once: true }))))

@@ -57,7 +57,12 @@ export function PdfViewer({ src, name, onState }: { src: string; name: string; o
       .then((tk) => {
         task = tk
         if (!live) return void tk.destroy()
-        return tk.promise.then((d) => live && setDoc(d))
+        return tk.promise.then((d) => {
+          if (!live) return
+          // A file without pages is not one the viewer can show.
+          if (d.numPages < 1) throw new Error('pdf: no pages')
+          setDoc(d)
+        })
       })
       .catch(() => live && setFailed(true))
     return () => {
