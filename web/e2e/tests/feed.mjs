@@ -505,6 +505,7 @@ export default [
         return n
       })
       assert.ok((await inked()) > 50, 'page 1 shows its text')
+      assert.equal(await viewer.getByTestId('pdf-page-text').textContent(), 'First page')
       assert.deepEqual(await blobFrames(), [])
       await shot(page, 'file-viewer-pdf')
       await axe(page, 'PDF viewer')
@@ -516,6 +517,7 @@ export default [
       await visible(viewer.getByText('Page 2 of 2'))
       await page.waitForFunction((el) => el.dataset.renderedPage === '2', await pdf.elementHandle(), { timeout: TIMEOUT })
       assert.equal(await next.isDisabled(), true)
+      assert.equal(await viewer.getByTestId('pdf-page-text').textContent(), 'Second page')
       const canvas2 = viewer.getByRole('img', { name: 'Page 2 of 2 of plan.pdf' })
       const fitWidth = await canvas2.evaluate((c) => c.getBoundingClientRect().width)
 

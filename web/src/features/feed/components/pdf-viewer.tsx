@@ -34,7 +34,7 @@ export type PdfState = 'loading' | 'ready' | 'error'
  * a page number input (a number from 1 to the count, else it is cleared:
  * spec 000), and zoom from fitting the width (1) to 3 in steps of 0.2.
  * The arrow and page keys turn pages and + and - zoom when the page has
- * focus. onState tells the viewer when it failed, to offer the download.
+ * focus; the page's text follows the canvas for screen readers. onState tells the viewer when it failed, to offer the download.
  */
 export function PdfViewer({ src, name, onState }: { src: string; name: string; onState?: (s: PdfState) => void }) {
   const { t } = useTranslation()
@@ -46,6 +46,8 @@ export function PdfViewer({ src, name, onState }: { src: string; name: string; o
   const [zoom, setZoom] = useState<number>(PDF_ZOOM.min)
   const [width, setWidth] = useState(0)
   const [rendered, setRendered] = useState(0)
+  // The page's text, for screen readers: the canvas is a picture of it.
+  const [text, setText] = useState('')
   const scroller = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLCanvasElement>(null)
 
@@ -101,7 +103,11 @@ export function PdfViewer({ src, name, onState }: { src: string; name: string; o
         el.style.width = `${Math.floor(viewport.width)}px`
         el.style.height = `${Math.floor(viewport.height)}px`
         render = p.render({ canvas: el, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] })
-        return render.promise.then(() => live && setRendered(page))
+        return Promise.all([render.promise, p.getTextContent()]).then(([, content]) => {
+          if (!live) return
+          setText(content.items.map((i) => ('str' in i ? i.str : '')).join(' ').replace(/\s+/g, ' ').trim())
+          setRendered(page)
+        })
       })
       .catch((e: unknown) => {
         if (live && (e as { name?: string })?.name !== 'RenderingCancelledException') setFailed(true)
@@ -203,6 +209,11 @@ export function PdfViewer({ src, name, onState }: { src: string; name: string; o
           className={doc ? 'mx-auto block bg-white shadow' : 'hidden'}
           data-testid="pdf-canvas"
         />
+        {rendered === page && text && (
+          <p className="sr-only" data-testid="pdf-page-text">
+            {text}
+          </p>
+        )}
       </div>
     </div>
   )
