@@ -57,7 +57,8 @@ var safeHost = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]
 //     The Meet Up screen connects to LiveKit's public URL (its signalling
 //     WebSocket, and HTTP for its checks), which is another origin.
 //   - frame-src: the video players (and this origin). No blob is framed:
-//     the file viewer shows images as images and downloads the rest.
+//     the file viewer shows images, audio and video in their elements,
+//     renders a PDF's bytes itself (pdf.js) and downloads the rest.
 func appPolicy(c fiber.Ctx, publicURL, sfuURL string) string {
 	hosts := []string{}
 	if h := string(c.RequestCtx().Host()); safeHost.MatchString(h) {

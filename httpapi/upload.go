@@ -98,8 +98,10 @@ func (h *uploadHandlers) put(c fiber.Ctx) error {
 // get serves a blob so that no upload can act as a page of this origin: the
 // type read from its bytes (never HTML or SVG: those are served as
 // application/octet-stream), nosniff, a sandboxing CSP, and as a download
-// unless it is an image. A blob never changes, so it is cached for good and
-// its id is its ETag; one byte range is served when asked.
+// unless it is an image, audio or video (inlineType), which the viewer's
+// <img>, <audio> and <video> show. A blob never changes, so it is cached
+// for good and its id is its ETag; one byte range is served when asked, so
+// that a player can seek.
 func (h *uploadHandlers) get(c fiber.Ctx) error {
 	id, err := pathUUID(c, "id")
 	if err != nil {
@@ -110,7 +112,7 @@ func (h *uploadHandlers) get(c fiber.Ctx) error {
 		return err
 	}
 	disposition := "attachment"
-	if blob.IsImageType(b.MediaType) {
+	if inlineType(b.MediaType) {
 		disposition = "inline"
 	}
 	etag := `"` + b.ID.String() + `"`
@@ -138,6 +140,14 @@ func (h *uploadHandlers) get(c fiber.Ctx) error {
 		io.Closer
 	}{io.NewSectionReader(b.File, start, length), b.File}, int(length))
 	return nil
+}
+
+// inlineType reports whether a blob served as mediaType is shown where it
+// is opened rather than saved: images, audio and video, which a browser
+// plays as media and never runs as a page. A PDF stays a download: the
+// viewer renders its bytes itself (web/src/features/feed/components/pdf-viewer.tsx).
+func inlineType(mediaType string) bool {
+	return blob.IsImageType(mediaType) || strings.HasPrefix(mediaType, "audio/") || strings.HasPrefix(mediaType, "video/")
 }
 
 // byteRange reads a Range header of one byte range (RFC 9110 §14.1.2)

@@ -637,3 +637,99 @@ func forged(t *testing.T, env *testenv.Env, public string) {
 		t.Errorf("upload URL %q is not on the public URL", tk.URL)
 	}
 }
+
+// wavBytes is a WAV file of n silent 8-bit mono samples at 8 kHz.
+func wavBytes(n int) []byte {
+	var b bytes.Buffer
+	le := func(v uint32, size int) {
+		for i := 0; i < size; i++ {
+			b.WriteByte(byte(v >> (8 * i)))
+		}
+	}
+	b.WriteString("RIFF")
+	le(uint32(36+n), 4)
+	b.WriteString("WAVEfmt ")
+	le(16, 4)
+	le(1, 2)    // PCM
+	le(1, 2)    // mono
+	le(8000, 4) // samples a second
+	le(8000, 4) // bytes a second
+	le(1, 2)    // block align
+	le(8, 2)    // bits a sample
+	b.WriteString("data")
+	le(uint32(n), 4)
+	b.Write(bytes.Repeat([]byte{0x80}, n))
+	return b.Bytes()
+}
+
+// TestUploadMediaServedInline: audio and video are served inline, with
+// their type and byte ranges, so that the viewer's <audio> and <video> play
+// and seek them; a PDF and an SVG stay downloads under the same sandboxing
+// policy. The URL is the permission: a reader outside the forum never gets
+// it, and a forged one is refused.
+func TestUploadMediaServedInline(t *testing.T) {
+	e := newUploadEnv(t)
+	f := feedFixtureOn(t, e.Env)
+	member := e.As(t, seed.MemberEmail)
+	anon := e.Client(t)
+	webm := append([]byte("\x1A\x45\xDF\xA3\x9F\x42\x86\x81\x01"), bytes.Repeat([]byte{0}, 64)...)
+	svg := []byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)
+	for _, c := range []struct {
+		name, declared string
+		body           []byte
+		served, disp   string
+	}{
+		{"talk.wav", "audio/wav", wavBytes(800), "audio/wave", "inline"},
+		{"clip.webm", "video/webm", webm, "video/webm", "inline"},
+		{"slides.pdf", "application/pdf", pdfBytes, "application/pdf", "attachment"},
+		{"logo.svg", "image/svg+xml", svg, "application/octet-stream", "attachment"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := e.upload(t, member, "file", c.name, c.declared, c.body)
+			th := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "a file",
+				"file": map[string]any{"id": u.ID, "name": u.Name, "url": u.URL, "mediaType": u.MediaType}})
+			var got struct {
+				File struct{ URL, MediaType string } `json:"file"`
+			}
+			member.Do("GET", "/api/threads/"+th.ID, nil).JSON(t, &got)
+			if got.File.MediaType != c.served {
+				t.Errorf("the post's file is %q, want %q", got.File.MediaType, c.served)
+			}
+			path := e.local(t, got.File.URL)
+			r := anon.Do("GET", path, nil)
+			if r.Status != 200 || !bytes.Equal(r.Body, c.body) {
+				t.Fatalf("GET: %d, %d bytes", r.Status, len(r.Body))
+			}
+			wantSafeHeaders(t, r, c.served, fmt.Sprintf(`%s; filename="%s"; filename*=UTF-8''%s`, c.disp, c.name, c.name))
+
+			// A player asks for a range first, then seeks.
+			for _, rg := range []struct {
+				header     string
+				start, end int
+			}{{"bytes=0-", 0, len(c.body) - 1}, {"bytes=4-11", 4, 11}, {"bytes=-8", len(c.body) - 8, len(c.body) - 1}} {
+				req, _ := http.NewRequest("GET", e.URL+path, nil)
+				req.Header.Set("Range", rg.header)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				part, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				want := fmt.Sprintf("bytes %d-%d/%d", rg.start, rg.end, len(c.body))
+				if res.StatusCode != 206 || !bytes.Equal(part, c.body[rg.start:rg.end+1]) || res.Header.Get("Content-Range") != want ||
+					res.Header.Get("Content-Disposition") != r.Header.Get("Content-Disposition") {
+					t.Errorf("Range %s: %d, %d bytes, %q (want %q), %q", rg.header, res.StatusCode, len(part), res.Header.Get("Content-Range"), want, res.Header.Get("Content-Disposition"))
+				}
+			}
+
+			// Outside the forum the post, and so its URL, is not found; a
+			// URL with another signature is refused.
+			wantError(t, e.As(t, seed.OutsiderEmail).Do("GET", "/api/threads/"+th.ID, nil), 404, "notFound")
+			pu, _ := url.Parse(path)
+			q := pu.Query()
+			q.Set("sig", strings.Repeat("A", 43))
+			pu.RawQuery = q.Encode()
+			wantError(t, anon.Do("GET", pu.String(), nil), 403, "blobSignatureInvalid")
+		})
+	}
+}

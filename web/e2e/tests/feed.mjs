@@ -42,6 +42,87 @@ async function scrollTo(page, locator) {
   await visible(locator)
 }
 
+/**
+ * twoPagePdf is a PDF of two pages of text, written out by hand with its
+ * cross-reference table's byte offsets counted.
+ */
+function twoPagePdf() {
+  const page = (content) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 5 0 R >> >> /Contents ${content} 0 R >>`
+  const text = (s) => `BT /F1 28 Tf 30 100 Td (${s}) Tj ET`
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
+    page(6),
+    page(7),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...['First page', 'Second page'].map((s) => `<< /Length ${text(s).length} >>\nstream\n${text(s)}\nendstream`),
+  ]
+  let out = '%PDF-1.4\n'
+  const offsets = objects.map((body, i) => {
+    const at = out.length
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`
+    return at
+  })
+  const xref = out.length
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+  return Buffer.from(out, 'latin1')
+}
+
+/** wav is a WAV file of a 440 Hz tone lasting seconds (8 kHz, 8-bit mono). */
+function wav(seconds) {
+  const rate = 8000
+  const n = rate * seconds
+  const b = Buffer.alloc(44 + n)
+  b.write('RIFF', 0)
+  b.writeUInt32LE(36 + n, 4)
+  b.write('WAVEfmt ', 8)
+  b.writeUInt32LE(16, 16)
+  b.writeUInt16LE(1, 20) // PCM
+  b.writeUInt16LE(1, 22) // mono
+  b.writeUInt32LE(rate, 24)
+  b.writeUInt32LE(rate, 28)
+  b.writeUInt16LE(1, 32)
+  b.writeUInt16LE(8, 34)
+  b.write('data', 36)
+  b.writeUInt32LE(n, 40)
+  for (let i = 0; i < n; i++) b[44 + i] = 128 + Math.round(40 * Math.sin((2 * Math.PI * 440 * i) / rate))
+  return b
+}
+
+/** recordWebm runs in the page: two seconds of a moving square on a canvas, recorded as WebM, in base64. */
+async function recordWebm() {
+  const canvas = document.createElement('canvas')
+  canvas.width = 160
+  canvas.height = 120
+  const g = canvas.getContext('2d')
+  const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm' })
+  const chunks = []
+  recorder.ondataavailable = (e) => chunks.push(e.data)
+  const stopped = new Promise((resolve) => (recorder.onstop = resolve))
+  recorder.start(100)
+  const t0 = performance.now()
+  await new Promise((resolve) => {
+    const draw = () => {
+      const t = performance.now() - t0
+      g.fillStyle = '#234'
+      g.fillRect(0, 0, 160, 120)
+      g.fillStyle = '#fc3'
+      g.fillRect((t / 20) % 140, 50, 20, 20)
+      if (t < 2000) requestAnimationFrame(draw)
+      else resolve()
+    }
+    draw()
+  })
+  recorder.stop()
+  await stopped
+  const bytes = new Uint8Array(await new Blob(chunks, { type: 'video/webm' }).arrayBuffer())
+  let s = ''
+  for (const x of bytes) s += String.fromCharCode(x)
+  return btoa(s)
+}
+
 export default [
   {
     name: 'feed: two members live — a post with an image, a link and a mention; a comment and a reaction; an anonymous question',
@@ -347,37 +428,28 @@ export default [
     },
   },
   {
-    name: 'feed: an image file opens in the viewer, a PDF downloads, and nothing is framed',
+    name: 'feed: an image file opens in the viewer, and nothing is framed',
     async fn(ctx) {
       const { a, path, series } = await forum()
       const main = series.mainChannelId
-      /** upload puts body as a file upload of A's and returns the result. */
-      const upload = async (name, mediaType, body) => {
-        const tk = await api('POST', '/api/sas', { token: a, body: { kind: 'file', name, mediaType, size: body.length } })
-        assert.equal(tk.status, 201, JSON.stringify(tk.body))
-        assert.ok(tk.body.url.startsWith(server.url + '/api/blobs/'), `upload URL ${tk.body.url}`)
-        const put = await fetch(tk.body.url, { method: 'PUT', body })
-        assert.equal(put.status, 200)
-        return put.json()
-      }
       const stamp = `viewer-${Date.now()}`
-      const png = await upload('diagram.png', 'image/png', PNG)
-      const pdf = await upload('plan.pdf', 'application/pdf', Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'))
-      const file = (u) => ({ id: u.id, name: u.name, url: u.url, mediaType: u.mediaType })
+      const tk = await api('POST', '/api/sas', { token: a, body: { kind: 'file', name: 'diagram.png', mediaType: 'image/png', size: PNG.length } })
+      assert.equal(tk.status, 201, JSON.stringify(tk.body))
+      assert.ok(tk.body.url.startsWith(server.url + '/api/blobs/'), `upload URL ${tk.body.url}`)
+      const put = await fetch(tk.body.url, { method: 'PUT', body: PNG })
+      assert.equal(put.status, 200)
+      const png = await put.json()
       // A page elsewhere is refused as a file: it would be framed.
       const refused = await api('POST', `/api/series/${series.id}/threads`, {
         token: a, body: { channelId: main, raw: `${stamp} elsewhere`, file: { name: 'x.pdf', url: 'https://example.com/page.html', mediaType: 'application/pdf' } },
       })
       assert.equal(refused.status, 400)
       assert.ok(refused.body.details.fields.file, JSON.stringify(refused.body))
-      for (const [raw, u] of [[`${stamp} image file`, png], [`${stamp} pdf file`, pdf]]) {
-        const r = await api('POST', `/api/series/${series.id}/threads`, { token: a, body: { channelId: main, raw, file: file(u) } })
-        assert.equal(r.status, 201, JSON.stringify(r.body))
-      }
+      const r = await api('POST', `/api/series/${series.id}/threads`, {
+        token: a, body: { channelId: main, raw: `${stamp} image file`, file: { id: png.id, name: png.name, url: png.url, mediaType: png.mediaType } },
+      })
+      assert.equal(r.status, 201, JSON.stringify(r.body))
       const page = await openFeed(ctx, A, path)
-      const frames = async () => page.locator('iframe').evaluateAll((fs) => fs.map((f) => ({ src: f.getAttribute('src'), sandbox: f.getAttribute('sandbox') })))
-
-      // An image file shows as an image: no frame at all.
       const imageCard = card(page, `${stamp} image file`)
       await scrollTo(page, imageCard)
       await imageCard.getByRole('button', { name: 'View' }).click()
@@ -385,18 +457,143 @@ export default [
       await visible(viewer.getByTestId('file-viewer-image'))
       assert.deepEqual(await viewer.locator('iframe').count(), 0)
       await page.keyboard.press('Escape')
+      await page.close()
+    },
+  },
+  {
+    name: 'feed: a member attaches a PDF, an audio and a video file; the viewer pages and zooms the PDF and plays the others',
+    async fn(ctx) {
+      const page = await openFeed(ctx, A, (await forum()).path)
+      const stamp = `media-${Date.now()}`
+      const blobFrames = async () => (await page.locator('iframe').evaluateAll((fs) => fs.map((f) => f.getAttribute('src') ?? ''))).filter((src) => src.includes('/api/blobs/'))
 
-      // A PDF is a download (served as an attachment, a frame would show
-      // nothing): no View that opens an empty viewer, and nothing is framed.
-      const pdfCard = card(page, `${stamp} pdf file`)
-      await scrollTo(page, pdfCard)
-      assert.equal(await pdfCard.getByRole('button', { name: 'View' }).count(), 0)
-      const download = pdfCard.getByRole('link', { name: 'Download' })
-      await visible(download)
-      assert.equal(new URL(await download.getAttribute('href')).origin, new URL(server.url).origin)
-      assert.deepEqual((await frames()).filter((f) => f.src?.includes('/api/blobs/')), [])
+      /** attach posts text with file through the composer, as a member does, and returns the post's card. */
+      const attach = async (text, file) => {
+        await page.getByRole('group', { name: 'Create' }).getByRole('button', { name: 'Post' }).click()
+        const dialog = page.getByRole('dialog', { name: 'Create a post' })
+        await visible(dialog)
+        await dialog.getByRole('button', { name: 'Add a file' }).click()
+        await dialog.getByTestId('file-input-file').setInputFiles(file)
+        await visible(dialog.getByRole('button', { name: `Remove the file ${file.name}` }))
+        await dialog.getByRole('textbox', { name: 'Post text' }).fill(text)
+        await dialog.getByRole('button', { name: 'Post' }).click()
+        await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT })
+        const c = card(page, text)
+        await scrollTo(page, c)
+        return c
+      }
+      /** open clicks the card's View and returns the viewer. */
+      const open = async (c, name) => {
+        await c.getByRole('button', { name: 'View' }).click()
+        const viewer = page.getByRole('dialog', { name: `File: ${name}` })
+        await visible(viewer)
+        return viewer
+      }
+
+      // A PDF of two pages opens in the viewer, drawn by pdf.js: no frame.
+      const pdfCard = await attach(`${stamp} the plan`, { name: 'plan.pdf', mimeType: 'application/pdf', buffer: twoPagePdf() })
+      let viewer = await open(pdfCard, 'plan.pdf')
+      const status = viewer.getByTestId('pdf-page-status')
+      await visible(viewer.getByText('Page 1 of 2'))
+      const pdf = viewer.getByTestId('pdf-viewer')
+      await page.waitForFunction((el) => el.dataset.renderedPage === '1', await pdf.elementHandle(), { timeout: TIMEOUT })
+      const canvas = viewer.getByRole('img', { name: 'Page 1 of 2 of plan.pdf' })
+      /** inked counts the canvas's dark pixels: the page's text. */
+      const inked = () => canvas.evaluate((c) => {
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data
+        let n = 0
+        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i] < 128) n++
+        return n
+      })
+      assert.ok((await inked()) > 50, 'page 1 shows its text')
+      assert.equal(await viewer.getByTestId('pdf-page-text').textContent(), 'First page')
+      assert.deepEqual(await blobFrames(), [])
+      await shot(page, 'file-viewer-pdf')
+      await axe(page, 'PDF viewer')
+
+      const next = viewer.getByRole('button', { name: 'Next page' })
+      const previous = viewer.getByRole('button', { name: 'Previous page' })
+      assert.equal(await previous.isDisabled(), true)
+      await next.click()
+      await visible(viewer.getByText('Page 2 of 2'))
+      await page.waitForFunction((el) => el.dataset.renderedPage === '2', await pdf.elementHandle(), { timeout: TIMEOUT })
+      assert.equal(await next.isDisabled(), true)
+      assert.equal(await viewer.getByTestId('pdf-page-text').textContent(), 'Second page')
+      const canvas2 = viewer.getByRole('img', { name: 'Page 2 of 2 of plan.pdf' })
+      const fitWidth = await canvas2.evaluate((c) => c.getBoundingClientRect().width)
+
+      // Zoom in by two steps of 0.2, then back to fitting the width.
+      await viewer.getByRole('button', { name: 'Zoom in' }).click()
+      await viewer.getByRole('button', { name: 'Zoom in' }).click()
+      await visible(viewer.getByText('140%'))
+      await page.waitForFunction(([c, w]) => c.getBoundingClientRect().width > w * 1.35, [await canvas2.elementHandle(), fitWidth], { timeout: TIMEOUT })
+      await viewer.getByRole('button', { name: 'Fit to width' }).click()
+      await visible(viewer.getByText('100%'))
+      await page.waitForFunction(([c, w]) => Math.abs(c.getBoundingClientRect().width - w) < 2, [await canvas2.elementHandle(), fitWidth], { timeout: TIMEOUT })
+
+      // The keyboard turns pages; a page number out of range is cleared.
+      await viewer.getByRole('region', { name: 'Page 2 of 2 of plan.pdf' }).focus()
+      await page.keyboard.press('ArrowLeft')
+      await visible(viewer.getByText('Page 1 of 2'))
+      const pageNumber = viewer.getByRole('textbox', { name: 'Page number' })
+      await pageNumber.fill('5')
+      await pageNumber.press('Enter')
+      assert.equal(await pageNumber.inputValue(), '')
+      assert.equal(await status.textContent(), 'Page 1 of 2')
+      await pageNumber.fill('2')
+      await pageNumber.press('Enter')
+      await visible(viewer.getByText('Page 2 of 2'))
+      await page.keyboard.press('Escape')
+      await viewer.waitFor({ state: 'hidden' })
+
+      // A file pdf.js cannot read (a PDF header, no document) is offered as a download.
+      const brokenCard = await attach(`${stamp} the broken one`, {
+        name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\nthis is not a document\n%%EOF\n'),
+      })
+      viewer = await open(brokenCard, 'broken.pdf')
+      const error = viewer.getByRole('alert')
+      await visible(error.getByText("This file can't be shown here"))
+      const download = error.getByRole('link', { name: 'Download' })
+      assert.equal(await download.getAttribute('download'), 'broken.pdf')
       const [saved] = await Promise.all([page.waitForEvent('download'), download.click()])
-      assert.equal(saved.suggestedFilename(), 'plan.pdf')
+      assert.equal(saved.suggestedFilename(), 'broken.pdf')
+      await axe(page, 'file viewer error')
+      await viewer.getByRole('button', { name: 'Close' }).click()
+      await viewer.waitFor({ state: 'hidden' })
+
+      /** plays clicks the player's play control (its left end) and waits for time to pass. */
+      const plays = async (player) => {
+        await player.evaluate((el) => new Promise((resolve) => (el.readyState >= 1 ? resolve() : el.addEventListener('loadedmetadata', resolve, { once: true }))))
+        const box = await player.boundingBox()
+        const controls = await player.evaluate((el) => el.tagName === 'AUDIO')
+        // The play button: at the audio bar's left end, the video's middle.
+        await page.mouse.click(controls ? box.x + 20 : box.x + box.width / 2, controls ? box.y + box.height / 2 : box.y + box.height / 2)
+        await page.waitForFunction((el) => !el.paused && el.currentTime > 0.3, await player.elementHandle(), { timeout: TIMEOUT })
+      }
+
+      // An audio file plays in the viewer's <audio controls>.
+      const audioCard = await attach(`${stamp} the talk`, { name: 'talk.wav', mimeType: 'audio/wav', buffer: wav(3) })
+      viewer = await open(audioCard, 'talk.wav')
+      const audio = viewer.getByLabel('Audio: talk.wav')
+      await visible(audio)
+      assert.equal(await audio.evaluate((el) => el.controls), true)
+      await plays(audio)
+      await axe(page, 'audio viewer')
+      // The player keeps the keys it has focus for (Escape included): close.
+      await viewer.getByRole('button', { name: 'Close' }).click()
+      await viewer.waitFor({ state: 'hidden' })
+
+      // A video file (a WebM this browser records from a canvas) plays in <video controls>.
+      const clip = await page.evaluate(recordWebm)
+      const videoCard = await attach(`${stamp} the clip`, { name: 'clip.webm', mimeType: 'video/webm', buffer: Buffer.from(clip, 'base64') })
+      viewer = await open(videoCard, 'clip.webm')
+      const video = viewer.getByLabel('Video: clip.webm')
+      await visible(video)
+      await plays(video)
+      assert.ok((await video.evaluate((el) => el.videoWidth)) === 160, 'the video has its frames')
+      assert.deepEqual(await blobFrames(), [])
+      await viewer.getByRole('button', { name: 'Close' }).click()
+      await viewer.waitFor({ state: 'hidden' })
       await page.close()
     },
   },

@@ -3094,8 +3094,9 @@ export interface paths {
          *     a browser could run (HTML, XML, SVG…) is `application/octet-stream`;
          *     `X-Content-Type-Options: nosniff`; `Content-Security-Policy:
          *     sandbox; default-src 'none'`; and `Content-Disposition: attachment`
-         *     with the file's name (`filename*`, UTF-8) unless it is an image
-         *     (`inline`). A file never changes: `Cache-Control: private,
+         *     with the file's name (`filename*`, UTF-8) unless it is an image,
+         *     audio or video (`inline`, for the viewer's `<img>`, `<audio>` and
+         *     `<video>`). A file never changes: `Cache-Control: private,
          *     max-age=31536000, immutable`, and its `ETag` is its id. One byte
          *     range (`Range: bytes=…`) is answered with 206; any other `Range` with
          *     the whole file.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { embedFor, httpUrl, ownBlob, readPreview, viewableInline } from './media'
+import { embedFor, httpUrl, officeKind, ownBlob, pageInput, readPreview, stepZoom, viewableInline } from './media'
 
 describe('httpUrl', () => {
   it.each([
@@ -48,12 +48,53 @@ describe('embedFor', () => {
 
 describe('viewableInline', () => {
   it.each([
-    ['application/pdf', undefined],
+    ['application/pdf', 'pdf'],
     ['image/PNG', 'image'],
+    ['audio/wave', 'audio'],
+    ['audio/mpeg', 'audio'],
+    ['video/webm', 'video'],
+    ['video/mp4; codecs="avc1"', 'video'],
+    ['video/avi', undefined],
+    ['application/octet-stream', undefined],
     ['image/svg+xml', undefined],
     ['text/html', undefined],
     ['application/zip', undefined],
   ])('%s', (t, want) => expect(viewableInline(t)).toBe(want))
+})
+
+describe('officeKind', () => {
+  it.each([
+    ['Q3 plan.DOCX', 'document'],
+    ['budget.xlsx', 'spreadsheet'],
+    ['deck.pptx', 'presentation'],
+    ['notes.pdf', undefined],
+    ['docx', undefined],
+  ])('%s', (name, want) => expect(officeKind(name)).toBe(want))
+})
+
+describe('stepZoom', () => {
+  it('moves in steps of 0.2 between 1 and 3', () => {
+    expect(stepZoom(1, 1)).toBe(1.2)
+    expect(stepZoom(1.2, 1)).toBe(1.4)
+    expect(stepZoom(1, -1)).toBe(1)
+    expect(stepZoom(2.8, 1)).toBe(3)
+    expect(stepZoom(3, 1)).toBe(3)
+    let z = 1
+    for (let i = 0; i < 10; i++) z = stepZoom(z, 1)
+    expect(z).toBe(3)
+  })
+})
+
+describe('pageInput', () => {
+  it.each([
+    ['2', 3, 2],
+    [' 3 ', 3, 3],
+    ['0', 3, undefined],
+    ['4', 3, undefined],
+    ['1.5', 3, undefined],
+    ['two', 3, undefined],
+    ['', 3, undefined],
+  ])('%j of %d', (value, count, want) => expect(pageInput(value as string, count as number)).toBe(want))
 })
 
 describe('readPreview', () => {

@@ -80,17 +80,74 @@ export function ownBlob(value: unknown, origin: string = window.location.origin)
   return u.origin === origin && u.pathname.startsWith('/api/blobs/') ? href : undefined
 }
 
+/** Viewable is how the file viewer shows a file itself. */
+export type Viewable = 'image' | 'pdf' | 'audio' | 'video'
+
 /**
  * viewableInline says whether the file viewer shows a file itself rather
- * than offering a download: images only. Any other blob, a PDF included,
- * is served as an attachment under a sandboxing policy, so a frame would
- * show nothing (a sandboxed frame blocks the download, and browsers' PDF
- * viewers do not run sandboxed); it is downloaded.
+ * than offering a download, and how. No blob is framed: a PDF is served as
+ * an attachment under a sandboxing policy (a sandboxed frame would show
+ * nothing), so the viewer renders its bytes with pdf.js; images, audio and
+ * video are served inline for <img>, <audio> and <video>. The types are
+ * the ones the server serves as is (a sniffed type: internal/adapters/blob)
+ * that Chromium, Firefox and Safari decode; a file a browser still cannot
+ * play ends in the viewer's error state, with its download.
  */
-export function viewableInline(mediaType: string): 'image' | undefined {
+export function viewableInline(mediaType: string): Viewable | undefined {
   const t = mediaType.toLowerCase().split(';')[0]!.trim()
   if (/^image\/(png|jpe?g|gif|webp|avif|bmp)$/.test(t)) return 'image'
+  if (t === 'application/pdf') return 'pdf'
+  if (/^audio\/(mpeg|mp3|wave?|x-wav|ogg|webm|aac|mp4|flac)$/.test(t)) return 'audio'
+  if (/^video\/(mp4|webm|ogg)$/.test(t)) return 'video'
   return undefined
+}
+
+/** OfficeKind is the kind of an office document, read from its name's extension. */
+export type OfficeKind = 'document' | 'spreadsheet' | 'presentation'
+
+const OFFICE_EXTENSIONS: Record<string, OfficeKind> = {
+  doc: 'document', docx: 'document', odt: 'document', rtf: 'document',
+  xls: 'spreadsheet', xlsx: 'spreadsheet', ods: 'spreadsheet',
+  ppt: 'presentation', pptx: 'presentation', odp: 'presentation',
+}
+
+/**
+ * officeKind is the kind of an office document named name, or undefined.
+ * The server serves these as what their bytes are (a zip, or the legacy
+ * OLE container), so the name tells them apart; the viewer only names them,
+ * as no browser renders them.
+ */
+export function officeKind(name: string): OfficeKind | undefined {
+  const ext = name.toLowerCase().match(/\.([a-z]+)$/)?.[1]
+  return ext ? OFFICE_EXTENSIONS[ext] : undefined
+}
+
+/** formatFileSize is a size in bytes as people read it: 980 B, 12.4 KB, 3.1 MB. */
+export function formatFileSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB']
+  let n = bytes
+  let u = 0
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024
+    u++
+  }
+  return `${u === 0 ? n : new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(n)} ${units[u]}`
+}
+
+/** PDF_ZOOM is the PDF viewer's zoom: 1 (the page fits the width) to 3, in steps of 0.2 (spec 000 limits). */
+export const PDF_ZOOM = { min: 1, max: 3, step: 0.2 } as const
+
+/** stepZoom is zoom moved by steps of PDF_ZOOM.step, kept within its bounds and rounded to a step. */
+export function stepZoom(zoom: number, steps: number): number {
+  const next = Math.round((zoom + steps * PDF_ZOOM.step) * 10) / 10
+  return Math.min(PDF_ZOOM.max, Math.max(PDF_ZOOM.min, next))
+}
+
+/** pageInput is a typed page number when it is a whole number from 1 to count, else undefined (spec 000: the input is then cleared). */
+export function pageInput(value: string, count: number): number | undefined {
+  if (!/^\d+$/.test(value.trim())) return undefined
+  const n = Number(value)
+  return n >= 1 && n <= count ? n : undefined
 }
 
 /** preview fields a link preview may carry, each read only if it is a string. */

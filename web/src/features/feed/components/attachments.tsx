@@ -1,10 +1,13 @@
 import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { Download, ExternalLink, FileText } from 'lucide-react'
+import { ExternalLink, FileText } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { embedFor, httpUrl, ownBlob, readPreview, viewableInline } from '@/lib/media'
+import { embedFor, formatFileSize, httpUrl, officeKind, ownBlob, readPreview, viewableInline } from '@/lib/media'
+import { fileSizeQuery } from '../api/get-file'
 import type { Thread } from '../lib/thread-cache'
+import { DownloadLink, FileView } from './file-viewer'
 import { WebLink } from './web-link'
 
 /** PostImage is a post's image; it opens in a lightbox. */
@@ -38,42 +41,48 @@ export function PostImage({ image }: { image: NonNullable<Thread['image']> }) {
 }
 
 /**
- * PostFile is a post's file: an image of this server's blob store opens in
- * the fullscreen file viewer as an image; any other file (see
- * viewableInline) is a download link. Nothing is framed.
+ * PostFile is a post's file. A file of this server's blob store that the
+ * viewer can show (see viewableInline: an image, a PDF, audio or video)
+ * has View, which opens the fullscreen file viewer; every file has its
+ * Download, with its kind and size (an office document is named for what
+ * it is: no browser renders one, so it is not faked). Nothing is framed.
  */
 export function PostFile({ file }: { file: NonNullable<Thread['file']> }) {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
   const src = httpUrl(file.url)
+  const own = src ? ownBlob(src) : undefined
+  const inline = own ? viewableInline(file.mediaType) : undefined
+  // The size is asked of the server (HEAD) only for a file that is just a
+  // download: the post does not carry it.
+  const size = useQuery({ ...fileSizeQuery(own ?? ''), enabled: !!own && !inline })
   if (!src) return null
-  const inline = ownBlob(src) ? viewableInline(file.mediaType) : undefined
+  const office = officeKind(file.name)
+  const kind = office ? t(`feed.file.kind.${office}`) : file.mediaType
   return (
-    <div className="flex items-center gap-3 rounded-md border p-3" data-testid="post-file">
+    <div className="flex items-center gap-3 rounded-md border p-3" data-testid="post-file" data-viewer={inline ?? 'download'}>
       <FileText className="size-8 shrink-0 text-muted-foreground" aria-hidden />
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium">{file.name}</p>
-        <p className="truncate text-xs text-muted-foreground">{file.mediaType}</p>
+        <p className="truncate text-xs text-muted-foreground" data-testid="post-file-meta">
+          {size.data !== undefined ? `${kind} · ${formatFileSize(size.data)}` : kind}
+        </p>
       </div>
       {inline && (
         <Button variant="outline" size="sm" onClick={() => setOpen(true)}>
           {t('feed.file.view')}
         </Button>
       )}
-      <Button variant="ghost" size="sm" asChild>
-        <a href={src} download={file.name} target="_blank" rel="noopener noreferrer">
-          <Download aria-hidden />
-          {t('feed.file.download')}
-        </a>
-      </Button>
-      {inline && (
+      <DownloadLink src={src} name={file.name} />
+      {inline && own && (
         <Dialog open={open} onOpenChange={setOpen}>
-          <DialogContent className="flex h-[95vh] max-w-[98vw] flex-col p-3 sm:p-4" data-testid="file-viewer">
-            <DialogHeader>
-              <DialogTitle className="truncate pr-8">{t('feed.file.viewerTitle', { name: file.name })}</DialogTitle>
+          <DialogContent className="flex h-[95vh] max-w-[98vw] flex-col p-3 sm:p-4" data-testid="file-viewer" data-kind={inline}>
+            <DialogHeader className="flex-row items-center gap-3 space-y-0 pr-8">
+              <DialogTitle className="min-w-0 flex-1 truncate">{t('feed.file.viewerTitle', { name: file.name })}</DialogTitle>
               <DialogDescription className="sr-only">{file.mediaType}</DialogDescription>
+              <DownloadLink src={own} name={file.name} variant="outline" />
             </DialogHeader>
-            <img src={src} alt={file.name} referrerPolicy="no-referrer" className="min-h-0 w-full flex-1 object-contain" data-testid="file-viewer-image" />
+            {open && <FileView kind={inline} src={own} name={file.name} />}
           </DialogContent>
         </Dialog>
       )}
