@@ -39,6 +39,13 @@ describe('the community form', () => {
     await userEvent.clear(screen.getByLabelText('Video link'))
     expect(create).toBeEnabled()
 
+    // A new community is free until the admin makes it paid; the price is then the default.
+    const free = screen.getByRole('switch', { name: 'Free community' })
+    expect(free).toBeChecked()
+    expect(screen.queryByLabelText('Price (USD)')).toBeNull()
+    await userEvent.click(free)
+    expect(screen.getByLabelText('Price (USD)')).toHaveValue('39.95')
+
     await userEvent.click(create)
     await waitFor(() => expect(router.state.location.pathname).toBe('/communities/c9'))
     expect(calls.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(['POST /api/organizations/o1/communities', 'GET /api/communities/c9'])

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { priceCents } from '@/lib/price'
 import { communityFormValues, isVideoLink, toCommunityBody, validateCommunityForm } from './community-form'
 
-const valid = { ...communityFormValues(), name: 'Leaders', description: 'For leaders.' }
+const valid = { ...communityFormValues(), name: 'Leaders', description: 'For leaders.', isFree: false }
 
 describe('the community form (spec 000 §5)', () => {
-  it('starts with the default price of 3995 cents, not free, without single sign-on', () => {
-    expect(communityFormValues()).toMatchObject({ price: '39.95', isFree: false, ssoAccess: false })
+  it('starts free, as a new forum does, with the default price of 3995 cents ready, without single sign-on', () => {
+    expect(communityFormValues()).toMatchObject({ price: '39.95', isFree: true, ssoAccess: false })
     expect(validateCommunityForm(valid)).toEqual({})
   })
 

@@ -35,7 +35,9 @@ export function communityFormValues(c?: Community): CommunityFormValues {
     video: c?.video ?? '',
     videoCover: c?.videoCover ?? '',
     price: dollars(c?.price ?? PRICE_DEFAULT_CENTS),
-    isFree: c?.isFree ?? false,
+    // A new community is free, as a new forum is; the price (spec 000 §9's
+    // default) is ready once the admin turns it paid.
+    isFree: c?.isFree ?? true,
     ssoAccess: c?.ssoAccess ?? false,
   }
 }
