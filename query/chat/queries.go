@@ -21,6 +21,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
+	"agora/internal/rules/access"
 	"agora/internal/rules/message"
 )
 
@@ -87,9 +88,9 @@ func selectMessages(reader *uuid.UUID, where BoolExpression) SelectStatement {
 	if reader != nil {
 		from = from.INNER_JOIN(mine, mine.ChannelID.EQ(mm.ChannelID).AND(mine.UserID.EQ(UUID(*reader))))
 	}
-	r, cm := table.PrivateMessageReactions.AS("r"), table.ChannelMembers.AS("cm")
+	r := table.PrivateMessageReactions.AS("r")
 	reactions := SELECT(Func("jsonb_object_agg", r.UserID, r.Reaction)).FROM(r).WHERE(r.MessageID.EQ(mm.ID))
-	members := SELECT(Func("array_agg", cm.UserID)).FROM(cm).WHERE(cm.ChannelID.EQ(mm.ChannelID))
+	members := Func("ARRAY", access.ChannelReaders(mm.ChannelID))
 	return SELECT(mm.ID.AS("id"), mm.ChannelID.AS("channel_id"), mm.CreatorID.AS("creator_id"), mu.FirstName.AS("first_name"),
 		mu.LastName.AS("last_name"), mu.Avatar.AS("avatar"), mm.Raw.AS("raw"), mm.Image.AS("image"), mm.Link.AS("link"),
 		mm.File.AS("file"), mm.CreatedOn.AS("created_on"), mm.UpdatedOn.AS("updated_on"), reactions.AS("reactions"),
