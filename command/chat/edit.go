@@ -25,10 +25,10 @@ type Edit struct {
 	// RoomID, when set, is the Meet Up whose chat holds the message
 	// (PATCH /meetings/{roomId}/chat/threads/{id}).
 	RoomID *uuid.UUID
-	Raw       *string
-	Image     nullable.Field[message.Image]
-	File      nullable.Field[message.File]
-	Link      nullable.Field[message.Link]
+	Raw    *string
+	Image  nullable.Field[message.Image]
+	File   nullable.Field[message.File]
+	Link   nullable.Field[message.Link]
 }
 
 // Edit lets the author change their message; the content rules are those
