@@ -62,7 +62,7 @@ func TestMeetupChat(t *testing.T) {
 		if first.Total != 25 || len(first.Results) != 20 || first.Results[0].ID != sent[24].ID || first.Results[19].ID != sent[5].ID {
 			t.Fatalf("first page: total %d, %d results", first.Total, len(first.Results))
 		}
-		if first.Results[0].IsMine || !first.Results[1].IsMine || first.Results[0].ChannelID != sent[0].ChannelID {
+		if first.Results[0].IsMine || !first.Results[1].IsMine || first.Results[0].ChannelID != sent[0].ChannelID || str(first.Results[0].RoomID) != room {
 			t.Errorf("isMine or channel per reader: %+v", first.Results[:2])
 		}
 		older := meetupChatPage(t, m.reader.Client, room, "?createdBefore="+first.Results[19].CreatedOn)
@@ -146,7 +146,7 @@ func TestMeetupChatLive(t *testing.T) {
 
 	got := host.waitFor(liveWait, "thread.created at the host", is(realtime.ThreadCreated, key))
 	valid(t, got, "ChatMessage")
-	if got.Payload["id"] != msg.ID || got.Payload["isMine"] != false || got.Payload["raw"] != "live in the room" {
+	if got.Payload["id"] != msg.ID || got.Payload["isMine"] != false || got.Payload["raw"] != "live in the room" || got.Payload["roomId"] != mt.RoomID {
 		t.Errorf("at the host: %s", got.Raw)
 	}
 	if mine := guest.waitFor(liveWait, "thread.created at the author", is(realtime.ThreadCreated, key)); mine.Payload["isMine"] != true {

@@ -5283,16 +5283,19 @@ export interface components {
             avatar: string | null;
         };
         /**
-         * @description A private message (spec 002 Chat message). `image`, `file` and `link`
-         *     as a post shows them; `reactions` maps a user id to their reaction;
-         *     `isMine` is whether the reader wrote it (in a live event: the
-         *     receiver).
+         * @description A private message, or a message of a Meet Up's chat (spec 002 Chat
+         *     message). `roomId` is the Meet Up's of a Meet Up chat's message,
+         *     null for a private one. `image`, `file` and `link` as a post shows
+         *     them; `reactions` maps a user id to their reaction; `isMine` is
+         *     whether the reader wrote it (in a live event: the receiver).
          */
         ChatMessage: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             channelId: string;
+            /** Format: uuid */
+            roomId: string | null;
             /** Format: uuid */
             creatorId: string;
             creator: components["schemas"]["ChatMessageCreator"];
