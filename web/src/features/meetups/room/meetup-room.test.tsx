@@ -280,6 +280,23 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(within(box).getAllByTestId('chat-message').map((li) => li.textContent)).toEqual([expect.stringContaining('Said before you came'), expect.stringContaining('Hello all')])
   })
 
+  it('reads the chat again on a rejoin, with what was said while the member was away', async () => {
+    const chat = [chatMessage('b1', 'Before you left')]
+    const { card, stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5), { chat })
+    await userEvent.click(within(stage).getByRole('button', { name: 'Meet Up chat' }))
+    expect(await within(await screen.findByTestId('meetup-chat')).findByText('Before you left')).toBeInTheDocument()
+    await userEvent.click(within(stage).getByRole('button', { name: 'Leave' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Leave this Meet Up?' })).getByRole('button', { name: 'Leave' }))
+    await waitFor(() => expect(screen.queryByTestId('meetup-stage')).toBeNull())
+    chat.push(chatMessage('b2', 'While you were away'))
+    await userEvent.click(within(card).getByRole('button', { name: 'Join' }))
+    const again = await screen.findByRole('region', { name: `Meet Up ${meeting().name}` })
+    await userEvent.click(within(again).getByRole('button', { name: 'Meet Up chat' }))
+    const box = await screen.findByTestId('meetup-chat')
+    expect(await within(box).findByText('While you were away')).toBeInTheDocument()
+    expect(within(box).getByText('Before you left')).toBeInTheDocument()
+  })
+
   it('shows a dot on the chat button when another’s message comes while the chat is closed, and none for one’s own', async () => {
     const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5))
     await waitFor(() => expect(sockets).toHaveLength(1))

@@ -119,6 +119,8 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
   const join = useCallback(
     async (meeting: Meeting) => {
       if (!me || current.current) return
+      // What was said while the member was away is read again when the chat opens.
+      qc.removeQueries({ queryKey: meetingKeys.chat(meeting.roomId) })
       try {
         await connect(meeting, await joinToken(meeting.roomId, me.id))
       } catch (e) {
@@ -126,7 +128,7 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
         toast({ title: t('meetups.errors.unknown'), variant: 'destructive' })
       }
     },
-    [me, connect, t],
+    [me, connect, t, qc],
   )
 
   const leave = useCallback(async () => {
