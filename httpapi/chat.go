@@ -12,7 +12,8 @@ import (
 	qchat "agora/query/chat"
 )
 
-// chatRoutes serve private chat (spec 002 §7 "Private chat"). They are
+// chatRoutes serve private chat (spec 002 §7 "Private chat") and the Meet
+// Up's chat, whose messages are a private conversation's. They are
 // registered before the feed's, whose /threads/{threadId} would otherwise
 // take "private" for an id.
 func (s *server) chatRoutes(api fiber.Router) {
@@ -25,6 +26,26 @@ func (s *server) chatRoutes(api fiber.Router) {
 	api.Patch("/threads/private/:threadId", authed, h.edit)
 	api.Delete("/threads/private/:threadId", authed, h.delete)
 	api.Put("/threads/private/:threadId/reaction", authed, h.react)
+	// A Meet Up's chat (spec 002 §4 "Chat in a Meet Up"): a private
+	// conversation's messages under the Meet Up's path.
+	api.Get("/meetings/:roomId/chat/threads", authed, h.meetupConversation)
+	api.Post("/meetings/:roomId/chat/threads", authed, h.meetupSend)
+	api.Patch("/meetings/:roomId/chat/threads/:threadId", authed, h.edit)
+	api.Delete("/meetings/:roomId/chat/threads/:threadId", authed, h.delete)
+	api.Put("/meetings/:roomId/chat/threads/:threadId/reaction", authed, h.react)
+}
+
+// room is the path's Meet Up of a Meet Up chat's route, nil on a private
+// chat's.
+func room(c fiber.Ctx) (*uuid.UUID, error) {
+	if c.Params("roomId") == "" {
+		return nil, nil
+	}
+	id, err := pathUUID(c, "roomId")
+	if err != nil {
+		return nil, err
+	}
+	return &id, nil
 }
 
 type chatHandlers struct {
@@ -63,6 +84,50 @@ func (h *chatHandlers) send(c fiber.Ctx) error {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(m)
+}
+
+func (h *chatHandlers) meetupSend(c fiber.Ctx) error {
+	roomID, err := pathUUID(c, "roomId")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Raw   *string                       `json:"raw"`
+		Image nullable.Field[message.Image] `json:"image"`
+		File  nullable.Field[message.File]  `json:"file"`
+		Link  nullable.Field[message.Link]  `json:"link"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	id, err := h.cmd.SendInMeetUp(c.Context(), cmdchat.SendInMeetUp{Actor: caller(c), RoomID: roomID,
+		Content: message.Content{Raw: deref(in.Raw), Image: in.Image.Value, File: in.File.Value, Link: in.Link.Value}})
+	if err != nil {
+		return err
+	}
+	m, err := h.q.MeetUpMessage(c.Context(), caller(c), roomID, id)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(m)
+}
+
+func (h *chatHandlers) meetupConversation(c fiber.Ctx) error {
+	roomID, err := pathUUID(c, "roomId")
+	if err != nil {
+		return err
+	}
+	bad := apperr.Fields{}
+	in := qchat.MeetUpConversation{Reader: caller(c), RoomID: roomID,
+		CreatedBefore: queryTime(c, "createdBefore", bad), PageSize: queryInt(c, "pageSize", DefaultMessagePage, bad)}
+	if err := bad.Err(); err != nil {
+		return err
+	}
+	page, err := h.q.MeetUpConversation(c.Context(), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
 }
 
 func (h *chatHandlers) channels(c fiber.Ctx) error {
@@ -108,6 +173,10 @@ func (h *chatHandlers) seen(c fiber.Ctx) error {
 }
 
 func (h *chatHandlers) edit(c fiber.Ctx) error {
+	roomID, err := room(c)
+	if err != nil {
+		return err
+	}
 	id, err := pathUUID(c, "threadId")
 	if err != nil {
 		return err
@@ -121,25 +190,33 @@ func (h *chatHandlers) edit(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := h.cmd.Edit(c.Context(), cmdchat.Edit{MessageID: id, Actor: caller(c), Raw: in.Raw,
+	if err := h.cmd.Edit(c.Context(), cmdchat.Edit{MessageID: id, Actor: caller(c), RoomID: roomID, Raw: in.Raw,
 		Image: in.Image, File: in.File, Link: in.Link}); err != nil {
 		return err
 	}
-	return h.message(c, id)
+	return h.message(c, roomID, id)
 }
 
 func (h *chatHandlers) delete(c fiber.Ctx) error {
+	roomID, err := room(c)
+	if err != nil {
+		return err
+	}
 	id, err := pathUUID(c, "threadId")
 	if err != nil {
 		return err
 	}
-	if err := h.cmd.Delete(c.Context(), caller(c), id); err != nil {
+	if err := h.cmd.Delete(c.Context(), caller(c), roomID, id); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
 func (h *chatHandlers) react(c fiber.Ctx) error {
+	roomID, err := room(c)
+	if err != nil {
+		return err
+	}
 	id, err := pathUUID(c, "threadId")
 	if err != nil {
 		return err
@@ -150,15 +227,22 @@ func (h *chatHandlers) react(c fiber.Ctx) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if err := h.cmd.React(c.Context(), cmdchat.React{MessageID: id, Actor: caller(c), Reaction: in.Reaction}); err != nil {
+	if err := h.cmd.React(c.Context(), cmdchat.React{MessageID: id, Actor: caller(c), RoomID: roomID, Reaction: in.Reaction}); err != nil {
 		return err
 	}
-	return h.message(c, id)
+	return h.message(c, roomID, id)
 }
 
-// message answers the message id as the caller sees it.
-func (h *chatHandlers) message(c fiber.Ctx, id uuid.UUID) error {
-	m, err := h.q.Message(c.Context(), caller(c), id)
+// message answers the message id (of the Meet Up roomID's chat when not
+// nil) as the caller sees it.
+func (h *chatHandlers) message(c fiber.Ctx, roomID *uuid.UUID, id uuid.UUID) error {
+	var m qchat.Message
+	var err error
+	if roomID != nil {
+		m, err = h.q.MeetUpMessage(c.Context(), caller(c), *roomID, id)
+	} else {
+		m, err = h.q.Message(c.Context(), caller(c), id)
+	}
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 type chatMessage struct {
 	ID        string            `json:"id"`
 	ChannelID string            `json:"channelId"`
+	RoomID    *string           `json:"roomId"`
 	CreatorID string            `json:"creatorId"`
 	Raw       string            `json:"raw"`
 	CreatedOn string            `json:"createdOn"`

@@ -47,8 +47,17 @@ func TestMatrixMeetings(t *testing.T) {
 		return m.digest(t) + queryString(t, env, `SELECT md5(concat_ws('|',
 			(SELECT string_agg(x::text, ',' ORDER BY x.id) FROM meetings x WHERE x.series_id = $1),
 			(SELECT string_agg(x::text, ',' ORDER BY x.meeting_id, x.user_id) FROM meeting_invitees x JOIN meetings y ON y.id = x.meeting_id WHERE y.series_id = $1),
-			(SELECT string_agg(x::text, ',' ORDER BY x.meeting_id, x.user_id) FROM meeting_breakout_members x JOIN meetings y ON y.id = x.meeting_id WHERE y.series_id = $1)))`, m.forum.ID)
+			(SELECT string_agg(x::text, ',' ORDER BY x.meeting_id, x.user_id) FROM meeting_breakout_members x JOIN meetings y ON y.id = x.meeting_id WHERE y.series_id = $1),
+			(SELECT string_agg(x::text, ',' ORDER BY x.id) FROM private_messages x JOIN channels c ON c.id = x.channel_id JOIN meetings y ON y.id = c.meeting_id WHERE y.series_id = $1),
+			(SELECT string_agg(x::text, ',' ORDER BY x.message_id, x.user_id) FROM private_message_reactions x JOIN private_messages pm ON pm.id = x.message_id
+				JOIN channels c ON c.id = pm.channel_id JOIN meetings y ON y.id = c.meeting_id WHERE y.series_id = $1)))`, m.forum.ID)
 	}
+	// The Meet Up's chat: a message of the host's to edit and react to,
+	// and a new one for each delete.
+	chatMessage := func(t *testing.T) string {
+		return p + "/chat/threads/" + sendMeetupChat(t, m.creator.Client, private.RoomID, testenv.Unique("hello")).ID
+	}
+	hostMessage := chatMessage(t)
 	// outcomes builds a row: ok for the roles named, refusal for the
 	// other readers of the forum.
 	outcomes := func(ok int, refusal outcome, who ...string) map[string]outcome {
@@ -84,6 +93,16 @@ func TestMatrixMeetings(t *testing.T) {
 			"invitee": allowed(200), "member": allowed(200), "outsider": allowed(200), "guest": guestRefused}},
 		{"permissions", "GET", fixed(p + "/permissions"), nil, outcomes(200, forbidden, everyReader...)},
 		{"calendar", "GET", fixed(p + "/calendar.ics"), nil, outcomes(200, forbidden, everyReader...)},
+		{"read the chat", "GET", fixed(p + "/chat/threads"), nil, outcomes(200, forbidden, participants...)},
+		{"write in the chat", "POST", fixed(p + "/chat/threads"), map[string]any{"raw": "Hello all"}, outcomes(201, forbidden, participants...)},
+		{"edit a chat message", "PATCH", fixed(hostMessage), map[string]any{"raw": "Hello, edited"}, outcomes(200, forbidden, "creator")},
+		{"react to a chat message", "PUT", fixed(hostMessage + "/reaction"), map[string]any{"reaction": "liked"},
+			func() map[string]outcome {
+				o := outcomes(200, forbidden, "moderator", "invitee")
+				o["creator"] = outcome{400, "ownReaction"}
+				return o
+			}()},
+		{"delete a chat message", "DELETE", chatMessage, nil, outcomes(204, forbidden, "creator")},
 		{"join", "POST", fixed("/api/meetings/join-token"), bodyOf(func(role string) any {
 			return map[string]any{"roomId": private.RoomID, "userId": ids[role]}
 		}), outcomes(200, forbidden, participants...)},

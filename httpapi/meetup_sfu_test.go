@@ -73,7 +73,7 @@ func TestMeetingJoinToken(t *testing.T) {
 			if g.Identity != c.who.UserID || v == nil || !v.RoomJoin || v.Room != mt.RoomID {
 				t.Fatalf("identity %q, grant %+v", g.Identity, v)
 			}
-			if !v.GetCanPublish() || !v.GetCanSubscribe() || !v.GetCanPublishData() || v.Hidden || v.Recorder {
+			if !v.GetCanPublish() || !v.GetCanSubscribe() || v.GetCanPublishData() || v.Hidden || v.Recorder {
 				t.Errorf("%s grants: %+v", c.name, v)
 			}
 			if v.RoomAdmin != (c.role != "member") {

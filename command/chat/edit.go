@@ -22,10 +22,13 @@ import (
 type Edit struct {
 	MessageID uuid.UUID
 	Actor     auth.Caller
-	Raw       *string
-	Image     nullable.Field[message.Image]
-	File      nullable.Field[message.File]
-	Link      nullable.Field[message.Link]
+	// RoomID, when set, is the Meet Up whose chat holds the message
+	// (PATCH /meetings/{roomId}/chat/threads/{id}).
+	RoomID *uuid.UUID
+	Raw    *string
+	Image  nullable.Field[message.Image]
+	File   nullable.Field[message.File]
+	Link   nullable.Field[message.Link]
 }
 
 // Edit lets the author change their message; the content rules are those
@@ -33,7 +36,7 @@ type Edit struct {
 func (s *Service) Edit(ctx context.Context, in Edit) error {
 	var detached []uuid.UUID
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		_, creator, err := lockedMessage(ctx, tx, in.Actor.UserID, in.MessageID)
+		_, creator, err := s.lockedMessage(ctx, tx, in.Actor, in.RoomID, in.MessageID)
 		if err != nil {
 			return err
 		}
@@ -83,12 +86,13 @@ func (s *Service) Edit(ctx context.Context, in Edit) error {
 	return err
 }
 
-// Delete is DELETE /threads/private/{id}: the author removes their message
+// Delete is DELETE /threads/private/{id} (room nil) and DELETE
+// /meetings/{roomId}/chat/threads/{id}: the author removes their message
 // with its uploads and reactions.
-func (s *Service) Delete(ctx context.Context, actor auth.Caller, messageID uuid.UUID) error {
+func (s *Service) Delete(ctx context.Context, actor auth.Caller, room *uuid.UUID, messageID uuid.UUID) error {
 	var detached []uuid.UUID
 	err := db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		_, creator, err := lockedMessage(ctx, tx, actor.UserID, messageID)
+		_, creator, err := s.lockedMessage(ctx, tx, actor, room, messageID)
 		if err != nil {
 			return err
 		}
@@ -114,6 +118,8 @@ func (s *Service) Delete(ctx context.Context, actor auth.Caller, messageID uuid.
 type React struct {
 	MessageID uuid.UUID
 	Actor     auth.Caller
+	// RoomID, when set, is the Meet Up whose chat holds the message.
+	RoomID *uuid.UUID
 	// Reaction is the reaction, null to clear it; it must be sent.
 	Reaction nullable.Field[string]
 }
@@ -127,7 +133,7 @@ func (s *Service) React(ctx context.Context, in React) error {
 	}
 	kind := in.Reaction.Value
 	return db.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		_, creator, err := lockedMessage(ctx, tx, in.Actor.UserID, in.MessageID)
+		_, creator, err := s.lockedMessage(ctx, tx, in.Actor, in.RoomID, in.MessageID)
 		if err != nil {
 			return err
 		}

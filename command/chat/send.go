@@ -61,29 +61,36 @@ func (s *Service) Send(ctx context.Context, in Send) (uuid.UUID, error) {
 		if err != nil {
 			return err
 		}
-		image, file, err := att.Stored()
-		if err != nil {
-			return err
-		}
-		link, err := message.JSONOrNull(in.Link)
-		if err != nil {
-			return err
-		}
-		// pairChannel locked the channel row, which orders its writers.
-		now, err := message.PrivateTime(ctx, tx, channelID, s.timestamp())
-		if err != nil {
-			return err
-		}
-		m := table.PrivateMessages
-		if _, err := db.Exec(ctx, tx, m.INSERT(m.ID, m.ChannelID, m.CreatorID, m.Raw, m.Image, m.Link, m.File, m.CreatedOn, m.UpdatedOn).
-			MODEL(model.PrivateMessages{ID: id, ChannelID: channelID, CreatorID: in.Actor.UserID, Raw: in.Raw,
-				Image: image, Link: link, File: file, CreatedOn: now, UpdatedOn: now})); err != nil {
-			return fmt.Errorf("chat: send: %w", err)
-		}
-		_, err = att.Bind(ctx, tx, message.PrivateOwner(id), now)
-		return err
+		return s.insert(ctx, tx, id, channelID, in.Actor.UserID, in.Content, att)
 	})
 	return id, err
+}
+
+// insert writes the checked message id of creator in the channel, whose
+// row the caller locked (which orders the channel's writers), and binds
+// its uploads: the one write of a private conversation's and a Meet Up
+// chat's messages.
+func (s *Service) insert(ctx context.Context, tx pgx.Tx, id, channelID, creator uuid.UUID, c message.Content, att message.Attachments) error {
+	image, file, err := att.Stored()
+	if err != nil {
+		return err
+	}
+	link, err := message.JSONOrNull(c.Link)
+	if err != nil {
+		return err
+	}
+	now, err := message.PrivateTime(ctx, tx, channelID, s.timestamp())
+	if err != nil {
+		return err
+	}
+	m := table.PrivateMessages
+	if _, err := db.Exec(ctx, tx, m.INSERT(m.ID, m.ChannelID, m.CreatorID, m.Raw, m.Image, m.Link, m.File, m.CreatedOn, m.UpdatedOn).
+		MODEL(model.PrivateMessages{ID: id, ChannelID: channelID, CreatorID: creator, Raw: c.Raw,
+			Image: image, Link: link, File: file, CreatedOn: now, UpdatedOn: now})); err != nil {
+		return fmt.Errorf("chat: send: %w", err)
+	}
+	_, err = att.Bind(ctx, tx, message.PrivateOwner(id), now)
+	return err
 }
 
 // pairChannel finds or makes the private channel of users a and b and locks

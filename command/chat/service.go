@@ -1,9 +1,11 @@
-// Package chat is the write side of private chat (spec 002 §4): messages
-// between two peers in their private channel, made with the first message,
-// their edits, deletions and reactions, and each member's last look at
-// the conversation. Only the two members of a channel may touch it; to
-// anyone else its channel and messages are unknown (404), so that they do
-// not learn it exists.
+// Package chat is the write side of chat (spec 002 §4): messages between
+// two peers in their private channel, made with the first message, their
+// edits, deletions and reactions, and each member's last look at the
+// conversation; and the same for a Meet Up's chat, a channel of the Meet
+// Up's (meetup.go). Only the two members of a private channel may touch
+// it; to anyone else its channel and messages are unknown (404), so that
+// they do not learn it exists. A Meet Up's chat is for those who may join
+// the Meet Up.
 package chat
 
 import (
@@ -19,8 +21,10 @@ import (
 
 	"agora/internal/adapters/blob"
 	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
+	"agora/internal/rules/access"
 	"agora/internal/rules/message"
 )
 
@@ -60,13 +64,27 @@ func check(c *message.Content, f apperr.Fields) {
 	}
 }
 
-// lockedMessage reads and locks a message of a channel user is a member
-// of; any other message is not found.
-func lockedMessage(ctx context.Context, tx pgx.Tx, user, messageID uuid.UUID) (channelID, creatorID uuid.UUID, err error) {
+// lockedMessage reads and locks a message the actor may change: with room
+// nil, one of a private channel they are a member of; with a room, one of
+// that Meet Up's chat while the actor may join it and it has not ended
+// (access.ReadMeetingChat). Any other message is not found.
+func (s *Service) lockedMessage(ctx context.Context, tx pgx.Tx, actor auth.Caller, room *uuid.UUID, messageID uuid.UUID) (channelID, creatorID uuid.UUID, err error) {
 	m, cm := table.PrivateMessages, table.ChannelMembers
-	err = db.QueryRow(ctx, tx, SELECT(m.ChannelID, m.CreatorID).
-		FROM(m.INNER_JOIN(cm, cm.ChannelID.EQ(m.ChannelID).AND(cm.UserID.EQ(UUID(user))))).
-		WHERE(m.ID.EQ(UUID(messageID))).FOR(UPDATE().OF(m))).Scan(&channelID, &creatorID)
+	stmt := SELECT(m.ChannelID, m.CreatorID).
+		FROM(m.INNER_JOIN(cm, cm.ChannelID.EQ(m.ChannelID).AND(cm.UserID.EQ(UUID(actor.UserID))))).
+		WHERE(m.ID.EQ(UUID(messageID))).FOR(UPDATE().OF(m))
+	if room != nil {
+		chat, err := s.meetingChat(ctx, tx, actor, *room)
+		if err != nil {
+			return channelID, creatorID, err
+		}
+		if chat.ChannelID == nil {
+			return channelID, creatorID, apperr.ErrNotFound
+		}
+		stmt = SELECT(m.ChannelID, m.CreatorID).FROM(m).
+			WHERE(m.ID.EQ(UUID(messageID)).AND(m.ChannelID.EQ(UUID(*chat.ChannelID)))).FOR(UPDATE())
+	}
+	err = db.QueryRow(ctx, tx, stmt).Scan(&channelID, &creatorID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return channelID, creatorID, apperr.ErrNotFound
 	}
@@ -74,6 +92,16 @@ func lockedMessage(ctx context.Context, tx pgx.Tx, user, messageID uuid.UUID) (c
 		return channelID, creatorID, fmt.Errorf("chat: message: %w", err)
 	}
 	return channelID, creatorID, nil
+}
+
+// meetingChat is the Meet Up's chat for an actor about to write in it:
+// one who may join it (access.ReadMeetingChat), before it ends.
+func (s *Service) meetingChat(ctx context.Context, tx pgx.Tx, actor auth.Caller, room uuid.UUID) (access.MeetingChat, error) {
+	chat, err := access.ReadMeetingChat(ctx, tx, actor, room, s.now())
+	if err == nil && chat.Ended {
+		err = access.ErrMeetingEnded
+	}
+	return chat, err
 }
 
 // removeBlobs removes the blobs of uploads whose rows a committed

@@ -220,6 +220,19 @@ func TestNotificationsFollowTheSources(t *testing.T) {
 		}
 	})
 
+	t.Run("a Meet Up chat's message tells nobody", func(t *testing.T) {
+		// Its channel has no channel_members: the chat is the Meet Up
+		// screen's, and the private chat's notifications are not for it.
+		post := w.post(t, w.main, ada, "author", "Weekly sync")
+		room := w.id(t, `INSERT INTO meetings (id, thread_id, series_id, creator_id, name, start_time, duration, open)
+			VALUES (gen_random_uuid(), $1, $2, $3, 'Weekly sync', now(), 30, false) RETURNING id`, post, w.series, ada)
+		w.exec(t, "INSERT INTO meeting_invitees (meeting_id, user_id, response) VALUES ($1, $2, 'yes')", room, bo)
+		mc := w.id(t, "INSERT INTO channels (id, kind, meeting_id) VALUES (gen_random_uuid(), 'meetup', $1) RETURNING id", room)
+		m := w.id(t, "INSERT INTO private_messages (id, channel_id, creator_id, raw) VALUES (gen_random_uuid(), $1, $2, 'hi all') RETURNING id", mc, ada)
+		w.settle(t)
+		w.want(t, "Meet Up chat message", m, names)
+	})
+
 	t.Run("an edit adds and removes mentions", func(t *testing.T) {
 		w.exec(t, "UPDATE threads SET raw = $3, mentions = $2 WHERE id = $1", p, []uuid.UUID{cy, dee}, "Hello "+at("Cy", cy)+" and "+at("Dee", dee))
 		w.settle(t)

@@ -100,7 +100,9 @@ const (
 	// membership's deletion tells the members who do not manage it, and
 	// each person hears of it once.
 	UserOfProfileUnlessManager
-	// PrivateChannelMembers are the two members of a private channel.
+	// PrivateChannelMembers are who read a chat channel
+	// (access.ChannelReaders): a private channel's two members, or those
+	// who may join the Meet Up of a Meet Up's chat.
 	PrivateChannelMembers
 	// PrivateMessageMembers are the PrivateChannelMembers of a private
 	// message's channel: nobody once the message is gone.

@@ -68,12 +68,12 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 		v := table.Users.AS("v")
 		return pg.SELECT(v.ID).FROM(v).WHERE(v.ID.EQ(about).AND(v.Role.NOT_EQ(pg.String("super"))).AND(db.Any(v.ID, candidates)))
 	case PrivateChannelMembers:
-		cm := table.ChannelMembers.AS("cm")
-		return pg.SELECT(cm.UserID).FROM(cm).WHERE(cm.ChannelID.EQ(about).AND(db.Any(cm.UserID, candidates)))
+		v := table.Users.AS("v")
+		return pg.SELECT(v.ID).FROM(v).WHERE(v.ID.IN(access.ChannelReaders(about)).AND(db.Any(v.ID, candidates)))
 	case PrivateMessageMembers:
-		m, cm := table.PrivateMessages.AS("m"), table.ChannelMembers.AS("cm")
-		return pg.SELECT(cm.UserID).FROM(m.INNER_JOIN(cm, cm.ChannelID.EQ(m.ChannelID))).
-			WHERE(m.ID.EQ(about).AND(db.Any(cm.UserID, candidates)))
+		v, m := table.Users.AS("v"), table.PrivateMessages.AS("m")
+		return pg.SELECT(v.ID).FROM(v.CROSS_JOIN(m)).
+			WHERE(m.ID.EQ(about).AND(v.ID.IN(access.ChannelReaders(m.ChannelID))).AND(db.Any(v.ID, candidates)))
 	case MeetingAudience:
 		return meetingAudience(about, candidates)
 	case ForumReaders:

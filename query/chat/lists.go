@@ -50,19 +50,7 @@ func (q *Queries) Conversation(ctx context.Context, in Conversation) (paging.Pag
 	if n == 0 {
 		return page, apperr.ErrNotFound
 	}
-	where := mm.ChannelID.EQ(UUID(in.ChannelID))
-	if page.Total, err = db.Count(ctx, q.db, mm, where); err != nil {
-		return page, fmt.Errorf("chat: conversation: %w", err)
-	}
-	if in.CreatedBefore != nil {
-		where = where.AND(mm.CreatedOn.LT(TimestampzT(in.CreatedBefore.UTC())))
-	}
-	ms, err := q.readMessages(ctx, selectMessages(&in.Reader.UserID, where).
-		ORDER_BY(mm.CreatedOn.DESC(), mm.ID.DESC()).LIMIT(int64(in.PageSize)), in.Reader.UserID)
-	for _, m := range ms {
-		page.Results = append(page.Results, m.Message)
-	}
-	return page, err
+	return q.page(ctx, in.ChannelID, in.Reader.UserID, in.PageSize, in.CreatedBefore)
 }
 
 // Latest is a channel's latest message as the channel list shows it.

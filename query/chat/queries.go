@@ -21,6 +21,7 @@ import (
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/jsontime"
+	"agora/internal/rules/access"
 	"agora/internal/rules/message"
 )
 
@@ -49,8 +50,11 @@ type Creator struct {
 // Message is a ChatMessage (contract of issue 16): image, file and link as
 // a post shows them, reactions by user id.
 type Message struct {
-	ID        uuid.UUID         `json:"id"`
-	ChannelID uuid.UUID         `json:"channelId"`
+	ID        uuid.UUID `json:"id"`
+	ChannelID uuid.UUID `json:"channelId"`
+	// RoomID is the Meet Up of a Meet Up chat's message, nil for a
+	// private message.
+	RoomID    *uuid.UUID        `json:"roomId"`
 	CreatorID uuid.UUID         `json:"creatorId"`
 	Creator   Creator           `json:"creator"`
 	Raw       string            `json:"raw"`
@@ -87,13 +91,15 @@ func selectMessages(reader *uuid.UUID, where BoolExpression) SelectStatement {
 	if reader != nil {
 		from = from.INNER_JOIN(mine, mine.ChannelID.EQ(mm.ChannelID).AND(mine.UserID.EQ(UUID(*reader))))
 	}
-	r, cm := table.PrivateMessageReactions.AS("r"), table.ChannelMembers.AS("cm")
+	r := table.PrivateMessageReactions.AS("r")
 	reactions := SELECT(Func("jsonb_object_agg", r.UserID, r.Reaction)).FROM(r).WHERE(r.MessageID.EQ(mm.ID))
-	members := SELECT(Func("array_agg", cm.UserID)).FROM(cm).WHERE(cm.ChannelID.EQ(mm.ChannelID))
+	members := Func("ARRAY", access.ChannelReaders(mm.ChannelID))
+	c := table.Channels.AS("mc")
+	room := SELECT(c.MeetingID).FROM(c).WHERE(c.ID.EQ(mm.ChannelID))
 	return SELECT(mm.ID.AS("id"), mm.ChannelID.AS("channel_id"), mm.CreatorID.AS("creator_id"), mu.FirstName.AS("first_name"),
 		mu.LastName.AS("last_name"), mu.Avatar.AS("avatar"), mm.Raw.AS("raw"), mm.Image.AS("image"), mm.Link.AS("link"),
 		mm.File.AS("file"), mm.CreatedOn.AS("created_on"), mm.UpdatedOn.AS("updated_on"), reactions.AS("reactions"),
-		members.AS("members")).FROM(from).WHERE(where)
+		members.AS("members"), room.AS("room_id")).FROM(from).WHERE(where)
 }
 
 // messageRow is a row of selectMessages, its columns by name.
@@ -107,6 +113,7 @@ type messageRow struct {
 	// Reactions is a JSON object of user id to reaction, nil when none.
 	Reactions []byte
 	Members   []uuid.UUID
+	RoomID    *uuid.UUID
 }
 
 // LiveMessage is a message for the live events, which set isMine per
@@ -126,7 +133,7 @@ func (q *Queries) readMessages(ctx context.Context, stmt Statement, reader uuid.
 	out := make([]LiveMessage, len(rows))
 	for i, r := range rows {
 		m := LiveMessage{Members: r.Members, Message: Message{
-			ID: r.ID, ChannelID: r.ChannelID, CreatorID: r.CreatorID,
+			ID: r.ID, ChannelID: r.ChannelID, RoomID: r.RoomID, CreatorID: r.CreatorID,
 			Creator: Creator{UserID: r.CreatorID, FirstName: r.FirstName, LastName: r.LastName, Avatar: r.Avatar},
 			Raw:     r.Raw, Image: orNull(r.Image), Link: orNull(r.Link), File: orNull(r.File),
 			CreatedOn: jsontime.Of(r.CreatedOn), UpdatedOn: jsontime.Of(r.UpdatedOn),

@@ -151,7 +151,7 @@ type Grant struct {
 	CanPublish bool
 	// CanSubscribe lets the participant receive the others' tracks.
 	CanSubscribe bool
-	// CanPublishData lets the participant send data messages (chat).
+	// CanPublishData lets the participant send data messages.
 	CanPublishData bool
 	// Hidden keeps the participant out of the others' participant lists.
 	Hidden bool

@@ -1,13 +1,18 @@
 package access
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"time"
-
-	"agora/internal/plumbing/apperr"
 
 	. "github.com/go-jet/jet/v2/postgres"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
+	"agora/internal/plumbing/apperr"
+	"agora/internal/plumbing/auth"
+	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 )
 
@@ -120,3 +125,68 @@ func MeetingRole(creator, user uuid.UUID, seat *MeetingSeat) string {
 // MeetingRuns reports whether role may run the Meet Up (end it, add
 // members, open breakouts, AI notes): its host and moderators.
 func MeetingRuns(role string) bool { return role == MeetingHost || role == MeetingModerator }
+
+// MeetingChat is a Meet Up's chat as a user who may read it finds it.
+type MeetingChat struct {
+	MeetingID uuid.UUID
+	// ChannelID is the chat's channel, nil until its first message.
+	ChannelID *uuid.UUID
+	// Ended is whether the Meet Up has ended (MeetingEndedOn): its chat
+	// is read, no longer written.
+	Ended bool
+}
+
+// ReadMeetingChat is the chat of the Meet Up roomID for a, who must be
+// able to join it (MeetingRole) in a forum they read. A Meet Up unknown
+// or in a forum they may not read is not found; one they read but may
+// not join is apperr.ErrForbidden, as its join token is.
+func ReadMeetingChat(ctx context.Context, q db.Querier, a auth.Caller, roomID uuid.UUID, now time.Time) (MeetingChat, error) {
+	m, mi, c := table.Meetings, table.MeetingInvitees, table.Channels
+	var row struct {
+		SeriesID, CreatorID uuid.UUID
+		EndedOn             *time.Time
+		StartTime           time.Time
+		Duration            int32
+		SeatRole            *string
+		Response            *string
+		ChannelID           *uuid.UUID
+	}
+	err := db.QueryRow(ctx, q, SELECT(m.SeriesID, m.CreatorID, m.EndedOn, m.StartTime, m.Duration, mi.Role, mi.Response, c.ID).
+		FROM(m.LEFT_JOIN(mi, mi.MeetingID.EQ(m.ID).AND(mi.UserID.EQ(UUID(a.UserID)))).
+			LEFT_JOIN(c, c.MeetingID.EQ(m.ID))).
+		WHERE(m.ID.EQ(UUID(roomID)))).
+		Scan(&row.SeriesID, &row.CreatorID, &row.EndedOn, &row.StartTime, &row.Duration, &row.SeatRole, &row.Response, &row.ChannelID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return MeetingChat{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return MeetingChat{}, fmt.Errorf("access: meeting chat: %w", err)
+	}
+	if _, err := ReadForum(ctx, q, a.UserID, a.Role, row.SeriesID); err != nil {
+		return MeetingChat{}, err
+	}
+	var seat *MeetingSeat
+	if row.SeatRole != nil {
+		seat = &MeetingSeat{Role: *row.SeatRole, Response: row.Response}
+	}
+	if MeetingRole(row.CreatorID, a.UserID, seat) == "" {
+		return MeetingChat{}, apperr.ErrForbidden
+	}
+	ended := MeetingEndedOn(row.EndedOn, row.StartTime, int(row.Duration), now) != nil
+	return MeetingChat{MeetingID: roomID, ChannelID: row.ChannelID, Ended: ended}, nil
+}
+
+// ChannelReaders selects (one column, user ids) who receive a chat
+// channel's messages: a private channel's two members (channel_members),
+// or those whose MeetingRole in a Meet Up's channel's Meet Up is not ""
+// (its creator; an invitee or registered member who neither declined nor
+// waits for a seat), the same rule in SQL. The live events are addressed
+// with it.
+func ChannelReaders(channel StringExpression) Expression {
+	cm, c := table.ChannelMembers.AS("rcm"), table.Channels.AS("rc")
+	m, mi := table.Meetings.AS("rm"), table.MeetingInvitees.AS("rmi")
+	return SELECT(cm.UserID).FROM(cm).WHERE(cm.ChannelID.EQ(channel)).
+		UNION(SELECT(m.CreatorID).FROM(c.INNER_JOIN(m, m.ID.EQ(c.MeetingID))).WHERE(c.ID.EQ(channel))).
+		UNION(SELECT(mi.UserID).FROM(c.INNER_JOIN(mi, mi.MeetingID.EQ(c.MeetingID))).
+			WHERE(c.ID.EQ(channel).AND(mi.Response.IS_NULL().OR(mi.Response.NOT_IN(String("no"), String("waitlisted"))))))
+}

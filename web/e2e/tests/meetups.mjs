@@ -1,7 +1,9 @@
 // Meet Ups on LiveKit (issue 18): a forum admin schedules an open Meet Up
 // with a breakout room through the form; a member registers from the post;
-// both join with Chromium's fake camera and see each other's video, chat,
-// move into the breakout room and are called back when it closes; the admin
+// both join with Chromium's fake camera and see each other's video, chat
+// (the member, chat closed, sees an unread dot, leaves, joins again and
+// reads the chat's history), move into the breakout room (the member from
+// the prompt that its opening shows) and are called back when it closes; the admin
 // ends the Meet Up for all and the post shows it ended, and the forum's
 // insights count it with its two attendees. Then AI notes: a
 // member's fake microphone plays known spoken sentences, the host turns the
@@ -194,7 +196,7 @@ async function background(page) {
 
 export default [
   {
-    name: 'meetups: an admin schedules an open Meet Up with a breakout; a member registers; both see each other’s video, chat, go to the breakout and back; ended for all; axe',
+    name: 'meetups: an admin schedules an open Meet Up with a breakout; a member registers; both see each other’s video, chat (unread dot, history after a rejoin), go to the breakout (from its prompt) and back; ended for all; axe',
     async fn(ctx) {
       const { ta, a, m, series, path } = await together(MEMBER)
       const aName = `${a.firstName} ${a.lastName}`
@@ -266,16 +268,52 @@ export default [
       await visible(chatA.getByText(thanks))
       await shot(pa, 'meetup-chat')
 
-      // The admin opens the breakout rooms; both move into the room and see each other there.
+      // The member closes the chat; the admin writes again: the chat button shows an unread dot.
+      await stageOf(pm).getByRole('button', { name: 'Meet Up chat', exact: true }).click()
+      await chatM.waitFor({ state: 'detached' })
+      assert.equal(await stageOf(pm).getByTestId('chat-unread').count(), 0, 'no unread dot before a new message')
+      const agenda = `First the numbers, then questions ${Date.now()}`
+      await chatA.getByRole('textbox', { name: 'Message' }).fill(agenda)
+      await chatA.getByRole('textbox', { name: 'Message' }).press('Enter')
+      await visible(chatA.getByText(agenda))
+      await stageOf(pm).getByTestId('chat-unread').waitFor({ timeout: LIVE })
+      await visible(stageOf(pm).getByRole('button', { name: 'Meet Up chat, new messages' }))
+      await shot(pm, 'meetup-chat-unread')
+
+      // The member leaves and joins again: the chat still holds what was said.
+      await stageOf(pm).getByRole('button', { name: 'Leave', exact: true }).click()
+      await confirm(pm, 'Leave this Meet Up?', 'Leave')
+      await stageOf(pm).waitFor({ state: 'detached' })
+      await postM.getByRole('button', { name: 'Join', exact: true }).click()
+      await visible(stageOf(pm))
+      await peerTile(pa, m.id).waitFor({ timeout: LIVE })
+      assert.equal(await stageOf(pm).getByTestId('chat-unread').count(), 0, 'a new join starts without an unread dot')
+      await stageOf(pm).getByRole('button', { name: 'Meet Up chat', exact: true }).click()
+      const chatM2 = pm.getByTestId('meetup-chat')
+      for (const text of [hello, thanks, agenda]) await visible(chatM2.getByText(text))
+      assert.deepEqual(
+        (await chatM2.getByTestId('chat-message').allInnerTexts()).map((t) => [hello, thanks, agenda].find((x) => t.includes(x))).filter(Boolean),
+        [hello, thanks, agenda],
+        'the history in the order it was written',
+      )
+      await stageOf(pm).getByRole('button', { name: 'Meet Up chat', exact: true }).click()
+      await chatM2.waitFor({ state: 'detached' })
+
+      // The admin opens the breakout rooms and moves into one; the member is asked, and joins it from the prompt.
       const dA = await breakouts(pa)
       await dA.getByRole('button', { name: 'Open breakout rooms' }).click()
       await confirm(pa, 'Open the breakout rooms?', 'Open breakout rooms')
+      const opened = pm.getByRole('dialog', { name: 'Breakout rooms are open' })
+      await opened.waitFor({ timeout: LIVE })
+      await visible(opened.getByRole('button', { name: 'Stay in the main room' }))
+      await shot(pm, 'meetup-breakouts-open')
+      await axe(pm, 'the breakout rooms prompt')
+      assert.equal(await pa.getByRole('dialog', { name: 'Breakout rooms are open' }).count(), 0, 'the one who opened them is not asked')
       await dA.getByRole('button', { name: `Join ${room}` }).click()
       await dA.waitFor({ state: 'detached' })
       await visible(stageOf(pa).getByTestId('breakout-name').getByText(`You are in ${room}`))
-      const dM = await breakouts(pm)
-      await dM.getByRole('button', { name: `Join ${room}` }).click()
-      await dM.waitFor({ state: 'detached' })
+      await opened.getByRole('button', { name: `Join ${room}` }).click()
+      await opened.waitFor({ state: 'detached' })
       await visible(stageOf(pm).getByTestId('breakout-name').getByText(`You are in ${room}`))
       await peerTile(pm, a.id).waitFor({ timeout: LIVE })
       await peerTile(pa, m.id).waitFor({ timeout: LIVE })

@@ -1937,6 +1937,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/meetings/{roomId}/chat/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roomId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A page of a Meet Up's chat
+         * @description For those who may join the Meet Up (its host, its moderators and
+         *     members who did not decline, registered members of an open one),
+         *     during and after it. Newest first (the client reverses); for the
+         *     next page send the smallest `createdOn` of this page as
+         *     `createdBefore`. `total` counts the whole chat; a chat without a
+         *     message yet is an empty page.
+         */
+        get: operations["listMeetupChatMessages"];
+        put?: never;
+        /**
+         * Send a message in a Meet Up's chat
+         * @description For those who may join the Meet Up, until it ends. The content is a
+         *     private message's: `raw` is trimmed and holds 1 to 800 characters,
+         *     or none when an `image` or `file` is attached. The message reaches
+         *     the others who may join it live (`thread.created`, context key
+         *     `channel:<channelId>`); editing, deleting and reacting are
+         *     `thread.updated`, `thread.deleted` and `thread.reacted`.
+         */
+        post: operations["sendMeetupChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/chat/threads/{threadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roomId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete one's message in a Meet Up's chat
+         * @description For the message's author, until the Meet Up ends; its uploads and reactions go with it.
+         */
+        delete: operations["deleteMeetupChatMessage"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit one's message in a Meet Up's chat
+         * @description For the message's author, until the Meet Up ends. A field that is
+         *     absent keeps its value; `image`, `file` or `link` set to null
+         *     removes it. The rules of a new message apply to the result.
+         */
+        patch: operations["editMeetupChatMessage"];
+        trace?: never;
+    };
+    "/api/meetings/{roomId}/chat/threads/{threadId}/reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roomId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or clear the caller's reaction to another's message in a Meet Up's chat
+         * @description Only on another participant's message, until the Meet Up ends.
+         *     Sending the reaction the caller already has clears it, as null does.
+         */
+        put: operations["reactToMeetupChatMessage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channels/private": {
         parameters: {
             query?: never;
@@ -5197,16 +5286,19 @@ export interface components {
             avatar: string | null;
         };
         /**
-         * @description A private message (spec 002 Chat message). `image`, `file` and `link`
-         *     as a post shows them; `reactions` maps a user id to their reaction;
-         *     `isMine` is whether the reader wrote it (in a live event: the
-         *     receiver).
+         * @description A private message, or a message of a Meet Up's chat (spec 002 Chat
+         *     message). `roomId` is the Meet Up's of a Meet Up chat's message,
+         *     null for a private one. `image`, `file` and `link` as a post shows
+         *     them; `reactions` maps a user id to their reaction; `isMine` is
+         *     whether the reader wrote it (in a live event: the receiver).
          */
         ChatMessage: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             channelId: string;
+            /** Format: uuid */
+            roomId: string | null;
             /** Format: uuid */
             creatorId: string;
             creator: components["schemas"]["ChatMessageCreator"];
@@ -10204,6 +10296,244 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    listMeetupChatMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages created strictly before this time (RFC 3339). */
+                createdBefore?: string;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                roomId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessagePage"];
+                };
+            };
+            /** @description `validationFailed`: `roomId` is not a UUID, or `createdBefore` or `pageSize` is not valid (`details.fields`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendMeetupChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roomId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessageUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The message, with its channel. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `roomId` is not a UUID, `raw` is empty without an image or file or longer than 800 characters, or `image`, `file` or `link` is not valid (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            404: components["responses"]["MeetingNotFound"];
+            409: components["responses"]["MeetingEnded"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    deleteMeetupChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roomId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: `roomId` or `threadId` is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            /** @description `notFound`: there is no such Meet Up the caller may read, or no message `threadId` in its chat. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["MeetingEnded"];
+            500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    editMeetupChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roomId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessageUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The message as edited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `validationFailed`: `roomId` or `threadId` is not a UUID, or the content breaks a rule of a new message (`details.fields`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            /** @description `notFound`: there is no such Meet Up the caller may read, or no message `threadId` in its chat. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["MeetingEnded"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    reactToMeetupChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roomId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The message with its reactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /**
+             * @description - `invalidBody`: the body is not a JSON object of the expected shape.
+             *     - `parametersMissingException`: `reaction` is missing.
+             *     - `validationFailed`: `roomId` or `threadId` is not a UUID or `reaction` is not a kind (`details.fields`).
+             *     - `ownReaction`: the message is the caller's own.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["MeetingForbidden"];
+            /** @description `notFound`: there is no such Meet Up the caller may read, or no message `threadId` in its chat. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["MeetingEnded"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             507: components["responses"]["StorageFull"];

@@ -18,4 +18,5 @@ type Channels struct {
 	Kind      string     `db:"channels.kind"`
 	CreatedOn time.Time  `db:"channels.created_on"`
 	PairKey   *string    `db:"channels.pair_key"`
+	MeetingID *uuid.UUID `db:"channels.meeting_id"`
 }

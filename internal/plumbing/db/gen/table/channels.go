@@ -22,6 +22,7 @@ type channelsTable struct {
 	Kind      postgres.ColumnString
 	CreatedOn postgres.ColumnTimestampz
 	PairKey   postgres.ColumnString
+	MeetingID postgres.ColumnString
 
 	AllColumns     postgres.ColumnList
 	MutableColumns postgres.ColumnList
@@ -68,8 +69,9 @@ func newChannelsTableImpl(schemaName, tableName, alias string) channelsTable {
 		KindColumn      = postgres.StringColumn("kind")
 		CreatedOnColumn = postgres.TimestampzColumn("created_on")
 		PairKeyColumn   = postgres.StringColumn("pair_key")
-		allColumns      = postgres.ColumnList{IDColumn, SeriesIDColumn, KindColumn, CreatedOnColumn, PairKeyColumn}
-		mutableColumns  = postgres.ColumnList{SeriesIDColumn, KindColumn, CreatedOnColumn, PairKeyColumn}
+		MeetingIDColumn = postgres.StringColumn("meeting_id")
+		allColumns      = postgres.ColumnList{IDColumn, SeriesIDColumn, KindColumn, CreatedOnColumn, PairKeyColumn, MeetingIDColumn}
+		mutableColumns  = postgres.ColumnList{SeriesIDColumn, KindColumn, CreatedOnColumn, PairKeyColumn, MeetingIDColumn}
 		defaultColumns  = postgres.ColumnList{CreatedOnColumn}
 	)
 
@@ -82,6 +84,7 @@ func newChannelsTableImpl(schemaName, tableName, alias string) channelsTable {
 		Kind:      KindColumn,
 		CreatedOn: CreatedOnColumn,
 		PairKey:   PairKeyColumn,
+		MeetingID: MeetingIDColumn,
 
 		AllColumns:     allColumns,
 		MutableColumns: mutableColumns,

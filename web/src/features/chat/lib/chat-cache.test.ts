@@ -38,6 +38,12 @@ describe('readChatEvent', () => {
     expect(readChatEvent(hub('private.channel.seen', { channelId: CHANNEL, lastSeenOn: 'x' }, 'user:me'))).toEqual({ kind: 'seen', channelId: CHANNEL, lastSeenOn: 'x' })
     expect(readChatEvent(hub('user.connected', { userId: ADA }, 'user:a'))).toBeUndefined()
   })
+
+  it('leaves a Meet Up chat’s messages (roomId) to the Meet Up screen', () => {
+    const m = message('m3', { channelId: OTHER_CHANNEL, roomId: '0190a000-0000-7000-8000-0000000000e1' })
+    expect(readChatEvent(hub('thread.created', m))).toBeUndefined()
+    expect(readChatEvent(hub('thread.updated', m))).toBeUndefined()
+  })
 })
 
 describe('applyChatEvent', () => {

@@ -47,7 +47,8 @@ export function readChatEvent(m: HubMessage): ChatEvent | undefined {
       if (!isStr(p.id) || !isStr(p.channelId) || m.contextKey !== LIVE_KEYS.channel(p.channelId)) return undefined
       if (e.event === HUB_EVENTS.threadDeleted) return { kind: 'deleted', id: p.id, channelId: p.channelId }
       const message = p as ChatMessage
-      if (!isStr(message.raw) || !isStr(message.createdOn) || !isStr(message.creatorId)) return undefined
+      // A Meet Up chat's message (roomId) is the Meet Up screen's.
+      if (message.roomId || !isStr(message.raw) || !isStr(message.createdOn) || !isStr(message.creatorId)) return undefined
       const kind = e.event === HUB_EVENTS.threadCreated ? 'created' : e.event === HUB_EVENTS.threadUpdated ? 'updated' : 'reacted'
       // An older node's message may come without its reactions.
       return { kind, message: { ...message, reactions: message.reactions ?? {} } }

@@ -46,6 +46,7 @@ export function message(id: string, over: Partial<ChatMessage> = {}): ChatMessag
   return {
     id,
     channelId: CHANNEL,
+    roomId: null,
     creatorId: ADA,
     creator: { userId: ADA, firstName: 'Ada', lastName: 'L', avatar: null },
     raw: `message ${id}`,

@@ -10,4 +10,5 @@ export const meetingKeys = {
   one: (roomId: string) => ['meetings', roomId] as const,
   permissions: (roomId: string) => ['meetings', roomId, 'permissions'] as const,
   breakouts: (roomId: string) => ['meetings', roomId, 'breakouts'] as const,
+  chat: (roomId: string) => ['meetings', roomId, 'chat'] as const,
 }

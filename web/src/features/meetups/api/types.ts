@@ -26,3 +26,8 @@ export const meetingOf = (thread: { meeting?: unknown }): Meeting | null => {
   const m = thread.meeting as Meeting | null | undefined
   return m && typeof m === 'object' && typeof m.roomId === 'string' ? m : null
 }
+
+// The Meet Up chat's messages are the private chat's (ChatMessage), under the Meet Up's path.
+export type ChatMessage = Schemas['ChatMessage']
+export type ChatMessagePage = Schemas['ChatMessagePage']
+export type ReactionKind = Schemas['ReactionKind']

@@ -1,7 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { Room } from 'livekit-client'
 import type { JoinToken, Meeting } from '../api/types'
-import type { ChatData, ChatMessage } from './chat'
 
 /** The Meet Up the member is in, kept by the app-level MeetupRoomProvider while they move around the app. */
 export type ActiveMeetup = {
@@ -19,8 +18,11 @@ export type MeetupRoomApi = {
   leave: () => Promise<void>
   /** moveTo reconnects to another room of the Meet Up with a token the API gave (a breakout, or back). */
   moveTo: (token: JoinToken) => Promise<void>
-  chat?: ChatMessage[]
-  sendChat?: (d: ChatData) => Promise<void>
+  /** Whether the Meet Up chat's window is open: the provider keeps it, for the unread dot. */
+  chatOpen?: boolean
+  setChatOpen?: (open: boolean) => void
+  /** A message of another participant came while the chat was closed. */
+  chatUnread?: boolean
 }
 
 export const MeetupRoomContext = createContext<MeetupRoomApi>({

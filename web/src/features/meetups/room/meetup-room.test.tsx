@@ -5,21 +5,37 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { DisconnectReason, RoomEvent, Track, type Room } from 'livekit-client'
 import { clearToasts, Toaster } from '@/components/ui/toast'
+import { closeHub } from '@/lib/hub'
 import { json, renderInApp, stubFetch } from '@/test/utils'
 import { MeetupPost } from '../components/meetup-post'
 import { applyMeetingEvent } from '../lib/live'
-import type { Meeting } from '../api/types'
+import type { ChatMessage, Meeting } from '../api/types'
 import { ME, SERIES, signIn } from '@/test/factories'
-import { BO, meeting, PEOPLE, ROOM } from '../test/fixtures'
+import { BO, CHAT_CHANNEL, chatMessage, meeting, PEOPLE, ROOM } from '../test/fixtures'
 import { MeetupDock } from './meetup-dock'
 import { MeetupPanel } from './meetup-panel'
 import { MeetupRoomProvider } from './provider'
 
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 })
 afterEach(() => {
+  closeHub()
   vi.unstubAllGlobals()
   clearToasts()
 })
+
+// The live connection as the browser makes it (a ticket, then a
+// WebSocket), with a socket the test speaks through.
+let sockets: FakeSocket[] = []
+class FakeSocket {
+  onopen: ((ev: unknown) => void) | null = null
+  onmessage: ((ev: { data: unknown }) => void) | null = null
+  onclose: ((ev: { code: number }) => void) | null = null
+  constructor(readonly url: string) {
+    sockets.push(this)
+  }
+  send() {}
+  close() {}
+}
 globalThis.ResizeObserver ??= class {
   observe() {}
   unobserve() {}
@@ -110,12 +126,23 @@ function PanelHarness() {
   )
 }
 
-/** serve answers the screen's calls; current is the Meet Up as the server reads it now (GET /meetings/{roomId}). */
-function serve(m: Meeting, perms: Record<string, boolean> = {}, current: () => Meeting = () => m) {
+/**
+ * serve answers the screen's calls; current is the Meet Up as the server
+ * reads it now (GET /meetings/{roomId}); chat is its stored chat, oldest
+ * first, which a message sent joins.
+ */
+function serve(m: Meeting, perms: Record<string, boolean> = {}, current: () => Meeting = () => m, chat: ChatMessage[] = []) {
   const sent: { method: string; path: string; body: unknown }[] = []
   stubFetch(async (method, path, req) => {
     const body = method === 'GET' ? undefined : await req.text().then((t) => (t ? JSON.parse(t) : undefined))
     sent.push({ method, path, body })
+    if (path === '/api/hub/tickets') return json(201, { ticket: 'tk', expiresOn: '2030-01-01T00:00:00.000Z' })
+    if (method === 'GET' && path.startsWith(`/api/meetings/${ROOM}/chat/threads`)) return json(200, { results: chat.slice().reverse().slice(0, 20), total: chat.length })
+    if (method === 'POST' && path === `/api/meetings/${ROOM}/chat/threads`) {
+      const mine = chatMessage(`m${chat.length}`, (body as { raw: string }).raw, { creatorId: ME, creator: { userId: ME, firstName: 'Mia', lastName: 'Me', avatar: null }, isMine: true })
+      chat.push(mine)
+      return json(201, mine)
+    }
     if (method === 'GET' && path === `/api/meetings/${ROOM}`) return json(200, current())
     if (path.startsWith(`/api/series/${SERIES}/members`)) return json(200, { results: PEOPLE, total: 3 })
     if (path === '/api/meetings/join-token') return json(200, { token: 'tok-main', url: 'ws://sfu.test', room: ROOM, role: 'member' })
@@ -133,9 +160,17 @@ function serve(m: Meeting, perms: Record<string, boolean> = {}, current: () => M
 
 async function setUp(
   m: Meeting,
-  { seriesId = SERIES, perms = {}, extra, current }: { seriesId?: string; perms?: Record<string, boolean>; extra?: ReactNode; current?: () => Meeting } = {},
+  {
+    seriesId = SERIES,
+    perms = {},
+    extra,
+    current,
+    chat,
+  }: { seriesId?: string; perms?: Record<string, boolean>; extra?: ReactNode; current?: () => Meeting; chat?: ChatMessage[] } = {},
 ) {
-  const sent = serve(m, perms, current)
+  sockets = []
+  vi.stubGlobal('WebSocket', FakeSocket)
+  const sent = serve(m, perms, current, chat)
   const rooms: FakeRoom[] = []
   const r = await renderInApp(
     <MeetupRoomProvider
@@ -231,20 +266,58 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Turn on the Meet Up’s sound' })).toBeNull())
   })
 
-  it('chats in the Meet Up over reliable data messages on the topic chat', async () => {
-    const { rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes' } }, 5))
+  it('reads the stored chat when it opens, and sends through the API', async () => {
+    const chat = [chatMessage('b1', 'Said before you came')]
+    const { sent, stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5), { chat })
     await userEvent.click(within(stage).getByRole('button', { name: 'Meet Up chat' }))
-    const chat = await screen.findByTestId('meetup-chat')
-    await userEvent.type(within(chat).getByLabelText('Message'), 'Hello all{Enter}')
-    expect(await within(chat).findByText('Hello all')).toBeInTheDocument()
-    const [payload, opts] = rooms[0]!.localParticipant.publishData.mock.calls[0] as unknown as [Uint8Array, object]
-    expect(opts).toEqual({ reliable: true, topic: 'chat' })
-    expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ type: 'create', text: 'Hello all', name: 'Mia Me' })
-    const bo = new FakeParticipant(BO, 'Bo Brown')
-    act(() => {
-      rooms[0]!.emit(RoomEvent.DataReceived, new TextEncoder().encode(JSON.stringify({ type: 'create', id: 'b1', text: 'Hi Mia', at: 'now', name: 'Bo Brown' })), bo, 0, 'chat')
-    })
-    expect(await within(chat).findByText('Hi Mia')).toBeInTheDocument()
+    const box = await screen.findByTestId('meetup-chat')
+    expect(await within(box).findByText('Said before you came')).toBeInTheDocument()
+    expect(within(box).getByText('Bo Brown')).toBeInTheDocument()
+    expect(sent.some((s) => s.method === 'GET' && s.path === `/api/meetings/${ROOM}/chat/threads?pageSize=20`)).toBe(true)
+    await userEvent.type(within(box).getByLabelText('Message'), 'Hello all{Enter}')
+    expect(await within(box).findByText('Hello all')).toBeInTheDocument()
+    expect(sent.find((s) => s.method === 'POST' && s.path === `/api/meetings/${ROOM}/chat/threads`)?.body).toEqual({ raw: 'Hello all' })
+    expect(within(box).getAllByTestId('chat-message').map((li) => li.textContent)).toEqual([expect.stringContaining('Said before you came'), expect.stringContaining('Hello all')])
+  })
+
+  it('reads the chat again on a rejoin, with what was said while the member was away', async () => {
+    const chat = [chatMessage('b1', 'Before you left')]
+    const { card, stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5), { chat })
+    await userEvent.click(within(stage).getByRole('button', { name: 'Meet Up chat' }))
+    expect(await within(await screen.findByTestId('meetup-chat')).findByText('Before you left')).toBeInTheDocument()
+    await userEvent.click(within(stage).getByRole('button', { name: 'Leave' }))
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Leave this Meet Up?' })).getByRole('button', { name: 'Leave' }))
+    await waitFor(() => expect(screen.queryByTestId('meetup-stage')).toBeNull())
+    chat.push(chatMessage('b2', 'While you were away'))
+    await userEvent.click(within(card).getByRole('button', { name: 'Join' }))
+    const again = await screen.findByRole('region', { name: `Meet Up ${meeting().name}` })
+    await userEvent.click(within(again).getByRole('button', { name: 'Meet Up chat' }))
+    const box = await screen.findByTestId('meetup-chat')
+    expect(await within(box).findByText('While you were away')).toBeInTheDocument()
+    expect(within(box).getByText('Before you left')).toBeInTheDocument()
+  })
+
+  it('shows a dot on the chat button when another’s message comes while the chat is closed, and none for one’s own', async () => {
+    const { stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5))
+    await waitFor(() => expect(sockets).toHaveLength(1))
+    const hub = sockets[0]!
+    const deliver = (msg: ChatMessage) =>
+      act(() => hub.onmessage?.({ data: JSON.stringify({ type: 'api:messages:broadcast', contextKey: `channel:${CHAT_CHANNEL}`, event: 'thread.created', data: { payload: msg } }) }))
+    act(() => hub.onopen?.({}))
+    deliver(chatMessage('m1', 'My own', { creatorId: ME, isMine: true }))
+    expect(within(stage).queryByTestId('chat-unread')).toBeNull()
+    // Another Meet Up's message is not this chat's.
+    deliver(chatMessage('x1', 'Elsewhere', { roomId: '0190a000-0000-7000-8000-0000000000e2' }))
+    expect(within(stage).queryByTestId('chat-unread')).toBeNull()
+    deliver(chatMessage('b2', 'Are you there?'))
+    expect(await within(stage).findByTestId('chat-unread')).toBeInTheDocument()
+    await userEvent.click(within(stage).getByRole('button', { name: 'Meet Up chat, new messages' }))
+    await screen.findByTestId('meetup-chat')
+    expect(within(stage).queryByTestId('chat-unread')).toBeNull()
+    // While it is open, a message shows in it and makes no dot.
+    deliver(chatMessage('b3', 'Yes, here'))
+    expect(await within(screen.getByTestId('meetup-chat')).findByText('Yes, here')).toBeInTheDocument()
+    expect(within(stage).queryByTestId('chat-unread')).toBeNull()
   })
 
   it('moves to a breakout room with the token of join-breakout-room', async () => {
@@ -276,6 +349,42 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(rooms[2]!.connect).toHaveBeenCalledWith('ws://sfu.test', 'tok-back')
     await waitFor(() => expect(screen.queryByTestId('breakout-name')).toBeNull())
     expect(screen.queryByRole('dialog', { name: 'Breakout rooms are closed' })).toBeNull()
+  })
+
+  it('prompts a member in the main room when the breakouts open, and joins the room chosen from the prompt', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' }, breakouts: { open: false, rooms: { Roses: 0, Tulips: 1 } } }, 5)
+    const { sent, rooms, stage, qc } = await setUp(m)
+    await within(stage).findByRole('button', { name: 'Leave' })
+    // meeting.breakouts.updated {open: true}, as the live events store it.
+    act(() => qc.setQueryData<Meeting>(['meetings', ROOM], (x) => x && { ...x, breakouts: { ...x.breakouts, open: true } }))
+    const prompt = await screen.findByRole('dialog', { name: 'Breakout rooms are open' })
+    expect(within(prompt).getAllByRole('button').map((b) => b.textContent)).toEqual(['Join Roses', 'Join Tulips', 'Stay in the main room', 'Close'])
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Join Roses' }))
+    await waitFor(() => expect(rooms).toHaveLength(2))
+    expect(sent.find((s) => s.path.endsWith('/join-breakout-room'))?.body).toEqual({ roomName: 'Roses', peerId: ME })
+    expect(await screen.findByTestId('breakout-name')).toHaveTextContent('You are in Roses')
+    expect(screen.queryByRole('dialog', { name: 'Breakout rooms are open' })).toBeNull()
+  })
+
+  it('lets a member stay in the main room, and does not prompt the one who runs the breakouts', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' }, breakouts: { open: false, rooms: { Roses: 0 } } }, 5)
+    const { rooms, stage, qc } = await setUp(m)
+    await within(stage).findByRole('button', { name: 'Leave' })
+    act(() => qc.setQueryData<Meeting>(['meetings', ROOM], (x) => x && { ...x, breakouts: { ...x.breakouts, open: true } }))
+    const prompt = await screen.findByRole('dialog', { name: 'Breakout rooms are open' })
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Stay in the main room' }))
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Breakout rooms are open' })).toBeNull())
+    expect(rooms).toHaveLength(1)
+    expect(screen.queryByTestId('breakout-name')).toBeNull()
+  })
+
+  it('does not prompt a moderator, who opened the breakouts', async () => {
+    const m = meeting({ invitees: { [ME]: 'yes' }, roles: { [ME]: 'moderator' }, breakouts: { open: false, rooms: { Roses: 0 } } }, 5)
+    const { stage, qc } = await setUp(m, { perms: { canManageBreakouts: true } })
+    await within(stage).findByRole('button', { name: 'Breakout rooms' })
+    act(() => qc.setQueryData<Meeting>(['meetings', ROOM], (x) => x && { ...x, breakouts: { ...x.breakouts, open: true } }))
+    await new Promise((r) => setTimeout(r, 200))
+    expect(screen.queryByRole('dialog', { name: 'Breakout rooms are open' })).toBeNull()
   })
 
   it('turns AI notes on for one who may record, and off after a confirmation', async () => {

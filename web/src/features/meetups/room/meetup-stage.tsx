@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RoomContext, VideoTrack } from '@livekit/components-react'
 import { Room, Track, type Participant } from 'livekit-client'
@@ -46,7 +46,7 @@ export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMi
   const { room } = active
   useRoomChanges(room)
   const width = useWidth()
-  const [chatOpen, setChatOpen] = useState(false)
+  const { chatOpen = false, setChatOpen = () => {}, chatUnread = false } = useMeetupRoom()
   return (
     <RoomContext.Provider value={room}>
       <section aria-label={t('meetups.room.label', { name: m.name })} className="grid gap-3 rounded-lg border bg-zinc-950 p-3 text-zinc-50" data-testid="meetup-stage">
@@ -67,10 +67,11 @@ export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMi
         </header>
         <EndingSoon meeting={m} />
         <PeersGrid room={room} width={width} />
-        <ActionsRow active={active} meeting={m} mobile={width < MOBILE} chatOpen={chatOpen} onChat={() => setChatOpen((o) => !o)} />
+        <ActionsRow active={active} meeting={m} mobile={width < MOBILE} chatOpen={chatOpen} chatUnread={chatUnread} onChat={() => setChatOpen(!chatOpen)} />
         <BreakoutPrompt active={active} meeting={m} />
+        <BreakoutsOpenPrompt active={active} meeting={m} />
       </section>
-      {chatOpen && <ChatWindow wide={width >= MOBILE} onClose={() => setChatOpen(false)} />}
+      {chatOpen && <ChatWindow roomId={m.roomId} wide={width >= MOBILE} onClose={() => setChatOpen(false)} />}
     </RoomContext.Provider>
   )
 }
@@ -155,12 +156,15 @@ function ActionsRow({
   meeting: m,
   mobile,
   chatOpen,
+  chatUnread,
   onChat,
 }: {
   active: ActiveMeetup
   meeting: Meeting
   mobile: boolean
   chatOpen: boolean
+  /** Another's message came while the chat was closed: the button shows a dot. */
+  chatUnread: boolean
   onChat: () => void
 }) {
   const { t } = useTranslation()
@@ -207,8 +211,17 @@ function ActionsRow({
       <Button type="button" size="icon" variant="secondary" aria-label={t(sharing ? 'meetups.room.shareOn' : 'meetups.room.shareOff')} aria-pressed={sharing} onClick={share}>
         <MonitorUp aria-hidden />
       </Button>
-      <Button type="button" size="icon" variant="secondary" aria-label={t('meetups.room.chat')} aria-pressed={chatOpen} onClick={onChat}>
+      <Button
+        type="button"
+        size="icon"
+        variant="secondary"
+        className="relative"
+        aria-label={t(chatUnread ? 'meetups.room.chatUnread' : 'meetups.room.chat')}
+        aria-pressed={chatOpen}
+        onClick={onChat}
+      >
         <MessageSquare aria-hidden />
+        {chatUnread && <span aria-hidden className="absolute right-1 top-1 size-2.5 rounded-full bg-red-500 ring-2 ring-zinc-950" data-testid="chat-unread" />}
       </Button>
       {hasBreakouts && (m.breakouts.open || perms?.canManageBreakouts) && (
         <Button type="button" size="icon" variant="secondary" aria-label={t('meetups.room.breakouts')} onClick={() => setBreakouts(true)}>
@@ -496,6 +509,64 @@ function BreakoutPrompt({ active, meeting: m }: { active: ActiveMeetup; meeting:
         <DialogFooter>
           <Button type="button" onClick={() => void back()}>
             {t('meetups.room.breakout.back')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+/**
+ * BreakoutsOpenPrompt asks a member in the main room, when the breakout
+ * rooms open (meeting.breakouts.updated with open true, which the app-level
+ * live events write into the Meet Up), to join one of them or stay; those
+ * who run the breakouts opened them and are not asked.
+ */
+function BreakoutsOpenPrompt({ active, meeting: m }: { active: ActiveMeetup; meeting: Meeting }) {
+  const { t } = useTranslation()
+  const ctl = useMeetupRoom()
+  const me = useCurrentUser()?.user.id ?? ''
+  const perms = usePermissions(m.roomId).data
+  const [asked, setAsked] = useState(false)
+  const [moving, setMoving] = useState(false)
+  const wasOpen = useRef(m.breakouts.open)
+  const inMain = active.roomName === m.roomId
+  useEffect(() => {
+    if (m.breakouts.open && !wasOpen.current && inMain && perms && !perms.canManageBreakouts) setAsked(true)
+    if (!m.breakouts.open) setAsked(false)
+    wasOpen.current = m.breakouts.open
+  }, [m.breakouts.open, inMain, perms])
+  const join = async (name: string) => {
+    setMoving(true)
+    await active.room.localParticipant.setScreenShareEnabled(false).catch(() => undefined)
+    try {
+      await ctl.moveTo(await joinBreakoutRoom(m.roomId, name, me))
+    } finally {
+      setMoving(false)
+      setAsked(false)
+    }
+  }
+  const rooms = Object.entries(m.breakouts.rooms).sort((a, b) => a[1] - b[1])
+  return (
+    <Dialog open={asked && inMain && m.breakouts.open} onOpenChange={(o) => !o && setAsked(false)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{t('meetups.room.breakout.openedTitle')}</DialogTitle>
+          <DialogDescription>{t('meetups.room.breakout.openedBody')}</DialogDescription>
+        </DialogHeader>
+        <ul className="grid gap-2">
+          {rooms.map(([name]) => (
+            <li key={name}>
+              <Button type="button" variant="outline" className="w-full justify-start" disabled={moving} onClick={() => void join(name)}>
+                <DoorOpen aria-hidden />
+                {t('meetups.room.breakout.join', { name })}
+              </Button>
+            </li>
+          ))}
+        </ul>
+        <DialogFooter>
+          <Button type="button" variant="secondary" disabled={moving} onClick={() => setAsked(false)}>
+            {t('meetups.room.breakout.stay')}
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { RemoteParticipant, Room } from 'livekit-client'
+import { useQueryClient } from '@tanstack/react-query'
+import type { Room } from 'livekit-client'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { toast } from '@/components/ui/toast'
+import { useHubEvents } from '@/lib/hub'
 import { useCurrentUser } from '@/lib/session-context'
 import { joinToken } from '../api/get-join-token'
+import { meetingKeys } from '../api/keys'
 import type { JoinToken, Meeting } from '../api/types'
-import { CHAT_TOPIC, decodeChat, encodeChat, reduceChat, type ChatData, type ChatMessage } from './chat'
+import { applyMeetupChatEvent } from '../lib/chat-cache'
 import { MeetupRoomContext, type ActiveMeetup, type MeetupRoomApi } from './context'
 import { mediaErrorKey } from './media-errors'
 
@@ -19,10 +22,9 @@ export type MeetupRoomProviderProps = {
 
 // LiveKit's client loads when a Meet Up is joined, not with every page: the
 // provider names its events and the room-deleted reason by value
-// (RoomEvent.Disconnected, RoomEvent.DataReceived, RoomEvent.AudioPlaybackStatusChanged,
+// (RoomEvent.Disconnected, RoomEvent.AudioPlaybackStatusChanged,
 // DisconnectReason.DUPLICATE_IDENTITY and ROOM_DELETED).
 const DISCONNECTED = 'disconnected'
-const DATA_RECEIVED = 'dataReceived'
 const AUDIO_PLAYBACK_CHANGED = 'audioPlaybackChanged'
 const DUPLICATE_IDENTITY = 2
 const ROOM_DELETED = 5
@@ -33,8 +35,11 @@ const newRoom = () => import('livekit-client').then(({ Room }) => new Room({ ada
  * MeetupRoomProvider keeps the member's Meet Up connected while they move
  * around the app (spec 002 §2 "docked mini Meet Up bar"): it joins with a
  * token of POST /meetings/join-token and connects to the LiveKit URL it
- * names, moves between the main room and breakout rooms, keeps the
- * in-meeting chat, and shows the ended dialog when the room is deleted
+ * names, moves between the main room and breakout rooms, applies the
+ * Meet Up chat's live events (the chat is stored: its window reads it
+ * when opened, so a member who comes back finds what was said) and marks
+ * the chat unread when another's message comes while it is closed, and
+ * shows the ended dialog when the room is deleted
  * (the Meet Up was ended for all). Joining from another device makes
  * LiveKit drop this one (spec 002 §4), which then says so rather than
  * vanishing without a word. Members join with the microphone and
@@ -46,10 +51,36 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
   const { t } = useTranslation()
   const me = useCurrentUser()?.user
   const [active, setActive] = useState<ActiveMeetup | null>(null)
-  const [chat, setChat] = useState<ChatMessage[]>([])
+  const qc = useQueryClient()
+  const [chatOpen, setChatOpenState] = useState(false)
+  const [chatUnread, setChatUnread] = useState(false)
+  const chatOpenNow = useRef(false)
   const [ended, setEnded] = useState(false)
   const [audioBlocked, setAudioBlocked] = useState(false)
   const current = useRef<Room | null>(null)
+
+  const setChatOpen = useCallback((open: boolean) => {
+    chatOpenNow.current = open
+    setChatOpenState(open)
+    if (open) setChatUnread(false)
+  }, [])
+  const closeChat = useCallback(() => {
+    chatOpenNow.current = false
+    setChatOpenState(false)
+    setChatUnread(false)
+  }, [])
+
+  // The chat's live events, for the Meet Up the member is in; after a lost
+  // connection the chat is read again.
+  const roomId = active?.meeting.roomId
+  useHubEvents(
+    roomId ? '*' : undefined,
+    (m) => {
+      const e = roomId ? applyMeetupChatEvent(qc, roomId, m) : undefined
+      if (e?.kind === 'created' && !e.message.isMine && !chatOpenNow.current) setChatUnread(true)
+    },
+    () => roomId && void qc.invalidateQueries({ queryKey: meetingKeys.chat(roomId) }),
+  )
 
   const connect = useCallback(
     async (meeting: Meeting, tok: JoinToken) => {
@@ -61,18 +92,13 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
         if (current.current !== room) return
         current.current = null
         setActive(null)
-        setChat([])
+        closeChat()
         setAudioBlocked(false)
         if (reason === ROOM_DELETED) setEnded(true)
         if (reason === DUPLICATE_IDENTITY) toast({ title: t('meetups.room.otherDevice') })
       })
       room.on(AUDIO_PLAYBACK_CHANGED, () => {
         if (current.current === room) setAudioBlocked(!room.canPlaybackAudio)
-      })
-      room.on(DATA_RECEIVED, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
-        if (topic !== CHAT_TOPIC || !participant) return
-        const d = decodeChat(payload)
-        if (d) setChat((list) => reduceChat(list, d, participant.identity))
       })
       try {
         await room.connect(tok.url, tok.token)
@@ -87,12 +113,14 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
         if (key) toast({ title: t(key), variant: 'destructive' })
       }
     },
-    [createRoom, t],
+    [createRoom, t, closeChat],
   )
 
   const join = useCallback(
     async (meeting: Meeting) => {
       if (!me || current.current) return
+      // What was said while the member was away is read again when the chat opens.
+      qc.removeQueries({ queryKey: meetingKeys.chat(meeting.roomId) })
       try {
         await connect(meeting, await joinToken(meeting.roomId, me.id))
       } catch (e) {
@@ -100,17 +128,17 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
         toast({ title: t('meetups.errors.unknown'), variant: 'destructive' })
       }
     },
-    [me, connect, t],
+    [me, connect, t, qc],
   )
 
   const leave = useCallback(async () => {
     const room = current.current
     current.current = null
     setActive(null)
-    setChat([])
+    closeChat()
     setAudioBlocked(false)
     await room?.disconnect()
-  }, [])
+  }, [closeChat])
 
   const moveTo = useCallback(
     async (tok: JoinToken) => {
@@ -122,16 +150,6 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
       await connect(meeting, tok)
     },
     [active, connect],
-  )
-
-  const sendChat = useCallback(
-    async (d: ChatData) => {
-      const room = current.current
-      if (!room || !me) return
-      await room.localParticipant.publishData(encodeChat(d), { reliable: true, topic: CHAT_TOPIC })
-      setChat((list) => reduceChat(list, d, me.id))
-    },
-    [me],
   )
 
   // Signing out, or leaving the app, ends the connection.
@@ -150,7 +168,10 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
     )
   }
 
-  const value = useMemo<MeetupRoomApi>(() => ({ active, join, leave, moveTo, chat, sendChat }), [active, join, leave, moveTo, chat, sendChat])
+  const value = useMemo<MeetupRoomApi>(
+    () => ({ active, join, leave, moveTo, chatOpen, setChatOpen, chatUnread }),
+    [active, join, leave, moveTo, chatOpen, setChatOpen, chatUnread],
+  )
   return (
     <MeetupRoomContext.Provider value={value}>
       {children}

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { decodeChat, encodeChat, reduceChat, type ChatMessage } from './chat'
 import { gridSize, pageSize, visiblePeers } from './grid'
 import { mediaErrorKey } from './media-errors'
 import { mirrorStore, readMirror } from './use-room'
@@ -35,25 +34,6 @@ describe('media errors (spec 002 §8)', () => {
     expect(mediaErrorKey(err('NotFoundError'), 'microphone')).toBe('meetups.errors.micNotFound')
     expect(mediaErrorKey(err('NotAllowedError'), 'screen')).toBe('meetups.errors.screenShare')
     expect(mediaErrorKey(err('Weird'), 'camera')).toBe('meetups.errors.unknown')
-  })
-})
-
-describe('in-meeting chat messages', () => {
-  it('creates, edits and deletes only the author’s own message; others react; text is cut at 800', () => {
-    let list: ChatMessage[] = []
-    list = reduceChat(list, decodeChat(encodeChat({ type: 'create', id: '1', text: 'x'.repeat(900), at: 'now', name: 'Bo' }))!, 'bo')
-    expect(list[0]!.text).toHaveLength(800)
-    list = reduceChat(list, { type: 'edit', id: '1', text: 'hacked' }, 'eve')
-    expect(list[0]!.text).toHaveLength(800)
-    list = reduceChat(list, { type: 'edit', id: '1', text: 'hello' }, 'bo')
-    expect(list[0]).toMatchObject({ text: 'hello', edited: true })
-    list = reduceChat(list, { type: 'react', id: '1', reaction: '👍' }, 'me')
-    expect(list[0]!.reactions).toEqual({ me: '👍' })
-    list = reduceChat(list, { type: 'delete', id: '1' }, 'me')
-    expect(list).toHaveLength(1)
-    list = reduceChat(list, { type: 'delete', id: '1' }, 'bo')
-    expect(list).toHaveLength(0)
-    expect(decodeChat(new TextEncoder().encode('not json'))).toBeUndefined()
   })
 })
 

@@ -1,5 +1,5 @@
 import { COMMUNITY, forumMember, ME, SERIES } from '@/test/factories'
-import type { Meeting } from '../api/types'
+import type { ChatMessage, Meeting } from '../api/types'
 
 // Meet Ups as the API serves them (contract 18), for the Meet Ups' tests.
 
@@ -51,3 +51,27 @@ const person = (userId: string, firstName: string, lastName: string) =>
   forumMember(firstName, { id: `m-${userId}`, userId, lastName, email: `${firstName.toLowerCase()}@example.com` })
 
 export const PEOPLE = [person(ME, 'Mia', 'Me'), person(ADA, 'Ada', 'Lovelace'), person(BO, 'Bo', 'Brown')]
+
+/** The Meet Up chat's channel in the tests. */
+export const CHAT_CHANNEL = '0190a000-0000-7000-8000-0000000000c1'
+
+/** chatMessage is a message of the Meet Up ROOM's chat, Bo's unless over says otherwise. */
+export function chatMessage(id: string, raw: string, over: Partial<ChatMessage> = {}): ChatMessage {
+  const at = new Date().toISOString()
+  return {
+    id,
+    channelId: CHAT_CHANNEL,
+    roomId: ROOM,
+    creatorId: BO,
+    creator: { userId: BO, firstName: 'Bo', lastName: 'Brown', avatar: null },
+    raw,
+    image: null,
+    link: null,
+    file: null,
+    createdOn: at,
+    updatedOn: at,
+    reactions: {},
+    isMine: false,
+    ...over,
+  }
+}
