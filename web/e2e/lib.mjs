@@ -158,7 +158,7 @@ export async function demoForum(email, name) {
     const f = c.series.find((s) => s.name === name)
     if (!f) continue
     const series = (await api('GET', `/api/series/${f.id}`, { token })).body
-    return { token, series, path: `/communities/${c.id}/series/${f.id}` }
+    return { token, series, communityId: c.id, path: `/communities/${c.id}/series/${f.id}` }
   }
   throw new Error(`no demo forum ${name} for ${email}`)
 }
@@ -192,4 +192,88 @@ export async function askAI(token, channelId, q) {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l))
+}
+
+/**
+ * layoutProblems reads the page as a member sees it and lists what is
+ * hidden or out of place: text whose glyphs another element paints over
+ * (sampled at the left, middle and right of each line's box, so that "BO"
+ * half under the next avatar is caught), text cut off by a clipping
+ * ancestor without an ellipsis, and content wider than the viewport.
+ * Text under an open dialog's overlay, or scrolled out of a scroll
+ * container, is not the member's to read and is skipped.
+ */
+export async function layoutProblems(page) {
+  return page.evaluate(() => {
+    const out = []
+    const vw = document.documentElement.clientWidth
+    if (document.documentElement.scrollWidth > vw + 1) out.push(`the page is wider than the viewport: ${document.documentElement.scrollWidth} > ${vw}`)
+    const label = (el) => {
+      const id = el.getAttribute('data-testid')
+      const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)
+      return `${el.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ''} "${text}"`
+    }
+    const shown = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const s = getComputedStyle(e)
+        if (s.visibility === 'hidden' || s.display === 'none' || Number(s.opacity) === 0) return false
+        if (e.classList.contains('sr-only')) return false
+      }
+      return true
+    }
+    const modal = [...document.querySelectorAll('[role=dialog], [role=alertdialog]')].find((d) => d.getBoundingClientRect().width > 0)
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    const seen = new Set()
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement
+      if (!el || !n.textContent.trim() || seen.has(el)) continue
+      if (el.closest('script, style, noscript, svg')) continue
+      if (modal && !modal.contains(el)) continue
+      if (!shown(el)) continue
+      const range = document.createRange()
+      range.selectNodeContents(n)
+      for (const r of range.getClientRects()) {
+        if (r.width < 2 || r.height < 2) continue
+        // Outside the viewport, or scrolled out of a scroll container: not shown now.
+        if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= vw) continue
+        // What of the line shows: its box within every clipping ancestor
+        // (the element's own, for an ellipsis). The viewport is checked
+        // apart, so the root elements do not count.
+        let box = { left: r.left, right: r.right, top: r.top, bottom: r.bottom }
+        let clipped = null
+        let scrolledOut = false
+        for (let a = el; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+          const s = getComputedStyle(a)
+          if (!/(hidden|clip|auto|scroll)/.test(s.overflowX + s.overflowY)) continue
+          const b = a.getBoundingClientRect()
+          const outside = box.left < b.left - 1 || box.right > b.right + 1 || box.top < b.top - 1 || box.bottom > b.bottom + 1
+          if (!outside) continue
+          if (/(auto|scroll)/.test(s.overflowX + s.overflowY)) {
+            scrolledOut = true
+            break
+          }
+          // An ellipsis or a line clamp shortens the text on purpose, and says so.
+          const shortened = s.textOverflow === 'ellipsis' || (s.webkitLineClamp && s.webkitLineClamp !== 'none')
+          if (!shortened && !clipped) clipped = a
+          box = { left: Math.max(box.left, b.left), right: Math.min(box.right, b.right), top: Math.max(box.top, b.top), bottom: Math.min(box.bottom, b.bottom) }
+        }
+        if (scrolledOut || box.right - box.left < 2 || box.bottom - box.top < 2) continue
+        if (clipped) {
+          out.push(`cut off: ${label(el)} by ${label(clipped)}`)
+          seen.add(el)
+          break
+        }
+        const y = (box.top + box.bottom) / 2
+        const w = box.right - box.left
+        const xs = [box.left + Math.min(2, w / 4), box.left + w / 2, box.right - Math.min(2, w / 4)]
+        const over = xs.map((x) => document.elementFromPoint(x, y)).find((hit) => hit && hit !== el && !el.contains(hit) && !hit.contains(el))
+        if (over && !(r.bottom > innerHeight - 1 || r.right > vw - 1)) {
+          out.push(`covered: ${label(el)} under ${label(over)}`)
+          seen.add(el)
+          break
+        }
+      }
+    }
+    return out
+  })
 }

@@ -21,13 +21,14 @@ import notifications from './tests/notifications.mjs'
 import meetups from './tests/meetups.mjs'
 import subscriptions from './tests/subscriptions.mjs'
 import engines from './tests/engines.mjs'
+import layout from './tests/layout.mjs'
 
 // Each suite runs against an agora dev of its own: the product's quick
 // default (the embedded relay and broker), then the real engines (Debezium's
 // connector on Kafka Connect, and Kafka), whose three JVMs take a minute or
 // two to start on a loaded 2-core machine.
 const suites = [
-  { tests: [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...gaps, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups, ...subscriptions] },
+  { tests: [...auth, ...composer, ...forum, ...feed, ...search, ...insights, ...gaps, ...communities, ...accounts, ...people, ...chat, ...delivery, ...notifications, ...chrome, ...sso, ...meetups, ...subscriptions, ...layout] },
   { tests: engines, options: { args: ['--engines', 'real'], readyWithin: 8 * 60_000 }, waitBound: 30_000 },
 ]
 const only = process.env.E2E_ONLY

@@ -34,14 +34,16 @@ export function PersonAvatar({ person, className }: { person: Person; className?
 
 /**
  * AvatarGroup shows the first people overlapping and "+N" for the rest:
- * 3 shown, 2 on small screens (spec 000 §9).
+ * 3 shown, 2 on small screens (spec 000 §9). They overlap by 4 px: with
+ * the 2 px ring, 8 px hid the last letter of the initials ("BO" read
+ * "BC"). The "+N" is positioned as the avatars are, or they paint over it.
  */
 export function AvatarGroup({ people, total, className }: { people: (Person & { userId?: string | null })[]; total?: number; className?: string }) {
   const count = total ?? people.length
   const shown = people.slice(0, 3)
   const names = people.map((p) => `${p.firstName} ${p.lastName}`).join(', ')
   return (
-    <div className={cn('flex items-center -space-x-2', className)} role="group" aria-label={names}>
+    <div className={cn('flex items-center -space-x-1', className)} role="group" aria-label={names}>
       {shown.map((p, i) => {
         const avatar = <PersonAvatar key={p.id} person={p} className={cn('size-8 ring-2 ring-background', i === 2 && 'hidden sm:flex')} />
         // A person with an account opens their profile dialog.
@@ -56,7 +58,7 @@ export function AvatarGroup({ people, total, className }: { people: (Person & { 
       {count > 2 && (
         <span
           className={cn(
-            'flex size-8 items-center justify-center rounded-full bg-muted text-xs font-medium text-muted-foreground ring-2 ring-background sm:hidden',
+            'relative flex size-8 items-center justify-center rounded-full bg-muted text-xs font-medium text-muted-foreground ring-2 ring-background sm:hidden',
           )}
           aria-hidden
         >
@@ -65,7 +67,7 @@ export function AvatarGroup({ people, total, className }: { people: (Person & { 
       )}
       {count > 3 && (
         <span
-          className="hidden size-8 items-center justify-center rounded-full bg-muted text-xs font-medium text-muted-foreground ring-2 ring-background sm:flex"
+          className="relative hidden size-8 items-center justify-center rounded-full bg-muted text-xs font-medium text-muted-foreground ring-2 ring-background sm:flex"
           aria-hidden
         >
           +{count - 3}

@@ -27,7 +27,7 @@ export function MembersStrip({ seriesId, canInvite }: { seriesId: string; canInv
         aria-haspopup="dialog"
         data-testid="members-strip"
       >
-        <span className="flex -space-x-2" aria-hidden>
+        <span className="flex -space-x-1" aria-hidden>
           {results.slice(0, 3).map((m) => (
             <MemberAvatar key={m.id} person={m} isExpert={m.isExpert} badgeSide="left" className="size-8 ring-2 ring-background" />
           ))}
