@@ -9,7 +9,7 @@ import { legal } from './en/legal'
 import { meetups } from './en/meetups'
 import { notifications } from './en/notifications'
 import { notificationSettings } from './en/notification-settings'
-import { invitation, profile, team } from './en/people'
+import { invitation, memberRow, profile, team } from './en/people'
 import { subscriptions } from './en/subscriptions'
 
 // English strings. Keys named by the spec keep their names and namespaces
@@ -280,6 +280,7 @@ export const translation = {
   profile,
   team,
   invitation,
+  memberRow,
   notifications,
   notificationSettings,
   meetups,

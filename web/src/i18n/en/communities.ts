@@ -126,8 +126,6 @@ export const communities = {
     found_one: '{{count}} member found',
     found_other: '{{count}} members found',
     noMatch: 'No member matches “{{keyword}}”.',
-    expert: 'Expert',
-    admin: 'Admin',
     showMore: 'Show more',
     empty: 'No members yet.',
     loadFailed: 'The members could not be loaded.',

@@ -81,6 +81,12 @@ export const team = {
   empty: 'This forum has no admins or experts yet.',
 } as const
 
+// A person's row in every member list (components/member-row.tsx).
+export const memberRow = {
+  expert: 'Expert',
+  admin: 'Admin',
+} as const
+
 // A person's invitation in every list of people (components/invitation-status.tsx).
 export const invitation = {
   invited: 'Invited',

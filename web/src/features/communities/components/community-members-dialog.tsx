@@ -1,9 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Search, Users } from 'lucide-react'
-import { InvitationBadge } from '@/components/invitation-status'
-import { fullName, MemberAvatar, RolePill } from '@/components/member-avatar'
-import { ProfileButton } from '@/components/profile-button'
+import { MemberRow } from '@/components/member-row'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
@@ -88,26 +86,7 @@ export function CommunityMembersDialog({
               )}
               <ul className="grid gap-1" aria-label={t('communities.members.title')}>
                 {members.map((m) => (
-                  <li key={m.id} className="flex items-center gap-3 rounded-md px-2 py-2" data-testid="community-member-row">
-                    {m.userId ? (
-                      <ProfileButton userId={m.userId} name={fullName(m)}>
-                        <MemberAvatar person={m} isExpert={m.isExpert} />
-                      </ProfileButton>
-                    ) : (
-                      <MemberAvatar person={m} isExpert={m.isExpert} />
-                    )}
-                    <div className="min-w-0 flex-1">
-                      <p className="flex flex-wrap items-center gap-1.5 text-sm font-medium">
-                        <span className="truncate">{fullName(m)}</span>
-                        {m.isExpert && (
-                          <RolePill className="bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200">{t('communities.members.expert')}</RolePill>
-                        )}
-                        {m.role !== 'member' && <RolePill>{t('communities.members.admin')}</RolePill>}
-                        <InvitationBadge status={m.assignmentStatus} />
-                      </p>
-                      {(m.jobTitle || m.company) && <p className="truncate text-xs text-muted-foreground">{[m.jobTitle, m.company].filter(Boolean).join(' · ')}</p>}
-                    </div>
-                  </li>
+                  <MemberRow key={m.id} person={m} admin={m.role !== 'member'} status={m.assignmentStatus} testId="community-member-row" />
                 ))}
               </ul>
               {q.hasNextPage && (

@@ -1,14 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { Users } from 'lucide-react'
-import { InvitationBadge, InviteButton, useInvite } from '@/components/invitation-status'
-import { ProfileButton } from '@/components/profile-button'
+import { InviteButton, useInvite } from '@/components/invitation-status'
+import { MemberRow } from '@/components/member-row'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Skeleton } from '@/components/ui/skeleton'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
 import { forumPeople, inviteToForum } from '../api/invite-to-forum'
 import { useForumMembersList } from '../api/get-forum-members'
-import { fullName, MemberAvatar, RolePill } from '@/components/member-avatar'
 
 /**
  * MembersDialog lists the forum's members, experts first (spec 001 §2), 25
@@ -57,27 +56,9 @@ export function MembersDialog({
             <>
               <ul className="grid gap-1" aria-label={t('forum.members.title')}>
                 {members.map((m) => (
-                  <li key={m.id} className="flex items-center gap-3 rounded-md px-2 py-2" data-testid="member-row">
-                    {m.userId ? (
-                      <ProfileButton userId={m.userId} name={fullName(m)}>
-                        <MemberAvatar person={m} isExpert={m.isExpert} />
-                      </ProfileButton>
-                    ) : (
-                      <MemberAvatar person={m} isExpert={m.isExpert} />
-                    )}
-                    <div className="min-w-0 flex-1">
-                      <p className="flex flex-wrap items-center gap-1.5 text-sm font-medium">
-                        <span className="truncate">{fullName(m)}</span>
-                        {m.isExpert && <RolePill className="bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200">{t('forum.members.expert')}</RolePill>}
-                        {m.role.startsWith('admin') && <RolePill>{t('forum.members.admin')}</RolePill>}
-                        <InvitationBadge status={m.status} />
-                      </p>
-                      {(m.jobTitle || m.company) && (
-                        <p className="truncate text-xs text-muted-foreground">{[m.jobTitle, m.company].filter(Boolean).join(' · ')}</p>
-                      )}
-                    </div>
+                  <MemberRow key={m.id} person={m} admin={m.role.startsWith('admin')} status={m.status} testId="member-row">
                     {canInvite && <InviteButton person={m} invite={invite} />}
-                  </li>
+                  </MemberRow>
                 ))}
               </ul>
               {q.hasNextPage && (
