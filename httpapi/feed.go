@@ -138,7 +138,7 @@ func (h *feedHandlers) channelThreads(c fiber.Ctx) error {
 	}
 	bad := apperr.Fields{}
 	in := qfeed.ChannelThreads{ChannelID: channelID, Viewer: caller(c),
-		CreatedBefore: queryTime(c, "createdBefore", bad), PageSize: queryInt(c, "pageSize", qfeed.DefaultPageSize, bad)}
+		CreatedBefore: queryTime(c, "createdBefore", bad), PageSize: queryInt(c, "pageSize", qfeed.DefaultPageSize, bad), Hashtag: c.Query("hashtag")}
 	if err := bad.Err(); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -585,5 +586,46 @@ func TestFeedHashtags(t *testing.T) {
 	}
 	if r := env.Client(t).Do("GET", "/api/hashtags", nil); r.Status != 401 {
 		t.Errorf("guest: %d", r.Status)
+	}
+}
+
+// TestFeedByHashtag: a channel's posts carrying a hashtag, any case, with
+// the cursor; a name that is no hashtag is refused.
+func TestFeedByHashtag(t *testing.T) {
+	env := testenv.New(t)
+	f := feedFixtureOn(t, env)
+	member := env.As(t, seed.MemberEmail)
+	tag := strings.ReplaceAll(testenv.Unique("Tagged"), "-", "_")
+	a := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "first #" + tag})
+	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "no tag here, " + tag + " as a word"})
+	b := post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "second #" + strings.ToUpper(tag) + " loud"})
+	post(t, member, f.welcome, map[string]any{"channelId": f.welcomeMain, "raw": "#" + tag + "_longer is another tag"})
+	list := func(q string) []string {
+		t.Helper()
+		var page struct {
+			Results []threadView `json:"results"`
+		}
+		r := member.Do("GET", "/api/channels/"+f.welcomeMain+"/threads?"+q, nil)
+		wantStatus(t, r, 200)
+		r.JSON(t, &page)
+		ids := []string{}
+		for _, th := range page.Results {
+			ids = append(ids, th.ID)
+		}
+		return ids
+	}
+	if got := list("hashtag=" + strings.ToLower(tag)); !reflect.DeepEqual(got, []string{b.ID, a.ID}) {
+		t.Errorf("by hashtag: %v, want %v", got, []string{b.ID, a.ID})
+	}
+	if got := list("pageSize=1&hashtag=" + tag); !reflect.DeepEqual(got, []string{b.ID}) {
+		t.Errorf("first page: %v", got)
+	}
+	var newest threadView
+	member.Do("GET", "/api/threads/"+b.ID, nil).JSON(t, &newest)
+	if got := list("pageSize=1&hashtag=" + tag + "&createdBefore=" + url.QueryEscape(newest.CreatedOn)); !reflect.DeepEqual(got, []string{a.ID}) {
+		t.Errorf("second page: %v", got)
+	}
+	for _, bad := range []string{"%23" + tag, "two%20words", "a-b", strings.Repeat("a", 101)} {
+		wantError(t, member.Do("GET", "/api/channels/"+f.welcomeMain+"/threads?hashtag="+bad, nil), 400, "validationFailed")
 	}
 }

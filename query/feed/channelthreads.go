@@ -10,6 +10,7 @@ import (
 
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
+	"agora/internal/rules/richtext"
 )
 
 // Feed page sizes (spec 001 §9: the client reads 10 at a time).
@@ -26,6 +27,9 @@ type ChannelThreads struct {
 	CreatedBefore *time.Time
 	// PageSize is 1 to MaxPageSize (the client asks DefaultPageSize).
 	PageSize int
+	// Hashtag, when set, keeps the posts that carry it (any case): a
+	// hashtag clicked in a post.
+	Hashtag string
 }
 
 // ThreadPage is one page of a channel's posts, newest first.
@@ -41,14 +45,18 @@ type ThreadPage struct {
 // the page size is written in the statement, a LIMIT $n being taken for a
 // tenth of the channel, and the cursor is compared with a value, never with
 // "$4 IS NULL OR …", which no index answers.
-var channelThreadsSQL = func() (sql [MaxPageSize + 1]string) {
+var channelThreadsSQL, channelHashtagThreadsSQL = channelPages(""), channelPages(" AND lower_tags(t.hashtags) @> ARRAY[lower($5::text)]")
+
+// channelPages are the page statements of channelThreadsSQL, each with the
+// condition and added (the hashtag's answers from its GIN index).
+func channelPages(and string) (sql [MaxPageSize + 1]string) {
 	for n := 1; n <= MaxPageSize; n++ {
 		sql[n] = threadsSQL(`$1::uuid`, `SELECT t.* FROM acc, threads t
-		WHERE acc.reads AND t.channel_id = $1 AND t.created_on < COALESCE($4::timestamptz, 'infinity')
+		WHERE acc.reads AND t.channel_id = $1 AND t.created_on < COALESCE($4::timestamptz, 'infinity')`+and+`
 		ORDER BY t.created_on DESC, t.id DESC LIMIT `+strconv.Itoa(n), false)
 	}
 	return sql
-}()
+}
 
 // ChannelThreads reads a page of a channel's posts, newest first, each with
 // its featured (first) comment. The admin channel is for forum admins only.
@@ -57,8 +65,15 @@ func (q *Queries) ChannelThreads(ctx context.Context, in ChannelThreads) (Thread
 	if in.PageSize < 1 || in.PageSize > MaxPageSize {
 		return page, apperr.Invalid(map[string]string{"pageSize": fmt.Sprintf("must be 1 to %d", MaxPageSize)})
 	}
-	threads, err := q.threadRows(ctx, in.Viewer, channelThreadsSQL[in.PageSize],
-		[16]byte(in.ChannelID), [16]byte(in.Viewer.UserID), in.Viewer.Role == auth.RoleSuper, in.CreatedBefore)
+	if in.Hashtag != "" && !richtext.IsHashtag(in.Hashtag) {
+		return page, apperr.Invalid(map[string]string{"hashtag": "must be a hashtag's name: letters, digits or _, without #"})
+	}
+	args := []any{[16]byte(in.ChannelID), [16]byte(in.Viewer.UserID), in.Viewer.Role == auth.RoleSuper, in.CreatedBefore}
+	sql := channelThreadsSQL[in.PageSize]
+	if in.Hashtag != "" {
+		sql, args = channelHashtagThreadsSQL[in.PageSize], append(args, in.Hashtag)
+	}
+	threads, err := q.threadRows(ctx, in.Viewer, sql, args...)
 	if err != nil {
 		return page, err
 	}

@@ -61,6 +61,13 @@ func Parse(raw string) Parsed {
 	return p
 }
 
+// IsHashtag tells whether s is a hashtag's name as Parse reads one (what
+// follows the #), whole.
+func IsHashtag(s string) bool {
+	name, n := tagAt(s)
+	return name == s && n == len(s)
+}
+
 // Plain is raw as words to search and read: each mention becomes its
 // display name ("[Ada Lovelace](0190…)" → "Ada Lovelace"); everything else,
 // hashtags included, is kept.

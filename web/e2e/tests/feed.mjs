@@ -597,4 +597,29 @@ export default [
       await page.close()
     },
   },
+  {
+    name: 'feed: a clicked hashtag shows the posts that carry it, and Show all posts the rest again',
+    async fn(ctx) {
+      const { a, path, series } = await forum()
+      const tag = `tag${Date.now()}`
+      const post = async (raw) => assert.equal((await api('POST', `/api/series/${series.id}/threads`, { token: a, body: { channelId: series.mainChannelId, raw } })).status, 201)
+      await post(`${tag} first: an idea #${tag}`)
+      await post(`${tag} second: no tag, only the word ${tag}`)
+      await post(`${tag} third: loud #${tag.toUpperCase()}`)
+      const page = await openFeed(ctx, A, path)
+      const third = card(page, `${tag} third`)
+      await visible(third)
+      await third.getByRole('button', { name: `Show the posts tagged #${tag.toUpperCase()}` }).click()
+      await visible(page.getByTestId('hashtag-banner'))
+      assert.match(await page.getByTestId('hashtag-banner').innerText(), new RegExp(`Posts tagged #${tag.toUpperCase()}`))
+      assert.equal(new URL(page.url()).searchParams.get('hashtag'), tag.toUpperCase())
+      await visible(card(page, `${tag} first`))
+      const shown = await page.getByTestId('post-card').allInnerTexts()
+      assert.deepEqual(shown.map((t) => t.match(new RegExp(`${tag} (first|second|third)`))?.[1]).filter(Boolean), ['third', 'first'])
+      await page.getByRole('button', { name: 'Show all posts' }).click()
+      await visible(card(page, `${tag} second`))
+      assert.equal(await page.getByTestId('hashtag-banner').count(), 0)
+      await page.close()
+    },
+  },
 ]

@@ -10030,6 +10030,8 @@ export interface operations {
                 createdBefore?: string;
                 /** @description Posts per page, 1 to 50. */
                 pageSize?: number;
+                /** @description Only the posts carrying this hashtag (its name without `#`, any case; letters, digits and `_`), as a clicked hashtag shows them. */
+                hashtag?: string;
             };
             header?: never;
             path: {
@@ -10048,7 +10050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ThreadPage"];
                 };
             };
-            /** @description `validationFailed`: `channelId` is not a UUID, or `createdBefore` or `pageSize` is not valid (`details.fields`). */
+            /** @description `validationFailed`: `channelId` is not a UUID, or `createdBefore`, `pageSize` or `hashtag` is not valid (`details.fields`). */
             400: {
                 headers: {
                     [name: string]: unknown;

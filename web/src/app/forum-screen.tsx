@@ -14,6 +14,8 @@ import { SubscribeFlow, type CheckoutReturn, type SubscribeFlowProps } from '@/f
 export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' | 'postId' | 'reason' | 'reply'> & {
   /** What checkout's return says (`?checkout=`), on the forum's page. */
   checkout?: CheckoutReturn
+  /** The hashtag whose posts the feed shows (`?hashtag=`). */
+  hashtag?: string
 }
 
 /**
@@ -23,12 +25,19 @@ export type ForumScreenProps = Pick<ForumPageProps, 'seriesId' | 'communityId' |
  * posts, the Up next card); the forum's community from the user's
  * community list; and the subscribe flow for a member without access.
  */
-export function ForumScreen({ seriesId, communityId, postId, reason, reply, checkout }: ForumScreenProps) {
+export function ForumScreen({ seriesId, communityId, postId, reason, reply, checkout, hashtag }: ForumScreenProps) {
   const { community, pending: communityPending } = useForumCommunity(communityId)
   const navigate = useNavigate()
   // Checkout's return is said once: a reload does not wait again.
   const forget = useCallback(
     () => void navigate({ to: '/communities/$communityId/series/$seriesId', params: { communityId, seriesId }, search: {}, replace: true }),
+    [navigate, communityId, seriesId],
+  )
+  // A clicked hashtag shows its posts on the forum's page (from a single
+  // post too), in the address so that Back returns to all posts.
+  const showHashtag = useCallback(
+    (name: string | undefined) =>
+      void navigate({ to: '/communities/$communityId/series/$seriesId', params: { communityId, seriesId }, search: name ? { hashtag: name } : {} }),
     [navigate, communityId, seriesId],
   )
   return (
@@ -47,6 +56,8 @@ export function ForumScreen({ seriesId, communityId, postId, reason, reply, chec
             postId={postId}
             reason={reason}
             reply={reply}
+            hashtag={hashtag}
+            onHashtag={showHashtag}
             search={(channelId) => <AISearchBox key={`ai-search-${channelId}`} channelId={channelId} communityId={forum.context.communityId} seriesId={forum.id} />}
           />
         </FeedExtensionsProvider>

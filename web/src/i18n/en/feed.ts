@@ -129,4 +129,8 @@ export const feed = {
   },
   mention: 'Mention of {{name}}',
   hashtag: 'Hashtag {{name}}',
+  hashtagShow: 'Show the posts tagged #{{name}}',
+  hashtagShown: 'Posts tagged #{{name}}',
+  hashtagClear: 'Show all posts',
+  hashtagEmpty: 'No post of this channel is tagged #{{name}}.',
 } as const

@@ -7,10 +7,10 @@ export const FEED_PAGE_SIZE = 10
 
 // openapi-fetch drops the always-null `meeting` from its answer types; the
 // API sends it, so the answers are read as the schema's types.
-export async function listChannelThreads(channelId: string, createdBefore: string | null, signal?: AbortSignal): Promise<ThreadPage> {
+export async function listChannelThreads(channelId: string, createdBefore: string | null, signal?: AbortSignal, hashtag?: string): Promise<ThreadPage> {
   return unwrap(
     await api.GET('/api/channels/{channelId}/threads', {
-      params: { path: { channelId }, query: { pageSize: FEED_PAGE_SIZE, ...(createdBefore ? { createdBefore } : {}) } },
+      params: { path: { channelId }, query: { pageSize: FEED_PAGE_SIZE, ...(createdBefore ? { createdBefore } : {}), ...(hashtag ? { hashtag } : {}) } },
       signal,
     }),
   ) as ThreadPage
@@ -25,14 +25,14 @@ export function nextCursor(last: ThreadPage): string | undefined {
   return last.results.reduce((min, t) => (t.createdOn < min ? t.createdOn : min), last.results[0]!.createdOn)
 }
 
-/** channelThreadsQuery: ['channels', channelId, 'threads'], pages by createdBefore. */
-export const channelThreadsQuery = (channelId: string) =>
+/** channelThreadsQuery: ['channels', channelId, 'threads'] (and {hashtag}), pages by createdBefore. */
+export const channelThreadsQuery = (channelId: string, hashtag?: string) =>
   infiniteQueryOptions({
-    queryKey: feedKeys.channel(channelId),
-    queryFn: ({ pageParam, signal }) => listChannelThreads(channelId, pageParam, signal),
+    queryKey: feedKeys.channel(channelId, hashtag),
+    queryFn: ({ pageParam, signal }) => listChannelThreads(channelId, pageParam, signal, hashtag),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => nextCursor(last),
     staleTime: 300_000, // feed prefetch stale time (spec 001 §9)
   })
 
-export const useChannelThreads = (channelId: string) => useInfiniteQuery(channelThreadsQuery(channelId))
+export const useChannelThreads = (channelId: string, hashtag?: string) => useInfiniteQuery(channelThreadsQuery(channelId, hashtag))

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import userEventLib from '@testing-library/user-event'
 import { screen, waitFor, within } from '@testing-library/react'
@@ -47,6 +48,23 @@ describe('ForumFeed', () => {
     const first = new URL(calls[0]!.url)
     expect(first.searchParams.get('pageSize')).toBe('10')
     expect(first.searchParams.has('createdBefore')).toBe(false)
+  })
+
+  it('shows a clicked hashtag\'s posts: the hashtag asks the page, which passes it back, and Show all posts clears it', async () => {
+    const calls = serve([thread('t2', { raw: 'Hello #intro', hashtags: ['intro'] })])
+    const asked: (string | undefined)[] = []
+    // The forum page keeps the hashtag in its address; here, in state.
+    function Page() {
+      const [hashtag, setHashtag] = useState<string>()
+      return <ForumFeed series={series} hashtag={hashtag} onHashtag={(h) => (asked.push(h), setHashtag(h))} />
+    }
+    await renderInApp(<Page />)
+    await userEvent.click(await screen.findByRole('button', { name: 'Show the posts tagged #intro' }))
+    expect(asked).toEqual(['intro'])
+    expect(await screen.findByTestId('hashtag-banner')).toHaveTextContent('Posts tagged #intro')
+    await waitFor(() => expect(calls.some((r) => new URL(r.url).searchParams.get('hashtag') === 'intro')).toBe(true))
+    await userEvent.click(screen.getByRole('button', { name: 'Show all posts' }))
+    expect(asked).toEqual(['intro', undefined])
   })
 
   it('offers the manage menu on what the member may manage, and the look at an anonymous asker to forum admins', async () => {

@@ -13,6 +13,7 @@ import { useChannelThreads } from '../api/list-channel-threads'
 import { useRecordView } from '../api/record-activity'
 import { useFeedLive } from '../hooks/use-feed-live'
 import { FocusedReply } from '../lib/focused-reply'
+import { HashtagFilter } from '../lib/hashtag-filter'
 import { useScrollLoad } from '../hooks/use-scroll-load'
 import { ComposerButtons } from './composer'
 import { PostCard } from './post-card'
@@ -30,6 +31,10 @@ export interface ForumFeedProps {
    * each other).
    */
   search?: (channelId: string) => ReactNode
+  /** The hashtag whose posts the feed shows (`?hashtag=`), or none: all posts. */
+  hashtag?: string
+  /** Shows a hashtag's posts (a clicked hashtag), or all posts again (none). */
+  onHashtag?: (name: string | undefined) => void
 }
 
 /**
@@ -53,7 +58,7 @@ function useLastSeen(seriesId: string): Seen {
  * the forum's live events; forum admins can switch to the admins' channel. With postId it
  * shows that one post with its comments open.
  */
-export function ForumFeed({ series, postId, reason, reply, search }: ForumFeedProps) {
+export function ForumFeed({ series, postId, reason, reply, search, hashtag, onHashtag }: ForumFeedProps) {
   const me = useCurrentUser()?.user.id
   const isForumAdmin = series.role === 'admin'
   const seen = useLastSeen(series.id)
@@ -62,13 +67,35 @@ export function ForumFeed({ series, postId, reason, reply, search }: ForumFeedPr
   const reader = useMemo(() => ({ userId: me, isForumAdmin }), [me, isForumAdmin])
   useFeedLive(channelId, reader, postId)
 
-  if (postId) return <SinglePost postId={postId} series={series} isForumAdmin={isForumAdmin} seen={seen} reason={reason} reply={reply} />
+  const filter = useMemo(() => (onHashtag ? (name: string) => onHashtag(name) : null), [onHashtag])
+  if (postId)
+    return (
+      <HashtagFilter.Provider value={filter}>
+        <SinglePost postId={postId} series={series} isForumAdmin={isForumAdmin} seen={seen} reason={reason} reply={reply} />
+      </HashtagFilter.Provider>
+    )
   return (
-    <div className="grid gap-4">
-      <ComposerButtons series={series} channelId={channelId} />
-      {search?.(channelId)}
-      {series.adminChannelId && isForumAdmin && <ChannelSwitch value={channel} onChange={setChannel} />}
-      <ChannelFeed key={channelId} channelId={channelId} series={series} isForumAdmin={isForumAdmin} seen={seen} />
+    <HashtagFilter.Provider value={filter}>
+      <div className="grid gap-4">
+        <ComposerButtons series={series} channelId={channelId} />
+        {search?.(channelId)}
+        {series.adminChannelId && isForumAdmin && <ChannelSwitch value={channel} onChange={setChannel} />}
+        {hashtag && <HashtagBanner name={hashtag} onClear={() => onHashtag?.(undefined)} />}
+        <ChannelFeed key={`${channelId}#${hashtag ?? ''}`} channelId={channelId} series={series} isForumAdmin={isForumAdmin} seen={seen} hashtag={hashtag} />
+      </div>
+    </HashtagFilter.Provider>
+  )
+}
+
+/** HashtagBanner says the feed shows a hashtag's posts, with the way back to all. */
+function HashtagBanner({ name, onClear }: { name: string; onClear: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-muted/40 px-3 py-2 text-sm" role="status" data-testid="hashtag-banner">
+      <span>{t('feed.hashtagShown', { name })}</span>
+      <Button variant="outline" size="sm" onClick={onClear}>
+        {t('feed.hashtagClear')}
+      </Button>
     </div>
   )
 }
@@ -120,15 +147,17 @@ function ChannelFeed({
   isForumAdmin,
   seen,
   label,
+  hashtag,
 }: {
   channelId: string
   series: Schemas['Forum']
   isForumAdmin: boolean
   seen: Seen
   label?: string
+  hashtag?: string
 }) {
   const { t } = useTranslation()
-  const q = useChannelThreads(channelId)
+  const q = useChannelThreads(channelId, hashtag)
   const marker = useRef<HTMLDivElement>(null)
   const canLoad = !!q.hasNextPage && !q.isFetchingNextPage && !q.isFetchNextPageError
   // cancelRefetch: false: a refetch in flight (a new post's) is waited for, not
@@ -142,7 +171,7 @@ function ChannelFeed({
   return (
     <section aria-label={label ?? t('feed.label', { forum: series.name })} data-testid="forum-feed" aria-busy={q.isFetchingNextPage}>
       {threads.length === 0 ? (
-        <EmptyState>{t('feed.empty')}</EmptyState>
+        <EmptyState>{hashtag ? t('feed.hashtagEmpty', { name: hashtag }) : t('feed.empty')}</EmptyState>
       ) : (
         <ul className="grid gap-4">
           {threads.map((thread) => (

@@ -2,6 +2,7 @@ import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useOpenProfile } from '@/lib/profile-opener'
 import { cn } from '@/lib/utils'
+import { useHashtagFilter } from '../lib/hashtag-filter'
 import { tokenize } from '../lib/tokenize'
 import { WebLink } from './web-link'
 
@@ -13,6 +14,7 @@ import { WebLink } from './web-link'
 export function RichText({ raw, className }: { raw: string; className?: string }) {
   const { t } = useTranslation()
   const tokens = useMemo(() => tokenize(raw), [raw])
+  const filter = useHashtagFilter()
   return (
     <p className={cn('whitespace-pre-wrap break-words text-sm leading-relaxed', className)} data-testid="rich-text">
       {tokens.map((tok, i) => {
@@ -26,9 +28,20 @@ export function RichText({ raw, className }: { raw: string; className?: string }
               </WebLink>
             )
           case 'hashtag':
-            return (
-              // Plain text in the text's colour: nothing to click until the
-              // hashtag search exists, so nothing looks like a link.
+            return filter ? (
+              <button
+                key={i}
+                type="button"
+                className="font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                data-hashtag={tok.name}
+                onClick={() => filter(tok.name)}
+                aria-label={t('feed.hashtagShow', { name: tok.name })}
+              >
+                #{tok.name}
+              </button>
+            ) : (
+              // Where no feed can show the hashtag's posts, plain text in
+              // the text's colour, so nothing looks like a link.
               <span key={i} className="font-medium" data-hashtag={tok.name} title={t('feed.hashtag', { name: tok.name })}>
                 #{tok.name}
               </span>

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { HubMessage } from '@/lib/hub'
 import { CHANNEL, ME, OTHER, reactionStats, reply, SERIES, thread } from '@/test/factories'
 import { feed } from '../test/fixtures'
-import { readFeedEvent, reduceFeed, reduceThread, type FeedEvent, type Reader } from './live-events'
+import { QueryClient } from '@tanstack/react-query'
+import { applyFeedEvent, readFeedEvent, reduceFeed, reduceThread, type FeedEvent, type Reader } from './live-events'
+import { feedKeys, type FeedData } from './thread-cache'
 
 const reader: Reader = { userId: ME, isForumAdmin: false }
 const msg = (event: string, payload: unknown): HubMessage => ({
@@ -18,7 +20,7 @@ const read = (event: string, payload: unknown) => {
 }
 
 function payloadOf(t: ReturnType<typeof thread>) {
-  const { myReaction: _m, canManage: _c, isMine: _i, repliesCount: _r, replies: _rs, ...p } = t
+  const { myReaction: _m, canManage: _c, isMine: _i, repliesCount: _r, commentsCount: _cc, replies: _rs, ...p } = t
   return p
 }
 
@@ -160,5 +162,21 @@ describe('reduceThread', () => {
 
   it('removes a deleted post', () => {
     expect(reduceThread(post, read('thread.deleted', { id: 't1', channelId: CHANNEL, seriesId: SERIES }), reader, true)).toBeNull()
+  })
+})
+
+describe('applyFeedEvent', () => {
+  it('puts a new post in the channel\'s feed and in the feeds of the hashtags it carries, any case', () => {
+    const qc = new QueryClient()
+    const all = feedKeys.channel(CHANNEL)
+    const intro = feedKeys.channel(CHANNEL, 'intro')
+    const other = feedKeys.channel(CHANNEL, 'roadmap')
+    for (const k of [all, intro, other]) qc.setQueryData<FeedData>(k, feed([thread('t0')]))
+    const t = thread('t9', { raw: 'hello #Intro', hashtags: ['Intro'] })
+    applyFeedEvent(qc, { kind: 'threadCreated', thread: payloadOf(t) } as FeedEvent, reader)
+    const ids = (k: readonly unknown[]) => qc.getQueryData<FeedData>(k)!.pages[0]!.results.map((x) => x.id)
+    expect(ids(all)).toEqual(['t9', 't0'])
+    expect(ids(intro)).toEqual(['t9', 't0'])
+    expect(ids(other)).toEqual(['t0'])
   })
 })

@@ -5,6 +5,7 @@ import {
   addReply,
   editThread,
   feedKeys,
+  isFeedKey,
   mapFeed,
   mapReply,
   removeReply,
@@ -196,6 +197,12 @@ export function reduceFeed(data: FeedData | undefined, e: FeedEvent, reader: Rea
 export function applyFeedEvent(qc: QueryClient, e: FeedEvent, reader: Reader) {
   if (e.kind === 'threadCreated') {
     qc.setQueryData<FeedData>(feedKeys.channel(e.thread.channelId), (d) => reduceFeed(d, e, reader))
+    // And the channel's feeds of a hashtag the post carries.
+    const tags = new Set((e.thread.hashtags ?? []).map((h) => h.toLowerCase()))
+    for (const [key] of qc.getQueriesData<FeedData>({ queryKey: feedKeys.channel(e.thread.channelId) })) {
+      const tag = (key[3] as { hashtag?: string } | undefined)?.hashtag
+      if (isFeedKey(key) && tag && tags.has(tag.toLowerCase())) qc.setQueryData<FeedData>(key, (d) => reduceFeed(d, e, reader))
+    }
     return
   }
   updateThreadEverywhere(

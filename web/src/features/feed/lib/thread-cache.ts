@@ -145,12 +145,15 @@ export function mapFeed(data: FeedData | undefined, id: string, change: ThreadCh
 
 /** Query keys of the feed (feature-local so that every cache writer agrees). */
 export const feedKeys = {
-  channel: (channelId: string) => ['channels', channelId, 'threads'] as const,
+  /** A channel's feed; with a hashtag, its posts carrying it (a clicked hashtag). */
+  channel: (channelId: string, hashtag?: string) =>
+    hashtag ? (['channels', channelId, 'threads', { hashtag }] as const) : (['channels', channelId, 'threads'] as const),
   thread: (threadId: string) => ['threads', threadId] as const,
   reactions: (threadId: string, replyId?: string) => ['threads', threadId, 'reactions', { replyId: replyId ?? null }] as const,
 }
 
-const isFeedKey = (key: readonly unknown[]) => key[0] === 'channels' && key[2] === 'threads' && key.length === 3
+export const isFeedKey = (key: readonly unknown[]) =>
+  key[0] === 'channels' && key[2] === 'threads' && (key.length === 3 || (key.length === 4 && typeof (key[3] as { hashtag?: unknown })?.hashtag === 'string'))
 
 /**
  * updateThreadEverywhere applies a change to a post in every cached feed
