@@ -1,7 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { ForumScreen } from '@/app/forum-screen'
+import { channelThreadsQuery } from '@/features/feed/api/list-channel-threads'
 import { isHashtagName } from '@/features/feed/lib/hashtag-filter'
 import { forumQuery } from '@/features/forums/api/get-forum'
+import { needsSubscription } from '@/features/forums/components/forum-page'
 import { checkoutSearch, type CheckoutSearch } from '@/features/subscriptions/lib/checkout-search'
 
 export const Route = createFileRoute('/_authenticated/communities/$communityId/series/$seriesId/')({
@@ -13,8 +15,17 @@ export const Route = createFileRoute('/_authenticated/communities/$communityId/s
   }),
   // Start the read early; the page shows its skeleton, and sends the user
   // home itself when the forum cannot be read (spec 001 §2).
-  loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(forumQuery(params.seriesId))
+  loader: ({ context, params, location }) => {
+    const qc = context.queryClient
+    // The feed's first page is asked for as soon as the forum says its
+    // channel, not once the page has rendered the feed: a fresh browser's
+    // first post came a render and a chunk later.
+    const hashtag = (location.search as { hashtag?: string }).hashtag
+    // A forum the member has not subscribed to shows no feed, so asks nothing.
+    void qc.fetchQuery(forumQuery(params.seriesId)).then(
+      (f) => (needsSubscription(f) ? undefined : qc.prefetchInfiniteQuery(channelThreadsQuery(f.mainChannelId, hashtag))),
+      () => {}, // the page says why, reading the forum itself
+    )
   },
   component: function ForumRoute() {
     const { communityId, seriesId } = Route.useParams()
