@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"time"
 
 	"agora/projections/change"
 )
@@ -39,14 +40,15 @@ type BatchHandler interface {
 	ApplyBatch(ctx context.Context, cs []change.Change) error
 }
 
-// FromNow is a Handler whose consumer group, when it is new, starts at the
-// topics' end rather than their beginning: what happened before it first
-// ran concerns no one (a node's live events, whose group is the node's).
-// The end offsets are committed before the reader joins, so that a change
-// written while it joins is still applied.
-type FromNow interface {
+// FromTime is a Handler whose consumer group, when it is new, starts with
+// the changes recorded from StartAt on rather than at the topics'
+// beginning: what happened before concerns no one (a node's live events,
+// whose group is the node's, from a moment before the node started). The
+// offsets are committed before the reader joins, by the messages' time, so
+// that a change written while the runner starts is still applied.
+type FromTime interface {
 	Handler
-	FromNow()
+	StartAt() time.Time
 }
 
 // Rebuilder is a Handler that can be rebuilt from a snapshot (agora

@@ -166,8 +166,8 @@ func runOne(ctx context.Context, cfg Config, h Handler) error {
 	if err := kafka.EnsureTopics(ctx, cfg.Brokers, cfg.Partitions, append(append([]string{}, topics...), dlqTopic)...); err != nil {
 		return err
 	}
-	if _, ok := h.(FromNow); ok {
-		if err := kafka.CommitEndsOfNew(ctx, cfg.Brokers, GroupID(cfg.TopicPrefix, h.Name()), topics...); err != nil {
+	if f, ok := h.(FromTime); ok {
+		if err := kafka.CommitFromTimeOfNew(ctx, cfg.Brokers, GroupID(cfg.TopicPrefix, h.Name()), f.StartAt(), topics...); err != nil {
 			return err
 		}
 	}

@@ -17,7 +17,7 @@ import (
 
 var (
 	_ projections.BatchHandler = (*Projection)(nil)
-	_ projections.FromNow      = (*Projection)(nil)
+	_ projections.FromTime     = (*Projection)(nil)
 )
 
 // DefaultReplayMargin is how far before the node started a change may have
@@ -59,9 +59,10 @@ func NewProjection(hub *live.Hub, db DB, feed Feed, chat Chat, notes Notificatio
 // every node sees every change.
 func (p *Projection) Name() string { return "realtime." + p.hub.NodeID() }
 
-// FromNow makes a node's new consumer group start at the topics' end: no
-// browser connected to this node waits for what happened before it started.
-func (p *Projection) FromNow() {}
+// StartAt makes a node's new consumer group start with the changes of a
+// moment (the replay margin) before the node started: no browser connected
+// to this node waits for what happened before.
+func (p *Projection) StartAt() time.Time { return time.UnixMilli(p.since) }
 
 // sessionsTable is where a revocation (sign-out, password change or reset)
 // comes from: it closes the session's connections on this node.
@@ -94,9 +95,9 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	var ids []uuid.UUID
 	seen := map[uuid.UUID]bool{}
 	for _, c := range cs {
-		// A node's new consumer group starts at the topics' end (FromNow),
-		// but a node restarted under its id goes on from where it stopped,
-		// and a change may be in flight while the group is made: no browser
+		// A node's new consumer group starts from a moment before the node
+		// started (StartAt), but a node restarted under its id goes on from
+		// where it stopped, and the messages' time is the producer's: no browser
 		// connected to this node was waiting for what happened before it
 		// started, so those changes are skipped (a reconnecting browser
 		// refetches).

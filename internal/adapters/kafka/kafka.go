@@ -226,14 +226,15 @@ func committedOrNone(ctx context.Context, brokers []string, group, topic string,
 	return out, nil
 }
 
-// CommitEndsOfNew commits, for group, the end offset of every partition of
-// topics that group has committed nothing in, so that a group that did not
-// exist starts at what comes next rather than at the beginning of the
-// topics: kafka-go's reader starts a partition without a committed offset
-// where its StartOffset says, but only once it has joined, and a change
-// written meanwhile would be skipped. A group with live members refuses the
-// commit: it has been reading already, and that is not an error here.
-func CommitEndsOfNew(ctx context.Context, brokers []string, group string, topics ...string) error {
+// CommitFromTimeOfNew commits, for group, in every partition of topics that
+// group has committed nothing in, the offset of the first message written
+// at or after since (the end, when none was), so that a group that did not
+// exist starts with what was written from then on rather than at the
+// beginning of the topics. The time, not the end offsets when this runs,
+// says where: a message written between since and the commit is still
+// read. A group with live members refuses the commit: it has been reading
+// already, and that is not an error here.
+func CommitFromTimeOfNew(ctx context.Context, brokers []string, group string, since time.Time, topics ...string) error {
 	commit := map[string][]kafkago.OffsetCommit{}
 	for _, topic := range topics {
 		ranges, err := offsetRanges(ctx, brokers, topic)
@@ -244,10 +245,31 @@ func CommitEndsOfNew(ctx context.Context, brokers []string, group string, topics
 		if err != nil {
 			return err
 		}
+		var reqs []kafkago.OffsetRequest
 		for p, r := range ranges {
 			if at[p] < 0 && r.LastOffset > r.FirstOffset {
-				commit[topic] = append(commit[topic], kafkago.OffsetCommit{Partition: p, Offset: r.LastOffset})
+				reqs = append(reqs, kafkago.TimeOffsetOf(p, since))
 			}
+		}
+		if len(reqs) == 0 {
+			continue
+		}
+		res, err := Client(brokers).ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{topic: reqs}})
+		if err != nil {
+			return fmt.Errorf("kafka: offsets of %s at %s: %w", topic, since.Format(time.RFC3339Nano), err)
+		}
+		for _, po := range res.Topics[topic] {
+			if po.Error != nil {
+				return fmt.Errorf("kafka: offsets of %s/%d at %s: %w", topic, po.Partition, since.Format(time.RFC3339Nano), po.Error)
+			}
+			// No message at or after since: the end, as the ranges read it.
+			off := ranges[po.Partition].LastOffset
+			for o := range po.Offsets {
+				if o >= 0 {
+					off = o
+				}
+			}
+			commit[topic] = append(commit[topic], kafkago.OffsetCommit{Partition: po.Partition, Offset: off})
 		}
 	}
 	if len(commit) == 0 {
@@ -255,12 +277,12 @@ func CommitEndsOfNew(ctx context.Context, brokers []string, group string, topics
 	}
 	res, err := Client(brokers).OffsetCommit(ctx, &kafkago.OffsetCommitRequest{GroupID: group, GenerationID: -1, Topics: commit})
 	if err != nil {
-		return fmt.Errorf("kafka: commit the end offsets for %s: %w", group, err)
+		return fmt.Errorf("kafka: commit the start offsets for %s: %w", group, err)
 	}
 	for _, ps := range res.Topics {
 		for _, p := range ps {
 			if p.Error != nil && !errors.Is(p.Error, kafkago.IllegalGeneration) && !errors.Is(p.Error, kafkago.UnknownMemberId) && !errors.Is(p.Error, kafkago.RebalanceInProgress) {
-				return fmt.Errorf("kafka: commit the end offsets for %s: %w", group, p.Error)
+				return fmt.Errorf("kafka: commit the start offsets for %s: %w", group, p.Error)
 			}
 		}
 	}
