@@ -300,7 +300,14 @@ func (bi *bleveIndex) nearestAmong(ctx context.Context, s *schema, f Filter, g *
 	if exactBelow(among.Len(), g.Len()) {
 		return g.Exact(qv, k, among), among.Len(), nil
 	}
-	hits := g.Search(qv, k, max(hnsw.EF(g.Len()), k), among)
+	// The walk goes through the vectors the filter leaves out too, so it
+	// meets fewer admitted ones than an unfiltered walk meets vectors: ef
+	// grows with 1/share, at most twice (below a twentieth, exactBelow
+	// scores exactly). Without it a walk of a query near a cluster the
+	// filter leaves out kept 0.93 of the exact ten in one CI run.
+	ef := hnsw.EF(g.Len())
+	ef = max(k, ef*min(2*among.Len(), g.Len())/max(1, among.Len()))
+	hits := g.Search(qv, k, ef, among)
 	// A walk meets few of a small set's members; it is then scored as a
 	// whole.
 	if len(hits) < min(k, among.Len()) {
