@@ -412,9 +412,10 @@ export default [
       const post = await latest(token, series.mainChannelId)
       assert.equal(post.raw, `${words} [${other.firstName} ${other.lastName}](${other.userId}) #e2e_tag`)
 
-      // In the feed the hashtag is text and the mention a chip that opens the
-      // person's profile dialog: neither is a link (no anchor, no underline),
-      // both in the text's colour; only the mention is a button, with a pointer.
+      // In the feed the mention is a chip that opens the person's profile
+      // dialog, in the text's colour, and the hashtag a button in the link
+      // colour that shows the forum's posts carrying it: neither is a link
+      // (no anchor, no underline); both take a pointer.
       const card = page.getByTestId('post-card').filter({ hasText: words }).first()
       await visible(card)
       const looks = []
@@ -436,7 +437,7 @@ export default [
       }
       assert.deepEqual(looks, [
         { anchor: false, button: true, cursor: 'pointer', underline: false, sameColour: true },
-        { anchor: false, button: false, cursor: 'auto', underline: false, sameColour: true },
+        { anchor: false, button: true, cursor: 'pointer', underline: false, sameColour: false },
       ])
       assert.equal(await card.getByRole('link', { name: new RegExp(other.firstName) }).count(), 0)
 

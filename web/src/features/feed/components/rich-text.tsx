@@ -32,7 +32,7 @@ export function RichText({ raw, className }: { raw: string; className?: string }
               <button
                 key={i}
                 type="button"
-                className="font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                className="cursor-pointer font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 data-hashtag={tok.name}
                 onClick={() => filter(tok.name)}
                 aria-label={t('feed.hashtagShow', { name: tok.name })}
