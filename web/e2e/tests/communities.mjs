@@ -52,6 +52,9 @@ export default [
       await visible(form)
       await form.getByLabel('Name').fill(name)
       await form.getByLabel('Description').fill('Where the e2e cohort meets.')
+      // A new community is free; this one is paid, at the default price.
+      await form.getByRole('switch', { name: 'Free community' }).click()
+      assert.equal(await form.getByLabel('Price (USD)').inputValue(), '39.95')
       await form.locator('input[type="file"]').setInputFiles({ name: 'circle.png', mimeType: 'image/png', buffer: PNG })
       await visible(form.getByRole('img', { name: 'The chosen image' }))
       await axe(page, 'create community')
@@ -144,7 +147,7 @@ export default [
       await guest.getByLabel('Confirm password').fill('nina-Newcomer-1')
       await guest.getByRole('button', { name: 'Create account' }).click()
       await waitPath(guest, `/communities/${communityId}`)
-      // The community is paid (the form's default price, 39.95) and a member
+      // The community is paid (made so, at the default price, 39.95) and a member
       // invited now is not complimentary: its page asks them to join it.
       await visible(guest.locator('h1', { hasText: name }))
       const join = guest.getByRole('dialog', { name: 'Join the Community' })
