@@ -39,8 +39,8 @@ type Conversation struct {
 // other channel is not found. Total counts the whole conversation.
 func (q *Queries) Conversation(ctx context.Context, in Conversation) (paging.Page[Message], error) {
 	page := paging.Page[Message]{Results: []Message{}}
-	if in.PageSize < 1 || in.PageSize > MaxMessagePage {
-		return page, apperr.Invalid(map[string]string{"pageSize": fmt.Sprintf("must be 1 to %d", MaxMessagePage)})
+	if err := checkMessagePage(in.PageSize); err != nil {
+		return page, err
 	}
 	cm := table.ChannelMembers
 	n, err := db.Count(ctx, q.db, cm, cm.ChannelID.EQ(UUID(in.ChannelID)).AND(cm.UserID.EQ(UUID(in.Reader.UserID))))
@@ -173,4 +173,13 @@ func (q *Queries) Channels(ctx context.Context, in Channels) (paging.Page[Channe
 	return paging.Windowed(r, read, func() (int, error) {
 		return db.Count(ctx, q.db, pair, where)
 	})
+}
+
+// checkMessagePage refuses a page size of a conversation outside 1 to
+// MaxMessagePage: a private one's and a Meet Up's alike.
+func checkMessagePage(size int) error {
+	if size < 1 || size > MaxMessagePage {
+		return apperr.Invalid(map[string]string{"pageSize": fmt.Sprintf("must be 1 to %d", MaxMessagePage)})
+	}
+	return nil
 }

@@ -30,8 +30,8 @@ type MeetUpConversation struct {
 // message yet is an empty page. The page is a private conversation's.
 func (q *Queries) MeetUpConversation(ctx context.Context, in MeetUpConversation) (paging.Page[Message], error) {
 	page := paging.Page[Message]{Results: []Message{}}
-	if in.PageSize < 1 || in.PageSize > MaxMessagePage {
-		return page, apperr.Invalid(map[string]string{"pageSize": fmt.Sprintf("must be 1 to %d", MaxMessagePage)})
+	if err := checkMessagePage(in.PageSize); err != nil {
+		return page, err
 	}
 	chat, err := access.ReadMeetingChat(ctx, q.db, in.Reader, in.RoomID, time.Now())
 	if err != nil || chat.ChannelID == nil {
