@@ -51,10 +51,9 @@ type Asking struct {
 	ch       channel
 	followUp bool
 	question string
-	posts    []search.Post
 	history  []answer.Turn
-	freq     *answer.Frequencies
-	authors  map[string]string
+	retrieved
+	authors map[string]string
 }
 
 // Prepare does everything Ask does before the first byte of the answer:
@@ -93,7 +92,7 @@ func (s *Service) Prepare(ctx context.Context, v auth.Caller, channelID uuid.UUI
 			return nil, err
 		}
 	}
-	a.posts, a.freq, err = s.retrieve(ctx, v.UserID.String(), ch.SeriesID.String(), ch.readable(), q, a.history)
+	a.retrieved, err = s.retrieve(ctx, v.UserID.String(), ch.SeriesID.String(), ch.readable(), q, a.history)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +167,7 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 // answerer, and with it a model's upstream request; an answer that did not
 // finish is not stored. w is flushed after every line when it can be.
 func (a *Asking) Stream(ctx context.Context, w io.Writer) error {
-	req := answer.Request{SearchID: a.SearchID.String(), Question: a.question, Posts: a.posts, History: a.history, Frequencies: a.freq, Authors: a.authors}
+	req := answer.Request{SearchID: a.SearchID.String(), Question: a.question, Posts: a.posts, History: a.history, Frequencies: a.freq, Authors: a.authors, Agreed: a.agreed, Hybrid: a.hybrid}
 	_, err := answer.Run(ctx, a.s.answerer, req, answer.NewStream(w, a.SearchID.String()), func(res answer.Result) error {
 		// The answer is whole: keep it before the client reads it as done,
 		// and even if the client leaves now, so that a follow-up finds it.

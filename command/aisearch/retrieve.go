@@ -31,8 +31,9 @@ import (
 // longer read is not one of them.
 //
 // It also counts the posts under that filter holding each word of the
-// question (frequencies), for the answer to weigh them.
-func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string, history []answer.Turn) ([]search.Post, *answer.Frequencies, error) {
+// question (frequencies), for the answer to weigh them, and says which
+// thread, if any, the keyword and the meaning rankings both put first.
+func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels []string, question string, history []answer.Turn) (retrieved, error) {
 	filter := sourceFilter(userID, forumID, channels)
 	q := rank.Question{Text: question, Now: s.now()}
 	var earlier []search.Post
@@ -40,23 +41,36 @@ func (s *Service) retrieve(ctx context.Context, userID, forumID string, channels
 		last := history[n-1]
 		threads, err := s.threadsOf(ctx, last.Cited)
 		if err != nil {
-			return nil, nil, err
+			return retrieved{}, err
 		}
 		if earlier, err = conversationSources(ctx, s.posts, filter, threads, last.Cited); err != nil {
-			return nil, nil, err
+			return retrieved{}, err
 		}
 		q.Earlier = last.Question
 	}
-	hits, err := findSources(ctx, s.posts, s.embed, filter, q)
+	found, err := findSources(ctx, s.posts, s.embed, filter, q)
 	if err != nil {
-		return nil, nil, err
+		return retrieved{}, err
 	}
-	freq, err := frequencies(ctx, s.posts, filter, q)
-	if err != nil {
-		return nil, nil, err
+	if found.freq, err = frequencies(ctx, s.posts, filter, q); err != nil {
+		return retrieved{}, err
 	}
-	posts, err := s.meetupPosts(ctx, mergeSources(earlier, hits))
-	return posts, freq, err
+	found.posts, err = s.meetupPosts(ctx, mergeSources(earlier, found.posts))
+	return found, err
+}
+
+// retrieved is what retrieve found for a question.
+type retrieved struct {
+	posts []search.Post
+	freq  *answer.Frequencies
+	// agreed is the thread that both the keyword ranking and the posts
+	// nearest the question in meaning put first, or "": two rankings
+	// that read the question differently agreeing on a thread say it is
+	// the question's subject even when its words are not the question's
+	// (answer.Request.Agreed).
+	agreed string
+	// hybrid is set when there were two rankings to agree.
+	hybrid bool
 }
 
 // frequencies counts the posts under the filter, and those holding each
@@ -152,27 +166,32 @@ func sourceFilter(userID, forumID string, channels []string) search.Filter {
 // ranking is fused with theirs (rank.Fuse): "when do teams retire
 // functionality nobody uses?" shares no word with "we kill features that
 // miss their adoption target". At most perThread passages of one thread
-// are kept, so that the answer can draw on several.
-func findSources(ctx context.Context, posts search.Index[search.Post], embed search.Embedder, filter search.Filter, q rank.Question) ([]search.Post, error) {
+// are kept, so that the answer can draw on several. The thread first in
+// both the keyword ranking and the nearest posts is retrieved.agreed.
+func findSources(ctx context.Context, posts search.Index[search.Post], embed search.Embedder, filter search.Filter, q rank.Question) (retrieved, error) {
 	terms := words.Terms(q.Text + " " + q.Earlier)
 	if len(terms) == 0 {
-		return []search.Post{}, nil
+		return retrieved{posts: []search.Post{}}, nil
 	}
 	res, err := posts.Search(ctx, search.Query{Text: strings.Join(terms, " "), AnyWord: true, Filter: filter, Limit: candidateLimit})
 	if err != nil {
-		return nil, fmt.Errorf("aisearch: retrieve: %w", err)
+		return retrieved{}, fmt.Errorf("aisearch: retrieve: %w", err)
 	}
 	nearest, err := nearestPosts(ctx, posts, embed, filter, q)
 	if err != nil {
-		return nil, err
+		return retrieved{}, err
 	}
 	ranked := rank.Passages(q, append(res.Hits, nearest...))
 	if ranked, err = withComments(ctx, posts, filter, q, ranked); err != nil {
-		return nil, err
+		return retrieved{}, err
 	}
 	keyword := ranked
+	agreed := ""
 	if embed != nil {
 		ranked = rank.Fuse(ranked, nearest)
+		if len(keyword) > 0 && len(nearest) > 0 && keyword[0].Post.Thread() == nearest[0].Thread() {
+			agreed = nearest[0].Thread()
+		}
 	}
 	out := make([]search.Post, 0, RetrieveLimit)
 	per := map[string]int{}
@@ -186,7 +205,7 @@ func findSources(ctx context.Context, posts search.Index[search.Post], embed sea
 		per[r.Post.Thread()]++
 		out = append(out, r.Post)
 	}
-	return withAnswers(out, keyword, per), nil
+	return retrieved{posts: withAnswers(out, keyword, per), agreed: agreed, hybrid: embed != nil}, nil
 }
 
 // withAnswers makes room, at the end of the sources, for the answers to

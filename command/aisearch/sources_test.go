@@ -8,6 +8,7 @@ import (
 
 	"agora/search"
 	"agora/search/rank"
+	"agora/search/sentence"
 )
 
 // TestSharedChatIsNoSource: a shared AI chat, whose text is the question it
@@ -24,7 +25,7 @@ func TestSharedChatIsNoSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].ID != "answer" {
+	if len(got.posts) != 1 || got.posts[0].ID != "answer" {
 		t.Errorf("sources %+v, want the answer post alone", got)
 	}
 }
@@ -42,7 +43,7 @@ func TestConversationSources(t *testing.T) {
 	}
 	posts := postIndex(t, docs...)
 	filter := sourceFilter("asker", "f", []string{"main"})
-	if got, err := findSources(ctx, posts, nil, filter, rank.Question{Text: "Who did he mention in that post?"}); err != nil || len(got) != 0 {
+	if got, err := findSources(ctx, posts, nil, filter, rank.Question{Text: "Who did he mention in that post?"}); err != nil || len(got.posts) != 0 {
 		t.Fatalf("the follow-up alone finds %+v, %v", got, err)
 	}
 	got, err := conversationSources(ctx, posts, filter, []string{"b1"}, []string{"b1"})
@@ -134,5 +135,53 @@ func TestQuestionBringsItsAnswers(t *testing.T) {
 	}
 	if got := withAnswers(append([]search.Post{q}, near...), []rank.Scored{answer}, map[string]int{"q": perThread}); ids(got) != "q,0,1,2,3,4,5,6" {
 		t.Errorf("with the thread's share taken, sources %s", ids(got))
+	}
+}
+
+// TestAgreedThread: with the sentence model, a thread first both by the
+// question's words and by its meaning is the agreed one; with no embedder
+// there is only one ranking, and nothing is agreed.
+func TestAgreedThread(t *testing.T) {
+	files, err := sentence.Installed()
+	if err != nil {
+		t.Skipf("%v: the sentence model is not installed (scripts/install-deps.sh sentencemodel)", err)
+	}
+	enc, err := sentence.Open(files)
+	if err != nil {
+		t.Skipf("the sentence model does not load here: %v", err)
+	}
+	defer enc.Close()
+	ctx := context.Background()
+	docs := []search.Post{
+		{ID: "late", Kind: "post", ThreadID: "late", ChannelID: "main", ForumID: "f",
+			Text: "Mobile game events reach our warehouse up to seven days late, so we restate the last week of revenue every night."},
+		{ID: "lunch", Kind: "post", ThreadID: "lunch", ChannelID: "main", ForumID: "f",
+			Text: "The office lunch on Friday is pizza, and the vegetarian option is on the left."},
+		{ID: "deck", Kind: "post", ThreadID: "deck", ChannelID: "main", ForumID: "f",
+			Text: "Our quarterly board deck has twelve slides and one chart per team."},
+	}
+	texts := make([]string, len(docs))
+	for i, d := range docs {
+		texts[i] = d.Text
+	}
+	vs, err := enc.Embed(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range docs {
+		docs[i].Vector = vs[i]
+	}
+	posts := postIndex(t, docs...)
+	filter := sourceFilter("asker", "f", []string{"main"})
+	q := rank.Question{Text: "How do people handle game data that shows up days late?"}
+	got, err := findSources(ctx, posts, enc, filter, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.agreed != "late" {
+		t.Errorf("agreed %q, want the late-data thread", got.agreed)
+	}
+	if got, err = findSources(ctx, posts, nil, filter, q); err != nil || got.agreed != "" {
+		t.Errorf("without an embedder agreed %q (%v), want none", got.agreed, err)
 	}
 }

@@ -29,6 +29,14 @@ type Request struct {
 	// that the answer says who said what. An anonymous post has no
 	// AuthorID and so no name; a missing map names no one.
 	Authors map[string]string
+	// Agreed is the thread that both the keyword ranking and the posts
+	// nearest the question in meaning put first, or "": two rankings
+	// reading the question differently agree on its subject, so an
+	// answer may come from it even when its words are not the question's.
+	Agreed string
+	// Hybrid is set when the posts were ranked by meaning as well as by
+	// words, so that an empty Agreed says the two rankings differ.
+	Hybrid bool
 }
 
 // Author is the display name the answer gives the post's author: none for

@@ -28,7 +28,10 @@ const NoAnswer = "No post in this forum answers that yet."
 // percent, when), a sentence carrying one comes first; a sentence saying
 // the question again is none of the answer. When even the
 // best sentence holds too little of the question, or its thread too
-// little of all the question asks, it says that no post answers. It is
+// little of all the question asks, it answers from the thread the
+// retrieval's two rankings agreed on (Request.Agreed), a paraphrase's
+// words being unlike its answer's, and otherwise says that no post
+// answers. It is
 // deterministic, so that the feature works, and can be tested, with no
 // model configured.
 type Extractive struct {
@@ -107,8 +110,9 @@ func (e Extractive) Answer(ctx context.Context, req Request, emit func(string) e
 // keepShare of the best one, or sameShare for a sentence of the best
 // one's thread or of a post the conversation points back at; it answers
 // at all only when the best holds minCovers of the question's weight and
-// its thread minAbout of all the question asks (or it continues the
-// conversation).
+// its thread minAbout of all the question asks (minAboutAlone when the
+// two rankings put another thread first), or it continues the
+// conversation.
 const (
 	earlierWeight = 0.4
 	threadDecay   = 0.7
@@ -117,6 +121,10 @@ const (
 	sameShare     = 0.3
 	minCovers     = 0.3
 	minAbout      = 0.2
+	// minAboutAlone is minAbout for a thread the two rankings did not
+	// both put first (Request.Hybrid): two fifths of what the question
+	// asks. Read from the train half (0.35, 0.4 and 0.5 were tried).
+	minAboutAlone = 0.4
 	// figureBonus weighs a sentence that carries the figure asked for
 	// ("what percent…?") against one that only names the subject: the
 	// one without the number does not answer, so it needs to hold twice
@@ -263,14 +271,35 @@ func pick(req Request, limit int) []passage {
 			cands, referred = theirs, true
 		}
 	}
-	if len(cands) == 0 || cands[0].covers < minCovers {
-		return nil
+	// Words alone refuse a paraphrase; the thread both rankings put
+	// first is its subject all the same, and its best sentence by the
+	// words it shares is the answer. A thread the meaning ranking did not
+	// put first must hold more of the question to be its answer: the
+	// words of a question the forum cannot answer still find a post
+	// sharing a few of them.
+	refuse := len(cands) == 0 || cands[0].covers < minCovers
+	if !refuse && !isCited(cands[0]) {
+		t := req.Posts[cands[0].post].Thread()
+		bar := minAbout
+		if req.Hybrid && t != req.Agreed {
+			bar = minAboutAlone
+		}
+		refuse = topic[t] < bar
+	}
+	if refuse {
+		var theirs []passage
+		for _, c := range cands {
+			if req.Agreed != "" && req.Posts[c.post].Thread() == req.Agreed {
+				theirs = append(theirs, c)
+			}
+		}
+		if len(theirs) == 0 {
+			return nil
+		}
+		cands = theirs
 	}
 	top := cands[0]
 	topThread := req.Posts[top.post].Thread()
-	if !isCited(top) && topic[topThread] < minAbout {
-		return nil
-	}
 	// What the previous answer said is not said again, unless the posts
 	// hold nothing else for the question ("Who did he mention in that
 	// post?" about a post the answer quoted whole).

@@ -177,3 +177,48 @@ func TestExtractiveNoAnswerFromOneCommonWord(t *testing.T) {
 		t.Errorf("answer %q, want the checklist's place", got)
 	}
 }
+
+// TestExtractiveAnswersFromTheAgreedThread: a paraphrase holding too
+// little of the thread's words is refused by the words alone, and
+// answered from the thread both rankings put first when the request says
+// so; another thread is never answered from on that account.
+func TestExtractiveAnswersFromTheAgreedThread(t *testing.T) {
+	posts := []search.Post{
+		{ID: "late", Kind: "post", Text: "Events from our mobile titles reach the data warehouse up to seven days late, so we restate revenue nightly."},
+		{ID: "deck", Kind: "post", Text: "Our board deck has twelve slides."},
+	}
+	req := answer.Request{Question: "How do teams cope with phone play data that lands a week after it happened?", Posts: posts,
+		Frequencies: &answer.Frequencies{Posts: 200, Words: map[string]int{"data": 90}}}
+	if got := extract(t, req); got != answer.NoAnswer {
+		t.Fatalf("answer %q from the words alone, want %q (the test no longer shows the fallback)", got, answer.NoAnswer)
+	}
+	req.Agreed = "late"
+	if got := extract(t, req); !strings.Contains(got, "restate revenue") || !strings.HasSuffix(got, "[1]") {
+		t.Errorf("answer %q, want the late-data post, cited [1]", got)
+	}
+	req.Agreed = "deck"
+	if got := extract(t, req); got != answer.NoAnswer {
+		t.Errorf("answer %q from a thread holding none of the question, want %q", got, answer.NoAnswer)
+	}
+}
+
+// TestExtractiveAThreadOnlyTheWordsFound: a question the forum cannot
+// answer still shares a word with some post; with hybrid retrieval, a
+// thread the meaning ranking did not also put first must hold more of the
+// question than that to answer it.
+func TestExtractiveAThreadOnlyTheWordsFound(t *testing.T) {
+	posts := []search.Post{{ID: "box", Kind: "post", Text: "Our subscription box lets parents skip a month."}}
+	req := answer.Request{Question: "What is the refund policy if I cancel my community subscription?", Posts: posts,
+		Frequencies: &answer.Frequencies{Posts: 200, Words: map[string]int{"subscription": 1, "community": 100}}}
+	if got := extract(t, req); !strings.Contains(got, "skip a month") {
+		t.Fatalf("keyword retrieval alone: answer %q, want the post (the test no longer shows the bar)", got)
+	}
+	req.Hybrid = true
+	if got := extract(t, req); got != answer.NoAnswer {
+		t.Errorf("hybrid, the rankings disagreeing: answer %q, want %q", got, answer.NoAnswer)
+	}
+	req.Agreed = "box"
+	if got := extract(t, req); !strings.Contains(got, "skip a month") {
+		t.Errorf("hybrid, both rankings on the post: answer %q, want the post", got)
+	}
+}
