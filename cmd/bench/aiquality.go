@@ -33,16 +33,21 @@ import (
 // discussions (package seed) and over posts written for the evaluation
 // (aiquality/posts, written into the forums through the API by their
 // authors before anything is asked), and what came back compared with the
-// threads that answer each. Two groups of questions, reported apart:
+// threads that answer each. Three groups of questions, reported apart:
 //
-//	held-out  aiquality/split/*.txt: written from the posts alone, before
-//	          the AI search ever ran on them, each in a fixed half (train
-//	          or test, see aiHalf). Tuning may look at the train half only
-//	          (-ai-split train); the test half is for reporting.
+//	fresh     aiquality/fresh/*.txt: the test. Written from the posts
+//	          alone, before the AI search ever ran on them, and never
+//	          tuned on: the bench reports them and never lists them one by
+//	          one (-ai-split test).
+//	held-out  aiquality/split/*.txt: the first held-out set, written the
+//	          same way and split in two halves (aiHalf). Its test half was
+//	          looked at five times, as totals, while the answerer changed,
+//	          and a change was kept on what it showed: it is spent as a
+//	          test, and both halves are now trained on (-ai-split train).
 //	team's    aiquality/*.txt: the 65 questions the extractive answerer's
 //	          gates were fitted to, kept to see what the fitting was worth.
 //
-// Figures, per group and half:
+// Figures, per group:
 //
 //	recall@5            the share of a question's answering threads among
 //	                    the threads of the first five sources, averaged
@@ -76,11 +81,11 @@ import (
 // are the extractive answerer's and, when AGORA_AI_* names a model, the
 // model's too (hybrid when there is an embedder).
 //
-//go:embed aiquality/*.txt aiquality/split/*.txt aiquality/posts/*.txt
+//go:embed aiquality/*.txt aiquality/split/*.txt aiquality/fresh/*.txt aiquality/posts/*.txt
 var aiQuestionFiles embed.FS
 
 var (
-	aiSplit = flag.String("ai-split", "all", "ai-quality: the questions asked and printed: train (the held-out train half and the team's questions), test (the held-out test half) or all")
+	aiSplit = flag.String("ai-split", "all", "ai-quality: the questions asked and printed: train (the first held-out set and the team's questions), test (the fresh questions) or all")
 	aiRuns  = flag.Int("ai-runs", 3, "ai-quality: times each question is asked, for the timings' spread")
 )
 
@@ -90,9 +95,10 @@ var aiSplits = []string{"train", "test", "all"}
 // aiQuestion is one question of the evaluation.
 type aiQuestion struct {
 	asker, forum, kind, text string
-	// group is aiHeldOut or aiTeam; half is "train" or "test" for
-	// aiHeldOut, "" for aiTeam.
-	group, half string
+	// group is aiFresh, aiHeldOut or aiTeam; half is "test" for aiFresh,
+	// "train" for the others. firstHalf is the half of the first held-out
+	// set that an aiHeldOut question was written in.
+	group, half, firstHalf string
 	// answers are the thread keys that answer it; none for the kinds of
 	// aiNoAnswer.
 	answers []string
@@ -100,6 +106,7 @@ type aiQuestion struct {
 }
 
 const (
+	aiFresh   = "fresh"
 	aiHeldOut = "held-out"
 	aiTeam    = "team's"
 )
@@ -127,14 +134,15 @@ func aiHalf(text string) string {
 	return "test"
 }
 
-// readAIQuestions reads the question files. The team's (aiquality/*.txt):
-// "Q asker forum kind | text" then "A key, key" (or "A -"). The held-out
-// ones (aiquality/split/*.txt): "Q asker forum kind half | text", half
-// being aiHalf's, checked. "//" lines are comments. A follow-up follows a
+// readAIQuestions reads the question files. The team's (aiquality/*.txt)
+// and the fresh ones (aiquality/fresh/*.txt): "Q asker forum kind | text"
+// then "A key, key" (or "A -"). The first held-out ones
+// (aiquality/split/*.txt): "Q asker forum kind half | text", half being
+// aiHalf's, checked. "//" lines are comments. A follow-up follows a
 // question of the same asker and forum, whose search it continues.
 func readAIQuestions() ([]aiQuestion, error) {
 	var out []aiQuestion
-	for _, g := range []struct{ dir, group string }{{"aiquality", aiTeam}, {"aiquality/split", aiHeldOut}} {
+	for _, g := range []struct{ dir, group string }{{"aiquality", aiTeam}, {"aiquality/split", aiHeldOut}, {"aiquality/fresh", aiFresh}} {
 		entries, err := fs.ReadDir(aiQuestionFiles, g.dir)
 		if err != nil {
 			return nil, err
@@ -182,7 +190,10 @@ func parseAIQuestions(path, text, group string) ([]aiQuestion, error) {
 			if !ok || len(f) != fields || strings.TrimSpace(text) == "" {
 				return nil, fmt.Errorf("%s: want %q", where, form)
 			}
-			q = &aiQuestion{asker: f[0], forum: f[1], kind: f[2], text: strings.TrimSpace(text), group: group, where: where}
+			q = &aiQuestion{asker: f[0], forum: f[1], kind: f[2], text: strings.TrimSpace(text), group: group, half: "train", where: where}
+			if group == aiFresh {
+				q.half = "test"
+			}
 			if q.kind == "follow-up" {
 				if len(out) == 0 || out[len(out)-1].asker != q.asker || out[len(out)-1].forum != q.forum {
 					return nil, fmt.Errorf("%s: a follow-up must follow a question of the same asker and forum", where)
@@ -191,8 +202,8 @@ func parseAIQuestions(path, text, group string) ([]aiQuestion, error) {
 				lead = aiHalf(q.text)
 			}
 			if group == aiHeldOut {
-				if q.half = f[3]; q.half != lead {
-					return nil, fmt.Errorf("%s: half %q, but the split puts it in %q", where, q.half, lead)
+				if q.firstHalf = f[3]; q.firstHalf != lead {
+					return nil, fmt.Errorf("%s: half %q, but the split puts it in %q", where, q.firstHalf, lead)
 				}
 			}
 		case strings.HasPrefix(line, "A "):
@@ -224,7 +235,7 @@ func parseAIQuestions(path, text, group string) ([]aiQuestion, error) {
 func aiSelected(qs []aiQuestion, split string) []aiQuestion {
 	var out []aiQuestion
 	for _, q := range qs {
-		if split == "all" || q.half == split || split == "train" && q.group == aiTeam {
+		if split == "all" || q.half == split {
 			out = append(out, q)
 		}
 	}
@@ -294,7 +305,7 @@ func aiQualityBench(ctx context.Context, selected map[string]bool, cfg config.Co
 	}
 	fmt.Printf("ai-quality data: the demo discussions (%d threads) seeded, the evaluation's %d posts (%d threads) written through the API, %d documents indexed by the search projection in %.1f s; embedder: %s\n",
 		len(ids), entries, len(written), docs, time.Since(start).Seconds(), embedder)
-	fmt.Printf("ai-quality questions: -ai-split %s, %d of %d, each asked in %d run(s). Tune on the train half only: the test half must never be looked at question by question nor tuned on.\n",
+	fmt.Printf("ai-quality questions: -ai-split %s, %d of %d, each asked in %d run(s). Tune on the train questions only: the test (the fresh questions) must never be looked at question by question nor tuned on.\n",
 		*aiSplit, len(questions), len(all), *aiRuns)
 
 	keyword := cfg
@@ -621,8 +632,9 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 		label string
 		keep  func(aiQuestion) bool
 	}{
-		{"held-out, train half", func(q aiQuestion) bool { return q.half == "train" }},
-		{"held-out, test half", func(q aiQuestion) bool { return q.half == "test" }},
+		{"fresh: the test", func(q aiQuestion) bool { return q.group == aiFresh }},
+		{"held-out, first train half", func(q aiQuestion) bool { return q.group == aiHeldOut && q.firstHalf == "train" }},
+		{"held-out, spent test half", func(q aiQuestion) bool { return q.group == aiHeldOut && q.firstHalf == "test" }},
 		{"the team's 65 (fitted to)", func(q aiQuestion) bool { return q.group == aiTeam }},
 	}
 	fmt.Printf("  %-27s %4s %9s %7s %-22s %-21s %s\n", "", "n", "recall@5", "MRR@10", "first citation right", "citation precision", "leaks")
@@ -643,18 +655,18 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 			ratio(float64(t.right), float64(t.cited)), t.right, t.cited, t.leaks)
 	}
 	fmt.Printf("  (recall@5 and MRR@10 over the questions a readable thread answers; first citation right over all: for an\n" +
-		"  unanswerable or unreadable question, an answer citing nothing. Targets on the test half: recall@5 >= 0.9,\n" +
+		"  unanswerable or unreadable question, an answer citing nothing. Targets on the test: recall@5 >= 0.9,\n" +
 		"  first citation right >= 0.9, 0 leaks.)\n")
 	fmt.Printf("  %-34s %d   (target 0: %s)\n", "answers citing an unreadable post:", total.leaks, verdict(total.leaks == 0))
 	fmt.Printf("  %-34s p50 %s, p95 %s   (median and range over %d runs; target p95 <= 150 ms: %s)\n", "first NDJSON line:",
 		spreadMS(firstP50), spreadMS(firstP95), len(runs), verdict(median(firstP95) <= 150*time.Millisecond))
 	fmt.Printf("  %-34s p95 %s\n", "whole answer (stored):", spreadMS(wholeP95))
 
-	// Per kind of question, each half apart.
+	// Per kind of question: the held-out questions trained on, and the test.
 	kinds := map[string]*[2]aiTally{}
 	var names []string
 	for _, o := range outs {
-		if o.q.group != aiHeldOut {
+		if o.q.group == aiTeam {
 			continue
 		}
 		if kinds[o.q.kind] == nil {
@@ -669,7 +681,7 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 	}
 	sort.Strings(names)
 	if len(names) > 0 {
-		fmt.Printf("  held-out questions by kind       train: n  recall@5  first citation right   test: n  recall@5  first citation right\n")
+		fmt.Printf("  questions by kind   held-out, train: n  recall@5  first citation right  fresh, test: n  recall@5  first citation right\n")
 	}
 	for _, k := range names {
 		cell := func(t aiTally) string {
@@ -685,9 +697,8 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 		fmt.Printf("  %-28s %s %s\n", k, cell(kinds[k][0]), cell(kinds[k][1]))
 	}
 
-	// The questions answered wrongly are listed for the train half and the
-	// team's questions only: the test half is reported, never read
-	// question by question.
+	// The questions answered wrongly are listed for the questions trained
+	// on only: the test is reported, never read question by question.
 	var misses []string
 	hidden := 0
 	for _, o := range outs {
@@ -706,10 +717,10 @@ func aiEvaluate(ctx context.Context, name string, cfg config.Config, d *app.Data
 			o.q.where, o.q.kind, o.q.text, o.q.answers, got, o.cited, o.right, o.t.answer))
 	}
 	if len(misses) > 0 {
-		fmt.Printf("  questions of the train half and the team's not answered right (%d):\n%s\n", len(misses), strings.Join(misses, "\n"))
+		fmt.Printf("  questions trained on not answered right (%d):\n%s\n", len(misses), strings.Join(misses, "\n"))
 	}
 	if hidden > 0 {
-		fmt.Printf("  (%d questions of the test half not answered right are not listed: the test half is not tuned on)\n", hidden)
+		fmt.Printf("  (%d questions of the test not answered right are not listed: the test is not tuned on)\n", hidden)
 	}
 	return nil
 }

@@ -53,16 +53,21 @@ func TestAIQuestions(t *testing.T) {
 	kinds := map[string]bool{"direct": true, "paraphrase": true, "misspelling": true, "follow-up": true, "figure": true,
 		"date": true, "who-said": true, "in-comment": true, "unanswerable": true, "unreadable": true}
 	halves := map[string]int{}
+	fresh := 0
 	for _, q := range qs {
 		for _, k := range q.answers {
 			if !keys[k] {
 				t.Errorf("%s: no thread %q", q.where, k)
 			}
 		}
-		if q.group != aiHeldOut {
+		if q.group == aiTeam {
 			continue
 		}
-		halves[q.half]++
+		if q.group == aiFresh {
+			fresh++
+		} else {
+			halves[q.firstHalf]++
+		}
 		if !kinds[q.kind] {
 			t.Errorf("%s: unknown kind %q", q.where, q.kind)
 		}
@@ -74,10 +79,14 @@ func TestAIQuestions(t *testing.T) {
 	if n < 200 || halves["train"] < n*2/5 || halves["test"] < n*2/5 {
 		t.Errorf("held-out questions: %v, want at least 200, each half at least 40%%", halves)
 	}
+	if fresh < 100 {
+		t.Errorf("fresh questions: %d, want at least 100 for the test", fresh)
+	}
 }
 
 // TestAIQuestionHalves checks that a file cannot move a question out of the
-// half the split gives it, and that a follow-up goes with its lead.
+// half the split gives it, that a follow-up goes with its lead, and which
+// questions -ai-split train and test ask.
 func TestAIQuestionHalves(t *testing.T) {
 	lead := "How many mentors are there?"
 	other := map[string]string{"train": "test", "test": "train"}
@@ -90,7 +99,7 @@ func TestAIQuestionHalves(t *testing.T) {
 			"Q member welcome follow-up " + followHalf + " | And who runs it?\nA w-mentor-program\n"
 	}
 	qs, err := parseAIQuestions("t.txt", file(h, h), aiHeldOut)
-	if err != nil || len(qs) != 2 || qs[1].half != h {
+	if err != nil || len(qs) != 2 || qs[1].firstHalf != h || qs[1].half != "train" {
 		t.Fatalf("a well-split file: %v, %v", qs, err)
 	}
 	for _, f := range []string{file(other[h], other[h]), file(h, other[h])} {
@@ -106,14 +115,17 @@ func TestAIQuestionHalves(t *testing.T) {
 	if n["train"] < 400 || n["test"] < 400 {
 		t.Errorf("aiHalf over 1000 texts: %v", n)
 	}
-	if got := aiSelected(append(qs, aiQuestion{group: aiTeam}), "test"); len(got) != 2*boolInt(h == "test") {
-		t.Errorf("-ai-split test kept %d questions", len(got))
+	// The first held-out set is trained on, whatever its half; the fresh
+	// questions are the test.
+	fresh, err := parseAIQuestions("f.txt", "Q member welcome direct | Who runs Mentor Match?\nA w-mentor-program\n", aiFresh)
+	if err != nil || len(fresh) != 1 {
+		t.Fatalf("a fresh file: %v, %v", fresh, err)
 	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
+	all := append(append(qs, aiQuestion{group: aiTeam, half: "train"}), fresh...)
+	if got := aiSelected(all, "test"); len(got) != 1 || got[0].group != aiFresh {
+		t.Errorf("-ai-split test kept %v, want the fresh question alone", got)
 	}
-	return 0
+	if got := aiSelected(all, "train"); len(got) != 3 {
+		t.Errorf("-ai-split train kept %d questions, want the held-out two and the team's", len(got))
+	}
 }

@@ -22,8 +22,9 @@
 //	            -pipeline-runs times (see pipeline.go)
 //	feed        the feed page on a forum of 100,000 posts, API (open loop
 //	            at 500 req/s, and 8 workers) beside bare SQL (see feed.go)
-//	ai-quality  the AI search's evaluation: held-out questions (train and
-//	            test halves, -ai-split) and the team's, over the demo
+//	ai-quality  the AI search's evaluation: fresh questions (the test),
+//	            the first held-out set and the team's (trained on;
+//	            -ai-split), over the demo
 //	            discussions and posts written for it; recall@5, MRR@10,
 //	            right first citations, leaks and latency over -ai-runs
 //	            runs, per answerer (see aiquality.go)
