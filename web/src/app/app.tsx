@@ -33,6 +33,14 @@ export function App({ app }: { app: ReturnType<typeof makeApp> }) {
   const [state, setState] = useState<'checking' | 'ready' | 'failed'>('checking')
   const boot = () => {
     setState('checking')
+    // The page's code and data load while the token is checked, rather
+    // than after: in a fresh browser the check, the route's chunks and its
+    // first reads were one after another.
+    if (app.session.tokenPending) {
+      const { pathname, search, hash } = window.location
+      // (The href wins over to, which the types ask for.)
+      app.router.preloadRoute({ to: '/', href: pathname + search + hash }).catch(() => {})
+    }
     app.session.boot().then(
       () => {
         // The start-up check is a call too: a refused token signs out with

@@ -28,14 +28,30 @@ describe('Session (spec 000 §4, 002 §4)', () => {
     expect(new URL(calls[0]!.url).pathname).toBe('/api/tokens/decode')
   })
 
-  it('drops a refused stored token', async () => {
+  it('drops a refused stored token, and what was read with it while it was checked', async () => {
     localStorage.setItem('user_token', 'old')
     stubFetch(() => json(401, { code: 'tokenExpired', message: 'expired' }))
-    const s = new Session(new QueryClient())
-    await s.boot()
+    const qc = new QueryClient()
+    const s = new Session(qc)
+    expect(s.tokenPending).toBe(true)
+    const booted = s.boot()
+    // The page preloads meanwhile (App): what it read is not kept.
+    qc.setQueryData(['forums', 'f1'], { id: 'f1' })
+    await booted
     expect(s.get().status).toBe('guest')
+    expect(s.tokenPending).toBe(false)
     expect(s.expiredAtBoot).toBe(true)
     expect(localStorage.getItem('user_token')).toBeNull()
+    expect(qc.getQueryData(['forums', 'f1'])).toBeUndefined()
+  })
+
+  it('has no token pending without a stored one, nor once it is checked', async () => {
+    expect(new Session(new QueryClient()).tokenPending).toBe(false)
+    localStorage.setItem('user_token', 'tok')
+    stubFetch(() => json(200, decoded))
+    const s = new Session(new QueryClient())
+    await s.boot()
+    expect(s.tokenPending).toBe(false)
   })
 
   it('signs out on a 401 to any call made with its token, and clears the cache but not UI settings', async () => {

@@ -40,6 +40,10 @@ export class Session {
   get isAuthenticated() {
     return this.state.status === 'user'
   }
+  /** tokenPending: a stored token is being checked at start-up (boot). */
+  get tokenPending() {
+    return this.state.status === 'checking' && readToken() !== null
+  }
 
   subscribe = (l: () => void) => {
     this.listeners.add(l)
@@ -71,6 +75,8 @@ export class Session {
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) {
         tokenStore.set(null)
+        // What the page's preload read with the refused token goes too.
+        this.queryClient.clear()
         this.expiredAtBoot = true
         return this.set({ status: 'guest' })
       }
