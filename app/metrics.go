@@ -57,6 +57,7 @@ func sharedMetrics(reg *prometheus.Registry) *projections.Metrics {
 	m.Lag = register(reg, m.Lag)
 	m.Apply = register(reg, m.Apply)
 	m.Delay = register(reg, m.Delay)
+	m.Stages = register(reg, m.Stages)
 	m.Changes = register(reg, m.Changes)
 	m.Retries = register(reg, m.Retries)
 	m.DeadLetters = register(reg, m.DeadLetters)

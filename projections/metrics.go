@@ -14,6 +14,11 @@ type Metrics struct {
 	// Delay is the time from the commit in Postgres to the change being
 	// applied: the pipeline's end-to-end latency.
 	Delay *prometheus.HistogramVec
+	// Stages splits Delay by stage (label stage): "relay" from the commit
+	// to the change's message (its producer's time), "broker" from the
+	// message to the projection receiving it, "apply" from receiving it
+	// to its batch applied. Where a live event's time goes.
+	Stages *prometheus.HistogramVec
 	// Changes counts applied changes by operation.
 	Changes *prometheus.CounterVec
 	// Retries counts failed attempts that were retried.
@@ -43,6 +48,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help:    "Time from the Postgres commit of a change to its projection applying it.",
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
 		}, []string{"projection"}),
+		Stages: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "agora_projection_stage_seconds",
+			Help: "Time a change spent in each stage from its Postgres commit to its projection applying it: relay, broker, apply.",
+			// Finer than Delay's: a stage's p99 is read from them.
+			Buckets: prometheus.ExponentialBuckets(0.0005, 1.25, 48),
+		}, []string{"projection", "stage"}),
 		Changes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "agora_projection_changes_total",
 			Help: "Changes applied by a projection.",
@@ -58,7 +69,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Health: NewHealth(),
 	}
 	if reg != nil {
-		reg.MustRegister(m.Lag, m.Apply, m.Delay, m.Changes, m.Retries, m.DeadLetters, m.Health)
+		reg.MustRegister(m.Lag, m.Apply, m.Delay, m.Stages, m.Changes, m.Retries, m.DeadLetters, m.Health)
 	}
 	return m
 }

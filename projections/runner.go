@@ -378,10 +378,17 @@ func (c *consumer) applied(cs []change.Change, start time.Time) {
 	m.Apply.WithLabelValues(name).Observe(time.Since(start).Seconds())
 	now := time.Now()
 	delay := m.Delay.WithLabelValues(name)
+	relayed, brokered, applied := m.Stages.WithLabelValues(name, "relay"), m.Stages.WithLabelValues(name, "broker"), m.Stages.WithLabelValues(name, "apply")
 	for _, ch := range cs {
 		m.Changes.WithLabelValues(name, string(ch.Op)).Inc()
 		if ch.Op != change.Read && ch.Source.TsMs > 0 {
-			delay.Observe(now.Sub(time.UnixMilli(ch.Source.TsMs)).Seconds())
+			committed := time.UnixMilli(ch.Source.TsMs)
+			delay.Observe(now.Sub(committed).Seconds())
+			if !ch.Time.IsZero() {
+				relayed.Observe(max(0, ch.Time.Sub(committed).Seconds()))
+				brokered.Observe(max(0, start.Sub(ch.Time).Seconds()))
+			}
+			applied.Observe(now.Sub(start).Seconds())
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"agora/app"
 	"agora/app/seed"
 	"agora/internal/plumbing/config"
@@ -179,7 +181,9 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		return err
 	}
 	defer pipe.Close()
-	srv, err := app.NewAPI(cfg, d.DB, log, app.WithPipeline(pipe), app.WithRealtime(live.HubOptions{}, 0), app.WithSearch(store))
+	// The node's metrics, for the live path's stages (crowd_profile.go).
+	reg := prometheus.NewRegistry()
+	srv, err := app.NewAPI(cfg, d.DB, log, app.WithPipeline(pipe), app.WithRealtime(live.HubOptions{}, 0), app.WithSearch(store), app.WithRegistry(reg))
 	if err != nil {
 		return err
 	}
@@ -255,6 +259,14 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		stages0, err := readStages(reg)
+		if err != nil {
+			return fmt.Errorf("crowd: metrics: %w", err)
+		}
+		stopProfile, err := startStepProfile(n)
+		if err != nil {
+			return fmt.Errorf("crowd: profile: %w", err)
+		}
 		cpu0, browsersCPU0 := clock.read(), b.cpu()
 		w.calls.start()
 		w.got.start()
@@ -268,6 +280,12 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		}
 		s := w.calls.stop(window)
 		cpu1, browsersCPU1 := clock.read(), b.cpu()
+		stopProfile()
+		stages1, err := readStages(reg)
+		if err != nil {
+			return fmt.Errorf("crowd: metrics: %w", err)
+		}
+		s.stages = stages1.since(stages0)
 		s.n = n
 		s.cpuSelf, s.cpuPostgres = cores(cpu1.self-cpu0.self, window), cores(cpu1.postgres-cpu0.postgres, window)
 		if b != nil {
@@ -280,6 +298,7 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		s.dropped = int(w.dropped.Load())
 		fmt.Println(s.row())
 		fmt.Println("       " + s.byKind())
+		fmt.Println("       " + s.stages.row())
 		if s.browsers != nil {
 			fmt.Println("       " + s.browsers.row())
 		}
@@ -483,6 +502,7 @@ type crowdStep struct {
 	browsers             *crowdBrowserStep // nil without browsers
 	cpuBrowsers          float64
 	cpuOthers            float64
+	stages               crowdStages // the live path's stages over the window
 }
 
 func (c *crowdCalls) stop(window time.Duration) crowdStep {
