@@ -125,6 +125,7 @@ export const meetups = {
   },
   upNext: {
     title: 'Up next',
+    live: 'Live now',
     viewMore: 'View more',
     details: 'Details',
     allTitle: 'Upcoming Meet Ups in this forum',
