@@ -166,6 +166,7 @@ export const meetups = {
     shareHelpYou: 'You are presenting. Choose Full screen to see what the others see.',
     presenting: '{{name}} is presenting',
     presentingYou: 'You are presenting',
+    speakerView: 'Speaker view',
     chat: 'Meet Up chat',
     breakouts: 'Breakout rooms',
     settings: 'Device settings',
