@@ -70,26 +70,47 @@ export function galleryFit(area: Box, count: number, maxColumns: number, gap = G
 
 /** The strip's width beside the large tile: a fifth of the stage, from 160 to 280 pixels. */
 const STRIP = { share: 0.2, min: 160, max: 280 }
-/** Below the large tile (a phone), the strip holds up to 3 columns, and the large tile takes at most 60% of the height. */
+/**
+ * Below the large tile (a phone), the strip's tiles are at most half its
+ * width (they are the small ones), in up to 3 columns, and the large tile
+ * takes at most 60% of the height.
+ */
 const BELOW = { columns: 3, mainShare: 0.6 }
+
+/** fitBox is the largest box of ratio (width over height) within box, in whole pixels. */
+export function fitBox(box: Box, ratio = RATIO): Box {
+  if (box.width <= 0 || box.height <= 0 || !(ratio > 0)) return { width: 0, height: 0 }
+  return box.width / box.height > ratio
+    ? { width: Math.min(box.width, Math.round(box.height * ratio)), height: box.height }
+    : { width: box.width, height: Math.min(box.height, Math.round(box.width / ratio)) }
+}
 
 /** A focus layout: the large tile's box, and the strip's box and tiles, beside it (row) or below it (column). */
 export type Focus = { direction: 'row' | 'column'; main: Box; strip: Box; fit: Fit }
 
 /**
- * focusLayout gives the large tile and the strip of `others` tiles their
+ * focusLayout gives the large tile (of ratio, width over height: a shared
+ * screen's own, 16:9 for a camera) and the strip of `others` tiles their
  * place in area: the strip beside the large tile where the area is wider
- * than tall, below it otherwise. Without others the large tile has it all.
+ * than tall, below it otherwise, where the strip is as high as its tiles
+ * and the two are kept together. Without others the large tile has it all.
  */
-export function focusLayout(area: Box, others: number, gap = GAP): Focus {
+export function focusLayout(area: Box, others: number, ratio = RATIO, gap = GAP): Focus {
   const none: Fit = { columns: 1, rows: 0, width: 0, height: 0 }
-  if (others <= 0) return { direction: 'row', main: area, strip: { width: 0, height: 0 }, fit: none }
+  if (others <= 0) return { direction: 'row', main: fitBox(area, ratio), strip: { width: 0, height: 0 }, fit: none }
   if (area.width > area.height) {
     const width = Math.round(Math.min(STRIP.max, Math.max(STRIP.min, area.width * STRIP.share)))
     const strip = { width, height: area.height }
-    return { direction: 'row', main: { width: Math.max(0, area.width - width - gap), height: area.height }, strip, fit: galleryFit(strip, others, 2, gap) }
+    return { direction: 'row', main: fitBox({ width: Math.max(0, area.width - width - gap), height: area.height }, ratio), strip, fit: galleryFit(strip, others, 2, gap) }
   }
-  const mainHeight = Math.floor(Math.min(area.width / RATIO, area.height * BELOW.mainShare))
-  const strip = { width: area.width, height: Math.max(0, area.height - mainHeight - gap) }
-  return { direction: 'column', main: { width: area.width, height: mainHeight }, strip, fit: galleryFit(strip, others, BELOW.columns, gap) }
+  const main = fitBox({ width: area.width, height: Math.floor(area.height * BELOW.mainShare) }, ratio)
+  const below = { width: area.width, height: Math.max(0, area.height - main.height - gap) }
+  let fit = galleryFit(below, others, BELOW.columns, gap)
+  const half = Math.floor((area.width - gap) / 2)
+  if (fit.width > half) {
+    const columns = Math.min(others, 2)
+    fit = { columns, rows: Math.ceil(others / columns), width: half, height: Math.round(half / RATIO) }
+  }
+  const strip = { width: area.width, height: Math.min(below.height, fit.rows * fit.height + (fit.rows - 1) * gap) }
+  return { direction: 'column', main, strip, fit }
 }

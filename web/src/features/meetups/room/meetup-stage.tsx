@@ -150,14 +150,14 @@ function Peers({ room, width, layout }: { room: Room; width: number; layout: 'ga
     const fit = box && galleryFit(box, shown.length, gridSize(width).columns)
     body = list(shown, undefined, fit ? { width: fit.width, height: fit.height } : undefined, 'size-full')
   } else {
-    const f = box && focusLayout(box, shown.length)
-    const main = f?.main
-    // The speaker is a 16:9 tile within the large area; a shared screen takes all of it, shown whole.
-    const mainTile = main && speaker ? galleryFit(main, 1, 1) : undefined
+    // A shared screen is shown whole, in its own proportions (16:9 until they are known); the speaker as a 16:9 tile.
+    const dims = presenter?.getTrackPublication(Track.Source.ScreenShare)?.dimensions
+    const f = box && focusLayout(box, shown.length, dims && dims.width > 0 && dims.height > 0 ? dims.width / dims.height : undefined)
+    const main = f ? { width: f.main.width, height: f.main.height } : undefined
     body = (
       <div className={cn('flex size-full items-center justify-center gap-2', f?.direction === 'column' ? 'flex-col' : 'flex-row')}>
-        <div className="flex shrink-0 items-center justify-center" style={main} data-testid="stage-main">
-          {presenter ? <SharedScreen presenter={presenter} local={presenter === room.localParticipant} style={main} /> : tile(speaker!, mainTile ? { width: mainTile.width, height: mainTile.height } : undefined)}
+        <div className={cn('flex shrink-0 items-center justify-center', !main && 'w-full')} style={main} data-testid="stage-main">
+          {presenter ? <SharedScreen presenter={presenter} local={presenter === room.localParticipant} style={main} /> : tile(speaker!, main)}
         </div>
         {shown.length > 0 && list(shown, f?.strip, f ? { width: f.fit.width, height: f.fit.height } : undefined, 'shrink-0')}
       </div>
@@ -177,7 +177,7 @@ function SharedScreen({ presenter, local, style }: { presenter: Participant; loc
   const name = presenter.name || presenter.identity
   const caption = local ? t('meetups.room.presentingYou') : t('meetups.room.presenting', { name })
   return (
-    <figure className="relative size-full overflow-hidden rounded-md bg-black" style={style} data-testid="stage-presentation" aria-label={caption}>
+    <figure className={cn('relative overflow-hidden rounded-md bg-black', style ? 'size-full' : 'aspect-video w-full')} style={style} data-testid="stage-presentation" aria-label={caption}>
       <VideoTrack trackRef={{ participant: presenter, publication: screen, source: Track.Source.ScreenShare }} className="size-full object-contain" />
       <figcaption className="absolute bottom-1 left-1 flex max-w-[calc(100%-0.5rem)] items-center gap-1 rounded bg-black/70 px-1.5 py-0.5 text-xs">
         <Presentation aria-hidden className="size-3 shrink-0" />

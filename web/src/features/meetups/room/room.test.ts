@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { focusLayout, galleryFit, gridSize, pageSize, visiblePeers } from './grid'
+import { fitBox, focusLayout, galleryFit, gridSize, pageSize, visiblePeers } from './grid'
 import { mediaErrorKey } from './media-errors'
 import { mirrorStore, readMirror } from './use-room'
 
@@ -55,14 +55,21 @@ describe('tiles that fill the stage', () => {
   })
 
   it('gives a screen share or the speaker the large area, with the others in a strip beside it, or below it on a phone', () => {
+    // Beside: the strip a fifth of the width; the large tile 16:9 in the rest, or in the screen's own proportions.
     const wide = focusLayout({ width: 1000, height: 650 }, 3)
-    expect(wide).toMatchObject({ direction: 'row', main: { width: 792, height: 650 }, strip: { width: 200, height: 650 } })
+    expect(wide).toMatchObject({ direction: 'row', main: { width: 792, height: 446 }, strip: { width: 200, height: 650 } })
     expect(wide.fit).toMatchObject({ columns: 1, rows: 3, width: 200, height: 113 })
+    expect(focusLayout({ width: 1000, height: 650 }, 3, 4 / 3).main).toEqual({ width: 792, height: 594 })
+    // Below, on a phone: the large tile the phone's width, the others half of it, kept together.
     const phone = focusLayout({ width: 342, height: 620 }, 2)
-    expect(phone).toMatchObject({ direction: 'column', main: { width: 342, height: 192 }, strip: { width: 342, height: 420 } })
-    expect(phone.fit.width * phone.fit.columns).toBeLessThanOrEqual(342)
+    expect(phone).toMatchObject({ direction: 'column', main: { width: 342, height: 192 }, strip: { width: 342, height: 94 } })
+    expect(phone.fit).toMatchObject({ columns: 2, rows: 1, width: 167, height: 94 })
+    const five = focusLayout({ width: 342, height: 620 }, 5)
+    expect(five.fit).toMatchObject({ columns: 2, rows: 3 })
+    expect(five.strip.height).toBeLessThanOrEqual(620 - 192 - 8)
+    expect(fitBox({ width: 100, height: 100 })).toEqual({ width: 100, height: 56 })
     // Alone: the large tile takes the stage.
-    expect(focusLayout({ width: 1000, height: 650 }, 0).main).toEqual({ width: 1000, height: 650 })
+    expect(focusLayout({ width: 1000, height: 650 }, 0).main).toEqual({ width: 1000, height: 563 })
   })
 })
 
