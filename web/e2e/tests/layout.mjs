@@ -56,4 +56,155 @@ const layout = (viewport, size) => ({
   },
 })
 
-export default [layout(WIDE, 'wide'), layout(NARROW, 'narrow')]
+// The Meet Up screens (the same issue, its Meet Up part): a forum whose Meet
+// Up is on, with its Up next card saying so; the scheduling dialog, as a
+// member and as a forum admin; and a live Meet Up room of two, with their
+// fake cameras, then a shared screen. Besides the checks above, the tiles
+// must fill the stage (16:9, as large as it allows) and the stage must fit
+// the screen.
+import { TIMEOUT, api, apiSignIn, poll } from '../lib.mjs'
+
+const MEETUP_ADMIN = 'admin@demo.agora'
+const MEETUP_MEMBER = 'member@demo.agora'
+const MEDIA = { permissions: ['camera', 'microphone'] }
+
+/** tilesOf reads the stage's free area and its tiles' boxes as the member sees them. */
+async function tilesOf(page) {
+  return page.getByTestId('meetup-stage').evaluate((stage) => {
+    const box = (el) => {
+      const r = el.getBoundingClientRect()
+      return { x: r.x, y: r.y, width: r.width, height: r.height }
+    }
+    return {
+      stage: box(stage),
+      area: box(stage.querySelector('[data-testid=stage-area]')),
+      layout: stage.querySelector('[data-testid=stage-area]').dataset.layout,
+      main: stage.querySelector('[data-testid=stage-main]') && box(stage.querySelector('[data-testid=stage-main]')),
+      tiles: [...stage.querySelectorAll('[data-testid=peer]')].map(box),
+    }
+  })
+}
+
+const meetupLayout = (viewport, size) => ({
+  name: `layout: Meet Ups at ${viewport.width}×${viewport.height}, light and dark: the forum's Up next card while one is live, the scheduling dialog, a live Meet Up whose tiles fill the stage, and a shared screen`,
+  async fn(ctx) {
+    const { token, series, path } = await demoForum(MEETUP_ADMIN, FORUM)
+    const member = (await api('GET', '/api/tokens/decode', { token: await apiSignIn(MEETUP_MEMBER) })).body.user
+    const admin = (await api('GET', '/api/tokens/decode', { token })).body.user
+    const stamp = Date.now().toString(36)
+    const schedule = async (name, startsIn, duration) => {
+      const r = await api('POST', `/api/series/${series.id}/meetings`, {
+        token,
+        body: { name, agenda: 'Where the roadmap stands, and what comes next.', startTime: new Date(Date.now() + startsIn).toISOString(), duration, open: false, seatCount: null, invitees: { [member.id]: 'member' }, breakouts: [] },
+      })
+      assert.equal(r.status, 201, JSON.stringify(r.body))
+      return r.body
+    }
+    const live = await schedule(`Roadmap standup ${stamp}`, 0, 30)
+    const later = await schedule(`Quarterly planning ${stamp}`, 3 * 3600_000, 60)
+    const problems = []
+    try {
+      // The member opens the forum: its Up next card says the Meet Up is on, with Join.
+      const pm = await signedInPage(ctx, MEETUP_MEMBER, viewport, MEDIA)
+      await pm.goto(server.url + path)
+      const upNext = pm.getByTestId('up-next')
+      await visible(upNext.getByRole('heading', { name: 'Live now' }))
+      assert.equal(await upNext.getByTestId('up-next-name').innerText(), live.meeting.name)
+      await visible(upNext.getByRole('button', { name: 'Join', exact: true }))
+      await check(pm, `meetup-forum-${size}`, problems)
+      await axe(pm, `forum with a live Meet Up ${size}`)
+
+      // The member's scheduling dialog: the time zone of the start, and nothing of open registration.
+      await pm.getByRole('button', { name: 'Schedule Meet Up' }).click()
+      const formM = pm.getByRole('dialog', { name: 'Schedule a Meet Up' })
+      await visible(formM)
+      await visible(formM.getByText(/^In your time zone, \S+/))
+      assert.equal(await formM.getByText(/open registration/i).count(), 0, 'a member is not offered open registration')
+      await check(pm, `meetup-schedule-member-${size}`, problems)
+      await axe(pm, `the member's scheduling dialog ${size}`)
+      await formM.getByRole('button', { name: 'Cancel' }).click()
+      await formM.waitFor({ state: 'detached' })
+
+      // The admin's: open registration, whose seats start at 50.
+      const pa = await signedInPage(ctx, MEETUP_ADMIN, viewport, MEDIA)
+      await pa.goto(server.url + path)
+      await pa.getByRole('button', { name: 'Schedule Meet Up' }).click()
+      const formA = pa.getByRole('dialog', { name: 'Schedule a Meet Up' })
+      await visible(formA)
+      await formA.getByRole('radio', { name: /Open registration/ }).check()
+      assert.equal(await formA.getByLabel('Seats').inputValue(), '50')
+      await check(pa, `meetup-schedule-admin-${size}`, problems)
+      await axe(pa, `the admin's scheduling dialog ${size}`)
+      await formA.getByRole('button', { name: 'Cancel' }).click()
+      await formA.waitFor({ state: 'detached' })
+
+      // Both join from the Up next card and turn their cameras on.
+      const stageOf = (p) => p.getByTestId('meetup-stage')
+      for (const p of [pm, pa]) {
+        await p.getByTestId('up-next').getByRole('button', { name: 'Join', exact: true }).click()
+        await visible(stageOf(p))
+        await stageOf(p).getByRole('button', { name: 'Turn the camera on' }).click()
+        await visible(stageOf(p).getByRole('button', { name: 'Turn the camera off' }))
+      }
+      const plays = (p, userId) =>
+        stageOf(p)
+          .locator(`[data-testid="peer"][data-identity="${userId}"] video`)
+          .evaluate((v) => v.videoWidth > 0 && !v.paused)
+          .catch(() => false)
+      await poll('each sees the other’s video', async () => (await plays(pm, admin.id)) && (await plays(pa, member.id)), 3 * TIMEOUT)
+      await pm.evaluate(() => window.scrollTo(0, 0))
+
+      // The two tiles fill the stage, 16:9, and the stage fits the screen.
+      const g = await tilesOf(pm)
+      assert.equal(g.layout, 'gallery')
+      assert.equal(g.tiles.length, 2)
+      assert.ok(g.stage.y >= 0 && g.stage.y + g.stage.height <= viewport.height + 1, `the stage fits the screen: ${JSON.stringify(g.stage)}`)
+      for (const t of g.tiles) {
+        assert.ok(Math.abs(t.width / t.height - 16 / 9) < 0.03, `a 16:9 tile: ${JSON.stringify(t)}`)
+        assert.ok(t.x >= g.area.x - 1 && t.x + t.width <= g.area.x + g.area.width + 1 && t.y >= g.area.y - 1 && t.y + t.height <= g.area.y + g.area.height + 1, `a tile in the stage: ${JSON.stringify(t)}`)
+      }
+      // As large as the area allows: the tiles reach its width, or its height.
+      const [a, b] = g.tiles
+      const across = Math.abs(a.y - b.y) < 1
+      const used = across ? (a.width + b.width + 8) / g.area.width : (a.height + b.height + 8) / g.area.height
+      const other = across ? a.height / g.area.height : a.width / g.area.width
+      assert.ok(used > 0.97 || other > 0.97, `the tiles fill the stage: ${JSON.stringify(g)}`)
+      if (size === 'narrow') assert.ok(!across && a.width > g.area.width - 2, `on a phone, one column as wide as the stage: ${JSON.stringify(g)}`)
+      await check(pm, `meetup-room-${size}`, problems)
+      await axe(pm, `the Meet Up room ${size}`)
+
+      // The admin shares their screen: it takes the large area, the two tiles a strip beside it (below it on a phone).
+      await stageOf(pa).getByRole('button', { name: 'Share the screen' }).click()
+      await visible(stageOf(pa).getByRole('button', { name: 'Stop sharing the screen' }))
+      const shared = stageOf(pm).getByTestId('stage-presentation')
+      await shared.waitFor({ timeout: 3 * TIMEOUT })
+      await poll('the shared screen plays', () => shared.locator('video').evaluate((v) => v.videoWidth > 0 && !v.paused).catch(() => false), 3 * TIMEOUT)
+      const s = await tilesOf(pm)
+      assert.equal(s.layout, 'share')
+      assert.equal(s.tiles.length, 2)
+      for (const t of s.tiles) assert.ok(t.width * t.height < (s.main.width * s.main.height) / 2, `the strip's tiles are smaller than the shared screen: ${JSON.stringify(s)}`)
+      if (size === 'wide') assert.ok(s.tiles.every((t) => t.x >= s.main.x + s.main.width), `the strip is beside the shared screen: ${JSON.stringify(s)}`)
+      else assert.ok(s.tiles.every((t) => t.y >= s.main.y + s.main.height) && s.main.width > s.area.width - 2, `the strip is below the shared screen, as wide as the phone: ${JSON.stringify(s)}`)
+      await check(pm, `meetup-room-share-${size}`, problems)
+      await axe(pm, `the Meet Up room with a shared screen ${size}`)
+      await stageOf(pa).getByRole('button', { name: 'Stop sharing the screen' }).click()
+
+      // The admin ends it for all: it is no longer up next, the later one is.
+      await stageOf(pa).getByRole('button', { name: 'End for all' }).click()
+      const end = pa.getByRole('dialog', { name: 'End this Meet Up for everyone?' })
+      await end.getByRole('button', { name: 'End for all' }).click()
+      const ended = pm.getByRole('dialog', { name: 'The Meet Up has ended' })
+      await ended.waitFor({ timeout: 3 * TIMEOUT })
+      await ended.getByRole('button', { name: 'OK' }).click()
+      await visible(upNext.getByRole('heading', { name: 'Up next' }))
+      assert.equal(await upNext.getByTestId('up-next-name').innerText(), later.meeting.name)
+      assert.equal(await upNext.getByRole('button', { name: 'Join', exact: true }).count(), 0, 'no Join before the join window opens')
+    } finally {
+      await api('POST', `/api/meetings/${live.meeting.roomId}/end`, { token })
+      await api('DELETE', `/api/threads/${later.id}`, { token })
+    }
+    assert.deepEqual(problems, [], 'layout problems')
+  },
+})
+
+export default [layout(WIDE, 'wide'), layout(NARROW, 'narrow'), meetupLayout(WIDE, 'wide'), meetupLayout(NARROW, 'narrow')]

@@ -16,7 +16,21 @@ import { updateMeeting } from '../api/update-meetup'
 import { useMeetingAction } from '../hooks/use-meeting-action'
 import { personName, useForumPeople } from '../api/get-forum-people'
 import { DURATIONS, type Duration, type Meeting } from '../api/types'
-import { breakoutError, emptyForm, formOf, LIMITS, startNow, toBody, validate, type FormErrors, type FormValues } from '../lib/form'
+import {
+  breakoutError,
+  DEFAULT_SEATS,
+  emptyForm,
+  formOf,
+  LIMITS,
+  registeredIn,
+  registeredOf,
+  serverErrors,
+  startNow,
+  toBody,
+  validate,
+  type FormErrors,
+  type FormValues,
+} from '../lib/form'
 import { zoneName } from '../lib/time'
 import { InviteePicker } from './invitee-picker'
 
@@ -32,9 +46,12 @@ export type MeetupFormDialogProps = {
 
 /**
  * MeetupFormDialog schedules or edits a Meet Up (spec 002 §2, §5): name,
- * agenda, start, duration, open or private (chosen only by those who may,
- * and locked when editing), seats when open, invitees and breakout rooms.
- * A new open Meet Up asks first, saying how many members are e-mailed.
+ * agenda, start (in the member's time zone, which it names), duration,
+ * open or private (chosen only by those who may, and locked when editing),
+ * seats when open (DEFAULT_SEATS until changed), invitees and breakout
+ * rooms. A new open Meet Up asks first, saying how many members are
+ * e-mailed. What the server refuses is said at its field, in the member's
+ * words.
  */
 export function MeetupFormDialog(props: MeetupFormDialogProps) {
   const { t } = useTranslation()
@@ -66,26 +83,48 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
   const [shown, setShown] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const [failed, setFailed] = useState<string>()
+  // The server's refusal, at its fields, until the member changes the form.
+  const [refused, setRefused] = useState<FormErrors>({})
+  const [registered, setRegistered] = useState(() => (meeting ? registeredOf(meeting) : 0))
   const create = useCreateMeeting(series.id)
   const edit = useMeetingAction((body: ReturnType<typeof toBody>) => updateMeeting(meeting!.roomId, body), { silent: true })
   const pending = create.isPending || edit.isPending
   const current = (): FormValues => (startChosen ? v : { ...v, ...startNow() })
-  const errors: FormErrors = shown ? validate(current(), { keptStart: meeting?.startTime }) : {}
-  const set = (p: Partial<FormValues>) => setV((x) => ({ ...x, ...p }))
+  // Open registration is the member's to choose only on a new Meet Up, and only where they may.
+  const offerOpen = canOpen && !meeting
+  // The access choice shows to those who may choose it, and on a Meet Up that is open.
+  const showAccess = canOpen || !!meeting?.open
+  const rules = { keptStart: meeting?.startTime, registered, offerOpen }
+  const errors: FormErrors = { ...refused, ...(shown ? validate(current(), rules) : {}) }
+  const set = (p: Partial<FormValues>) => {
+    setRefused({})
+    setV((x) => ({ ...x, ...p }))
+  }
   const setStart = (p: Pick<Partial<FormValues>, 'date' | 'time'>) => {
     setStartChosen(true)
     set(p)
   }
-  const err = (k: keyof FormErrors) => errors[k] && t(errors[k])
+  const err = (k: keyof FormErrors) => errors[k] && t(errors[k], { count: registered })
   const ids = { access: useId(), invitees: useId(), breakouts: useId() }
 
   const send = () => {
     setConfirming(false)
     setFailed(undefined)
+    setRefused({})
     const onError = (e: unknown) => {
       console.warn('Meet Up not saved', e)
-      const field = isApiError(e) ? (e.details as { fields?: Record<string, string> } | undefined)?.fields : undefined
-      setFailed(field ? Object.values(field).join(' ') : t('meetups.form.failed'))
+      const fields = isApiError(e) && e.status === 400 ? e.details?.fields : undefined
+      if (fields && Object.keys(fields).length > 0) {
+        const r = serverErrors(fields, { offerOpen })
+        const n = registeredIn(fields)
+        if (n !== undefined) setRegistered(n)
+        // A refusal of a field the member does not see is said as a failure.
+        if (r.errors.open && !showAccess) delete r.errors.open
+        setRefused(r.errors)
+        if (r.other || Object.keys(r.errors).length === 0) setFailed(t('meetups.form.failed'))
+        return
+      }
+      setFailed(t(failure(e, !!meeting)))
     }
     const body = toBody(current())
     if (meeting) edit.mutate(body, { onSuccess: () => onOpenChange(false), onError })
@@ -93,7 +132,7 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
   }
   const submit = () => {
     setShown(true)
-    if (Object.keys(validate(current(), { keptStart: meeting?.startTime })).length > 0) return
+    if (Object.keys(validate(current(), rules)).length > 0) return
     if (!meeting && v.open) setConfirming(true)
     else send()
   }
@@ -129,7 +168,7 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
             <Input type="time" value={v.time} onChange={(e) => setStart({ time: e.target.value })} />
           </FieldControl>
         </FormField>
-        <FormField label={t('meetups.form.duration')}>
+        <FormField label={t('meetups.form.duration')} error={err('duration')}>
           <Select value={String(v.duration)} onValueChange={(d) => set({ duration: Number(d) as Duration })}>
             <FieldControl>
               <SelectTrigger>
@@ -147,7 +186,7 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
         </FormField>
       </div>
 
-      {(canOpen || meeting) && (
+      {showAccess && (
         <fieldset className="grid gap-2" aria-describedby={errors.open ? ids.access : undefined}>
           <legend className="mb-1 text-sm font-medium">{t('meetups.form.access')}</legend>
           {(['private', 'open'] as const).map((k) => (
@@ -158,7 +197,7 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
                 className="mt-1"
                 checked={v.open === (k === 'open')}
                 disabled={!!meeting}
-                onChange={() => set({ open: k === 'open', seatCount: k === 'open' ? v.seatCount : '' })}
+                onChange={() => set({ open: k === 'open', seatCount: k === 'open' ? v.seatCount || String(DEFAULT_SEATS) : '' })}
               />
               <span>
                 <span className="font-medium">{t(`meetups.form.${k}`)}</span>
@@ -176,7 +215,7 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
       )}
 
       {v.open && (
-        <FormField label={t('meetups.form.seatCount')} error={err('seatCount')}>
+        <FormField label={t('meetups.form.seatCount')} error={err('seatCount')} description={t('meetups.form.seatCountHelp')}>
           <FieldControl>
             <Input type="number" inputMode="numeric" min={LIMITS.seatsMin} max={LIMITS.seatsMax} value={v.seatCount} onChange={(e) => set({ seatCount: e.target.value })} />
           </FieldControl>
@@ -200,7 +239,7 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
         )}
       </div>
 
-      <BreakoutManager value={v.breakouts} onChange={(breakouts) => set({ breakouts })} />
+      <BreakoutManager value={v.breakouts} onChange={(breakouts) => set({ breakouts })} refused={err('breakouts') || undefined} />
 
       {failed && (
         <p role="alert" className="text-sm font-medium text-destructive">
@@ -230,12 +269,29 @@ function MeetupForm({ onOpenChange, series, canOpen, meeting }: MeetupFormDialog
   )
 }
 
-/** BreakoutManager adds breakout room names by Enter or Add: up to 10, unique, 1 to 50 characters (spec 002 §5). */
-export function BreakoutManager({ value, onChange }: { value: string[]; onChange: (v: string[]) => void }) {
+/**
+ * failure is the words of a refusal that names no field: the member may no
+ * longer do it, the Meet Up has ended or is gone, or something else failed.
+ */
+function failure(e: unknown, editing: boolean): string {
+  if (!isApiError(e)) return 'meetups.form.failed'
+  if (e.status === 403) return editing ? 'meetups.form.forbiddenEdit' : 'meetups.form.forbidden'
+  if (e.status === 409 && e.code === 'meetingEnded') return 'meetups.form.ended'
+  if (e.status === 404) return 'meetups.form.gone'
+  return 'meetups.form.failed'
+}
+
+/**
+ * BreakoutManager adds breakout room names by Enter or Add: up to 10,
+ * unique, 1 to 50 characters (spec 002 §5); refused is what the server
+ * said of the list.
+ */
+export function BreakoutManager({ value, onChange, refused }: { value: string[]; onChange: (v: string[]) => void; refused?: string }) {
   const { t } = useTranslation()
   const [name, setName] = useState('')
-  const [error, setError] = useState<string>()
+  const [typed, setError] = useState<string>()
   const errorId = useId()
+  const error = typed ? t(typed) : refused
   const add = () => {
     const e = breakoutError(value, name)
     setError(e)
@@ -266,7 +322,7 @@ export function BreakoutManager({ value, onChange }: { value: string[]; onChange
       </div>
       {error && (
         <p id={errorId} role="alert" className="text-sm font-medium text-destructive">
-          {t(error)}
+          {error}
         </p>
       )}
       {value.length > 0 && (

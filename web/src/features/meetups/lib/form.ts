@@ -4,6 +4,13 @@ import { DURATIONS, type Duration, type InviteeRole, type Meeting, type MeetingF
 
 export const LIMITS = { name: 75, agenda: 250, seatsMin: 1, seatsMax: 50, breakouts: 10, breakoutName: 50 } as const
 
+/**
+ * DEFAULT_SEATS is an open Meet Up's seat count until its admin chooses
+ * another: the most the spec allows (§9), so that an open Meet Up turns
+ * nobody away unless its admin wants a smaller group.
+ */
+export const DEFAULT_SEATS = LIMITS.seatsMax
+
 export type Invitee = { userId: string; name: string; role: InviteeRole }
 
 export type FormValues = {
@@ -53,7 +60,10 @@ export function formOf(m: Meeting, names: (userId: string) => string): FormValue
   }
 }
 
-export type FormErrors = Partial<Record<'name' | 'agenda' | 'start' | 'open' | 'seatCount' | 'invitees', string>>
+export type FormErrors = Partial<Record<'name' | 'agenda' | 'start' | 'duration' | 'open' | 'seatCount' | 'invitees' | 'breakouts', string>>
+
+/** registeredOf is how many members have registered for a Meet Up: its seats may not go below it. */
+export const registeredOf = (m: Pick<Meeting, 'seatCount' | 'seatsLeft'>) => (m.seatCount != null && m.seatsLeft != null ? Math.max(0, m.seatCount - m.seatsLeft) : 0)
 
 /** startOf is the chosen start, or null when the date or time is not valid. */
 export function startOf(v: Pick<FormValues, 'date' | 'time'>): Date | null {
@@ -64,9 +74,15 @@ export function startOf(v: Pick<FormValues, 'date' | 'time'>): Date | null {
 /**
  * validate gives the i18n key of each field's error. The start may not be
  * before now, a minute's grace given (the form opened with now's minute);
- * an edited Meet Up keeps its start unchecked when it is unchanged.
+ * an edited Meet Up keeps its start unchecked when it is unchanged, and its
+ * seats may not go below the members registered. offerOpen says whether
+ * the member may still choose Open registration: only then does the
+ * missing-invitees error name it.
  */
-export function validate(v: FormValues, { now = new Date(), keptStart }: { now?: Date; keptStart?: string } = {}): FormErrors {
+export function validate(
+  v: FormValues,
+  { now = new Date(), keptStart, registered = 0, offerOpen = false }: { now?: Date; keptStart?: string; registered?: number; offerOpen?: boolean } = {},
+): FormErrors {
   const e: FormErrors = {}
   const name = v.name.trim()
   if (!name) e.name = 'meetups.form.errors.nameRequired'
@@ -80,9 +96,72 @@ export function validate(v: FormValues, { now = new Date(), keptStart }: { now?:
     const n = Number(v.seatCount)
     if (v.seatCount.trim() === '') e.seatCount = 'meetups.form.errors.seatCount'
     else if (!Number.isInteger(n) || n < LIMITS.seatsMin || n > LIMITS.seatsMax) e.seatCount = 'meetups.form.errors.seatRange'
+    else if (n < registered) e.seatCount = 'meetups.form.errors.seatsBelowRegistered'
   }
-  if (v.open !== true && v.invitees.length === 0) e.invitees = 'meetups.form.errors.invitees'
+  if (v.open !== true && v.invitees.length === 0) e.invitees = offerOpen ? 'meetups.form.errors.inviteesOrOpen' : 'meetups.form.errors.invitees'
   return e
+}
+
+/** What the server's refusal of the form says to the member: each field's error, and whether a refusal of no field of the form came too. */
+export type ServerErrors = { errors: FormErrors; other: boolean }
+
+const UNCLEAN = /control|bidirectional/i
+
+/**
+ * serverErrors reads the fields of a 400 validationFailed (details.fields,
+ * field to message) as the form's own errors. The server's messages are
+ * written for developers ("must set seat count if the Meet Up is open"):
+ * each is read for its field and its rule and said in the member's words
+ * instead, and the missing-invitees one names Open registration only to a
+ * member who may still choose it.
+ */
+export function serverErrors(fields: Record<string, string>, { offerOpen = false }: { offerOpen?: boolean } = {}): ServerErrors {
+  const errors: FormErrors = {}
+  let other = false
+  for (const [field, message] of Object.entries(fields)) {
+    const unclean = UNCLEAN.test(message)
+    switch (field) {
+      case 'name':
+        errors.name = unclean ? 'meetups.form.errors.unclean' : 'meetups.form.errors.nameLength'
+        break
+      case 'agenda':
+        errors.agenda = unclean ? 'meetups.form.errors.unclean' : 'meetups.form.errors.agendaTooLong'
+        break
+      case 'startTime':
+        errors.start = /past/i.test(message) ? 'meetups.form.errors.startPast' : 'meetups.form.errors.startInvalid'
+        break
+      case 'duration':
+        errors.duration = 'meetups.form.errors.duration'
+        break
+      case 'seatCount':
+        errors.seatCount = /registered/i.test(message) ? 'meetups.form.errors.seatsBelowRegistered' : 'meetups.form.errors.seatCount'
+        break
+      case 'open':
+        errors.open = 'meetups.form.accessLocked'
+        break
+      case 'invitees':
+        errors.invitees = /at least one/i.test(message)
+          ? offerOpen
+            ? 'meetups.form.errors.inviteesOrOpen'
+            : 'meetups.form.errors.invitees'
+          : /member of the forum/i.test(message)
+            ? 'meetups.form.errors.inviteeNotMember'
+            : 'meetups.form.errors.inviteesInvalid'
+        break
+      case 'breakouts':
+        errors.breakouts = unclean ? 'meetups.form.errors.unclean' : 'meetups.form.errors.breakoutsInvalid'
+        break
+      default:
+        other = true
+    }
+  }
+  return { errors, other }
+}
+
+/** registeredIn reads the registered members' count of the server's seatCount refusal ("must be at least the 3 registered members"). */
+export const registeredIn = (fields: Record<string, string>) => {
+  const n = /(\d+) registered/.exec(fields.seatCount ?? '')?.[1]
+  return n === undefined ? undefined : Number(n)
 }
 
 /** breakoutError is the key of what is wrong with adding name, or undefined. */

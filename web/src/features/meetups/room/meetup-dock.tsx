@@ -20,11 +20,17 @@ export function MeetupDock({ seriesId }: { /** The forum whose page is shown. */
   const { active } = useMeetupRoom()
   const [full, setFull] = useState(false)
   if (!active) return null
-  if (seriesId === active.meeting.seriesId) return <div className="p-4 pb-0">{<MeetupStage active={active} />}</div>
+  // On its forum's pages the Meet Up fills the screen below the top bar (3.5rem), the forum's page below it.
+  if (seriesId === active.meeting.seriesId)
+    return (
+      <div className="p-2 pb-0 sm:p-4 sm:pb-0">
+        <MeetupStage active={active} className="h-[calc(100dvh-4.5rem)] sm:h-[calc(100dvh-5.5rem)]" />
+      </div>
+    )
   if (full)
     return (
-      <div className="fixed inset-0 z-40 overflow-y-auto bg-background p-4" data-testid="meetup-fullscreen">
-        <MeetupStage active={active} onMinimize={() => setFull(false)} />
+      <div className="fixed inset-0 z-40 overflow-y-auto bg-background p-2 sm:p-4" data-testid="meetup-fullscreen">
+        <MeetupStage active={active} onMinimize={() => setFull(false)} className="h-full" />
       </div>
     )
   return <MiniBar onFullscreen={() => setFull(true)} />

@@ -213,6 +213,73 @@ describe('the Meet Up screen (spec 002 §2, §4)', () => {
     expect(within(card).queryByRole('button', { name: 'Join' })).toBeNull()
   })
 
+  it('lays the tiles out to fill the stage: 16:9, as large as its area allows', async () => {
+    // jsdom lays nothing out: the stage's area measures 1000×450, as a browser would give it.
+    const rect = HTMLElement.prototype.getBoundingClientRect
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return this.dataset.testid === 'stage-area' ? DOMRect.fromRect({ width: 1000, height: 450 }) : rect.call(this)
+    })
+    try {
+      const { rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5))
+      const size = (el: HTMLElement) => [el.style.width, el.style.height]
+      // Alone: one tile, as high as the area.
+      expect(within(stage).getAllByTestId('peer').map(size)).toEqual([['800px', '450px']])
+      act(() => rooms[0]!.join(new FakeParticipant(BO, 'Bo Brown')))
+      // Two: side by side, each half the width.
+      await waitFor(() => expect(within(stage).getAllByTestId('peer').map(size)).toEqual([['496px', '279px'], ['496px', '279px']]))
+      expect(within(stage).getByTestId('stage-area')).toHaveAttribute('data-layout', 'gallery')
+    } finally {
+      vi.restoreAllMocks()
+    }
+  })
+
+  it('gives a shared screen the large area, the participants in a strip, and goes back to the gallery when the sharing ends', async () => {
+    const { rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5))
+    const bo = new FakeParticipant(BO, 'Bo Brown')
+    act(() => rooms[0]!.join(bo))
+    act(() => rooms[0]!.present(bo, true))
+    const area = within(stage).getByTestId('stage-area')
+    await waitFor(() => expect(area).toHaveAttribute('data-layout', 'share'))
+    expect(within(within(stage).getByTestId('stage-main')).getByRole('figure', { name: 'Bo Brown is presenting' })).toBeInTheDocument()
+    expect(within(within(stage).getByRole('list', { name: 'Participants' })).getAllByTestId('peer').map((p) => p.getAttribute('aria-label'))).toEqual(['Mia Me (you)', 'Bo Brown'])
+    // While a screen is shared it has the large area: no layout to choose.
+    expect(within(stage).queryByRole('button', { name: 'Speaker view' })).toBeNull()
+    act(() => rooms[0]!.present(bo, false))
+    await waitFor(() => expect(area).toHaveAttribute('data-layout', 'gallery'))
+    expect(within(stage).queryByTestId('stage-main')).toBeNull()
+  })
+
+  it('shows the speaker large, the others in a strip, in the speaker layout the member chooses, and keeps the choice', async () => {
+    const { rooms, stage } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5))
+    const bo = new FakeParticipant(BO, 'Bo Brown')
+    const ada = new FakeParticipant('ada', 'Ada Lovelace')
+    act(() => rooms[0]!.join(bo))
+    act(() => rooms[0]!.join(ada))
+    const view = await within(stage).findByRole('button', { name: 'Speaker view' })
+    expect(view).toHaveAttribute('aria-pressed', 'false')
+    await userEvent.click(view)
+    expect(view).toHaveAttribute('aria-pressed', 'true')
+    expect(localStorage.getItem('meetups.layout')).toBe('speaker')
+    const main = () => within(stage).getByTestId('stage-main')
+    // Nobody has spoken: the first other participant.
+    expect(within(main()).getByTestId('peer')).toHaveAccessibleName('Bo Brown')
+    // Ada speaks: she takes the large area, and keeps it when she stops.
+    act(() => {
+      rooms[0]!.activeSpeakers = [ada]
+      rooms[0]!.emit(RoomEvent.ActiveSpeakersChanged, [ada])
+    })
+    await waitFor(() => expect(within(main()).getByTestId('peer')).toHaveAccessibleName('Ada Lovelace'))
+    act(() => {
+      rooms[0]!.activeSpeakers = []
+      rooms[0]!.emit(RoomEvent.ActiveSpeakersChanged, [])
+    })
+    expect(within(main()).getByTestId('peer')).toHaveAccessibleName('Ada Lovelace')
+    expect(within(within(stage).getByRole('list', { name: 'Participants' })).getAllByTestId('peer').map((p) => p.getAttribute('aria-label'))).toEqual(['Mia Me (you)', 'Bo Brown'])
+    await userEvent.click(view)
+    expect(within(stage).getByTestId('stage-area')).toHaveAttribute('data-layout', 'gallery')
+    localStorage.removeItem('meetups.layout')
+  })
+
   it('shows the screen share help 250 ms after someone presents while the meetups tab shows, not full screen, and takes it away otherwise', async () => {
     const { rooms } = await setUp(meeting({ invitees: { [ME]: 'yes', [BO]: 'yes' } }, 5), { extra: <PanelHarness /> })
     const bo = new FakeParticipant(BO, 'Bo Brown')

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type CSSProperties } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RoomContext, VideoTrack } from '@livekit/components-react'
 import { Room, Track, type Participant } from 'livekit-client'
-import { DoorOpen, LogOut, MessageSquare, Mic, MicOff, MonitorUp, PhoneOff, Settings, Sparkles, Users, Video, VideoOff } from 'lucide-react'
+import { DoorOpen, LogOut, MessageSquare, Mic, MicOff, MonitorUp, PhoneOff, Presentation, Settings, Sparkles, SquareUserRound, Users, Video, VideoOff } from 'lucide-react'
 import { PersonAvatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
@@ -29,27 +29,36 @@ import { enableCamera } from './background'
 import { BackgroundSettings } from './background-settings'
 import { ChatWindow } from './chat-window'
 import { useMeetupRoom, type ActiveMeetup } from './context'
-import { pageSize, visiblePeers } from './grid'
+import { focusLayout, galleryFit, gridSize, pageSize, visiblePeers, type Box } from './grid'
 import { mediaErrorKey, type MediaSource } from './media-errors'
-import { isOn, mirrorStore, peersOf, readMirror, useRoomChanges, useWidth } from './use-room'
+import { isOn, layoutStore, mirrorStore, peersOf, readMirror, useLastSpeaker, useRoomChanges, useSize, useWidth } from './use-room'
 
 /**
- * MeetupStage is the Meet Up screen (spec 002 §2): the peers grid, the
- * actions row (microphone, camera, screen share, chat, breakouts, AI notes,
- * device settings, leave or end for all), the AI notes indicator that every
- * participant sees, the chat, the breakout rooms and their forced prompt,
- * and the ending-soon warning.
+ * MeetupStage is the Meet Up screen (spec 002 §2): the participants' tiles
+ * filling the stage (Peers), the actions row (microphone, camera, screen
+ * share, chat, breakouts, AI notes, device settings, leave or end for
+ * all), the AI notes indicator that every participant sees, the chat, the
+ * breakout rooms and their forced prompt, and the ending-soon warning. Its
+ * height is given by className (the screen below the top bar, or all of
+ * it), and the tiles take what the rest leaves.
  */
-export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMinimize?: () => void }) {
+export function MeetupStage({ active, onMinimize, className }: { active: ActiveMeetup; onMinimize?: () => void; className?: string }) {
   const { t } = useTranslation()
   const m = useMeetingOf(active.meeting)
   const { room } = active
   useRoomChanges(room)
   const width = useWidth()
   const { chatOpen = false, setChatOpen = () => {}, chatUnread = false } = useMeetupRoom()
+  const layout = layoutStore.use()
+  const peers = peersOf(room)
+  const sharing = peers.some((p) => isOn(p, Track.Source.ScreenShare))
   return (
     <RoomContext.Provider value={room}>
-      <section aria-label={t('meetups.room.label', { name: m.name })} className="grid gap-3 rounded-lg border bg-zinc-950 p-3 text-zinc-50" data-testid="meetup-stage">
+      <section
+        aria-label={t('meetups.room.label', { name: m.name })}
+        className={cn('flex min-h-80 flex-col gap-2 rounded-lg border bg-zinc-950 p-2 text-zinc-50 sm:gap-3 sm:p-3', className)}
+        data-testid="meetup-stage"
+      >
         <header className="flex items-center gap-2">
           <h2 className="min-w-0 flex-1 truncate font-semibold">{m.name}</h2>
           <AiNotesIndicator active={active} />
@@ -59,6 +68,19 @@ export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMi
               {t('meetups.room.breakout.inRoom', { name: breakoutName(m, active.roomName) })}
             </span>
           )}
+          {!sharing && peers.length > 1 && (
+            <Button
+              type="button"
+              size={width < MOBILE ? 'icon' : 'sm'}
+              variant="secondary"
+              aria-pressed={layout === 'speaker'}
+              aria-label={width < MOBILE ? t('meetups.room.speakerView') : undefined}
+              onClick={() => layoutStore.set(layout === 'speaker' ? 'gallery' : 'speaker')}
+            >
+              <SquareUserRound aria-hidden />
+              {width >= MOBILE && t('meetups.room.speakerView')}
+            </Button>
+          )}
           {onMinimize && (
             <Button type="button" size="sm" variant="secondary" onClick={onMinimize}>
               {t('meetups.room.close')}
@@ -66,7 +88,7 @@ export function MeetupStage({ active, onMinimize }: { active: ActiveMeetup; onMi
           )}
         </header>
         <EndingSoon meeting={m} />
-        <PeersGrid room={room} width={width} />
+        <Peers room={room} width={width} layout={layout} />
         <ActionsRow active={active} meeting={m} mobile={width < MOBILE} chatOpen={chatOpen} chatUnread={chatUnread} onChat={() => setChatOpen(!chatOpen)} />
         <BreakoutPrompt active={active} meeting={m} />
         <BreakoutsOpenPrompt active={active} meeting={m} />
@@ -85,38 +107,108 @@ export const breakoutName = (m: Meeting, roomName: string) => {
   return Object.entries(m.breakouts.rooms).find(([, n]) => n === i)?.[0] ?? roomName
 }
 
-function PeersGrid({ room, width }: { room: Room; width: number }) {
+/**
+ * Peers lays the participants' tiles out over the stage's free area: a
+ * gallery of 16:9 tiles as large as the area allows, in at most the
+ * spec's columns for the screen's width and with at most its peers in
+ * view (spec 002 §9, the dominant speaker moved into view); or, while
+ * someone shares their screen or in the speaker layout, the screen or the
+ * speaker large and the others in a strip beside it (below it on a phone).
+ * The area's size is measured, as the tiles' sizes follow from it; until
+ * it is known (the first frame, a test's DOM) the tiles take a plain grid.
+ */
+function Peers({ room, width, layout }: { room: Room; width: number; layout: 'gallery' | 'speaker' }) {
   const { t } = useTranslation()
+  const area = useRef<HTMLDivElement>(null)
+  const box = useSize(area)
   const peers = peersOf(room)
   const speakers = room.activeSpeakers.map((p) => p.identity)
+  const lastSpeaker = useLastSpeaker(room)
   const size = pageSize(width)
-  const shown = visiblePeers(
-    peers.map((p) => p.identity),
-    speakers,
-    size,
-  )
   const byId = new Map(peers.map((p) => [p.identity, p]))
-  const columns = width < 640 ? 'grid-cols-2' : width < 1024 ? 'grid-cols-3' : width < 1536 ? 'grid-cols-4' : 'grid-cols-6'
-  return (
-    <ul className={cn('grid gap-2', columns)} aria-label={t('meetups.room.peers')} data-testid="peers-grid">
-      {shown.map((id) => {
-        const p = byId.get(id)!
-        return <PeerTile key={id} participant={p} local={p === room.localParticipant} speaking={speakers.includes(id)} />
-      })}
+  const presenter = peers.find((p) => isOn(p, Track.Source.ScreenShare))
+  const others = peers.filter((p) => p !== room.localParticipant)
+  // The speaker layout shows the other who spoke last, else the first other, else the member.
+  const speaker = layout === 'speaker' && !presenter && peers.length > 1 ? (others.find((p) => p.identity === lastSpeaker) ?? others[0]) : undefined
+  const focus = presenter ? 'share' : speaker ? 'speaker' : 'gallery'
+  const inStrip = speaker ? peers.filter((p) => p !== speaker) : peers
+  const shown = visiblePeers(
+    inStrip.map((p) => p.identity),
+    speakers,
+    speaker ? Math.max(1, size - 1) : size,
+  ).map((id) => byId.get(id)!)
+  const tile = (p: Participant, style?: CSSProperties) => (
+    <PeerTile key={p.identity} participant={p} local={p === room.localParticipant} speaking={speakers.includes(p.identity)} style={style} />
+  )
+  const list = (tiles: Participant[], style: CSSProperties | undefined, tileBox: Box | undefined, className?: string) => (
+    <ul className={cn('flex flex-wrap content-center items-center justify-center gap-2', !tileBox && 'grid grid-cols-2', className)} style={style} aria-label={t('meetups.room.peers')} data-testid="peers-grid">
+      {tiles.map((p) => tile(p, tileBox))}
     </ul>
+  )
+  let body
+  if (focus === 'gallery') {
+    const fit = box && galleryFit(box, shown.length, gridSize(width).columns)
+    body = list(shown, undefined, fit ? { width: fit.width, height: fit.height } : undefined, 'size-full')
+  } else {
+    // A shared screen is shown whole, in its own proportions (16:9 until they are known); the speaker as a 16:9 tile.
+    const dims = presenter?.getTrackPublication(Track.Source.ScreenShare)?.dimensions
+    const f = box && focusLayout(box, shown.length, dims && dims.width > 0 && dims.height > 0 ? dims.width / dims.height : undefined)
+    const main = f ? { width: f.main.width, height: f.main.height } : undefined
+    body = (
+      <div className={cn('flex size-full items-center justify-center gap-2', f?.direction === 'column' ? 'flex-col' : 'flex-row')}>
+        <div className={cn('flex shrink-0 items-center justify-center', !main && 'w-full')} style={main} data-testid="stage-main">
+          {presenter ? <SharedScreen presenter={presenter} local={presenter === room.localParticipant} style={main} /> : tile(speaker!, main)}
+        </div>
+        {shown.length > 0 && list(shown, f?.strip, f ? { width: f.fit.width, height: f.fit.height } : undefined, 'shrink-0')}
+      </div>
+    )
+  }
+  return (
+    <div ref={area} className="relative min-h-0 flex-1" data-testid="stage-area" data-layout={focus}>
+      <div className="absolute inset-0">{body}</div>
+    </div>
   )
 }
 
-function PeerTile({ participant: p, local, speaking }: { participant: Participant; local: boolean; speaking: boolean }) {
+/** SharedScreen is the shared screen on the stage's large area, shown whole, with who presents it. */
+function SharedScreen({ presenter, local, style }: { presenter: Participant; local: boolean; style?: CSSProperties }) {
+  const { t } = useTranslation()
+  const screen = presenter.getTrackPublication(Track.Source.ScreenShare)!
+  const name = presenter.name || presenter.identity
+  const caption = local ? t('meetups.room.presentingYou') : t('meetups.room.presenting', { name })
+  return (
+    <figure className={cn('relative overflow-hidden rounded-md bg-black', style ? 'size-full' : 'aspect-video w-full')} style={style} data-testid="stage-presentation" aria-label={caption}>
+      <VideoTrack trackRef={{ participant: presenter, publication: screen, source: Track.Source.ScreenShare }} className="size-full object-contain" />
+      <figcaption className="absolute bottom-1 left-1 flex max-w-[calc(100%-0.5rem)] items-center gap-1 rounded bg-black/70 px-1.5 py-0.5 text-xs">
+        <Presentation aria-hidden className="size-3 shrink-0" />
+        <span className="truncate">{caption}</span>
+      </figcaption>
+    </figure>
+  )
+}
+
+/** The label's room at a tile's foot: an avatar is drawn above it, or not at all when the tile is too low for both. */
+const LABEL_ROOM = 52
+/** The smallest avatar drawn, in pixels. */
+const MIN_AVATAR = 20
+
+/**
+ * PeerTile is one participant: their camera, else their avatar, with
+ * their name and a muted microphone's mark; style gives its size in a
+ * measured layout, else it is a 16:9 cell of the plain grid.
+ */
+function PeerTile({ participant: p, local, speaking, style }: { participant: Participant; local: boolean; speaking: boolean; style?: CSSProperties }) {
   const { t } = useTranslation()
   const name = p.name || p.identity
   const camera = p.getTrackPublication(Track.Source.Camera)
-  const screen = p.getTrackPublication(Track.Source.ScreenShare)
-  const shown = screen?.track && !screen.isMuted ? screen : camera?.track && !camera.isMuted ? camera : undefined
-  const mirror = local && shown === camera && readMirror()
+  const shown = camera?.track && !camera.isMuted ? camera : undefined
+  const mirror = local && readMirror()
+  const height = typeof style?.height === 'number' ? style.height : undefined
+  const avatar = height === undefined ? 56 : Math.floor(Math.min(height * 0.4, 96, height - LABEL_ROOM))
   return (
     <li
-      className={cn('relative aspect-video overflow-hidden rounded-md bg-zinc-800', speaking && 'ring-2 ring-emerald-400')}
+      className={cn('relative shrink-0 overflow-hidden rounded-md bg-zinc-800', !style && 'aspect-video', speaking && 'ring-2 ring-emerald-400')}
+      style={style}
       data-testid="peer"
       data-identity={p.identity}
       aria-label={local ? t('meetups.room.you', { name }) : name}
@@ -128,13 +220,20 @@ function PeerTile({ participant: p, local, speaking }: { participant: Participan
           data-testid="peer-video"
         />
       ) : (
-        <div className="flex size-full items-center justify-center">
-          <PersonAvatar person={{ id: p.identity, firstName: name.split(' ')[0] ?? '', lastName: name.split(' ').slice(1).join(' ') }} className="size-14" />
-        </div>
+        avatar >= MIN_AVATAR && (
+          <div className="flex size-full items-center justify-center">
+            <div style={{ width: avatar, height: avatar, fontSize: Math.max(12, Math.round(avatar * 0.36)) }}>
+              <PersonAvatar
+                person={{ id: p.identity, firstName: name.split(' ')[0] ?? '', lastName: name.split(' ').slice(1).join(' ') }}
+                className="size-full [&>span]:[font-size:inherit]"
+              />
+            </div>
+          </div>
+        )
       )}
-      <span className="absolute bottom-1 left-1 flex items-center gap-1 rounded bg-black/60 px-1.5 py-0.5 text-xs">
-        {!isOn(p, Track.Source.Microphone) && <MicOff aria-label={t('meetups.room.micOff')} className="size-3" />}
-        {local ? t('meetups.room.you', { name }) : name}
+      <span className="absolute bottom-1 left-1 flex max-w-[calc(100%-0.5rem)] items-center gap-1 rounded bg-black/70 px-1.5 py-0.5 text-xs">
+        {!isOn(p, Track.Source.Microphone) && <MicOff aria-label={t('meetups.room.micOff')} className="size-3 shrink-0" />}
+        <span className="truncate">{local ? t('meetups.room.you', { name }) : name}</span>
       </span>
     </li>
   )

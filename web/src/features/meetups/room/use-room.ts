@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useState } from 'react'
+import { useEffect, useLayoutEffect, useReducer, useState, type RefObject } from 'react'
 import { RoomEvent, Track, type Participant, type Room } from 'livekit-client'
 import { persistedStore } from '@/lib/persisted-store'
 
@@ -47,6 +47,58 @@ export function useWidth() {
   }, [])
   return w
 }
+
+/** A box's size in whole CSS pixels. */
+export type Size = { width: number; height: number }
+
+/**
+ * useSize is el's size, kept as it changes (a ResizeObserver), or null
+ * while it has none (not laid out yet, or in a test's DOM, which lays
+ * nothing out). The element's size must not follow its content's, or the
+ * two would chase each other.
+ */
+export function useSize(ref: RefObject<HTMLElement | null>): Size | null {
+  const [size, setSize] = useState<Size | null>(null)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const read = () => {
+      const r = el.getBoundingClientRect()
+      const next = { width: Math.floor(r.width), height: Math.floor(r.height) }
+      setSize((s) => (next.width <= 0 || next.height <= 0 ? null : s && s.width === next.width && s.height === next.height ? s : next))
+    }
+    read()
+    if (typeof ResizeObserver === 'undefined') return
+    const ro = new ResizeObserver(read)
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [ref])
+  return size
+}
+
+/**
+ * useLastSpeaker is the identity of the other participant who spoke last
+ * (LiveKit's active speakers, the member themselves left out): the one the
+ * speaker layout shows large, kept while nobody speaks.
+ */
+export function useLastSpeaker(room: Room): string | undefined {
+  const [id, setId] = useState<string>()
+  useEffect(() => {
+    const on = (speakers: Participant[]) => {
+      const s = speakers.find((p) => p !== room.localParticipant && isPeer(p))
+      if (s) setId(s.identity)
+    }
+    room.on(RoomEvent.ActiveSpeakersChanged, on)
+    return () => {
+      room.off(RoomEvent.ActiveSpeakersChanged, on)
+    }
+  }, [room])
+  return id
+}
+
+/** The Meet Up screen's layout (a kept setting): the gallery, or the speaker large with the others in a strip. */
+export type StageLayout = 'gallery' | 'speaker'
+export const layoutStore = persistedStore<StageLayout>('meetups.layout', { fallback: 'gallery', parse: (raw) => (raw === 'speaker' || raw === 'gallery' ? raw : undefined) })
 
 /** The mirror video setting (spec 002 §3 "Local settings"), default on, kept in this browser. */
 const MIRROR_KEY = 'meetups.mirrorVideo'
