@@ -277,18 +277,21 @@ func threadRowOf(t model.Threads) threadRow {
 // one its creator and invitees who still read the forum, and those who
 // administer the forum.
 func meetingAudience(about pg.StringExpression, candidates []uuid.UUID) pg.SelectStatement {
-	v, m, f, mi := table.Users.AS("v"), table.Meetings.AS("m"), table.Series.AS("f"), table.MeetingInvitees.AS("mi")
-	member, admin := access.ForumRules(f.ID, f.CommunityID, v.ID, v.Role.EQ(pg.String("super")))
+	v, m, mi, ms := table.Users.AS("v"), table.Meetings.AS("m"), table.MeetingInvitees.AS("mi"), table.Meetings.AS("ms")
+	// The forum as a value read once, not the joined row's column: see
+	// channelReaders.
+	series := pg.StringExp(pg.SELECT(ms.SeriesID).FROM(ms).WHERE(ms.ID.EQ(about)))
+	member, admin := access.ForumRulesAmong(series, communityOf(series), v.ID, v.Role.EQ(pg.String("super")))
 	invited := pg.EXISTS(pg.SELECT(mi.UserID).FROM(mi).WHERE(mi.MeetingID.EQ(m.ID).AND(mi.UserID.EQ(v.ID))))
-	return pg.SELECT(v.ID).FROM(v.CROSS_JOIN(m.INNER_JOIN(f, f.ID.EQ(m.SeriesID)))).
+	return pg.SELECT(v.ID).FROM(v.CROSS_JOIN(m)).
 		WHERE(m.ID.EQ(about).AND(db.Any(v.ID, candidates)).
 			AND(admin.OR(member.AND(m.Open.OR(m.CreatorID.EQ(v.ID)).OR(invited)))))
 }
 
 // forumReaders selects, among the candidates, the readers of forum about.
 func forumReaders(about pg.StringExpression, candidates []uuid.UUID) pg.SelectStatement {
-	v, f := table.Users.AS("v"), table.Series.AS("f")
-	member, admin := access.ForumRules(f.ID, f.CommunityID, v.ID, v.Role.EQ(pg.String("super")))
-	return pg.SELECT(v.ID).FROM(v.CROSS_JOIN(f)).
-		WHERE(f.ID.EQ(about).AND(db.Any(v.ID, candidates)).AND(member.OR(admin)))
+	v := table.Users.AS("v")
+	member, admin := access.ForumRulesAmong(about, communityOf(about), v.ID, v.Role.EQ(pg.String("super")))
+	return pg.SELECT(v.ID).FROM(v).
+		WHERE(db.Any(v.ID, candidates).AND(communityOf(about).IS_NOT_NULL()).AND(member.OR(admin)))
 }

@@ -56,8 +56,7 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 			WHERE(p.ID.EQ(about).AND(db.Any(v.ID, candidates)).
 				AND(pg.NOT(access.OrganizationAdmin(p.OrganizationID, v.ID, v.Role.EQ(pg.String("super"))))))
 	case ChannelReaders:
-		c, f := table.Channels.AS("c"), table.Series.AS("f")
-		return channelReaders(c.INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, c.ID.EQ(about), candidates)
+		return channelReaders(about, candidates)
 	case OrganizationMembers:
 		p := table.Profiles.AS("p")
 		return pg.SELECT(p.UserID).DISTINCT().FROM(p).WHERE(p.OrganizationID.EQ(about).AND(db.Any(p.UserID, candidates)))
@@ -79,21 +78,33 @@ func audienceStmt(a Audience, candidates []uuid.UUID) pg.SelectStatement {
 	case ForumReaders:
 		return forumReaders(about, candidates)
 	case ThreadReaders:
-		t, c, f := table.Threads.AS("t"), table.Channels.AS("c"), table.Series.AS("f")
-		return channelReaders(t.INNER_JOIN(c, c.ID.EQ(t.ChannelID)).INNER_JOIN(f, f.ID.EQ(c.SeriesID)), c, f, t.ID.EQ(about), candidates)
+		t := table.Threads.AS("t")
+		return channelReaders(pg.StringExp(pg.SELECT(t.ChannelID).FROM(t).WHERE(t.ID.EQ(about))), candidates)
 	}
 	return nil
 }
 
-// channelReaders selects the candidates who may read channel c of forum f:
-// channel joins the two (and the post, for ThreadReaders), which picks the
-// one row. Who reads a forum is internal/rules/access's rule, the one the feed's
-// reads apply, written once there.
-func channelReaders(channel pg.ReadableTable, c *table.ChannelsTable, f *table.SeriesTable, which pg.BoolExpression, candidates []uuid.UUID) pg.SelectStatement {
-	v := table.Users.AS("v")
-	return pg.SELECT(v.ID).FROM(v.CROSS_JOIN(channel)).
-		WHERE(which.AND(db.Any(v.ID, candidates)).
-			AND(access.ChannelRead(c.Kind, f.ID, f.CommunityID, v.ID, v.Role.EQ(pg.String("super")))))
+// channelReaders selects the candidates who may read channel (an id, or
+// a statement selecting one: none when the post is gone). Who reads a
+// forum is internal/rules/access's rule, the one the feed's reads apply,
+// in its shape for many readers at once (ForumRulesAmong), given the
+// channel's kind, forum and community as values read once (scalar
+// subqueries): rules over the columns of a joined row would be read again
+// for every candidate.
+func channelReaders(channel pg.StringExpression, candidates []uuid.UUID) pg.SelectStatement {
+	v, c, f := table.Users.AS("v"), table.Channels.AS("c"), table.Series.AS("f")
+	of := func(col pg.Projection) pg.StringExpression {
+		return pg.StringExp(pg.SELECT(col).FROM(c.INNER_JOIN(f, f.ID.EQ(c.SeriesID))).WHERE(c.ID.EQ(channel)))
+	}
+	return pg.SELECT(v.ID).FROM(v).
+		WHERE(db.Any(v.ID, candidates).
+			AND(access.ChannelReaderAmong(of(c.Kind), of(f.ID), of(f.CommunityID), v.ID, v.Role.EQ(pg.String("super")))))
+}
+
+// communityOf is the community of forum series, read once.
+func communityOf(series pg.StringExpression) pg.StringExpression {
+	f := table.Series.AS("cf")
+	return pg.StringExp(pg.SELECT(f.CommunityID).FROM(f).WHERE(f.ID.EQ(series)))
 }
 
 // audience returns the candidates who belong to a. TheUser needs no

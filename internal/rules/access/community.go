@@ -208,7 +208,45 @@ func ForumRules(seriesID, communityID, user StringExpression, super BoolExpressi
 // The live events' audiences and the notifications ask it.
 func ChannelRead(kind, seriesID, communityID, user StringExpression, super BoolExpression) BoolExpression {
 	member, admin := ForumRules(seriesID, communityID, user, super)
+	return channelRule(kind, member, admin)
+}
+
+// channelRule is who reads a channel of kind, given the forum's rules.
+func channelRule(kind StringExpression, member, admin BoolExpression) BoolExpression {
 	return kind.EQ(String("main")).AND(member.OR(admin)).OR(kind.EQ(String("admin")).AND(admin))
+}
+
+// ForumRulesAmong is ForumRules asked of many readers at once (a live
+// event's audience among the connected members): the same two conditions
+// on reader (a users.id column), written as the sets of the forum's
+// readers, each selected once for the forum: its active members with
+// access, its admins, the community's admins and the organization's.
+// ForumRules' EXISTS for each reader read the forum's rows again per
+// reader. TestForumRulesAmongAgreeWithForumRules holds the two shapes to
+// the same answers.
+func ForumRulesAmong(seriesID, communityID, reader StringExpression, super BoolExpression) (member, admin BoolExpression) {
+	rsm, rsp := table.SeriesMemberships.AS("rsm"), table.Profiles.AS("rsp")
+	forum := rsm.SeriesID.EQ(seriesID).AND(rsm.Status.EQ(String("active"))).AND(rsp.UserID.IS_NOT_NULL())
+	inForum := rsm.INNER_JOIN(rsp, rsp.ID.EQ(rsm.ProfileID))
+	members := SELECT(rsp.UserID).FROM(inForum).
+		WHERE(forum.AND(ForumPaidUp(seriesID, rsp.UserID, rsm.IsSubscribed)).AND(CommunityPaidUpOf(communityID, rsp.UserID)))
+	forumAdmins := SELECT(rsp.UserID).FROM(inForum).WHERE(forum.AND(rsm.Role.EQ(String("admin"))))
+	rcm, rcp := table.CommunityMemberships.AS("rcm"), table.Profiles.AS("rcp")
+	communityAdmins := SELECT(rcp.UserID).FROM(rcm.INNER_JOIN(rcp, rcp.ID.EQ(rcm.ProfileID))).
+		WHERE(rcm.CommunityID.EQ(communityID).AND(rcm.Status.EQ(String("active"))).
+			AND(rcm.Role.IN(String("admin"), String("cascadingAdmin"))).AND(rcp.UserID.IS_NOT_NULL()))
+	rc, rop := table.Communities.AS("rc"), table.Profiles.AS("rop")
+	orgAdmins := SELECT(rop.UserID).FROM(rc.INNER_JOIN(rop, rop.OrganizationID.EQ(rc.OrganizationID))).
+		WHERE(rc.ID.EQ(communityID).AND(rop.Role.EQ(String("admin"))).AND(rop.UserID.IS_NOT_NULL()))
+	member = reader.IN(members)
+	admin = super.OR(reader.IN(forumAdmins)).OR(reader.IN(communityAdmins)).OR(reader.IN(orgAdmins))
+	return member, admin
+}
+
+// ChannelReaderAmong is ChannelRead in ForumRulesAmong's shape.
+func ChannelReaderAmong(kind, seriesID, communityID, reader StringExpression, super BoolExpression) BoolExpression {
+	member, admin := ForumRulesAmong(seriesID, communityID, reader, super)
+	return channelRule(kind, member, admin)
 }
 
 // ForumSQL is ForumRules as SQL text over a forum aliased s, for the feed's

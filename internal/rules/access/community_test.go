@@ -149,3 +149,53 @@ func TestCommunityRulesAgreeWithInCommunity(t *testing.T) {
 		}
 	}
 }
+
+// TestForumRulesAmongAgreeWithForumRules checks the live audiences' shape
+// of the forum rules (and of the channel rule built on them) against the
+// one-reader shape, for every demo user and every forum channel, with a
+// paid forum whose members have not all paid among them.
+func TestForumRulesAmongAgreeWithForumRules(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	// One forum made paid: its members without a complimentary
+	// membership or a subscription lose it, its admins keep it.
+	if _, err := env.DB.Pool.Exec(ctx, `UPDATE series SET is_free = false, price_cents = 900
+		WHERE id = (SELECT id FROM series WHERE name = 'Roadmaps & Prioritization')`); err != nil {
+		t.Fatal(err)
+	}
+	v, c, f := table.Users.AS("v"), table.Channels.AS("c"), table.Series.AS("f")
+	super := v.Role.EQ(String("super"))
+	member, admin := access.ForumRules(f.ID, f.CommunityID, v.ID, super)
+	memberAmong, adminAmong := access.ForumRulesAmong(f.ID, f.CommunityID, v.ID, super)
+	rows, err := db.All[struct {
+		User, Channel                  uuid.UUID
+		Kind                           string
+		Member, MemberAmong            bool
+		Admin, AdminAmong, Read, Among bool
+	}](ctx, env.DB.Pool, SELECT(v.ID.AS("user"), c.ID.AS("channel"), c.Kind.AS("kind"),
+		member.IS_TRUE().AS("member"), memberAmong.IS_TRUE().AS("member_among"),
+		admin.IS_TRUE().AS("admin"), adminAmong.IS_TRUE().AS("admin_among"),
+		access.ChannelRead(c.Kind, f.ID, f.CommunityID, v.ID, super).IS_TRUE().AS("read"),
+		access.ChannelReaderAmong(c.Kind, f.ID, f.CommunityID, v.ID, super).IS_TRUE().AS("among")).
+		FROM(v.CROSS_JOIN(c.INNER_JOIN(f, f.ID.EQ(c.SeriesID)))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[string]int{}
+	for _, r := range rows {
+		if r.Member != r.MemberAmong || r.Admin != r.AdminAmong || r.Read != r.Among {
+			t.Errorf("user %s, %s channel %s: ForumRules member %v admin %v read %v; ForumRulesAmong %v %v %v",
+				r.User, r.Kind, r.Channel, r.Member, r.Admin, r.Read, r.MemberAmong, r.AdminAmong, r.Among)
+		}
+		pairs[fmt.Sprintf("%s read %v", r.Kind, r.Read)]++
+		pairs[fmt.Sprintf("member %v admin %v", r.Member, r.Admin)]++
+	}
+	// Both kinds of channel, read and not, and each kind of reader.
+	for _, k := range []string{"main read true", "main read false", "admin read true", "admin read false",
+		"member true admin false", "member false admin true", "member false admin false"} {
+		if pairs[k] == 0 {
+			t.Errorf("no pair %q: %v", k, pairs)
+		}
+	}
+	t.Logf("pairs: %v", pairs)
+}
