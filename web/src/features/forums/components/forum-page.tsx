@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { toast } from '@/components/ui/toast'
 import { cn } from '@/lib/utils'
 import { useForum, type Forum } from '../api/get-forum'
+import { needsSubscription } from '../lib/subscription'
 import { useRecordVisit } from '../api/record-visit'
 import { ForumHeader } from './forum-header'
 
@@ -34,16 +35,6 @@ export type ForumPageProps = {
    */
   subscribe?: (forum: Forum, recheck: () => void) => ReactNode
 }
-
-/**
- * needsSubscription: the subscribe prompt opens for a member who is not
- * subscribed (spec 001 §2), and the forum's posts are not asked for (the
- * server answers them 404 until the member has access). Forum admins are
- * not asked: the admins of the community or organization read every forum
- * without being members of it, so they have no subscription, and the page
- * is theirs to manage.
- */
-export const needsSubscription = (f: Forum) => !f.isSubscribed && f.role !== 'admin'
 
 /**
  * ForumPage is /communities/{communityId}/series/{seriesId} and, with

@@ -3,7 +3,7 @@ import { ForumScreen } from '@/app/forum-screen'
 import { channelThreadsQuery } from '@/features/feed/api/list-channel-threads'
 import { isHashtagName } from '@/features/feed/lib/hashtag-filter'
 import { forumQuery } from '@/features/forums/api/get-forum'
-import { needsSubscription } from '@/features/forums/components/forum-page'
+import { needsSubscription } from '@/features/forums/lib/subscription'
 import { checkoutSearch, type CheckoutSearch } from '@/features/subscriptions/lib/checkout-search'
 
 export const Route = createFileRoute('/_authenticated/communities/$communityId/series/$seriesId/')({
