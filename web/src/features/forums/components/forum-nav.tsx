@@ -16,6 +16,7 @@ export function ForumNav({
   current,
   onNavigate,
   label,
+  wrap = false,
   className,
 }: {
   community: ForumNavCommunity
@@ -24,6 +25,8 @@ export function ForumNav({
   onNavigate?: () => void
   /** The nav's name; the community's forums by default. */
   label?: string
+  /** Long names wrap (the switcher's sheet) instead of ending in an ellipsis (the side nav). */
+  wrap?: boolean
   className?: string
 }) {
   const { t } = useTranslation()
@@ -37,9 +40,11 @@ export function ForumNav({
           to="/communities/$communityId/series/$seriesId"
           params={{ communityId: community.id, seriesId: f.id }}
           aria-current={f.id === current ? 'page' : undefined}
+          title={wrap ? undefined : f.name}
           onClick={onNavigate}
           className={cn(
-            'truncate rounded-md px-2 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground',
+            'rounded-md px-2 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground',
+            wrap ? 'break-words' : 'truncate',
             f.id === current && 'bg-accent font-medium text-accent-foreground',
           )}
         >
