@@ -179,8 +179,10 @@ describe('TopBar on a phone', () => {
     expect(within(bar).queryByRole('button', { name: 'Upcoming Meet Ups' })).toBeNull()
     expect(within(bar).queryByRole('button', { name: 'Account menu' })).toBeNull()
     // Each names itself in a tooltip as the keyboard reaches it (and on hover).
+    act(() => within(bar).getByRole('button', { name: 'Switch forum: Design Forum' }).focus())
     for (const name of ['Notifications', 'Chat', 'Forum panels', 'Menu']) {
-      act(() => within(bar).getByRole('button', { name }).focus())
+      await userEvent.tab()
+      expect(within(bar).getByRole('button', { name })).toHaveFocus()
       expect(await screen.findByRole('tooltip', { name })).toBeInTheDocument()
     }
     await userEvent.hover(within(bar).getByRole('button', { name: 'Switch forum: Design Forum' }))
@@ -203,6 +205,9 @@ describe('TopBar on a phone', () => {
     await userEvent.click(roses)
     await waitFor(() => expect(router.state.location.pathname).toBe(`/communities/c2/series/${F3}`))
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Your forums' })).toBeNull())
+    // Focus is back on the title after the tap, without its tooltip over the page.
+    await waitFor(() => expect(screen.getByTestId('forum-switcher')).toHaveFocus())
+    expect(screen.queryByRole('tooltip')).toBeNull()
   })
 
   it('holds Home, the upcoming Meet Ups with their new dot, the Manage entries and the account in the menu', async () => {
