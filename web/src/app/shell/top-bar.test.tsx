@@ -68,6 +68,8 @@ describe('TopBar chat (spec 002 §2, §4)', () => {
     serve(true)
     await render()
     const bubble = await screen.findByTestId('new-message-bubble')
+    // Not inside the header, whose backdrop filter would pin it over the bar.
+    expect(screen.getByRole('banner')).not.toContainElement(bubble)
     await userEvent.click(within(bubble).getByRole('button', { name: 'View' }))
     expect(await screen.findByRole('dialog')).toBeInTheDocument()
     await waitFor(() => expect(screen.queryByTestId('new-message-bubble')).toBeNull())

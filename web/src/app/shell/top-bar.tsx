@@ -65,88 +65,92 @@ export function TopBar({ panel }: { panel: PanelContext }) {
   )
 
   return (
-    <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4" data-testid="top-bar">
-      {brandHidden ? <Tip label={t('app.name')}>{brand}</Tip> : brand}
-      {wide && (
-        <nav aria-label="Main" className="flex shrink-0 items-center gap-1">
-          <Button asChild variant="ghost" size="sm">
-            <Link to="/home" activeProps={{ 'aria-current': 'page', className: 'bg-accent text-accent-foreground' }}>
-              <Home aria-hidden />
-              <span>{t('nav.home')}</span>
-            </Link>
-          </Button>
-          {me && <SubscriptionsLink />}
-          <ManageMenu />
-        </nav>
-      )}
-      {switcher && (
-        <div className="flex min-w-0 flex-1">
-          <ForumSwitcher seriesId={switcher} />
+    <>
+      <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4" data-testid="top-bar">
+        {brandHidden ? <Tip label={t('app.name')}>{brand}</Tip> : brand}
+        {wide && (
+          <nav aria-label="Main" className="flex shrink-0 items-center gap-1">
+            <Button asChild variant="ghost" size="sm">
+              <Link to="/home" activeProps={{ 'aria-current': 'page', className: 'bg-accent text-accent-foreground' }}>
+                <Home aria-hidden />
+                <span>{t('nav.home')}</span>
+              </Link>
+            </Button>
+            {me && <SubscriptionsLink />}
+            <ManageMenu />
+          </nav>
+        )}
+        {switcher && (
+          <div className="flex min-w-0 flex-1">
+            <ForumSwitcher seriesId={switcher} />
+          </div>
+        )}
+        <div className="ml-auto flex shrink-0 items-center gap-0.5">
+          {me && wide && <UpcomingMeetupsButton access={forumAccess} />}
+          {me && <NotificationsBell />}
+          <Tip label={t('chat.open')}>
+            <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
+              <MessageCircle aria-hidden />
+              {unread.length > 0 && <UnreadDot className="absolute right-1.5 top-1.5" />}
+            </Button>
+          </Tip>
+          {/* The chat has its own button; the menu holds the forum's tabs. */}
+          {(tabs.includes('insights') || tabs.includes('team')) && (
+            <DropdownMenu>
+              <Tip label={t('nav.panelMenu')}>
+                <DropdownMenuTrigger asChild>
+                  <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.panelMenu')}>
+                    <PanelRight aria-hidden />
+                  </Button>
+                </DropdownMenuTrigger>
+              </Tip>
+              <DropdownMenuContent align="end">
+                {tabs.includes('insights') && (
+                  <DropdownMenuItem onSelect={() => openSheet('insights')}>
+                    <BarChart3 aria-hidden />
+                    {t('nav.insights')}
+                  </DropdownMenuItem>
+                )}
+                {tabs.includes('team') && (
+                  <DropdownMenuItem onSelect={() => openSheet('team')}>
+                    <Users aria-hidden />
+                    {t('nav.team')}
+                  </DropdownMenuItem>
+                )}
+              </DropdownMenuContent>
+            </DropdownMenu>
+          )}
+          {me && !wide && <TopBarMenu access={forumAccess} />}
+          {me && wide && (
+            <DropdownMenu>
+              <Tip label={t('nav.account')}>
+                <DropdownMenuTrigger asChild>
+                  <Button variant="ghost" size="icon" className="rounded-full" aria-label={t('nav.account')} data-testid="avatar-menu">
+                    <PersonAvatar person={me.user} className="size-8" />
+                  </Button>
+                </DropdownMenuTrigger>
+              </Tip>
+              <DropdownMenuContent align="end" className="w-56">
+                <AccountHeader />
+                <DropdownMenuSeparator />
+                <AccountItems />
+              </DropdownMenuContent>
+            </DropdownMenu>
+          )}
         </div>
-      )}
-      <div className="ml-auto flex shrink-0 items-center gap-0.5">
-        {me && wide && <UpcomingMeetupsButton access={forumAccess} />}
-        {me && <NotificationsBell />}
-        <Tip label={t('chat.open')}>
-          <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
-            <MessageCircle aria-hidden />
-            {unread.length > 0 && <UnreadDot className="absolute right-1.5 top-1.5" />}
-          </Button>
-        </Tip>
-        {/* The chat has its own button; the menu holds the forum's tabs. */}
-        {(tabs.includes('insights') || tabs.includes('team')) && (
-          <DropdownMenu>
-            <Tip label={t('nav.panelMenu')}>
-              <DropdownMenuTrigger asChild>
-                <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.panelMenu')}>
-                  <PanelRight aria-hidden />
-                </Button>
-              </DropdownMenuTrigger>
-            </Tip>
-            <DropdownMenuContent align="end">
-              {tabs.includes('insights') && (
-                <DropdownMenuItem onSelect={() => openSheet('insights')}>
-                  <BarChart3 aria-hidden />
-                  {t('nav.insights')}
-                </DropdownMenuItem>
-              )}
-              {tabs.includes('team') && (
-                <DropdownMenuItem onSelect={() => openSheet('team')}>
-                  <Users aria-hidden />
-                  {t('nav.team')}
-                </DropdownMenuItem>
-              )}
-            </DropdownMenuContent>
-          </DropdownMenu>
+        {tab && (
+          <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
+            <SheetContent side="right" className="p-0 pt-10">
+              <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
+              <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
+              <PanelBody tabs={tabs} tab={tab} context={panel} />
+            </SheetContent>
+          </Sheet>
         )}
-        {me && !wide && <TopBarMenu access={forumAccess} />}
-        {me && wide && (
-          <DropdownMenu>
-            <Tip label={t('nav.account')}>
-              <DropdownMenuTrigger asChild>
-                <Button variant="ghost" size="icon" className="rounded-full" aria-label={t('nav.account')} data-testid="avatar-menu">
-                  <PersonAvatar person={me.user} className="size-8" />
-                </Button>
-              </DropdownMenuTrigger>
-            </Tip>
-            <DropdownMenuContent align="end" className="w-56">
-              <AccountHeader />
-              <DropdownMenuSeparator />
-              <AccountItems />
-            </DropdownMenuContent>
-          </DropdownMenu>
-        )}
-      </div>
+      </header>
+      {/* Outside the header: its backdrop filter would make the bubble's
+          fixed place the header's corner, over the top bar's buttons. */}
       {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panel.beside && panelState.expanded)} onView={() => showTab('chat', panel)} />}
-      {tab && (
-        <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
-          <SheetContent side="right" className="p-0 pt-10">
-            <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
-            <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
-            <PanelBody tabs={tabs} tab={tab} context={panel} />
-          </SheetContent>
-        </Sheet>
-      )}
-    </header>
+    </>
   )
 }
