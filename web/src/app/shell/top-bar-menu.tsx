@@ -29,7 +29,9 @@ export function TopBarMenu({ access }: { access?: ForumAccess }) {
   const [managing, setManaging] = useState(false)
   return (
     <>
-      <DropdownMenu>
+      {/* Not modal: the page behind is not hidden from assistive technology
+          while its controls stay focusable, and an entry may open a dialog. */}
+      <DropdownMenu modal={false}>
         <Tip label={t('nav.menu')}>
           <DropdownMenuTrigger asChild>
             <Button variant="ghost" size="icon" className="relative" aria-label={t('nav.menu')} data-testid="top-bar-menu">
