@@ -11,8 +11,8 @@ import (
 	"agora/internal/plumbing/config"
 )
 
-// TestPictures: an uploaded image set as a community's image or a member's
-// avatar is kept at a lasting address (its upload's read URL lives hours):
+// TestPictures: an uploaded image set as a community's or a forum's image
+// or a member's avatar is kept at a lasting address (its upload's read URL lives hours):
 // the address redirects to a fresh read URL, the sweep leaves the upload a
 // day later and the quota does not count it; replaced, it is swept. Only
 // one's own upload can be set, and another place's picture cannot be
@@ -56,6 +56,46 @@ func TestPictures(t *testing.T) {
 		wantStatus(t, m.Client.Do("PATCH", "/api/users/me", map[string]any{"avatar": a.URL}), 200)
 		if got := queryString(t, e.Env, "SELECT avatar FROM users WHERE id = $1", m.UserID); got != "/api/pictures/"+a.ID {
 			t.Errorf("stored avatar %q", got)
+		}
+	})
+
+	t.Run("a forum's image", func(t *testing.T) {
+		// Made with an upload, the forum keeps it at its lasting address, as
+		// a community does; sent back unchanged from an edit form, it stays.
+		cover := e.upload(t, admin, "image", "forum.png", "image/png", pngBytes(t, 4, 4))
+		r := admin.Do("POST", "/api/communities/"+community+"/series", map[string]any{"name": testenv.Unique("Forum"), "description": "d", "image": cover.URL})
+		wantStatus(t, r, 201)
+		var f struct {
+			ID    string  `json:"id"`
+			Image *string `json:"image"`
+		}
+		r.JSON(t, &f)
+		kept := "/api/pictures/" + cover.ID
+		if f.Image == nil || *f.Image != kept {
+			t.Fatalf("the new forum answers image %v, want %s", f.Image, kept)
+		}
+		if e.Count(t, "uploads", "id = $1 AND picture", cover.ID) != 1 {
+			t.Error("the forum's image was not kept as a picture")
+		}
+		wantStatus(t, admin.Do("PATCH", "/api/series/"+f.ID, map[string]any{"image": kept}), 200)
+		// A new upload replaces it (PATCH); someone else's upload or another
+		// place's picture is refused.
+		next := e.upload(t, admin, "image", "forum2.png", "image/png", pngBytes(t, 4, 4))
+		wantStatus(t, admin.Do("PATCH", "/api/series/"+f.ID, map[string]any{"image": next.URL}), 200)
+		if got := queryString(t, e.Env, "SELECT image FROM series WHERE id = $1", f.ID); got != "/api/pictures/"+next.ID {
+			t.Errorf("stored forum image %q, want the picture address of %s", got, next.ID)
+		}
+		theirs := e.upload(t, member, "image", "theirs.png", "image/png", pngBytes(t, 2, 2))
+		wantInvalid(t, admin.Do("PATCH", "/api/series/"+f.ID, map[string]any{"image": theirs.URL}), "image")
+		wantInvalid(t, admin.Do("PATCH", "/api/series/"+f.ID, map[string]any{"image": address}), "image")
+		// The sweep leaves the picture a forum shows.
+		exec(t, e.Env, `UPDATE uploads SET created_on = now() - interval '2 days' WHERE id = $1`, next.ID)
+		gone := e.upload(t, admin, "image", "unused-forum.png", "image/png", pngBytes(t, 2, 2))
+		exec(t, e.Env, `UPDATE uploads SET created_on = now() - interval '2 days' WHERE id = $1`, gone.ID)
+		testenv.New(t, func(c *config.Config) { c.Blobs.Dir = e.dir })
+		eventually(t, func() bool { return e.Count(t, "uploads", "id = $1", gone.ID) == 0 })
+		if e.Count(t, "uploads", "id = $1", next.ID) != 1 {
+			t.Error("the sweep took the picture a forum shows")
 		}
 	})
 

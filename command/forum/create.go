@@ -10,13 +10,13 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/adapters/linkpreview"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/rules/access"
 	"agora/internal/rules/membership"
+	"agora/internal/rules/picture"
 )
 
 // Create is POST /communities/{id}/series.
@@ -51,7 +51,7 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 	}
 	f := apperr.Fields{}
 	name, desc := text(f, "name", in.Name, 90), description(f, in.Description)
-	img := linkpreview.FormLink(f, "image", in.Image)
+	img := picture.Check(f, "image", in.Image)
 	excl := exclusivity(f, in.Exclusivity)
 	if excl == "" {
 		excl = InviteOnly
@@ -77,11 +77,17 @@ func (s *Service) Create(ctx context.Context, in Create) (uuid.UUID, error) {
 		if err != nil {
 			return err
 		}
+		// An image the caller uploaded is kept at its lasting address, as a
+		// community's is.
+		kept, err := picture.KeepField(ctx, tx, in.UserID, "image", nil, img)
+		if err != nil {
+			return err
+		}
 		now := s.now()
 		s, sm, p := table.Series, table.SeriesMemberships, table.Profiles
 		if _, err := db.Exec(ctx, tx, s.INSERT(s.ID, s.CommunityID, s.Name, s.Description, s.Image, s.Exclusivity, s.ShareEnabled, s.Position,
 			s.PriceCents, s.IsFree, s.CreatedOn, s.UpdatedOn).
-			QUERY(SELECT(UUID(id), UUID(in.CommunityID), String(name), String(desc), textOrNull(img), String(excl),
+			QUERY(SELECT(UUID(id), UUID(in.CommunityID), String(name), String(desc), textOrNull(kept), String(excl),
 				Bool(in.ShareEnabled != nil && *in.ShareEnabled), COALESCE(MAXi(s.Position).ADD(Int(1)), Int(0)),
 				Int(int64(cents)), Bool(free), TimestampzT(now), TimestampzT(now)).
 				FROM(s).WHERE(s.CommunityID.EQ(UUID(in.CommunityID))))); err != nil {

@@ -10,12 +10,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"agora/internal/adapters/linkpreview"
 	"agora/internal/plumbing/apperr"
 	"agora/internal/plumbing/auth"
 	"agora/internal/plumbing/db"
 	"agora/internal/plumbing/db/gen/table"
 	"agora/internal/plumbing/nullable"
+	"agora/internal/rules/picture"
 )
 
 // Update is PATCH /series/{id}: absent fields stay as they are.
@@ -38,7 +38,7 @@ type Update struct {
 func (s *Service) Update(ctx context.Context, in Update) error {
 	f := apperr.Fields{}
 	name, desc := text(f, "name", in.Name, 90), description(f, in.Description)
-	img := linkpreview.FormLink(f, "image", in.Image.Value)
+	img := picture.Check(f, "image", in.Image.Value)
 	excl := exclusivity(f, in.Exclusivity)
 	price(f, in.Price)
 	if err := f.Err(); err != nil {
@@ -67,7 +67,17 @@ func (s *Service) Update(ctx context.Context, in Update) error {
 			set = append(set, s.Description.SET(String(desc)))
 		}
 		if in.Image.Set {
-			set = append(set, s.Image.SET(textOrNull(img)))
+			// An image the caller uploaded is kept at its lasting address, as
+			// a community's is; the address it had is sent back unchanged.
+			var old *string
+			if err := db.QueryRow(ctx, tx, SELECT(s.Image).FROM(s).WHERE(s.ID.EQ(UUID(in.SeriesID)))).Scan(&old); err != nil {
+				return fmt.Errorf("forum: update: %w", err)
+			}
+			image, err := picture.KeepField(ctx, tx, in.UserID, "image", old, img)
+			if err != nil {
+				return err
+			}
+			set = append(set, s.Image.SET(textOrNull(image)))
 		}
 		if in.Exclusivity != nil {
 			set = append(set, s.Exclusivity.SET(String(excl)))

@@ -200,8 +200,9 @@ export async function askAI(token, channelId, q) {
  * (sampled at the left, middle and right of each line's box, so that "BO"
  * half under the next avatar is caught), text cut off by a clipping
  * ancestor without an ellipsis, and content wider than the viewport.
- * Text under an open dialog's overlay, or scrolled out of a scroll
- * container, is not the member's to read and is skipped.
+ * Text under an open dialog's overlay or beside an open menu, or
+ * scrolled out of a scroll container, is not the member's to read and is
+ * skipped.
  */
 export async function layoutProblems(page) {
   return page.evaluate(() => {
@@ -221,7 +222,7 @@ export async function layoutProblems(page) {
       }
       return true
     }
-    const modal = [...document.querySelectorAll('[role=dialog], [role=alertdialog]')].find((d) => d.getBoundingClientRect().width > 0)
+    const modal = [...document.querySelectorAll('[role=dialog], [role=alertdialog], [role=menu]')].find((d) => d.getBoundingClientRect().width > 0)
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
     const seen = new Set()
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {

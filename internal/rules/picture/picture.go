@@ -1,5 +1,5 @@
 // Package picture keeps the pictures people and places show (a member's
-// avatar, a community's or an organization's image) at addresses that last
+// avatar, a community's, a forum's or an organization's image) at addresses that last
 // as long as they are shown. An image upload answers a read URL signed for
 // hours, and an upload that no post shows is swept within a day; a form
 // that stored that URL showed a broken picture by the evening. Keep turns
@@ -117,11 +117,13 @@ func KeepField(ctx context.Context, q db.Querier, actor uuid.UUID, field string,
 }
 
 // Shown is the condition that the picture upload id is still shown by an
-// avatar, a community's or an organization's image: the sweep keeps those.
+// avatar, a community's, a forum's or an organization's image: the sweep
+// keeps those.
 func Shown(id ColumnString) BoolExpression {
 	address := String(PathPrefix).CONCAT(CAST(id).AS_TEXT())
-	us, c, o := table.Users, table.Communities, table.Organizations
+	us, c, f, o := table.Users, table.Communities, table.Series, table.Organizations
 	return EXISTS(SELECT(us.ID).FROM(us).WHERE(us.Avatar.EQ(address))).
 		OR(EXISTS(SELECT(c.ID).FROM(c).WHERE(c.Image.EQ(address)))).
+		OR(EXISTS(SELECT(f.ID).FROM(f).WHERE(f.Image.EQ(address)))).
 		OR(EXISTS(SELECT(o.ID).FROM(o).WHERE(o.Image.EQ(address))))
 }

@@ -4,22 +4,22 @@
 // reply arrive; B's hidden tab turns away in A's list; presence follows a
 // reload and two tabs.
 import assert from 'node:assert/strict'
-import { api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible } from '../lib.mjs'
+import { NARROW, api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible } from '../lib.mjs'
 
 // Two seeded members no other browser test signs in as, so that no other
 // test's chat shows in their lists.
 const A = 'amelia.hart@demo.agora'
 const B = 'benjamin.okafor@demo.agora'
 
-/** together finds a forum both are in, and each one's user. */
-async function together() {
-  const [ta, tb] = [await apiSignIn(A), await apiSignIn(B)]
+/** together finds a forum a and b are in, and each one's user. */
+async function together(emailA = A, emailB = B) {
+  const [ta, tb] = [await apiSignIn(emailA), await apiSignIn(emailB)]
   const who = async (token) => (await api('GET', '/api/tokens/decode', { token })).body.user
   const [a, b] = [await who(ta), await who(tb)]
   const forums = async (token) => (await api('GET', '/api/communities?page=1&pageSize=9999', { token })).body.results.flatMap((c) => c.series.map((s) => ({ c, s })))
   const theirs = new Set((await forums(tb)).map(({ s }) => s.id))
   const shared = (await forums(ta)).find(({ s }) => theirs.has(s.id))
-  assert.ok(shared, `${A} and ${B} share a forum`)
+  assert.ok(shared, `${emailA} and ${emailB} share a forum`)
   const series = (await api('GET', `/api/series/${shared.s.id}`, { token: ta })).body
   return { ta, a, b, series, path: `/communities/${shared.c.id}/series/${shared.s.id}` }
 }
@@ -161,6 +161,62 @@ export default [
       const seen = await pa.evaluate(() => window.__seen)
       const closing = seen.indexOf('(second tab closes)')
       assert.ok(!seen.slice(0, closing).includes('offline'), `B was shown offline only once both tabs closed: ${seen.join(' → ')}`)
+    },
+  },
+  {
+    name: 'chat: a message that arrives while the panel is collapsed dots the docked chat, and the phone’s chat button',
+    async fn(ctx) {
+      // Two more members no other browser test signs in as.
+      const { ta, a, b } = await together('zoe.campbell@demo.agora', 'william.chen@demo.agora')
+      const aName = `${a.firstName} ${a.lastName}`
+      const write = async (raw) => {
+        const r = await api('POST', '/api/threads/private', { token: ta, body: { memberIds: [b.id], raw } })
+        assert.equal(r.status, 201, JSON.stringify(r.body))
+      }
+
+      // B opens the chat from the docked panel, then collapses it again.
+      const pb = await signedInPage(ctx, 'william.chen@demo.agora')
+      const panel = pb.getByTestId('right-panel')
+      const chat = panel.getByRole('button', { name: 'Chat', exact: true })
+      await chat.click()
+      await visible(pb.getByTestId('chat-list'))
+      await panel.getByRole('button', { name: 'Collapse the panel' }).click()
+      await visible(chat)
+      assert.equal(await panel.getAttribute('data-state'), 'docked')
+      assert.equal(await chat.getByRole('img', { name: 'Unread messages' }).count(), 0, 'no dot before the message')
+
+      // A writes: the docked chat icon gets the dot, without a reload.
+      const first = `Zoe here: are the metric definitions shared yet? ${Date.now()}`
+      await write(first)
+      await visible(chat.getByRole('img', { name: 'Unread messages' }))
+      await shot(pb, 'chat-docked-unread')
+
+      // Expanded, the list's row has the same dot; reading the conversation clears both.
+      await chat.click()
+      const row = pb.getByTestId('chat-list').getByTestId('peer').filter({ hasText: aName })
+      await visible(row.getByRole('img', { name: 'Unread messages' }))
+      await row.click()
+      await visible(pb.getByTestId('conversation').getByText(first))
+      await panel.getByRole('button', { name: 'Collapse the panel' }).click()
+      await poll('the docked dot goes once read', async () => (await chat.getByRole('img', { name: 'Unread messages' }).count()) === 0, TIMEOUT)
+
+      // On a phone the top bar's chat button carries the dot.
+      const phone = await signedInPage(ctx, 'william.chen@demo.agora', NARROW)
+      const button = phone.getByRole('banner').getByRole('button', { name: 'Chat', exact: true })
+      await visible(button)
+      assert.equal(await button.getByRole('img', { name: 'Unread messages' }).count(), 0)
+      const second = `And the dashboard link, when you have it? ${Date.now()}`
+      await write(second)
+      await visible(button.getByRole('img', { name: 'Unread messages' }))
+      // The new-message bubble shows at the foot of the screen, not over the top bar.
+      const bubble = phone.getByTestId('new-message-bubble')
+      await visible(bubble)
+      const [barBox, bubbleBox] = [await phone.getByRole('banner').boundingBox(), await bubble.boundingBox()]
+      assert.ok(bubbleBox.y >= barBox.y + barBox.height, `the bubble (top ${bubbleBox.y}) is below the top bar (bottom ${barBox.y + barBox.height})`)
+      await button.click()
+      const sheet = phone.getByRole('dialog')
+      await visible(sheet.getByTestId('peer').filter({ hasText: aName }).getByRole('img', { name: 'Unread messages' }))
+      await axe(phone, 'chat sheet with an unread conversation (narrow)')
     },
   },
 ]

@@ -25,12 +25,18 @@ async function forum() {
 
 /**
  * noShells checks that the page has the notifications bell and the upcoming
- * Meet Ups button, no meetups tab while no Meet Up is on, and none of the
- * entries whose features are not built.
+ * Meet Ups button (on a phone, the top bar menu's entry), no meetups tab
+ * while no Meet Up is on, and none of the entries whose features are not
+ * built.
  */
 async function noShells(page, where) {
   assert.equal(await page.getByRole('banner').getByRole('button', { name: 'Notifications', exact: true }).count(), 1, `${where}: the notifications bell`)
-  assert.equal(await page.getByRole('banner').getByRole('button', { name: 'Upcoming Meet Ups', exact: true }).count(), 1, `${where}: the upcoming Meet Ups button`)
+  if (page.viewportSize().width < 768) {
+    await page.getByRole('banner').getByRole('button', { name: 'Menu', exact: true }).click()
+    await visible(page.getByRole('menuitem', { name: 'Upcoming Meet Ups' }))
+    await page.keyboard.press('Escape')
+    await page.getByRole('menu').waitFor({ state: 'detached', timeout: TIMEOUT })
+  } else assert.equal(await page.getByRole('banner').getByRole('button', { name: 'Upcoming Meet Ups', exact: true }).count(), 1, `${where}: the upcoming Meet Ups button`)
   for (const name of ['Member network', 'Meet Ups', 'Meet Up']) {
     assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `${where}: a "${name}" button`)
     assert.equal(await page.getByRole('tab', { name, exact: true }).count(), 0, `${where}: a "${name}" tab`)

@@ -8,6 +8,11 @@ import { NARROW, TIMEOUT, api, apiSignIn, axe, openFeed, poll, server, shot, sig
 // keep their roles).
 const OPEN = 'Roadmaps & Prioritization'
 const CLOSED = 'Leadership Roundtable'
+// The demo member's other forum, beside OPEN.
+const WELCOME = 'Welcome & Introductions'
+
+// A 2×2 PNG: a real picture, which the upload checks by its bytes.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64')
 
 /** forumPath finds a demo forum by name, as the admin sees it. */
 async function forumPath(name) {
@@ -241,6 +246,92 @@ export default [
       await waitPath(member, '/home')
       await visible(member.getByTestId('toast').getByText('This forum does not exist, or you do not have access to it.'))
       await poll('the forum leaves the member\'s navigation', async () => (await member.getByRole('link', { name }).count()) === 0, TIMEOUT)
+    },
+  },
+  {
+    name: 'forum: the admin uploads the forum’s image from its form, as a community’s; it shows, stays after a reload and an edit',
+    async fn(ctx) {
+      // A forum of the admin's own, so that no other test sees its image.
+      const { communityId, token } = await forumPath(OPEN)
+      const name = `Forum with a picture ${Date.now()}`
+      const made = await api('POST', `/api/communities/${communityId}/series`, { token, body: { name, description: 'Where the e2e image lives.' } })
+      assert.equal(made.status, 201, JSON.stringify(made.body))
+      const path = `/communities/${communityId}/series/${made.body.id}`
+      try {
+        const page = await signedInPage(ctx, 'admin@demo.agora')
+        await openForum(page, path, name)
+        const header = page.getByTestId('forum-header')
+        assert.equal(await header.locator('img').count(), 0, 'no image yet')
+
+        await page.getByRole('button', { name: 'Forum settings' }).click()
+        await page.getByRole('menuitem', { name: 'Edit forum' }).click()
+        const form = page.getByTestId('forum-form')
+        await visible(form)
+        // The image is chosen as a file, not typed as a link.
+        assert.equal(await form.getByRole('textbox', { name: /Image/ }).count(), 0, 'no image URL field')
+        const chooser = page.waitForEvent('filechooser', { timeout: TIMEOUT })
+        // Awaited below; a failure before that must not also reject unheard.
+        chooser.catch(() => {})
+        await form.locator('button').filter({ hasText: 'Choose image' }).click()
+        await (await chooser).setFiles({ name: 'forum.png', mimeType: 'image/png', buffer: PNG })
+        await visible(form.getByRole('img', { name: 'The chosen image' }))
+        await shot(page, 'forum-form-image')
+        await axe(page, 'edit forum with an image')
+        await form.getByRole('button', { name: 'Save' }).click()
+        await visible(page.getByTestId('toast').getByText('The forum was saved.'))
+
+        // The header shows the picture from its lasting address.
+        const picture = header.locator('img').first()
+        await visible(picture)
+        assert.match(await picture.getAttribute('src'), /^\/api\/pictures\/[0-9a-f-]{36}$/)
+        await poll('the forum picture loads', () => picture.evaluate((img) => img.complete && img.naturalWidth === 2), TIMEOUT)
+        await page.reload()
+        await visible(picture)
+        await poll('the forum picture loads after a reload', () => picture.evaluate((img) => img.complete && img.naturalWidth === 2), TIMEOUT)
+        const src = await picture.getAttribute('src')
+
+        // Editing the forum again saves with the picture it has.
+        await page.getByRole('button', { name: 'Forum settings' }).click()
+        await page.getByRole('menuitem', { name: 'Edit forum' }).click()
+        await visible(form.getByRole('img', { name: 'The chosen image' }))
+        await form.getByLabel('Name').fill(`${name} (renamed)`)
+        await form.getByRole('button', { name: 'Save' }).click()
+        await visible(page.getByRole('heading', { level: 1, name: `${name} (renamed)` }))
+        assert.equal(await picture.getAttribute('src'), src, 'the picture stays')
+      } finally {
+        await api('DELETE', `/api/series/${made.body.id}`, { token })
+      }
+    },
+  },
+  {
+    name: 'forum: on a phone, a member goes from one forum to another with the title’s forum switcher, and home from the menu',
+    async fn(ctx) {
+      const { path } = await forumPath(OPEN)
+      const page = await signedInPage(ctx, 'member@demo.agora', NARROW)
+      await openForum(page, path, OPEN)
+      const bar = page.getByRole('banner')
+      await bar.getByRole('button', { name: `Switch forum: ${OPEN}` }).click()
+      const sheet = page.getByRole('dialog', { name: 'Your forums' })
+      await visible(sheet)
+      // The member's forums by community, the one shown marked.
+      const nav = sheet.getByRole('navigation', { name: /^Forums of / })
+      assert.deepEqual(await nav.getByRole('link').allInnerTexts(), [WELCOME, OPEN])
+      assert.equal(await nav.getByRole('link', { name: OPEN }).getAttribute('aria-current'), 'page')
+      await axe(page, 'forum switcher (narrow)')
+      await nav.getByRole('link', { name: WELCOME }).click()
+      await visible(page.getByRole('heading', { level: 1, name: WELCOME }))
+      await sheet.waitFor({ state: 'detached', timeout: TIMEOUT })
+      await visible(bar.getByRole('button', { name: `Switch forum: ${WELCOME}` }))
+      await visible(page.getByTestId('forum-feed'))
+
+      // Home is in the menu, with the rest the bar has no room for.
+      await bar.getByRole('button', { name: 'Menu' }).click()
+      const menu = page.getByRole('menu')
+      await visible(menu)
+      assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), ['Home', 'Upcoming Meet Ups', 'Profile', 'Sign out'])
+      await menu.getByRole('menuitem', { name: 'Home' }).click()
+      await waitPath(page, '/home')
+      await visible(page.getByTestId('community-card'))
     },
   },
 ]

@@ -3132,9 +3132,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A picture (an avatar, a community's or an organization's image)
-         * @description An image upload set as a member's `avatar` or a community's or an
-         *     organization's `image` is stored as `/api/pictures/{id}`, an address
+         * A picture (an avatar, a community's, a forum's or an organization's image)
+         * @description An image upload set as a member's `avatar` or a community's, a forum's
+         *     or an organization's `image` is stored as `/api/pictures/{id}`, an address
          *     that lasts as long as the picture is shown (an upload's read URL is
          *     signed for `AGORA_BLOB_URL_TTL` only). No bearer header is needed (an
          *     `<img>` sends none): the answer redirects to a freshly signed read URL
@@ -3905,7 +3905,7 @@ export interface components {
             id: string;
             name: string;
             description: string;
-            /** @description An http(s) URL. */
+            /** @description An http(s) URL, or the `/api/pictures/{id}` address of an uploaded image. */
             image: string | null;
             /** @enum {string} */
             exclusivity: "inviteOnly" | "open";
@@ -3959,7 +3959,7 @@ export interface components {
             name: string;
             /** @description 1 to 1000 characters once trimmed. */
             description: string;
-            /** @description An http(s) URL; empty or null for none. */
+            /** @description An http(s) URL, or the read URL of the caller's own image upload (`POST /api/sas`), kept as its `/api/pictures/{id}` address; empty or null for none. */
             image?: string | null;
             /**
              * @default inviteOnly
@@ -3982,7 +3982,7 @@ export interface components {
             name?: string;
             /** @description 1 to 1000 characters once trimmed. */
             description?: string;
-            /** @description An http(s) URL; empty or null clears it. */
+            /** @description An http(s) URL, the read URL of the caller's own image upload (`POST /api/sas`), kept as its `/api/pictures/{id}` address, or that address unchanged; empty or null clears it. */
             image?: string | null;
             /**
              * @description `inviteOnly` may become `open`, never the reverse.

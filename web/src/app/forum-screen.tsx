@@ -1,6 +1,7 @@
 import { useCallback } from 'react'
 import { useNavigate } from '@tanstack/react-router'
 import { useMyCommunities } from '@/features/communities/api/get-my-communities'
+import { communityForums } from '@/features/communities/hooks/community-list'
 import { AISearchBox } from '@/features/ai-search/components/ai-search-box'
 import { ForumFeed } from '@/features/feed/components/forum-feed'
 import { FeedExtensionsProvider, type FeedExtensions } from '@/features/feed/lib/extensions'
@@ -109,5 +110,5 @@ function useForumCommunity(communityId: string) {
     isFree: c.isFree,
     isSubscribed: c.isSubscribed,
   }
-  return { pending: false, community: { name: c.name, forums: c.series.map((f) => ({ id: f.id, name: f.name })), product } }
+  return { pending: false, community: { ...communityForums(c), product } }
 }

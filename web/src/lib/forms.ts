@@ -10,6 +10,18 @@ export function isHttpUrl(s: string) {
   }
 }
 
+// A picture's lasting address (the server's picture.PathPrefix and an
+// upload id): what an uploaded image is stored as, and read back.
+const PICTURE = /^\/api\/pictures\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * isImageAddress is what an image field may hold: an http(s) URL (an
+ * upload's read URL, or an image elsewhere), or the /api/pictures/{id}
+ * address the server keeps an uploaded image at, which an edit form sends
+ * back unchanged.
+ */
+export const isImageAddress = (s: string) => isHttpUrl(s) || PICTURE.test(s)
+
 // A simple address check, as the server's: something@something.tld.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 

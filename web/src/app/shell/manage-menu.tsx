@@ -18,6 +18,39 @@ export function manageEntries(
   return [...(accounts ? (['accounts'] as const) : []), ...(communities ? (['communities'] as const) : [])]
 }
 
+/** useManageEntries are the Manage menu's entries the user has, from their organization and community permissions. */
+export function useManageEntries() {
+  const org = useOrganizationPermissions()
+  const community = useCommunityPermissions()
+  return manageEntries(org.data, community.data)
+}
+
+/**
+ * ManageItems are the Manage menu's entries: Accounts (a page), and
+ * Communities, which opens the Manage Communities dialog (onCommunities);
+ * in the Manage menu, and in the small screens' top bar menu.
+ */
+export function ManageItems({ entries, onCommunities }: { entries: ReturnType<typeof manageEntries>; onCommunities: () => void }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  return (
+    <>
+      {entries.includes('accounts') && (
+        <DropdownMenuItem onSelect={() => void navigate({ to: '/accounts' })}>
+          <Building2 aria-hidden />
+          {t('nav.accounts')}
+        </DropdownMenuItem>
+      )}
+      {entries.includes('communities') && (
+        <DropdownMenuItem onSelect={onCommunities}>
+          <Users aria-hidden />
+          {t('nav.communities')}
+        </DropdownMenuItem>
+      )}
+    </>
+  )
+}
+
 /**
  * ManageMenu is the top bar's Manage menu: Accounts for those who manage
  * an organization, Communities (the Manage Communities dialog) for those
@@ -25,11 +58,8 @@ export function manageEntries(
  */
 export function ManageMenu() {
   const { t } = useTranslation()
-  const navigate = useNavigate()
-  const org = useOrganizationPermissions()
-  const community = useCommunityPermissions()
+  const entries = useManageEntries()
   const [managing, setManaging] = useState(false)
-  const entries = manageEntries(org.data, community.data)
   if (entries.length === 0) return null
   return (
     <>
@@ -41,18 +71,7 @@ export function ManageMenu() {
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start">
-          {entries.includes('accounts') && (
-            <DropdownMenuItem onSelect={() => void navigate({ to: '/accounts' })}>
-              <Building2 aria-hidden />
-              {t('nav.accounts')}
-            </DropdownMenuItem>
-          )}
-          {entries.includes('communities') && (
-            <DropdownMenuItem onSelect={() => setManaging(true)}>
-              <Users aria-hidden />
-              {t('nav.communities')}
-            </DropdownMenuItem>
-          )}
+          <ManageItems entries={entries} onCommunities={() => setManaging(true)} />
         </DropdownMenuContent>
       </DropdownMenu>
       {entries.includes('communities') && <ManageCommunitiesDialog open={managing} onOpenChange={setManaging} />}

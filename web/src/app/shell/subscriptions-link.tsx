@@ -16,12 +16,18 @@ export function showSubscriptions(total: number | undefined, communities: MyComm
   return (total ?? 0) > 0 || !!communities?.some((c) => !c.isSubscribed || c.series.some((f) => !f.isSubscribed))
 }
 
+/** useShowSubscriptions: whether the member is shown the Subscriptions entry (showSubscriptions). */
+export function useShowSubscriptions() {
+  const subscriptions = useSubscriptions()
+  const communities = useMyCommunities()
+  return showSubscriptions(subscriptions.data?.total, communities.data?.results)
+}
+
 /** SubscriptionsLink is the top bar's Subscriptions entry, next to Home (spec 000 §2.1). */
 export function SubscriptionsLink() {
   const { t } = useTranslation()
-  const subscriptions = useSubscriptions()
-  const communities = useMyCommunities()
-  if (!showSubscriptions(subscriptions.data?.total, communities.data?.results)) return null
+  const shown = useShowSubscriptions()
+  if (!shown) return null
   return (
     <Button asChild variant="ghost" size="sm">
       <Link to="/subscriptions" activeProps={{ 'aria-current': 'page', className: 'bg-accent text-accent-foreground' }} data-testid="subscriptions-link">

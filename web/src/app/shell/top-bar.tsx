@@ -1,20 +1,11 @@
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate } from '@tanstack/react-router'
-import { BarChart3, Home, LogOut, MessageCircle, PanelRight, User as UserIcon, Users } from 'lucide-react'
+import { Link } from '@tanstack/react-router'
+import { BarChart3, Home, MessageCircle, PanelRight, Users } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { PersonAvatar } from '@/components/ui/avatar'
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet'
-import { useSignOut } from '@/features/auth/hooks/use-sign-out'
+import { Tip } from '@/components/ui/tooltip'
 import { useUnreadChats } from '@/features/chat/components/chat-panel'
 import { NewMessageBubble } from '@/features/chat/components/new-message-bubble'
 import { UnreadDot } from '@/features/chat/components/presence-dot'
@@ -23,11 +14,16 @@ import { NotificationsBell } from '@/features/notifications/components/notificat
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
-import { setTheme, useTheme, type Theme } from '@/lib/theme'
+import { AccountHeader, AccountItems } from './account-menu'
 import { useForumAccess } from './forum-access'
+import { ForumSwitcher } from './forum-switcher'
 import { ManageMenu } from './manage-menu'
 import { SubscriptionsLink } from './subscriptions-link'
+import { TopBarMenu } from './top-bar-menu'
 import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, usePanel, useSheetOpen, WIDE, type PanelContext, type PanelTab } from './right-panel'
+
+/** SIDE_NAV is where the forum page shows its side nav; below it the top bar has the forum switcher. */
+const SIDE_NAV = '(min-width: 1024px)'
 
 /**
  * TopBar (spec 000 §2.2): Home, Subscriptions (for those who have or
@@ -36,13 +32,16 @@ import { availableTabs, PanelBody, setPanel, setSheetOpen, shownTab, showTab, us
  * menu; on small screens the chat button with its unread dot and, where the
  * side panel has a forum's tabs (Team, and Insights for its admins), the
  * panel menu. The new-message bubble shows while the panel is closed.
+ *
+ * On a phone the bar keeps what fits at 390 px: the forum's title (the
+ * forum switcher), the bell, the chat, the panel menu and a menu holding
+ * the rest by name (TopBarMenu). Every button that shows only an icon has
+ * its name as a tooltip and as its accessible name. Where the forum page
+ * has no side nav (below 1024 px), the forum's title switches forums.
  */
 export function TopBar({ panel }: { panel: PanelContext }) {
   const { t } = useTranslation()
   const me = useCurrentUser()
-  const signOut = useSignOut()
-  const navigate = useNavigate()
-  const theme = useTheme()
   const sheetOpen = useSheetOpen()
   const panelState = usePanel()
   const tabs = availableTabs(panel)
@@ -52,101 +51,106 @@ export function TopBar({ panel }: { panel: PanelContext }) {
     setSheetOpen(true)
   }
   const wide = useMediaQuery(WIDE)
+  const sideNav = useMediaQuery(SIDE_NAV)
   const { unread } = useUnreadChats()
   const forumAccess = useForumAccess()
+  const switcher = !sideNav && me ? panel.forum?.seriesId : undefined
+  // On a phone the forum's title takes the brand's room.
+  const brandHidden = !wide && !!switcher
+  const brand = (
+    <Link to="/home" className="mr-1 flex shrink-0 items-center gap-2 font-semibold">
+      <img src="/favicon.svg" alt="" className="size-7" />
+      <span className={cn(brandHidden && 'sr-only')}>{t('app.name')}</span>
+    </Link>
+  )
 
   return (
-    <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
-      <Link to="/home" className="mr-2 flex items-center gap-2 font-semibold">
-        <img src="/favicon.svg" alt="" className="size-7" />
-        <span className="sr-only sm:not-sr-only">Agora</span>
-      </Link>
-      <nav aria-label="Main" className="flex items-center gap-1">
-        <Button asChild variant="ghost" size="sm">
-          <Link to="/home" activeProps={{ 'aria-current': 'page', className: 'bg-accent text-accent-foreground' }}>
-            <Home aria-hidden />
-            <span className="sr-only sm:not-sr-only">{t('nav.home')}</span>
-          </Link>
-        </Button>
-        {me && <SubscriptionsLink />}
-        <ManageMenu />
-      </nav>
-      <div className="ml-auto flex items-center gap-0.5">
-        {me && <UpcomingMeetupsButton access={forumAccess} />}
-        {me && <NotificationsBell />}
-        <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
-          <MessageCircle aria-hidden />
-          {unread.length > 0 && <UnreadDot className="absolute right-1.5 top-1.5" />}
-        </Button>
-        {/* The chat has its own button; the menu holds the forum's tabs. */}
-        {(tabs.includes('insights') || tabs.includes('team')) && (
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.panelMenu')}>
-                <PanelRight aria-hidden />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              {tabs.includes('insights') && (
-                <DropdownMenuItem onSelect={() => openSheet('insights')}>
-                  <BarChart3 aria-hidden />
-                  {t('nav.insights')}
-                </DropdownMenuItem>
-              )}
-              {tabs.includes('team') && (
-                <DropdownMenuItem onSelect={() => openSheet('team')}>
-                  <Users aria-hidden />
-                  {t('nav.team')}
-                </DropdownMenuItem>
-              )}
-            </DropdownMenuContent>
-          </DropdownMenu>
+    <>
+      <header className="sticky top-0 z-40 flex h-14 items-center gap-1 border-b bg-background/95 px-3 backdrop-blur sm:px-4" data-testid="top-bar">
+        {brandHidden ? <Tip label={t('app.name')}>{brand}</Tip> : brand}
+        {wide && (
+          <nav aria-label="Main" className="flex shrink-0 items-center gap-1">
+            <Button asChild variant="ghost" size="sm">
+              <Link to="/home" activeProps={{ 'aria-current': 'page', className: 'bg-accent text-accent-foreground' }}>
+                <Home aria-hidden />
+                <span>{t('nav.home')}</span>
+              </Link>
+            </Button>
+            {me && <SubscriptionsLink />}
+            <ManageMenu />
+          </nav>
         )}
-        {me && (
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" className="rounded-full" aria-label={t('nav.account')} data-testid="avatar-menu">
-                <PersonAvatar person={me.user} className="size-8" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end" className="w-56">
-              <DropdownMenuLabel className="font-normal">
-                <p className="truncate text-sm font-medium">
-                  {me.user.firstName} {me.user.lastName}
-                </p>
-                <p className="truncate text-xs text-muted-foreground">{me.user.email}</p>
-              </DropdownMenuLabel>
-              <DropdownMenuSeparator />
-              <DropdownMenuItem onSelect={() => void navigate({ to: '/profile' })}>
-                <UserIcon aria-hidden />
-                {t('nav.profile')}
-              </DropdownMenuItem>
-              <DropdownMenuSeparator />
-              <DropdownMenuLabel className="text-xs text-muted-foreground">{t('nav.theme')}</DropdownMenuLabel>
-              <DropdownMenuRadioGroup value={theme} onValueChange={(v) => setTheme(v as Theme)}>
-                <DropdownMenuRadioItem value="light">{t('nav.light')}</DropdownMenuRadioItem>
-                <DropdownMenuRadioItem value="dark">{t('nav.dark')}</DropdownMenuRadioItem>
-                <DropdownMenuRadioItem value="system">{t('nav.system')}</DropdownMenuRadioItem>
-              </DropdownMenuRadioGroup>
-              <DropdownMenuSeparator />
-              <DropdownMenuItem onSelect={() => void signOut()} data-testid="sign-out">
-                <LogOut aria-hidden />
-                {t('nav.signOut')}
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
+        {switcher && (
+          <div className="flex min-w-0 flex-1">
+            <ForumSwitcher seriesId={switcher} />
+          </div>
         )}
-      </div>
+        <div className="ml-auto flex shrink-0 items-center gap-0.5">
+          {me && wide && <UpcomingMeetupsButton access={forumAccess} />}
+          {me && <NotificationsBell />}
+          <Tip label={t('chat.open')}>
+            <Button variant="ghost" size="icon" className={cn('relative', panel.beside && 'md:hidden')} aria-label={t('chat.open')} onClick={() => openSheet('chat')} data-testid="chat-button">
+              <MessageCircle aria-hidden />
+              {unread.length > 0 && <UnreadDot className="absolute right-1.5 top-1.5" />}
+            </Button>
+          </Tip>
+          {/* The chat has its own button; the menu holds the forum's tabs. */}
+          {(tabs.includes('insights') || tabs.includes('team')) && (
+            <DropdownMenu>
+              <Tip label={t('nav.panelMenu')}>
+                <DropdownMenuTrigger asChild>
+                  <Button variant="ghost" size="icon" className="md:hidden" aria-label={t('nav.panelMenu')}>
+                    <PanelRight aria-hidden />
+                  </Button>
+                </DropdownMenuTrigger>
+              </Tip>
+              <DropdownMenuContent align="end">
+                {tabs.includes('insights') && (
+                  <DropdownMenuItem onSelect={() => openSheet('insights')}>
+                    <BarChart3 aria-hidden />
+                    {t('nav.insights')}
+                  </DropdownMenuItem>
+                )}
+                {tabs.includes('team') && (
+                  <DropdownMenuItem onSelect={() => openSheet('team')}>
+                    <Users aria-hidden />
+                    {t('nav.team')}
+                  </DropdownMenuItem>
+                )}
+              </DropdownMenuContent>
+            </DropdownMenu>
+          )}
+          {me && !wide && <TopBarMenu access={forumAccess} />}
+          {me && wide && (
+            <DropdownMenu>
+              <Tip label={t('nav.account')}>
+                <DropdownMenuTrigger asChild>
+                  <Button variant="ghost" size="icon" className="rounded-full" aria-label={t('nav.account')} data-testid="avatar-menu">
+                    <PersonAvatar person={me.user} className="size-8" />
+                  </Button>
+                </DropdownMenuTrigger>
+              </Tip>
+              <DropdownMenuContent align="end" className="w-56">
+                <AccountHeader />
+                <DropdownMenuSeparator />
+                <AccountItems />
+              </DropdownMenuContent>
+            </DropdownMenu>
+          )}
+        </div>
+        {tab && (
+          <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
+            <SheetContent side="right" className="p-0 pt-10">
+              <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
+              <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
+              <PanelBody tabs={tabs} tab={tab} context={panel} />
+            </SheetContent>
+          </Sheet>
+        )}
+      </header>
+      {/* Outside the header: its backdrop filter would make the bubble's
+          fixed place the header's corner, over the top bar's buttons. */}
       {me && <NewMessageBubble panelOpen={sheetOpen || (wide && panel.beside && panelState.expanded)} onView={() => showTab('chat', panel)} />}
-      {tab && (
-        <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
-          <SheetContent side="right" className="p-0 pt-10">
-            <SheetTitle className="sr-only">{t('panel.label')}</SheetTitle>
-            <SheetDescription className="sr-only">{t('panel.label')}</SheetDescription>
-            <PanelBody tabs={tabs} tab={tab} context={panel} />
-          </SheetContent>
-        </Sheet>
-      )}
-    </header>
+    </>
   )
 }

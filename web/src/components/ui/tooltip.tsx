@@ -18,11 +18,36 @@ export function TooltipContent({ className, sideOffset = 4, ...props }: React.Co
   )
 }
 
-/** Tip wraps a control with a tooltip. */
+/**
+ * focusShown: whether the browser shows the focus of el (:focus-visible), as
+ * it does when the keyboard moved it there, and not when focus came back to
+ * a button after a tap or a click closed what it opened.
+ */
+function focusShown(el: Element) {
+  try {
+    return el.matches(':focus-visible')
+  } catch {
+    return true
+  }
+}
+
+/**
+ * Tip wraps a control with a tooltip, shown on hover and when the keyboard
+ * reaches the control; not when focus returns to it after a tap or a click
+ * closed a sheet or a menu it opened, where it would stay over the page.
+ */
 export function Tip({ label, children, side }: { label: React.ReactNode; children: React.ReactNode; side?: 'top' | 'right' | 'bottom' | 'left' }) {
   return (
     <Tooltip>
-      <TooltipTrigger asChild>{children}</TooltipTrigger>
+      <TooltipTrigger
+        asChild
+        onFocus={(e) => {
+          // A handled event keeps Radix from opening the tooltip on this focus.
+          if (!focusShown(e.currentTarget)) e.preventDefault()
+        }}
+      >
+        {children}
+      </TooltipTrigger>
       <TooltipContent side={side}>{label}</TooltipContent>
     </Tooltip>
   )

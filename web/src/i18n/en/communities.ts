@@ -204,7 +204,7 @@ export const memberForm = {
   },
 } as const
 
-// The image picker of the community and organization forms.
+// The image picker of the community, forum and organization forms.
 export const imagePicker = {
   choose: 'Choose image',
   remove: 'Remove',

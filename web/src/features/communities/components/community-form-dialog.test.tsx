@@ -73,4 +73,18 @@ describe('the community form', () => {
     expect(new URL(patch.url).pathname).toBe('/api/communities/c1')
     expect(await patch.json()).toEqual({ name: 'Leaders Club' })
   }, 30_000)
+
+  it('saves an edited community whose image is the picture address its upload was kept at', async () => {
+    const calls = stubFetch(() => new Response(null, { status: 204 }))
+    const kept = '/api/pictures/0190a000-0000-7000-8000-0000000000aa'
+    const community = { id: 'c1', name: 'Leaders', description: 'For leaders.', image: kept, video: null, videoCover: null, price: 3995, isFree: true, ssoAccess: false } as Community
+    await renderInApp(<CommunityFormDialog target={{ community }} open onOpenChange={() => {}} />)
+    expect(screen.getByRole('img', { name: 'The chosen image' })).toHaveAttribute('src', kept)
+    await userEvent.type(screen.getByLabelText('Name'), ' Club')
+    const save = screen.getByRole('button', { name: 'Save' })
+    expect(save).toBeEnabled()
+    await userEvent.click(save)
+    await waitFor(() => expect(calls.filter((r) => r.method === 'PATCH')).toHaveLength(1))
+    expect(await calls.find((r) => r.method === 'PATCH')!.json()).toEqual({ name: 'Leaders Club' })
+  }, 30_000)
 })

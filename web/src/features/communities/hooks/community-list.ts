@@ -29,3 +29,10 @@ export function filterAndSort(list: MyCommunity[], filter: CommunityFilter, sort
 }
 
 export const manageable = (c: Pick<MyCommunity, 'role'>) => c.role === 'admin' || c.role === 'cascadingAdmin'
+
+/**
+ * communityForums is a community of the member's list with its forums, in
+ * the list's order, as the forum lists show them: the forum page's side nav
+ * and the small screens' forum switcher.
+ */
+export const communityForums = (c: Pick<MyCommunity, 'id' | 'name' | 'series'>) => ({ id: c.id, name: c.name, forums: c.series.map((f) => ({ id: f.id, name: f.name })) })

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isApiError, type Schemas } from '@/api/client'
+import { ImagePicker } from '@/components/image-picker'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { FieldControl, FormField } from '@/components/ui/form-field'
@@ -109,6 +110,8 @@ function ForumForm({
   const [v, setV] = useState<ForumFormValues>(initial)
   const [submitted, setSubmitted] = useState(false)
   const [serverError, setServerError] = useState<string>()
+  // Saving waits for an image being uploaded, as the community form does.
+  const [uploading, setUploading] = useState(false)
   const errors: ForumFormErrors = submitted ? validateForumForm(v, was) : {}
   const set = <K extends keyof ForumFormValues>(k: K, value: ForumFormValues[K]) => setV((p) => ({ ...p, [k]: value }))
   const message = (field: 'name' | 'description', e: ForumFormErrors[typeof field]) =>
@@ -117,6 +120,7 @@ function ForumForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
+    if (uploading) return
     setSubmitted(true)
     setServerError(undefined)
     if (Object.keys(validateForumForm(v, was)).length > 0) return
@@ -141,15 +145,13 @@ function ForumForm({
           <Textarea name="description" rows={4} value={v.description} maxLength={DESCRIPTION_MAX + 10} onChange={(e) => set('description', e.target.value)} />
         </FieldControl>
       </FormField>
-      <FormField
+      <ImagePicker
         label={t('forum.form.image')}
-        description={t('forum.form.imageHint')}
+        value={v.image}
+        onChange={(url) => set('image', url)}
+        onUploading={setUploading}
         error={errors.image ? t('forum.form.errors.invalidUrl') : undefined}
-      >
-        <FieldControl>
-          <Input name="image" type="url" inputMode="url" value={v.image} onChange={(e) => set('image', e.target.value)} />
-        </FieldControl>
-      </FormField>
+      />
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">{t('forum.form.exclusivity')}</legend>
         {locked && <AccessNotice />}
@@ -195,7 +197,7 @@ function ForumForm({
         <Button type="button" variant="outline" onClick={onCancel}>
           {t('forum.form.cancel')}
         </Button>
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" disabled={pending || uploading}>
           {pending ? labels.pending : labels.submit}
         </Button>
       </DialogFooter>

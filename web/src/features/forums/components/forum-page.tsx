@@ -6,11 +6,11 @@ import { isApiError } from '@/api/client'
 import { PageGrid } from '@/components/layout/page-grid'
 import { Skeleton } from '@/components/ui/skeleton'
 import { toast } from '@/components/ui/toast'
-import { cn } from '@/lib/utils'
 import { useForum, type Forum } from '../api/get-forum'
 import { needsSubscription } from '../lib/subscription'
 import { useRecordVisit } from '../api/record-visit'
 import { ForumHeader } from './forum-header'
+import { ForumNav } from './forum-nav'
 
 export type ForumPageProps = {
   seriesId: string
@@ -70,25 +70,8 @@ export function ForumPage({ seriesId, communityId, community, postId, reason, re
     }
   }, [forum, communityId, seriesId, postId, reason, reply, navigate])
 
-  const left = community && community.forums.length > 0 && (
-    <nav aria-label={t('forum.forumsOf')} className="sticky top-20 grid gap-1">
-      <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">{community.name}</p>
-      {community.forums.map((f) => (
-        <Link
-          key={f.id}
-          to="/communities/$communityId/series/$seriesId"
-          params={{ communityId, seriesId: f.id }}
-          aria-current={f.id === seriesId ? 'page' : undefined}
-          className={cn(
-            'truncate rounded-md px-2 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground',
-            f.id === seriesId && 'bg-accent font-medium text-accent-foreground',
-          )}
-        >
-          {f.name}
-        </Link>
-      ))}
-    </nav>
-  )
+  // The side nav: the forums of the forum's community.
+  const left = community && community.forums.length > 0 && <ForumNav community={{ id: communityId, ...community }} current={seriesId} className="sticky top-20" />
 
   if (!forum) {
     return (

@@ -1,5 +1,5 @@
 import type { Schemas } from '@/api/client'
-import { isHttpUrl } from '@/lib/forms'
+import { isImageAddress } from '@/lib/forms'
 import { dollars, PRICE_DEFAULT_CENTS, priceCents } from '@/lib/price'
 
 // The forum form (spec 001 §5): the rules of POST /communities/{id}/series
@@ -54,7 +54,7 @@ export function validateForumForm(v: ForumFormValues, was?: ForumFormValues['exc
   else if ([...name].length > NAME_MAX) e.name = 'tooLong'
   if (!description) e.description = 'required'
   else if ([...description].length > DESCRIPTION_MAX) e.description = 'tooLong'
-  if (v.image.trim() && !isHttpUrl(v.image.trim())) e.image = 'invalidUrl'
+  if (v.image.trim() && !isImageAddress(v.image.trim())) e.image = 'invalidUrl'
   if (was === 'open' && v.exclusivity !== 'open') e.exclusivity = 'locked'
   if (!v.isFree && priceCents(v.price) === undefined) e.price = 'invalidPrice'
   return e

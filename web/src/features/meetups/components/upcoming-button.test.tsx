@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
+import { TooltipProvider } from '@/components/ui/tooltip'
 import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
 import type { Meeting } from '../api/types'
 import { ME, signIn } from '@/test/factories'
 import { meeting } from '../test/fixtures'
+import type { ForumAccess } from './meetup-summary'
 import { MeetupReminder } from './reminder-alert'
 import { UpcomingMeetupsButton } from './upcoming-button'
 
@@ -26,13 +28,18 @@ function serve(list: Meeting[], stored: Record<string, unknown> = {}) {
 }
 
 const button = () => screen.getByRole('button', { name: 'Upcoming Meet Ups' })
+const upcoming = (access?: ForumAccess) => (
+  <TooltipProvider>
+    <UpcomingMeetupsButton access={access} />
+  </TooltipProvider>
+)
 
 describe('UpcomingMeetupsButton (spec 000 §2.2)', () => {
   it('dots a Meet Up scheduled since the list was seen, lists them in a popover, and marks them seen on closing', async () => {
     const { patches } = serve([meeting({ createdOn: '2026-11-24T10:00:00.000Z' }), meeting({ roomId: 'r2', name: 'Seed swap', createdOn: '2026-11-01T10:00:00.000Z' })], {
       'notifications.meetups.lastSeenAt': '2026-11-20T00:00:00.000Z',
     })
-    const r = await renderInApp(<UpcomingMeetupsButton />)
+    const r = await renderInApp(upcoming())
     signIn(r.session)
     await waitFor(() => expect(within(button()).getByRole('img', { name: 'New Meet Ups' })).toBeInTheDocument())
     await userEvent.click(button())
@@ -48,7 +55,7 @@ describe('UpcomingMeetupsButton (spec 000 §2.2)', () => {
   it('offers Subscribe instead of Go for a forum the member has no access to (spec 000 §6)', async () => {
     const paid = meeting({ roomId: 'r2', name: 'Paid talk', seriesId: 'paid-forum', context: { communityId: 'c1', seriesId: 'paid-forum', seriesName: 'Paid Forum' } })
     serve([meeting(), paid])
-    const r = await renderInApp(<UpcomingMeetupsButton access={(id) => (id === 'paid-forum' ? false : undefined)} />)
+    const r = await renderInApp(upcoming((id) => (id === 'paid-forum' ? false : undefined)))
     signIn(r.session)
     await userEvent.click(button())
     const [open, closed] = await screen.findAllByTestId('meetup-summary')
@@ -60,7 +67,7 @@ describe('UpcomingMeetupsButton (spec 000 §2.2)', () => {
   it('opens a full-screen dialog on small screens, and says when nothing is upcoming', async () => {
     screenSize(false)
     serve([])
-    const r = await renderInApp(<UpcomingMeetupsButton />)
+    const r = await renderInApp(upcoming())
     signIn(r.session)
     await userEvent.click(button())
     const dialog = await screen.findByRole('dialog', { name: 'Upcoming Meet Ups' })

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
+import { TooltipProvider } from '@/components/ui/tooltip'
 import { json, personalizationServer, renderInApp, stubFetch } from '@/test/utils'
 import { ME, signIn } from '@/test/factories'
 import type { Notification } from '../api/types'
@@ -81,7 +82,11 @@ function serve({ list = [], unread = 0, personalization = {}, failNotifications 
 }
 
 async function render() {
-  const r = await renderInApp(<NotificationsBell />)
+  const r = await renderInApp(
+    <TooltipProvider>
+      <NotificationsBell />
+    </TooltipProvider>,
+  )
   signIn(r.session)
   return r
 }

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover'
 import { Skeleton } from '@/components/ui/skeleton'
+import { Tip } from '@/components/ui/tooltip'
 import { EmptyState, ErrorFallback } from '@/components/ui/states'
 import { useMediaQuery } from '@/hooks/use-media-query'
 import { formatPostDate } from '@/lib/format-date'
@@ -29,7 +30,7 @@ const WIDE = '(min-width: 768px)'
 
 /**
  * NotificationsBell is the top bar's bell (spec 000 §2.2) with its unread
- * dot, and the notifications list it opens (§2.5). Closing the list marks
+ * dot and its tooltip, and the notifications list it opens (§2.5). Closing the list marks
  * everything in it seen (notifications.posts.lastSeenAt).
  */
 export function NotificationsBell() {
@@ -69,7 +70,9 @@ export function NotificationsBell() {
   if (wide) {
     return (
       <Popover open={open} onOpenChange={onOpenChange}>
-        <PopoverTrigger asChild>{bell}</PopoverTrigger>
+        <Tip label={t('notifications.open')}>
+          <PopoverTrigger asChild>{bell}</PopoverTrigger>
+        </Tip>
         <PopoverContent align="end" className="flex max-h-[min(36rem,80vh)] w-96 flex-col p-0" aria-label={t('notifications.title')}>
           <h2 className="border-b px-4 py-3 text-sm font-semibold">{t('notifications.title')}</h2>
           {body}
@@ -79,7 +82,7 @@ export function NotificationsBell() {
   }
   return (
     <>
-      {bell}
+      <Tip label={t('notifications.open')}>{bell}</Tip>
       <Dialog open={open} onOpenChange={onOpenChange}>
         <DialogContent className="flex h-dvh max-w-none flex-col gap-0 rounded-none border-0 p-0">
           <DialogTitle className="border-b px-4 py-3 text-base">{t('notifications.title')}</DialogTitle>
