@@ -25,7 +25,10 @@ func TestMentionIsMailedAndPushedOnce(t *testing.T) {
 	w := newWorld(t)
 	ada, grace := w.person(t, "Ada", nil), w.person(t, "Grace", nil)
 	sub := w.subscribe(t, grace)
-	id := w.notify(t, note{kind: "mention", to: grace, from: &ada, preview: "Hello @Grace Tester, have a look"})
+	// The mention is in a comment of the post (its source is not the
+	// post): the push opens the post at it.
+	comment := uuid.New()
+	id := w.notify(t, note{kind: "mention", to: grace, from: &ada, source: comment, preview: "Hello @Grace Tester, have a look"})
 	for _, op := range []change.Op{change.Create, change.Create, change.Read} {
 		w.apply(t, id, op)
 	}
@@ -45,7 +48,7 @@ func TestMentionIsMailedAndPushedOnce(t *testing.T) {
 	}
 	if got[0].Title != "Ada Tester mentioned you in Welcome & Introductions" || got[0].Body != "Hello @Grace Tester, have a look" ||
 		!strings.HasPrefix(got[0].URL, "/communities/"+w.community.String()+"/series/"+w.series.String()+"/posts/") ||
-		!strings.HasSuffix(got[0].URL, "?reason=mention") {
+		!strings.HasSuffix(got[0].URL, "?reason=mention&reply="+comment.String()) {
 		t.Fatalf("push %+v", got[0])
 	}
 	if n := w.count(t, "SELECT count(*) FROM notification_deliveries WHERE notification_id = $1 AND sent_on IS NOT NULL", id); n != 2 {
@@ -180,14 +183,15 @@ func TestSettingsOffSendNothing(t *testing.T) {
 
 	asker := w.person(t, "Asker", nil)
 	sub := w.subscribe(t, asker)
-	w.apply(t, w.notify(t, note{kind: "comment", to: asker, preview: "an anonymous comment"}), change.Create)
+	anonymous := uuid.New()
+	w.apply(t, w.notify(t, note{kind: "comment", to: asker, source: anonymous, preview: "an anonymous comment"}), change.Create)
 	w.apply(t, w.notify(t, note{kind: "mention", to: asker, from: &ada, ago: 25 * time.Hour}), change.Read)
 	if n := len(w.mails(t, asker)); n != 0 {
 		t.Fatalf("%d e-mails for a comment and an old mention, want none", n)
 	}
 	got := w.pushed(t, sub.Endpoint)
-	if len(got) != 1 || got[0].Title != "Someone commented on your post in Welcome & Introductions" || !strings.HasSuffix(got[0].URL, "?reason=comment") {
-		t.Fatalf("pushes %+v, want the comment's alone", got)
+	if len(got) != 1 || got[0].Title != "Someone commented on your post in Welcome & Introductions" || !strings.HasSuffix(got[0].URL, "?reason=comment&reply="+anonymous.String()) {
+		t.Fatalf("pushes %+v, want the comment's alone, opening the post at it", got)
 	}
 }
 

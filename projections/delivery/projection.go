@@ -233,12 +233,16 @@ func deref(s *string) string {
 }
 
 // postURL is the post's page with its comments open, for reason (comment
-// or mention), the forum's page for a notification without a post
-// (forum-access), the community's page for a notification about a
-// community (community-join), or the home page (where the chat is) for a
-// message.
+// or mention) and at the comment or reply it is about (&reply=, as the
+// bell's View opens it: scrolled to and marked), the forum's page for a
+// notification without a post (forum-access), the community's page for a
+// notification about a community (community-join), or the home page
+// (where the chat is) for a message.
 func (p *Projection) postURL(n notification, absolute bool) string {
 	path := postPath(n.CommunityID, n.SeriesID, n.PostID, []string{n.Kind})
+	if r := notice.ReplyOf(n.Kind, n.SourceID, n.PostID); r != nil && n.CommunityID != nil && n.SeriesID != nil {
+		path += "&reply=" + r.String()
+	}
 	if notice.Of(n.Kind).About == notice.Community && n.CommunityID != nil {
 		path = "/communities/" + n.CommunityID.String()
 	}

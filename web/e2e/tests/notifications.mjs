@@ -107,7 +107,7 @@ export default [
         assert.deepEqual(push.received.filter((r) => r.error), [], 'every push decrypted')
         const urls = push.received.map((r) => r.message.url)
         assert.equal(urls.filter((u) => u.endsWith(mentionPath)).length, 1, `the mention pushed once: ${urls}`)
-        assert.equal(urls.filter((u) => u.endsWith(`/posts/${mine.body.id}?reason=comment`)).length, 1, `the comment pushed once: ${urls}`)
+        assert.equal(urls.filter((u) => u.endsWith(`/posts/${mine.body.id}?reason=comment&reply=${c.body.id}`)).length, 1, `the comment pushed once, at it: ${urls}`)
         for (const r of push.received) {
           assert.equal(r.encoding, 'aes128gcm')
           assert.ok(r.authorization.startsWith('vapid ') && r.authorization.includes(`k=${publicKey}`), `VAPID with the server's key: ${r.authorization}`)
@@ -132,6 +132,47 @@ export default [
       } finally {
         await push.close()
         await api('PATCH', `/api/users/${a.id}/personalization`, { token: ta, body: { 'notifications.email.mentions': null } })
+      }
+    },
+  },
+  {
+    // The bell leaves replies out (spec 000 §3, web/README): the push says
+    // it, and opens the post at the reply, as the bell's View opens a comment.
+    name: 'notifications: B replies to A’s comment; A is pushed, and the push opens the post at the reply, marked and in view',
+    async fn(ctx) {
+      const { ta, tb, a, b, series, community } = await together()
+      const push = await startPushReceiver(server.pushPort)
+      try {
+        const sub = await api('POST', '/api/push/subscriptions', { token: ta, body: push.subscription() })
+        assert.equal(sub.status, 201, JSON.stringify(sub.body))
+        const stamp = Date.now()
+        const post = await api('POST', `/api/series/${series.id}/threads`, { token: tb, body: { channelId: series.mainChannelId, raw: `Which roadmap format do you use? ${stamp}` } })
+        assert.equal(post.status, 201, JSON.stringify(post.body))
+        // Enough comments before A's for the reply to sit below the fold.
+        for (let i = 0; i < 6; i++) {
+          const r = await api('POST', `/api/threads/${post.body.id}/replies`, { token: tb, body: { raw: `An earlier thought, number ${i + 1}, with a few more words to take some room on the page ${stamp}` } })
+          assert.equal(r.status, 201, JSON.stringify(r.body))
+        }
+        const mine = await api('POST', `/api/threads/${post.body.id}/replies`, { token: ta, body: { raw: `Now, next, later works for us ${stamp}` } })
+        assert.equal(mine.status, 201, JSON.stringify(mine.body))
+        const answer = `Same here, we added a column for bets ${stamp}`
+        const reply = await api('POST', `/api/threads/${post.body.id}/replies`, { token: tb, body: { raw: answer, parentId: mine.body.id } })
+        assert.equal(reply.status, 201, JSON.stringify(reply.body))
+
+        const path = `/communities/${community.id}/series/${series.id}/posts/${post.body.id}?reason=comment&reply=${reply.body.id}`
+        await poll('the reply pushed', async () => push.received.some((r) => r.message.url?.endsWith(path)), 3 * TIMEOUT)
+        const pushed = push.received.find((r) => r.message.url.endsWith(path))
+        assert.equal(pushed.message.title, `${b.firstName} ${b.lastName} replied to your comment in ${series.name}`)
+
+        // A opens the push's link, as the notification's click does.
+        const page = await signedInPage(ctx, A)
+        await page.goto(server.url + path)
+        const marked = page.locator('[data-testid="reply"][aria-current="true"]')
+        await visible(marked)
+        assert.ok((await marked.innerText()).includes(answer), 'the marked reply is B\'s')
+        await poll('the reply in view', async () => marked.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight), TIMEOUT)
+      } finally {
+        await push.close()
       }
     },
   },
