@@ -250,6 +250,15 @@ export async function layoutProblems(page) {
           const outside = box.left < b.left - 1 || box.right > b.right + 1 || box.top < b.top - 1 || box.bottom > b.bottom + 1
           if (!outside) continue
           if (/(auto|scroll)/.test(s.overflowX + s.overflowY)) {
+            // Out of a scroll container's side while it scrolls down: a
+            // card wider than the panel it is in, which a member reads cut
+            // off (the panel scrolls sideways only by accident).
+            const sideways = (box.left < b.left - 1 || box.right > b.right + 1) && box.top >= b.top - 1 && box.bottom <= b.bottom + 1
+            if (sideways && a.scrollWidth > a.clientWidth + 1 && /(auto|scroll)/.test(s.overflowY) && s.overflowX === s.overflowY) {
+              if (!clipped) clipped = a
+              box = { left: Math.max(box.left, b.left), right: Math.min(box.right, b.right), top: box.top, bottom: box.bottom }
+              continue
+            }
             scrolledOut = true
             break
           }

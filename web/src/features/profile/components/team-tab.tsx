@@ -67,7 +67,7 @@ function TeamCard({ m, highlighted }: { m: TeamMember; highlighted: boolean }) {
   const work = [m.jobTitle, m.company].filter(Boolean).join(` ${t('profile.at')} `)
   return (
     <li
-      className={cn('flex items-center gap-3 rounded-lg border bg-card p-3', highlighted && 'border-primary/60 bg-primary/5')}
+      className={cn('flex min-w-0 items-center gap-3 rounded-lg border bg-card p-3', highlighted && 'border-primary/60 bg-primary/5')}
       data-testid="team-card"
       data-highlighted={highlighted || undefined}
       data-expert={m.isExpert || undefined}
@@ -79,7 +79,7 @@ function TeamCard({ m, highlighted }: { m: TeamMember; highlighted: boolean }) {
         <p className="text-xs text-muted-foreground">{[m.isExpert && t('team.expert'), m.role.startsWith('admin') && t('team.facilitator')].filter(Boolean).join(' · ')}</p>
       </div>
       {open && m.userId && (
-        <Button variant="outline" size="sm" aria-label={t('team.learnMoreAbout', { name: fullName(m) })} onClick={() => open(m.userId!)}>
+        <Button variant="outline" size="sm" className="shrink-0" aria-label={t('team.learnMoreAbout', { name: fullName(m) })} onClick={() => open(m.userId!)}>
           {t('team.learnMore')}
         </Button>
       )}
