@@ -204,6 +204,13 @@ func TestSniffAndServedType(t *testing.T) {
 		{"text", "just some words", "text/plain", "text/plain; charset=utf-8"},
 		{"7z", "7z\xBC\xAF\x27\x1C\x00\x04", "application/x-7z-compressed", "application/x-7z-compressed"},
 		{"unknown", "\x00\x01\x02\x03", "application/octet-stream", "application/octet-stream"},
+		// Sound and video the viewer plays, named so that it is served as such.
+		{"ogg vorbis", "OggS\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x01\x02\x03\x04\x00\x00\x00\x00\x00\x00\x00\x00\x01\x1e\x01vorbis", "audio/ogg", "audio/ogg"},
+		{"ogg theora", "OggS\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x01\x02\x03\x04\x00\x00\x00\x00\x00\x00\x00\x00\x01\x2a\x80theora", "video/ogg", "video/ogg"},
+		{"flac", "fLaC\x00\x00\x00\x22", "audio/flac", "audio/flac"},
+		{"aac adts", "\xFF\xF1\x50\x80\x02\x1F\xFC", "audio/aac", "audio/aac"},
+		{"m4a", "\x00\x00\x00\x1cftypM4A \x00\x00\x00\x00M4A mp42isom", "audio/mp4", "audio/mp4"},
+		{"mp4", "\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom", "video/mp4", "video/mp4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := blob.Sniff([]byte(tc.head))

@@ -31,11 +31,30 @@ func Sniff(head []byte) string {
 	if mt, _, err := mime.ParseMediaType(t); err == nil {
 		t = mt
 	}
-	if t == "application/octet-stream" {
+	switch t {
+	case "application/octet-stream":
 		for _, m := range magic {
 			if bytes.HasPrefix(head, m.prefix) {
 				return m.mediaType
 			}
+		}
+		// An AAC stream's ADTS header: a frame sync with MPEG's layer
+		// bits 00, which no MP3 frame has.
+		if len(head) > 1 && head[0] == 0xFF && head[1]&0xF6 == 0xF0 {
+			return "audio/aac"
+		}
+	case "application/ogg":
+		// Ogg holds sound (Vorbis, Opus, FLAC) unless its first stream
+		// is Theora video; a media element plays it by its type.
+		if bytes.Contains(head, []byte("\x80theora")) {
+			return "video/ogg"
+		}
+		return "audio/ogg"
+	case "video/mp4":
+		// An MPEG-4 file whose major brand is an audio book's or
+		// track's is sound (.m4a, .m4b).
+		if len(head) >= 12 && (string(head[8:12]) == "M4A " || string(head[8:12]) == "M4B ") {
+			return "audio/mp4"
 		}
 	}
 	return t
@@ -51,6 +70,7 @@ var magic = []struct {
 	{[]byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"), "application/x-ole-storage"}, // legacy Office documents
 	{[]byte("BZh"), "application/x-bzip2"},
 	{[]byte("\xFD7zXZ\x00"), "application/x-xz"},
+	{[]byte("fLaC"), "audio/flac"},
 }
 
 // servedAsIs are the sniffed types a blob is served with: none can run
