@@ -14,6 +14,7 @@ import { useCurrentUser } from '@/lib/session-context'
 import { cn } from '@/lib/utils'
 import { useMeetings } from '../api/list-meetups'
 import type { Meeting } from '../api/types'
+import { useNotOver } from '../hooks/use-clock'
 import { MeetupSummary, type ForumAccess } from './meetup-summary'
 
 /** The personalization key of the upcoming Meet Ups' seen time (spec 000 §3). */
@@ -121,6 +122,7 @@ export function UpcomingMeetupsDialog({ state, access }: { state: UpcomingMeetup
 function UpcomingList({ onGo, access }: { onGo: () => void; access?: ForumAccess }) {
   const { t } = useTranslation()
   const list = useMeetings()
+  const coming = useNotOver(list.data?.results ?? [])
   if (list.isPending)
     return (
       <div aria-busy="true" aria-label={t('meetups.upcoming.title')} className="grid gap-3 p-4">
@@ -129,10 +131,10 @@ function UpcomingList({ onGo, access }: { onGo: () => void; access?: ForumAccess
       </div>
     )
   if (list.isError) return <ErrorFallback message={t('meetups.upcoming.failed')} onRetry={() => void list.refetch()} />
-  if (list.data.results.length === 0) return <EmptyState icon={<CalendarX />}>{t('meetups.upcoming.empty')}</EmptyState>
+  if (coming.length === 0) return <EmptyState icon={<CalendarX />}>{t('meetups.upcoming.empty')}</EmptyState>
   return (
     <ul className="min-h-0 flex-1 divide-y overflow-y-auto" aria-label={t('meetups.upcoming.title')} data-testid="upcoming-list">
-      {list.data.results.map((m) => (
+      {coming.map((m) => (
         <li key={m.roomId} className="px-4 py-3">
           <MeetupSummary meeting={m} onGo={onGo} subscribe={access?.(m.seriesId) === false} />
         </li>

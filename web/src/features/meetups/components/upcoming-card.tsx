@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { CalendarDays } from 'lucide-react'
 import { useCurrentUser } from '@/lib/session-context'
 import { useMeetings } from '../api/list-meetups'
+import { useNotOver } from '../hooks/use-clock'
 import { MeetupSummary, type ForumAccess } from './meetup-summary'
 
 /** How many Meet Ups the card shows; the top bar's Upcoming Meet Ups lists them all. */
@@ -16,7 +17,7 @@ const SHOWN = 3
 export function UpcomingMeetupsCard({ access }: { access?: ForumAccess }) {
   const { t } = useTranslation()
   const list = useMeetings(undefined, !!useCurrentUser())
-  const next = list.data?.results.filter((m) => !m.ended).slice(0, SHOWN) ?? []
+  const next = useNotOver(list.data?.results ?? []).slice(0, SHOWN)
   if (next.length === 0) return null
   return (
     <section className="mb-6 rounded-xl border bg-card p-5 text-card-foreground" aria-labelledby="home-upcoming" data-testid="upcoming-card">

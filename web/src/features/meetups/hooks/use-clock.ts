@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react'
+import type { Meeting } from '../api/types'
+import { isOver } from '../lib/time'
 
 /** The longest delay setTimeout keeps (about 24.8 days). */
 const MAX_DELAY = 2 ** 31 - 1
@@ -18,4 +20,14 @@ export function useClock(times: number[]): number {
     return () => clearTimeout(id)
   }, [next])
   return now
+}
+
+/**
+ * useNotOver is the Meet Ups of list that are not over (ended, or past
+ * their end), read again as each ends: a list of what is coming drops one
+ * at its end, without a reload.
+ */
+export function useNotOver<M extends Pick<Meeting, 'endTime' | 'ended'>>(list: M[]): M[] {
+  const now = useClock(list.map((m) => Date.parse(m.endTime)))
+  return list.filter((m) => !isOver(m, now))
 }
