@@ -125,13 +125,18 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 		todo = append(todo, applied{c, evs})
 	}
 	read := p.readMessages(ctx, ids)
+	// Who is connected, and each audience among them, are read once for
+	// the batch: a post's events and its reactions' name the same
+	// audience, and the batch is as long as the projection is behind, so
+	// that catching up costs a query per audience rather than per event.
+	b := &batch{candidates: p.hub.Users(), audiences: map[Audience][]uuid.UUID{}, read: read}
 	for _, a := range todo {
 		if a.c.QualifiedTable() == sessionsTable {
 			p.endRevoked(a.c)
 			continue
 		}
 		for _, e := range a.evs {
-			if err := p.deliver(ctx, e, read); err != nil {
+			if err := p.deliver(ctx, e, b); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
@@ -150,11 +155,32 @@ func (p *Projection) ApplyBatch(ctx context.Context, cs []change.Change) error {
 	return nil
 }
 
-// deliver delivers one event; read are the batch's private messages read
-// ahead (see readMessages).
-func (p *Projection) deliver(ctx context.Context, e Event, read map[uuid.UUID]qchat.LiveMessage) error {
+// batch is what the events of one ApplyBatch share: the members connected
+// here when it began, the audiences among them read so far, and the
+// private messages read ahead (see readMessages).
+type batch struct {
+	candidates []uuid.UUID
+	audiences  map[Audience][]uuid.UUID
+	read       map[uuid.UUID]qchat.LiveMessage
+}
+
+// audience is a among the batch's candidates, read once a batch.
+func (p *Projection) audience(ctx context.Context, b *batch, a Audience) ([]uuid.UUID, error) {
+	if us, ok := b.audiences[a]; ok {
+		return us, nil
+	}
+	us, err := p.store.audience(ctx, a, b.candidates)
+	if err != nil {
+		return nil, err
+	}
+	b.audiences[a] = us
+	return us, nil
+}
+
+// deliver delivers one event of batch b.
+func (p *Projection) deliver(ctx context.Context, e Event, b *batch) error {
 	// The cheap path: nobody connected here, no query.
-	candidates := p.hub.Users()
+	candidates := b.candidates
 	if len(candidates) == 0 {
 		return nil
 	}
@@ -165,11 +191,11 @@ func (p *Projection) deliver(ctx context.Context, e Event, read map[uuid.UUID]qc
 		}
 	}
 	if cp, ok := e.Payload.(*ChatPayload); ok {
-		return p.deliverChat(ctx, e, cp, candidates, read)
+		return p.deliverChat(ctx, e, cp, candidates, b.read)
 	}
 	to := map[uuid.UUID]bool{}
 	for _, a := range e.To {
-		us, err := p.store.audience(ctx, a, candidates)
+		us, err := p.audience(ctx, b, a)
 		if err != nil {
 			return err
 		}

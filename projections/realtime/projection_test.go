@@ -1,15 +1,20 @@
 package realtime_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"agora/internal/adapters/blob"
+	"agora/internal/plumbing/db"
 	"agora/live"
 	qchat "agora/query/chat"
 	qfeed "agora/query/feed"
@@ -154,6 +159,12 @@ func newNode(t *testing.T, env *testenv.Env) (*live.Hub, *realtime.Projection) {
 // wrap(query/chat) when wrap is not nil.
 func newNodeWith(t *testing.T, env *testenv.Env, wrap func(realtime.Chat) realtime.Chat) (*live.Hub, *realtime.Projection) {
 	t.Helper()
+	return newNodeOn(t, env, env.DB.Pool, wrap)
+}
+
+// newNodeOn is newNodeWith whose projection reads its audiences over q.
+func newNodeOn(t *testing.T, env *testenv.Env, q db.Querier, wrap func(realtime.Chat) realtime.Chat) (*live.Hub, *realtime.Projection) {
+	t.Helper()
 	hub := live.NewHub(env.DB.Pool, live.HubOptions{NodeID: testenv.Unique("node")})
 	store, err := blob.New(t.TempDir(), "")
 	if err != nil {
@@ -179,7 +190,7 @@ func newNodeWith(t *testing.T, env *testenv.Env, wrap func(realtime.Chat) realti
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := realtime.NewProjection(hub, env.DB.Pool, feed, reads, notes, 0, nil)
+	p, err := realtime.NewProjection(hub, q, feed, reads, notes, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,5 +428,75 @@ func TestMinutesStateReadAtDelivery(t *testing.T) {
 	}
 	if len(states) != 1 || states[0] != "completed" {
 		t.Fatalf("meeting.minutes.updated delivered the states %q, want the Meet Up's state at delivery, [completed]", states)
+	}
+}
+
+// countingDB is Postgres with the statements that select among the users
+// (the audiences) counted.
+type countingDB struct {
+	db.Querier
+	mu        sync.Mutex
+	audiences int
+}
+
+func (c *countingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if strings.Contains(sql, "FROM public.users AS v") {
+		c.mu.Lock()
+		c.audiences++
+		c.mu.Unlock()
+	}
+	return c.Querier.Query(ctx, sql, args...)
+}
+
+// TestBatchReadsAnAudienceOnce: two posts of one channel in one batch are
+// delivered after one audience statement; applied one by one, two.
+func TestBatchReadsAnAudienceOnce(t *testing.T) {
+	env := testenv.New(t)
+	ctx := t.Context()
+	var member, series, channel string
+	err := env.DB.Pool.QueryRow(ctx, `SELECT u.id::text, s.id::text, c.id::text FROM users u, series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
+		WHERE u.email = 'member@demo.agora' AND s.name = 'Welcome & Introductions'`).Scan(&member, &series, &channel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := &countingDB{Querier: env.DB.Pool}
+	hub, p := newNodeOn(t, env, counted, nil)
+	c, err := hub.Register(uuid.MustParse(member), uuid.New(), time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func() change.Change {
+		thread := `{"id":"` + uuid.NewString() + `","channel_id":"` + channel + `","series_id":"` + series + `","creator_id":"` + member +
+			`","creator_as":"author","type":"post","raw":"hello","image":null,"file":null,"link":null,"meeting":null,` +
+			`"mentions":[],"hashtags":[],"created_on":"2026-11-22T08:27:03Z","updated_on":"2026-11-22T08:27:03Z"}`
+		ch := change.Change{Op: change.Create, Schema: "public", Table: "threads", Source: change.Source{TsMs: time.Now().UnixMilli()}}
+		ch.After = row(t, thread)
+		return ch
+	}
+	received := func() int {
+		n := 0
+		for {
+			select {
+			case <-c.Messages():
+				n++
+			default:
+				return n
+			}
+		}
+	}
+	if err := p.ApplyBatch(ctx, []change.Change{post(), post()}); err != nil {
+		t.Fatal(err)
+	}
+	if got := received(); got < 2 || counted.audiences != 1 {
+		t.Errorf("a batch of two posts: %d events, %d audience statements; want both events after one", got, counted.audiences)
+	}
+	counted.audiences = 0
+	for range 2 {
+		if err := p.Apply(ctx, post()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := received(); got < 2 || counted.audiences != 2 {
+		t.Errorf("two posts one by one: %d events, %d audience statements; want one each", got, counted.audiences)
 	}
 }
