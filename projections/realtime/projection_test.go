@@ -197,18 +197,25 @@ func newNodeOn(t *testing.T, env *testenv.Env, q db.Querier, wrap func(realtime.
 	return hub, p
 }
 
+// welcomeMain is the demo member, and the Welcome forum and its main
+// channel, as text ids for the changes' rows.
+func welcomeMain(t *testing.T, env *testenv.Env) (member, series, channel string) {
+	t.Helper()
+	err := env.DB.Pool.QueryRow(t.Context(), `SELECT u.id::text, s.id::text, c.id::text FROM users u, series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
+		WHERE u.email = 'member@demo.agora' AND s.name = 'Welcome & Introductions'`).Scan(&member, &series, &channel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return member, series, channel
+}
+
 // TestThreadEventSignsAttachments: a post's change carries its upload's id
 // only; the live event gives readers a read URL signed at delivery that
 // lives no longer than the blob links' lifetime, as the feed page does.
 func TestThreadEventSignsAttachments(t *testing.T) {
 	env := testenv.New(t)
 	ctx := t.Context()
-	var member, series, channel string
-	err := env.DB.Pool.QueryRow(ctx, `SELECT u.id::text, s.id::text, c.id::text FROM users u, series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
-		WHERE u.email = 'member@demo.agora' AND s.name = 'Welcome & Introductions'`).Scan(&member, &series, &channel)
-	if err != nil {
-		t.Fatal(err)
-	}
+	member, series, channel := welcomeMain(t, env)
 	hub, p := newNode(t, env)
 	c, err := hub.Register(uuid.MustParse(member), uuid.New(), time.Now().Add(time.Hour))
 	if err != nil {
@@ -453,12 +460,7 @@ func (c *countingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Ro
 func TestBatchReadsAnAudienceOnce(t *testing.T) {
 	env := testenv.New(t)
 	ctx := t.Context()
-	var member, series, channel string
-	err := env.DB.Pool.QueryRow(ctx, `SELECT u.id::text, s.id::text, c.id::text FROM users u, series s JOIN channels c ON c.series_id = s.id AND c.kind = 'main'
-		WHERE u.email = 'member@demo.agora' AND s.name = 'Welcome & Introductions'`).Scan(&member, &series, &channel)
-	if err != nil {
-		t.Fatal(err)
-	}
+	member, series, channel := welcomeMain(t, env)
 	counted := &countingDB{Querier: env.DB.Pool}
 	hub, p := newNodeOn(t, env, counted, nil)
 	c, err := hub.Register(uuid.MustParse(member), uuid.New(), time.Now().Add(time.Hour))
