@@ -9,15 +9,17 @@ import { api, apiSignIn, axe, poll, server, shot, signedInPage, TIMEOUT, visible
 // Two seeded members no other browser test signs in as.
 const A = 'camila.duarte@demo.agora'
 const B = 'daniel.kim@demo.agora'
+const REPLIED = 'valentina.rossi@demo.agora'
+const REPLYING = 'noah.schmidt@demo.agora'
 
-/** together finds a forum both are in, and each one's token and user. */
-async function together() {
-  const [ta, tb] = [await apiSignIn(A), await apiSignIn(B)]
+/** together finds a forum a and b are in, and each one's token and user. */
+async function together(a = A, b = B) {
+  const [ta, tb] = [await apiSignIn(a), await apiSignIn(b)]
   const who = async (token) => (await api('GET', '/api/tokens/decode', { token })).body.user
   const forums = async (token) => (await api('GET', '/api/communities?page=1&pageSize=9999', { token })).body.results.flatMap((c) => c.series.map((s) => ({ c, s })))
   const theirs = new Set((await forums(tb)).map(({ s }) => s.id))
   const shared = (await forums(ta)).find(({ s }) => theirs.has(s.id))
-  assert.ok(shared, `${A} and ${B} share a forum`)
+  assert.ok(shared, `${a} and ${b} share a forum`)
   const series = (await api('GET', `/api/series/${shared.s.id}`, { token: ta })).body
   return { ta, tb, a: await who(ta), b: await who(tb), series, community: shared.c }
 }
@@ -140,7 +142,9 @@ export default [
     // it, and opens the post at the reply, as the bell's View opens a comment.
     name: 'notifications: B replies to A’s comment; A is pushed, and the push opens the post at the reply, marked and in view',
     async fn(ctx) {
-      const { ta, tb, a, b, series, community } = await together()
+      // Two people of their own: a comments push to the first test's pair
+      // holds back their next one within the burst (AGORA_NOTIFICATION_BURST).
+      const { ta, tb, a, b, series, community } = await together(REPLIED, REPLYING)
       const push = await startPushReceiver(server.pushPort)
       try {
         const sub = await api('POST', '/api/push/subscriptions', { token: ta, body: push.subscription() })
@@ -165,7 +169,7 @@ export default [
         assert.equal(pushed.message.title, `${b.firstName} ${b.lastName} replied to your comment in ${series.name}`)
 
         // A opens the push's link, as the notification's click does.
-        const page = await signedInPage(ctx, A)
+        const page = await signedInPage(ctx, REPLIED)
         await page.goto(server.url + path)
         const marked = page.locator('[data-testid="reply"][aria-current="true"]')
         await visible(marked)
