@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
-import type { Schemas } from '@/api/client'
 import { json, renderInApp, stubFetch } from '@/test/utils'
-import { forum as aForum, thread } from '@/test/factories'
+import { community as aCommunity, forum as aForum, myForum, thread } from '@/test/factories'
 import { meeting } from '@/features/meetups/test/fixtures'
 import { ForumScreen } from './forum-screen'
 
@@ -11,40 +10,7 @@ afterEach(() => vi.unstubAllGlobals())
 const F = '00000000-0000-4000-8000-0000000000f1'
 const OTHER = '00000000-0000-4000-8000-0000000000f2'
 const forum = aForum({ id: F, context: { communityId: 'c1' }, mainChannelId: 'ch1' })
-const myForum = (id: string, name: string): Schemas['MyForum'] => ({
-  id,
-  name,
-  description: '',
-  image: null,
-  role: 'member',
-  isExpert: false,
-  isSubscribed: true,
-  createdOn: '2026-01-01T00:00:00.000Z',
-})
-const community: Schemas['Community'] = {
-  id: 'c1',
-  name: 'Builders',
-  description: '',
-  image: null,
-  video: null,
-  videoCover: null,
-  ssoAccess: false,
-  membershipType: 'invitationOnly',
-  role: 'member',
-  isSubscribed: true,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  numShares: 1,
-  context: { organizationId: 'o1' },
-  organization: { id: 'o1', name: 'Org' },
-  permissions: { canManage: false, canShare: false, canUploadMembers: false },
-  lastVisitedOn: null,
-  createdOn: '2026-01-01T00:00:00.000Z',
-  assignedOn: '2026-01-01T00:00:00.000Z',
-  event: null,
-  series: [myForum(F, 'Design Forum'), myForum(OTHER, 'Build Forum')],
-}
+const community = aCommunity('c1', 'Builders', [myForum(F, 'Design Forum'), myForum(OTHER, 'Build Forum')])
 
 describe('ForumScreen', () => {
   it('joins the forum page with its community, the feed and the AI search box', async () => {

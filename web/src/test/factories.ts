@@ -40,6 +40,40 @@ export function forum(over: Partial<Schemas['Forum']> = {}): Schemas['Forum'] {
   }
 }
 
+/** myForum is a forum of the member's communities list (GET /api/communities): a member's, subscribed. */
+export function myForum(id: string, name: string, over: Partial<Schemas['MyForum']> = {}): Schemas['MyForum'] {
+  return { id, name, description: '', image: null, role: 'member', isExpert: false, isSubscribed: true, createdOn: CREATED, ...over }
+}
+
+/** community is a Community of the member's list (GET /api/communities): invite-only, free, the member's, with series as its forums. */
+export function community(id: string, name: string, series: Schemas['MyForum'][], over: Partial<Schemas['Community']> = {}): Schemas['Community'] {
+  return {
+    id,
+    name,
+    description: '',
+    image: null,
+    video: null,
+    videoCover: null,
+    ssoAccess: false,
+    membershipType: 'invitationOnly',
+    role: 'member',
+    isSubscribed: true,
+    isFree: true,
+    price: 0,
+    currency: 'USD',
+    numShares: 1,
+    context: { organizationId: 'o1' },
+    organization: { id: 'o1', name: 'Org' },
+    permissions: { canManage: false, canShare: false, canUploadMembers: false },
+    lastVisitedOn: null,
+    createdOn: CREATED,
+    assignedOn: CREATED,
+    event: null,
+    series,
+    ...over,
+  }
+}
+
 /** forumMember is a forum's member (GET /api/series/{id}/members) named firstName: an active member, no expert. */
 export function forumMember(firstName: string, over: Partial<Schemas['ForumMember']> = {}): Schemas['ForumMember'] {
   return {

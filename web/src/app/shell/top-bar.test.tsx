@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEventLib from '@testing-library/user-event'
 import { TooltipProvider } from '@/components/ui/tooltip'
 import { json, personalizationServer, renderInApp, stubFetch, stubLayout } from '@/test/utils'
-import { ME, signIn } from '@/test/factories'
+import { community, ME, myForum, signIn } from '@/test/factories'
 import { meeting } from '@/features/meetups/test/fixtures'
 import { setSheetOpen } from './right-panel'
 import { TopBar } from './top-bar'
@@ -110,38 +110,13 @@ describe('TopBar notifications (spec 000 §2.2)', () => {
 const F1 = '0190a000-0000-7000-8000-0000000000f1'
 const F2 = '0190a000-0000-7000-8000-0000000000f2'
 const F3 = '0190a000-0000-7000-8000-0000000000f3'
-const myForum = (id: string, name: string) => ({ id, name, description: '', image: null, role: 'member', isExpert: false, isSubscribed: true, createdOn: '2026-01-01T00:00:00.000Z' })
-const aCommunity = (id: string, name: string, series: ReturnType<typeof myForum>[]) => ({
-  id,
-  name,
-  description: '',
-  image: null,
-  video: null,
-  videoCover: null,
-  ssoAccess: false,
-  membershipType: 'invitationOnly',
-  role: 'member',
-  isSubscribed: true,
-  isFree: true,
-  price: 0,
-  currency: 'USD',
-  numShares: 1,
-  context: { organizationId: 'o1' },
-  organization: { id: 'o1', name: 'Org' },
-  permissions: { canManage: false, canShare: false, canUploadMembers: false },
-  lastVisitedOn: null,
-  createdOn: '2026-01-01T00:00:00.000Z',
-  assignedOn: '2026-01-01T00:00:00.000Z',
-  event: null,
-  series,
-})
 
 function servePhone({ manages = false, newMeetup = false } = {}) {
   const p = personalizationServer(ME, newMeetup ? { 'notifications.meetups.lastSeenAt': '2026-11-20T00:00:00.000Z' } : { 'notifications.meetups.lastSeenAt': '2099-01-01T00:00:00.000Z' })
   return stubFetch(async (method, path, req) => {
     if (path.startsWith('/api/communities?'))
       return json(200, {
-        results: [aCommunity('c1', 'Builders', [myForum(F1, 'Design Forum'), myForum(F2, 'Build Forum')]), aCommunity('c2', 'Gardeners', [myForum(F3, 'Roses and the long afternoons of pruning them')])],
+        results: [community('c1', 'Builders', [myForum(F1, 'Design Forum'), myForum(F2, 'Build Forum')]), community('c2', 'Gardeners', [myForum(F3, 'Roses and the long afternoons of pruning them')])],
         total: 2,
       })
     if (path.startsWith('/api/meetings?')) return json(200, { results: [meeting({ createdOn: '2026-11-24T10:00:00.000Z' })], total: 1 })
