@@ -167,7 +167,7 @@ func loadTurns(ctx context.Context, q db.Querier, v auth.Caller, channelID, sear
 // answerer, and with it a model's upstream request; an answer that did not
 // finish is not stored. w is flushed after every line when it can be.
 func (a *Asking) Stream(ctx context.Context, w io.Writer) error {
-	req := answer.Request{SearchID: a.SearchID.String(), Question: a.question, Posts: a.posts, History: a.history, Frequencies: a.freq, Authors: a.authors, Agreed: a.agreed, Hybrid: a.hybrid}
+	req := answer.Request{SearchID: a.SearchID.String(), Question: a.question, Posts: a.posts, History: a.history, Frequencies: a.freq, Authors: a.authors, Agreed: a.agreed, Hybrid: a.hybrid, Meaning: a.s.embed}
 	_, err := answer.Run(ctx, a.s.answerer, req, answer.NewStream(w, a.SearchID.String()), func(res answer.Result) error {
 		// The answer is whole: keep it before the client reads it as done,
 		// and even if the client leaves now, so that a follow-up finds it.

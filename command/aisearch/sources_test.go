@@ -8,7 +8,7 @@ import (
 
 	"agora/search"
 	"agora/search/rank"
-	"agora/search/sentence"
+	"agora/search/sentence/sentencetest"
 )
 
 // TestSharedChatIsNoSource: a shared AI chat, whose text is the question it
@@ -142,15 +142,7 @@ func TestQuestionBringsItsAnswers(t *testing.T) {
 // question's words and by its meaning is the agreed one; with no embedder
 // there is only one ranking, and nothing is agreed.
 func TestAgreedThread(t *testing.T) {
-	files, err := sentence.Installed()
-	if err != nil {
-		t.Skipf("%v: the sentence model is not installed (scripts/install-deps.sh sentencemodel)", err)
-	}
-	enc, err := sentence.Open(files)
-	if err != nil {
-		t.Skipf("the sentence model does not load here: %v", err)
-	}
-	defer enc.Close()
+	enc := sentencetest.Encoder(t)
 	ctx := context.Background()
 	docs := []search.Post{
 		{ID: "late", Kind: "post", ThreadID: "late", ChannelID: "main", ForumID: "f",

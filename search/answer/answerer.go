@@ -37,6 +37,10 @@ type Request struct {
 	// Hybrid is set when the posts were ranked by meaning as well as by
 	// words, so that an empty Agreed says the two rankings differ.
 	Hybrid bool
+	// Meaning embeds texts as the posts were ranked by meaning, or is nil:
+	// a paraphrase shares few words with the sentence that answers it,
+	// and the extractive answer then reads the sentences' meaning.
+	Meaning search.Embedder
 }
 
 // Author is the display name the answer gives the post's author: none for

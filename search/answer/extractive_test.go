@@ -8,6 +8,7 @@ import (
 
 	"agora/search"
 	"agora/search/answer"
+	"agora/search/sentence/sentencetest"
 )
 
 // chattyPosts are posts as members write them: a greeting, the facts, a
@@ -220,5 +221,32 @@ func TestExtractiveAThreadOnlyTheWordsFound(t *testing.T) {
 	req.Agreed = "box"
 	if got := extract(t, req); !strings.Contains(got, "skip a month") {
 		t.Errorf("hybrid, both rankings on the post: answer %q, want the post", got)
+	}
+}
+
+// TestExtractiveAnswersByMeaning: with the sentence model, a paraphrase
+// that the words refuse and the rankings did not agree on is answered
+// from the sentence nearest it in meaning among the first two threads; a
+// question that no post answers stays unanswered, as it does without the
+// model.
+func TestExtractiveAnswersByMeaning(t *testing.T) {
+	posts := []search.Post{
+		{ID: "gpu", Kind: "post", Text: "Our GPU bill at Litware peaked at $41k a month. We moved training jobs to spot instances with checkpoints every 15 minutes and the bill fell by 60%."},
+		{ID: "deck", Kind: "post", Text: "Our board deck has twelve slides and one chart per team."},
+		{ID: "lunch", Kind: "post", Text: "Spot the vegetarian option on the left at Friday's lunch."},
+	}
+	paraphrase := answer.Request{Question: "Our cloud bill for graphics cards is out of control. What did other teams do to shrink it?", Posts: posts, Hybrid: true,
+		Frequencies: &answer.Frequencies{Posts: 200, Words: map[string]int{"cloud": 4, "bill": 2, "teams": 60, "control": 3}}}
+	if got := extract(t, paraphrase); got != answer.NoAnswer {
+		t.Fatalf("answer %q from the words alone, want %q (the test no longer shows the fallback)", got, answer.NoAnswer)
+	}
+	paraphrase.Meaning = sentencetest.Encoder(t)
+	if got := extract(t, paraphrase); !strings.Contains(got, "spot instances") || !strings.HasSuffix(got, "[1]") {
+		t.Errorf("answer %q, want the GPU post's saving, cited [1]", got)
+	}
+	unanswerable := answer.Request{Question: "What is the dress code for the annual in-person conference?", Posts: posts, Hybrid: true,
+		Frequencies: &answer.Frequencies{Posts: 200, Words: map[string]int{"annual": 3}}, Meaning: paraphrase.Meaning}
+	if got := extract(t, unanswerable); got != answer.NoAnswer {
+		t.Errorf("answer %q to a question no post answers, want %q", got, answer.NoAnswer)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"agora/search/hnsw"
 	"agora/search/searchtest"
 	"agora/search/sentence"
+	"agora/search/sentence/sentencetest"
 )
 
 // counting counts the calls that reach the embedder it wraps, and their
@@ -28,38 +29,6 @@ func (c *counting) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	c.calls.Add(1)
 	c.texts.Add(int64(len(texts)))
 	return c.inner.Embed(ctx, texts)
-}
-
-// model is the sentence model scripts/install-deps.sh sentencemodel
-// installs (or AGORA_SENTENCE_MODEL's and AGORA_ONNXRUNTIME's); the test
-// skips, saying so, when it is absent.
-func model(t *testing.T) *sentence.Encoder {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("no cache folder (%v): the sentence model is not installed", err)
-	}
-	f := sentence.Files{
-		Dir:     filepath.Join(cache, "agora", "sentencemodel-"+sentence.ModelVersion),
-		Library: filepath.Join(cache, "agora", "onnxruntime-"+sentence.RuntimeVersion, sentence.LibraryFile),
-	}
-	if d := os.Getenv("AGORA_SENTENCE_MODEL"); d != "" {
-		f.Dir = d
-	}
-	if l := os.Getenv("AGORA_ONNXRUNTIME"); l != "" {
-		f.Library = l
-	}
-	for _, p := range []string{filepath.Join(f.Dir, sentence.ModelFile), filepath.Join(f.Dir, sentence.TokenizerFile), f.Library} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("the sentence model is not installed (no %s): scripts/install-deps.sh sentencemodel", p)
-		}
-	}
-	enc, err := sentence.Open(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { enc.Close() })
-	return enc
 }
 
 func open(t *testing.T, inner search.Embedder, dir, model string, dims int) *embedcache.Cache {
@@ -109,7 +78,7 @@ func calls(t *testing.T, c *counting, wantCalls, wantTexts int64) {
 // process and to another that opens the folder afterwards; only the
 // texts it has never seen reach the model, in one call, in order.
 func TestAnotherProcessGetsTheModelsVectors(t *testing.T) {
-	enc := model(t)
+	enc := sentencetest.Encoder(t)
 	dir := t.TempDir()
 	texts := []string{"How do I reset my password?", "The meetup is on Tuesday at the library", "I forgot my login and cannot get into my account"}
 	first := &counting{inner: enc}
