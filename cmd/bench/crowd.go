@@ -68,6 +68,7 @@ var (
 	crowdStepsFlag  = flag.String("crowd-steps", "100,200,400,600,800,1000,1200,1400", "crowd benchmark: the numbers of members, in increasing order; the run stops at the first that fails")
 	crowdWindowFlag = flag.Duration("crowd-window", 20*time.Second, "crowd benchmark: the measuring window of each step")
 	crowdWarmupFlag = flag.Duration("crowd-warmup", 12*time.Second, "crowd benchmark: the warm-up of each step, over which its new members arrive")
+	crowdRunsFlag   = flag.Int("crowd-runs", 1, "crowd benchmark: how many times the steps are run, each from no member online, for the verdict's spread across runs")
 )
 
 // crowdSteps parses -crowd-steps.
@@ -79,6 +80,9 @@ func crowdSteps() ([]int, error) {
 			return nil, fmt.Errorf("-crowd-steps: want increasing positive numbers, have %q", *crowdStepsFlag)
 		}
 		steps = append(steps, n)
+	}
+	if *crowdRunsFlag < 1 {
+		return nil, fmt.Errorf("-crowd-runs must be at least 1")
 	}
 	if *crowdWindowFlag <= 0 || *crowdWarmupFlag < 0 || *crowdBrowsersFlag < 0 || *crowdBrowserPauseFlag < 0 {
 		return nil, fmt.Errorf("-crowd-window must be positive, -crowd-warmup, -crowd-browsers and -crowd-browser-pause not negative")
@@ -216,116 +220,129 @@ func crowdBench(ctx context.Context, selected map[string]bool, cfg config.Config
 		cpuHeader += ", browsers"
 	}
 	cpuHeader += ", other processes"
-	fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-38s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", cpuHeader)
 
-	runCtx, cancel := context.WithCancel(ctx)
-	var members sync.WaitGroup
-	defer func() {
-		cancel()
-		members.Wait()
-	}()
 	clock := newCPUClock(ctx, d.Pool)
-	capacity, failed := 0, ""
 	var signingIn time.Duration // the sign-ins' time, outside the windows
-	var atCapacity crowdStep
-	for si, n := range steps {
-		from := 0
-		if si > 0 {
-			from = steps[si-1]
+	// run steps the members up from none online, once.
+	run := func(r int) (crowdRun, error) {
+		runCtx, cancel := context.WithCancel(ctx)
+		var members sync.WaitGroup
+		defer func() {
+			cancel()
+			members.Wait()
+		}()
+		w.dropped.Store(0)
+		var out crowdRun
+		for si, n := range steps {
+			from := 0
+			if si > 0 {
+				from = steps[si-1]
+			}
+			t0 := time.Now()
+			tokens, err := signInAll(ctx, first, emails[from:n], cfg.DemoPassword)
+			if err != nil {
+				return out, fmt.Errorf("crowd: sign in: %w", err)
+			}
+			signingIn += time.Since(t0)
+			// New members arrive one after another over the first two thirds
+			// of the warm-up, each opening its socket and the home page: a
+			// crowd arriving at once makes a storm of presence events (each
+			// arrival tells every peer online) that says little of the steady
+			// state; the last third lets it settle.
+			for k, token := range tokens {
+				i := from + k
+				m := &crowdMember{i: i, id: ids[i], token: token, rng: rand.New(rand.NewPCG(uint64(i), uint64(21+r)))}
+				arrive := time.Duration(k) * warmup * 2 / 3 / time.Duration(len(tokens))
+				members.Add(1)
+				go func() {
+					defer members.Done()
+					w.live(runCtx, m, arrive)
+				}()
+			}
+			select {
+			case <-time.After(warmup):
+			case <-ctx.Done():
+				return out, ctx.Err()
+			}
+			stages0, err := readStages(reg)
+			if err != nil {
+				return out, fmt.Errorf("crowd: metrics: %w", err)
+			}
+			stopProfile, err := startStepProfile(n)
+			if err != nil {
+				return out, fmt.Errorf("crowd: profile: %w", err)
+			}
+			cpu0, browsersCPU0 := clock.read(), b.cpu()
+			w.calls.start()
+			w.got.start()
+			if b != nil {
+				b.start()
+			}
+			select {
+			case <-time.After(window):
+			case <-ctx.Done():
+				return out, ctx.Err()
+			}
+			s := w.calls.stop(window)
+			cpu1, browsersCPU1 := clock.read(), b.cpu()
+			stopProfile()
+			stages1, err := readStages(reg)
+			if err != nil {
+				return out, fmt.Errorf("crowd: metrics: %w", err)
+			}
+			s.stages = stages1.since(stages0)
+			s.n = n
+			s.cpuSelf, s.cpuPostgres = cores(cpu1.self-cpu0.self, window), cores(cpu1.postgres-cpu0.postgres, window)
+			if b != nil {
+				s.browsers, s.cpuBrowsers = b.end(ctx), cores(browsersCPU1-browsersCPU0, window)
+			}
+			// What the rest of the machine took: on a shared machine (a CI
+			// run beside), a step may fail for want of cores it never had.
+			s.cpuOthers = max(0, cores(cpu1.machine-cpu0.machine, window)-s.cpuSelf-s.cpuPostgres-s.cpuBrowsers)
+			s.delivery, s.lost = w.got.stop(ctx, n)
+			s.dropped = int(w.dropped.Load())
+			fmt.Println(s.row())
+			fmt.Println("       " + s.byKind())
+			fmt.Println("       " + s.stages.row())
+			if s.browsers != nil {
+				fmt.Println("       " + s.browsers.row())
+			}
+			out.steps = append(out.steps, s)
+			if why := s.fails(); why != "" {
+				out.failed = fmt.Sprintf("%d failed: %s", n, why)
+				break
+			}
+			out.capacity = n
 		}
-		t0 := time.Now()
-		tokens, err := signInAll(ctx, first, emails[from:n], cfg.DemoPassword)
-		if err != nil {
-			return fmt.Errorf("crowd: sign in: %w", err)
-		}
-		signingIn += time.Since(t0)
-		// New members arrive one after another over the first two thirds
-		// of the warm-up, each opening its socket and the home page: a
-		// crowd arriving at once makes a storm of presence events (each
-		// arrival tells every peer online) that says little of the steady
-		// state; the last third lets it settle.
-		for k, token := range tokens {
-			i := from + k
-			m := &crowdMember{i: i, id: ids[i], token: token, rng: rand.New(rand.NewPCG(uint64(i), 21))}
-			arrive := time.Duration(k) * warmup * 2 / 3 / time.Duration(len(tokens))
-			members.Add(1)
-			go func() {
-				defer members.Done()
-				w.live(runCtx, m, arrive)
-			}()
-		}
-		select {
-		case <-time.After(warmup):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		stages0, err := readStages(reg)
-		if err != nil {
-			return fmt.Errorf("crowd: metrics: %w", err)
-		}
-		stopProfile, err := startStepProfile(n)
-		if err != nil {
-			return fmt.Errorf("crowd: profile: %w", err)
-		}
-		cpu0, browsersCPU0 := clock.read(), b.cpu()
-		w.calls.start()
-		w.got.start()
-		if b != nil {
-			b.start()
-		}
-		select {
-		case <-time.After(window):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		s := w.calls.stop(window)
-		cpu1, browsersCPU1 := clock.read(), b.cpu()
-		stopProfile()
-		stages1, err := readStages(reg)
-		if err != nil {
-			return fmt.Errorf("crowd: metrics: %w", err)
-		}
-		s.stages = stages1.since(stages0)
-		s.n = n
-		s.cpuSelf, s.cpuPostgres = cores(cpu1.self-cpu0.self, window), cores(cpu1.postgres-cpu0.postgres, window)
-		if b != nil {
-			s.browsers, s.cpuBrowsers = b.end(ctx), cores(browsersCPU1-browsersCPU0, window)
-		}
-		// What the rest of the machine took: on a shared machine (a CI
-		// run beside), a step may fail for want of cores it never had.
-		s.cpuOthers = max(0, cores(cpu1.machine-cpu0.machine, window)-s.cpuSelf-s.cpuPostgres-s.cpuBrowsers)
-		s.delivery, s.lost = w.got.stop(ctx, n)
-		s.dropped = int(w.dropped.Load())
-		fmt.Println(s.row())
-		fmt.Println("       " + s.byKind())
-		fmt.Println("       " + s.stages.row())
-		if s.browsers != nil {
-			fmt.Println("       " + s.browsers.row())
-		}
-		if why := s.fails(); why != "" {
-			failed = fmt.Sprintf("%d failed: %s", n, why)
-			break
-		}
-		capacity, atCapacity = n, s
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
+		return out, nil
 	}
 	holds := fmt.Sprintf("average ≤ %v, p99 ≤ %v, no errors", crowdAvg, crowdP99)
 	if browsers > 0 {
 		holds += fmt.Sprintf(", the browsers' home page interactive within %v at p95", crowdHomeP95)
 	}
-	switch {
-	case capacity == 0:
-		fmt.Printf("crowd capacity: below %d members (%s)\n", steps[0], failed)
-	case failed == "":
-		fmt.Printf("crowd capacity: at least %d members, every step held (%s); %s%s\n",
-			capacity, holds, atCapacity.posts(), atCapacity.homes())
-	default:
-		fmt.Printf("crowd capacity: %d members (%s; %s); %s%s\n",
-			capacity, holds, failed, atCapacity.posts(), atCapacity.homes())
+	var runs []crowdRun
+	for r := range *crowdRunsFlag {
+		if *crowdRunsFlag > 1 {
+			fmt.Printf("crowd run %d of %d:\n", r+1, *crowdRunsFlag)
+		}
+		fmt.Printf("%6s %9s %8s %6s %8s %8s %7s   %-38s %s\n", "N", "actions/s", "calls/s", "reads", "avg ms", "p99 ms", "errors", "post to sockets p50/p99 ms (n, lost)", cpuHeader)
+		res, err := run(r)
+		if err != nil {
+			return err
+		}
+		fmt.Println(res.summary(steps[0], holds))
+		runs = append(runs, res)
 	}
-	fmt.Printf("crowd goal: at least %d members (%s)\n", crowdGoal, verdict(capacity >= crowdGoal))
+	if len(runs) > 1 {
+		fmt.Print(crowdSpread(runs, steps))
+	}
+	reached := 0
+	for _, r := range runs {
+		if r.capacity >= crowdGoal {
+			reached++
+		}
+	}
+	fmt.Printf("crowd goal: at least %d members in every run (%d of %d runs: %s)\n", crowdGoal, reached, len(runs), verdict(reached == len(runs)))
 	fmt.Printf("crowd: the members signed in once each, before their step's warm-up, in %.1f s in all\n", signingIn.Seconds())
 	return nil
 }
