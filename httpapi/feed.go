@@ -146,7 +146,7 @@ func (h *feedHandlers) channelThreads(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(page)
+	return sendAppended(c, page.AppendJSON)
 }
 
 func (h *feedHandlers) thread(c fiber.Ctx) error {

@@ -27,12 +27,15 @@ func Ptr(t *time.Time) *Time {
 
 // MarshalJSON writes the wire form.
 func (t Time) MarshalJSON() ([]byte, error) {
-	// Appended in place: the feed writes many timestamps per page, and
-	// the layout has nothing to escape.
-	b := make([]byte, 0, len(Layout)+2)
+	return t.AppendJSON(make([]byte, 0, len(Layout)+2)), nil
+}
+
+// AppendJSON appends the wire form to b, quoted: the feed writes many
+// timestamps per page, and the layout has nothing to escape.
+func (t Time) AppendJSON(b []byte) []byte {
 	b = append(b, '"')
 	b = time.Time(t).UTC().AppendFormat(b, Layout)
-	return append(b, '"'), nil
+	return append(b, '"')
 }
 
 // UnmarshalJSON reads any RFC 3339 timestamp.
