@@ -201,7 +201,24 @@ func Strings(values []string) []postgres.Expression {
 // the number of values.
 func Any(col postgres.Expression, values any) postgres.BoolExpression {
 	return postgres.BoolExp(postgres.CustomExpression(col, postgres.Token(" = ANY("),
-		postgres.Raw("#values", postgres.RawArgs{"#values": values}), postgres.Token(")")))
+		postgres.Raw("#values", postgres.RawArgs{"#values": arrayArg(values)}), postgres.Token(")")))
+}
+
+// arrayArg is values as pgx binds them fastest. google/uuid's UUID is a
+// driver.Valuer, so pgx asks each element of a []uuid.UUID for its text
+// and parses it again; as [16]byte it writes the bytes as they are. The
+// live events' audiences among 1,500 connected members spent a twentieth
+// of the two cores binding their ids (the crowd benchmark's profile).
+func arrayArg(values any) any {
+	ids, ok := values.([]uuid.UUID)
+	if !ok {
+		return values
+	}
+	out := make([][16]byte, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
 }
 
 // UUIDPosition is col's place in ids (array_position), for reading rows in
@@ -209,7 +226,7 @@ func Any(col postgres.Expression, values any) postgres.BoolExpression {
 // parameters.
 func UUIDPosition(ids any, col postgres.Expression) postgres.IntegerExpression {
 	return postgres.IntExp(postgres.CustomExpression(postgres.Token("array_position("),
-		postgres.Raw("#ids::uuid[]", postgres.RawArgs{"#ids": ids}), postgres.Token(", "), col, postgres.Token(")")))
+		postgres.Raw("#ids::uuid[]", postgres.RawArgs{"#ids": arrayArg(ids)}), postgres.Token(", "), col, postgres.Token(")")))
 }
 
 // Text renders a jet expression as SQL text with its literals written in,
