@@ -61,20 +61,22 @@ func dial(t *testing.T, env *testenv.Env, query string, header http.Header) *hub
 	go func() {
 		defer close(h.closed)
 		for {
-			_, b, err := conn.ReadMessage()
+			_, frame, err := conn.ReadMessage()
 			if err != nil {
 				h.err = err
 				return
 			}
-			var m hubMsg
-			if err := json.Unmarshal(b, &m.Message); err != nil {
-				h.err = err
-				return
+			for _, b := range live.Messages(frame) {
+				var m hubMsg
+				if err := json.Unmarshal(b, &m.Message); err != nil {
+					h.err = err
+					return
+				}
+				p, _ := json.Marshal(m.Data.Payload)
+				_ = json.Unmarshal(p, &m.Payload)
+				m.Raw = string(b)
+				h.msgs <- m
 			}
-			p, _ := json.Marshal(m.Data.Payload)
-			_ = json.Unmarshal(p, &m.Payload)
-			m.Raw = string(b)
-			h.msgs <- m
 		}
 	}()
 	t.Cleanup(h.close)

@@ -1,6 +1,9 @@
 package live
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // MessageType is the type of every message the hub sends (spec 000 §7).
 const MessageType = "api:messages:broadcast"
@@ -27,4 +30,34 @@ type MessageData struct {
 // carrying payload (which must marshal to JSON).
 func Encode(event, contextKey string, payload any) ([]byte, error) {
 	return json.Marshal(Message{Type: MessageType, ContextKey: contextKey, Event: event, Data: MessageData{Payload: payload}})
+}
+
+// A frame the hub writes holds one message or several, one per line: a
+// connection whose messages queued up while its writer waited for a core
+// gets them in one frame of about FrameBytes at most, so that a busy node
+// makes one write to the socket, and the reader one wake-up, for what
+// would have been many. A message is JSON as encoding/json writes it, with
+// no raw newline, so a newline only ever separates two.
+const FrameBytes = 16 << 10
+
+// AppendFrame appends to dst msg and the messages queued behind it, taken
+// from queue without waiting, until the frame reaches FrameBytes (the last
+// one may take it past). A writer passes the same dst each time (its
+// previous frame written), so that a frame allocates nothing.
+func AppendFrame(dst, msg []byte, queue <-chan []byte) []byte {
+	b := append(dst[:0], msg...)
+	for len(b) < FrameBytes {
+		select {
+		case m := <-queue:
+			b = append(append(b, '\n'), m...)
+		default:
+			return b
+		}
+	}
+	return b
+}
+
+// Messages are the messages of a frame, in order.
+func Messages(frame []byte) [][]byte {
+	return bytes.Split(frame, []byte{'\n'})
 }

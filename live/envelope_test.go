@@ -1,6 +1,7 @@
 package live_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"testing"
@@ -49,5 +50,33 @@ func TestEncodeWireFormat(t *testing.T) {
 func TestEncodeRefusesWhatIsNotJSON(t *testing.T) {
 	if b, err := live.Encode("x.y", "user:1", math.Inf(1)); err == nil {
 		t.Errorf("Encode(+Inf) = %s, want an error", b)
+	}
+}
+
+// TestFrame: the messages queued behind one go in its frame, one per
+// line, in order, until the frame reaches FrameBytes; the rest stay
+// queued; Messages reads them back. The frame reuses the room it is given.
+func TestFrame(t *testing.T) {
+	queue := make(chan []byte, 8)
+	if got := live.AppendFrame(nil, []byte(`{"a":1}`), queue); string(got) != `{"a":1}` {
+		t.Errorf("nothing queued: frame %s", got)
+	}
+	queue <- []byte(`{"b":"x\ny"}`) // a newline in a string is escaped by encoding/json
+	queue <- []byte(`{"c":3}`)
+	room := make([]byte, 0, 64)
+	frame := live.AppendFrame(append(room, "old frame"...), []byte(`{"a":1}`), queue)
+	if got := live.Messages(frame); len(got) != 3 || string(got[0]) != `{"a":1}` || string(got[1]) != `{"b":"x\ny"}` || string(got[2]) != `{"c":3}` {
+		t.Errorf("messages %q", got)
+	}
+	if &frame[0] != &room[:1][0] {
+		t.Error("the frame did not reuse the room it was given")
+	}
+	big := bytes.Repeat([]byte("x"), live.FrameBytes/2)
+	for range 4 {
+		queue <- big
+	}
+	frame = live.AppendFrame(frame, big, queue)
+	if n := len(live.Messages(frame)); n != 2 || len(queue) != 3 {
+		t.Errorf("a frame of %d messages (%d bytes), %d left queued; want 2 and 3", n, len(frame), len(queue))
 	}
 }

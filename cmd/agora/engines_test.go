@@ -185,20 +185,22 @@ func (a *apiProcess) openHub(t *testing.T) *hubSocket {
 	go func() {
 		defer close(h.closed)
 		for {
-			_, b, err := conn.ReadMessage()
+			_, frame, err := conn.ReadMessage()
 			if err != nil {
 				h.err = err
 				return
 			}
-			var m live.Message
-			if err := json.Unmarshal(b, &m); err != nil {
-				h.err = fmt.Errorf("%w: %s", err, b)
-				return
-			}
-			if k := eventKey(m); k != "" {
-				h.mu.Lock()
-				h.seen[k]++
-				h.mu.Unlock()
+			for _, b := range live.Messages(frame) {
+				var m live.Message
+				if err := json.Unmarshal(b, &m); err != nil {
+					h.err = fmt.Errorf("%w: %s", err, b)
+					return
+				}
+				if k := eventKey(m); k != "" {
+					h.mu.Lock()
+					h.seen[k]++
+					h.mu.Unlock()
+				}
 			}
 		}
 	}()

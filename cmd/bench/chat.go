@@ -346,39 +346,46 @@ func newReceipts() *receipts {
 // message's other member (not the author's own tab).
 func (r *receipts) read(conn *websocket.Conn, user string) {
 	for {
-		_, b, err := conn.ReadMessage()
+		_, frame, err := conn.ReadMessage()
 		if err != nil {
 			return
 		}
 		now := time.Now()
-		var m struct {
-			Event string `json:"event"`
-			Data  struct {
-				Payload struct {
-					ID        string    `json:"id"`
-					CreatorID string    `json:"creatorId"`
-					UserID    string    `json:"userId"`
-					CreatedOn time.Time `json:"createdOn"`
-				} `json:"payload"`
-			} `json:"data"`
+		for _, b := range live.Messages(frame) {
+			r.add(b, user, now)
 		}
-		if json.Unmarshal(b, &m) != nil {
-			continue
-		}
-		r.mu.Lock()
-		switch id := m.Data.Payload.ID; {
-		case m.Event == "user.connected":
-			r.online[m.Data.Payload.UserID] = true
-		case m.Event == "thread.created" && m.Data.Payload.CreatorID != user:
-			if _, ok := r.at[id]; !ok {
-				r.at[id], r.created[id] = now, m.Data.Payload.CreatedOn
-			}
-			r.by[id] = append(r.by[id], user)
-		}
-		close(r.wake)
-		r.wake = make(chan struct{})
-		r.mu.Unlock()
 	}
+}
+
+// add records one message conn received at now.
+func (r *receipts) add(b []byte, user string, now time.Time) {
+	var m struct {
+		Event string `json:"event"`
+		Data  struct {
+			Payload struct {
+				ID        string    `json:"id"`
+				CreatorID string    `json:"creatorId"`
+				UserID    string    `json:"userId"`
+				CreatedOn time.Time `json:"createdOn"`
+			} `json:"payload"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch id := m.Data.Payload.ID; {
+	case m.Event == "user.connected":
+		r.online[m.Data.Payload.UserID] = true
+	case m.Event == "thread.created" && m.Data.Payload.CreatorID != user:
+		if _, ok := r.at[id]; !ok {
+			r.at[id], r.created[id] = now, m.Data.Payload.CreatedOn
+		}
+		r.by[id] = append(r.by[id], user)
+	}
+	close(r.wake)
+	r.wake = make(chan struct{})
 }
 
 // written is message id's createdOn, as its event told it.

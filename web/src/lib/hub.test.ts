@@ -62,6 +62,16 @@ describe('Hub', () => {
     expect(all).toEqual(['series:1', 'series:2', 'series:1'])
   })
 
+  it('dispatches every message of a frame that holds several, one per line, in order', async () => {
+    const { hub, sockets } = setup()
+    hub.start()
+    await settled()
+    const got: string[] = []
+    hub.subscribe('*', (m) => got.push(`${m.contextKey} ${m.event}`))
+    sockets[0]!.onmessage!({ data: [msg('series:1'), msg('thread:2', 'thread.updated'), 'not json', msg('series:1', 'thread.deleted')].join('\n') })
+    expect(got).toEqual(['series:1 thread.created', 'thread:2 thread.updated', 'series:1 thread.deleted'])
+  })
+
   it('reconnects with growing delays, each time with a new ticket, and tells listeners after a loss', async () => {
     const { hub, sockets, urls, timers } = setup()
     let reconnects = 0

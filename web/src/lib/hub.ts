@@ -123,8 +123,17 @@ export class Hub {
     }
   }
 
+  /**
+   * dispatch hands each message of a frame to its listeners. A frame holds
+   * one message or several, one per line: a busy server writes the
+   * messages queued for a connection at once (live.Frame).
+   */
   private dispatch(data: unknown) {
     if (typeof data !== 'string') return
+    for (const line of data.split('\n')) this.dispatchOne(line)
+  }
+
+  private dispatchOne(data: string) {
     let m: HubMessage
     try {
       m = JSON.parse(data) as HubMessage
