@@ -36,7 +36,9 @@ const (
 	// socket and a wake-up of its reader; under a crowd of 1,500 members,
 	// each of whom hears every post, comment and reaction of their
 	// forums, those writes were a quarter of the two cores. A message
-	// waits at most this long for it.
+	// waits at most this long for it, and none waits once half the
+	// connection's queue is taken (live.Client.HalfFull): a burst, such
+	// as a node's members all disconnecting, must not fill it.
 	hubFrameGap = 100 * time.Millisecond
 )
 
@@ -256,10 +258,12 @@ func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, build st
 	for {
 		select {
 		case msg := <-client.Messages():
-			if wait := hubFrameGap - time.Since(wrote); wait > 0 {
+			if wait := hubFrameGap - time.Since(wrote); wait > 0 && 2*len(client.Messages()) < cap(client.Messages()) {
 				gap.Reset(wait)
 				select {
 				case <-gap.C:
+				case <-client.HalfFull():
+					gap.Stop()
 				case <-client.Done():
 					gap.Stop()
 					continue // closed below, with the node's reason

@@ -118,6 +118,7 @@ type Client struct {
 	ExpiresOn time.Time
 
 	send   chan []byte
+	half   chan struct{} // signalled when send is half full
 	done   chan struct{}
 	once   sync.Once
 	reason CloseReason // set before done is closed
@@ -126,6 +127,11 @@ type Client struct {
 
 // Messages are the encoded messages to write, in order.
 func (c *Client) Messages() <-chan []byte { return c.send }
+
+// HalfFull is signalled when the messages waiting reach half the queue: a
+// writer holding them back to send them together writes now, before the
+// queue fills and the hub drops the client as too slow.
+func (c *Client) HalfFull() <-chan struct{} { return c.half }
 
 // Done is closed when the hub dropped the client; Reason says why.
 func (c *Client) Done() <-chan struct{} { return c.done }
@@ -185,7 +191,7 @@ func (h *Hub) Started() time.Time { return h.started }
 func (h *Hub) Register(userID, sessionID uuid.UUID, expiresOn time.Time) (*Client, error) {
 	c := &Client{
 		UserID: userID, SessionID: sessionID, ExpiresOn: expiresOn,
-		send: make(chan []byte, h.opts.SendQueue), done: make(chan struct{}),
+		send: make(chan []byte, h.opts.SendQueue), half: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -316,6 +322,12 @@ func (h *Hub) Deliver(msg []byte, users []uuid.UUID) int {
 			select {
 			case c.send <- msg:
 				n++
+				if 2*len(c.send) >= cap(c.send) {
+					select {
+					case c.half <- struct{}{}:
+					default:
+					}
+				}
 			default:
 				h.opts.Log.Warn("live: a connection is too slow; closing it", "user", u)
 				h.dropLocked(c, TooSlow)

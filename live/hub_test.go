@@ -83,6 +83,36 @@ func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 	}
 }
 
+// TestHalfFull: a client is told when its queue is half taken, once for
+// however many messages come after, so that a writer gathering them stops
+// waiting before the queue fills.
+func TestHalfFull(t *testing.T) {
+	hub := live.NewHub(nil, live.HubOptions{NodeID: "n1", SendQueue: 4})
+	user := uuid.New()
+	c, err := hub.Register(user, uuid.New(), time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub.Deliver([]byte(`{}`), []uuid.UUID{user})
+	select {
+	case <-c.HalfFull():
+		t.Fatal("told half full with one message of four")
+	default:
+	}
+	hub.Deliver([]byte(`{}`), []uuid.UUID{user})
+	hub.Deliver([]byte(`{}`), []uuid.UUID{user})
+	select {
+	case <-c.HalfFull():
+	default:
+		t.Fatal("not told half full with three messages of four")
+	}
+	select {
+	case <-c.HalfFull():
+		t.Error("told twice")
+	default:
+	}
+}
+
 func TestNodeIDIsSafeAndUnique(t *testing.T) {
 	a, b := live.NewNodeID(), live.NewNodeID()
 	if a == b {
