@@ -93,6 +93,38 @@ func Installed() (Files, error) {
 	}, nil
 }
 
+// TestFiles are the files the tests load the model from: Installed's, or
+// AGORA_SENTENCE_MODEL's folder and AGORA_ONNXRUNTIME's library where
+// they are set, as agora's configuration reads them; why says what is
+// missing, for the test to skip with, or is "".
+func TestFiles() (f Files, why string) {
+	f, err := Installed()
+	if err != nil {
+		return f, fmt.Sprintf("%v: the sentence model is not installed", err)
+	}
+	if d := os.Getenv("AGORA_SENTENCE_MODEL"); d != "" {
+		f.Dir = d
+	}
+	if l := os.Getenv("AGORA_ONNXRUNTIME"); l != "" {
+		f.Library = l
+	}
+	if p := f.Missing(); p != "" {
+		return f, fmt.Sprintf("the sentence model is not installed (no %s): scripts/install-deps.sh sentencemodel", p)
+	}
+	return f, ""
+}
+
+// Missing is the first of the files Open loads that is not there (or not
+// a regular file), or "".
+func (f Files) Missing() string {
+	for _, p := range []string{filepath.Join(f.Dir, ModelFile), filepath.Join(f.Dir, TokenizerFile), f.Library} {
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
 // runtime is the process's ONNX Runtime: one environment per process,
 // from one library, started by the first Open and kept for the process's
 // life (sessions share it; tearing it down under a live session crashes).
@@ -105,10 +137,8 @@ var runtime struct {
 // Runtime from f.Library on first use. An error says which file is
 // missing or what failed.
 func Open(f Files) (*Encoder, error) {
-	for _, p := range []string{filepath.Join(f.Dir, ModelFile), filepath.Join(f.Dir, TokenizerFile), f.Library} {
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("sentence: no file at %s", p)
-		}
+	if p := f.Missing(); p != "" {
+		return nil, fmt.Errorf("sentence: no file at %s", p)
 	}
 	tok, err := LoadTokenizer(filepath.Join(f.Dir, TokenizerFile), MaxLen)
 	if err != nil {

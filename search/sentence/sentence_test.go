@@ -22,20 +22,9 @@ import (
 // tests that run the model skip, saying so, when it is absent.
 func installed(t testing.TB) Files {
 	t.Helper()
-	f, err := Installed()
-	if err != nil {
-		t.Skipf("%v: the sentence model is not installed", err)
-	}
-	if d := os.Getenv("AGORA_SENTENCE_MODEL"); d != "" {
-		f.Dir = d
-	}
-	if l := os.Getenv("AGORA_ONNXRUNTIME"); l != "" {
-		f.Library = l
-	}
-	for _, p := range []string{filepath.Join(f.Dir, ModelFile), filepath.Join(f.Dir, TokenizerFile), f.Library} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("the sentence model is not installed (no %s): scripts/install-deps.sh sentencemodel", p)
-		}
+	f, why := TestFiles()
+	if why != "" {
+		t.Skip(why)
 	}
 	return f
 }

@@ -5,8 +5,6 @@
 package sentencetest
 
 import (
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -16,20 +14,9 @@ import (
 // Files names the model's files, or skips the test when one is missing.
 func Files(t testing.TB) sentence.Files {
 	t.Helper()
-	f, err := sentence.Installed()
-	if err != nil {
-		t.Skipf("%v: the sentence model is not installed", err)
-	}
-	if d := os.Getenv("AGORA_SENTENCE_MODEL"); d != "" {
-		f.Dir = d
-	}
-	if l := os.Getenv("AGORA_ONNXRUNTIME"); l != "" {
-		f.Library = l
-	}
-	for _, p := range []string{filepath.Join(f.Dir, sentence.ModelFile), filepath.Join(f.Dir, sentence.TokenizerFile), f.Library} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("the sentence model is not installed (no %s): scripts/install-deps.sh sentencemodel", p)
-		}
+	f, why := sentence.TestFiles()
+	if why != "" {
+		t.Skip(why)
 	}
 	return f
 }
