@@ -277,6 +277,9 @@ func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, build st
 				return
 			}
 			wrote = time.Now()
+			if cap(frame) > 4*live.FrameBytes {
+				frame = nil // a rare large message's room is not kept for the connection's life
+			}
 		case <-ping.C:
 			if err := conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(hubWriteWait)); err != nil {
 				return

@@ -33,8 +33,8 @@ func Encode(event, contextKey string, payload any) ([]byte, error) {
 }
 
 // A frame the hub writes holds one message or several, one per line: a
-// connection whose messages queued up while its writer waited for a core
-// gets them in one frame of about FrameBytes at most, so that a busy node
+// connection whose messages queued up while its writer waited (for a core,
+// or out the least time between two frames) gets them in one frame of about FrameBytes at most, so that a busy node
 // makes one write to the socket, and the reader one wake-up, for what
 // would have been many. A message is JSON as encoding/json writes it, with
 // no raw newline, so a newline only ever separates two.
