@@ -289,10 +289,10 @@ func pick(ctx context.Context, req Request, limit int) ([]passage, error) {
 	// Words alone refuse a paraphrase; the thread both rankings put
 	// first is its subject all the same, and its best sentence by the
 	// words it shares is the answer; without such a thread, the sentence
-	// nearest the question in meaning is, if near enough. A thread the meaning ranking did not
-	// put first must hold more of the question to be its answer: the
-	// words of a question the forum cannot answer still find a post
-	// sharing a few of them.
+	// nearest the question in meaning is, if near enough. A thread the
+	// meaning ranking did not put first must hold more of the question
+	// to be its answer: the words of a question the forum cannot answer
+	// still find a post sharing a few of them.
 	refuse := len(cands) == 0 || cands[0].covers < minCovers
 	if !refuse && !isCited(cands[0]) {
 		t := req.Posts[cands[0].post].Thread()
