@@ -80,23 +80,11 @@ func (t *Thread) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"commentsCount":`...)
 	b = strconv.AppendInt(b, int64(t.CommentsCount), 10)
 	b = append(b, `,"replies":`...)
-	b = appendReplies(b, t.Replies)
+	b = j.List(b, t.Replies, appendReply)
 	return append(b, '}'), nil
 }
 
-func appendReplies(b []byte, list []*Reply) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, r := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = r.appendJSON(b)
-	}
-	return append(b, ']')
-}
+func appendReply(b []byte, r *Reply) []byte { return r.appendJSON(b) }
 
 func (r *Reply) appendJSON(b []byte) []byte {
 	if r == nil {
@@ -127,7 +115,7 @@ func (r *Reply) appendJSON(b []byte) []byte {
 	b = append(b, `,"repliesCount":`...)
 	b = strconv.AppendInt(b, int64(r.RepliesCount), 10)
 	b = append(b, `,"replies":`...)
-	b = appendReplies(b, r.Replies)
+	b = j.List(b, r.Replies, appendReply)
 	b = append(b, `,"createdOn":`...)
 	b = r.CreatedOn.AppendJSON(b)
 	b = append(b, `,"updatedOn":`...)

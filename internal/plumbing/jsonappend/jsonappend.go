@@ -68,15 +68,20 @@ func String(b []byte, s string) []byte {
 
 // Strings appends a list of strings; nil is null.
 func Strings(b []byte, list []string) []byte {
+	return List(b, list, String)
+}
+
+// List appends a list, each element as each writes it; nil is null.
+func List[T any](b []byte, list []T, each func([]byte, T) []byte) []byte {
 	if list == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, s := range list {
+	for i, v := range list {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = String(b, s)
+		b = each(b, v)
 	}
 	return append(b, ']')
 }
