@@ -265,8 +265,10 @@ func pumpHub(hub *live.Hub, conn *websocket.Conn, p qaccount.Principal, build st
 				case <-client.HalfFull():
 					gap.Stop()
 				case <-client.Done():
+					// Written before the close: what the node sent
+					// last (an organization's deletion to its former
+					// member) often comes with the reason it closes.
 					gap.Stop()
-					continue // closed below, with the node's reason
 				case <-readDone:
 					return
 				}
