@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -163,9 +164,13 @@ func readForum(ctx context.Context, q db.Querier, v auth.Caller, seriesID uuid.U
 	return access.ReadForum(ctx, q, v.UserID, v.Role, seriesID)
 }
 
+// null is the JSON of a missing attachment, link, meeting or chat: one
+// value for all, as a conversion per field allocated five times a post.
+var null = json.RawMessage("null")
+
 func raw(b []byte) json.RawMessage {
 	if b == nil {
-		return json.RawMessage("null")
+		return null
 	}
 	return json.RawMessage(b)
 }
@@ -179,10 +184,13 @@ func orEmpty(a []string) []string {
 
 // A page of threads is read in one statement (threadsSQL): the viewer's
 // rights in the forum, the threads, the comments shown with them, their
-// creators, reply counts and reactions. Every row carries the rights (the
-// acc columns); then, unless the forum is refused or the page empty, one
-// item: a thread (sec 0, in page order) or a comment or reply (sec 1,
-// oldest first). A channel or thread that does not exist gives no row.
+// creators, reply counts and reactions. The first row holds the rights
+// alone (the acc columns, sec null); then, unless the forum is refused or
+// the page empty, a row an item, with null rights: a thread (sec 0, in
+// page order) or a comment or reply (sec 1, oldest first). Rights repeated
+// on every item's row cost the feed page a twentieth of Postgres's work
+// (pgbench, 2026-12-04). A channel or thread that does not exist gives no
+// row.
 //
 // The rights repeat access.InForum through access.ForumSQL, so that the
 // rows are read only for a reader; Go then tells 403 from an empty page.
@@ -190,13 +198,16 @@ func orEmpty(a []string) []string {
 // the viewer is a super user, then those of the page.
 func threadsSQL(forum, page string, all bool) string {
 	member, admin := access.ForumSQL("$2", "$3")
-	shown := `SELECT r.* FROM replies r WHERE r.thread_id IN (SELECT id FROM page)`
+	// Each shown reply carries its thread's forum (page_series_id), which
+	// its creator's expert flag is read in, so that items need not join
+	// the replies to the page again.
+	shown := `SELECT r.*, t.series_id AS page_series_id FROM page t JOIN replies r ON r.thread_id = t.id`
 	if !all {
 		// The first comment of each thread, through replies_thread, then
 		// it and its replies through replies_featured: joined to each
 		// thread, as a semi-join on the first comments' ids read each
 		// thread's replies twice over (a third more of the page's buffers).
-		shown = `SELECT r.* FROM page t
+		shown = `SELECT r.*, t.series_id AS page_series_id FROM page t
 			CROSS JOIN LATERAL (SELECT f.id FROM replies f WHERE f.thread_id = t.id AND f.parent_id IS NULL
 			                    ORDER BY f.created_on, f.id LIMIT 1) f
 			JOIN replies r ON COALESCE(r.parent_id, r.id) = f.id AND r.thread_id = t.id`
@@ -225,32 +236,40 @@ func threadsSQL(forum, page string, all bool) string {
 		CROSS JOIN LATERAL (SELECT count(*)::int AS replies_count, count(*) FILTER (WHERE c.parent_id IS NULL)::int AS comments_count
 			FROM replies c WHERE c.thread_id = t.id) n
 		UNION ALL
-		SELECT 1, r.id, r.thread_id, r.parent_id, NULL, t.series_id, NULL, NULL, r.creator_id,
+		SELECT 1, r.id, r.thread_id, r.parent_id, NULL, r.page_series_id, NULL, NULL, r.creator_id,
 			r.raw, NULL, NULL, NULL, NULL, NULL, r.mentions::text[], r.hashtags, r.created_on, r.updated_on, 0, 0, false, r.id
-		FROM shown r JOIN page t ON t.id = r.thread_id
+		FROM shown r
 	)
-	SELECT acc.series_id, acc.kind, acc.member, acc.admin, i.sec,
-		i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting, i.chat,
-		i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count, i.comments_count, i.has_meeting,
-		u.first_name, u.last_name, u.avatar,
-		` + isExpertSQL("u.id", "i.series_id") + `,
-		x.liked, x.loved, x.smiled, x.disliked, x.neutral, x.mine
-	FROM acc
-	LEFT JOIN items i ON true
-	LEFT JOIN users u ON u.id = i.creator_id
-	LEFT JOIN LATERAL (
-		-- The expression of the reactions_one index: a thread's own
-		-- reactions have the nil UUID for their reply.
-		SELECT count(*) FILTER (WHERE kind = 'liked')::int AS liked, count(*) FILTER (WHERE kind = 'loved')::int AS loved,
-			count(*) FILTER (WHERE kind = 'smiled')::int AS smiled, count(*) FILTER (WHERE kind = 'disliked')::int AS disliked,
-			count(*) FILTER (WHERE kind = 'neutral')::int AS neutral, max(kind) FILTER (WHERE user_id = $2) AS mine
-		FROM reactions
-		WHERE thread_id = i.thread_id AND COALESCE(reply_id, '00000000-0000-0000-0000-000000000000'::uuid) = i.reaction_key
-	) x ON i.sec IS NOT NULL
-	ORDER BY i.sec,
-		CASE WHEN i.sec = 0 THEN i.created_on END DESC, CASE WHEN i.sec = 0 THEN i.id END DESC,
-		i.created_on, i.id`
+	SELECT r.* FROM (
+		-- The items first, whose columns name those of the rows.
+		SELECT NULL, NULL, NULL, NULL, i.sec,
+			i.id, i.thread_id, i.parent_id, i.channel_id, i.series_id, i.type, i.creator_as, i.creator_id, i.raw, i.image, i.file, i.link, i.meeting, i.chat,
+			i.mentions, i.hashtags, i.created_on, i.updated_on, i.replies_count, i.comments_count, i.has_meeting,
+			u.first_name, u.last_name, u.avatar,
+			` + isExpertSQL("u.id", "i.series_id") + `,
+			x.liked, x.loved, x.smiled, x.disliked, x.neutral, x.mine
+		FROM items i
+		JOIN users u ON u.id = i.creator_id
+		CROSS JOIN LATERAL (
+			-- The expression of the reactions_one index: a thread's own
+			-- reactions have the nil UUID for their reply.
+			SELECT count(*) FILTER (WHERE kind = 'liked')::int AS liked, count(*) FILTER (WHERE kind = 'loved')::int AS loved,
+				count(*) FILTER (WHERE kind = 'smiled')::int AS smiled, count(*) FILTER (WHERE kind = 'disliked')::int AS disliked,
+				count(*) FILTER (WHERE kind = 'neutral')::int AS neutral, max(kind) FILTER (WHERE user_id = $2) AS mine
+			FROM reactions
+			WHERE thread_id = i.thread_id AND COALESCE(reply_id, '00000000-0000-0000-0000-000000000000'::uuid) = i.reaction_key
+		) x
+		UNION ALL
+		SELECT acc.series_id, acc.kind, acc.member, acc.admin` + strings.Repeat(", NULL", itemColumns) + ` FROM acc
+	) r
+	ORDER BY r.sec NULLS FIRST,
+		CASE WHEN r.sec = 0 THEN r.created_on END DESC, CASE WHEN r.sec = 0 THEN r.id END DESC,
+		r.created_on, r.id`
 }
+
+// itemColumns counts the columns of an item's row after the rights: those
+// the rights row leaves null.
+const itemColumns = 32
 
 // threadRows reads a statement of threadsSQL: the viewer's rights and the
 // threads in order with their comments. No row at all, a forum the viewer
@@ -279,7 +298,7 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 		}
 		found, kind, f.SeriesID, f.Member, f.Admin = true, r.kind, r.seriesID, r.member, r.admin
 		switch {
-		case !r.sec.Valid: // the rights alone: refused, or an empty page
+		case !r.sec.Valid: // the rights row, first: the items follow it, if any
 		case r.sec.Int32 == 0:
 			t := r.thread()
 			if err := q.SignAttachments(&t.Post); err != nil {
@@ -370,27 +389,29 @@ type threadRow struct {
 	stats              Stats
 	mine               pgtype.Text
 
-	// all are the scan targets of every column, rights those of the
-	// rights and sec alone (nil, which pgx skips, for the rest).
-	all, rights []any
+	// rights are the scan targets of the rights row, item those of an
+	// item's row: each nil (which pgx skips) where the other has its
+	// columns.
+	rights, item []any
 }
 
-// scan reads the current row. UUIDs are scanned as [16]byte: as a
-// uuid.UUID, pgx would hand them to its sql.Scanner as text to parse. A
-// row without an item (sec null) reads the rights alone.
+// scan reads the current row: the rights row (sec null) or an item's,
+// whose fields it sets and leaves the others as they were. UUIDs are
+// scanned as [16]byte: as a uuid.UUID, pgx would hand them to its
+// sql.Scanner as text to parse.
 func (r *threadRow) scan(rows pgx.Rows) error {
-	if r.all == nil {
+	if r.item == nil {
 		c := &r.creator
-		r.all = []any{(*[16]byte)(&r.seriesID), &r.kind, &r.member, &r.admin, &r.sec,
+		r.item = []any{nil, nil, nil, nil, &r.sec,
 			(*[16]byte)(&r.id), (*[16]byte)(&r.threadID), &r.parentID, &r.channelID, (*[16]byte)(&r.itemSeriesID),
 			&r.typ, &r.creatorAs, (*[16]byte)(&r.creatorID), &r.raw, &r.image, &r.file, &r.link, &r.meeting, &r.chat,
 			&r.mentions, &r.hashtags, &r.created, &r.updated, &r.repliesCount, &r.commentsCount, &r.hasMeeting,
 			&c.FirstName, &c.LastName, &c.Avatar, &c.IsExpert,
 			&r.stats.Liked, &r.stats.Loved, &r.stats.Smiled, &r.stats.Disliked, &r.stats.Neutral, &r.mine}
-		r.rights = make([]any, len(r.all))
-		copy(r.rights, r.all[:5])
+		r.rights = make([]any, len(r.item))
+		copy(r.rights, []any{(*[16]byte)(&r.seriesID), &r.kind, &r.member, &r.admin, &r.sec})
 	}
-	dest := r.all
+	dest := r.item
 	if rows.RawValues()[4] == nil {
 		dest = r.rights
 	}

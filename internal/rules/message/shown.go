@@ -43,10 +43,13 @@ func Shown(links *blob.Links, image, file json.RawMessage) (json.RawMessage, jso
 	return img, f, err
 }
 
+// null is what a post without the image or file shows: one value for all,
+// as the feed signs the attachments of every post it reads.
+var null = json.RawMessage("null")
+
 // signed reads a stored image or file (an image is a file without a media
 // type) and answers shown of it with a read URL.
 func signed(links *blob.Links, stored json.RawMessage, shown func(storedFile, string) any) (json.RawMessage, error) {
-	null := json.RawMessage("null")
 	var a storedFile
 	if len(stored) == 0 || string(stored) == "null" || json.Unmarshal(stored, &a) != nil || a.ID == uuid.Nil {
 		return null, nil
