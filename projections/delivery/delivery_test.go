@@ -48,7 +48,7 @@ func TestMentionIsMailedAndPushedOnce(t *testing.T) {
 	}
 	if got[0].Title != "Ada Tester mentioned you in Welcome & Introductions" || got[0].Body != "Hello @Grace Tester, have a look" ||
 		!strings.HasPrefix(got[0].URL, "/communities/"+w.community.String()+"/series/"+w.series.String()+"/posts/") ||
-		!strings.HasSuffix(got[0].URL, "?reason=mention&reply="+comment.String()) {
+		!strings.HasSuffix(got[0].URL, "?reason=mention&reply="+comment.String()) || got[0].Tag != comment.String() {
 		t.Fatalf("push %+v", got[0])
 	}
 	if n := w.count(t, "SELECT count(*) FROM notification_deliveries WHERE notification_id = $1 AND sent_on IS NOT NULL", id); n != 2 {

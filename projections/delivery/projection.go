@@ -453,7 +453,9 @@ func (p *Projection) sendPush(ctx context.Context, tx pgx.Tx, delivery uuid.UUID
 	return settle(ctx, tx, delivery, err, now)
 }
 
-// pushMessage is what the browser shows for n.
+// pushMessage is what the browser shows for n, tagged with its source:
+// one post or comment is one notification on the screen, however often it
+// is delivered.
 func (p *Projection) pushMessage(n notification) webpush.Message {
-	return webpush.Message{Title: notice.Headline([]string{n.Kind}, n.who()), Body: n.Preview, URL: p.postURL(n, false)}
+	return webpush.Message{Title: notice.Headline([]string{n.Kind}, n.who()), Body: n.Preview, URL: p.postURL(n, false), Tag: n.SourceID.String()}
 }

@@ -1,7 +1,8 @@
 // The service worker of Agora's web push notifications (RFC 8030/8291):
-// the server pushes {title, body, url} (projections/delivery), encrypted
-// for this browser; the worker shows it, and a click opens its url in a
-// tab of the app (one already open is focused and taken there).
+// the server pushes {title, body, url, tag} (projections/delivery),
+// encrypted for this browser; the worker shows it, and a click opens its
+// url in a tab of the app (one already open is focused and taken there).
+// A push delivered again under its tag replaces the one shown.
 // It caches nothing and fetches nothing: the app works as without it.
 
 self.addEventListener('install', () => {
@@ -25,6 +26,7 @@ self.addEventListener('push', (event) => {
       body: typeof data.body === 'string' ? data.body : '',
       icon: '/favicon.svg',
       data: { url: sameOrigin(data.url) },
+      ...(typeof data.tag === 'string' && data.tag ? { tag: data.tag } : {}),
     }),
   )
 })

@@ -93,11 +93,15 @@ func (s Subscription) Problem(guard *outbound.Guard) (field, problem string) {
 }
 
 // Message is what the service worker (web/public/sw.js) shows: a title, a
-// body and the page a click opens.
+// body, the page a click opens, and a tag naming what it is about. Push
+// services deliver at least once and a failed send is retried, so a
+// message sent again under the same tag replaces the one shown instead of
+// stacking beside it.
 type Message struct {
 	Title string `json:"title"`
 	Body  string `json:"body"`
 	URL   string `json:"url"`
+	Tag   string `json:"tag,omitempty"`
 }
 
 // ErrGone is a push service's answer that the subscription no longer
