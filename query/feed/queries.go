@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -30,6 +29,9 @@ import (
 type Queries struct {
 	pool  *pgxpool.Pool
 	links *blob.Links
+	// threadPlans are the scan plans of threadsSQL's rows, the feed's
+	// hottest (threadRows).
+	threadPlans db.ScanPlans
 }
 
 // New builds the queries; links sign the URLs of the posts' uploads.
@@ -292,8 +294,9 @@ func (q *Queries) threadRows(ctx context.Context, v auth.Caller, sql string, arg
 	// One row value serves every row: thread and reply copy out what they
 	// keep, and pgx scans fresh strings and slices each time.
 	var r threadRow
+	scanner := q.threadPlans.Rows(rows)
 	for rows.Next() {
-		if err := r.scan(rows); err != nil {
+		if err := r.scan(scanner); err != nil {
 			return nil, err
 		}
 		found, kind, f.SeriesID, f.Member, f.Admin = true, r.kind, r.seriesID, r.member, r.admin
@@ -399,7 +402,7 @@ type threadRow struct {
 // whose fields it sets and leaves the others as they were. UUIDs are
 // scanned as [16]byte: as a uuid.UUID, pgx would hand them to its
 // sql.Scanner as text to parse.
-func (r *threadRow) scan(rows pgx.Rows) error {
+func (r *threadRow) scan(rows *db.Scanner) error {
 	if r.item == nil {
 		c := &r.creator
 		r.item = []any{nil, nil, nil, nil, &r.sec,
@@ -412,7 +415,7 @@ func (r *threadRow) scan(rows pgx.Rows) error {
 		copy(r.rights, []any{(*[16]byte)(&r.seriesID), &r.kind, &r.member, &r.admin, &r.sec})
 	}
 	dest := r.item
-	if rows.RawValues()[4] == nil {
+	if rows.Null(4) {
 		dest = r.rights
 	}
 	if err := rows.Scan(dest...); err != nil {

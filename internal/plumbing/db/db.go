@@ -18,7 +18,8 @@
 // reads, planned by hand: the page size is written into the text so that
 // Postgres plans for it, where jet would bind it; cmd/bench -only feed
 // measures them. The rules they share with jet statements (the forum read
-// rule, isExpert) are jet expressions rendered into their text by Text.
+// rule, isExpert) are jet expressions rendered into their text by Text,
+// and their rows are scanned with plans kept per connection (ScanPlans).
 //
 // The migration runner (migrate.go), the private server (internal/standins/pgserver),
 // replication (relay/) and the projections' snapshots speak to Postgres
