@@ -200,14 +200,29 @@ export default [
       await panel.getByRole('button', { name: 'Collapse the panel' }).click()
       await poll('the docked dot goes once read', async () => (await chat.getByRole('img', { name: 'Unread messages' }).count()) === 0, TIMEOUT)
 
-      // On a phone the top bar's chat button carries the dot.
+      // On a phone the top bar's chat button carries the dot, also for a
+      // message written while the page was still connecting: the page's hub
+      // ticket is held until A has written, after the chat was read.
       const phone = await signedInPage(ctx, 'william.chen@demo.agora', NARROW)
+      let release
+      const held = new Promise((r) => (release = r))
+      await phone.route('**/api/hub/tickets', async (route) => {
+        await held
+        await route.continue()
+      })
+      const chatRead = phone.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/channels/private', { timeout: TIMEOUT })
+      await phone.reload()
+      await chatRead
       const button = phone.getByRole('banner').getByRole('button', { name: 'Chat', exact: true })
       await visible(button)
       assert.equal(await button.getByRole('img', { name: 'Unread messages' }).count(), 0)
       const second = `And the dashboard link, when you have it? ${Date.now()}`
       await write(second)
+      release()
       await visible(button.getByRole('img', { name: 'Unread messages' }))
+
+      // Connected now, a message that arrives live also shows its bubble.
+      await write(`Or the slides, whichever is first. ${Date.now()}`)
       // The new-message bubble shows at the foot of the screen, not over the top bar.
       const bubble = phone.getByTestId('new-message-bubble')
       await visible(bubble)

@@ -1,6 +1,7 @@
+import type { Query } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '@/api/client'
-import { backoffDelay, Hub, hubUrl, type IdleLike, type SocketLike } from './hub'
+import { backoffDelay, Hub, hubUrl, missedBefore, type IdleLike, type SocketLike } from './hub'
 
 // A socket the test drives by hand, and timers it runs by hand: what is
 // tested is the hub's own routing and reconnection logic.
@@ -42,6 +43,8 @@ let tickets = 0
 
 const msg = (contextKey: string, event = 'thread.created') =>
   JSON.stringify({ type: 'api:messages:broadcast', contextKey, event, data: { payload: { id: 1 } } })
+// firstMessage is what the server sends first on each connection, once it has registered it.
+const firstMessage = JSON.stringify({ type: 'api:messages:broadcast', contextKey: 'user:me', event: 'presence.settings', data: { payload: { awayAfter: 60_000 } } })
 
 describe('Hub', () => {
   it('routes messages by contextKey, and all of them to *', async () => {
@@ -72,16 +75,24 @@ describe('Hub', () => {
     expect(got).toEqual(['series:1 thread.created', 'thread:2 thread.updated', 'series:1 thread.deleted'])
   })
 
-  it('reconnects with growing delays, each time with a new ticket, and tells listeners after a loss', async () => {
+  it('reconnects with growing delays, each time with a new ticket, and tells listeners each time a connection goes live', async () => {
     const { hub, sockets, urls, timers } = setup()
-    let reconnects = 0
-    hub.onReconnect(() => reconnects++)
+    const live: number[] = []
+    hub.onLive((since) => live.push(since))
     hub.start()
     hub.start()
     await settled()
     expect(sockets).toHaveLength(1)
+    // Open is not live: the server registers the connection, then sends its first message.
     sockets[0]!.onopen!({})
-    expect(reconnects).toBe(0)
+    expect(live).toHaveLength(0)
+    const before = Date.now()
+    sockets[0]!.onmessage!({ data: firstMessage })
+    expect(live).toHaveLength(1)
+    expect(live[0]).toBeGreaterThanOrEqual(before)
+    // Other messages are not a new connection.
+    sockets[0]!.onmessage!({ data: msg('series:1') })
+    expect(live).toHaveLength(1)
     sockets[0]!.onclose!({ code: 1006 })
     expect(timers).toHaveLength(1)
     timers[0]!.fn()
@@ -92,10 +103,22 @@ describe('Hub', () => {
     await settled()
     expect(new Set(urls).size).toBe(3)
     sockets[2]!.onopen!({})
-    expect(reconnects).toBe(1)
+    sockets[2]!.onmessage!({ data: firstMessage })
+    expect(live).toHaveLength(2)
     // After a success the backoff starts over.
     sockets[2]!.onclose!({ code: 1001 })
     expect(timers[2]!.ms).toBeLessThanOrEqual(1000)
+  })
+
+  it('counts as missed a query read before the connection went live, or being read then, and not one read after', () => {
+    const since = 1_000
+    const query = (dataUpdatedAt: number, fetchStatus: 'idle' | 'fetching' = 'idle') => ({ state: { dataUpdatedAt, fetchStatus } }) as unknown as Query
+    const missed = missedBefore(since)
+    expect(missed(query(999))).toBe(true)
+    expect(missed(query(0))).toBe(true)
+    expect(missed(query(1_500, 'fetching'))).toBe(true)
+    expect(missed(query(1_000))).toBe(false)
+    expect(missed(query(1_500))).toBe(false)
   })
 
   it('does not reconnect a signed-out session or a closed hub', async () => {

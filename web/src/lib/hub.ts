@@ -1,3 +1,4 @@
+import type { Query } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { api, isApiError, unwrap } from '@/api/client'
 import { HUB_EVENTS, payloadOf, type HubMessage } from '@/api/hub-events'
@@ -11,9 +12,11 @@ import { useCurrentUser } from './session-context'
 // receive; "subscribing" is choosing which contextKeys to listen to. The
 // client sends only its presence: the first message of each connection
 // (presence.settings) gives the away time, and the tab then reports idle
-// or active as its IdleDetector sees it (spec 002 §4). Events that happen while the connection is down
-// are lost, so listeners are also told when it comes back (onReconnect),
-// to refetch what they show.
+// or active as its IdleDetector sees it (spec 002 §4). Events sent while
+// no connection is registered are lost: those while the page loads, before
+// the first connection, as well as those while one is down. So listeners
+// are told each time a connection goes live (onLive), to read again what
+// they read before it.
 
 export type { HubMessage }
 export type HubListener = (m: HubMessage) => void
@@ -54,11 +57,10 @@ export type HubOptions = {
 export class Hub {
   private socket?: SocketLike
   private listeners = new Map<string, Set<HubListener>>()
-  private reconnectListeners = new Set<() => void>()
+  private liveListeners = new Set<(since: number) => void>()
   private attempt = 0
   private timer: unknown
   private closed = false
-  private opened = false
   private connecting = false
   private detector?: IdleLike
   /** sendable is whether this.socket is open (a connecting one cannot send). */
@@ -109,9 +111,6 @@ export class Hub {
     s.onopen = () => {
       if (this.socket === s) this.sendable = true
       this.attempt = 0
-      // A connection after the first one may have missed events.
-      if (this.opened) this.reconnectListeners.forEach((l) => l())
-      this.opened = true
     }
     s.onmessage = (ev) => this.dispatch(ev.data)
     s.onclose = (ev) => {
@@ -141,7 +140,13 @@ export class Hub {
       return
     }
     if (!m || typeof m.contextKey !== 'string' || typeof m.event !== 'string') return
-    if (m.event === HUB_EVENTS.presenceSettings) this.presenceSettings(m)
+    if (m.event === HUB_EVENTS.presenceSettings) {
+      // The server registers a connection before its first message: from
+      // now on no event is missed.
+      const since = Date.now()
+      this.liveListeners.forEach((l) => l(since))
+      this.presenceSettings(m)
+    }
     for (const key of [m.contextKey, '*']) this.listeners.get(key)?.forEach((l) => l(m))
   }
 
@@ -173,10 +178,10 @@ export class Hub {
     }
   }
 
-  /** onReconnect is told when the connection comes back after a loss. */
-  onReconnect(l: () => void): () => void {
-    this.reconnectListeners.add(l)
-    return () => this.reconnectListeners.delete(l)
+  /** onLive is told the time each connection goes live: what was read before it may have missed events. */
+  onLive(l: (since: number) => void): () => void {
+    this.liveListeners.add(l)
+    return () => this.liveListeners.delete(l)
   }
 
   /** close ends the connection for good. */
@@ -223,25 +228,40 @@ export function hubFor(token: string): Hub {
   return hub
 }
 
+/** Missed tells the queries that may have missed events: pass it as invalidateQueries' predicate. */
+export type Missed = (q: Query) => boolean
+
+/**
+ * missedBefore is Missed for a connection live since then: a query read
+ * before, or being read then, may lack what happened in between; one read
+ * after lacks nothing, and is not read again.
+ */
+export const missedBefore =
+  (since: number): Missed =>
+  (q) =>
+    q.state.dataUpdatedAt < since || q.state.fetchStatus === 'fetching'
+
 /**
  * useHubEvents calls onMessage with the hub's events of contextKey, and
- * onReconnect when the connection comes back after a loss, for as long as
- * the component is mounted and a member is signed in.
+ * onLive each time a connection goes live, for as long as the component is
+ * mounted and a member is signed in. onLive reads again the queries it is
+ * given that may have missed events: those the page read while it
+ * loaded, or while the connection was down.
  */
-export function useHubEvents(contextKey: string | undefined, onMessage: HubListener, onReconnect?: () => void) {
+export function useHubEvents(contextKey: string | undefined, onMessage: HubListener, onLive?: (missed: Missed) => void) {
   const token = useCurrentUser()?.token
-  const handlers = useRef({ onMessage, onReconnect })
+  const handlers = useRef({ onMessage, onLive })
   useEffect(() => {
-    handlers.current = { onMessage, onReconnect }
+    handlers.current = { onMessage, onLive }
   })
   useEffect(() => {
     if (!token || !contextKey) return
     const hub = hubFor(token)
     const off = hub.subscribe(contextKey, (m) => handlers.current.onMessage(m))
-    const offReconnect = hub.onReconnect(() => handlers.current.onReconnect?.())
+    const offLive = hub.onLive((since) => handlers.current.onLive?.(missedBefore(since)))
     return () => {
       off()
-      offReconnect()
+      offLive()
     }
   }, [token, contextKey])
 }

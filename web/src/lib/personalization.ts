@@ -122,13 +122,13 @@ export function applyPersonalizationEvent(qc: QueryClient, m: HubMessage): boole
   return true
 }
 
-/** usePersonalizationLive keeps the member's personalization current wherever they are; after a lost connection it is read again. */
+/** usePersonalizationLive keeps the member's personalization current wherever they are; read before a connection went live, it is read again (useHubEvents). */
 export function usePersonalizationLive() {
   const qc = useQueryClient()
   const me = useCurrentUser()?.user.id
   useHubEvents(
     me ? LIVE_KEYS.user(me) : undefined,
     (m) => void applyPersonalizationEvent(qc, m),
-    () => void (me && qc.invalidateQueries({ queryKey: personalizationKey(me) })),
+    (missed) => void (me && qc.invalidateQueries({ queryKey: personalizationKey(me), predicate: missed })),
   )
 }

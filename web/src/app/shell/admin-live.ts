@@ -59,14 +59,14 @@ export function applyAdminEvent(qc: QueryClient, m: HubMessage): boolean {
   }
 }
 
-/** useAdminLive applies those events for as long as the signed-in frame is shown; after a lost connection everything admin is read again. */
+/** useAdminLive applies those events for as long as the signed-in frame is shown; what admin it read before a connection went live is read again (useHubEvents). */
 export function useAdminLive() {
   const qc = useQueryClient()
   useHubEvents(
     '*',
     (m) => void applyAdminEvent(qc, m),
-    () => {
-      for (const key of ['communities', 'community', 'organizations', 'permissions']) void qc.invalidateQueries({ queryKey: [key] })
+    (missed) => {
+      for (const key of ['communities', 'community', 'organizations', 'permissions']) void qc.invalidateQueries({ queryKey: [key], predicate: missed })
     },
   )
 }

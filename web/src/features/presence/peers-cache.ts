@@ -147,8 +147,8 @@ export function correctReads(qc: QueryClient, pinned?: (p: Peer) => boolean): ()
 
 /**
  * usePresenceLive keeps the cached peers lists' presence live, pinned
- * peers (unseen chats) staying where they are; after a lost connection
- * they are read again.
+ * peers (unseen chats) staying where they are; lists read before a
+ * connection went live are read again (useHubEvents).
  */
 export function usePresenceLive(pinned?: (p: Peer) => boolean) {
   const qc = useQueryClient()
@@ -158,6 +158,6 @@ export function usePresenceLive(pinned?: (p: Peer) => boolean) {
   useHubEvents(
     '*',
     (m) => void applyPresenceEvent(qc, m, pinned),
-    () => void qc.invalidateQueries({ queryKey: PEERS_KEY }),
+    (missed) => void qc.invalidateQueries({ queryKey: PEERS_KEY, predicate: missed }),
   )
 }

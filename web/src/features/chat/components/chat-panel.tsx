@@ -13,13 +13,13 @@ export function ChatPanel({ peersKey, meControls }: { peersKey: readonly unknown
   return peer ? <Conversation key={peer.userId} peer={peer} /> : <ChatList peersKey={peersKey} meControls={meControls} />
 }
 
-/** useChatLive applies the private chat's live events wherever the member is; after a lost connection the chat is read again. */
+/** useChatLive applies the private chat's live events wherever the member is; chat read before a connection went live is read again (useHubEvents). */
 export function useChatLive() {
   const qc = useQueryClient()
   useHubEvents(
     '*',
     (m) => void applyChatEvent(qc, m),
-    () => void qc.invalidateQueries({ queryKey: ['chat'] }),
+    (missed) => void qc.invalidateQueries({ queryKey: ['chat'], predicate: missed }),
   )
 }
 

@@ -8,8 +8,8 @@ import { feedKeys } from '../lib/thread-cache'
  * while a feed is shown (spec 001 §4 "Feed refresh and unread"). The events'
  * context keys are the posts' own ("thread:<id>"), so the feed listens to
  * every event and keeps the forum events; the server sends a member only
- * what they may read. After a lost connection the shown channel is read
- * again, since events were missed.
+ * what they may read. The shown channel, if read before a connection went
+ * live, is read again, since events were missed (useHubEvents).
  */
 export function useFeedLive(channelId: string, reader: Reader, threadId?: string) {
   const qc = useQueryClient()
@@ -19,9 +19,9 @@ export function useFeedLive(channelId: string, reader: Reader, threadId?: string
       const e = readFeedEvent(m)
       if (e) applyFeedEvent(qc, e, reader)
     },
-    () => {
-      void qc.invalidateQueries({ queryKey: feedKeys.channel(channelId) })
-      if (threadId) void qc.invalidateQueries({ queryKey: feedKeys.thread(threadId), exact: true })
+    (missed) => {
+      void qc.invalidateQueries({ queryKey: feedKeys.channel(channelId), predicate: missed })
+      if (threadId) void qc.invalidateQueries({ queryKey: feedKeys.thread(threadId), exact: true, predicate: missed })
     },
   )
 }

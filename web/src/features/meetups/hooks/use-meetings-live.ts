@@ -6,8 +6,8 @@ import { applyMeetingEvent, readMeetingEvent, type MeetingEvent } from '../lib/l
 /**
  * useMeetingsLive applies every Meet Up event the member receives (the
  * server sends only those of Meet Ups they may read), wherever they are;
- * onEvent also hears each one (the Meet Up screen's breakout prompt). After
- * a lost connection the Meet Ups are read again.
+ * onEvent also hears each one (the Meet Up screen's breakout prompt). Meet Ups
+ * read before a connection went live are read again (useHubEvents).
  */
 export function useMeetingsLive(onEvent?: (e: MeetingEvent, m: HubMessage) => void) {
   const qc = useQueryClient()
@@ -19,6 +19,6 @@ export function useMeetingsLive(onEvent?: (e: MeetingEvent, m: HubMessage) => vo
       applyMeetingEvent(qc, e)
       onEvent?.(e, m)
     },
-    () => void qc.invalidateQueries({ queryKey: meetingKeys.all }),
+    (missed) => void qc.invalidateQueries({ queryKey: meetingKeys.all, predicate: missed }),
   )
 }

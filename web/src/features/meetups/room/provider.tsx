@@ -70,8 +70,8 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
     setChatUnread(false)
   }, [])
 
-  // The chat's live events, for the Meet Up the member is in; after a lost
-  // connection the chat is read again.
+  // The chat's live events, for the Meet Up the member is in; the chat,
+  // if read before a connection went live, is read again.
   const roomId = active?.meeting.roomId
   useHubEvents(
     roomId ? '*' : undefined,
@@ -79,7 +79,7 @@ export function MeetupRoomProvider({ children, createRoom = newRoom }: MeetupRoo
       const e = roomId ? applyMeetupChatEvent(qc, roomId, m) : undefined
       if (e?.kind === 'created' && !e.message.isMine && !chatOpenNow.current) setChatUnread(true)
     },
-    () => roomId && void qc.invalidateQueries({ queryKey: meetingKeys.chat(roomId) }),
+    (missed) => roomId && void qc.invalidateQueries({ queryKey: meetingKeys.chat(roomId), predicate: missed }),
   )
 
   const connect = useCallback(

@@ -31,13 +31,13 @@ export function applyNotificationEvent(qc: QueryClient, me: string, m: HubMessag
   return mine
 }
 
-/** useNotificationsLive applies the member's notification events, and reads the list again after a lost connection. */
+/** useNotificationsLive applies the member's notification events, and reads the list again if it was read before a connection went live (useHubEvents). */
 export function useNotificationsLive() {
   const qc = useQueryClient()
   const me = useCurrentUser()?.user.id
   useHubEvents(
     me ? LIVE_KEYS.user(me) : undefined,
     (m) => void (me && applyNotificationEvent(qc, me, m)),
-    () => void qc.invalidateQueries({ queryKey: notificationKeys.all }),
+    (missed) => void qc.invalidateQueries({ queryKey: notificationKeys.all, predicate: missed }),
   )
 }

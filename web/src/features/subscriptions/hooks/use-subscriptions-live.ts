@@ -31,8 +31,8 @@ export function refreshAfterSubscription(qc: QueryClient) {
  * subscriptions starts giving access (spec 000 §4, §7), wherever they are:
  * back from checkout, the refreshed forum or community opens by itself and
  * completes the subscribe flow (SubscribeFlow), and another tab's checkout
- * or a renewal after a failed payment shows too. After a lost connection
- * the subscriptions are read again.
+ * or a renewal after a failed payment shows too. Subscriptions read
+ * before a connection went live are read again (useHubEvents).
  */
 export function useSubscriptionsLive() {
   const qc = useQueryClient()
@@ -42,6 +42,6 @@ export function useSubscriptionsLive() {
     (m) => {
       if (subscriptionCreated(m, me)) void refreshAfterSubscription(qc)
     },
-    () => void qc.invalidateQueries({ queryKey: ['subscriptions'] }),
+    (missed) => void qc.invalidateQueries({ queryKey: ['subscriptions'], predicate: missed }),
   )
 }
