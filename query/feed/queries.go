@@ -402,7 +402,7 @@ type threadRow struct {
 // whose fields it sets and leaves the others as they were. UUIDs are
 // scanned as [16]byte: as a uuid.UUID, pgx would hand them to its
 // sql.Scanner as text to parse.
-func (r *threadRow) scan(rows *db.Scanner) error {
+func (r *threadRow) scan(rows db.Scanner) error {
 	if r.item == nil {
 		c := &r.creator
 		r.item = []any{nil, nil, nil, nil, &r.sec,

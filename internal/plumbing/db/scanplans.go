@@ -3,7 +3,9 @@ package db
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"sync"
+	"weak"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -16,16 +18,25 @@ import (
 // (cmd/bench -only feed -feed-cpuprofile). Plans are made by a
 // connection's type map and used only on that connection, which serves one
 // caller at a time, as pgx's own are. The zero value is ready to use.
+//
+// Connections are held weakly and forgotten when collected: a connection's
+// state may be read only by the caller it serves, so asking the others
+// whether they are closed would race with their callers.
 type ScanPlans struct {
 	mu     sync.Mutex
-	byConn map[*pgx.Conn]*Scanner
+	byConn map[weak.Pointer[pgx.Conn]]*connPlans
+}
+
+// connPlans are the plans of one connection, a plan per column.
+type connPlans struct {
+	columns []plannedColumn
 }
 
 // Scanner scans the rows of one statement run with the plans of its
 // connection.
 type Scanner struct {
-	rows    pgx.Rows
-	columns []plannedColumn
+	rows  pgx.Rows
+	plans *connPlans
 }
 
 // plannedColumn is a column's plan and what it was made for.
@@ -38,51 +49,52 @@ type plannedColumn struct {
 
 // Rows returns the scanner of rows, whose statement must have run on a
 // connection (a pool's rows have one).
-func (p *ScanPlans) Rows(rows pgx.Rows) *Scanner {
+func (p *ScanPlans) Rows(rows pgx.Rows) Scanner {
 	conn := rows.Conn()
+	key := weak.Make(conn)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.byConn[conn]
-	if s == nil {
+	c := p.byConn[key]
+	if c == nil {
 		if p.byConn == nil {
-			p.byConn = map[*pgx.Conn]*Scanner{}
+			p.byConn = map[weak.Pointer[pgx.Conn]]*connPlans{}
 		}
-		// A connection is new only when the pool opens one: the
-		// moment to forget the plans of those it has closed.
-		for c := range p.byConn {
-			if c.IsClosed() {
-				delete(p.byConn, c)
-			}
-		}
-		s = &Scanner{}
-		p.byConn[conn] = s
+		c = &connPlans{}
+		p.byConn[key] = c
+		runtime.AddCleanup(conn, p.forget, key)
 	}
-	s.rows = rows
-	return s
+	return Scanner{rows, c}
+}
+
+// forget drops the plans of a connection that has been collected.
+func (p *ScanPlans) forget(key weak.Pointer[pgx.Conn]) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.byConn, key)
 }
 
 // Null reports whether the current row's column i is null.
-func (s *Scanner) Null(i int) bool {
+func (s Scanner) Null(i int) bool {
 	return s.rows.RawValues()[i] == nil
 }
 
 // Scan reads the current row into dest as rows.Scan does: one target per
 // column, nil for a column to skip. A column whose type or target type
 // differs from the one its plan was made for is planned again.
-func (s *Scanner) Scan(dest ...any) error {
+func (s Scanner) Scan(dest ...any) error {
 	fields, values := s.rows.FieldDescriptions(), s.rows.RawValues()
 	if len(dest) != len(fields) || len(values) != len(fields) {
 		return fmt.Errorf("db: scan: %d targets for %d columns", len(dest), len(fields))
 	}
-	if len(s.columns) != len(fields) {
-		s.columns = make([]plannedColumn, len(fields))
+	if len(s.plans.columns) != len(fields) {
+		s.plans.columns = make([]plannedColumn, len(fields))
 	}
 	m := s.rows.Conn().TypeMap()
 	for i, target := range dest {
 		if target == nil {
 			continue
 		}
-		f, c := &fields[i], &s.columns[i]
+		f, c := &fields[i], &s.plans.columns[i]
 		if t := reflect.TypeOf(target); c.plan == nil || c.oid != f.DataTypeOID || c.format != f.Format || c.target != t {
 			*c = plannedColumn{f.DataTypeOID, f.Format, t, m.PlanScan(f.DataTypeOID, f.Format, target)}
 		}

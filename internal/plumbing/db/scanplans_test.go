@@ -6,9 +6,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -21,6 +24,7 @@ import (
 // on every connection of the pool and after one is closed, with a column
 // left out, a target whose type changes between rows, and a value the
 // target cannot hold refused as rows.Scan refuses it.
+// Callers run at once, as a pool serves them (make test runs with -race).
 func TestScanPlans(t *testing.T) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "agora-scanplans-*")
@@ -100,34 +104,87 @@ func TestScanPlans(t *testing.T) {
 		}
 	}
 
-	// A closed connection is forgotten when the next one is first seen.
-	conn, err := d.Pool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
+	// Callers at once, one of them letting its connection go each time so
+	// that the pool opens new ones while the others' are busy.
+	var wg sync.WaitGroup
+	for caller := range 3 {
+		wg.Go(func() {
+			for range 20 {
+				conn, err := d.Pool.Acquire(ctx)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				rows, err := conn.Query(ctx, sql)
+				if err != nil {
+					t.Error(err)
+					conn.Release()
+					return
+				}
+				s := plans.Rows(rows)
+				for rows.Next() {
+					var (
+						n     int32
+						label string
+						tags  []string
+					)
+					if err := s.Scan(&n, &label, &tags, nil); err != nil {
+						t.Error(err)
+					}
+				}
+				rows.Close()
+				if caller == 0 {
+					_ = conn.Hijack().Close(ctx)
+				} else {
+					conn.Release()
+				}
+			}
+		})
 	}
-	rows, err := conn.Query(ctx, sql)
-	if err != nil {
-		t.Fatal(err)
+	wg.Wait()
+
+	// A connection the pool has let go of is forgotten once it is
+	// collected, while a new one is served.
+	closeOne := func() {
+		conn, err := d.Pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := conn.Query(ctx, sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read(rows)
+		rows.Close()
+		if err := conn.Hijack().Close(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
-	read(rows)
-	rows.Close()
-	if err := conn.Hijack().Close(ctx); err != nil {
-		t.Fatal(err)
-	}
+	closeOne()
 	fresh, err := pgx.Connect(ctx, srv.URL("postgres"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fresh.Close(ctx) })
-	rows, err = fresh.Query(ctx, sql)
+	rows, err := fresh.Query(ctx, sql)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := read(rows); !slices.EqualFunc(got, want, slices.Equal[[]string]) {
 		t.Errorf("a new connection read %q", got)
 	}
-	if n := db.ScanPlansConnections(&plans); n != 3 {
-		t.Errorf("plans kept for %d connections, want 3 (two of the pool's and the new one)", n)
+	// Every connection the pool holds has run the statement.
+	wantKept := int(d.Pool.Stat().TotalConns()) + 1
+	kept := 0
+	for range 100 {
+		runtime.GC()
+		if kept = db.ScanPlansConnections(&plans); kept == wantKept {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if kept != wantKept {
+		t.Errorf("plans kept for %d connections, want %d (the pool's and the new one)", kept, wantKept)
 	}
 
 	// A value the target cannot hold is an error naming its column.
